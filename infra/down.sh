@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Stop what infra/up.sh started: SIGTERM each (all at once), SIGKILL whatever is still
+# alive after ~10 s, then remove the pid files and .cache/infra.env. Idempotent.
+set -euo pipefail
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
+declare -A pids=()
+for svc in "${SERVICES[@]}"; do
+  f="$RUN_DIR/$svc.pid"
+  if pid="$(live_pid "$f")"; then
+    pids[$svc]="$pid"
+    log "stopping $svc (pid $pid)"
+    # Each service runs in its own session (setsid); signal the whole group so a
+    # child (e.g. Kafka's storage format step) goes too.
+    kill -TERM -- "-$pid" 2>/dev/null || kill -TERM "$pid" 2>/dev/null || true
+  fi
+done
+
+if [ "${#pids[@]}" -gt 0 ]; then
+  for _ in $(seq 1 100); do       # up to ~10 s
+    alive=0
+    for svc in "${!pids[@]}"; do
+      kill -0 "${pids[$svc]}" 2>/dev/null && alive=1
+    done
+    [ "$alive" = 0 ] && break
+    sleep 0.1
+  done
+  for svc in "${!pids[@]}"; do
+    pid="${pids[$svc]}"
+    if kill -0 "$pid" 2>/dev/null; then
+      log "$svc (pid $pid) still alive after 10 s: SIGKILL"
+      kill -KILL -- "-$pid" 2>/dev/null || kill -KILL "$pid" 2>/dev/null || true
+    fi
+  done
+fi
+
+for svc in "${SERVICES[@]}"; do rm -f "$RUN_DIR/$svc.pid"; done
+rm -f "$ENV_FILE"
+log "down"

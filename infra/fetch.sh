@@ -1,0 +1,98 @@
+#!/usr/bin/env bash
+# Download/build everything infra/up.sh runs, into $REPO/.cache. Only Maven Central and the
+# Go module proxy are used (via ~/.m2 and the Go module/build caches). Each part is skipped
+# when its output exists and was made from the same inputs, so a warm run takes ~0 s.
+set -euo pipefail
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
+# Maven's output goes to a file and is shown only when it fails (quiet mode still prints
+# ANSI resets on this Maven).
+mvn_q() {
+  local out="$CACHE/.mvn-$$.log"
+  # Run from .cache so a pom.xml in the caller's directory is never picked up.
+  if ! (cd "$CACHE" && mvn -B -q -Dstyle.color=never "$@") >"$out" 2>&1; then
+    cat "$out" >&2
+    rm -f "$out"
+    die "mvn $* failed"
+  fi
+  rm -f "$out"
+}
+DEP_PLUGIN=org.apache.maven.plugins:maven-dependency-plugin:3.8.1
+
+command -v java >/dev/null || die "java (JDK 17) not found"
+command -v javac >/dev/null || die "javac (JDK 17) not found"
+command -v mvn >/dev/null || die "mvn not found"
+command -v go >/dev/null || die "go not found"
+
+mkdir -p "$CACHE"
+
+fetch_kafka() {
+  local stamp="$CACHE/kafka/.stamp" want
+  want="kafka=$KAFKA_VERSION $(inputs_hash "$INFRA_DIR/kafka/pom.xml" "$INFRA_DIR/kafka/KafkaReady.java")"
+  if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ] && [ -f "$KAFKA_PROBE_DIR/KafkaReady.class" ]; then
+    log "kafka $KAFKA_VERSION: cached"
+    return
+  fi
+  log "kafka $KAFKA_VERSION: resolving classpath from Maven Central"
+  rm -rf "$KAFKA_LIBS" "$KAFKA_PROBE_DIR" "$stamp"
+  mkdir -p "$KAFKA_LIBS" "$KAFKA_PROBE_DIR"
+  mvn_q -f "$INFRA_DIR/kafka/pom.xml" "$DEP_PLUGIN:copy-dependencies" \
+    -Dkafka.version="$KAFKA_VERSION" -DincludeScope=runtime -DoutputDirectory="$KAFKA_LIBS"
+  [ -f "$KAFKA_LIBS/kafka_2.13-$KAFKA_VERSION.jar" ] || die "kafka_2.13-$KAFKA_VERSION.jar missing after mvn"
+  javac -nowarn -d "$KAFKA_PROBE_DIR" -cp "$KAFKA_LIBS/*" "$INFRA_DIR/kafka/KafkaReady.java"
+  echo "$want" >"$stamp"
+  log "kafka $KAFKA_VERSION: $(ls "$KAFKA_LIBS" | wc -l) jars in ${KAFKA_LIBS#"$REPO"/}"
+}
+
+fetch_apicurio() {
+  local stamp="$APICURIO_HOME/.stamp" dl="$CACHE/apicurio/dl"
+  local tgz="apicurio-registry-app-$APICURIO_VERSION-all.tar.gz"
+  if [ -f "$stamp" ]; then
+    log "apicurio $APICURIO_VERSION: cached"
+    return
+  fi
+  log "apicurio $APICURIO_VERSION: downloading $tgz from Maven Central"
+  rm -rf "$APICURIO_HOME" "$dl"
+  mkdir -p "$APICURIO_HOME" "$dl"
+  mvn_q "$DEP_PLUGIN:copy" -Dartifact="io.apicurio:apicurio-registry-app:$APICURIO_VERSION:tar.gz:all" \
+    -DoutputDirectory="$dl"
+  tar -xzf "$dl/$tgz" -C "$APICURIO_HOME"
+  rm -rf "$dl"   # ~/.m2 keeps the tarball
+  if [ ! -f "$APICURIO_HOME/quarkus-run.jar" ] && ! compgen -G "$APICURIO_HOME/*-runner.jar" >/dev/null; then
+    die "no quarkus-run.jar or *-runner.jar in $tgz"
+  fi
+  date -u +%FT%TZ >"$stamp"
+}
+
+fetch_ferretdb() {
+  local stamp="$FERRETDB_BIN.stamp" want
+  want="$(go env GOVERSION) $(inputs_hash "$INFRA_DIR/ferretdb/main.go" "$INFRA_DIR/ferretdb/go.mod" "$INFRA_DIR/ferretdb/go.sum")"
+  if [ -x "$FERRETDB_BIN" ] && [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ]; then
+    log "ferretdb: cached"
+    return
+  fi
+  log "ferretdb: building (cold Go cache: ~2 min on 2 cores)"
+  mkdir -p "$(dirname "$FERRETDB_BIN")"
+  # -mod=readonly: use the committed go.sum, never rewrite go.mod; GOTOOLCHAIN=local: no toolchain download.
+  (cd "$INFRA_DIR/ferretdb" && GOTOOLCHAIN=local CGO_ENABLED=0 GOFLAGS=-mod=readonly \
+    go build -trimpath -o "$FERRETDB_BIN.tmp" .)
+  mv -f "$FERRETDB_BIN.tmp" "$FERRETDB_BIN"
+  echo "$want" >"$stamp"
+  log "ferretdb: built ${FERRETDB_BIN#"$REPO"/}"
+}
+
+# The Go build is CPU-bound and the Maven steps are network-bound: overlap them.
+go_log="$CACHE/.fetch-ferretdb.log"
+fetch_ferretdb >"$go_log" 2>&1 &
+go_pid=$!
+# If a Maven step fails (set -e), still wait for the Go build so nothing is left behind.
+trap 'wait "$go_pid" 2>/dev/null; cat "$go_log" >&2 2>/dev/null; rm -f "$go_log"' EXIT
+fetch_kafka
+fetch_apicurio
+go_rc=0
+wait "$go_pid" || go_rc=$?
+trap - EXIT
+cat "$go_log" >&2
+rm -f "$go_log"
+[ "$go_rc" = 0 ] || die "ferretdb build failed"
+log "fetch done"

@@ -1,0 +1,161 @@
+#!/usr/bin/env bash
+# Start single-node Kafka (KRaft), Apicurio Registry and FerretDB (SQLite) on 127.0.0.1,
+# wait until each really answers, then write .cache/infra.env. Idempotent: services left
+# by a previous up.sh are stopped first, data dirs are wiped on every start.
+#
+# Env: KAFKA_PORT (9092), KAFKA_CONTROLLER_PORT (9093), SCHEMA_REGISTRY_PORT (8081),
+#      MONGO_PORT (27017), INFRA_READY_TIMEOUT (120 s per service),
+#      INFRA_KEEP_ON_FAILURE=1 (leave services running when one fails, for debugging),
+#      KAFKA_JAVA_OPTS / APICURIO_JAVA_OPTS (override heap etc.).
+set -euo pipefail
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
+KAFKA_JAVA_OPTS="${KAFKA_JAVA_OPTS:--Xms256m -Xmx768m -XX:+UseG1GC -XX:MaxGCPauseMillis=20}"
+APICURIO_JAVA_OPTS="${APICURIO_JAVA_OPTS:--Xms128m -Xmx512m}"
+KAFKA_CLUSTER_ID=MkU3OEVBNTcwNTJENDM2Qk   # 16 bytes base64url; data is wiped each start anyway
+
+bash "$INFRA_DIR/fetch.sh"
+bash "$INFRA_DIR/down.sh"          # anything from a previous up.sh (pid files alive)
+
+for p in "$KAFKA_PORT" "$KAFKA_CONTROLLER_PORT" "$SCHEMA_REGISTRY_PORT" "$MONGO_PORT"; do
+  if port_open "$p"; then
+    die "port 127.0.0.1:$p is already in use by a process not started by infra/up.sh (see: ss -ltnp 'sport = :$p')"
+  fi
+done
+
+mkdir -p "$RUN_DIR" "$LOG_DIR"
+rm -f "$RUN_DIR"/*.ready "$RUN_DIR"/*.took
+rm -rf "$DATA_DIR"
+mkdir -p "$DATA_DIR/kafka" "$DATA_DIR/ferretdb"
+
+# launch NAME CMD...: run CMD detached (own session, no tty, stdin from /dev/null) with
+# output to .cache/infra-logs/NAME.log; the pid of the process that execs CMD is written
+# by the process itself to .cache/infra-run/NAME.pid (so it is right whether or not
+# setsid had to fork).
+launch() {
+  local name="$1"; shift
+  local pidf="$RUN_DIR/$name.pid"
+  rm -f "$pidf"
+  setsid bash -c 'echo $$ >"$0"; exec "$@"' "$pidf" "$@" </dev/null >"$LOG_DIR/$name.log" 2>&1 &
+  for _ in $(seq 1 50); do [ -s "$pidf" ] && return 0; sleep 0.1; done
+  die "$name did not start (no pid file)"
+}
+
+now() { date +%s.%N; }
+since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }'; }
+
+# --- Kafka: render config, format storage, start broker (format+start in one detached job)
+KAFKA_PROPS="$RUN_DIR/kafka-server.properties"
+sed -e "s#@KAFKA_PORT@#$KAFKA_PORT#g" -e "s#@KAFKA_CONTROLLER_PORT@#$KAFKA_CONTROLLER_PORT#g" \
+    -e "s#@DATA_DIR@#$DATA_DIR/kafka#g" "$INFRA_DIR/kafka/server.properties" >"$KAFKA_PROPS"
+KAFKA_LOG4J="-Dlog4j.configuration=file:$INFRA_DIR/kafka/log4j.properties"
+kafka_start=$(now)
+launch kafka bash -c '
+  set -e
+  java -Xmx128m -XX:TieredStopAtLevel=1 "$0" -cp "$1/*" kafka.tools.StorageTool format \
+    -t "$2" -c "$3" --ignore-formatted
+  exec java $4 -XX:+ExitOnOutOfMemoryError -Djava.awt.headless=true "$0" -cp "$1/*" kafka.Kafka "$3"
+' "$KAFKA_LOG4J" "$KAFKA_LIBS" "$KAFKA_CLUSTER_ID" "$KAFKA_PROPS" "$KAFKA_JAVA_OPTS"
+
+# --- Apicurio Registry (in-memory H2), config from infra/apicurio/application.properties
+apicurio_props=()
+while IFS= read -r line; do
+  [[ -z "$line" || "$line" == \#* ]] && continue
+  apicurio_props+=("-D$line")
+done <"$INFRA_DIR/apicurio/application.properties"
+if [ -f "$APICURIO_HOME/quarkus-run.jar" ]; then                  # 3.x fast-jar layout
+  apicurio_jar="$APICURIO_HOME/quarkus-run.jar"
+else                                                             # 2.x legacy-jar layout
+  apicurio_jar="$(compgen -G "$APICURIO_HOME/*-runner.jar" | head -n1)"
+fi
+apicurio_start=$(now)
+# shellcheck disable=SC2086
+launch apicurio java $APICURIO_JAVA_OPTS -Djava.awt.headless=true "${apicurio_props[@]}" \
+  -Dquarkus.http.host=127.0.0.1 -Dquarkus.http.port="$SCHEMA_REGISTRY_PORT" -jar "$apicurio_jar"
+
+# --- FerretDB on SQLite
+ferretdb_start=$(now)
+launch ferretdb "$FERRETDB_BIN" -listen-addr "127.0.0.1:$MONGO_PORT" -data-dir "$DATA_DIR/ferretdb" -log-level warn
+
+# --- Readiness (in parallel). Each check fails fast if its process has died.
+alive() { live_pid "$RUN_DIR/$1.pid" >/dev/null; }
+
+http_code() {   # http_code URL -> HTTP status (000 on no answer)
+  if command -v curl >/dev/null; then
+    curl -s -o /dev/null -m 3 -w '%{http_code}' "$1" || true
+  else          # bash fallback: plain HTTP/1.0 over /dev/tcp
+    local hostport="${1#http://}" path; path="/${hostport#*/}"; hostport="${hostport%%/*}"
+    (exec 3<>"/dev/tcp/${hostport%:*}/${hostport#*:}" &&
+      printf 'GET %s HTTP/1.0\r\nHost: %s\r\n\r\n' "$path" "$hostport" >&3 &&
+      head -n1 <&3 | awk '{print $2}') 2>/dev/null || echo 000
+  fi
+}
+
+wait_kafka() {
+  local deadline=$((SECONDS + INFRA_READY_TIMEOUT))
+  # 1) the log line, 2) the port, 3) a real AdminClient round trip (describeCluster + listTopics).
+  until grep -q "Kafka Server started" "$LOG_DIR/kafka.log" 2>/dev/null && port_open "$KAFKA_PORT"; do
+    alive kafka || { echo "process exited"; return 1; }
+    [ $SECONDS -lt $deadline ] || { echo "timeout waiting for 'Kafka Server started'"; return 1; }
+    sleep 0.2
+  done
+  local left=$((deadline - SECONDS)); [ $left -ge 5 ] || left=5
+  java -Xmx128m -XX:TieredStopAtLevel=1 -Dlog4j.configuration="file:$INFRA_DIR/kafka/log4j-probe.properties" \
+    -cp "$KAFKA_LIBS/*:$KAFKA_PROBE_DIR" KafkaReady "127.0.0.1:$KAFKA_PORT" "$left"
+}
+
+wait_apicurio() {
+  local deadline=$((SECONDS + INFRA_READY_TIMEOUT)) url="http://127.0.0.1:$SCHEMA_REGISTRY_PORT/apis/ccompat/v7/subjects"
+  until [ "$(http_code "$url")" = 200 ]; do
+    alive apicurio || { echo "process exited"; return 1; }
+    [ $SECONDS -lt $deadline ] || { echo "timeout waiting for GET $url = 200"; return 1; }
+    sleep 0.5
+  done
+  echo "apicurio ready: GET $url -> 200"
+}
+
+wait_ferretdb() {
+  local deadline=$((SECONDS + INFRA_READY_TIMEOUT))
+  # A real OP_MSG {ping: 1} round trip (the same binary, -ping mode).
+  until "$FERRETDB_BIN" -ping "127.0.0.1:$MONGO_PORT" -timeout 1s 2>/dev/null; do
+    alive ferretdb || { echo "process exited"; return 1; }
+    [ $SECONDS -lt $deadline ] || { echo "timeout waiting for mongo ping"; return 1; }
+    sleep 0.2
+  done
+}
+
+declare -A waiter=() started=([kafka]=$kafka_start [apicurio]=$apicurio_start [ferretdb]=$ferretdb_start)
+for svc in "${SERVICES[@]}"; do
+  ( if "wait_$svc" >"$RUN_DIR/$svc.ready" 2>&1; then
+      echo "$(since "${started[$svc]}")" >"$RUN_DIR/$svc.took"; exit 0
+    fi; exit 1 ) &
+  waiter[$svc]=$!
+done
+
+failed=()
+for svc in "${SERVICES[@]}"; do
+  if wait "${waiter[$svc]}"; then
+    log "$svc ready in $(cat "$RUN_DIR/$svc.took") s"
+  else
+    failed+=("$svc")
+  fi
+done
+
+if [ "${#failed[@]}" -gt 0 ]; then
+  for svc in "${failed[@]}"; do
+    log "$svc NOT ready: $(tail -n 3 "$RUN_DIR/$svc.ready" 2>/dev/null | tr '\n' ' ')"
+    log "---- last 40 lines of ${LOG_DIR#"$REPO"/}/$svc.log ----"
+    tail -n 40 "$LOG_DIR/$svc.log" >&2 || true
+    log "---- end of $svc.log ----"
+  done
+  if [ "${INFRA_KEEP_ON_FAILURE:-0}" != 1 ]; then bash "$INFRA_DIR/down.sh"; fi
+  die "not ready: ${failed[*]}"
+fi
+
+cat >"$ENV_FILE" <<ENV
+export KAFKA_BROKERS=127.0.0.1:$KAFKA_PORT
+export SCHEMA_REGISTRY_URL=http://127.0.0.1:$SCHEMA_REGISTRY_PORT/apis/ccompat/v7
+export MONGO_URL=mongodb://127.0.0.1:$MONGO_PORT/
+ENV
+log "all ready; wrote ${ENV_FILE#"$REPO"/} (source it)"
+cat "$ENV_FILE"

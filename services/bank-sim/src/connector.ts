@@ -1,0 +1,148 @@
+import {
+  CAPABILITIES,
+  type BankConnector,
+  type BankOutcome,
+  type ExecuteOrder,
+  type Mode,
+  type Movimiento,
+  type Movimientos,
+  type MovimientosQuery,
+  type ReadOutcome,
+  type Saldo,
+  type SaldoQuery,
+  type StatusQuery,
+} from '@switch/shared';
+
+/** Every simulated account opens with this balance, so statements and balances are deterministic. */
+export const OPENING_BALANCE = 1_000_000;
+
+interface Order {
+  outcome: BankOutcome;
+  kind: ExecuteOrder['request']['kind'];
+  rail: ExecuteOrder['rail'];
+}
+
+/**
+ * The simulated bank behind `bnc` in test mode (SPEC 4.10, DESIGN decisions). It never reaches a
+ * network; an order seen twice (same orderRef) is answered from its ledger, not executed again.
+ */
+export class SimulatedBank implements BankConnector {
+  readonly banco = 'bnc' as const;
+  readonly capabilities = CAPABILITIES;
+  private readonly orders = new Map<string, Order>();
+  private readonly statements = new Map<string, Movimiento[]>();
+
+  constructor(private readonly now: () => Date = () => new Date()) {}
+
+  /** Orders executed (not counting repeats): what "one bank call" is measured by. */
+  get executedOrders(): number {
+    return this.orders.size;
+  }
+
+  async execute(order: ExecuteOrder): Promise<BankOutcome> {
+    const seen = this.orders.get(order.orderRef);
+    if (seen) return seen.outcome;
+    const referencia = `TEST-${order.idempotencyKey.slice(0, 8)}`;
+    const raw = { simulated: true, codigo: '00', descripcion: 'Aprobada (simulada)' };
+    let outcome: BankOutcome;
+    switch (order.request.kind) {
+      case 'token':
+        outcome = { type: 'accepted', pending: false, referencia, endtoend: null, raw: { ...raw, descripcion: 'OTP simulado, no se envió mensaje' } };
+        break;
+      case 'cobrar':
+        outcome = { type: 'accepted', pending: false, referencia, endtoend: null, raw };
+        this.post(order.request.body.cobrador, 'credito', order.request.body.monto.valor, order.request.body.concepto, referencia);
+        break;
+      case 'pagar':
+        outcome =
+          order.rail === 'pago_movil'
+            ? { type: 'settled', referencia, endtoend: null, raw }
+            : { type: 'accepted', pending: false, referencia, endtoend: null, raw };
+        this.post(order.request.body.ordenante, 'debito', order.request.body.monto.valor, order.request.body.concepto, referencia);
+        break;
+      case 'reverso':
+        outcome = {
+          type: 'rejected',
+          motivo: 'NO_SOPORTADO',
+          referencia: null,
+          raw: { simulated: true, codigo: 'NS', descripcion: 'El riel simulado no admite reverso' },
+        };
+        break;
+    }
+    this.orders.set(order.orderRef, { outcome, kind: order.request.kind, rail: order.rail });
+    return outcome;
+  }
+
+  /** Asynchronous operations settle at the next status query. */
+  async status(query: StatusQuery): Promise<BankOutcome> {
+    const order = this.orders.get(query.orderRef);
+    if (!order) return { type: 'not_processed', raw: { simulated: true, codigo: 'NF', descripcion: 'Operación no encontrada' } };
+    if (order.outcome.type !== 'accepted' || order.kind === 'token') return order.outcome;
+    return { type: 'settled', referencia: order.outcome.referencia, endtoend: null, raw: { simulated: true, codigo: '00', descripcion: 'Liquidada (simulada)' } };
+  }
+
+  async saldo(_mode: Mode, query: SaldoQuery): Promise<ReadOutcome<Saldo>> {
+    const balance = this.balanceOf(query.cuenta);
+    return {
+      ok: true,
+      value: {
+        cuenta: query.cuenta,
+        banco: 'bnc',
+        moneda: 'VES',
+        disponible: balance,
+        contable: balance,
+        bloqueado: 0,
+        consultado_en: this.now().toISOString(),
+        raw: { simulated: true },
+      },
+    };
+  }
+
+  async movimientos(_mode: Mode, query: MovimientosQuery): Promise<ReadOutcome<Movimientos>> {
+    const hasta = query.hasta ?? venezuelanDate(this.now());
+    const all = (this.statements.get(query.cuenta) ?? []).filter((m) => m.fecha >= query.desde && m.fecha <= hasta);
+    const offset = query.cursor ? decodeCursor(query.cursor) : 0;
+    if (offset === null) return { ok: false, motivo: 'DESCONOCIDO', raw: { simulated: true, descripcion: 'cursor inválido' } };
+    const limite = query.limite ?? 100;
+    const page = all.slice(offset, offset + limite);
+    const more = offset + limite < all.length;
+    return {
+      ok: true,
+      value: {
+        cuenta: query.cuenta,
+        banco: 'bnc',
+        moneda: 'VES',
+        desde: query.desde,
+        hasta,
+        movimientos: page,
+        siguiente: more ? encodeCursor(offset + limite) : null,
+      },
+    };
+  }
+
+  private balanceOf(cuenta: string): number {
+    const list = this.statements.get(cuenta);
+    const last = list?.[list.length - 1];
+    return last?.saldo ?? OPENING_BALANCE;
+  }
+
+  private post(instrumento: { tipo: string; valor: string }, tipo: 'credito' | 'debito', monto: number, concepto: string, referencia: string): void {
+    if (instrumento.tipo !== 'cuenta') return;
+    const at = this.now();
+    const saldo = round2(this.balanceOf(instrumento.valor) + (tipo === 'credito' ? monto : -monto));
+    const list = this.statements.get(instrumento.valor) ?? [];
+    list.push({ fecha: venezuelanDate(at), hora: venezuelanTime(at), referencia, concepto, tipo, monto, saldo });
+    this.statements.set(instrumento.valor, list);
+  }
+}
+
+const round2 = (n: number) => Math.round(n * 100) / 100;
+/** Bank statements are dated in Venezuelan time (UTC-4, no daylight saving). */
+const shifted = (d: Date) => new Date(d.getTime() - 4 * 3600_000).toISOString();
+const venezuelanDate = (d: Date) => shifted(d).slice(0, 10);
+const venezuelanTime = (d: Date) => shifted(d).slice(11, 19);
+const encodeCursor = (offset: number) => Buffer.from(`o:${offset}`).toString('base64url');
+function decodeCursor(cursor: string): number | null {
+  const m = /^o:([0-9]{1,9})$/.exec(Buffer.from(cursor, 'base64url').toString());
+  return m ? Number(m[1]) : null;
+}

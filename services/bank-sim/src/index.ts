@@ -1,0 +1,2 @@
+export { SimulatedBank, OPENING_BALANCE } from './connector';
+export { startSimulatedBank } from './service';

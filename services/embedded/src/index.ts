@@ -1,0 +1,2 @@
+export { startEmbeddedSwitch, type EmbeddedSwitch } from './switch';
+export { seedDemoMerchant } from './seed';

@@ -1,0 +1,54 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import { createLogger, envReader } from '@switch/shared';
+import { startEmbeddedSwitch } from './switch';
+import { seedDemoMerchant } from './seed';
+
+/**
+ * `npm start`: the whole switch in one process, test mode with the simulated bank, a demo merchant
+ * and its key printed for curl. State lives in memory and is gone when the process stops.
+ */
+async function main(): Promise<void> {
+  const env = envReader();
+  const log = createLogger('switch', env.string('LOG_LEVEL', 'warn'));
+  const adminToken = env.optionalString('SWITCH_ADMIN_TOKEN') ?? randomBytes(24).toString('base64url');
+  const sw = await startEmbeddedSwitch({ log, env, config: { adminToken } });
+  const { switchKey } = await seedDemoMerchant(sw.store);
+  const { host, port } = { host: env.string('HOST', '127.0.0.1'), port: env.int('PORT', 3000, { min: 0, max: 65535 }) };
+  const address = await sw.gateway.app.listen({ host, port });
+  const baseUrl = address.replace('[::1]', 'localhost');
+
+  // The onboarding tool (`npm run switch`) finds the running switch and its operator token here.
+  const dir = env.string('SWITCH_STATE_DIR', join(process.cwd(), '.switch'));
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'admin.json'), JSON.stringify({ url: baseUrl, adminToken }, null, 2), { mode: 0o600 });
+
+  process.stdout.write(
+    [
+      '',
+      `  Payments switch (embedded, test mode, simulated bank) listening on ${baseUrl}`,
+      `  Docs:          ${baseUrl}/docs`,
+      `  OpenAPI:       ${baseUrl}/openapi.json`,
+      `  x-switch-key:  ${switchKey}`,
+      '',
+      `  curl -s ${baseUrl}/switch/v1/bancos -H 'x-switch-key: ${switchKey}'`,
+      '',
+      `  Onboarding:    npm run switch -- help   (operator token in ${join(dir, 'admin.json')})`,
+      '',
+    ].join('\n') + '\n',
+  );
+
+  const stop = async (signal: string) => {
+    log.warn({ signal }, 'stopping');
+    await sw.close();
+    process.exit(0);
+  };
+  process.once('SIGINT', () => void stop('SIGINT'));
+  process.once('SIGTERM', () => void stop('SIGTERM'));
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`switch failed to start: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});

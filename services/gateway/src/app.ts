@@ -1,0 +1,102 @@
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import rateLimit from '@fastify/rate-limit';
+import type { Bus, Logger, RoutingTable, Store } from '@switch/shared';
+import { installAuth } from './auth';
+import { installErrorHandling } from './errors';
+import { Operations } from './operations';
+import { Replies } from './reply';
+import { adminRoutes } from './routes/admin';
+import { accountRoutes } from './routes/cuentas';
+import { operationRoutes, SwitchKeySecurity } from './routes/operations';
+import type { GatewayConfig } from './config';
+import { openApiDocument } from './openapi';
+
+export interface GatewayDeps {
+  store: Store;
+  bus: Bus;
+  routing: RoutingTable;
+  log: Logger;
+  config: GatewayConfig;
+}
+
+export interface Gateway {
+  app: FastifyInstance;
+  replies: Replies;
+  close(): Promise<void>;
+}
+
+/** The merchant-facing HTTP API: authenticate, validate, claim, hand over to the actor, answer. */
+export async function buildGateway(deps: GatewayDeps): Promise<Gateway> {
+  const { config } = deps;
+  const app = Fastify({
+    loggerInstance: deps.log as unknown as FastifyBaseLogger,
+    bodyLimit: config.bodyLimitBytes,
+    requestIdHeader: 'x-request-id',
+    genReqId: () => `req_${Math.random().toString(36).slice(2, 12)}`,
+    ...(config.logRequests ? {} : { disableRequestLogging: true }),
+    ajv: {
+      // Money must be exact JSON: "100" is not a number. Every bad field is reported, not only the first.
+      customOptions: { coerceTypes: false, allErrors: true, useDefaults: true, removeAdditional: false, multipleOfPrecision: 8 },
+    },
+  });
+  installErrorHandling(app);
+
+  await app.register(swagger, { openapi: openApiDocument(), hideUntagged: false });
+  await app.register(swaggerUi, { routePrefix: '/docs' });
+  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+
+  const replies = new Replies(deps.bus);
+  await replies.start();
+  const operations = new Operations({
+    store: deps.store,
+    bus: deps.bus,
+    replies,
+    answerTimeoutMs: config.answerTimeoutMs,
+    queryTimeoutMs: config.queryTimeoutMs,
+  });
+
+  app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
+  app.get('/readyz', { schema: { hide: true } }, async (_request, reply) => {
+    try {
+      await deps.store.ping();
+      return { status: 'ready' };
+    } catch {
+      return reply.code(503).send({ error: 'SERVICE_UNAVAILABLE', message: 'store unreachable' });
+    }
+  });
+
+  await app.register(async (api) => {
+    installAuth(api, deps.store);
+    await api.register(rateLimit, {
+      hook: 'preHandler',
+      max: config.rateLimitPerMinute,
+      timeWindow: 60_000,
+      keyGenerator: (request) => `${request.caller.merchantId}|${request.caller.mode}`,
+      errorResponseBuilder: (_request, context) => ({
+        statusCode: 429,
+        error: 'RATE_LIMITED',
+        message: `more than ${context.max} requests a minute; retry after ${Math.ceil(context.ttl / 1000)} s`,
+      }),
+    });
+    operationRoutes(api, operations);
+    accountRoutes(api, { routing: deps.routing, replies, readTimeoutMs: config.queryTimeoutMs });
+  });
+
+  if (config.adminToken) {
+    const adminToken = config.adminToken;
+    await app.register(async (admin) => adminRoutes(admin, { store: deps.store, adminToken }));
+  }
+
+  await app.ready();
+  return {
+    app,
+    replies,
+    close: async () => {
+      await app.close();
+      await replies.stop();
+    },
+  };
+}
+export { SwitchKeySecurity };

@@ -1,0 +1,3 @@
+export { buildGateway, type Gateway, type GatewayDeps } from './app';
+export { loadGatewayConfig, type GatewayConfig } from './config';
+export { validationDetail } from './errors';

@@ -1,0 +1,174 @@
+import { randomUUID } from 'node:crypto';
+import { Value } from '@sinclair/typebox/value';
+import {
+  fingerprint,
+  idempotencyScope,
+  settledForReply,
+  toResultado,
+  TOPICS,
+  CobrarBody,
+  PagarBody,
+  ReversoBody,
+  TokenBody,
+  type Bus,
+  type OperationRequest,
+  type Resultado,
+  type Store,
+  type Transaction,
+  type TransactionEventMessage,
+} from '@switch/shared';
+import type { Caller } from './auth';
+import { DependencyDown, HttpProblem } from './errors';
+import type { Replies } from './reply';
+
+const BODY_SCHEMAS = { token: TokenBody, cobrar: CobrarBody, pagar: PagarBody, reverso: ReversoBody } as const;
+
+export interface OperationsDeps {
+  store: Store;
+  bus: Bus;
+  replies: Replies;
+  /** How long a caller waits for the bank's answer before being told DESCONOCIDA (SPEC 7.4). */
+  answerTimeoutMs: number;
+  /** How long /consultar waits for a fresh bank status before answering the stored state. */
+  queryTimeoutMs: number;
+}
+
+export const newTransactionId = (): string => `txn_${randomUUID().replace(/-/g, '')}`;
+
+/**
+ * The gateway's side of a money operation: claim the idempotency key, hand the operation to the
+ * transaction actor, wait for its answer. A repeat of a key gets the original operation's answer,
+ * waiting for it when it is still in flight; the same key with another body is refused with 409.
+ */
+export class Operations {
+  constructor(private readonly deps: OperationsDeps) {}
+
+  async run(caller: Caller, request: OperationRequest): Promise<Resultado> {
+    const { store } = this.deps;
+    // Fields the contract does not know (`mode`, `test`...) take no part in the identity of a request.
+    const body = Value.Clean(BODY_SCHEMAS[request.kind], structuredClone(request.body)) as typeof request.body;
+    const clean = { kind: request.kind, body } as OperationRequest;
+    const print = fingerprint(body);
+    if (clean.kind === 'reverso') await this.assertOwned(caller, clean.body.id);
+
+    const scope = idempotencyScope(caller.merchantId, caller.mode, clean.kind, body.idempotency_key);
+    const candidate = newTransactionId();
+    const claim = await store.idempotency
+      .claim({
+        scope,
+        merchantId: caller.merchantId,
+        mode: caller.mode,
+        kind: clean.kind,
+        key: body.idempotency_key,
+        fingerprint: print,
+        txnId: candidate,
+        createdAt: new Date().toISOString(),
+      })
+      .catch(unavailable);
+    const txnId = claim.claimed ? candidate : claim.existing.txnId;
+    if (!claim.claimed && claim.existing.fingerprint !== print) {
+      throw new HttpProblem(409, {
+        error: 'IDEMPOTENCY_CONFLICT',
+        message: `idempotency_key ${body.idempotency_key} was already used for a different ${clean.kind} request; use a new key for a new operation`,
+      });
+    }
+    return this.answer(caller, txnId, clean, print);
+  }
+
+  /** Current state of a transaction, asking its bank first when the outcome is still open (SPEC 4.4). */
+  async query(caller: Caller, id: string): Promise<Resultado> {
+    const tx = await this.assertOwned(caller, id);
+    if (tx.estado === null) return this.awaitEvent(tx.id, (e) => e.settledForReply, () => this.republish(tx), tx);
+    const askable = (tx.estado === 'ACEPTADA' || tx.estado === 'PENDIENTE' || tx.estado === 'DESCONOCIDA') && tx.kind !== 'token';
+    if (!askable) return toResultado(tx);
+    const waiting = this.deps.replies.waitForEvent(tx.id, (e) => e.version > tx.version && e.settledForReply, this.deps.queryTimeoutMs);
+    await this.deps.bus.publish(TOPICS.routerInbox, tx.id, { type: 'query', txnId: tx.id }).catch(unavailable);
+    const event = await waiting.result;
+    if (event?.resultado) return event.resultado;
+    const fresh = await this.deps.store.transactions.get(tx.id);
+    return toResultado(fresh ?? tx);
+  }
+
+  private async answer(caller: Caller, txnId: string, request: OperationRequest, print: string): Promise<Resultado> {
+    const execute = () =>
+      this.deps.bus.publish(TOPICS.routerInbox, txnId, {
+        type: 'execute',
+        txnId,
+        merchantId: caller.merchantId,
+        mode: caller.mode,
+        idempotencyKey: request.body.idempotency_key,
+        fingerprint: print,
+        request,
+      });
+    const tx = await this.deps.store.transactions.get(txnId).catch(unavailable);
+    if (tx && tx.estado !== null && tx.estado !== 'ERROR') return toResultado(tx);
+    // New, still in flight, or ERROR (nothing reached a bank: the repeat runs it again).
+    const after = tx?.estado === 'ERROR' ? tx.version : 0;
+    return this.awaitEvent(txnId, (e) => e.settledForReply && e.version > after, execute, tx);
+  }
+
+  private async awaitEvent(
+    txnId: string,
+    predicate: (e: TransactionEventMessage) => boolean,
+    send: () => Promise<void>,
+    seen: Transaction | null,
+  ): Promise<Resultado> {
+    const waiting = this.deps.replies.waitForEvent(txnId, predicate, this.deps.answerTimeoutMs);
+    // The outcome may have been written between the caller's read and the registration above.
+    const current = await this.deps.store.transactions.get(txnId).catch(unavailable);
+    if (current && settledForReply(current) && current.version > (seen?.estado === 'ERROR' ? seen.version : 0)) {
+      waiting.cancel();
+      return toResultado(current);
+    }
+    try {
+      await send();
+    } catch (error) {
+      waiting.cancel();
+      unavailable(error);
+    }
+    const event = await waiting.result;
+    if (event?.resultado) return event.resultado;
+    return this.unknownOutcome(txnId);
+  }
+
+  /** The wait ran out: the caller must query, never resend with a new key (SPEC 3 rule 1, 7.4). */
+  private async unknownOutcome(txnId: string): Promise<Resultado> {
+    const tx = await this.deps.store.transactions.get(txnId).catch(() => null);
+    if (tx && settledForReply(tx)) return toResultado(tx);
+    return {
+      id: txnId,
+      estado: 'DESCONOCIDA',
+      banco_usado: tx?.bancoUsado ?? null,
+      referencia_banco: tx?.referenciaBanco ?? null,
+      endtoend: tx?.endtoend ?? null,
+      motivo_rechazo: null,
+      intentos: tx?.attempts.length ?? 0,
+      raw: { switch: 'the outcome did not arrive in time; query /switch/v1/consultar with this id before any retry' },
+    };
+  }
+
+  private async republish(tx: Transaction): Promise<void> {
+    await this.deps.bus.publish(TOPICS.routerInbox, tx.id, {
+      type: 'execute',
+      txnId: tx.id,
+      merchantId: tx.merchantId,
+      mode: tx.mode,
+      idempotencyKey: tx.idempotencyKey,
+      fingerprint: tx.fingerprint,
+      request: tx.request,
+    });
+  }
+
+  /** Another merchant's or the other mode's transaction is indistinguishable from none (404, not 403). */
+  private async assertOwned(caller: Caller, id: string): Promise<Transaction> {
+    const tx = await this.deps.store.transactions.get(id).catch(unavailable);
+    if (!tx || tx.merchantId !== caller.merchantId || tx.mode !== caller.mode) {
+      throw new HttpProblem(404, { error: 'NOT_FOUND', message: `no transaction ${id}` });
+    }
+    return tx;
+  }
+}
+
+function unavailable(error: unknown): never {
+  throw new DependencyDown(error instanceof Error ? error.message : String(error));
+}

@@ -1,0 +1,122 @@
+import { timingSafeEqual, createHash } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import { Type } from '@sinclair/typebox';
+import {
+  createMerchant,
+  DuplicateRecord,
+  issueKey,
+  MERCHANT_ID_PATTERN,
+  registerWebhook,
+  WEBHOOK_EVENTS,
+  type Mode,
+  type Store,
+  type WebhookEvent,
+  literals,
+} from '@switch/shared';
+
+import { HttpProblem } from '../errors';
+
+const ModeSchema = literals(['test', 'live'] as const);
+const MerchantParams = Type.Object({ merchantId: Type.String({ pattern: MERCHANT_ID_PATTERN }) });
+
+const digest = (s: string) => createHash('sha256').update(s).digest();
+
+/**
+ * Operator API behind the onboarding tool (`npm run switch`): merchants, keys, webhook endpoints.
+ * Enabled only when an admin token is configured; authenticated by `authorization: Bearer <token>`.
+ * It is not part of the merchant API and is left out of /openapi.json.
+ */
+export function adminRoutes(app: FastifyInstance, deps: { store: Store; adminToken: string }): void {
+  const expected = digest(deps.adminToken);
+  app.addHook('onRequest', async (request, reply) => {
+    const header = request.headers.authorization ?? '';
+    const token = header.startsWith('Bearer ') ? header.slice(7) : '';
+    if (!timingSafeEqual(digest(token), expected)) return reply.code(401).send({ error: 'unauthorized' });
+  });
+  const hide = { hide: true };
+
+  app.post(
+    '/admin/v1/merchants',
+    {
+      schema: {
+        ...hide,
+        body: Type.Object({ id: Type.String({ pattern: MERCHANT_ID_PATTERN }), nombre: Type.String({ minLength: 1, maxLength: 80 }) }),
+      },
+    },
+    async (request, reply) => {
+      const body = request.body as { id: string; nombre: string };
+      try {
+        const merchant = await createMerchant(deps.store, body);
+        return reply.code(201).send(merchant);
+      } catch (e) {
+        if (e instanceof DuplicateRecord) throw new HttpProblem(409, { error: 'ALREADY_EXISTS', message: `merchant ${body.id} exists` });
+        throw e;
+      }
+    },
+  );
+
+  app.get('/admin/v1/merchants', { schema: hide }, async () => deps.store.merchants.list());
+
+  const merchantOr404 = async (id: string) => {
+    const m = await deps.store.merchants.get(id);
+    if (!m) throw new HttpProblem(404, { error: 'NOT_FOUND', message: `no merchant ${id}` });
+    return m;
+  };
+
+  app.post(
+    '/admin/v1/merchants/:merchantId/keys',
+    { schema: { ...hide, params: MerchantParams, body: Type.Object({ mode: ModeSchema }) } },
+    async (request, reply) => {
+      const { merchantId } = request.params as { merchantId: string };
+      await merchantOr404(merchantId);
+      const { record, switchKey } = await issueKey(deps.store, merchantId, (request.body as { mode: Mode }).mode);
+      return reply.code(201).send({ ...record, x_switch_key: switchKey, note: 'shown once; store it now' });
+    },
+  );
+
+  app.get('/admin/v1/merchants/:merchantId/keys', { schema: { ...hide, params: MerchantParams } }, async (request) => {
+    const { merchantId } = request.params as { merchantId: string };
+    await merchantOr404(merchantId);
+    return (await deps.store.apiKeys.listForMerchant(merchantId)).map(({ secretHash: _h, ...k }) => k);
+  });
+
+  app.delete(
+    '/admin/v1/merchants/:merchantId/keys/:keyId',
+    { schema: { ...hide, params: Type.Object({ merchantId: Type.String(), keyId: Type.String({ maxLength: 64 }) }) } },
+    async (request) => {
+      const { merchantId, keyId } = request.params as { merchantId: string; keyId: string };
+      const key = (await deps.store.apiKeys.listForMerchant(merchantId)).find((k) => k.id === keyId);
+      if (!key) throw new HttpProblem(404, { error: 'NOT_FOUND', message: `no key ${keyId} for ${merchantId}` });
+      await deps.store.apiKeys.revoke(keyId, new Date().toISOString());
+      return { id: keyId, active: false };
+    },
+  );
+
+  app.post(
+    '/admin/v1/merchants/:merchantId/webhooks',
+    {
+      schema: {
+        ...hide,
+        params: MerchantParams,
+        body: Type.Object({
+          mode: ModeSchema,
+          url: Type.String({ format: 'uri', pattern: '^https?://', maxLength: 2048 }),
+          events: Type.Array(literals(WEBHOOK_EVENTS), { minItems: 1, default: [...WEBHOOK_EVENTS] }),
+        }),
+      },
+    },
+    async (request, reply) => {
+      const { merchantId } = request.params as { merchantId: string };
+      await merchantOr404(merchantId);
+      const body = request.body as { mode: Mode; url: string; events: WebhookEvent[] };
+      const endpoint = await registerWebhook(deps.store, { merchantId, ...body });
+      return reply.code(201).send({ ...endpoint, note: 'the secret is shown once; verify x-service-signature with it' });
+    },
+  );
+
+  app.get('/admin/v1/merchants/:merchantId/webhooks', { schema: { ...hide, params: MerchantParams } }, async (request) => {
+    const { merchantId } = request.params as { merchantId: string };
+    await merchantOr404(merchantId);
+    return (await deps.store.webhooks.listForMerchant(merchantId)).map(({ secret: _s, ...e }) => e);
+  });
+}

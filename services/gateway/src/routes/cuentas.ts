@@ -1,0 +1,131 @@
+import type { FastifyInstance } from 'fastify';
+import { Type } from '@sinclair/typebox';
+import {
+  bankForAccount,
+  BancoCatalogo,
+  catalogue,
+  CODIGO_BCV,
+  ErrorBody,
+  Movimientos,
+  NumeroCuenta,
+  Saldo,
+  UnauthorizedBody,
+  ValidationErrorBody,
+  type BancoId,
+  type MovimientosQuery,
+  type RoutingTable,
+} from '@switch/shared';
+import { DependencyDown, HttpProblem } from '../errors';
+import type { Replies } from '../reply';
+
+const security = [{ switchKey: [] }];
+const Fecha = Type.String({ format: 'date', description: 'YYYY-MM-DD (Venezuelan calendar day)' });
+/** Query strings are not coerced (money bodies must be exact JSON), so numbers arrive as digit strings. */
+const SaldoHttpQuery = Type.Object({ cuenta: NumeroCuenta, moneda: Type.Optional(Type.Literal('VES')) });
+const MovimientosHttpQuery = Type.Object({
+  cuenta: NumeroCuenta,
+  desde: Fecha,
+  hasta: Type.Optional(Fecha),
+  limite: Type.Optional(Type.String({ pattern: '^([1-9][0-9]?|[1-4][0-9]{2}|500)$', description: 'Page size, 1 to 500 (default 100)' })),
+  cursor: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9_-]{1,200}$', description: 'Cursor of the next page from a previous answer' })),
+});
+
+/** Longest statement window one request may ask for (BNC's HistoryByDate limit). */
+export const MAX_STATEMENT_DAYS = 31;
+
+export function accountRoutes(app: FastifyInstance, deps: { routing: RoutingTable; replies: Replies; readTimeoutMs: number }): void {
+  app.get(
+    '/switch/v1/bancos',
+    {
+      schema: {
+        tags: ['bancos'],
+        summary: 'Enabled banks of the key mode',
+        description: 'Moves no money; usable to check a key.',
+        security,
+        response: { 200: Type.Array(BancoCatalogo), 401: UnauthorizedBody },
+      },
+    },
+    async (request) => catalogue(deps.routing, request.caller.mode),
+  );
+
+  const bankFor = (mode: 'test' | 'live', cuenta: string, capability: 'saldo' | 'movimientos'): BancoId => {
+    // In test mode the simulated bank answers for accounts of banks without an enabled test route.
+    const banco = bankForAccount(deps.routing, mode, cuenta, capability, (b) => CODIGO_BCV[b], mode === 'test' ? 'bnc' : undefined);
+    if (!banco) {
+      throw new HttpProblem(422, {
+        error: 'BANCO_NO_DISPONIBLE',
+        message: `no enabled bank serves ${capability} for accounts of bank ${cuenta.slice(0, 4)} in ${mode} mode`,
+      });
+    }
+    return banco;
+  };
+
+  const readReply = async <T>(promise: Promise<unknown>): Promise<T> => {
+    const reply = (await promise.catch((e: unknown) => {
+      throw new DependencyDown(String(e));
+    })) as { result: { ok: true } & Record<string, unknown> | { ok: false; motivo: string; raw: Record<string, unknown> } } | null;
+    if (!reply) throw new HttpProblem(503, { error: 'SERVICE_UNAVAILABLE', message: 'the bank did not answer in time; retry later' });
+    const result = reply.result;
+    if (!result.ok) {
+      if (result.motivo === 'CUENTA_NO_EXISTE') throw new HttpProblem(404, { error: 'NOT_FOUND', message: 'the bank does not know that account' });
+      if (result.motivo === 'BANCO_NO_DISPONIBLE' || result.motivo === 'RECHAZO_TECNICO') {
+        throw new HttpProblem(503, { error: 'SERVICE_UNAVAILABLE', message: `the bank could not answer (${result.motivo})` });
+      }
+      throw new HttpProblem(422, { error: result.motivo, message: 'the bank refused the query' });
+    }
+    return result as T;
+  };
+
+  app.get(
+    '/switch/v1/saldo',
+    {
+      schema: {
+        tags: ['cuentas'],
+        summary: 'Balance of a collecting account',
+        description: 'Read-only, both modes. In test mode the figures come from the bank test environment or the simulated bank.',
+        security,
+        querystring: SaldoHttpQuery,
+        response: { 200: Saldo, 400: ValidationErrorBody, 401: UnauthorizedBody, 404: ErrorBody, 422: ErrorBody, 503: ErrorBody },
+      },
+    },
+    async (request) => {
+      const q = request.query as { cuenta: string; moneda?: 'VES' };
+      const banco = bankFor(request.caller.mode, q.cuenta, 'saldo');
+      const r = await readReply<{ saldo: unknown }>(
+        deps.replies.read(banco, { op: 'saldo', mode: request.caller.mode, query: { cuenta: q.cuenta, moneda: 'VES' } }, deps.readTimeoutMs),
+      );
+      return r.saldo;
+    },
+  );
+
+  app.get(
+    '/switch/v1/movimientos',
+    {
+      schema: {
+        tags: ['cuentas'],
+        summary: 'Statement of an account, for reconciliation',
+        description: `Movements from \`desde\` to \`hasta\` (default today), oldest first, at most ${MAX_STATEMENT_DAYS} days per request, paged by \`limite\` and \`cursor\` (follow \`siguiente\` until null).`,
+        security,
+        querystring: MovimientosHttpQuery,
+        response: { 200: Movimientos, 400: ValidationErrorBody, 401: UnauthorizedBody, 404: ErrorBody, 422: ErrorBody, 503: ErrorBody },
+      },
+    },
+    async (request) => {
+      const q = request.query as { cuenta: string; desde: string; hasta?: string; limite?: string; cursor?: string };
+      const today = new Date(Date.now() - 4 * 3600_000).toISOString().slice(0, 10);
+      const hasta = q.hasta ?? today;
+      const detail: Record<string, string> = {};
+      if (q.desde > today) detail.desde = 'must not be in the future';
+      if (q.hasta && q.hasta < q.desde) detail.hasta = 'must not be before desde';
+      else if ((Date.parse(hasta) - Date.parse(q.desde)) / 86_400_000 >= MAX_STATEMENT_DAYS) {
+        detail.hasta = `the window may span at most ${MAX_STATEMENT_DAYS} days`;
+      }
+      if (Object.keys(detail).length) throw new HttpProblem(400, { error: 'VALIDATION', detail });
+      const query: MovimientosQuery = { cuenta: q.cuenta, desde: q.desde, hasta, limite: q.limite ? Number(q.limite) : 100 };
+      if (q.cursor) query.cursor = q.cursor;
+      const banco = bankFor(request.caller.mode, q.cuenta, 'movimientos');
+      const r = await readReply<{ movimientos: unknown }>(deps.replies.read(banco, { op: 'movimientos', mode: request.caller.mode, query }, deps.readTimeoutMs));
+      return r.movimientos;
+    },
+  );
+}

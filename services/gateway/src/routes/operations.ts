@@ -1,0 +1,91 @@
+import type { FastifyInstance } from 'fastify';
+import { Type } from '@sinclair/typebox';
+import {
+  CobrarBody,
+  ConsultarBody,
+  ErrorBody,
+  PagarBody,
+  Resultado,
+  ReversoBody,
+  TokenBody,
+  UnauthorizedBody,
+  ValidationErrorBody,
+  type OperationRequest,
+} from '@switch/shared';
+import type { Operations } from '../operations';
+
+const security = [{ switchKey: [] }];
+const errors = {
+  400: ValidationErrorBody,
+  401: UnauthorizedBody,
+  409: { ...ErrorBody, description: 'The idempotency_key was used with a different body' },
+  413: ErrorBody,
+  415: ErrorBody,
+  429: ErrorBody,
+  503: ErrorBody,
+};
+const resultado = { ...Resultado, description: 'Read `estado` for the money outcome; HTTP 200 only says the switch answered' };
+
+/** The money operations (SPEC 4.1–4.4, 4.8). */
+export function operationRoutes(app: FastifyInstance, operations: Operations): void {
+  const money = (path: string, kind: OperationRequest['kind'], body: object, summary: string, description: string) =>
+    app.post(
+      path,
+      { schema: { tags: ['operaciones'], summary, description, security, body, response: { 200: resultado, ...errors } } },
+      async (request) => operations.run(request.caller, { kind, body: request.body } as OperationRequest),
+    );
+
+  money(
+    '/switch/v1/cobrar/token',
+    'token',
+    TokenBody,
+    'Request an OTP from the payer bank',
+    'ACEPTADA means the OTP was requested and sent to the payer; it is valid about 120 s. Reuse the same idempotency_key in /cobrar. In test mode the OTP is simulated and no message is sent.',
+  );
+  money(
+    '/switch/v1/cobrar',
+    'cobrar',
+    CobrarBody,
+    'Collect from the payer with an OTP',
+    'Immediate debit of the payer. LIQUIDADA and ACEPTADA both count as a successful collection; OTP_INVALIDO asks for a new token.',
+  );
+  money(
+    '/switch/v1/pagar',
+    'pagar',
+    PagarBody,
+    'Pay a beneficiary',
+    'credito_inmediato answers ACEPTADA and settles later (LIQUIDADA); pago_movil (phone destination only) settles at once. A cuenta destination always goes by credito_inmediato.',
+  );
+  money(
+    '/switch/v1/reverso',
+    'reverso',
+    ReversoBody,
+    'Reverse an operation',
+    'Names the operation to reverse by `id`. On rails without cancellation it answers RECHAZADA with NO_SOPORTADO. An id of another merchant or mode is 404.',
+  );
+
+  app.post(
+    '/switch/v1/consultar',
+    {
+      schema: {
+        tags: ['operaciones'],
+        summary: 'Query an operation',
+        description: 'Current state; an operation still open at the bank is asked about first. Unknown id → 404.',
+        security,
+        body: ConsultarBody,
+        response: { 200: resultado, 400: ValidationErrorBody, 401: UnauthorizedBody, 404: ErrorBody, 503: ErrorBody },
+      },
+    },
+    async (request) => operations.query(request.caller, (request.body as { id: string }).id),
+  );
+}
+
+export const SwitchKeySecurity = {
+  switchKey: {
+    type: 'apiKey' as const,
+    in: 'header' as const,
+    name: 'x-switch-key',
+    description: '`<merchant>:<API_KEY>`; `sk_test_` keys run in test mode, `sk_live_` keys move real money',
+  },
+};
+export const EmptyObject = Type.Object({});

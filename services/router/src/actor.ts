@@ -1,0 +1,246 @@
+import {
+  candidateBanks,
+  idempotencyScope,
+  inFlight,
+  isFinal,
+  railFor,
+  type BancoId,
+  type BankOutcome,
+  type Bus,
+  type Logger,
+  type RouterInboxMessage,
+  type RoutingTable,
+  type Store,
+  type Transaction,
+} from '@switch/shared';
+import { announce } from './announce';
+import { asOneWrite, clearStatus, dispatch, requestStatus, resolveAttempt, transition } from './transaction';
+
+type ExecuteMessage = Extract<RouterInboxMessage, { type: 'execute' }>;
+type BankResultMessage = Extract<RouterInboxMessage, { type: 'bank_result' }>;
+
+export interface ActorDeps {
+  bus: Bus;
+  store: Store;
+  routing: RoutingTable;
+  log: Logger;
+  now?: () => Date;
+  /** Banks to skip (open breakers), asked at routing time. */
+  unavailableBanks?: () => ReadonlySet<BancoId>;
+}
+
+export class OptimisticConflict extends Error {}
+
+/**
+ * The transaction actor: the only writer of a transaction's state. Messages of one transaction reach
+ * it one at a time (one key, one partition); every write is conditional on the version read, so even
+ * a misrouted concurrent handler cannot win twice. A state is persisted before it is announced.
+ */
+export class TransactionActor {
+  private readonly now: () => Date;
+  constructor(private readonly deps: ActorDeps) {
+    this.now = deps.now ?? (() => new Date());
+  }
+
+  async handle(message: RouterInboxMessage): Promise<void> {
+    switch (message.type) {
+      case 'execute':
+        return this.execute(message);
+      case 'query':
+        return this.query(message.txnId);
+      case 'bank_result':
+        return this.bankResult(message);
+    }
+  }
+
+  /** Re-announces every write a crash left unannounced (run at start). */
+  async repair(limit = 1000): Promise<number> {
+    const pending = await this.deps.store.transactions.listUnannounced(limit);
+    for (const tx of pending) await announce(this.deps.bus, this.deps.store, tx);
+    return pending.length;
+  }
+
+  private async execute(msg: ExecuteMessage): Promise<void> {
+    const { store } = this.deps;
+    let tx = await store.transactions.get(msg.txnId);
+    if (!tx) {
+      const created = await this.create(msg);
+      if (!(await store.transactions.insert(created))) throw new OptimisticConflict(`transaction ${msg.txnId} created concurrently`);
+      tx = created;
+    }
+    // A crash between a write and its announcement is repaired by announcing, never by re-executing.
+    if (tx.announcedVersion < tx.version) tx = await announce(this.deps.bus, store, tx);
+    // A repeat of an operation that already has an outcome or an order in flight changes nothing;
+    // only ERROR (nothing reached a bank) runs again (DESIGN rule 5).
+    if (inFlight(tx) || (tx.estado !== null && tx.estado !== 'ERROR')) return;
+    await this.start(tx);
+  }
+
+  private async create(msg: ExecuteMessage): Promise<Transaction> {
+    const now = this.now().toISOString();
+    let relatedId: string | null = null;
+    if (msg.request.kind === 'cobrar') {
+      const claim = await this.deps.store.idempotency.get(idempotencyScope(msg.merchantId, msg.mode, 'token', msg.idempotencyKey));
+      relatedId = claim?.txnId ?? null;
+    } else if (msg.request.kind === 'reverso') {
+      relatedId = msg.request.body.id;
+    }
+    return {
+      id: msg.txnId,
+      merchantId: msg.merchantId,
+      mode: msg.mode,
+      kind: msg.request.kind,
+      idempotencyKey: msg.idempotencyKey,
+      fingerprint: msg.fingerprint,
+      request: msg.request,
+      relatedId,
+      estado: null,
+      bancoUsado: null,
+      rail: null,
+      referenciaBanco: null,
+      endtoend: null,
+      motivoRechazo: null,
+      raw: null,
+      attempts: [],
+      history: [],
+      version: 1,
+      // Creation alone has nothing to tell: the first dispatch or outcome is the first announcement.
+      announcedVersion: 1,
+      statusQuery: null,
+      statusChecks: 0,
+      createdAt: now,
+      updatedAt: now,
+    };
+  }
+
+  /** First dispatch (or the retry after ERROR): pick the bank and the rail, or reject by routing. */
+  private async start(tx: Transaction): Promise<void> {
+    const now = this.now().toISOString();
+    const related = tx.relatedId ? await this.deps.store.transactions.get(tx.relatedId) : null;
+    const plan = this.plan(tx, related);
+    const next =
+      'banco' in plan
+        ? dispatch(tx, plan.banco, plan.rail, now)
+        : transition(tx, 'RECHAZADA', 'routing', { motivo: plan.motivo, raw: { switch: plan.reason } }, now);
+    await this.write(tx, next);
+  }
+
+  private plan(
+    tx: Transaction,
+    related: Transaction | null,
+  ): { banco: BancoId; rail: ReturnType<typeof railFor> } | { motivo: 'BANCO_NO_DISPONIBLE' | 'NO_SOPORTADO'; reason: string } {
+    const { routing } = this.deps;
+    const request = tx.request;
+    const able = candidateBanks(routing, tx.mode, request, this.unavailable());
+    // Token and cobrar of one collection go to the same bank; a reverse goes to the bank of the original.
+    const pinned = request.kind === 'reverso' || (request.kind === 'cobrar' && related) ? related?.bancoUsado ?? null : undefined;
+    if (request.kind === 'reverso' && pinned === null) {
+      return { motivo: 'NO_SOPORTADO', reason: 'the original operation reached no bank, there is nothing to reverse' };
+    }
+    const chosen = pinned === undefined ? able[0] : able.find((b) => b === pinned);
+    if (!chosen) {
+      return {
+        motivo: 'BANCO_NO_DISPONIBLE',
+        reason:
+          pinned === undefined
+            ? `no enabled bank can run ${request.kind} in ${tx.mode} mode`
+            : `bank ${pinned} of the related operation is not available for ${request.kind} in ${tx.mode} mode`,
+      };
+    }
+    return { banco: chosen, rail: railFor(request, request.kind === 'cobrar' && related !== null) };
+  }
+
+  private unavailable(): ReadonlySet<BancoId> {
+    return this.deps.unavailableBanks?.() ?? new Set();
+  }
+
+  private async query(txnId: string): Promise<void> {
+    const tx = await this.deps.store.transactions.get(txnId);
+    if (!tx) return;
+    if (tx.announcedVersion < tx.version) {
+      await announce(this.deps.bus, this.deps.store, tx);
+      return;
+    }
+    // Only operations waiting on a bank are asked; token operations move no money and are not reconciled.
+    const askable = tx.estado === 'ACEPTADA' || tx.estado === 'PENDIENTE' || tx.estado === 'DESCONOCIDA';
+    if (!askable || tx.kind === 'token' || inFlight(tx) || tx.statusQuery) return;
+    await this.write(tx, requestStatus(tx, this.now().toISOString()));
+  }
+
+  private async bankResult(msg: BankResultMessage): Promise<void> {
+    const tx = await this.deps.store.transactions.get(msg.txnId);
+    if (!tx) {
+      this.deps.log.warn({ txnId: msg.txnId }, 'bank result for an unknown transaction');
+      return;
+    }
+    const now = this.now().toISOString();
+    if (msg.op === 'execute') {
+      const attempt = tx.attempts.find((a) => a.n === msg.attempt);
+      if (!attempt || attempt.outcome !== undefined) return; // redelivered: already applied
+      const resolved = resolveAttempt(tx, msg.attempt, msg.outcome.type, now);
+      await this.write(tx, asOneWrite(tx, this.applyOrderOutcome(resolved, attempt.banco, msg.outcome, now)));
+      return;
+    }
+    if (!tx.statusQuery || tx.statusQuery.seq !== msg.attempt) return; // stale or redelivered answer
+    const cleared = clearStatus(tx, now);
+    await this.write(tx, asOneWrite(tx, this.applyStatusOutcome(cleared, msg.outcome, now)));
+  }
+
+  private applyOrderOutcome(tx: Transaction, banco: BancoId, outcome: BankOutcome, now: string): Transaction {
+    switch (outcome.type) {
+      case 'settled':
+        return transition(tx, 'LIQUIDADA', 'bank_outcome', outcome, now);
+      case 'accepted':
+        return transition(tx, 'ACEPTADA', 'bank_outcome', outcome, now);
+      case 'rejected':
+        return transition(tx, 'RECHAZADA', 'bank_outcome', outcome, now);
+      case 'unknown':
+        // May have moved money: never resent, never rerouted; only a status query resolves it.
+        return transition(tx, 'DESCONOCIDA', 'bank_outcome', { raw: outcome.raw }, now);
+      case 'not_processed': {
+        // Provably never reached the bank: a payout may go to the next able bank (SPEC 4.3).
+        if (tx.kind === 'pagar') {
+          const tried = new Set<BancoId>([...tx.attempts.map((a) => a.banco), ...this.unavailable()]);
+          const next = candidateBanks(this.deps.routing, tx.mode, tx.request, tried)[0];
+          if (next) return dispatch(tx, next, railFor(tx.request), now);
+        }
+        return transition(tx, 'RECHAZADA', 'bank_outcome', { motivo: 'BANCO_NO_DISPONIBLE', raw: { banco, ...outcome.raw } }, now);
+      }
+    }
+  }
+
+  private applyStatusOutcome(tx: Transaction, outcome: BankOutcome, now: string): Transaction {
+    const move = (to: 'LIQUIDADA' | 'RECHAZADA' | 'PENDIENTE' | 'ACEPTADA') =>
+      transition(tx, to, 'status_query', 'motivo' in outcome ? outcome : { raw: outcome.raw, ...refs(outcome) }, now);
+    switch (outcome.type) {
+      case 'settled':
+        return move('LIQUIDADA');
+      case 'rejected':
+        return move('RECHAZADA');
+      case 'accepted':
+        if (outcome.pending && tx.estado !== 'PENDIENTE') return move('PENDIENTE');
+        if (tx.estado === 'DESCONOCIDA') return move('ACEPTADA');
+        return tx;
+      case 'not_processed':
+      case 'unknown':
+        // No evidence either way: the state stays until the bank can say (reconciler keeps asking).
+        return tx;
+    }
+  }
+
+  /** Persist, then announce. A lost race means another write came first: the message is retried. */
+  private async write(before: Transaction, next: Transaction): Promise<void> {
+    if (isFinal(before.estado) && next.estado !== before.estado) throw new Error(`final transaction ${before.id} cannot change`);
+    if (!(await this.deps.store.transactions.replace(next, before.version))) {
+      throw new OptimisticConflict(`transaction ${before.id} changed since version ${before.version}`);
+    }
+    await announce(this.deps.bus, this.deps.store, next);
+  }
+}
+
+function refs(outcome: BankOutcome): { referencia?: string | null; endtoend?: string | null } {
+  return {
+    referencia: 'referencia' in outcome ? outcome.referencia : null,
+    endtoend: 'endtoend' in outcome ? outcome.endtoend : null,
+  };
+}

@@ -1,0 +1,2 @@
+export { TransactionActor, type ActorDeps } from './actor';
+export { startRouter, type RouterHandle } from './service';

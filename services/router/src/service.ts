@@ -1,0 +1,16 @@
+import { TOPICS, type Bus, type Logger, type RoutingTable, type Store, type Subscription } from '@switch/shared';
+import { TransactionActor } from './actor';
+
+export interface RouterHandle {
+  actor: TransactionActor;
+  stop(): Promise<void>;
+}
+
+/** Starts the transaction actor on its inbox, after repairing writes a crash left unannounced. */
+export async function startRouter(deps: { bus: Bus; store: Store; routing: RoutingTable; log: Logger }): Promise<RouterHandle> {
+  const actor = new TransactionActor(deps);
+  const repaired = await actor.repair();
+  if (repaired > 0) deps.log.info({ repaired }, 're-announced writes left unannounced');
+  const subscription: Subscription = await deps.bus.subscribe(TOPICS.routerInbox, { group: 'router' }, ({ value }) => actor.handle(value));
+  return { actor, stop: () => subscription.close() };
+}

@@ -1,0 +1,101 @@
+import type { ApiKeyRecord, ClaimResult, IdempotencyClaim, Merchant, Store, WebhookEndpoint } from '../../ports/store';
+import { DuplicateRecord } from '../../ports/store';
+import type { Mode } from '../../domain/bancos';
+import type { EstadoTransaccion } from '../../domain/estados';
+import type { Transaction } from '../../domain/operation';
+
+const copy = <T>(value: T): T => structuredClone(value);
+
+/** In-memory store for the embedded default and fast tests; same contract as the MongoDB adapter. */
+export class MemoryStore implements Store {
+  private readonly merchantRows = new Map<string, Merchant>();
+  private readonly keyRows = new Map<string, ApiKeyRecord>();
+  private readonly webhookRows = new Map<string, WebhookEndpoint>();
+  private readonly claimRows = new Map<string, IdempotencyClaim>();
+  private readonly txRows = new Map<string, Transaction>();
+
+  readonly merchants: Store['merchants'] = {
+    insert: async (m) => {
+      if (this.merchantRows.has(m.id)) throw new DuplicateRecord('merchants', m.id);
+      this.merchantRows.set(m.id, copy(m));
+    },
+    get: async (id) => copy(this.merchantRows.get(id) ?? null),
+    list: async () => [...this.merchantRows.values()].map(copy),
+    setActive: async (id, active) => {
+      const m = this.merchantRows.get(id);
+      if (!m) return false;
+      m.active = active;
+      return true;
+    },
+  };
+
+  readonly apiKeys: Store['apiKeys'] = {
+    insert: async (k) => {
+      if (this.keyRows.has(k.id)) throw new DuplicateRecord('apiKeys', k.id);
+      this.keyRows.set(k.id, copy(k));
+    },
+    listForMerchant: async (merchantId) => [...this.keyRows.values()].filter((k) => k.merchantId === merchantId).map(copy),
+    revoke: async (id, at) => {
+      const k = this.keyRows.get(id);
+      if (!k || !k.active) return false;
+      k.active = false;
+      k.revokedAt = at;
+      return true;
+    },
+  };
+
+  readonly webhooks: Store['webhooks'] = {
+    insert: async (e) => {
+      if (this.webhookRows.has(e.id)) throw new DuplicateRecord('webhooks', e.id);
+      this.webhookRows.set(e.id, copy(e));
+    },
+    listForMerchant: async (merchantId, mode?: Mode) =>
+      [...this.webhookRows.values()].filter((e) => e.merchantId === merchantId && (mode === undefined || e.mode === mode)).map(copy),
+    deactivate: async (id) => {
+      const e = this.webhookRows.get(id);
+      if (!e || !e.active) return false;
+      e.active = false;
+      return true;
+    },
+  };
+
+  readonly idempotency: Store['idempotency'] = {
+    claim: async (claim): Promise<ClaimResult> => {
+      const existing = this.claimRows.get(claim.scope);
+      if (existing) return { claimed: false, existing: copy(existing) };
+      this.claimRows.set(claim.scope, copy(claim));
+      return { claimed: true };
+    },
+    get: async (scope) => copy(this.claimRows.get(scope) ?? null),
+  };
+
+  readonly transactions: Store['transactions'] = {
+    insert: async (tx) => {
+      if (this.txRows.has(tx.id)) return false;
+      this.txRows.set(tx.id, copy(tx));
+      return true;
+    },
+    get: async (id) => copy(this.txRows.get(id) ?? null),
+    replace: async (tx, expectedVersion) => {
+      const current = this.txRows.get(tx.id);
+      if (!current || current.version !== expectedVersion) return false;
+      this.txRows.set(tx.id, copy(tx));
+      return true;
+    },
+    listByEstado: async (estados: EstadoTransaccion[], limit) =>
+      [...this.txRows.values()]
+        .filter((t) => t.estado !== null && estados.includes(t.estado))
+        .sort((a, b) => a.createdAt.localeCompare(b.createdAt))
+        .slice(0, limit)
+        .map(copy),
+    listUnannounced: async (limit) =>
+      [...this.txRows.values()]
+        .filter((t) => t.announcedVersion < t.version)
+        .sort((a, b) => a.updatedAt.localeCompare(b.updatedAt))
+        .slice(0, limit)
+        .map(copy),
+  };
+
+  async ping(): Promise<void> {}
+  async close(): Promise<void> {}
+}

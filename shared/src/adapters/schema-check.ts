@@ -1,0 +1,32 @@
+import Ajv, { type ValidateFunction } from 'ajv';
+import addFormats from 'ajv-formats';
+import type { TSchema } from '@sinclair/typebox';
+import { SchemaViolation } from '../ports/bus';
+import type { Topic } from '../contracts/topics';
+
+/**
+ * The same validator options the HTTP edge uses, so a payload valid at the gateway is valid on the
+ * bus and the reverse (decimal amounts checked with the same precision, if/then rules honoured).
+ */
+export const AJV_OPTIONS = { coerceTypes: false, allErrors: true, useDefaults: false, multipleOfPrecision: 8, strict: false } as const;
+
+const ajv = addFormats(new Ajv(AJV_OPTIONS));
+const compiled = new WeakMap<TSchema, ValidateFunction>();
+
+export function validatorFor(schema: TSchema): ValidateFunction {
+  let check = compiled.get(schema);
+  if (!check) {
+    check = ajv.compile(schema);
+    compiled.set(schema, check);
+  }
+  return check;
+}
+
+/** Refuses a payload that does not match its topic's schema; every bus adapter calls this before sending. */
+export function assertPayload(topic: Topic, value: unknown): void {
+  const check = validatorFor(topic.schema);
+  if (!check(value)) {
+    const problems = (check.errors ?? []).slice(0, 5).map((e) => `${e.instancePath || '/'} ${e.message ?? 'is invalid'}`);
+    throw new SchemaViolation(topic.name, problems);
+  }
+}

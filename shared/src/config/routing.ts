@@ -1,0 +1,46 @@
+import { CAPABILITIES, isBancoId, type BancoId, type Capability, type Mode } from '../domain/bancos';
+import type { EnabledBank, RoutingTable } from '../domain/routing';
+import { ConfigError, type EnvReader } from './env';
+
+/** What each bank's connector can do when the operator does not narrow it. */
+const DEFAULT_CAPABILITIES: Readonly<Record<BancoId, readonly Capability[]>> = {
+  bnc: CAPABILITIES,
+  banco_plaza: CAPABILITIES,
+  bancaribe: ['cobrar', 'pagar', 'consultar', 'saldo', 'movimientos'],
+  banco_activo: ['cobrar', 'pagar', 'token', 'consultar', 'saldo', 'movimientos'],
+};
+
+/**
+ * `SWITCH_TEST_BANKS` / `SWITCH_LIVE_BANKS`: comma-separated banks in routing order, each optionally
+ * narrowed to capabilities with `:`, e.g. `bnc,banco_plaza:pagar+consultar`. An empty value enables
+ * no bank (every operation is then rejected with BANCO_NO_DISPONIBLE, SPEC 4.10.6).
+ */
+export function parseBankList(variable: string, value: string): EnabledBank[] {
+  const seen = new Set<BancoId>();
+  return value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)
+    .map((entry) => {
+      const [name, caps] = entry.split(':').map((s) => s.trim());
+      if (!name || !isBancoId(name)) throw new ConfigError(variable, `unknown bank "${name}"`);
+      if (seen.has(name)) throw new ConfigError(variable, `bank "${name}" listed twice`);
+      seen.add(name);
+      if (caps === undefined) return { banco: name, capabilities: [...DEFAULT_CAPABILITIES[name]] };
+      const capabilities = caps.split('+').map((c) => c.trim());
+      for (const c of capabilities) {
+        if (!(CAPABILITIES as readonly string[]).includes(c)) throw new ConfigError(variable, `unknown capability "${c}" for ${name}`);
+      }
+      return { banco: name, capabilities: capabilities as Capability[] };
+    });
+}
+
+const DEFAULTS: Record<Mode, string> = { test: 'bnc', live: '' };
+
+export function loadRoutingTable(env: EnvReader): RoutingTable {
+  const read = (mode: Mode) => {
+    const variable = `SWITCH_${mode.toUpperCase()}_BANKS`;
+    return parseBankList(variable, env.present(variable) ?? DEFAULTS[mode]);
+  };
+  return { test: read('test'), live: read('live') };
+}

@@ -1,0 +1,35 @@
+import { Type, type Static } from '@sinclair/typebox';
+
+/** 4-digit central-bank code of a person's bank (SPEC 2.1). */
+export const CodigoBanco = Type.String({ pattern: '^[0-9]{4}$', description: '4-digit central bank code' });
+
+/** V/E natural person, J/G legal entity, P passport; 1 to 9 digits, no separators (DESIGN formats). */
+export const Identificacion = Type.String({
+  pattern: '^[VEJGP][0-9]{1,9}$',
+  description: 'Person-type prefix V, E, J, G or P (upper case) followed by 1 to 9 digits',
+  examples: ['V12345678'],
+});
+
+export const NumeroCuenta = Type.String({ pattern: '^[0-9]{20}$', description: '20-digit account number' });
+export const NumeroTelefono = Type.String({ pattern: '^0[0-9]{10}$', description: '11-digit local mobile number with a leading 0' });
+
+/**
+ * Origin or destination of money. `valor` depends on `tipo`, expressed as if/then so that a
+ * validation error names `valor` rather than a union branch.
+ */
+export const Instrumento = Type.Object(
+  {
+    tipo: Type.Union([Type.Literal('cuenta'), Type.Literal('telefono')]),
+    valor: Type.String({ description: '20-digit account when tipo=cuenta; 11-digit phone with leading 0 when tipo=telefono' }),
+    banco: CodigoBanco,
+    identificacion: Identificacion,
+    nombre: Type.String({ minLength: 1, maxLength: 40, pattern: '\\S' }),
+  },
+  {
+    allOf: [
+      { if: { properties: { tipo: { const: 'cuenta' } }, required: ['tipo'] }, then: { properties: { valor: NumeroCuenta } } },
+      { if: { properties: { tipo: { const: 'telefono' } }, required: ['tipo'] }, then: { properties: { valor: NumeroTelefono } } },
+    ],
+  },
+);
+export type Instrumento = Static<typeof Instrumento>;

@@ -1,0 +1,128 @@
+import { literals } from './literals';
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { CobrarBody, PagarBody, ReversoBody, TokenBody } from './requests';
+import { EstadoSchema, MotivoSchema, Resultado } from './resultado';
+import { Movimientos, MovimientosQuery, Saldo, SaldoQuery } from './bancos';
+import { BANCOS } from '../domain/bancos';
+
+/**
+ * Payloads that travel on the bus. Each topic has one schema here; producers are refused a payload
+ * that does not match it, and the same schemas are registered with the schema registry.
+ */
+const Raw = Type.Record(Type.String(), Type.Unknown());
+const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
+const Mode = literals(['test', 'live'] as const);
+const Banco = literals(BANCOS);
+const Rail = literals(['credito_inmediato', 'pago_movil', 'c2p', 'debito_inmediato', 'reverso'] as const);
+
+export const OperationRequestSchema = Type.Union([
+  Type.Object({ kind: Type.Literal('token'), body: TokenBody }),
+  Type.Object({ kind: Type.Literal('cobrar'), body: CobrarBody }),
+  Type.Object({ kind: Type.Literal('pagar'), body: PagarBody }),
+  Type.Object({ kind: Type.Literal('reverso'), body: ReversoBody }),
+]);
+
+export const BankOutcomeSchema = Type.Union([
+  Type.Object({ type: Type.Literal('settled'), referencia: Nullable(Type.String()), endtoend: Nullable(Type.String()), raw: Raw }),
+  Type.Object({
+    type: Type.Literal('accepted'),
+    pending: Type.Boolean(),
+    referencia: Nullable(Type.String()),
+    endtoend: Nullable(Type.String()),
+    raw: Raw,
+  }),
+  Type.Object({ type: Type.Literal('rejected'), motivo: MotivoSchema, referencia: Nullable(Type.String()), raw: Raw }),
+  Type.Object({ type: Type.Literal('not_processed'), raw: Raw }),
+  Type.Object({ type: Type.Literal('unknown'), raw: Raw }),
+]);
+
+/** Everything the transaction actor acts on, on one topic keyed by transaction id, so it is one actor per id. */
+export const RouterInboxMessage = Type.Union([
+  Type.Object({
+    type: Type.Literal('execute'),
+    txnId: Type.String(),
+    merchantId: Type.String(),
+    mode: Mode,
+    idempotencyKey: Type.String(),
+    fingerprint: Type.String(),
+    request: OperationRequestSchema,
+  }),
+  Type.Object({ type: Type.Literal('query'), txnId: Type.String() }),
+  Type.Object({
+    type: Type.Literal('bank_result'),
+    txnId: Type.String(),
+    attempt: Type.Integer(),
+    op: literals(['execute', 'status'] as const),
+    outcome: BankOutcomeSchema,
+  }),
+]);
+export type RouterInboxMessage = Static<typeof RouterInboxMessage>;
+
+/** An order for one bank connector. Money orders answer to the router, reads to the asking gateway. */
+export const BankRequestMessage = Type.Union([
+  Type.Object({
+    op: Type.Literal('execute'),
+    txnId: Type.String(),
+    attempt: Type.Integer({ minimum: 1 }),
+    /** Stable per attempt: the bank-side idempotency reference of this order. */
+    orderRef: Type.String(),
+    mode: Mode,
+    rail: Rail,
+    idempotencyKey: Type.String(),
+    request: OperationRequestSchema,
+    /** For reverso and cobrar: the bank references of the related operation. */
+    related: Nullable(Type.Object({ id: Type.String(), referencia: Nullable(Type.String()), rail: Nullable(Rail) })),
+  }),
+  Type.Object({
+    op: Type.Literal('status'),
+    txnId: Type.String(),
+    attempt: Type.Integer({ minimum: 1 }),
+    orderRef: Type.String(),
+    mode: Mode,
+    rail: Rail,
+    kind: literals(['token', 'cobrar', 'pagar', 'reverso'] as const),
+    referencia: Nullable(Type.String()),
+    endtoend: Nullable(Type.String()),
+  }),
+  Type.Object({ op: Type.Literal('saldo'), correlationId: Type.String(), gatewayId: Type.String(), mode: Mode, query: SaldoQuery }),
+  Type.Object({
+    op: Type.Literal('movimientos'),
+    correlationId: Type.String(),
+    gatewayId: Type.String(),
+    mode: Mode,
+    query: MovimientosQuery,
+  }),
+]);
+export type BankRequestMessage = Static<typeof BankRequestMessage>;
+
+/** Answers to a gateway's read requests (balance, statement). */
+export const GatewayReplyMessage = Type.Object({
+  correlationId: Type.String(),
+  gatewayId: Type.String(),
+  result: Type.Union([
+    Type.Object({ ok: Type.Literal(true), saldo: Saldo }),
+    Type.Object({ ok: Type.Literal(true), movimientos: Movimientos }),
+    Type.Object({ ok: Type.Literal(false), motivo: MotivoSchema, raw: Raw }),
+  ]),
+});
+export type GatewayReplyMessage = Static<typeof GatewayReplyMessage>;
+
+/**
+ * Announced after every persisted write of a transaction. `transition` is present when the state
+ * changed (what webhooks follow); a write without it is a status check or a dispatch.
+ */
+export const TransactionEventMessage = Type.Object({
+  txnId: Type.String(),
+  merchantId: Type.String(),
+  mode: Mode,
+  kind: literals(['token', 'cobrar', 'pagar', 'reverso'] as const),
+  version: Type.Integer(),
+  settledForReply: Type.Boolean({ description: 'No order or status query is outstanding: a waiting caller can be answered' }),
+  transition: Nullable(Type.Object({ from: Nullable(EstadoSchema), to: EstadoSchema, at: Type.String() })),
+  resultado: Nullable(Resultado),
+  monto: Type.Number(),
+  moneda: Type.String(),
+  concepto: Type.String(),
+  banco: Nullable(Banco),
+});
+export type TransactionEventMessage = Static<typeof TransactionEventMessage>;

@@ -1,0 +1,24 @@
+import { literals } from './literals';
+import { Type, type Static } from '@sinclair/typebox';
+import { ESTADOS } from '../domain/estados';
+import { MOTIVOS_RECHAZO } from '../domain/motivos';
+import { BANCOS } from '../domain/bancos';
+
+
+export const EstadoSchema = literals(ESTADOS);
+export const MotivoSchema = literals(MOTIVOS_RECHAZO);
+
+/** Response of cobrar, cobrar/token, pagar, consultar and reverso (SPEC 2.4). */
+export const Resultado = Type.Object({
+  id: Type.String({ description: 'Transaction id, used by /consultar' }),
+  estado: EstadoSchema,
+  banco_usado: Type.Union([literals(BANCOS), Type.Null()], {
+    description: 'Bank that processed the operation; null only when no bank was able to (BANCO_NO_DISPONIBLE by routing)',
+  }),
+  referencia_banco: Type.Union([Type.String(), Type.Null()]),
+  endtoend: Type.Union([Type.String(), Type.Null()]),
+  motivo_rechazo: Type.Union([MotivoSchema, Type.Null()]),
+  intentos: Type.Integer({ minimum: 0 }),
+  raw: Type.Optional(Type.Record(Type.String(), Type.Unknown(), { description: 'Untouched bank data' })),
+});
+export type Resultado = Static<typeof Resultado>;

@@ -1,0 +1,30 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { EstadoSchema } from './resultado';
+import { OPERATION_KINDS } from '../domain/operation';
+
+export const WEBHOOK_EVENTS = ['transaccion.aprobada', 'transaccion.liquidada', 'transaccion.rechazada'] as const;
+export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
+
+/** Body of each webhook delivery (SPEC 6); `operacion` is the extra field naming the operation kind. */
+export const WebhookBody = Type.Object({
+  type: Type.Union(WEBHOOK_EVENTS.map((e) => Type.Literal(e))),
+  sentAt: Type.String({ description: 'ISO 8601 UTC with milliseconds' }),
+  data: Type.Object({
+    id: Type.String(),
+    estado: EstadoSchema,
+    monto: Type.Number(),
+    moneda: Type.String(),
+    concepto: Type.String(),
+    banco: Type.Union([Type.String(), Type.Null()]),
+    referencia: Type.Union([Type.String(), Type.Null()]),
+    operacion: Type.Union(OPERATION_KINDS.map((k) => Type.Literal(k))),
+  }),
+});
+export type WebhookBody = Static<typeof WebhookBody>;
+
+/** The event a state entry announces; other states (PENDIENTE, ERROR, DESCONOCIDA) send none. */
+export const EVENT_FOR_STATE: Partial<Record<Static<typeof EstadoSchema>, WebhookEvent>> = {
+  ACEPTADA: 'transaccion.aprobada',
+  LIQUIDADA: 'transaccion.liquidada',
+  RECHAZADA: 'transaccion.rechazada',
+};

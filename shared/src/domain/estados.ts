@@ -1,0 +1,75 @@
+/**
+ * The one transition table (SPEC 3). Every state change of a transaction is checked here; nothing
+ * else in the code base decides whether a move is allowed.
+ */
+export const ESTADOS = ['ACEPTADA', 'PENDIENTE', 'LIQUIDADA', 'RECHAZADA', 'ERROR', 'DESCONOCIDA'] as const;
+export type EstadoTransaccion = (typeof ESTADOS)[number];
+
+/** `null` is "(new)": the transaction exists but no outcome has been recorded yet. */
+export type EstadoOrigen = EstadoTransaccion | null;
+
+export const FINAL_STATES: ReadonlySet<EstadoTransaccion> = new Set(['LIQUIDADA', 'RECHAZADA']);
+
+export type TransitionCause =
+  | 'bank_outcome' // the bank answered the order
+  | 'routing' // no capable bank: rejected before any bank was asked
+  | 'risk' // live-mode controls
+  | 'status_query' // settlement confirmed/refused by /consultar or the reconciler
+  | 'internal_failure'; // nothing reached a bank (ERROR)
+
+interface Move {
+  readonly from: readonly EstadoOrigen[];
+  readonly to: readonly EstadoTransaccion[];
+  readonly causes: readonly TransitionCause[];
+  readonly why: string;
+}
+
+/**
+ * ERROR is "retryable, nothing reached a bank" (DESIGN rule 5): a retry with the same key runs the
+ * operation again, so ERROR has the same exits as (new). SPEC 3 does not show when PENDIENTE is
+ * entered; we enter it from ACEPTADA or DESCONOCIDA when the bank says "in settlement".
+ */
+export const TRANSITIONS: readonly Move[] = [
+  {
+    from: [null, 'ERROR'],
+    to: ['ACEPTADA', 'LIQUIDADA', 'RECHAZADA', 'DESCONOCIDA', 'ERROR'],
+    causes: ['bank_outcome', 'routing', 'risk', 'internal_failure'],
+    why: 'first outcome of an operation (SPEC 3 rows "(new)"), or of its retry after ERROR',
+  },
+  {
+    from: ['ACEPTADA'],
+    to: ['PENDIENTE', 'LIQUIDADA', 'RECHAZADA'],
+    causes: ['status_query'],
+    why: 'settlement progressed, confirmed or refused',
+  },
+  {
+    from: ['PENDIENTE'],
+    to: ['LIQUIDADA', 'RECHAZADA'],
+    causes: ['status_query'],
+    why: 'settlement confirmed or refused',
+  },
+  {
+    from: ['DESCONOCIDA'],
+    to: ['ACEPTADA', 'PENDIENTE', 'LIQUIDADA', 'RECHAZADA'],
+    causes: ['status_query'],
+    why: 'outcome resolved from bank evidence',
+  },
+];
+
+export function isFinal(estado: EstadoOrigen): boolean {
+  return estado !== null && FINAL_STATES.has(estado);
+}
+
+export function canTransition(from: EstadoOrigen, to: EstadoTransaccion, cause: TransitionCause): boolean {
+  return TRANSITIONS.some((m) => m.from.includes(from) && m.to.includes(to) && m.causes.includes(cause));
+}
+
+export class ForbiddenTransition extends Error {
+  constructor(
+    readonly from: EstadoOrigen,
+    readonly to: EstadoTransaccion,
+    readonly trigger: TransitionCause,
+  ) {
+    super(`transition ${from ?? '(new)'} -> ${to} by ${trigger} is not allowed`);
+  }
+}

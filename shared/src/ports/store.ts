@@ -1,0 +1,101 @@
+import type { Mode } from '../domain/bancos';
+import type { EstadoTransaccion } from '../domain/estados';
+import type { OperationKind, Transaction } from '../domain/operation';
+import type { WebhookEvent } from '../contracts/webhook';
+
+export interface Merchant {
+  id: string;
+  nombre: string;
+  active: boolean;
+  createdAt: string;
+}
+
+/** API keys are kept as a SHA-256 of the secret; the secret itself is shown once and never stored. */
+export interface ApiKeyRecord {
+  id: string;
+  merchantId: string;
+  mode: Mode;
+  secretHash: string;
+  /** Last 4 characters, so an operator can tell keys apart. */
+  hint: string;
+  active: boolean;
+  createdAt: string;
+  revokedAt: string | null;
+}
+
+export interface WebhookEndpoint {
+  id: string;
+  merchantId: string;
+  mode: Mode;
+  url: string;
+  events: WebhookEvent[];
+  /** Needed in clear to sign deliveries; never logged, shown once at registration. */
+  secret: string;
+  active: boolean;
+  createdAt: string;
+}
+
+/** Idempotency scope: merchant + mode + operation kind + key (DESIGN rule 5). */
+export interface IdempotencyClaim {
+  scope: string;
+  merchantId: string;
+  mode: Mode;
+  kind: OperationKind;
+  key: string;
+  fingerprint: string;
+  txnId: string;
+  createdAt: string;
+}
+
+export type ClaimResult = { claimed: true } | { claimed: false; existing: IdempotencyClaim };
+
+export class DuplicateRecord extends Error {
+  constructor(readonly collection: string, readonly id: string) {
+    super(`${collection} ${id} already exists`);
+  }
+}
+
+/**
+ * Durable state. Guarantees every adapter keeps (shared/test/store-contract.ts): reads return copies;
+ * `claim` is atomic (exactly one of concurrent claims of a scope wins); `transactions.replace` writes
+ * only when the stored version is the expected one, so two writers can never both win.
+ */
+export interface Store {
+  merchants: {
+    insert(merchant: Merchant): Promise<void>;
+    get(id: string): Promise<Merchant | null>;
+    list(): Promise<Merchant[]>;
+    setActive(id: string, active: boolean): Promise<boolean>;
+  };
+  apiKeys: {
+    insert(key: ApiKeyRecord): Promise<void>;
+    listForMerchant(merchantId: string): Promise<ApiKeyRecord[]>;
+    revoke(id: string, at: string): Promise<boolean>;
+  };
+  webhooks: {
+    insert(endpoint: WebhookEndpoint): Promise<void>;
+    listForMerchant(merchantId: string, mode?: Mode): Promise<WebhookEndpoint[]>;
+    deactivate(id: string): Promise<boolean>;
+  };
+  idempotency: {
+    claim(claim: IdempotencyClaim): Promise<ClaimResult>;
+    get(scope: string): Promise<IdempotencyClaim | null>;
+  };
+  transactions: {
+    /** Inserts a new transaction; `false` when one with that id exists already. */
+    insert(tx: Transaction): Promise<boolean>;
+    get(id: string): Promise<Transaction | null>;
+    /** Writes `tx` only if the stored version is `expectedVersion` (optimistic concurrency). */
+    replace(tx: Transaction, expectedVersion: number): Promise<boolean>;
+    /** Oldest first. */
+    listByEstado(estados: EstadoTransaccion[], limit: number): Promise<Transaction[]>;
+    /** Transactions whose last write was not announced yet (outbox repair). */
+    listUnannounced(limit: number): Promise<Transaction[]>;
+  };
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export function idempotencyScope(merchantId: string, mode: Mode, kind: OperationKind, key: string): string {
+  return `${merchantId}|${mode}|${kind}|${key.toLowerCase()}`;
+}

@@ -1,0 +1,26 @@
+import { defineConfig } from 'vitest/config';
+import { resolve } from 'node:path';
+
+const src = (p: string) => resolve(__dirname, p);
+
+/** Tests import the workspaces' TypeScript sources, so one instance of each module is loaded. */
+export default defineConfig({
+  resolve: {
+    alias: {
+      '@switch/shared': src('shared/src/index.ts'),
+      '@switch/gateway': src('services/gateway/src/index.ts'),
+      '@switch/router': src('services/router/src/index.ts'),
+      '@switch/bank-sim': src('services/bank-sim/src/index.ts'),
+      '@switch/embedded': src('services/embedded/src/index.ts'),
+    },
+  },
+  test: {
+    include: ['shared/**/*.test.ts', 'services/**/*.test.ts', 'test/**/*.test.ts'],
+    exclude: ['**/node_modules/**', '**/dist/**'],
+    testTimeout: 60_000,
+    hookTimeout: 180_000,
+    pool: 'forks',
+    reporters: ['default', 'json'],
+    outputFile: { json: 'test-results.json' },
+  },
+});
