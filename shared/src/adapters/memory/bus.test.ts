@@ -1,0 +1,4 @@
+import { busContract } from '../../../test/bus-contract';
+import { MemoryBus } from './bus';
+
+busContract('memory', async () => new MemoryBus());

@@ -1,0 +1,165 @@
+import { describe, expect, it, afterEach } from 'vitest';
+import { randomUUID } from 'node:crypto';
+import { DuplicateRecord, idempotencyScope, type IdempotencyClaim, type Store, type Transaction } from '../src';
+
+/** A transaction document as the router first writes it. */
+export function sampleTransaction(overrides: Partial<Transaction> = {}): Transaction {
+  const now = new Date().toISOString();
+  return {
+    id: `txn_${randomUUID().replace(/-/g, '')}`,
+    merchantId: 'm1',
+    mode: 'test',
+    kind: 'pagar',
+    idempotencyKey: randomUUID(),
+    fingerprint: 'f'.repeat(64),
+    request: {
+      kind: 'pagar',
+      body: {
+        idempotency_key: randomUUID(),
+        monto: { valor: 10.5, moneda: 'VES' },
+        concepto: 'prueba',
+        ordenante: { tipo: 'cuenta', valor: '01910000000000000001', banco: '0191', identificacion: 'J1', nombre: 'A' },
+        beneficiario: { tipo: 'telefono', valor: '04141234567', banco: '0102', identificacion: 'V1', nombre: 'B' },
+      },
+    },
+    relatedId: null,
+    estado: null,
+    bancoUsado: null,
+    rail: null,
+    referenciaBanco: null,
+    endtoend: null,
+    motivoRechazo: null,
+    raw: null,
+    attempts: [],
+    history: [],
+    version: 1,
+    announcedVersion: 1,
+    statusQuery: null,
+    statusChecks: 0,
+    createdAt: now,
+    updatedAt: now,
+    ...overrides,
+  };
+}
+
+/**
+ * The guarantees of the Store port (shared/src/ports/store.ts), run against every adapter.
+ * `makeStore` gives a store whose data does not collide with other tests (fresh database or ids).
+ */
+export function storeContract(name: string, makeStore: () => Promise<Store>): void {
+  describe(`Store contract: ${name}`, () => {
+    const open: Store[] = [];
+    const store = async () => {
+      const s = await makeStore();
+      open.push(s);
+      return s;
+    };
+    afterEach(async () => {
+      await Promise.all(open.splice(0).map((s) => s.close()));
+    });
+
+    it('keeps merchants, refuses a duplicate id, and returns copies', async () => {
+      const s = await store();
+      const id = `m-${randomUUID().slice(0, 8)}`;
+      await s.merchants.insert({ id, nombre: 'Tienda', active: true, createdAt: new Date().toISOString() });
+      await expect(s.merchants.insert({ id, nombre: 'Otra', active: true, createdAt: new Date().toISOString() })).rejects.toBeInstanceOf(DuplicateRecord);
+      const got = (await s.merchants.get(id))!;
+      got.nombre = 'changed';
+      expect((await s.merchants.get(id))!.nombre).toBe('Tienda');
+      expect(await s.merchants.setActive(id, false)).toBe(true);
+      expect((await s.merchants.get(id))!.active).toBe(false);
+      expect(await s.merchants.get('nobody')).toBeNull();
+    });
+
+    it('lists and revokes API keys per merchant', async () => {
+      const s = await store();
+      const merchantId = `m-${randomUUID().slice(0, 8)}`;
+      const key = { id: `key_${randomUUID().slice(0, 8)}`, merchantId, mode: 'test' as const, secretHash: 'a'.repeat(64), hint: 'abcd', active: true, createdAt: new Date().toISOString(), revokedAt: null };
+      await s.apiKeys.insert(key);
+      expect(await s.apiKeys.listForMerchant(merchantId)).toEqual([key]);
+      expect(await s.apiKeys.revoke(key.id, '2026-01-01T00:00:00.000Z')).toBe(true);
+      expect(await s.apiKeys.revoke(key.id, '2026-01-01T00:00:00.000Z')).toBe(false);
+      const [revoked] = await s.apiKeys.listForMerchant(merchantId);
+      expect(revoked).toMatchObject({ active: false, revokedAt: '2026-01-01T00:00:00.000Z' });
+    });
+
+    it('keeps webhook endpoints per merchant and mode', async () => {
+      const s = await store();
+      const merchantId = `m-${randomUUID().slice(0, 8)}`;
+      const base = { merchantId, url: 'https://example.test/hook', events: ['transaccion.liquidada' as const], secret: 'whsec_x', active: true, createdAt: new Date().toISOString() };
+      await s.webhooks.insert({ ...base, id: `we_${randomUUID().slice(0, 8)}`, mode: 'test' });
+      await s.webhooks.insert({ ...base, id: `we_${randomUUID().slice(0, 8)}`, mode: 'live' });
+      expect(await s.webhooks.listForMerchant(merchantId)).toHaveLength(2);
+      const live = await s.webhooks.listForMerchant(merchantId, 'live');
+      expect(live).toHaveLength(1);
+      expect(await s.webhooks.deactivate(live[0]!.id)).toBe(true);
+      expect((await s.webhooks.listForMerchant(merchantId, 'live'))[0]!.active).toBe(false);
+    });
+
+    it('lets exactly one of many concurrent claims of a scope win', async () => {
+      const s = await store();
+      const key = randomUUID();
+      const scope = idempotencyScope('m1', 'test', 'pagar', key);
+      const claim = (i: number): IdempotencyClaim => ({ scope, merchantId: 'm1', mode: 'test', kind: 'pagar', key, fingerprint: `f${i}`, txnId: `txn_${i}`, createdAt: new Date().toISOString() });
+      const results = await Promise.all([...Array(20).keys()].map((i) => s.idempotency.claim(claim(i))));
+      const winners = results.filter((r) => r.claimed);
+      expect(winners).toHaveLength(1);
+      const stored = (await s.idempotency.get(scope))!;
+      for (const r of results) if (!r.claimed) expect(r.existing).toEqual(stored);
+    });
+
+    it('scopes claims by merchant, mode and operation kind', async () => {
+      const s = await store();
+      const key = randomUUID();
+      const scopes = [
+        idempotencyScope('m1', 'test', 'token', key),
+        idempotencyScope('m1', 'test', 'cobrar', key),
+        idempotencyScope('m1', 'live', 'cobrar', key),
+        idempotencyScope('m2', 'test', 'cobrar', key),
+      ];
+      expect(new Set(scopes).size).toBe(4);
+      for (const scope of scopes) {
+        const r = await s.idempotency.claim({ scope, merchantId: 'm', mode: 'test', kind: 'cobrar', key, fingerprint: 'f', txnId: scope, createdAt: new Date().toISOString() });
+        expect(r.claimed).toBe(true);
+      }
+    });
+
+    it('inserts a transaction once and round-trips it unchanged', async () => {
+      const s = await store();
+      const tx = sampleTransaction();
+      expect(await s.transactions.insert(tx)).toBe(true);
+      expect(await s.transactions.insert({ ...tx, concepto: 'x' } as Transaction)).toBe(false);
+      expect(await s.transactions.get(tx.id)).toEqual(tx);
+      expect(await s.transactions.get('txn_missing')).toBeNull();
+    });
+
+    it('replaces only at the expected version: two writers never both win', async () => {
+      const s = await store();
+      const tx = sampleTransaction();
+      await s.transactions.insert(tx);
+      const a = { ...tx, version: 2, estado: 'ACEPTADA' as const };
+      const b = { ...tx, version: 2, estado: 'RECHAZADA' as const };
+      const [ra, rb] = await Promise.all([s.transactions.replace(a, 1), s.transactions.replace(b, 1)]);
+      expect([ra, rb].filter(Boolean)).toHaveLength(1);
+      const stored = (await s.transactions.get(tx.id))!;
+      expect(stored.version).toBe(2);
+      expect(stored.estado).toBe(ra ? 'ACEPTADA' : 'RECHAZADA');
+      expect(await s.transactions.replace({ ...stored, version: 3 }, 1)).toBe(false);
+      expect(await s.transactions.replace({ ...tx, id: 'txn_absent', version: 2 }, 1)).toBe(false);
+    });
+
+    it('lists transactions by state (oldest first) and those with unannounced writes', async () => {
+      const s = await store();
+      const merchantId = `m-${randomUUID().slice(0, 8)}`;
+      const older = sampleTransaction({ merchantId, estado: 'DESCONOCIDA', createdAt: '2020-01-01T00:00:00.000Z' });
+      const newer = sampleTransaction({ merchantId, estado: 'ACEPTADA', createdAt: '2020-01-02T00:00:00.000Z' });
+      const done = sampleTransaction({ merchantId, estado: 'LIQUIDADA' });
+      const unannounced = sampleTransaction({ merchantId, version: 3, announcedVersion: 2 });
+      for (const t of [newer, older, done, unannounced]) await s.transactions.insert(t);
+      const open = (await s.transactions.listByEstado(['ACEPTADA', 'DESCONOCIDA'], 1000)).filter((t) => t.merchantId === merchantId);
+      expect(open.map((t) => t.id)).toEqual([older.id, newer.id]);
+      const pending = (await s.transactions.listUnannounced(1000)).filter((t) => t.merchantId === merchantId);
+      expect(pending.map((t) => t.id)).toEqual([unannounced.id]);
+    });
+  });
+}
