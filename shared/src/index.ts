@@ -27,3 +27,5 @@ export * from './telemetry/logger';
 export * from './runtime/bank-worker';
 export * from './domain/onboarding';
 export * from './contracts/literals';
+export * from './adapters/kafka/bus';
+export * from './adapters/mongo/store';
