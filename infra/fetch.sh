@@ -41,7 +41,7 @@ fetch_kafka() {
   [ -f "$KAFKA_LIBS/kafka_2.13-$KAFKA_VERSION.jar" ] || die "kafka_2.13-$KAFKA_VERSION.jar missing after mvn"
   javac -nowarn -d "$KAFKA_PROBE_DIR" -cp "$KAFKA_LIBS/*" "$INFRA_DIR/kafka/KafkaReady.java"
   echo "$want" >"$stamp"
-  log "kafka $KAFKA_VERSION: $(ls "$KAFKA_LIBS" | wc -l) jars in ${KAFKA_LIBS#"$REPO"/}"
+  log "kafka $KAFKA_VERSION: $(find "$KAFKA_LIBS" -name '*.jar' | wc -l) jars in ${KAFKA_LIBS#"$REPO"/}"
 }
 
 fetch_apicurio() {
@@ -75,7 +75,7 @@ fetch_ferretdb() {
   mkdir -p "$(dirname "$FERRETDB_BIN")"
   # -mod=readonly: use the committed go.sum, never rewrite go.mod; GOTOOLCHAIN=local: no toolchain download.
   (cd "$INFRA_DIR/ferretdb" && GOTOOLCHAIN=local CGO_ENABLED=0 GOFLAGS=-mod=readonly \
-    go build -trimpath -o "$FERRETDB_BIN.tmp" .)
+    go build -trimpath -buildvcs=false -o "$FERRETDB_BIN.tmp" .)
   mv -f "$FERRETDB_BIN.tmp" "$FERRETDB_BIN"
   echo "$want" >"$stamp"
   log "ferretdb: built ${FERRETDB_BIN#"$REPO"/}"

@@ -1,5 +1,5 @@
 # Shared settings for infra/*.sh (sourced, not executed).
-# shellcheck shell=bash
+# shellcheck shell=bash disable=SC2034  # variables are used by the scripts that source this
 INFRA_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 REPO="$(cd "$INFRA_DIR/.." && pwd)"
 CACHE="$REPO/.cache"

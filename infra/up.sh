@@ -36,6 +36,7 @@ launch() {
   local name="$1"; shift
   local pidf="$RUN_DIR/$name.pid"
   rm -f "$pidf"
+  # shellcheck disable=SC2016  # $$, $0 and $@ are for the inner bash
   setsid bash -c 'echo $$ >"$0"; exec "$@"' "$pidf" "$@" </dev/null >"$LOG_DIR/$name.log" 2>&1 &
   for _ in $(seq 1 50); do [ -s "$pidf" ] && return 0; sleep 0.1; done
   die "$name did not start (no pid file)"
@@ -50,6 +51,7 @@ sed -e "s#@KAFKA_PORT@#$KAFKA_PORT#g" -e "s#@KAFKA_CONTROLLER_PORT@#$KAFKA_CONTR
     -e "s#@DATA_DIR@#$DATA_DIR/kafka#g" "$INFRA_DIR/kafka/server.properties" >"$KAFKA_PROPS"
 KAFKA_LOG4J="-Dlog4j.configuration=file:$INFRA_DIR/kafka/log4j.properties"
 kafka_start=$(now)
+# shellcheck disable=SC2016  # $0..$4 are for the inner bash
 launch kafka bash -c '
   set -e
   java -Xmx128m -XX:TieredStopAtLevel=1 "$0" -cp "$1/*" kafka.tools.StorageTool format \
@@ -127,7 +129,7 @@ wait_ferretdb() {
 declare -A waiter=() started=([kafka]=$kafka_start [apicurio]=$apicurio_start [ferretdb]=$ferretdb_start)
 for svc in "${SERVICES[@]}"; do
   ( if "wait_$svc" >"$RUN_DIR/$svc.ready" 2>&1; then
-      echo "$(since "${started[$svc]}")" >"$RUN_DIR/$svc.took"; exit 0
+      since "${started[$svc]}" >"$RUN_DIR/$svc.took"; exit 0
     fi; exit 1 ) &
   waiter[$svc]=$!
 done

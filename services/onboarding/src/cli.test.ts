@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { run, toRequest, UsageError } from './cli';
+
+describe('onboarding command line', () => {
+  it('maps each command to its admin API request', () => {
+    expect(toRequest(['merchant', 'create', '--id', 'tienda', '--nombre', 'Tienda Uno'])).toEqual({
+      method: 'POST',
+      path: '/admin/v1/merchants',
+      body: { id: 'tienda', nombre: 'Tienda Uno' },
+    });
+    expect(toRequest(['key', 'issue', '--merchant', 'tienda', '--mode', 'live'])).toEqual({
+      method: 'POST',
+      path: '/admin/v1/merchants/tienda/keys',
+      body: { mode: 'live' },
+    });
+    expect(toRequest(['key', 'revoke', '--merchant', 'tienda', '--key', 'key_1'])).toEqual({ method: 'DELETE', path: '/admin/v1/merchants/tienda/keys/key_1' });
+    expect(toRequest(['webhook', 'add', '--merchant', 'tienda', '--mode', 'test', '--url', 'https://x.test/h', '--events', 'transaccion.liquidada, transaccion.rechazada'])).toEqual({
+      method: 'POST',
+      path: '/admin/v1/merchants/tienda/webhooks',
+      body: { mode: 'test', url: 'https://x.test/h', events: ['transaccion.liquidada', 'transaccion.rechazada'] },
+    });
+  });
+
+  it('refuses unknown commands and missing flags with a usage error', () => {
+    expect(() => toRequest(['merchant', 'delete'])).toThrow(UsageError);
+    expect(() => toRequest(['key', 'issue', '--merchant', 'tienda'])).toThrow(/--mode is required/);
+    expect(() => toRequest(['key', 'issue', '--merchant'])).toThrow(/needs a value/);
+  });
+
+  it('sends the operator token and reports a refused request as not ok', async () => {
+    const seen: { url: string; auth: string | null }[] = [];
+    const fake = (async (url: string, init: RequestInit) => {
+      seen.push({ url, auth: new Headers(init.headers).get('authorization') });
+      return new Response(JSON.stringify({ error: 'NOT_FOUND' }), { status: 404 });
+    }) as unknown as typeof fetch;
+    const result = await run(['key', 'list', '--merchant', 'nadie'], { url: 'http://127.0.0.1:1', adminToken: 'operator-token-123456' }, fake);
+    expect(result.ok).toBe(false);
+    expect(JSON.parse(result.output)).toEqual({ error: 'NOT_FOUND' });
+    expect(seen).toEqual([{ url: 'http://127.0.0.1:1/admin/v1/merchants/nadie/keys', auth: 'Bearer operator-token-123456' }]);
+  });
+});

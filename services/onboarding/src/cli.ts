@@ -1,0 +1,109 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+/**
+ * `npm run switch -- <command>`: the operator's onboarding tool. It talks to the running switch's
+ * admin API, so it works the same against the embedded default and a deployed gateway.
+ */
+export const USAGE = `Usage: npm run switch -- <command> [options]
+
+  merchant create --id <id> --nombre <name>       create a merchant
+  merchant list                                    list merchants
+  key issue --merchant <id> --mode test|live       issue an API key (the secret is shown once)
+  key list --merchant <id>                         list a merchant's keys (no secrets)
+  key revoke --merchant <id> --key <key id>        revoke a key
+  webhook add --merchant <id> --mode test|live --url <url> [--events a,b]
+                                                   register a webhook endpoint (its secret is shown once)
+  webhook list --merchant <id>                     list a merchant's webhook endpoints (no secrets)
+
+Connection: SWITCH_URL and SWITCH_ADMIN_TOKEN, or the .switch/admin.json that \`npm start\` writes.`;
+
+export interface Connection {
+  url: string;
+  adminToken: string;
+}
+
+export function resolveConnection(env: Record<string, string | undefined>, cwd: string): Connection {
+  let file: Partial<Connection> = {};
+  const path = join(env.SWITCH_STATE_DIR ?? join(cwd, '.switch'), 'admin.json');
+  try {
+    file = JSON.parse(readFileSync(path, 'utf8')) as Partial<Connection>;
+  } catch {
+    // No embedded switch state here; the environment must say where the switch is.
+  }
+  const url = env.SWITCH_URL ?? file.url;
+  const adminToken = env.SWITCH_ADMIN_TOKEN ?? file.adminToken;
+  if (!url || !adminToken) throw new UsageError(`cannot find the switch: set SWITCH_URL and SWITCH_ADMIN_TOKEN, or run \`npm start\` (it writes ${path})`);
+  return { url: url.replace(/\/$/, ''), adminToken };
+}
+
+export class UsageError extends Error {}
+
+export function parseFlags(args: string[]): Record<string, string> {
+  const flags: Record<string, string> = {};
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (!arg.startsWith('--')) throw new UsageError(`unexpected argument "${arg}"`);
+    const value = args[i + 1];
+    if (value === undefined || value.startsWith('--')) throw new UsageError(`${arg} needs a value`);
+    flags[arg.slice(2)] = value;
+    i++;
+  }
+  return flags;
+}
+
+interface Request {
+  method: 'GET' | 'POST' | 'DELETE';
+  path: string;
+  body?: unknown;
+}
+
+/** Maps a command line to one admin API request. */
+export function toRequest(args: string[]): Request {
+  const [resource, action, ...rest] = args;
+  const flags = parseFlags(rest);
+  const need = (name: string) => {
+    const v = flags[name];
+    if (!v) throw new UsageError(`--${name} is required`);
+    return v;
+  };
+  const merchant = () => encodeURIComponent(need('merchant'));
+  switch (`${resource} ${action}`) {
+    case 'merchant create':
+      return { method: 'POST', path: '/admin/v1/merchants', body: { id: need('id'), nombre: need('nombre') } };
+    case 'merchant list':
+      return { method: 'GET', path: '/admin/v1/merchants' };
+    case 'key issue':
+      return { method: 'POST', path: `/admin/v1/merchants/${merchant()}/keys`, body: { mode: need('mode') } };
+    case 'key list':
+      return { method: 'GET', path: `/admin/v1/merchants/${merchant()}/keys` };
+    case 'key revoke':
+      return { method: 'DELETE', path: `/admin/v1/merchants/${merchant()}/keys/${encodeURIComponent(need('key'))}` };
+    case 'webhook add': {
+      const body: Record<string, unknown> = { mode: need('mode'), url: need('url') };
+      if (flags.events) body.events = flags.events.split(',').map((e) => e.trim());
+      return { method: 'POST', path: `/admin/v1/merchants/${merchant()}/webhooks`, body };
+    }
+    case 'webhook list':
+      return { method: 'GET', path: `/admin/v1/merchants/${merchant()}/webhooks` };
+    default:
+      throw new UsageError(`unknown command "${args.join(' ')}"`);
+  }
+}
+
+export async function run(args: string[], connection: Connection, fetchImpl: typeof fetch = fetch): Promise<{ ok: boolean; output: string }> {
+  const request = toRequest(args);
+  const response = await fetchImpl(`${connection.url}${request.path}`, {
+    method: request.method,
+    headers: { authorization: `Bearer ${connection.adminToken}`, ...(request.body ? { 'content-type': 'application/json' } : {}) },
+    ...(request.body ? { body: JSON.stringify(request.body) } : {}),
+  });
+  const text = await response.text();
+  let output = text;
+  try {
+    output = JSON.stringify(JSON.parse(text), null, 2);
+  } catch {
+    // not JSON: print as is
+  }
+  return { ok: response.ok, output };
+}

@@ -1,0 +1,1 @@
+export { run, toRequest, resolveConnection, UsageError } from './cli';
