@@ -29,3 +29,4 @@ export * from './domain/onboarding';
 export * from './contracts/literals';
 export * from './adapters/kafka/bus';
 export * from './adapters/mongo/store';
+export * from './runtime/service';

@@ -19,6 +19,8 @@ export interface GatewayDeps {
   routing: RoutingTable;
   log: Logger;
   config: GatewayConfig;
+  /** Readiness of the process's connections (store and bus); defaults to a store ping. */
+  ready?: () => Promise<void>;
 }
 
 export interface Gateway {
@@ -60,10 +62,10 @@ export async function buildGateway(deps: GatewayDeps): Promise<Gateway> {
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
   app.get('/readyz', { schema: { hide: true } }, async (_request, reply) => {
     try {
-      await deps.store.ping();
+      await (deps.ready ?? (() => deps.store.ping()))();
       return { status: 'ready' };
     } catch {
-      return reply.code(503).send({ error: 'SERVICE_UNAVAILABLE', message: 'store unreachable' });
+      return reply.code(503).send({ error: 'SERVICE_UNAVAILABLE', message: 'a dependency (store or bus) is unreachable' });
     }
   });
 

@@ -63,6 +63,17 @@ describe('authenticate', () => {
     expect(await authenticate(store, `acme:${swapped}`)).toBeNull();
   });
 
+  it('refuses a stored key whose mode is not the mode of the presented prefix', async () => {
+    const { store } = await setup();
+    const secret = 'sk_test_abcdefghijklmnop1234';
+    // A record claiming live mode for a test-prefixed secret must not authenticate either mode.
+    await store.apiKeys.insert({
+      id: 'key_mismatch', merchantId: 'acme', mode: 'live', secretHash: hashSecret(secret), hint: '1234', active: true,
+      createdAt: new Date().toISOString(), revokedAt: null,
+    });
+    expect(await authenticate(store, `acme:${secret}`)).toBeNull();
+  });
+
   it('refuses a key of another merchant', async () => {
     const { store, test } = await setup();
     await createMerchant(store, { id: 'other', nombre: 'Other' });

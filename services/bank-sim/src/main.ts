@@ -1,0 +1,22 @@
+import { connectAdapters, createLogger, envReader, loadInfraConfig, onShutdown, startHealthServer } from '@switch/shared';
+import { startSimulatedBank } from './service';
+
+/** The simulated bank (`bnc` in test mode) as its own process: `node services/bank-sim/dist/main.js`. */
+async function main(): Promise<void> {
+  const env = envReader();
+  const log = createLogger('bank-sim');
+  const adapters = await connectAdapters(loadInfraConfig(env), 'bank-sim', log);
+  const sim = await startSimulatedBank({ bus: adapters.bus, log });
+  const health = await startHealthServer(env.int('HEALTH_PORT', 9102, { min: 0, max: 65535 }), env.string('HEALTH_HOST', '0.0.0.0'), adapters.ready);
+  log.info('simulated bank ready');
+  onShutdown(log, async () => {
+    await sim.stop();
+    await adapters.close();
+    health.close();
+  });
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`bank-sim failed to start: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,332 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { randomUUID } from 'node:crypto';
+import {
+  bankRequests,
+  CAPABILITIES,
+  createLogger,
+  MemoryBus,
+  MemoryStore,
+  TOPICS,
+  toResultado,
+  type BancoId,
+  type BankOutcome,
+  type BankRequestMessage,
+  type OperationRequest,
+  type RouterInboxMessage,
+  type RoutingTable,
+  type Transaction,
+  type TransactionEventMessage,
+} from '@switch/shared';
+import { TransactionActor } from './actor';
+
+const log = createLogger('actor-test', 'silent');
+const TWO_BANKS: RoutingTable = {
+  test: [
+    { banco: 'bnc', capabilities: [...CAPABILITIES] },
+    { banco: 'banco_plaza', capabilities: [...CAPABILITIES] },
+  ],
+  live: [],
+};
+
+const ordenante = { tipo: 'cuenta' as const, valor: '01910000000000000001', banco: '0191', identificacion: 'J123456789', nombre: 'Comercio' };
+const telefono = { tipo: 'telefono' as const, valor: '04141234567', banco: '0102', identificacion: 'V12345678', nombre: 'Ana' };
+
+function pagar(via: 'pago_movil' | 'credito_inmediato' = 'pago_movil'): OperationRequest {
+  return {
+    kind: 'pagar',
+    body: { idempotency_key: randomUUID(), monto: { valor: 25.5, moneda: 'VES' }, concepto: 'pago', ordenante, beneficiario: telefono, via },
+  };
+}
+function cobrar(): OperationRequest {
+  return {
+    kind: 'cobrar',
+    body: { idempotency_key: randomUUID(), monto: { valor: 10, moneda: 'VES' }, concepto: 'cobro', cobrador: ordenante, pagador: telefono, otp: '12345678' },
+  };
+}
+function executeOf(request: OperationRequest, txnId = `txn_${randomUUID().replace(/-/g, '')}`): Extract<RouterInboxMessage, { type: 'execute' }> {
+  return { type: 'execute', txnId, merchantId: 'acme', mode: 'test', idempotencyKey: request.body.idempotency_key, fingerprint: 'f'.repeat(64), request };
+}
+const settled: BankOutcome = { type: 'settled', referencia: 'REF-1', endtoend: null, raw: { codigo: '00' } };
+
+interface Harness {
+  bus: MemoryBus;
+  store: MemoryStore;
+  actor: TransactionActor;
+  /** Every message published on each bank's request topic. */
+  orders: Record<string, BankRequestMessage[]>;
+  events: TransactionEventMessage[];
+  /** Events whose version was not yet in the store when they were seen (must stay empty). */
+  announcedBeforePersisted: TransactionEventMessage[];
+  bankResult(txnId: string, attempt: number, outcome: BankOutcome, op?: 'execute' | 'status'): Promise<void>;
+  executes(banco?: BancoId): BankRequestMessage[];
+}
+
+const open: MemoryBus[] = [];
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((b) => b.close()));
+});
+
+async function harness(routing: RoutingTable = TWO_BANKS): Promise<Harness> {
+  const bus = new MemoryBus();
+  open.push(bus);
+  const store = new MemoryStore();
+  const actor = new TransactionActor({ bus, store, routing, log });
+  const orders: Record<string, BankRequestMessage[]> = {};
+  for (const banco of ['bnc', 'banco_plaza', 'bancaribe', 'banco_activo'] as const) {
+    orders[banco] = [];
+    await bus.subscribe(bankRequests(banco), { group: 'probe' }, async ({ value }) => {
+      orders[banco]!.push(value);
+    });
+  }
+  const events: TransactionEventMessage[] = [];
+  const announcedBeforePersisted: TransactionEventMessage[] = [];
+  await bus.subscribe(TOPICS.transactions, { group: 'probe' }, async ({ value }) => {
+    events.push(value);
+    const stored = await store.transactions.get(value.txnId);
+    if (!stored || stored.version < value.version) announcedBeforePersisted.push(value);
+  });
+  await bus.subscribe(TOPICS.routerInbox, { group: 'router' }, ({ value }) => actor.handle(value));
+  return {
+    bus,
+    store,
+    actor,
+    orders,
+    events,
+    announcedBeforePersisted,
+    bankResult: async (txnId, attempt, outcome, op = 'execute') => {
+      await bus.publish(TOPICS.routerInbox, txnId, { type: 'bank_result', txnId, attempt, op, outcome });
+      await bus.drained();
+    },
+    executes: (banco) =>
+      Object.entries(orders)
+        .filter(([b]) => banco === undefined || b === banco)
+        .flatMap(([, list]) => list.filter((o) => o.op === 'execute')),
+  };
+}
+
+async function get(h: Harness, id: string): Promise<Transaction> {
+  const tx = await h.store.transactions.get(id);
+  if (!tx) throw new Error(`no transaction ${id}`);
+  return tx;
+}
+
+describe('TransactionActor', () => {
+  it('creates exactly one transaction and one bank order when the same execute is handled 3 times', async () => {
+    const h = await harness();
+    const msg = executeOf(pagar());
+    await h.actor.handle(msg);
+    await h.actor.handle(msg);
+    await h.actor.handle(msg);
+    await h.bus.drained();
+    const tx = await get(h, msg.txnId);
+    expect(tx.attempts).toHaveLength(1);
+    expect(tx.bancoUsado).toBe('bnc');
+    expect(h.executes()).toHaveLength(1);
+    expect(h.executes('bnc')[0]).toMatchObject({ op: 'execute', txnId: msg.txnId, attempt: 1, orderRef: `${msg.txnId}-1`, rail: 'pago_movil' });
+    expect(await h.store.transactions.listByEstado(['ACEPTADA', 'LIQUIDADA', 'RECHAZADA', 'ERROR', 'DESCONOCIDA', 'PENDIENTE'], 100)).toHaveLength(0);
+
+    // Concurrent redeliveries through the bus change nothing either.
+    await Promise.all([1, 2, 3].map(() => h.bus.publish(TOPICS.routerInbox, msg.txnId, msg)));
+    await h.bus.drained();
+    expect(h.executes()).toHaveLength(1);
+    expect((await get(h, msg.txnId)).version).toBe(tx.version);
+  });
+
+  it('applies a bank_result once even when it is redelivered', async () => {
+    const h = await harness();
+    const msg = executeOf(pagar());
+    await h.actor.handle(msg);
+    await h.bankResult(msg.txnId, 1, settled);
+    const after = await get(h, msg.txnId);
+    expect(after.estado).toBe('LIQUIDADA');
+    const eventsAfterFirst = h.events.length;
+
+    await h.bankResult(msg.txnId, 1, settled);
+    await h.actor.handle({ type: 'bank_result', txnId: msg.txnId, attempt: 1, op: 'execute', outcome: settled });
+    const again = await get(h, msg.txnId);
+    expect(again.version).toBe(after.version);
+    expect(again.history).toHaveLength(1);
+    expect(h.events.length).toBe(eventsAfterFirst);
+    // An answer for an attempt that never existed is ignored too.
+    await h.bankResult(msg.txnId, 7, { type: 'rejected', motivo: 'SALDO_INSUFICIENTE', referencia: null, raw: {} });
+    expect((await get(h, msg.txnId)).estado).toBe('LIQUIDADA');
+  });
+
+  it('reroutes a payout the bank did not process to the next enabled capable bank', async () => {
+    const h = await harness();
+    const msg = executeOf(pagar());
+    await h.actor.handle(msg);
+    await h.bus.drained();
+    expect(h.executes('bnc')).toHaveLength(1);
+
+    await h.bankResult(msg.txnId, 1, { type: 'not_processed', raw: { codigo: 'CONN_REFUSED' } });
+    const rerouted = await get(h, msg.txnId);
+    expect(rerouted.estado).toBeNull();
+    expect(rerouted.bancoUsado).toBe('banco_plaza');
+    expect(rerouted.attempts.map((a) => [a.n, a.banco, a.outcome])).toEqual([
+      [1, 'bnc', 'not_processed'],
+      [2, 'banco_plaza', undefined],
+    ]);
+    expect(h.executes('banco_plaza')).toHaveLength(1);
+    expect(h.executes('banco_plaza')[0]).toMatchObject({ attempt: 2, orderRef: `${msg.txnId}-2` });
+    expect(h.executes('bnc')).toHaveLength(1);
+
+    await h.bankResult(msg.txnId, 2, settled);
+    const done = await get(h, msg.txnId);
+    expect(toResultado(done)).toMatchObject({ estado: 'LIQUIDADA', banco_usado: 'banco_plaza', intentos: 2, motivo_rechazo: null });
+    expect(h.announcedBeforePersisted).toEqual([]);
+  });
+
+  it('rejects with BANCO_NO_DISPONIBLE when no other bank can take the payout', async () => {
+    const h = await harness();
+    const msg = executeOf(pagar());
+    await h.actor.handle(msg);
+    await h.bankResult(msg.txnId, 1, { type: 'not_processed', raw: { codigo: 'X' } });
+    await h.bankResult(msg.txnId, 2, { type: 'not_processed', raw: { codigo: 'Y' } });
+    const tx = await get(h, msg.txnId);
+    expect(toResultado(tx)).toMatchObject({ estado: 'RECHAZADA', motivo_rechazo: 'BANCO_NO_DISPONIBLE', intentos: 2 });
+    expect(h.executes()).toHaveLength(2);
+  });
+
+  it('never reroutes a collection that was not processed', async () => {
+    const h = await harness();
+    const msg = executeOf(cobrar());
+    await h.actor.handle(msg);
+    await h.bankResult(msg.txnId, 1, { type: 'not_processed', raw: {} });
+    const tx = await get(h, msg.txnId);
+    expect(toResultado(tx)).toMatchObject({ estado: 'RECHAZADA', motivo_rechazo: 'BANCO_NO_DISPONIBLE', intentos: 1 });
+    expect(h.executes()).toHaveLength(1);
+  });
+
+  it('an unknown outcome becomes DESCONOCIDA and is never resent nor rerouted', async () => {
+    const h = await harness();
+    const msg = executeOf(pagar());
+    await h.actor.handle(msg);
+    await h.bankResult(msg.txnId, 1, { type: 'unknown', raw: { switch: 'timeout' } });
+    const tx = await get(h, msg.txnId);
+    expect(tx.estado).toBe('DESCONOCIDA');
+    expect(tx.attempts).toHaveLength(1);
+    // A redelivered execute does not resend it.
+    await h.actor.handle(msg);
+    await h.bus.drained();
+    expect(h.executes()).toHaveLength(1);
+
+    // Only a status query resolves it: one status request to the same bank, about the same order.
+    await h.bus.publish(TOPICS.routerInbox, msg.txnId, { type: 'query', txnId: msg.txnId });
+    await h.bus.drained();
+    const statusOrders = h.orders.bnc!.filter((o) => o.op === 'status');
+    expect(statusOrders).toHaveLength(1);
+    expect(statusOrders[0]).toMatchObject({ op: 'status', attempt: 1, orderRef: `${msg.txnId}-1` });
+    expect(h.executes()).toHaveLength(1);
+    await h.bankResult(msg.txnId, 1, settled, 'status');
+    expect((await get(h, msg.txnId)).estado).toBe('LIQUIDADA');
+  });
+
+  it('a status query on a final transaction does nothing', async () => {
+    const h = await harness();
+    const msg = executeOf(pagar());
+    await h.actor.handle(msg);
+    await h.bankResult(msg.txnId, 1, settled);
+    const before = await get(h, msg.txnId);
+    const ordersBefore = Object.values(h.orders).flat().length;
+    const eventsBefore = h.events.length;
+    await h.actor.handle({ type: 'query', txnId: msg.txnId });
+    await h.bus.drained();
+    const after = await get(h, msg.txnId);
+    expect(after).toEqual(before);
+    expect(Object.values(h.orders).flat().length).toBe(ordersBefore);
+    expect(h.events.length).toBe(eventsBefore);
+    // A late status answer cannot move it either.
+    await h.bankResult(msg.txnId, 1, { type: 'rejected', motivo: 'DESCONOCIDO', referencia: null, raw: {} }, 'status');
+    expect(await get(h, msg.txnId)).toEqual(before);
+  });
+
+  it('keeps every transition in the history with its time, cause and raw data', async () => {
+    const h = await harness();
+    const msg = executeOf(pagar('credito_inmediato'));
+    await h.actor.handle(msg);
+    await h.bankResult(msg.txnId, 1, { type: 'accepted', pending: false, referencia: 'R1', endtoend: 'E2E-1', raw: { codigo: 'ACCP' } });
+    await h.actor.handle({ type: 'query', txnId: msg.txnId });
+    await h.bus.drained();
+    await h.bankResult(msg.txnId, 1, { type: 'accepted', pending: true, referencia: 'R1', endtoend: 'E2E-1', raw: { codigo: 'PEND' } }, 'status');
+    await h.actor.handle({ type: 'query', txnId: msg.txnId });
+    await h.bus.drained();
+    await h.bankResult(msg.txnId, 2, { type: 'settled', referencia: 'R1', endtoend: 'E2E-1', raw: { codigo: 'LIQ' } }, 'status');
+    const tx = await get(h, msg.txnId);
+    expect(tx.history.map((e) => [e.from, e.to, e.cause, e.raw])).toEqual([
+      [null, 'ACEPTADA', 'bank_outcome', { codigo: 'ACCP' }],
+      ['ACEPTADA', 'PENDIENTE', 'status_query', { codigo: 'PEND' }],
+      ['PENDIENTE', 'LIQUIDADA', 'status_query', { codigo: 'LIQ' }],
+    ]);
+    for (const e of tx.history) {
+      expect(new Date(e.at).toISOString()).toBe(e.at);
+      expect(e.version).toBeGreaterThan(1);
+    }
+    expect(toResultado(tx)).toMatchObject({ estado: 'LIQUIDADA', referencia_banco: 'R1', endtoend: 'E2E-1', raw: { codigo: 'LIQ' } });
+    // Each transition was announced once, and only after it was persisted.
+    expect(h.events.filter((e) => e.transition).map((e) => e.transition!.to)).toEqual(['ACEPTADA', 'PENDIENTE', 'LIQUIDADA']);
+    expect(h.announcedBeforePersisted).toEqual([]);
+  });
+
+  it('rejects by routing, without any bank order, when no bank is enabled', async () => {
+    const h = await harness({ test: [], live: [] });
+    const msg = executeOf(pagar());
+    await h.actor.handle(msg);
+    await h.bus.drained();
+    const tx = await get(h, msg.txnId);
+    expect(toResultado(tx)).toMatchObject({ estado: 'RECHAZADA', motivo_rechazo: 'BANCO_NO_DISPONIBLE', banco_usado: null, intentos: 0 });
+    expect(tx.history).toMatchObject([{ from: null, to: 'RECHAZADA', cause: 'routing' }]);
+    expect(Object.values(h.orders).flat()).toHaveLength(0);
+  });
+
+  describe('crash repair', () => {
+    it('a write persisted but never announced is announced by repair(), without a new order', async () => {
+      const h = await harness();
+      const msg = executeOf(pagar());
+      // Make the dispatch write, then forget its announcement as a crash between the two would.
+      await h.actor.handle(msg);
+      await h.bus.drained();
+      const dispatched = await get(h, msg.txnId);
+      expect(h.executes()).toHaveLength(1);
+      const crashed = { ...dispatched, announcedVersion: dispatched.version - 1 };
+      expect(await h.store.transactions.replace(crashed, dispatched.version)).toBe(true);
+      h.orders.bnc!.length = 0;
+      h.events.length = 0;
+
+      expect(await h.actor.repair()).toBe(1);
+      await h.bus.drained();
+      const repaired = await get(h, msg.txnId);
+      expect(repaired.announcedVersion).toBe(repaired.version);
+      expect(repaired.attempts).toHaveLength(1);
+      // The same order (same attempt, same orderRef: the bank dedupes it), never a second one.
+      expect(h.executes()).toEqual([expect.objectContaining({ attempt: 1, orderRef: `${msg.txnId}-1` })]);
+      expect(h.events.map((e) => e.version)).toEqual([repaired.version]);
+
+      // Nothing is left to repair; a redelivered execute does not order again.
+      expect(await h.actor.repair()).toBe(0);
+      await h.actor.handle(msg);
+      await h.bus.drained();
+      expect(h.executes()).toHaveLength(1);
+      expect((await get(h, msg.txnId)).attempts).toHaveLength(1);
+    });
+
+    it('an outcome persisted but not announced is re-announced, not re-executed', async () => {
+      const h = await harness();
+      const msg = executeOf(pagar());
+      await h.actor.handle(msg);
+      await h.bankResult(msg.txnId, 1, settled);
+      const done = await get(h, msg.txnId);
+      await h.store.transactions.replace({ ...done, announcedVersion: done.version - 1 }, done.version);
+      h.events.length = 0;
+      const ordersBefore = h.executes().length;
+
+      // The redelivered execute itself repairs the announcement.
+      await h.actor.handle(msg);
+      await h.bus.drained();
+      expect(h.executes().length).toBe(ordersBefore);
+      expect(h.events).toEqual([expect.objectContaining({ version: done.version, resultado: expect.objectContaining({ estado: 'LIQUIDADA' }) })]);
+      expect((await get(h, msg.txnId)).announcedVersion).toBe(done.version);
+      expect(await h.actor.repair()).toBe(0);
+    });
+  });
+});

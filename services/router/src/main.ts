@@ -1,0 +1,23 @@
+import { connectAdapters, createLogger, envReader, loadInfraConfig, loadRoutingTable, onShutdown, startHealthServer } from '@switch/shared';
+import { startRouter } from './service';
+
+/** The transaction actor as its own process: `node services/router/dist/main.js`. */
+async function main(): Promise<void> {
+  const env = envReader();
+  const log = createLogger('router');
+  const routing = loadRoutingTable(env);
+  const adapters = await connectAdapters(loadInfraConfig(env), 'router', log);
+  const router = await startRouter({ bus: adapters.bus, store: adapters.store, routing, log });
+  const health = await startHealthServer(env.int('HEALTH_PORT', 9101, { min: 0, max: 65535 }), env.string('HEALTH_HOST', '0.0.0.0'), adapters.ready);
+  log.info('router ready');
+  onShutdown(log, async () => {
+    await router.stop();
+    await adapters.close();
+    health.close();
+  });
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`router failed to start: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,123 @@
+import { createServer, type Server } from 'node:http';
+import type { Bus } from '../ports/bus';
+import type { Store } from '../ports/store';
+import type { Logger } from '../telemetry/logger';
+import { envReader, ConfigError, type EnvReader } from '../config/env';
+import { MemoryBus } from '../adapters/memory/bus';
+import { MemoryStore } from '../adapters/memory/store';
+import { KafkaBus } from '../adapters/kafka/bus';
+import { MongoStore } from '../adapters/mongo/store';
+
+export interface InfraConfig {
+  bus: { kind: 'kafka'; brokers: string[]; schemaRegistryUrl: string } | { kind: 'memory' };
+  store: { kind: 'mongo'; url: string; database: string } | { kind: 'memory' };
+}
+
+/**
+ * Which bus and store a service process uses. A service started on its own needs Kafka and MongoDB
+ * (`SWITCH_BUS=kafka`, `SWITCH_STORE=mongo`, the defaults); memory adapters only make sense when all
+ * services share one process (the embedded switch).
+ */
+export function loadInfraConfig(env: EnvReader = envReader()): InfraConfig {
+  const busKind = env.oneOf('SWITCH_BUS', ['kafka', 'memory'] as const, 'kafka');
+  const storeKind = env.oneOf('SWITCH_STORE', ['mongo', 'memory'] as const, 'mongo');
+  const required = (name: string) => {
+    const v = env.optionalString(name);
+    if (!v) throw new ConfigError(name, 'is required (or run all services in one process with `npm start`)');
+    return v;
+  };
+  return {
+    bus:
+      busKind === 'kafka'
+        ? {
+            kind: 'kafka',
+            brokers: required('KAFKA_BROKERS').split(',').map((b) => b.trim()).filter(Boolean),
+            schemaRegistryUrl: required('SCHEMA_REGISTRY_URL'),
+          }
+        : { kind: 'memory' },
+    store: storeKind === 'mongo' ? { kind: 'mongo', url: required('MONGO_URL'), database: env.string('MONGO_DATABASE', 'switch') } : { kind: 'memory' },
+  };
+}
+
+export interface Adapters {
+  bus: Bus;
+  store: Store;
+  /** Resolves when both connections answer (readiness). */
+  ready(): Promise<void>;
+  close(): Promise<void>;
+}
+
+// TODO(lead): call MongoStore.connect directly once the adapter lands.
+const connectMongo = (o: { url: string; database: string }): Promise<Store> =>
+  (MongoStore as unknown as { connect(o: { url: string; database: string }): Promise<Store> }).connect(o);
+
+export async function connectAdapters(config: InfraConfig, clientId: string, _log: Logger): Promise<Adapters> {
+  const store: Store = config.store.kind === 'mongo' ? await connectMongo({ url: config.store.url, database: config.store.database }) : new MemoryStore();
+  const bus: Bus & { ping?: () => Promise<void> } =
+    config.bus.kind === 'kafka'
+      ? new KafkaBus({ brokers: config.bus.brokers, schemaRegistryUrl: config.bus.schemaRegistryUrl, clientId })
+      : new MemoryBus();
+  return {
+    bus,
+    store,
+    ready: async () => {
+      await store.ping();
+      await bus.ping?.();
+    },
+    close: async () => {
+      await bus.close();
+      await store.close();
+    },
+  };
+}
+
+/**
+ * `/healthz` (the process lives) and `/readyz` (its connections answer) for services without an
+ * HTTP API of their own, on `HEALTH_PORT`.
+ */
+export function startHealthServer(port: number, host: string, ready: () => Promise<void>): Promise<Server> {
+  const server = createServer((req, res) => {
+    const send = (status: number, body: unknown) => {
+      res.writeHead(status, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(body));
+    };
+    if (req.url === '/healthz') return send(200, { status: 'ok' });
+    if (req.url === '/readyz') {
+      ready().then(
+        () => send(200, { status: 'ready' }),
+        (e: unknown) => send(503, { error: 'SERVICE_UNAVAILABLE', message: e instanceof Error ? e.message : String(e) }),
+      );
+      return;
+    }
+    send(404, { error: 'NOT_FOUND' });
+  });
+  return new Promise((resolve) => server.listen(port, host, () => resolve(server)));
+}
+
+/**
+ * Graceful shutdown on SIGTERM/SIGINT: `stop` stops taking work and lets in-flight work finish and
+ * commit; if that takes longer than `SWITCH_SHUTDOWN_MS` the process exits anyway (non-zero).
+ */
+export function onShutdown(log: Logger, stop: () => Promise<void>, env: EnvReader = envReader()): void {
+  const limitMs = env.int('SWITCH_SHUTDOWN_MS', 20_000, { min: 100, max: 600_000 });
+  let stopping = false;
+  const handler = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.info({ signal }, 'shutting down');
+    const timer = setTimeout(() => {
+      log.error({ limitMs }, 'shutdown took too long, exiting');
+      process.exit(1);
+    }, limitMs);
+    timer.unref();
+    stop().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        log.error({ err: error }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', () => handler('SIGTERM'));
+  process.on('SIGINT', () => handler('SIGINT'));
+}
