@@ -58,6 +58,8 @@ interface Harness {
   /** Events whose version was not yet in the store when they were seen (must stay empty). */
   announcedBeforePersisted: TransactionEventMessage[];
   bankResult(txnId: string, attempt: number, outcome: BankOutcome, op?: 'execute' | 'status'): Promise<void>;
+  /** Waits until no message is queued or being handled anywhere on the bus. */
+  settle(): Promise<void>;
   executes(banco?: BancoId): BankRequestMessage[];
 }
 
@@ -71,21 +73,50 @@ async function harness(routing: RoutingTable = TWO_BANKS): Promise<Harness> {
   open.push(bus);
   const store = new MemoryStore();
   const actor = new TransactionActor({ bus, store, routing, log });
+  let handled = 0;
+  const counted =
+    <T>(fn: (m: T) => Promise<void>) =>
+    async (m: T) => {
+      try {
+        await fn(m);
+      } finally {
+        handled++;
+      }
+    };
+  /**
+   * MemoryBus.drained() checks topics one after the other, so a message published by a handler of
+   * a later topic onto an earlier one can be left queued. Drain until a whole pass handles nothing.
+   */
+  const settle = async () => {
+    for (;;) {
+      const before = handled;
+      await bus.drained();
+      if (handled === before) return;
+    }
+  };
   const orders: Record<string, BankRequestMessage[]> = {};
   for (const banco of ['bnc', 'banco_plaza', 'bancaribe', 'banco_activo'] as const) {
     orders[banco] = [];
-    await bus.subscribe(bankRequests(banco), { group: 'probe' }, async ({ value }) => {
-      orders[banco]!.push(value);
-    });
+    await bus.subscribe(
+      bankRequests(banco),
+      { group: 'probe' },
+      counted(async ({ value }) => {
+        orders[banco]!.push(value);
+      }),
+    );
   }
   const events: TransactionEventMessage[] = [];
   const announcedBeforePersisted: TransactionEventMessage[] = [];
-  await bus.subscribe(TOPICS.transactions, { group: 'probe' }, async ({ value }) => {
-    events.push(value);
-    const stored = await store.transactions.get(value.txnId);
-    if (!stored || stored.version < value.version) announcedBeforePersisted.push(value);
-  });
-  await bus.subscribe(TOPICS.routerInbox, { group: 'router' }, ({ value }) => actor.handle(value));
+  await bus.subscribe(
+    TOPICS.transactions,
+    { group: 'probe' },
+    counted(async ({ value }) => {
+      events.push(value);
+      const stored = await store.transactions.get(value.txnId);
+      if (!stored || stored.version < value.version) announcedBeforePersisted.push(value);
+    }),
+  );
+  await bus.subscribe(TOPICS.routerInbox, { group: 'router' }, counted(({ value }) => actor.handle(value)));
   return {
     bus,
     store,
@@ -95,13 +126,18 @@ async function harness(routing: RoutingTable = TWO_BANKS): Promise<Harness> {
     announcedBeforePersisted,
     bankResult: async (txnId, attempt, outcome, op = 'execute') => {
       await bus.publish(TOPICS.routerInbox, txnId, { type: 'bank_result', txnId, attempt, op, outcome });
-      await bus.drained();
+      await settle();
     },
+    settle,
     executes: (banco) =>
       Object.entries(orders)
         .filter(([b]) => banco === undefined || b === banco)
         .flatMap(([, list]) => list.filter((o) => o.op === 'execute')),
   };
+}
+
+async function expectNoDeadLetters(h: Harness): Promise<void> {
+  expect(await h.bus.deadLetters(TOPICS.routerInbox.name)).toEqual([]);
 }
 
 async function get(h: Harness, id: string): Promise<Transaction> {
@@ -117,7 +153,7 @@ describe('TransactionActor', () => {
     await h.actor.handle(msg);
     await h.actor.handle(msg);
     await h.actor.handle(msg);
-    await h.bus.drained();
+    await h.settle();
     const tx = await get(h, msg.txnId);
     expect(tx.attempts).toHaveLength(1);
     expect(tx.bancoUsado).toBe('bnc');
@@ -127,9 +163,10 @@ describe('TransactionActor', () => {
 
     // Concurrent redeliveries through the bus change nothing either.
     await Promise.all([1, 2, 3].map(() => h.bus.publish(TOPICS.routerInbox, msg.txnId, msg)));
-    await h.bus.drained();
+    await h.settle();
     expect(h.executes()).toHaveLength(1);
     expect((await get(h, msg.txnId)).version).toBe(tx.version);
+    await expectNoDeadLetters(h);
   });
 
   it('applies a bank_result once even when it is redelivered', async () => {
@@ -150,13 +187,14 @@ describe('TransactionActor', () => {
     // An answer for an attempt that never existed is ignored too.
     await h.bankResult(msg.txnId, 7, { type: 'rejected', motivo: 'SALDO_INSUFICIENTE', referencia: null, raw: {} });
     expect((await get(h, msg.txnId)).estado).toBe('LIQUIDADA');
+    await expectNoDeadLetters(h);
   });
 
   it('reroutes a payout the bank did not process to the next enabled capable bank', async () => {
     const h = await harness();
     const msg = executeOf(pagar());
     await h.actor.handle(msg);
-    await h.bus.drained();
+    await h.settle();
     expect(h.executes('bnc')).toHaveLength(1);
 
     await h.bankResult(msg.txnId, 1, { type: 'not_processed', raw: { codigo: 'CONN_REFUSED' } });
@@ -175,6 +213,7 @@ describe('TransactionActor', () => {
     const done = await get(h, msg.txnId);
     expect(toResultado(done)).toMatchObject({ estado: 'LIQUIDADA', banco_usado: 'banco_plaza', intentos: 2, motivo_rechazo: null });
     expect(h.announcedBeforePersisted).toEqual([]);
+    await expectNoDeadLetters(h);
   });
 
   it('rejects with BANCO_NO_DISPONIBLE when no other bank can take the payout', async () => {
@@ -186,6 +225,7 @@ describe('TransactionActor', () => {
     const tx = await get(h, msg.txnId);
     expect(toResultado(tx)).toMatchObject({ estado: 'RECHAZADA', motivo_rechazo: 'BANCO_NO_DISPONIBLE', intentos: 2 });
     expect(h.executes()).toHaveLength(2);
+    await expectNoDeadLetters(h);
   });
 
   it('never reroutes a collection that was not processed', async () => {
@@ -196,6 +236,7 @@ describe('TransactionActor', () => {
     const tx = await get(h, msg.txnId);
     expect(toResultado(tx)).toMatchObject({ estado: 'RECHAZADA', motivo_rechazo: 'BANCO_NO_DISPONIBLE', intentos: 1 });
     expect(h.executes()).toHaveLength(1);
+    await expectNoDeadLetters(h);
   });
 
   it('an unknown outcome becomes DESCONOCIDA and is never resent nor rerouted', async () => {
@@ -208,18 +249,19 @@ describe('TransactionActor', () => {
     expect(tx.attempts).toHaveLength(1);
     // A redelivered execute does not resend it.
     await h.actor.handle(msg);
-    await h.bus.drained();
+    await h.settle();
     expect(h.executes()).toHaveLength(1);
 
     // Only a status query resolves it: one status request to the same bank, about the same order.
     await h.bus.publish(TOPICS.routerInbox, msg.txnId, { type: 'query', txnId: msg.txnId });
-    await h.bus.drained();
+    await h.settle();
     const statusOrders = h.orders.bnc!.filter((o) => o.op === 'status');
     expect(statusOrders).toHaveLength(1);
     expect(statusOrders[0]).toMatchObject({ op: 'status', attempt: 1, orderRef: `${msg.txnId}-1` });
     expect(h.executes()).toHaveLength(1);
     await h.bankResult(msg.txnId, 1, settled, 'status');
     expect((await get(h, msg.txnId)).estado).toBe('LIQUIDADA');
+    await expectNoDeadLetters(h);
   });
 
   it('a status query on a final transaction does nothing', async () => {
@@ -231,7 +273,7 @@ describe('TransactionActor', () => {
     const ordersBefore = Object.values(h.orders).flat().length;
     const eventsBefore = h.events.length;
     await h.actor.handle({ type: 'query', txnId: msg.txnId });
-    await h.bus.drained();
+    await h.settle();
     const after = await get(h, msg.txnId);
     expect(after).toEqual(before);
     expect(Object.values(h.orders).flat().length).toBe(ordersBefore);
@@ -239,6 +281,7 @@ describe('TransactionActor', () => {
     // A late status answer cannot move it either.
     await h.bankResult(msg.txnId, 1, { type: 'rejected', motivo: 'DESCONOCIDO', referencia: null, raw: {} }, 'status');
     expect(await get(h, msg.txnId)).toEqual(before);
+    await expectNoDeadLetters(h);
   });
 
   it('keeps every transition in the history with its time, cause and raw data', async () => {
@@ -247,10 +290,10 @@ describe('TransactionActor', () => {
     await h.actor.handle(msg);
     await h.bankResult(msg.txnId, 1, { type: 'accepted', pending: false, referencia: 'R1', endtoend: 'E2E-1', raw: { codigo: 'ACCP' } });
     await h.actor.handle({ type: 'query', txnId: msg.txnId });
-    await h.bus.drained();
+    await h.settle();
     await h.bankResult(msg.txnId, 1, { type: 'accepted', pending: true, referencia: 'R1', endtoend: 'E2E-1', raw: { codigo: 'PEND' } }, 'status');
     await h.actor.handle({ type: 'query', txnId: msg.txnId });
-    await h.bus.drained();
+    await h.settle();
     await h.bankResult(msg.txnId, 2, { type: 'settled', referencia: 'R1', endtoend: 'E2E-1', raw: { codigo: 'LIQ' } }, 'status');
     const tx = await get(h, msg.txnId);
     expect(tx.history.map((e) => [e.from, e.to, e.cause, e.raw])).toEqual([
@@ -266,17 +309,19 @@ describe('TransactionActor', () => {
     // Each transition was announced once, and only after it was persisted.
     expect(h.events.filter((e) => e.transition).map((e) => e.transition!.to)).toEqual(['ACEPTADA', 'PENDIENTE', 'LIQUIDADA']);
     expect(h.announcedBeforePersisted).toEqual([]);
+    await expectNoDeadLetters(h);
   });
 
   it('rejects by routing, without any bank order, when no bank is enabled', async () => {
     const h = await harness({ test: [], live: [] });
     const msg = executeOf(pagar());
     await h.actor.handle(msg);
-    await h.bus.drained();
+    await h.settle();
     const tx = await get(h, msg.txnId);
     expect(toResultado(tx)).toMatchObject({ estado: 'RECHAZADA', motivo_rechazo: 'BANCO_NO_DISPONIBLE', banco_usado: null, intentos: 0 });
     expect(tx.history).toMatchObject([{ from: null, to: 'RECHAZADA', cause: 'routing' }]);
     expect(Object.values(h.orders).flat()).toHaveLength(0);
+    await expectNoDeadLetters(h);
   });
 
   describe('crash repair', () => {
@@ -285,7 +330,7 @@ describe('TransactionActor', () => {
       const msg = executeOf(pagar());
       // Make the dispatch write, then forget its announcement as a crash between the two would.
       await h.actor.handle(msg);
-      await h.bus.drained();
+      await h.settle();
       const dispatched = await get(h, msg.txnId);
       expect(h.executes()).toHaveLength(1);
       const crashed = { ...dispatched, announcedVersion: dispatched.version - 1 };
@@ -294,7 +339,7 @@ describe('TransactionActor', () => {
       h.events.length = 0;
 
       expect(await h.actor.repair()).toBe(1);
-      await h.bus.drained();
+      await h.settle();
       const repaired = await get(h, msg.txnId);
       expect(repaired.announcedVersion).toBe(repaired.version);
       expect(repaired.attempts).toHaveLength(1);
@@ -305,9 +350,10 @@ describe('TransactionActor', () => {
       // Nothing is left to repair; a redelivered execute does not order again.
       expect(await h.actor.repair()).toBe(0);
       await h.actor.handle(msg);
-      await h.bus.drained();
+      await h.settle();
       expect(h.executes()).toHaveLength(1);
       expect((await get(h, msg.txnId)).attempts).toHaveLength(1);
+      await expectNoDeadLetters(h);
     });
 
     it('an outcome persisted but not announced is re-announced, not re-executed', async () => {
@@ -322,11 +368,12 @@ describe('TransactionActor', () => {
 
       // The redelivered execute itself repairs the announcement.
       await h.actor.handle(msg);
-      await h.bus.drained();
+      await h.settle();
       expect(h.executes().length).toBe(ordersBefore);
       expect(h.events).toEqual([expect.objectContaining({ version: done.version, resultado: expect.objectContaining({ estado: 'LIQUIDADA' }) })]);
       expect((await get(h, msg.txnId)).announcedVersion).toBe(done.version);
       expect(await h.actor.repair()).toBe(0);
+      await expectNoDeadLetters(h);
     });
   });
 });
