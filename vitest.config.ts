@@ -20,6 +20,7 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 180_000,
     pool: 'forks',
+    globalSetup: ['test/infra/global-setup.ts'],
     reporters: ['default', 'json'],
     outputFile: { json: 'test-results.json' },
   },

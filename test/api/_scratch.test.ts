@@ -1,0 +1,47 @@
+import { it } from 'vitest';
+import { randomUUID } from 'node:crypto';
+import { createLogger } from '@switch/shared';
+import { startEmbeddedSwitch, seedDemoMerchant } from '@switch/embedded';
+
+it('explore', async () => {
+  const sw = await startEmbeddedSwitch({ log: createLogger('t', 'silent'), config: { adminToken: 'x'.repeat(20) } });
+  const { switchKey } = await seedDemoMerchant(sw.store);
+  const h = { 'x-switch-key': switchKey };
+  const cuenta = { tipo: 'cuenta', valor: '01910000000000000001', banco: '0191', identificacion: 'J123456789', nombre: 'Comercio' };
+  const tel = { tipo: 'telefono', valor: '04141234567', banco: '0102', identificacion: 'V12345678', nombre: 'Ana' };
+  const show = async (method: string, url: string, payload?: unknown, headers: Record<string, string> = h) => {
+    const r = await sw.gateway.app.inject({ method: method as 'GET', url, payload: payload as object, headers });
+    console.log(method, url, r.statusCode, r.body.slice(0, 600));
+    return r;
+  };
+  const k = randomUUID();
+  await show('POST', '/switch/v1/pagar', { idempotency_key: k, monto: { valor: 10 }, concepto: 'x', ordenante: cuenta, beneficiario: tel, via: 'pago_movil' });
+  const r = await show('POST', '/switch/v1/pagar', { idempotency_key: randomUUID(), monto: { valor: 10 }, concepto: 'x', ordenante: cuenta, beneficiario: cuenta, via: 'pago_movil' });
+  await show('POST', '/switch/v1/consultar', { id: r.json().id });
+  const t = await show('POST', '/switch/v1/cobrar/token', { idempotency_key: k, monto: { valor: 10 }, concepto: 'x', cobrador: cuenta, pagador: tel });
+  const c = await show('POST', '/switch/v1/cobrar', { idempotency_key: k, monto: { valor: 10 }, concepto: 'x', cobrador: cuenta, pagador: tel, otp: '123456' });
+  await show('POST', '/switch/v1/consultar', { id: c.json().id });
+  await show('POST', '/switch/v1/consultar', { id: t.json().id });
+  await show('POST', '/switch/v1/reverso', { idempotency_key: randomUUID(), id: r.json().id });
+  await show('POST', '/switch/v1/reverso', { idempotency_key: randomUUID(), id: 'txn_nope' });
+  await show('GET', '/switch/v1/bancos');
+  await show('GET', '/switch/v1/saldo?cuenta=01910000000000000001');
+  await show('GET', '/switch/v1/movimientos?cuenta=01910000000000000001&desde=2020-01-01');
+  const today = new Date(Date.now() - 4 * 3600_000).toISOString().slice(0, 10);
+  await show('GET', `/switch/v1/movimientos?cuenta=01910000000000000001&desde=${today}&limite=1`);
+  await show('GET', `/switch/v1/movimientos?cuenta=01910000000000000001&limite=0`);
+  await show('POST', '/switch/v1/consultar', {});
+  await show('POST', '/switch/v1/consultar', 'notjson', { ...h, 'content-type': 'application/json' });
+  await show('POST', '/switch/v1/consultar', 'x=1', { ...h, 'content-type': 'text/plain' });
+  await show('GET', '/nope');
+  await show('GET', '/switch/v1/nope');
+  await show('GET', '/switch/v1/bancos', undefined, {});
+  await show('POST', '/switch/v1/pagar', { idempotency_key: 'x', monto: { valor: '10', moneda: 'USD' }, concepto: '', ordenante: { ...cuenta, valor: '1'.repeat(19), identificacion: 'v-1', nombre: 'a'.repeat(41) }, beneficiario: { ...tel, valor: '4141234567', banco: '123' }, via: 'x', proposito: 'y', canal: 'z', banco_preferido: 'w' });
+  const o = await sw.gateway.app.inject({ method: 'GET', url: '/openapi.json' });
+  console.log(Object.keys(o.json().paths), JSON.stringify(o.json().components).slice(0, 300));
+  const d = await sw.gateway.app.inject({ method: 'GET', url: '/docs/' });
+  console.log(d.statusCode, d.headers['content-type']);
+  const d2 = await sw.gateway.app.inject({ method: 'GET', url: '/docs' });
+  console.log(d2.statusCode, d2.headers['content-type'], d2.headers.location);
+  await sw.close();
+});

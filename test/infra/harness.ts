@@ -1,0 +1,98 @@
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+
+export interface Infra {
+  kafkaBrokers: string[];
+  schemaRegistryUrl: string;
+  mongoUrl: string;
+  mode: 'env' | 'docker' | 'local';
+  stop(): Promise<void>;
+}
+
+const REPO = resolve(__dirname, '../..');
+const NO_RUNTIME = 'Could not find a working container runtime strategy';
+
+/** 1. Endpoints named by the environment (CI, a developer's own servers). */
+function fromEnv(): Infra | undefined {
+  const { KAFKA_BROKERS: k, SCHEMA_REGISTRY_URL: s, MONGO_URL: m } = process.env;
+  if (!k || !s || !m) return undefined;
+  return { kafkaBrokers: k.split(',').map((x) => x.trim()).filter(Boolean), schemaRegistryUrl: s, mongoUrl: m, mode: 'env', stop: async () => {} };
+}
+
+/** 2. testcontainers, when a Docker engine answers (pinned 11.14.0: newer lines need Node 22). */
+async function dockerAvailable(timeoutMs = 10_000): Promise<boolean> {
+  if (process.env.TESTCONTAINERS_DISABLED === '1') return false;
+  const { getContainerRuntimeClient } = await import('testcontainers');
+  const probe = getContainerRuntimeClient().then(
+    () => true,
+    (e: unknown) => {
+      if (e instanceof Error && e.message.includes(NO_RUNTIME)) return false;
+      throw e;
+    },
+  );
+  return Promise.race([probe, new Promise<boolean>((r) => setTimeout(() => r(false), timeoutMs).unref())]);
+}
+
+async function fromDocker(): Promise<Infra> {
+  const { GenericContainer, Wait } = await import('testcontainers');
+  const { KafkaContainer } = await import('@testcontainers/kafka');
+  const started: { stop(): Promise<unknown> }[] = [];
+  try {
+    const kafka = await new KafkaContainer('confluentinc/cp-kafka:7.9.0').withKraft().start();
+    started.push(kafka);
+    // Same registry line as the local scripts (Apicurio 2.6, Confluent-compatible API).
+    const registry = await new GenericContainer('apicurio/apicurio-registry-mem:2.6.13.Final')
+      .withExposedPorts(8080)
+      .withWaitStrategy(Wait.forHttp('/apis/ccompat/v7/subjects', 8080).forStatusCode(200))
+      .start();
+    started.push(registry);
+    // FerretDB 1.24 (SQLite) in Docker too, so local runs meet the same database limits as CI.
+    const mongo = await new GenericContainer('ghcr.io/ferretdb/ferretdb:1.24.2')
+      .withEnvironment({ FERRETDB_HANDLER: 'sqlite', FERRETDB_TELEMETRY: 'disable' })
+      .withExposedPorts(27017)
+      .withWaitStrategy(Wait.forListeningPorts())
+      .start();
+    started.push(mongo);
+    return {
+      kafkaBrokers: [`${kafka.getHost()}:${kafka.getMappedPort(9093)}`],
+      schemaRegistryUrl: `http://${registry.getHost()}:${registry.getMappedPort(8080)}/apis/ccompat/v7`,
+      mongoUrl: `mongodb://${mongo.getHost()}:${mongo.getMappedPort(27017)}/`,
+      mode: 'docker',
+      stop: async () => {
+        await Promise.allSettled(started.map((c) => c.stop()));
+      },
+    };
+  } catch (error) {
+    await Promise.allSettled(started.map((c) => c.stop()));
+    throw error;
+  }
+}
+
+/** 3. The project's own scripts: real Kafka, Apicurio and FerretDB from the package registries. */
+function fromLocalScripts(): Infra {
+  execFileSync('bash', [resolve(REPO, 'infra/up.sh')], { stdio: ['ignore', 'inherit', 'inherit'] });
+  const env = readFileSync(resolve(REPO, '.cache/infra.env'), 'utf8');
+  const value = (name: string) => {
+    const m = new RegExp(`^export ${name}=(.*)$`, 'm').exec(env);
+    if (!m) throw new Error(`infra/up.sh wrote no ${name}`);
+    return m[1]!.trim();
+  };
+  return {
+    kafkaBrokers: value('KAFKA_BROKERS').split(','),
+    schemaRegistryUrl: value('SCHEMA_REGISTRY_URL'),
+    mongoUrl: value('MONGO_URL'),
+    mode: 'local',
+    stop: async () => {
+      execFileSync('bash', [resolve(REPO, 'infra/down.sh')], { stdio: ['ignore', 'inherit', 'inherit'] });
+    },
+  };
+}
+
+/** Environment first, then Docker, then the local scripts (issue: "Every service its own process..."). */
+export async function resolveInfra(): Promise<Infra> {
+  const env = fromEnv();
+  if (env) return env;
+  if (await dockerAvailable()) return fromDocker();
+  return fromLocalScripts();
+}
