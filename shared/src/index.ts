@@ -30,3 +30,5 @@ export * from './contracts/literals';
 export * from './adapters/kafka/bus';
 export * from './adapters/mongo/store';
 export * from './runtime/service';
+export * from './runtime/bank-http';
+export * from './runtime/breaker';

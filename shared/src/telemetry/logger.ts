@@ -1,4 +1,4 @@
-import pino, { type Logger } from 'pino';
+import pino, { type DestinationStream, type Logger } from 'pino';
 
 /** Paths that may hold secrets; pino replaces them before anything is written. */
 export const REDACTED_PATHS = [
@@ -14,7 +14,9 @@ export const REDACTED_PATHS = [
   'otp',
 ];
 
-export function createLogger(service: string, level = process.env.LOG_LEVEL ?? 'info'): Logger {
-  return pino({ name: service, level, redact: { paths: REDACTED_PATHS, censor: '[redacted]' }, base: { service } });
+/** `destination` defaults to stdout; tests pass an in-memory stream to read what would be written. */
+export function createLogger(service: string, level = process.env.LOG_LEVEL ?? 'info', destination?: DestinationStream): Logger {
+  const options = { name: service, level, redact: { paths: REDACTED_PATHS, censor: '[redacted]' }, base: { service } };
+  return destination ? pino(options, destination) : pino(options);
 }
 export type { Logger };

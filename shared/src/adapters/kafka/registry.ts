@@ -1,0 +1,121 @@
+import Ajv from 'ajv';
+import addFormats from 'ajv-formats';
+import { COMPATIBILITY, SchemaRegistry, SchemaType } from '@kafkajs/confluent-schema-registry';
+import type { Topic } from '../../contracts/topics';
+import { AJV_OPTIONS, assertPayload } from '../schema-check';
+
+/** What a consumer gets from the bytes of a message. */
+export type Decoded = { ok: true; value: unknown; schemaId: number } | { ok: false; reason: string };
+
+/** Confluent wire format: magic byte 0, then the schema id as a 4-byte big-endian integer, then the payload. */
+const MAGIC = 0;
+const HEADER_BYTES = 5;
+
+/** Every subject's compatibility, set explicitly: a new schema version must read the data of the previous one. */
+export const SUBJECT_COMPATIBILITY = COMPATIBILITY.BACKWARD;
+export const subjectOf = (topicName: string): string => `${topicName}-value`;
+
+/**
+ * Encodes payloads with the JSON Schema of their topic, registered in a Confluent-compatible registry,
+ * and decodes them by the schema id each message carries.
+ */
+export class RegistryCodec {
+  private readonly registry: SchemaRegistry;
+  /** Registration per topic name, once per process (the promise, so concurrent first publishes share it). */
+  private readonly ids = new Map<string, Promise<number>>();
+
+  constructor(
+    private readonly url: string,
+    clientId: string,
+  ) {
+    // The registry's own validation (at encode and decode) must agree with assertPayload: same formats
+    // (uuid, date, date-time, uri) and the same decimal precision, so one instance with the project's options.
+    const ajv = addFormats(new Ajv(AJV_OPTIONS));
+    this.registry = new SchemaRegistry(
+      { host: url.replace(/\/+$/, ''), clientId },
+      // The library types its option with its own nested ajv@7; ours is ajv@8 with the same two methods it calls.
+      { [SchemaType.JSON]: { ajvInstance: ajv as never } },
+    );
+  }
+
+  /** The registry id of the topic's schema, registered on first use. A failure is not cached: the next call retries. */
+  schemaId(topic: Topic): Promise<number> {
+    let id = this.ids.get(topic.name);
+    if (!id) {
+      id = this.register(topic);
+      this.ids.set(topic.name, id);
+      id.catch(() => this.ids.delete(topic.name));
+    }
+    return id;
+  }
+
+  /** Refuses a payload outside the topic's schema (SchemaViolation) before anything is sent. */
+  async encode(topic: Topic, value: unknown): Promise<Buffer> {
+    assertPayload(topic, value);
+    return this.registry.encode(await this.schemaId(topic), value);
+  }
+
+  /**
+   * Decodes by the schema id in the message. Bytes that can never be decoded come back as `ok: false`
+   * (the caller dead-letters them); a registry that cannot be reached throws, so the message is retried,
+   * not thrown away.
+   */
+  async decode(bytes: Buffer | null): Promise<Decoded> {
+    if (!bytes || bytes.length < HEADER_BYTES || bytes[0] !== MAGIC) {
+      return { ok: false, reason: 'undecodable: not in the schema registry wire format (magic byte 0 + schema id)' };
+    }
+    const schemaId = bytes.readInt32BE(1);
+    try {
+      return { ok: true, value: await this.registry.decode(bytes), schemaId };
+    } catch (error) {
+      if (!isPermanentDecodeError(error)) throw error;
+      return { ok: false, reason: `undecodable with schema id ${schemaId}: ${error instanceof Error ? error.message : String(error)}` };
+    }
+  }
+
+  /** Readiness: the registry answers its subjects listing. */
+  async ping(): Promise<void> {
+    const response = await fetch(`${this.base()}/subjects`, { signal: AbortSignal.timeout(5_000) });
+    if (!response.ok) throw new Error(`schema registry answered ${response.status}`);
+  }
+
+  private async register(topic: Topic): Promise<number> {
+    const subject = subjectOf(topic.name);
+    // Set the level before registering. Apicurio answers GET /config of a subject that exists without its
+    // own level with its global default (NONE), which the library reports as a mismatch (INFRA.md §2).
+    // For a subject that does not exist yet this is a 404; the library then registers and sets it itself.
+    const put = await fetch(`${this.base()}/config/${encodeURIComponent(subject)}`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/vnd.schemaregistry.v1+json' },
+      body: JSON.stringify({ compatibility: SUBJECT_COMPATIBILITY }),
+      signal: AbortSignal.timeout(10_000),
+    });
+    if (!put.ok && put.status !== 404) throw new Error(`schema registry refused the compatibility of ${subject}: ${put.status} ${await put.text()}`);
+    // JSON.stringify drops TypeBox's symbol keys: what remains is the plain JSON Schema.
+    const { id } = await this.registry.register(
+      { type: SchemaType.JSON, schema: JSON.stringify(topic.schema) },
+      { subject, compatibility: SUBJECT_COMPATIBILITY },
+    );
+    return id;
+  }
+
+  private base(): string {
+    return this.url.replace(/\/+$/, '');
+  }
+}
+
+/** Errors that say the bytes themselves are bad; anything else (network, 5xx, timeouts) may pass. */
+function isPermanentDecodeError(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  switch (error.name) {
+    case 'SyntaxError': // payload is not JSON
+    case 'ConfluentSchemaRegistryValidationError': // payload does not match its writer's schema
+    case 'ConfluentSchemaRegistryArgumentError':
+    case 'ConfluentSchemaRegistryInvalidSchemaError':
+      return true;
+    case 'ResponseError': // the registry does not know this schema id
+      return (error as Error & { status?: number }).status === 404;
+    default:
+      return false;
+  }
+}
