@@ -17,6 +17,7 @@ import {
 export const OPENING_BALANCE = 1_000_000;
 
 interface Order {
+  txnId: string;
   outcome: BankOutcome;
   kind: ExecuteOrder['request']['kind'];
   rail: ExecuteOrder['rail'];
@@ -37,6 +38,13 @@ export class SimulatedBank implements BankConnector {
   /** Orders executed (not counting repeats): what "one bank call" is measured by. */
   get executedOrders(): number {
     return this.orders.size;
+  }
+
+  /** Executed orders per transaction: more than one for a transaction would be money moved twice. */
+  ordersByTransaction(): Record<string, number> {
+    const counts: Record<string, number> = {};
+    for (const o of this.orders.values()) counts[o.txnId] = (counts[o.txnId] ?? 0) + 1;
+    return counts;
   }
 
   async execute(order: ExecuteOrder): Promise<BankOutcome> {
@@ -69,7 +77,7 @@ export class SimulatedBank implements BankConnector {
         };
         break;
     }
-    this.orders.set(order.orderRef, { outcome, kind: order.request.kind, rail: order.rail });
+    this.orders.set(order.orderRef, { txnId: order.txnId, outcome, kind: order.request.kind, rail: order.rail });
     return outcome;
   }
 

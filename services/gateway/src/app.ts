@@ -2,7 +2,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import rateLimit from '@fastify/rate-limit';
-import type { Bus, Logger, RoutingTable, Store } from '@switch/shared';
+import { maxDecimalsKeyword, type Bus, type Logger, type RoutingTable, type Store } from '@switch/shared';
 import { installAuth } from './auth';
 import { installErrorHandling } from './errors';
 import { Operations } from './operations';
@@ -41,9 +41,14 @@ export async function buildGateway(deps: GatewayDeps): Promise<Gateway> {
     ajv: {
       // Money must be exact JSON: "100" is not a number. Every bad field is reported, not only the first.
       customOptions: { coerceTypes: false, allErrors: true, useDefaults: true, removeAdditional: false, multipleOfPrecision: 8 },
+      // Amounts: at most 2 decimals, checked exactly (see shared/src/contracts/monto.ts).
+      plugins: [(ajv: { addKeyword(definition: typeof maxDecimalsKeyword): unknown }) => ajv.addKeyword(maxDecimalsKeyword)],
     },
   });
   installErrorHandling(app);
+  // Only JSON bodies: without this, fastify's built-in text/plain parser lets a text body through
+  // to validation (400) instead of refusing the media type (415).
+  app.removeContentTypeParser('text/plain');
 
   await app.register(swagger, { openapi: openApiDocument(), hideUntagged: false });
   await app.register(swaggerUi, { routePrefix: '/docs' });

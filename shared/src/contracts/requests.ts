@@ -7,6 +7,9 @@ import { BANCOS } from '../domain/bancos';
 
 export const IdempotencyKey = Type.String({
   format: 'uuid',
+  // ajv's `uuid` format also accepts a `urn:uuid:` URN; the key is the bare UUID (its first 8
+  // characters make the test-mode bank reference, SPEC 4.10.2).
+  pattern: '^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}$',
   description: 'UUID (v4 recommended), unique per operation; reuse it to retry safely (SPEC 4.9, 7.4)',
 });
 

@@ -75,7 +75,12 @@ export async function connectAdapters(config: InfraConfig, clientId: string, _lo
  * `/healthz` (the process lives) and `/readyz` (its connections answer) for services without an
  * HTTP API of their own, on `HEALTH_PORT`.
  */
-export function startHealthServer(port: number, host: string, ready: () => Promise<void>): Promise<Server> {
+export function startHealthServer(
+  port: number,
+  host: string,
+  ready: () => Promise<void>,
+  extra: Record<string, () => unknown> = {},
+): Promise<Server> {
   const server = createServer((req, res) => {
     const send = (status: number, body: unknown) => {
       res.writeHead(status, { 'content-type': 'application/json' });
@@ -89,6 +94,8 @@ export function startHealthServer(port: number, host: string, ready: () => Promi
       );
       return;
     }
+    const route = req.url ? extra[req.url] : undefined;
+    if (route) return send(200, route());
     send(404, { error: 'NOT_FOUND' });
   });
   return new Promise((resolve) => server.listen(port, host, () => resolve(server)));

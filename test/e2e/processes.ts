@@ -1,0 +1,81 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import { resolve } from 'node:path';
+
+const REPO = resolve(__dirname, '../..');
+
+export interface ServiceProcess {
+  name: string;
+  port: number;
+  child: ChildProcess;
+  /** Everything the process wrote, for diagnosis when a test fails. */
+  output(): string;
+  /** SIGKILL: no shutdown hook runs, in-flight work is cut (crash tests). */
+  kill9(): Promise<void>;
+  /** SIGTERM and wait for the exit code. */
+  stop(): Promise<number | null>;
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((res, rej) => {
+    const s = createServer();
+    s.unref();
+    s.on('error', rej);
+    s.listen(0, '127.0.0.1', () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => res(port));
+    });
+  });
+}
+
+/**
+ * Starts `services/<service>/dist/main.js` as its own process with the given environment and waits
+ * until its `/readyz` answers 200 (its Kafka and MongoDB connections are up).
+ */
+export async function startService(service: string, env: Record<string, string>, options: { entry?: string; readyTimeoutMs?: number } = {}): Promise<ServiceProcess> {
+  const port = await freePort();
+  const entry = options.entry ?? `services/${service}/dist/main.js`;
+  const child = spawn(process.execPath, [resolve(REPO, entry)], {
+    cwd: REPO,
+    env: { ...process.env, LOG_LEVEL: 'warn', HOST: '127.0.0.1', PORT: String(port), HEALTH_HOST: '127.0.0.1', HEALTH_PORT: String(port), ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let log = '';
+  child.stdout!.on('data', (d: Buffer) => (log += d.toString()));
+  child.stderr!.on('data', (d: Buffer) => (log += d.toString()));
+  const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+  const proc: ServiceProcess = {
+    name: service,
+    port,
+    child,
+    output: () => log,
+    kill9: async () => {
+      child.kill('SIGKILL');
+      await exited;
+    },
+    stop: async () => {
+      child.kill('SIGTERM');
+      return exited;
+    },
+  };
+  await waitReady(proc, exited, options.readyTimeoutMs ?? 60_000);
+  return proc;
+}
+
+async function waitReady(proc: ServiceProcess, exited: Promise<number | null>, timeoutMs: number): Promise<void> {
+  let dead = false;
+  void exited.then(() => (dead = true));
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (dead) throw new Error(`${proc.name} exited before it was ready:\n${proc.output()}`);
+    try {
+      const res = await fetch(`http://127.0.0.1:${proc.port}/readyz`);
+      if (res.status === 200) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  proc.child.kill('SIGKILL');
+  throw new Error(`${proc.name} not ready after ${timeoutMs} ms:\n${proc.output()}`);
+}
