@@ -32,3 +32,4 @@ export * from './adapters/mongo/store';
 export * from './runtime/service';
 export * from './runtime/bank-http';
 export * from './runtime/breaker';
+export * from './domain/webhook-signing';

@@ -2,6 +2,7 @@ import { loadRoutingTable, envReader, MemoryBus, MemoryStore, type EnvReader, ty
 import { buildGateway, loadGatewayConfig, type Gateway, type GatewayConfig } from '@switch/gateway';
 import { startRouter } from '@switch/router';
 import { startSimulatedBank, type SimulatedBank } from '@switch/bank-sim';
+import { loadNotifierConfig, startNotifier, type NotifierConfig, type NotifierHandle } from '@switch/notifier';
 
 export interface EmbeddedSwitch {
   gateway: Gateway;
@@ -9,6 +10,7 @@ export interface EmbeddedSwitch {
   store: MemoryStore;
   bank: SimulatedBank;
   routing: RoutingTable;
+  notifier: NotifierHandle;
   close(): Promise<void>;
 }
 
@@ -22,6 +24,7 @@ export async function startEmbeddedSwitch(options: {
   env?: EnvReader;
   config?: Partial<GatewayConfig>;
   routing?: RoutingTable;
+  notifier?: Partial<NotifierConfig>;
 }): Promise<EmbeddedSwitch> {
   const env = options.env ?? envReader();
   const routing = options.routing ?? loadRoutingTable(env);
@@ -30,6 +33,7 @@ export async function startEmbeddedSwitch(options: {
   const store = new MemoryStore();
   const router = await startRouter({ bus, store, routing, log: options.log.child({ service: 'router' }) });
   const sim = await startSimulatedBank({ bus, log: options.log.child({ service: 'bank-sim' }) });
+  const notifier = await startNotifier({ bus, store, log: options.log.child({ service: 'notifier' }), config: { ...loadNotifierConfig(env), ...options.notifier } });
   const gateway = await buildGateway({ store, bus, routing, log: options.log.child({ service: 'gateway' }), config });
   return {
     gateway,
@@ -37,9 +41,11 @@ export async function startEmbeddedSwitch(options: {
     store,
     bank: sim.bank,
     routing,
+    notifier,
     close: async () => {
       await gateway.close();
       await bus.drained();
+      await notifier.stop();
       await router.stop();
       await sim.stop();
       await bus.close();

@@ -47,6 +47,38 @@ export interface IdempotencyClaim {
   createdAt: string;
 }
 
+/** One attempt to deliver a webhook (SPEC 6.3); every attempt is kept. */
+export interface DeliveryAttempt {
+  n: number;
+  at: string;
+  statusCode: number | null;
+  latencyMs: number;
+  error: string | null;
+}
+
+/**
+ * A webhook delivery: one state change to one endpoint. The body bytes are fixed when it is created
+ * and sent unchanged on every attempt, so the signature is always over the body actually sent.
+ */
+export interface WebhookDelivery {
+  /** `<txnId>.v<version>.<endpointId>`: a redelivered event cannot create a second delivery. */
+  id: string;
+  merchantId: string;
+  mode: Mode;
+  endpointId: string;
+  url: string;
+  txnId: string;
+  event: WebhookEvent;
+  body: string;
+  status: 'pending' | 'delivered' | 'exhausted';
+  attempts: DeliveryAttempt[];
+  nextAttemptAt: string | null;
+  /** Which notifier replica holds it, until when: two replicas never attempt it at the same time. */
+  lease: { owner: string; until: string } | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
 export type ClaimResult = { claimed: true } | { claimed: false; existing: IdempotencyClaim };
 
 export class DuplicateRecord extends Error {
@@ -91,6 +123,26 @@ export interface Store {
     listByEstado(estados: EstadoTransaccion[], limit: number): Promise<Transaction[]>;
     /** Transactions whose last write was not announced yet (outbox repair). */
     listUnannounced(limit: number): Promise<Transaction[]>;
+  };
+  deliveries: {
+    /** Creates a delivery; `false` when one with that id exists (the event was seen before). */
+    insert(delivery: WebhookDelivery): Promise<boolean>;
+    get(id: string): Promise<WebhookDelivery | null>;
+    listForTransaction(txnId: string): Promise<WebhookDelivery[]>;
+    /**
+     * Leases the pending delivery due earliest (nextAttemptAt ≤ now) whose lease is free or expired,
+     * atomically: of replicas asking at once, one gets it.
+     */
+    claimDue(now: string, owner: string, leaseUntil: string): Promise<WebhookDelivery | null>;
+    /** Records an attempt's result and releases the lease; only the lease owner may. */
+    complete(
+      id: string,
+      owner: string,
+      update: Pick<WebhookDelivery, 'status' | 'attempts' | 'nextAttemptAt' | 'updatedAt'>,
+    ): Promise<boolean>;
+    /** A manual redelivery: pending again, due now, its attempts kept. */
+    requeue(id: string, now: string): Promise<boolean>;
+    countByStatus(): Promise<Record<WebhookDelivery['status'], number>>;
   };
   ping(): Promise<void>;
   close(): Promise<void>;

@@ -2,3 +2,6 @@ import { storeContract } from '../../../test/store-contract';
 import { MemoryStore } from './store';
 
 storeContract('memory', async () => new MemoryStore());
+import { deliveryContract } from '../../../test/delivery-contract';
+
+deliveryContract('memory', async () => new MemoryStore());

@@ -1,4 +1,4 @@
-import type { ApiKeyRecord, ClaimResult, IdempotencyClaim, Merchant, Store, WebhookEndpoint } from '../../ports/store';
+import type { ApiKeyRecord, ClaimResult, IdempotencyClaim, Merchant, Store, WebhookDelivery, WebhookEndpoint } from '../../ports/store';
 import { DuplicateRecord } from '../../ports/store';
 import type { Mode } from '../../domain/bancos';
 import type { EstadoTransaccion } from '../../domain/estados';
@@ -13,6 +13,7 @@ export class MemoryStore implements Store {
   private readonly webhookRows = new Map<string, WebhookEndpoint>();
   private readonly claimRows = new Map<string, IdempotencyClaim>();
   private readonly txRows = new Map<string, Transaction>();
+  private readonly deliveryRows = new Map<string, WebhookDelivery>();
 
   readonly merchants: Store['merchants'] = {
     insert: async (m) => {
@@ -94,6 +95,42 @@ export class MemoryStore implements Store {
         .sort((a, b) => a.updatedAt.localeCompare(b.updatedAt))
         .slice(0, limit)
         .map(copy),
+  };
+
+  readonly deliveries: Store['deliveries'] = {
+    insert: async (d) => {
+      if (this.deliveryRows.has(d.id)) return false;
+      this.deliveryRows.set(d.id, copy(d));
+      return true;
+    },
+    get: async (id) => copy(this.deliveryRows.get(id) ?? null),
+    listForTransaction: async (txnId) =>
+      [...this.deliveryRows.values()].filter((d) => d.txnId === txnId).sort((a, b) => a.createdAt.localeCompare(b.createdAt)).map(copy),
+    claimDue: async (now, owner, leaseUntil) => {
+      const due = [...this.deliveryRows.values()]
+        .filter((d) => d.status === 'pending' && d.nextAttemptAt !== null && d.nextAttemptAt <= now && (d.lease === null || d.lease.until < now))
+        .sort((a, b) => a.nextAttemptAt!.localeCompare(b.nextAttemptAt!))[0];
+      if (!due) return null;
+      due.lease = { owner, until: leaseUntil };
+      return copy(due);
+    },
+    complete: async (id, owner, update) => {
+      const d = this.deliveryRows.get(id);
+      if (!d || d.lease?.owner !== owner) return false;
+      Object.assign(d, copy(update), { lease: null });
+      return true;
+    },
+    requeue: async (id, now) => {
+      const d = this.deliveryRows.get(id);
+      if (!d) return false;
+      Object.assign(d, { status: 'pending', nextAttemptAt: now, lease: null, updatedAt: now });
+      return true;
+    },
+    countByStatus: async () => {
+      const counts = { pending: 0, delivered: 0, exhausted: 0 };
+      for (const d of this.deliveryRows.values()) counts[d.status]++;
+      return counts;
+    },
   };
 
   async ping(): Promise<void> {}

@@ -1,0 +1,55 @@
+import {
+  EVENT_FOR_STATE,
+  type Store,
+  type TransactionEventMessage,
+  type WebhookBody,
+  type WebhookDelivery,
+} from '@switch/shared';
+
+/**
+ * Turns an announced state change into one delivery per endpoint of that merchant and mode that
+ * subscribed to the event (SPEC 6). Idempotent: the delivery id derives from the transaction version
+ * and the endpoint, so an event seen twice creates nothing new.
+ */
+export async function planDeliveries(store: Store, event: TransactionEventMessage, now: Date): Promise<number> {
+  if (!event.transition || !event.resultado) return 0;
+  const type = EVENT_FOR_STATE[event.transition.to];
+  if (!type) return 0;
+  const endpoints = (await store.webhooks.listForMerchant(event.merchantId, event.mode)).filter((e) => e.active && e.events.includes(type));
+  let created = 0;
+  for (const endpoint of endpoints) {
+    const body: WebhookBody = {
+      type,
+      // The first attempt is made at once, so its time is the delivery's creation time (DESIGN).
+      sentAt: now.toISOString(),
+      data: {
+        id: event.txnId,
+        estado: event.transition.to,
+        monto: event.monto,
+        moneda: event.moneda,
+        concepto: event.concepto,
+        banco: event.banco,
+        referencia: event.resultado.referencia_banco,
+        operacion: event.kind,
+      },
+    };
+    const delivery: WebhookDelivery = {
+      id: `${event.txnId}.v${event.version}.${endpoint.id}`,
+      merchantId: event.merchantId,
+      mode: event.mode,
+      endpointId: endpoint.id,
+      url: endpoint.url,
+      txnId: event.txnId,
+      event: type,
+      body: JSON.stringify(body),
+      status: 'pending',
+      attempts: [],
+      nextAttemptAt: now.toISOString(),
+      lease: null,
+      createdAt: now.toISOString(),
+      updatedAt: now.toISOString(),
+    };
+    if (await store.deliveries.insert(delivery)) created++;
+  }
+  return created;
+}

@@ -1,0 +1,120 @@
+import { randomUUID } from 'node:crypto';
+import {
+  EVENT_HEADER,
+  SIGNATURE_HEADER,
+  signWebhook,
+  standardWebhookHeaders,
+  type Logger,
+  type Store,
+  type WebhookDelivery,
+} from '@switch/shared';
+import { nextAttemptAt } from './schedule';
+import { refusedDestination } from './destination';
+
+export interface DispatcherConfig {
+  schedule: readonly number[];
+  /** Only a 2xx within this time counts as delivered. */
+  attemptTimeoutMs: number;
+  /** How long a replica holds a delivery it is attempting (must exceed the attempt timeout). */
+  leaseMs: number;
+  /** Live-mode deliveries to internal addresses are refused unless this is set. */
+  allowPrivateDestinations: boolean;
+  /** Deliveries attempted at once by this replica. */
+  concurrency: number;
+}
+
+export interface AttemptResult {
+  delivery: WebhookDelivery;
+  outcome: 'delivered' | 'retry' | 'exhausted';
+}
+
+/**
+ * Attempts due deliveries from the durable queue. A delivery is leased before it is attempted, so
+ * two replicas never attempt it at the same time; a replica that dies mid-attempt loses its lease
+ * and the delivery is attempted again after the lease expires.
+ */
+export class Dispatcher {
+  readonly owner = `notifier-${randomUUID().slice(0, 8)}`;
+  private readonly listeners: ((r: AttemptResult) => void)[] = [];
+
+  constructor(
+    private readonly store: Store,
+    private readonly config: DispatcherConfig,
+    private readonly log: Logger,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  onAttempt(listener: (r: AttemptResult) => void): void {
+    this.listeners.push(listener);
+  }
+
+  /** Attempts every delivery due now; returns how many were attempted. */
+  async runDue(): Promise<number> {
+    let attempted = 0;
+    const worker = async () => {
+      for (;;) {
+        const now = this.now();
+        const delivery = await this.store.deliveries.claimDue(now.toISOString(), this.owner, new Date(now.getTime() + this.config.leaseMs).toISOString());
+        if (!delivery) return;
+        attempted++;
+        await this.attempt(delivery);
+      }
+    };
+    await Promise.all(Array.from({ length: this.config.concurrency }, worker));
+    return attempted;
+  }
+
+  private async attempt(delivery: WebhookDelivery): Promise<void> {
+    const endpoint = (await this.store.webhooks.listForMerchant(delivery.merchantId, delivery.mode)).find((e) => e.id === delivery.endpointId);
+    const startedAt = this.now();
+    const n = delivery.attempts.length + 1;
+    let statusCode: number | null = null;
+    let error: string | null = null;
+    if (!endpoint || !endpoint.active) {
+      error = 'endpoint removed or inactive';
+    } else {
+      const refused = delivery.mode === 'live' && !this.config.allowPrivateDestinations ? await refusedDestination(delivery.url) : null;
+      if (refused) error = `destination refused: ${refused}`;
+      else ({ statusCode, error } = await this.post(delivery, endpoint.secret, startedAt));
+    }
+    const finishedAt = this.now();
+    const attempts = [...delivery.attempts, { n, at: startedAt.toISOString(), statusCode, latencyMs: finishedAt.getTime() - startedAt.getTime(), error }];
+    const ok = statusCode !== null && statusCode >= 200 && statusCode < 300;
+    const next = ok ? null : nextAttemptAt(this.config.schedule, attempts.length, finishedAt);
+    const status = ok ? 'delivered' : next ? 'pending' : 'exhausted';
+    const saved = await this.store.deliveries.complete(delivery.id, this.owner, {
+      status,
+      attempts,
+      nextAttemptAt: next?.toISOString() ?? null,
+      updatedAt: finishedAt.toISOString(),
+    });
+    if (!saved) {
+      this.log.warn({ deliveryId: delivery.id }, 'lease lost before the attempt was recorded');
+      return;
+    }
+    if (status === 'exhausted') this.log.error({ deliveryId: delivery.id, txnId: delivery.txnId, attempts: attempts.length }, 'webhook delivery exhausted');
+    const result: AttemptResult = { delivery: { ...delivery, status, attempts, nextAttemptAt: next?.toISOString() ?? null, lease: null }, outcome: ok ? 'delivered' : next ? 'retry' : 'exhausted' };
+    this.listeners.forEach((l) => l(result));
+  }
+
+  private async post(delivery: WebhookDelivery, secret: string, at: Date): Promise<{ statusCode: number | null; error: string | null }> {
+    try {
+      const res = await fetch(delivery.url, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          [EVENT_HEADER]: delivery.event,
+          [SIGNATURE_HEADER]: signWebhook(delivery.body, secret),
+          ...standardWebhookHeaders(delivery.id, Math.floor(at.getTime() / 1000), delivery.body, secret),
+        },
+        body: delivery.body,
+        redirect: 'manual',
+        signal: AbortSignal.timeout(this.config.attemptTimeoutMs),
+      });
+      await res.arrayBuffer().catch(() => undefined);
+      return { statusCode: res.status, error: res.ok ? null : `HTTP ${res.status}` };
+    } catch (e) {
+      return { statusCode: null, error: e instanceof Error ? `${e.name}: ${e.message}` : String(e) };
+    }
+  }
+}

@@ -1,0 +1,23 @@
+import { connectAdapters, createLogger, envReader, loadInfraConfig, onShutdown, startHealthServer } from '@switch/shared';
+import { loadNotifierConfig, startNotifier } from './service';
+
+/** Webhook delivery as its own process: `node services/notifier/dist/main.js`. */
+async function main(): Promise<void> {
+  const env = envReader();
+  const log = createLogger('notifier');
+  const config = loadNotifierConfig(env);
+  const adapters = await connectAdapters(loadInfraConfig(env), 'notifier', log);
+  const notifier = await startNotifier({ bus: adapters.bus, store: adapters.store, log, config });
+  const health = await startHealthServer(env.int('HEALTH_PORT', 9103, { min: 0, max: 65535 }), env.string('HEALTH_HOST', '0.0.0.0'), adapters.ready);
+  log.info({ owner: notifier.dispatcher.owner }, 'notifier ready');
+  onShutdown(log, async () => {
+    await notifier.stop();
+    await adapters.close();
+    health.close();
+  });
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`notifier failed to start: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});

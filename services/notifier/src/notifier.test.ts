@@ -1,0 +1,169 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createLogger, MemoryBus, MemoryStore, registerWebhook, TOPICS, verifyWebhook, type TransactionEventMessage } from '@switch/shared';
+import { startNotifier, type NotifierConfig } from './service';
+import { Dispatcher } from './dispatcher';
+
+interface Received {
+  body: string;
+  headers: IncomingHttpHeaders;
+}
+
+/** A real HTTP receiver that fails its first `failFirst` requests with 500. */
+async function receiver(failFirst = 0) {
+  const got: Received[] = [];
+  const waiters: { count: number; resolve: () => void }[] = [];
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      got.push({ body: Buffer.concat(chunks).toString('utf8'), headers: req.headers });
+      res.writeHead(got.length <= failFirst ? 500 : 204).end();
+      for (const w of waiters.filter((w) => got.length >= w.count)) w.resolve();
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`,
+    got,
+    received: (count: number) => new Promise<void>((resolve) => (got.length >= count ? resolve() : waiters.push({ count, resolve }))),
+    close: () => new Promise<void>((r) => server.close(() => r())),
+  };
+}
+
+const log = createLogger('notifier-test', 'silent');
+const config: NotifierConfig = { schedule: [0, 5, 5, 5, 5, 5], attemptTimeoutMs: 2000, leaseMs: 10_000, allowPrivateDestinations: true, concurrency: 4, pollIntervalMs: 10 };
+
+function settled(txnId: string, version = 3): TransactionEventMessage {
+  return {
+    txnId,
+    merchantId: 'tienda',
+    mode: 'test',
+    kind: 'pagar',
+    version,
+    settledForReply: true,
+    transition: { from: 'ACEPTADA', to: 'LIQUIDADA', at: '2026-11-22T10:00:00.000Z' },
+    resultado: { id: txnId, estado: 'LIQUIDADA', banco_usado: 'bnc', referencia_banco: 'TEST-abcdef12', endtoend: null, motivo_rechazo: null, intentos: 1 },
+    monto: 150.5,
+    moneda: 'VES',
+    concepto: 'Pago proveedor',
+    banco: 'bnc',
+  };
+}
+
+describe('notifier: signed webhooks from a durable queue', () => {
+  const cleanup: (() => Promise<void>)[] = [];
+  afterEach(async () => {
+    for (const c of cleanup.splice(0).reverse()) await c();
+  });
+
+  async function setup(failFirst = 0) {
+    const bus = new MemoryBus();
+    const store = new MemoryStore();
+    const hook = await receiver(failFirst);
+    cleanup.push(hook.close, () => bus.close());
+    const endpoint = await registerWebhook(store, { merchantId: 'tienda', mode: 'test', url: hook.url, events: ['transaccion.liquidada'] });
+    return { bus, store, hook, endpoint };
+  }
+
+  it('delivers the SPEC 6 body, headers and a signature the receiver verifies over the raw body', async () => {
+    const { bus, store, hook, endpoint } = await setup();
+    const notifier = await startNotifier({ bus, store, log, config });
+    cleanup.push(notifier.stop);
+    await bus.publish(TOPICS.transactions, 'txn_1', settled('txn_1'));
+    await hook.received(1);
+    const [first] = hook.got;
+    expect(first!.headers['content-type']).toBe('application/json');
+    expect(first!.headers['x-service-event']).toBe('transaccion.liquidada');
+    expect(first!.headers['x-service-signature']).toMatch(/^sha256=[0-9a-f]{64}$/);
+    expect(verifyWebhook(first!.body, first!.headers['x-service-signature'] as string, endpoint.secret)).toBe(true);
+    const body = JSON.parse(first!.body);
+    expect(body).toEqual({
+      type: 'transaccion.liquidada',
+      sentAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/),
+      data: { id: 'txn_1', estado: 'LIQUIDADA', monto: 150.5, moneda: 'VES', concepto: 'Pago proveedor', banco: 'bnc', referencia: 'TEST-abcdef12', operacion: 'pagar' },
+    });
+  });
+
+  it('sends nothing for events the endpoint did not subscribe to, nor for other merchants or modes', async () => {
+    const { bus, store, hook } = await setup();
+    const notifier = await startNotifier({ bus, store, log, config });
+    cleanup.push(notifier.stop);
+    await bus.publish(TOPICS.transactions, 'txn_a', { ...settled('txn_a'), transition: { from: null, to: 'ACEPTADA', at: '2026-11-22T10:00:00.000Z' } });
+    await bus.publish(TOPICS.transactions, 'txn_b', { ...settled('txn_b'), merchantId: 'otra' });
+    await bus.publish(TOPICS.transactions, 'txn_c', { ...settled('txn_c'), mode: 'live' });
+    await bus.publish(TOPICS.transactions, 'txn_d', settled('txn_d'));
+    await hook.received(1);
+    await bus.drained();
+    expect((await store.deliveries.listForTransaction('txn_a')).length + (await store.deliveries.listForTransaction('txn_b')).length).toBe(0);
+    expect(hook.got.map((g) => JSON.parse(g.body).data.id)).toEqual(['txn_d']);
+  });
+
+  it('retries a failing receiver with byte-identical bodies and records every attempt', async () => {
+    const { bus, store, hook } = await setup(3);
+    const notifier = await startNotifier({ bus, store, log, config });
+    cleanup.push(notifier.stop);
+    await bus.publish(TOPICS.transactions, 'txn_2', settled('txn_2'));
+    await hook.received(4);
+    const bodies = hook.got.map((g) => g.body);
+    expect(new Set(bodies).size).toBe(1);
+    expect(new Set(hook.got.map((g) => g.headers['x-service-signature'])).size).toBe(1);
+    const [delivery] = await store.deliveries.listForTransaction('txn_2');
+    await expect.poll(async () => (await store.deliveries.get(delivery!.id))!.status).toBe('delivered');
+    const final = (await store.deliveries.get(delivery!.id))!;
+    expect(final.attempts.map((a) => a.statusCode)).toEqual([500, 500, 500, 204]);
+  });
+
+  it('gives up after six attempts and leaves the delivery visible as exhausted', async () => {
+    const { bus, store, hook } = await setup(100);
+    const notifier = await startNotifier({ bus, store, log, config });
+    cleanup.push(notifier.stop);
+    await bus.publish(TOPICS.transactions, 'txn_3', settled('txn_3'));
+    await hook.received(6);
+    const [delivery] = await store.deliveries.listForTransaction('txn_3');
+    await expect.poll(async () => (await store.deliveries.get(delivery!.id))!.status).toBe('exhausted');
+    expect((await store.deliveries.get(delivery!.id))!.attempts).toHaveLength(6);
+    expect((await store.deliveries.countByStatus()).exhausted).toBe(1);
+  });
+
+  it('does not create a second delivery when the same event is seen again', async () => {
+    const { bus, store, hook } = await setup();
+    const notifier = await startNotifier({ bus, store, log, config });
+    cleanup.push(notifier.stop);
+    await bus.publish(TOPICS.transactions, 'txn_4', settled('txn_4'));
+    await bus.publish(TOPICS.transactions, 'txn_4', settled('txn_4'));
+    await hook.received(1);
+    await bus.drained();
+    expect(await store.deliveries.listForTransaction('txn_4')).toHaveLength(1);
+  });
+
+  it('resumes at the next attempt after a restart, losing nothing', async () => {
+    const { bus, store, hook } = await setup(1);
+    const slow: NotifierConfig = { ...config, schedule: [0, 3_600_000, 5, 5, 5, 5] };
+    const first = await startNotifier({ bus, store, log, config: slow });
+    await bus.publish(TOPICS.transactions, 'txn_5', settled('txn_5'));
+    await hook.received(1);
+    const [delivery] = await store.deliveries.listForTransaction('txn_5');
+    await expect.poll(async () => (await store.deliveries.get(delivery!.id))!.attempts.length).toBe(1);
+    await first.stop();
+    // The second attempt is due in an hour; a restarted notifier must neither lose it nor send it early.
+    const restarted = new Dispatcher(store, config, log, () => new Date(Date.now() + 3_600_001));
+    expect(await restarted.runDue()).toBe(1);
+    expect(hook.got).toHaveLength(2);
+    expect(hook.got[1]!.body).toBe(hook.got[0]!.body);
+    expect((await store.deliveries.get(delivery!.id))!.status).toBe('delivered');
+  });
+
+  it('two replicas attempt each delivery once per schedule slot', async () => {
+    const { store, hook } = await setup();
+    const { planDeliveries } = await import('./deliveries');
+    for (let i = 0; i < 20; i++) await planDeliveries(store, settled(`txn_r${i}`), new Date());
+    const a = new Dispatcher(store, config, log);
+    const b = new Dispatcher(store, config, log);
+    const [na, nb] = await Promise.all([a.runDue(), b.runDue()]);
+    expect(na + nb).toBe(20);
+    expect(hook.got).toHaveLength(20);
+    expect(new Set(hook.got.map((g) => JSON.parse(g.body).data.id)).size).toBe(20);
+  });
+});

@@ -1,0 +1,56 @@
+import { envReader, TOPICS, type Bus, type EnvReader, type Logger, type Store, type Subscription } from '@switch/shared';
+import { planDeliveries } from './deliveries';
+import { Dispatcher, type DispatcherConfig } from './dispatcher';
+import { parseSchedule } from './schedule';
+
+export interface NotifierConfig extends DispatcherConfig {
+  pollIntervalMs: number;
+}
+
+export function loadNotifierConfig(env: EnvReader = envReader()): NotifierConfig {
+  const attemptTimeoutMs = env.int('SWITCH_WEBHOOK_TIMEOUT_MS', 10_000, { min: 100, max: 60_000 });
+  return {
+    schedule: parseSchedule(env.optionalString('SWITCH_WEBHOOK_SCHEDULE_MS')),
+    attemptTimeoutMs,
+    leaseMs: env.int('SWITCH_WEBHOOK_LEASE_MS', attemptTimeoutMs * 3, { min: attemptTimeoutMs + 1, max: 3_600_000 }),
+    allowPrivateDestinations: env.bool('SWITCH_WEBHOOK_ALLOW_PRIVATE', false),
+    concurrency: env.int('SWITCH_WEBHOOK_CONCURRENCY', 8, { min: 1, max: 256 }),
+    pollIntervalMs: env.int('SWITCH_NOTIFIER_POLL_MS', 500, { min: 10, max: 60_000 }),
+  };
+}
+
+export interface NotifierHandle {
+  dispatcher: Dispatcher;
+  stop(): Promise<void>;
+}
+
+/**
+ * Subscribes to state changes (creating durable deliveries) and attempts due deliveries on a timer.
+ * Deliveries live in the store, so a restarted notifier resumes each at its next scheduled attempt.
+ */
+export async function startNotifier(deps: { bus: Bus; store: Store; log: Logger; config: NotifierConfig }): Promise<NotifierHandle> {
+  const dispatcher = new Dispatcher(deps.store, deps.config, deps.log);
+  let running: Promise<unknown> = Promise.resolve();
+  let stopped = false;
+  const tick = () => {
+    running = dispatcher.runDue().catch((error: unknown) => deps.log.error({ err: error }, 'delivery round failed'));
+  };
+  const subscription: Subscription = await deps.bus.subscribe(TOPICS.transactions, { group: 'notifier' }, async ({ value }) => {
+    if ((await planDeliveries(deps.store, value, new Date())) > 0 && !stopped) tick();
+  });
+  const timer = setInterval(() => {
+    void running.then(() => {
+      if (!stopped) tick();
+    });
+  }, deps.config.pollIntervalMs);
+  timer.unref();
+  return {
+    dispatcher,
+    stop: async () => {
+      stopped = true;
+      clearInterval(timer);
+      await subscription.close();
+      await running;
+    },
+  };
+}
