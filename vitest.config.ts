@@ -12,6 +12,7 @@ export default defineConfig({
       '@switch/router': src('services/router/src/index.ts'),
       '@switch/bank-sim': src('services/bank-sim/src/index.ts'),
       '@switch/notifier': src('services/notifier/src/index.ts'),
+      '@switch/reconciler': src('services/reconciler/src/index.ts'),
       '@switch/embedded': src('services/embedded/src/index.ts'),
       '@switch/bank-plaza': src('services/bank-plaza/src/index.ts'),
       '@switch/bank-bancaribe': src('services/bank-bancaribe/src/index.ts'),

@@ -2,6 +2,7 @@ import { loadRoutingTable, envReader, MemoryBus, MemoryStore, type EnvReader, ty
 import { buildGateway, loadGatewayConfig, type Gateway, type GatewayConfig } from '@switch/gateway';
 import { startRouter } from '@switch/router';
 import { startSimulatedBank, type SimulatedBank } from '@switch/bank-sim';
+import { loadReconcilerConfig, startReconciler, type ReconcilerHandle, type ReconcilerServiceConfig } from '@switch/reconciler';
 import { loadNotifierConfig, startNotifier, type NotifierConfig, type NotifierHandle } from '@switch/notifier';
 
 export interface EmbeddedSwitch {
@@ -11,6 +12,7 @@ export interface EmbeddedSwitch {
   bank: SimulatedBank;
   routing: RoutingTable;
   notifier: NotifierHandle;
+  reconciler: ReconcilerHandle;
   close(): Promise<void>;
 }
 
@@ -25,6 +27,7 @@ export async function startEmbeddedSwitch(options: {
   config?: Partial<GatewayConfig>;
   routing?: RoutingTable;
   notifier?: Partial<NotifierConfig>;
+  reconciler?: Partial<ReconcilerServiceConfig>;
 }): Promise<EmbeddedSwitch> {
   const env = options.env ?? envReader();
   const routing = options.routing ?? loadRoutingTable(env);
@@ -34,6 +37,7 @@ export async function startEmbeddedSwitch(options: {
   const router = await startRouter({ bus, store, routing, log: options.log.child({ service: 'router' }) });
   const sim = await startSimulatedBank({ bus, log: options.log.child({ service: 'bank-sim' }) });
   const notifier = await startNotifier({ bus, store, log: options.log.child({ service: 'notifier' }), config: { ...loadNotifierConfig(env), ...options.notifier } });
+  const reconciler = startReconciler({ bus, store, log: options.log.child({ service: 'reconciler' }), config: { ...loadReconcilerConfig(env), ...options.reconciler } });
   const gateway = await buildGateway({ store, bus, routing, log: options.log.child({ service: 'gateway' }), config });
   return {
     gateway,
@@ -42,8 +46,10 @@ export async function startEmbeddedSwitch(options: {
     bank: sim.bank,
     routing,
     notifier,
+    reconciler,
     close: async () => {
       await gateway.close();
+      await reconciler.stop();
       await bus.drained();
       await notifier.stop();
       await router.stop();

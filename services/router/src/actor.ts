@@ -14,7 +14,7 @@ import {
   type Transaction,
 } from '@switch/shared';
 import { announce } from './announce';
-import { asOneWrite, clearStatus, dispatch, requestStatus, resolveAttempt, transition } from './transaction';
+import { asOneWrite, clearStatus, dispatch, flagForReview, requestStatus, resolveAttempt, transition } from './transaction';
 
 type ExecuteMessage = Extract<RouterInboxMessage, { type: 'execute' }>;
 type BankResultMessage = Extract<RouterInboxMessage, { type: 'bank_result' }>;
@@ -27,6 +27,11 @@ export interface ActorDeps {
   now?: () => Date;
   /** Banks to skip (open breakers), asked at routing time. */
   unavailableBanks?: () => ReadonlySet<BancoId>;
+  /**
+   * How long a bank's "no such order" must hold for a DESCONOCIDA before it is rejected: a bank may
+   * record an order late, so one "not found" right after a time-out is no proof. Default 10 min.
+   */
+  notFoundSettleMs?: number;
 }
 
 export class OptimisticConflict extends Error {}
@@ -48,6 +53,8 @@ export class TransactionActor {
         return this.execute(message);
       case 'query':
         return this.query(message.txnId);
+      case 'review':
+        return this.review(message.txnId, message.reason);
       case 'bank_result':
         return this.bankResult(message);
     }
@@ -182,7 +189,7 @@ export class TransactionActor {
       return;
     }
     if (!tx.statusQuery || tx.statusQuery.seq !== msg.attempt) return; // stale or redelivered answer
-    const cleared = clearStatus(tx, now);
+    const cleared = clearStatus(tx, msg.outcome, now);
     await this.write(tx, asOneWrite(tx, this.applyStatusOutcome(cleared, msg.outcome, now)));
   }
 
@@ -209,6 +216,12 @@ export class TransactionActor {
     }
   }
 
+  private async review(txnId: string, reason: string): Promise<void> {
+    const tx = await this.deps.store.transactions.get(txnId);
+    if (!tx || isFinal(tx.estado) || tx.review) return;
+    await this.write(tx, flagForReview(tx, reason, this.now().toISOString()));
+  }
+
   private applyStatusOutcome(tx: Transaction, outcome: BankOutcome, now: string): Transaction {
     const move = (to: 'LIQUIDADA' | 'RECHAZADA' | 'PENDIENTE' | 'ACEPTADA') =>
       transition(tx, to, 'status_query', 'motivo' in outcome ? outcome : { raw: outcome.raw, ...refs(outcome) }, now);
@@ -221,7 +234,19 @@ export class TransactionActor {
         if (outcome.pending && tx.estado !== 'PENDIENTE') return move('PENDIENTE');
         if (tx.estado === 'DESCONOCIDA') return move('ACEPTADA');
         return tx;
-      case 'not_processed':
+      case 'not_processed': {
+        // The bank says it never got the order. Only when that has held for the whole settle window
+        // is it proof enough to reject a DESCONOCIDA (nothing moved: BANCO_NO_DISPONIBLE).
+        if (tx.estado !== 'DESCONOCIDA') return tx;
+        // The unbroken run of "not found" answers up to now; any other answer restarts the window.
+        const evidence = tx.evidence ?? [];
+        const lastOther = evidence.map((e) => e.outcome !== 'not_processed').lastIndexOf(true);
+        const notFound = evidence.slice(lastOther + 1);
+        const first = notFound[0];
+        const held = first ? Date.parse(now) - Date.parse(first.at) : 0;
+        if (held < (this.deps.notFoundSettleMs ?? 600_000)) return tx;
+        return transition(tx, 'RECHAZADA', 'status_query', { motivo: 'BANCO_NO_DISPONIBLE', raw: { switch: `the bank did not know the order for ${Math.round(held / 1000)} s`, evidence: notFound.map((e) => ({ at: e.at, raw: e.raw })), bank: outcome.raw } }, now);
+      }
       case 'unknown':
         // No evidence either way: the state stays until the bank can say (reconciler keeps asking).
         return tx;

@@ -3,6 +3,7 @@ import {
   ForbiddenTransition,
   isFinal,
   type BancoId,
+  type BankOutcome,
   type EstadoTransaccion,
   type MotivoRechazo,
   type Rail,
@@ -68,13 +69,22 @@ export function resolveAttempt(tx: Transaction, n: number, outcome: NonNullable<
 export function requestStatus(tx: Transaction, now: string): Transaction {
   const next = nextVersion(tx, now);
   next.statusChecks = tx.statusChecks + 1;
+  next.lastStatusAt = now;
   next.statusQuery = { seq: next.statusChecks, requestedVersion: next.version };
   return next;
 }
 
-export function clearStatus(tx: Transaction, now: string): Transaction {
+/** Closes the outstanding status query, keeping what the bank said as evidence. */
+export function clearStatus(tx: Transaction, outcome: BankOutcome, now: string): Transaction {
   const next = nextVersion(tx, now);
+  next.evidence = [...(tx.evidence ?? []), { at: now, source: 'status_query', seq: tx.statusQuery?.seq ?? 0, outcome: outcome.type, raw: outcome.raw }];
   next.statusQuery = null;
+  return next;
+}
+
+export function flagForReview(tx: Transaction, reason: string, now: string): Transaction {
+  const next = nextVersion(tx, now);
+  next.review = { since: now, reason };
   return next;
 }
 

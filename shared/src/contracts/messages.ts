@@ -48,6 +48,7 @@ export const RouterInboxMessage = Type.Union([
     request: OperationRequestSchema,
   }),
   Type.Object({ type: Type.Literal('query'), txnId: Type.String() }),
+  Type.Object({ type: Type.Literal('review'), txnId: Type.String(), reason: Type.String() }),
   Type.Object({
     type: Type.Literal('bank_result'),
     txnId: Type.String(),

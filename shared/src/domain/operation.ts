@@ -50,6 +50,14 @@ export interface HistoryEntry {
   raw: Record<string, unknown> | null;
 }
 
+export interface Evidence {
+  at: string;
+  source: 'status_query';
+  seq: number;
+  outcome: BankOutcome['type'];
+  raw: Record<string, unknown>;
+}
+
 /** The switch's one record of a money operation; the router is its only writer. */
 export interface Transaction {
   id: string;
@@ -78,6 +86,12 @@ export interface Transaction {
   statusQuery: { seq: number; requestedVersion: number } | null;
   /** Status queries asked so far. */
   statusChecks: number;
+  /** When the last status query was asked (the reconciler's backoff counts from it). */
+  lastStatusAt?: string | null;
+  /** What each status query answered: the evidence a DESCONOCIDA is resolved from. */
+  evidence?: Evidence[];
+  /** Set when nobody could resolve the operation within the configured age: a person must look. */
+  review?: { since: string; reason: string } | null;
   createdAt: string;
   updatedAt: string;
 }

@@ -20,6 +20,10 @@ class PartitionQueue {
     if (!this.running) void this.drain();
   }
 
+  isIdle(): boolean {
+    return !this.running && this.items.length === 0;
+  }
+
   /** Resolves when the queue is empty and idle. */
   idle(): Promise<void> {
     return this.running || this.items.length > 0 ? new Promise((r) => setImmediate(() => r(this.idle()))) : Promise.resolve();
@@ -105,7 +109,12 @@ export class MemoryBus implements Bus {
 
   /** Resolves once every queued message has been handled (tests and graceful shutdown). */
   async drained(): Promise<void> {
-    for (const byGroup of this.groups.values()) for (const g of byGroup.values()) await Promise.all(g.queues.map((q) => q.idle()));
+    // Handlers publish further messages, so repeat until one whole pass finds every queue idle.
+    for (;;) {
+      const queues = [...this.groups.values()].flatMap((byGroup) => [...byGroup.values()].flatMap((g) => g.queues));
+      if (queues.every((q) => q.isIdle())) return;
+      await Promise.all(queues.map((q) => q.idle()));
+    }
   }
 
   async close(): Promise<void> {

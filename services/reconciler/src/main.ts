@@ -1,0 +1,22 @@
+import { connectAdapters, createLogger, envReader, loadInfraConfig, onShutdown, startHealthServer } from '@switch/shared';
+import { loadReconcilerConfig, startReconciler } from './service';
+
+/** Drives open operations to their outcome as its own process: `node services/reconciler/dist/main.js`. */
+async function main(): Promise<void> {
+  const env = envReader();
+  const log = createLogger('reconciler');
+  const adapters = await connectAdapters(loadInfraConfig(env), 'reconciler', log);
+  const reconciler = startReconciler({ bus: adapters.bus, store: adapters.store, log, config: loadReconcilerConfig(env) });
+  const health = await startHealthServer(env.int('HEALTH_PORT', 9104, { min: 0, max: 65535 }), env.string('HEALTH_HOST', '0.0.0.0'), adapters.ready);
+  log.info('reconciler ready');
+  onShutdown(log, async () => {
+    await reconciler.stop();
+    await adapters.close();
+    health.close();
+  });
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`reconciler failed to start: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});
