@@ -21,6 +21,12 @@ describe('onboarding command line', () => {
     });
   });
 
+  it('maps the delivery and review commands', () => {
+    expect(toRequest(['delivery', 'list', '--txn', 'txn_1'])).toEqual({ method: 'GET', path: '/admin/v1/transactions/txn_1/deliveries' });
+    expect(toRequest(['delivery', 'redeliver', '--id', 'txn_1.v2.we_1'])).toEqual({ method: 'POST', path: '/admin/v1/deliveries/txn_1.v2.we_1/redeliver' });
+    expect(toRequest(['review', 'list'])).toEqual({ method: 'GET', path: '/admin/v1/review' });
+  });
+
   it('refuses unknown commands and missing flags with a usage error', () => {
     expect(() => toRequest(['merchant', 'delete'])).toThrow(UsageError);
     expect(() => toRequest(['key', 'issue', '--merchant', 'tienda'])).toThrow(/--mode is required/);

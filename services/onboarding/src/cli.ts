@@ -15,6 +15,9 @@ export const USAGE = `Usage: npm run switch -- <command> [options]
   webhook add --merchant <id> --mode test|live --url <url> [--events a,b]
                                                    register a webhook endpoint (its secret is shown once)
   webhook list --merchant <id>                     list a merchant's webhook endpoints (no secrets)
+  delivery list --txn <transaction id>             webhook deliveries of a transaction, every attempt
+  delivery redeliver --id <delivery id>            attempt a delivery again now, same body
+  review list                                      open operations flagged for manual review
 
 Connection: SWITCH_URL and SWITCH_ADMIN_TOKEN, or the .switch/admin.json that \`npm start\` writes.`;
 
@@ -86,6 +89,12 @@ export function toRequest(args: string[]): Request {
     }
     case 'webhook list':
       return { method: 'GET', path: `/admin/v1/merchants/${merchant()}/webhooks` };
+    case 'delivery list':
+      return { method: 'GET', path: `/admin/v1/transactions/${encodeURIComponent(need('txn'))}/deliveries` };
+    case 'delivery redeliver':
+      return { method: 'POST', path: `/admin/v1/deliveries/${encodeURIComponent(need('id'))}/redeliver` };
+    case 'review list':
+      return { method: 'GET', path: '/admin/v1/review' };
     default:
       throw new UsageError(`unknown command "${args.join(' ')}"`);
   }

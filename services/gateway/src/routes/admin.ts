@@ -119,4 +119,32 @@ export function adminRoutes(app: FastifyInstance, deps: { store: Store; adminTok
     await merchantOr404(merchantId);
     return (await deps.store.webhooks.listForMerchant(merchantId)).map(({ secret: _s, ...e }) => e);
   });
+
+  app.get('/admin/v1/review', { schema: hide }, async () => {
+    const open = await deps.store.transactions.listByEstado(['ACEPTADA', 'PENDIENTE', 'DESCONOCIDA'], 10_000);
+    return open
+      .filter((tx) => tx.review)
+      .map((tx) => ({ id: tx.id, merchantId: tx.merchantId, mode: tx.mode, kind: tx.kind, estado: tx.estado, banco: tx.bancoUsado, createdAt: tx.createdAt, review: tx.review, evidence: tx.evidence ?? [] }));
+  });
+
+  app.get(
+    '/admin/v1/transactions/:txnId/deliveries',
+    { schema: { ...hide, params: Type.Object({ txnId: Type.String({ maxLength: 64 }) }) } },
+    async (request) => {
+      const { txnId } = request.params as { txnId: string };
+      return (await deps.store.deliveries.listForTransaction(txnId)).map(({ lease: _l, ...d }) => d);
+    },
+  );
+
+  app.post(
+    '/admin/v1/deliveries/:deliveryId/redeliver',
+    { schema: { ...hide, params: Type.Object({ deliveryId: Type.String({ maxLength: 200 }) }) } },
+    async (request, reply) => {
+      const { deliveryId } = request.params as { deliveryId: string };
+      if (!(await deps.store.deliveries.requeue(deliveryId, new Date().toISOString()))) {
+        throw new HttpProblem(404, { error: 'NOT_FOUND', message: `no delivery ${deliveryId}` });
+      }
+      return reply.code(202).send({ id: deliveryId, status: 'pending', note: 'queued for an attempt now, with the same body' });
+    },
+  );
 }
