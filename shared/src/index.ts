@@ -33,3 +33,4 @@ export * from './runtime/service';
 export * from './runtime/bank-http';
 export * from './runtime/breaker';
 export * from './domain/webhook-signing';
+export * from './telemetry/metrics';

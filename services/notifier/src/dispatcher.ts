@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import {
   EVENT_HEADER,
+  metrics,
   SIGNATURE_HEADER,
   signWebhook,
   standardWebhookHeaders,
@@ -78,6 +79,8 @@ export class Dispatcher {
       else ({ statusCode, error } = await this.post(delivery, endpoint.secret, startedAt));
     }
     const finishedAt = this.now();
+    metrics.webhookDuration.observe((finishedAt.getTime() - startedAt.getTime()) / 1000);
+    metrics.webhookAttempts.inc({ outcome: statusCode !== null && statusCode >= 200 && statusCode < 300 ? 'delivered' : error?.startsWith('destination refused') ? 'refused' : 'failed' });
     const attempts = [...delivery.attempts, { n, at: startedAt.toISOString(), statusCode, latencyMs: finishedAt.getTime() - startedAt.getTime(), error }];
     const ok = statusCode !== null && statusCode >= 200 && statusCode < 300;
     const next = ok ? null : nextAttemptAt(this.config.schedule, attempts.length, finishedAt);
@@ -92,6 +95,7 @@ export class Dispatcher {
       this.log.warn({ deliveryId: delivery.id }, 'lease lost before the attempt was recorded');
       return;
     }
+    if (status === 'exhausted') metrics.webhookExhausted.inc();
     if (status === 'exhausted') this.log.error({ deliveryId: delivery.id, txnId: delivery.txnId, attempts: attempts.length }, 'webhook delivery exhausted');
     const result: AttemptResult = { delivery: { ...delivery, status, attempts, nextAttemptAt: next?.toISOString() ?? null, lease: null }, outcome: ok ? 'delivered' : next ? 'retry' : 'exhausted' };
     this.listeners.forEach((l) => l(result));

@@ -1,4 +1,4 @@
-import { envReader, TOPICS, type Bus, type EnvReader, type Logger, type Store, type Subscription } from '@switch/shared';
+import { envReader, measured, metrics, TOPICS, type Bus, type EnvReader, type Logger, type Store, type Subscription } from '@switch/shared';
 import { planDeliveries } from './deliveries';
 import { Dispatcher, type DispatcherConfig } from './dispatcher';
 import { parseSchedule } from './schedule';
@@ -33,11 +33,17 @@ export async function startNotifier(deps: { bus: Bus; store: Store; log: Logger;
   let running: Promise<unknown> = Promise.resolve();
   let stopped = false;
   const tick = () => {
-    running = dispatcher.runDue().catch((error: unknown) => deps.log.error({ err: error }, 'delivery round failed'));
+    running = dispatcher
+      .runDue()
+      .then(async () => {
+        const counts = await deps.store.deliveries.countByStatus();
+        for (const [status, n] of Object.entries(counts)) metrics.webhookQueue.set({ status }, n);
+      })
+      .catch((error: unknown) => deps.log.error({ err: error }, 'delivery round failed'));
   };
-  const subscription: Subscription = await deps.bus.subscribe(TOPICS.transactions, { group: 'notifier' }, async ({ value }) => {
+  const subscription: Subscription = await deps.bus.subscribe(TOPICS.transactions, { group: 'notifier' }, measured('notifier', TOPICS.transactions.name, async ({ value }) => {
     if ((await planDeliveries(deps.store, value, new Date())) > 0 && !stopped) tick();
-  });
+  }));
   const timer = setInterval(() => {
     void running.then(() => {
       if (!stopped) tick();

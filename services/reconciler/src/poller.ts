@@ -1,4 +1,4 @@
-import { TOPICS, type Bus, type Logger, type Store, type Transaction } from '@switch/shared';
+import { metrics, TOPICS, type Bus, type Logger, type Store, type Transaction } from '@switch/shared';
 
 export interface ReconcilerConfig {
   /** Waits between status queries of one operation, by how many were asked already (last one repeats). */
@@ -33,6 +33,8 @@ export async function reconcileRound(deps: { bus: Bus; store: Store; log: Logger
   const now = (deps.now ?? (() => new Date()))().getTime();
   const open = await deps.store.transactions.listByEstado(['ACEPTADA', 'PENDIENTE', 'DESCONOCIDA'], deps.config.batchSize);
   const result: RoundResult = { queried: [], flagged: [] };
+  metrics.reconcilerCycles.inc();
+  observeBacklog(open, now);
   for (const tx of open) {
     if (tx.kind === 'token') continue;
     if (!tx.review && now - Date.parse(tx.createdAt) >= deps.config.reviewAfterMs) {
@@ -46,4 +48,16 @@ export async function reconcileRound(deps: { bus: Bus; store: Store; log: Logger
   }
   if (result.queried.length || result.flagged.length) deps.log.info({ queried: result.queried.length, flagged: result.flagged.length }, 'reconciliation round');
   return result;
+}
+
+/** Backlog gauges: open operations by state, the oldest's age, and the manual-review queue. */
+function observeBacklog(open: Transaction[], now: number): void {
+  for (const estado of ['ACEPTADA', 'PENDIENTE', 'DESCONOCIDA'] as const) {
+    const mine = open.filter((t) => t.estado === estado && t.kind !== 'token');
+    metrics.openOperations.set({ estado }, mine.length);
+    metrics.openOldestAge.set({ estado }, mine.length ? (now - Date.parse(mine[0]!.createdAt)) / 1000 : 0);
+  }
+  const review = open.filter((t) => t.review);
+  metrics.reviewOperations.set(review.length);
+  metrics.reviewOldestAge.set(review.length ? Math.max(...review.map((t) => (now - Date.parse(t.review!.since)) / 1000)) : 0);
 }

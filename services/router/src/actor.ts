@@ -3,6 +3,7 @@ import {
   idempotencyScope,
   inFlight,
   isFinal,
+  metrics,
   railFor,
   type BancoId,
   type BankOutcome,
@@ -73,6 +74,7 @@ export class TransactionActor {
     if (!tx) {
       const created = await this.create(msg);
       if (!(await store.transactions.insert(created))) throw new OptimisticConflict(`transaction ${msg.txnId} created concurrently`);
+      metrics.operationsStarted.inc({ kind: created.kind, mode: created.mode });
       tx = created;
     }
     // A crash between a write and its announcement is repaired by announcing, never by re-executing.
@@ -209,7 +211,10 @@ export class TransactionActor {
         if (tx.kind === 'pagar') {
           const tried = new Set<BancoId>([...tx.attempts.map((a) => a.banco), ...this.unavailable()]);
           const next = candidateBanks(this.deps.routing, tx.mode, tx.request, tried)[0];
-          if (next) return dispatch(tx, next, railFor(tx.request), now);
+          if (next) {
+            metrics.reroutes.inc({ from_bank: banco, to_bank: next });
+            return dispatch(tx, next, railFor(tx.request), now);
+          }
         }
         return transition(tx, 'RECHAZADA', 'bank_outcome', { motivo: 'BANCO_NO_DISPONIBLE', raw: { banco, ...outcome.raw } }, now);
       }
@@ -259,8 +264,17 @@ export class TransactionActor {
     if (!(await this.deps.store.transactions.replace(next, before.version))) {
       throw new OptimisticConflict(`transaction ${before.id} changed since version ${before.version}`);
     }
+    countTransition(next);
     await announce(this.deps.bus, this.deps.store, next);
   }
+}
+
+/** Metrics of the transition a write made, if it made one. */
+function countTransition(tx: Transaction): void {
+  const entry = tx.history[tx.history.length - 1];
+  if (!entry || entry.version !== tx.version) return;
+  metrics.operationsFinished.inc({ kind: tx.kind, bank: tx.bancoUsado ?? 'none', rail: tx.rail ?? 'none', mode: tx.mode, estado: entry.to, motivo_rechazo: entry.motivo ?? '' });
+  if (entry.cause === 'status_query') metrics.reconcilerResolutions.inc({ from_estado: entry.from ?? 'new', to_estado: entry.to });
 }
 
 function refs(outcome: BankOutcome): { referencia?: string | null; endtoend?: string | null } {

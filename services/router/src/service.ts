@@ -1,4 +1,4 @@
-import { TOPICS, type Bus, type Logger, type RoutingTable, type Store, type Subscription } from '@switch/shared';
+import { measured, TOPICS, type Bus, type Logger, type RoutingTable, type Store, type Subscription } from '@switch/shared';
 import { TransactionActor } from './actor';
 
 export interface RouterHandle {
@@ -11,6 +11,6 @@ export async function startRouter(deps: { bus: Bus; store: Store; routing: Routi
   const actor = new TransactionActor(deps);
   const repaired = await actor.repair();
   if (repaired > 0) deps.log.info({ repaired }, 're-announced writes left unannounced');
-  const subscription: Subscription = await deps.bus.subscribe(TOPICS.routerInbox, { group: 'router' }, ({ value }) => actor.handle(value));
+  const subscription: Subscription = await deps.bus.subscribe(TOPICS.routerInbox, { group: 'router' }, measured('router', TOPICS.routerInbox.name, ({ value }) => actor.handle(value)));
   return { actor, stop: () => subscription.close() };
 }

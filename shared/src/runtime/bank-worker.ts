@@ -5,6 +5,7 @@ import type { BankConnector } from '../ports/bank';
 import type { BancoId, Mode } from '../domain/bancos';
 import type { BankOutcome } from '../domain/operation';
 import type { Logger } from '../telemetry/logger';
+import { measured, metrics } from '../telemetry/metrics';
 
 export interface BankWorkerOptions {
   bus: Bus;
@@ -22,14 +23,19 @@ export interface BankWorkerOptions {
  */
 export async function startBankWorker(options: BankWorkerOptions): Promise<Subscription> {
   const { bus, banco, connectors, log } = options;
-  return bus.subscribe(bankRequests(banco), { group: options.group }, async ({ value }) => {
+  const topic = bankRequests(banco);
+  return bus.subscribe(topic, { group: options.group }, measured(options.group, topic.name, async ({ value }) => {
     const connector = connectors[value.mode];
     if (!connector) return;
-    await handle(bus, connector, value, log);
-  });
+    const end = metrics.bankCallDuration.startTimer({ bank: banco, operation: value.op });
+    const outcome = await handle(bus, connector, value, log);
+    end({ outcome });
+    metrics.bankCalls.inc({ bank: banco, operation: value.op, outcome });
+  }));
 }
 
-async function handle(bus: Bus, connector: BankConnector, request: BankRequestMessage, log: Logger): Promise<void> {
+/** Handles one request and returns its outcome's name (for metrics). */
+async function handle(bus: Bus, connector: BankConnector, request: BankRequestMessage, log: Logger): Promise<string> {
   switch (request.op) {
     case 'execute':
     case 'status': {
@@ -47,7 +53,7 @@ async function handle(bus: Bus, connector: BankConnector, request: BankRequestMe
         op: request.op,
         outcome,
       });
-      return;
+      return outcome.type;
     }
     case 'saldo':
     case 'movimientos': {
@@ -65,7 +71,7 @@ async function handle(bus: Bus, connector: BankConnector, request: BankRequestMe
         result = { ok: false, motivo: 'RECHAZO_TECNICO', raw: { switch: 'connector failure' } };
       }
       await bus.publish(TOPICS.gatewayReplies, request.gatewayId, { correlationId: request.correlationId, gatewayId: request.gatewayId, result });
-      return;
+      return result.ok ? 'ok' : result.motivo;
     }
   }
 }

@@ -7,6 +7,7 @@ import { MemoryBus } from '../adapters/memory/bus';
 import { MemoryStore } from '../adapters/memory/store';
 import { KafkaBus } from '../adapters/kafka/bus';
 import { MongoStore } from '../adapters/mongo/store';
+import { registry } from '../telemetry/metrics';
 
 export interface InfraConfig {
   bus: { kind: 'kafka'; brokers: string[]; schemaRegistryUrl: string } | { kind: 'memory' };
@@ -72,7 +73,7 @@ export async function connectAdapters(config: InfraConfig, clientId: string, _lo
 }
 
 /**
- * `/healthz` (the process lives) and `/readyz` (its connections answer) for services without an
+ * `/healthz` (the process lives), `/readyz` (its connections answer) and `/metrics` (Prometheus) for services without an
  * HTTP API of their own, on `HEALTH_PORT`.
  */
 export function startHealthServer(
@@ -87,6 +88,13 @@ export function startHealthServer(
       res.end(JSON.stringify(body));
     };
     if (req.url === '/healthz') return send(200, { status: 'ok' });
+    if (req.url === '/metrics') {
+      registry.metrics().then((text) => {
+        res.writeHead(200, { 'content-type': registry.contentType });
+        res.end(text);
+      }, (e: unknown) => send(500, { error: 'INTERNAL', message: String(e) }));
+      return;
+    }
     if (req.url === '/readyz') {
       ready().then(
         () => send(200, { status: 'ready' }),

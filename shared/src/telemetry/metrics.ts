@@ -1,0 +1,53 @@
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+
+/**
+ * Every metric the switch exports, named and labelled by Prometheus conventions: units in names,
+ * bounded label sets (never ids). One registry per process; in the embedded switch all services share
+ * it. `deploy/metrics.txt` lists the names the dashboard and alerts rely on.
+ */
+export const registry = new Registry();
+collectDefaultMetrics({ register: registry });
+
+const seconds = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
+
+export const metrics = {
+  httpRequests: new Counter({ name: 'http_requests_total', help: 'HTTP requests answered', labelNames: ['service', 'route', 'method', 'status_code'], registers: [registry] }),
+  httpDuration: new Histogram({ name: 'http_request_duration_seconds', help: 'HTTP request latency', labelNames: ['service', 'route', 'method'], buckets: seconds, registers: [registry] }),
+  operationsStarted: new Counter({ name: 'switch_operations_started_total', help: 'Money operations created', labelNames: ['kind', 'mode'], registers: [registry] }),
+  operationsFinished: new Counter({
+    name: 'switch_operations_finished_total',
+    help: 'Operations entering a state, by the state entered',
+    labelNames: ['kind', 'bank', 'rail', 'mode', 'estado', 'motivo_rechazo'],
+    registers: [registry],
+  }),
+  bankCalls: new Counter({ name: 'switch_bank_calls_total', help: 'Calls to bank connectors by outcome', labelNames: ['bank', 'operation', 'outcome'], registers: [registry] }),
+  bankCallDuration: new Histogram({ name: 'switch_bank_call_duration_seconds', help: 'Bank call latency', labelNames: ['bank', 'operation', 'outcome'], buckets: seconds, registers: [registry] }),
+  breakerState: new Gauge({ name: 'switch_breaker_state', help: 'Circuit breaker state: 0 closed, 1 half open, 2 open', labelNames: ['bank', 'operation'], registers: [registry] }),
+  reroutes: new Counter({ name: 'switch_reroutes_total', help: 'Payouts rerouted after a bank provably did not process them', labelNames: ['from_bank', 'to_bank'], registers: [registry] }),
+  openOperations: new Gauge({ name: 'switch_open_operations', help: 'Operations waiting on a bank, by state', labelNames: ['estado'], registers: [registry] }),
+  openOldestAge: new Gauge({ name: 'switch_open_operation_oldest_age_seconds', help: 'Age of the oldest open operation, by state', labelNames: ['estado'], registers: [registry] }),
+  reviewOperations: new Gauge({ name: 'switch_manual_review_operations', help: 'Open operations flagged for manual review', registers: [registry] }),
+  reviewOldestAge: new Gauge({ name: 'switch_manual_review_oldest_age_seconds', help: 'Age of the oldest operation flagged for review', registers: [registry] }),
+  consumerLag: new Gauge({ name: 'switch_kafka_consumer_lag', help: 'Messages not yet consumed, per consumer group and topic', labelNames: ['group', 'topic'], registers: [registry] }),
+  processingDuration: new Histogram({ name: 'switch_message_processing_duration_seconds', help: 'Time to handle one bus message', labelNames: ['group', 'topic'], buckets: seconds, registers: [registry] }),
+  webhookAttempts: new Counter({ name: 'switch_webhook_attempts_total', help: 'Webhook delivery attempts by outcome', labelNames: ['outcome'], registers: [registry] }),
+  webhookDuration: new Histogram({ name: 'switch_webhook_attempt_duration_seconds', help: 'Webhook attempt latency', buckets: seconds, registers: [registry] }),
+  webhookQueue: new Gauge({ name: 'switch_webhook_queue_depth', help: 'Webhook deliveries by status', labelNames: ['status'], registers: [registry] }),
+  webhookExhausted: new Counter({ name: 'switch_webhook_exhausted_total', help: 'Deliveries that used all attempts', registers: [registry] }),
+  reconcilerCycles: new Counter({ name: 'switch_reconciler_cycles_total', help: 'Reconciliation rounds run', registers: [registry] }),
+  reconcilerResolutions: new Counter({ name: 'switch_reconciler_resolutions_total', help: 'State changes resolved by a status query', labelNames: ['from_estado', 'to_estado'], registers: [registry] }),
+};
+
+/** Wraps a bus handler so its processing time is observed per group and topic. */
+export function measured<T>(group: string, topic: string, handler: (message: T) => Promise<void>): (message: T) => Promise<void> {
+  return async (message) => {
+    const end = metrics.processingDuration.startTimer({ group, topic });
+    try {
+      await handler(message);
+    } finally {
+      end();
+    }
+  };
+}
+
+export const BREAKER_VALUE = { closed: 0, half_open: 1, open: 2 } as const;
