@@ -1,0 +1,133 @@
+#!/usr/bin/env node
+// Benchmark (not a test): simulated pago móvil payouts through the gateway process, many concurrent
+// clients, for the embedded switch and for separate processes on Kafka + MongoDB, beside a baseline
+// HTTP server in the same run. Prints throughput and p50/p95/p99 end-to-end latency.
+//
+//   npm run build && node test/bench/payouts.mjs [--requests 2000] [--concurrency 32] [--modes baseline,embedded,kafka]
+// The kafka mode needs KAFKA_BROKERS, SCHEMA_REGISTRY_URL and MONGO_URL (e.g. `. .cache/infra.env`).
+import { spawn } from 'node:child_process';
+import { createServer } from 'node:http';
+import { randomUUID } from 'node:crypto';
+import { resolve, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { cpus, totalmem } from 'node:os';
+
+const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const args = Object.fromEntries(process.argv.slice(2).map((a, i, all) => (a.startsWith('--') ? [a.slice(2), all[i + 1]] : null)).filter(Boolean));
+const REQUESTS = Number(args.requests ?? 2000);
+const CONCURRENCY = Number(args.concurrency ?? 32);
+const WARMUP = Math.min(200, Math.floor(REQUESTS / 10));
+const MODES = (args.modes ?? 'baseline,embedded,kafka').split(',');
+const ADMIN = `bench-admin-${randomUUID()}`;
+
+const ordenante = { tipo: 'cuenta', valor: '01910000000000000001', banco: '0191', identificacion: 'J123456789', nombre: 'Comercio Bench' };
+const beneficiario = { tipo: 'telefono', valor: '04141234567', banco: '0102', identificacion: 'V12345678', nombre: 'Ana' };
+const payout = () => JSON.stringify({ idempotency_key: randomUUID(), monto: { valor: 10.5 }, concepto: 'bench', ordenante, beneficiario, via: 'pago_movil' });
+
+function spawnService(entry, env) {
+  const child = spawn(process.execPath, [resolve(REPO, entry)], { cwd: REPO, env: { ...process.env, LOG_LEVEL: 'error', SWITCH_LOG_REQUESTS: 'false', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout.on('data', (d) => (out += d));
+  child.stderr.on('data', (d) => (out += d));
+  return { child, output: () => out };
+}
+
+async function waitFor(url, check = (r) => r.ok, timeoutMs = 60_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    try {
+      const r = await fetch(url);
+      if (check(r)) return r;
+    } catch {}
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`timeout waiting for ${url}`);
+}
+
+async function drive(url, headers, label) {
+  const latencies = [];
+  let next = 0;
+  let errors = 0;
+  const states = {};
+  const one = async (record) => {
+    const t0 = process.hrtime.bigint();
+    const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: payout() });
+    const body = await res.json().catch(() => ({}));
+    const ms = Number(process.hrtime.bigint() - t0) / 1e6;
+    if (!record) return;
+    if (res.status !== 200) errors++;
+    states[body.estado ?? res.status] = (states[body.estado ?? res.status] ?? 0) + 1;
+    latencies.push(ms);
+  };
+  for (let i = 0; i < WARMUP; i++) await one(false);
+  const t0 = Date.now();
+  await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
+    while (next < REQUESTS) {
+      next++;
+      await one(true);
+    }
+  }));
+  const seconds = (Date.now() - t0) / 1000;
+  latencies.sort((a, b) => a - b);
+  const p = (q) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))].toFixed(1);
+  return { label, requests: latencies.length, seconds: seconds.toFixed(1), throughput: (latencies.length / seconds).toFixed(0), p50: p(0.5), p95: p(0.95), p99: p(0.99), errors, states: JSON.stringify(states) };
+}
+
+async function baseline() {
+  const server = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => res.writeHead(200, { 'content-type': 'application/json' }).end('{"estado":"LIQUIDADA"}'));
+  });
+  await new Promise((r) => server.listen(0, '127.0.0.1', r));
+  try {
+    return await drive(`http://127.0.0.1:${server.address().port}/switch/v1/pagar`, {}, 'baseline: bare Node HTTP server, same client');
+  } finally {
+    server.close();
+  }
+}
+
+async function embedded() {
+  const port = 39000 + Math.floor(Math.random() * 1000);
+  const svc = spawnService('services/embedded/dist/main.js', { PORT: String(port), SWITCH_ADMIN_TOKEN: ADMIN, SWITCH_STATE_DIR: resolve(REPO, '.cache/bench-state'), SWITCH_RATE_LIMIT_PER_MINUTE: '10000000' });
+  try {
+    await waitFor(`http://127.0.0.1:${port}/healthz`);
+    const key = /x-switch-key:\s+(\S+)/.exec(svc.output())[1];
+    return await drive(`http://127.0.0.1:${port}/switch/v1/pagar`, { 'x-switch-key': key }, 'embedded: all services in one process, memory bus/store');
+  } finally {
+    svc.child.kill('SIGTERM');
+  }
+}
+
+async function kafka() {
+  for (const v of ['KAFKA_BROKERS', 'SCHEMA_REGISTRY_URL', 'MONGO_URL']) if (!process.env[v]) throw new Error(`kafka mode needs ${v} (source .cache/infra.env)`);
+  const database = `bench_${Date.now()}`;
+  const common = { MONGO_DATABASE: database, SWITCH_BUS: 'kafka', SWITCH_STORE: 'mongo' };
+  const base = 39500 + Math.floor(Math.random() * 400);
+  const procs = [
+    spawnService('services/router/dist/main.js', { ...common, HEALTH_PORT: String(base + 1) }),
+    spawnService('services/bank-sim/dist/main.js', { ...common, HEALTH_PORT: String(base + 2) }),
+    spawnService('services/gateway/dist/main.js', { ...common, PORT: String(base), SWITCH_ADMIN_TOKEN: ADMIN, SWITCH_RATE_LIMIT_PER_MINUTE: '10000000', SWITCH_LOG_REQUESTS: 'false' }),
+  ];
+  try {
+    for (const port of [base + 1, base + 2, base]) await waitFor(`http://127.0.0.1:${port}/readyz`);
+    const admin = { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' };
+    await fetch(`http://127.0.0.1:${base}/admin/v1/merchants`, { method: 'POST', headers: admin, body: JSON.stringify({ id: 'bench', nombre: 'Bench' }) });
+    const key = (await (await fetch(`http://127.0.0.1:${base}/admin/v1/merchants/bench/keys`, { method: 'POST', headers: admin, body: JSON.stringify({ mode: 'test' }) })).json()).x_switch_key;
+    return await drive(`http://127.0.0.1:${base}/switch/v1/pagar`, { 'x-switch-key': key }, 'kafka+mongo: gateway, router, bank-sim as 3 processes');
+  } finally {
+    for (const p of procs) p.child.kill('SIGTERM');
+  }
+}
+
+const runners = { baseline, embedded, kafka };
+console.log(`machine: ${cpus().length} cores (${cpus()[0]?.model ?? 'unknown'}), ${(totalmem() / 2 ** 30).toFixed(0)} GiB, node ${process.version}`);
+console.log(`load: ${REQUESTS} pago_movil payouts after ${WARMUP} warm-up, ${CONCURRENCY} concurrent clients, each a new idempotency_key\n`);
+const rows = [];
+for (const mode of MODES) {
+  try {
+    rows.push(await runners[mode]());
+  } catch (e) {
+    rows.push({ label: `${mode}: failed (${e.message})` });
+  }
+}
+console.table(rows);
