@@ -10,7 +10,12 @@ export interface Topic<S extends TSchema = TSchema> {
 }
 export type Payload<T extends Topic> = Static<T['schema']>;
 
-const topic = <S extends TSchema>(name: string, schema: S, partitions: number): Topic<S> => ({ name, schema, partitions });
+/**
+ * `SWITCH_KAFKA_NAMESPACE` prefixes every topic name, so several environments (test and live overlays,
+ * or test runs) can share one Kafka cluster without reading each other's messages.
+ */
+const NAMESPACE = process.env.SWITCH_KAFKA_NAMESPACE ? `${process.env.SWITCH_KAFKA_NAMESPACE}.` : '';
+const topic = <S extends TSchema>(name: string, schema: S, partitions: number): Topic<S> => ({ name: `${NAMESPACE}${name}`, schema, partitions });
 
 export const TOPICS = {
   routerInbox: topic('switch.router.inbox.v1', RouterInboxMessage, 12),

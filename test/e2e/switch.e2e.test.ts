@@ -1,0 +1,136 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { randomUUID } from 'node:crypto';
+import { startService, type ServiceProcess } from './processes';
+
+/**
+ * Every service as its own process on real Kafka, the schema registry and a MongoDB-compatible
+ * server, driven only through the public HTTP API. Each run uses its own topic namespace and database.
+ */
+const infra = ['KAFKA_BROKERS', 'SCHEMA_REGISTRY_URL', 'MONGO_URL'].filter((v) => !process.env[v]);
+const RUN = `e2e${Date.now().toString(36)}${randomUUID().slice(0, 4)}`;
+const ADMIN = `admin-${randomUUID()}`;
+const env = {
+  SWITCH_BUS: 'kafka',
+  SWITCH_STORE: 'mongo',
+  SWITCH_KAFKA_NAMESPACE: RUN,
+  MONGO_DATABASE: RUN,
+  SWITCH_ADMIN_TOKEN: ADMIN,
+  SWITCH_ANSWER_TIMEOUT_MS: '8000',
+  SWITCH_QUERY_TIMEOUT_MS: '8000',
+  SWITCH_SHUTDOWN_MS: '10000',
+};
+
+const cuenta = (n: string) => ({ tipo: 'cuenta', valor: `0191${n.padStart(16, '0')}`, banco: '0191', identificacion: 'J123456789', nombre: 'Comercio E2E' });
+const telefono = { tipo: 'telefono', valor: '04141234567', banco: '0102', identificacion: 'V12345678', nombre: 'Ana' };
+const payout = (via: 'pago_movil' | 'credito_inmediato', key = randomUUID()) => ({
+  idempotency_key: key,
+  monto: { valor: 12.34 },
+  concepto: 'e2e',
+  ordenante: cuenta('1'),
+  beneficiario: telefono,
+  via,
+});
+
+describe('end to end: every service its own process on Kafka + MongoDB', () => {
+  let router: ServiceProcess;
+  let sim: ServiceProcess;
+  let gatewayA: ServiceProcess;
+  let gatewayB: ServiceProcess;
+  let key: string;
+  const procs = () => [gatewayA, gatewayB, sim, router].filter(Boolean);
+
+  const call = async (gw: ServiceProcess, path: string, body: unknown) => {
+    const res = await fetch(`http://127.0.0.1:${gw.port}/switch/v1${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-switch-key': key },
+      body: JSON.stringify(body),
+    });
+    return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+  };
+  const simOrders = async () => (await (await fetch(`http://127.0.0.1:${sim.port}/sim/orders`)).json()) as { executed: number; byTransaction: Record<string, number> };
+
+  beforeAll(async () => {
+    if (infra.length) throw new Error(`end-to-end tests need ${infra.join(', ')}: run \`npm run infra:up\` and \`. .cache/infra.env\``);
+    [router, sim] = await Promise.all([startService('router', env), startService('bank-sim', env)]);
+    [gatewayA, gatewayB] = await Promise.all([startService('gateway', env), startService('gateway', env)]);
+    const admin = { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' };
+    const base = `http://127.0.0.1:${gatewayA.port}/admin/v1/merchants`;
+    expect((await fetch(base, { method: 'POST', headers: admin, body: JSON.stringify({ id: 'e2e', nombre: 'E2E' }) })).status).toBe(201);
+    key = ((await (await fetch(`${base}/e2e/keys`, { method: 'POST', headers: admin, body: JSON.stringify({ mode: 'test' }) })).json()) as { x_switch_key: string }).x_switch_key;
+  });
+
+  afterAll(async () => {
+    await Promise.all(procs().map((p) => p.stop()));
+  });
+
+  it('pays out by pago móvil: LIQUIDADA at once, with the simulated bank contract', async () => {
+    const body = payout('pago_movil');
+    const r = await call(gatewayA, '/pagar', body);
+    expect(r.status).toBe(200);
+    expect(r.body).toMatchObject({ estado: 'LIQUIDADA', banco_usado: 'bnc', referencia_banco: `TEST-${body.idempotency_key.slice(0, 8)}`, endtoend: null, intentos: 1, raw: { simulated: true } });
+  });
+
+  it('collects with token then cobrar, and /consultar settles it, across both gateways', async () => {
+    const k = randomUUID();
+    const base = { idempotency_key: k, monto: { valor: 20 }, concepto: 'pedido', cobrador: cuenta('2'), pagador: telefono };
+    const token = await call(gatewayA, '/cobrar/token', base);
+    expect(token.body).toMatchObject({ estado: 'ACEPTADA', banco_usado: 'bnc' });
+    const cobro = await call(gatewayB, '/cobrar', { ...base, otp: '12345678' });
+    expect(cobro.body).toMatchObject({ estado: 'ACEPTADA', banco_usado: 'bnc' });
+    expect(cobro.body.id).not.toBe(token.body.id);
+    const queried = await call(gatewayA, '/consultar', { id: cobro.body.id });
+    expect(queried.body).toMatchObject({ id: cobro.body.id, estado: 'LIQUIDADA' });
+    const again = await call(gatewayB, '/consultar', { id: cobro.body.id });
+    expect(again.body).toMatchObject({ estado: 'LIQUIDADA' });
+  });
+
+  it('idempotent repeats across two gateway instances: one operation, one bank order, identical answers', async () => {
+    const body = payout('credito_inmediato');
+    const answers = await Promise.all([...Array(10).keys()].map((i) => call(i % 2 ? gatewayA : gatewayB, '/pagar', body)));
+    const ids = new Set(answers.map((a) => a.body.id));
+    expect(ids.size).toBe(1);
+    expect(new Set(answers.map((a) => JSON.stringify(a.body))).size).toBe(1);
+    expect(answers[0]!.body.estado).toBe('ACEPTADA');
+    expect((await simOrders()).byTransaction[[...ids][0] as string]).toBe(1);
+    const conflict = await call(gatewayB, '/pagar', { ...body, concepto: 'otro' });
+    expect(conflict.status).toBe(409);
+  });
+
+  it('unknown ids are 404 on every gateway', async () => {
+    expect((await call(gatewayA, '/consultar', { id: 'txn_nope' })).status).toBe(404);
+    expect((await call(gatewayB, '/consultar', { id: 'txn_nope' })).status).toBe(404);
+  });
+
+  it('router killed with -9 mid-flight: after restart every accepted operation reaches its state exactly once', async () => {
+    const bodies = [...Array(24).keys()].map((i) => payout(i % 2 ? 'pago_movil' : 'credito_inmediato'));
+    const inFlight = bodies.map((b, i) => call(i % 2 ? gatewayA : gatewayB, '/pagar', b));
+    // Kill as soon as the router has started on them (the first bank orders exist).
+    await expect.poll(async () => (await simOrders()).executed, { timeout: 30_000, interval: 20 }).toBeGreaterThan(3);
+    await router.kill9();
+    const first = await Promise.all(inFlight);
+    for (const r of first) expect([200]).toContain(r.status);
+    router = await startService('router', env);
+    // The merchant's safe retry: the same request with the same key until a settled answer.
+    const settled = await Promise.all(
+      bodies.map(async (b, i) => {
+        const gw = i % 2 ? gatewayB : gatewayA;
+        let r = await call(gw, '/pagar', b);
+        // A gateway whose wait ran out says DESCONOCIDA with raw.switch; the repeat returns the real state.
+        const waitRanOut = () => r.body.estado === 'DESCONOCIDA' && typeof (r.body.raw as { switch?: unknown } | undefined)?.switch === 'string';
+        for (let n = 0; n < 10 && waitRanOut(); n++) r = await call(gw, '/pagar', b);
+        return r;
+      }),
+    );
+    for (const [i, r] of settled.entries()) {
+      expect(r.body.estado).toBe(i % 2 ? 'LIQUIDADA' : 'ACEPTADA');
+      expect(r.body.id).toBe(first[i]!.body.id);
+    }
+    const orders = await simOrders();
+    for (const r of settled) expect(orders.byTransaction[r.body.id as string]).toBe(1);
+  });
+
+  it('stops gracefully on SIGTERM', async () => {
+    const extra = await startService('bank-sim', env);
+    expect(await extra.stop()).toBe(0);
+  });
+});
