@@ -34,3 +34,4 @@ export * from './runtime/bank-http';
 export * from './runtime/breaker';
 export * from './domain/webhook-signing';
 export * from './telemetry/metrics';
+export * from './domain/risk';

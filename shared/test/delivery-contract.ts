@@ -88,3 +88,20 @@ export function deliveryContract(name: string, makeStore: () => Promise<Store>):
     });
   });
 }
+
+/** Counters used by the live-money limits: atomic additions, returned totals. */
+export function counterContract(name: string, makeStore: () => Promise<Store>): void {
+  describe(`Counter contract: ${name}`, () => {
+    it('adds atomically under concurrency and returns the totals', async () => {
+      const s = await makeStore();
+      try {
+        const key = `limit|m|${randomUUID()}`;
+        await Promise.all([...Array(10).keys()].map(() => s.counters.add(key, 10.1, 1)));
+        expect(await s.counters.add(key, 0, 0)).toEqual({ amount: 101, count: 10 });
+        expect(await s.counters.add(key, -1.1, -1)).toEqual({ amount: 99.9, count: 9 });
+      } finally {
+        await s.close();
+      }
+    });
+  });
+}

@@ -1,6 +1,6 @@
 import { describe, expect, it, afterEach } from 'vitest';
 import { randomUUID } from 'node:crypto';
-import { DuplicateRecord, idempotencyScope, type IdempotencyClaim, type Store, type Transaction } from '../src';
+import { DuplicateRecord, idempotencyScope, inFlight, type IdempotencyClaim, type Store, type Transaction } from '../src';
 
 /** A transaction document as the router first writes it. */
 export function sampleTransaction(overrides: Partial<Transaction> = {}): Transaction {
@@ -160,6 +160,60 @@ export function storeContract(name: string, makeStore: () => Promise<Store>): vo
       expect(open.map((t) => t.id)).toEqual([older.id, newer.id]);
       const pending = (await s.transactions.listUnannounced(1000)).filter((t) => t.merchantId === merchantId);
       expect(pending.map((t) => t.id)).toEqual([unannounced.id]);
+    });
+
+    it('round-trips a full transaction exactly: nested objects, arrays of objects, nulls, any bank keys', async () => {
+      const s = await store();
+      // Bank JSON may hold keys a document database refuses ('.', leading '$') and nested arrays.
+      const raw = JSON.parse('{"resultado.codigo":"00","$meta":{"a.b":[{"$x":null}]},"matriz":[[1,2],[[3]]],"%":"%2E","vacio":{},"lista":[]}');
+      const at = '2020-01-01T00:00:00.000Z';
+      const tx = sampleTransaction({
+        estado: 'ACEPTADA',
+        bancoUsado: 'bnc',
+        rail: 'pago_movil',
+        referenciaBanco: '000123',
+        raw,
+        attempts: [
+          { n: 1, banco: 'banco_plaza', rail: 'pago_movil', dispatchedAt: at, dispatchVersion: 2, outcome: 'not_processed', resolvedAt: at },
+          { n: 2, banco: 'bnc', rail: 'pago_movil', dispatchedAt: at, dispatchVersion: 3 },
+        ],
+        history: [{ from: null, to: 'ACEPTADA', at, cause: 'bank_outcome', version: 4, motivo: null, raw }],
+        statusQuery: { seq: 1, requestedVersion: 4 },
+        version: 4,
+        announcedVersion: 4,
+      });
+      expect(await s.transactions.insert(tx)).toBe(true);
+      expect(await s.transactions.get(tx.id)).toStrictEqual(tx);
+      const next: Transaction = { ...tx, version: 5, estado: 'LIQUIDADA', raw: null, history: [...tx.history, { ...tx.history[0]!, from: 'ACEPTADA', to: 'LIQUIDADA', version: 5, raw: { 'otro.campo': [[null]] } }] };
+      expect(await s.transactions.replace(next, 4)).toBe(true);
+      expect(await s.transactions.get(tx.id)).toStrictEqual(next);
+    });
+
+    it('keeps an attempt without outcome in flight (an explicit undefined reads back as absent)', async () => {
+      const s = await store();
+      const tx = sampleTransaction({ attempts: [{ n: 1, banco: 'bnc', rail: 'pago_movil', dispatchedAt: '2020-01-01T00:00:00.000Z', dispatchVersion: 1, outcome: undefined }] });
+      await s.transactions.insert(tx);
+      const got = (await s.transactions.get(tx.id))!;
+      expect(got.attempts[0]!.outcome).toBeUndefined();
+      expect(inFlight(got)).toBe(true);
+    });
+
+    it('lists follow replaced states, and a limit of 0 lists nothing', async () => {
+      const s = await store();
+      const merchantId = `m-${randomUUID().slice(0, 8)}`;
+      const tx = sampleTransaction({ merchantId, estado: 'ACEPTADA', version: 2, announcedVersion: 1 });
+      await s.transactions.insert(tx);
+      const mine = (list: Transaction[]) => list.filter((t) => t.merchantId === merchantId).map((t) => t.version);
+      expect(mine(await s.transactions.listUnannounced(1000))).toEqual([2]);
+      expect(mine(await s.transactions.listByEstado(['ACEPTADA'], 1000))).toEqual([2]);
+      expect(await s.transactions.listUnannounced(0)).toEqual([]);
+      expect(await s.transactions.listByEstado(['ACEPTADA'], 0)).toEqual([]);
+      // Announced, then settled: it leaves both lists.
+      expect(await s.transactions.replace({ ...tx, announcedVersion: 2 }, 2)).toBe(true);
+      expect(mine(await s.transactions.listUnannounced(1000))).toEqual([]);
+      expect(await s.transactions.replace({ ...tx, version: 3, announcedVersion: 2, estado: 'LIQUIDADA' }, 2)).toBe(true);
+      expect(mine(await s.transactions.listByEstado(['ACEPTADA'], 1000))).toEqual([]);
+      expect(mine(await s.transactions.listUnannounced(1000))).toEqual([3]);
     });
   });
 }

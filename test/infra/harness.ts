@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 
 export interface Infra {
@@ -69,10 +69,19 @@ async function fromDocker(): Promise<Infra> {
   }
 }
 
-/** 3. The project's own scripts: real Kafka, Apicurio and FerretDB from the package registries. */
-function fromLocalScripts(): Infra {
-  execFileSync('bash', [resolve(REPO, 'infra/up.sh')], { stdio: ['ignore', 'inherit', 'inherit'] });
-  const env = readFileSync(resolve(REPO, '.cache/infra.env'), 'utf8');
+/**
+ * 3. The project's own scripts: real Kafka, Apicurio and FerretDB from the package registries. Servers
+ * already started by `infra/up.sh` (their env file exists and they answer) are reused; servers this
+ * run starts are left running for the next run (`npm run infra:down` stops them), so a second
+ * `npm test` does not pay the start-up again and parallel runs do not pull servers from each other.
+ */
+async function fromLocalScripts(): Promise<Infra> {
+  const envFile = resolve(REPO, '.cache/infra.env');
+  if (!existsSync(envFile) || !(await answering(readFileSync(envFile, 'utf8')))) {
+    execFileSync('bash', [resolve(REPO, 'infra/up.sh')], { stdio: ['ignore', 'inherit', 'inherit'] });
+    process.stdout.write('test infrastructure started by infra/up.sh and left running; `npm run infra:down` stops it\n');
+  }
+  const env = readFileSync(envFile, 'utf8');
   const value = (name: string) => {
     const m = new RegExp(`^export ${name}=(.*)$`, 'm').exec(env);
     if (!m) throw new Error(`infra/up.sh wrote no ${name}`);
@@ -83,10 +92,19 @@ function fromLocalScripts(): Infra {
     schemaRegistryUrl: value('SCHEMA_REGISTRY_URL'),
     mongoUrl: value('MONGO_URL'),
     mode: 'local',
-    stop: async () => {
-      execFileSync('bash', [resolve(REPO, 'infra/down.sh')], { stdio: ['ignore', 'inherit', 'inherit'] });
-    },
+    stop: async () => {},
   };
+}
+
+/** The registry answering is the cheapest sign the servers of an env file are up. */
+async function answering(envText: string): Promise<boolean> {
+  const url = /^export SCHEMA_REGISTRY_URL=(.*)$/m.exec(envText)?.[1]?.trim();
+  if (!url) return false;
+  try {
+    return (await fetch(`${url}/subjects`, { signal: AbortSignal.timeout(2000) })).ok;
+  } catch {
+    return false;
+  }
 }
 
 /** Environment first, then Docker, then the local scripts (issue: "Every service its own process..."). */

@@ -1,10 +1,15 @@
 import {
+  blocklistHit,
   candidateBanks,
+  dailyLimitKey,
   idempotencyScope,
   inFlight,
   isFinal,
   metrics,
   railFor,
+  subjectOf,
+  velocityKey,
+  type RiskPolicy,
   type BancoId,
   type BankOutcome,
   type Bus,
@@ -33,6 +38,8 @@ export interface ActorDeps {
    * record an order late, so one "not found" right after a time-out is no proof. Default 10 min.
    */
   notFoundSettleMs?: number;
+  /** Live-money controls; test mode never applies them (SPEC 4.10.5). */
+  risk?: RiskPolicy;
 }
 
 export class OptimisticConflict extends Error {}
@@ -126,6 +133,11 @@ export class TransactionActor {
   private async start(tx: Transaction): Promise<void> {
     const now = this.now().toISOString();
     const related = tx.relatedId ? await this.deps.store.transactions.get(tx.relatedId) : null;
+    const refused = tx.mode === 'live' ? await this.liveControls(tx) : null;
+    if (refused) {
+      await this.write(tx, transition(tx, 'RECHAZADA', 'risk', refused, now));
+      return;
+    }
     const plan = this.plan(tx, related);
     const next =
       'banco' in plan
@@ -157,6 +169,38 @@ export class TransactionActor {
       };
     }
     return { banco: chosen, rail: railFor(request, request.kind === 'cobrar' && related !== null) };
+  }
+
+  /**
+   * Risk engine then daily limit, before any bank is asked. Both explain themselves in `raw`. The daily
+   * amount is reserved when the operation is let through (a later bank rejection does not give it back:
+   * the limit errs on the side of less live money).
+   */
+  private async liveControls(tx: Transaction): Promise<{ motivo: 'BLOQUEO_RIESGO' | 'EXCEDE_LIMITE'; raw: Record<string, unknown> } | null> {
+    const policy = this.deps.risk;
+    if (!policy) return null;
+    const at = this.now();
+    const subject = subjectOf(tx.request);
+    if (subject) {
+      const hit = blocklistHit(policy, subject);
+      if (hit) return { motivo: 'BLOQUEO_RIESGO', raw: { switch: 'risk_engine', rule: hit.rule, subject: hit.value } };
+      if (policy.maxOperationsPerSubjectPerHour !== null) {
+        const { count } = await this.deps.store.counters.add(velocityKey(subject, at), 0, 1);
+        if (count > policy.maxOperationsPerSubjectPerHour) {
+          return { motivo: 'BLOQUEO_RIESGO', raw: { switch: 'risk_engine', rule: 'velocity', subject: subject.identificacion, operationsThisHour: count, max: policy.maxOperationsPerSubjectPerHour } };
+        }
+      }
+    }
+    const body = tx.request.body;
+    if (policy.dailyLimitVes !== null && 'monto' in body) {
+      const key = dailyLimitKey(tx.merchantId, at);
+      const used = await this.deps.store.counters.add(key, body.monto.valor, 1);
+      if (used.amount > policy.dailyLimitVes) {
+        await this.deps.store.counters.add(key, -body.monto.valor, -1);
+        return { motivo: 'EXCEDE_LIMITE', raw: { switch: 'daily_limit', limitVes: policy.dailyLimitVes, usedVes: Math.round((used.amount - body.monto.valor) * 100) / 100, requestedVes: body.monto.valor } };
+      }
+    }
+    return null;
   }
 
   private unavailable(): ReadonlySet<BancoId> {

@@ -124,6 +124,10 @@ export interface Store {
     /** Transactions whose last write was not announced yet (outbox repair). */
     listUnannounced(limit: number): Promise<Transaction[]>;
   };
+  counters: {
+    /** Adds to a named counter atomically and returns its new totals (amount and count). */
+    add(key: string, amount: number, count: number): Promise<{ amount: number; count: number }>;
+  };
   deliveries: {
     /** Creates a delivery; `false` when one with that id exists (the event was seen before). */
     insert(delivery: WebhookDelivery): Promise<boolean>;

@@ -48,12 +48,8 @@ export interface Adapters {
   close(): Promise<void>;
 }
 
-// TODO(lead): call MongoStore.connect directly once the adapter lands.
-const connectMongo = (o: { url: string; database: string }): Promise<Store> =>
-  (MongoStore as unknown as { connect(o: { url: string; database: string }): Promise<Store> }).connect(o);
-
 export async function connectAdapters(config: InfraConfig, clientId: string, _log: Logger): Promise<Adapters> {
-  const store: Store = config.store.kind === 'mongo' ? await connectMongo({ url: config.store.url, database: config.store.database }) : new MemoryStore();
+  const store: Store = config.store.kind === 'mongo' ? await MongoStore.connect({ url: config.store.url, database: config.store.database }) : new MemoryStore();
   const bus: Bus & { ping?: () => Promise<void> } =
     config.bus.kind === 'kafka'
       ? new KafkaBus({ brokers: config.bus.brokers, schemaRegistryUrl: config.bus.schemaRegistryUrl, clientId })

@@ -5,3 +5,6 @@ storeContract('memory', async () => new MemoryStore());
 import { deliveryContract } from '../../../test/delivery-contract';
 
 deliveryContract('memory', async () => new MemoryStore());
+import { counterContract } from '../../../test/delivery-contract';
+
+counterContract('memory', async () => new MemoryStore());

@@ -97,6 +97,18 @@ export class MemoryStore implements Store {
         .map(copy),
   };
 
+  private readonly counterRows = new Map<string, { amount: number; count: number }>();
+  readonly counters: Store['counters'] = {
+    add: async (key, amount, count) => {
+      const c = this.counterRows.get(key) ?? { amount: 0, count: 0 };
+      // Amounts are kept in cents so repeated additions do not drift.
+      c.amount = Math.round((c.amount + amount) * 100) / 100;
+      c.count += count;
+      this.counterRows.set(key, c);
+      return { ...c };
+    },
+  };
+
   readonly deliveries: Store['deliveries'] = {
     insert: async (d) => {
       if (this.deliveryRows.has(d.id)) return false;

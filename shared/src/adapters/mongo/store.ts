@@ -1,4 +1,204 @@
-/** MongoDB adapter of the Store port. Being written. */
-export class MongoStore {
-  constructor(readonly options: { url: string; database: string }) {}
+import { randomUUID } from 'node:crypto';
+import { MongoClient, type Collection, type Document, type MongoClientOptions } from 'mongodb';
+import {
+  DuplicateRecord,
+  type ApiKeyRecord,
+  type ClaimResult,
+  type IdempotencyClaim,
+  type Merchant,
+  type Store,
+  type WebhookDelivery,
+  type WebhookEndpoint,
+} from '../../ports/store';
+import type { Transaction } from '../../domain/operation';
+import { createIndexesOneByOne, insertNew, VersionedCollection } from './versioned';
+
+export interface MongoStoreOptions {
+  url: string;
+  database: string;
+  client?: MongoClientOptions;
+}
+
+/** A plain record: its own key (`id`, or `scope` for claims) is the primary key `_id`, not kept twice. */
+type Row = Document & { _id: string };
+
+function toRow(key: string, record: object): Row {
+  const { [key]: id, ...rest } = record as Record<string, unknown>;
+  return { ...rest, _id: id as string };
+}
+
+function fromRow<T>(key: string, row: Row | null): T | null {
+  if (!row) return null;
+  const { _id, ...rest } = row;
+  return { [key]: _id, ...rest } as T;
+}
+
+/** Whether a delivery can be leased at `now` (same rule as the memory store). */
+const leasable = (d: WebhookDelivery, now: string) =>
+  d.status === 'pending' && d.nextAttemptAt !== null && d.nextAttemptAt <= now && (d.lease === null || d.lease.until < now);
+
+/**
+ * MongoDB adapter of the Store port, for MongoDB 7 and FerretDB 1.24 on SQLite (CI).
+ *
+ * Merchants, keys, endpoints and claims are plain documents: inserts are atomic through the unique
+ * `_id`, and their few updates are single-field flags. Transactions and webhook deliveries change by
+ * compare-and-set, which FerretDB cannot do with a filtered update; see ./versioned.ts.
+ * Collections: merchants, api_keys, webhook_endpoints, idempotency_claims, transactions (+
+ * transactions_revisions), webhook_deliveries (+ webhook_deliveries_revisions).
+ */
+export class MongoStore implements Store {
+  private readonly client: MongoClient;
+  private readonly merchantRows: Collection<Row>;
+  private readonly keyRows: Collection<Row>;
+  private readonly webhookRows: Collection<Row>;
+  private readonly claimRows: Collection<Row>;
+  private readonly counterEntries: Collection<Row>;
+  private readonly txs: VersionedCollection<Transaction>;
+  private readonly deliveryDocs: VersionedCollection<WebhookDelivery>;
+
+  /** Not connected yet: prefer `MongoStore.connect`, which also creates the indexes. */
+  constructor(options: MongoStoreOptions) {
+    // ignoreUndefined: an optional field holding `undefined` (Attempt.outcome while an order is in
+    // flight) must read back as absent, as from the memory store, not as `null`.
+    this.client = new MongoClient(options.url, { ...options.client, ignoreUndefined: true });
+    const db = this.client.db(options.database);
+    this.merchantRows = db.collection('merchants');
+    this.keyRows = db.collection('api_keys');
+    this.webhookRows = db.collection('webhook_endpoints');
+    this.claimRows = db.collection('idempotency_claims');
+    this.counterEntries = db.collection('counter_entries');
+    // `_unannounced`: FerretDB cannot index (or push down) `announcedVersion < version`, so it is stored.
+    this.txs = new VersionedCollection(db, 'transactions', { key: 'id', derived: (tx) => ({ _unannounced: tx.announcedVersion < tx.version }) });
+    this.deliveryDocs = new VersionedCollection(db, 'webhook_deliveries', { key: 'id' });
+  }
+
+  static async connect(options: MongoStoreOptions): Promise<MongoStore> {
+    const store = new MongoStore(options);
+    try {
+      await store.client.connect();
+      await store.ensureIndexes();
+    } catch (e) {
+      await store.client.close();
+      throw e;
+    }
+    return store;
+  }
+
+  /** Idempotent (see createIndexesOneByOne); `connect` runs it. */
+  async ensureIndexes(): Promise<void> {
+    await createIndexesOneByOne(this.keyRows, [{ key: { merchantId: 1 } }]);
+    await createIndexesOneByOne(this.webhookRows, [{ key: { merchantId: 1, mode: 1 } }]);
+    await createIndexesOneByOne(this.counterEntries, [{ key: { key: 1 } }]);
+    await this.txs.ensureIndexes([{ key: { estado: 1, createdAt: 1 } }, { key: { _unannounced: 1, updatedAt: 1 } }]);
+    await this.deliveryDocs.ensureIndexes([{ key: { status: 1, nextAttemptAt: 1 } }, { key: { txnId: 1 } }]);
+  }
+
+  readonly merchants: Store['merchants'] = {
+    insert: async (m) => {
+      if (!(await insertNew(this.merchantRows, toRow('id', m)))) throw new DuplicateRecord('merchants', m.id);
+    },
+    get: async (id) => fromRow<Merchant>('id', await this.merchantRows.findOne({ _id: id })),
+    list: async () => (await this.merchantRows.find().sort({ createdAt: 1, _id: 1 }).toArray()).map((r) => fromRow<Merchant>('id', r)!),
+    setActive: async (id, active) => (await this.merchantRows.updateOne({ _id: id }, { $set: { active } })).matchedCount === 1,
+  };
+
+  // revoke/deactivate only ever set a flag off; on FerretDB two racing calls may both answer true.
+  readonly apiKeys: Store['apiKeys'] = {
+    insert: async (k) => {
+      if (!(await insertNew(this.keyRows, toRow('id', k)))) throw new DuplicateRecord('apiKeys', k.id);
+    },
+    listForMerchant: async (merchantId) =>
+      (await this.keyRows.find({ merchantId }).sort({ createdAt: 1, _id: 1 }).toArray()).map((r) => fromRow<ApiKeyRecord>('id', r)!),
+    revoke: async (id, at) =>
+      (await this.keyRows.updateOne({ _id: id, active: true }, { $set: { active: false, revokedAt: at } })).matchedCount === 1,
+  };
+
+  readonly webhooks: Store['webhooks'] = {
+    insert: async (e) => {
+      if (!(await insertNew(this.webhookRows, toRow('id', e)))) throw new DuplicateRecord('webhooks', e.id);
+    },
+    listForMerchant: async (merchantId, mode) =>
+      (await this.webhookRows.find(mode === undefined ? { merchantId } : { merchantId, mode }).sort({ createdAt: 1, _id: 1 }).toArray()).map(
+        (r) => fromRow<WebhookEndpoint>('id', r)!,
+      ),
+    deactivate: async (id) => (await this.webhookRows.updateOne({ _id: id, active: true }, { $set: { active: false } })).matchedCount === 1,
+  };
+
+  readonly idempotency: Store['idempotency'] = {
+    // `_id` = scope: the unique-key insert is the atomic claim on both servers.
+    claim: async (claim): Promise<ClaimResult> => {
+      if (await insertNew(this.claimRows, toRow('scope', claim))) return { claimed: true };
+      const existing = await this.idempotency.get(claim.scope);
+      if (!existing) throw new Error(`idempotency claim ${claim.scope} conflicted but cannot be read`);
+      return { claimed: false, existing };
+    },
+    get: async (scope) => fromRow<IdempotencyClaim>('scope', await this.claimRows.findOne({ _id: scope })),
+  };
+
+  readonly transactions: Store['transactions'] = {
+    insert: (tx) => this.txs.insert(tx),
+    get: (id) => this.txs.get(id),
+    replace: async (tx, expectedVersion) => (await this.txs.update(tx.id, (current) => (current.version === expectedVersion ? tx : null))) !== null,
+    listByEstado: async (estados, limit) =>
+      estados.length === 0 ? [] : this.txs.find({ estado: { $in: estados } }, { createdAt: 1, _id: 1 }, limit),
+    listUnannounced: (limit) => this.txs.find({ _unannounced: true }, { updatedAt: 1, _id: 1 }, limit),
+  };
+
+  /**
+   * A counter is the sum of its entries. Each addition is one insert (atomic on FerretDB, where a
+   * read-modify-write `$inc` is not) and the total is read after it, so the last of concurrent adders
+   * sees every earlier addition: a limit can be refused twice but never passed twice. Amounts are
+   * kept in integer cents so sums do not drift.
+   */
+  readonly counters: Store['counters'] = {
+    add: async (key, amount, count) => {
+      if (amount !== 0 || count !== 0) {
+        await this.counterEntries.insertOne({ _id: `${key}#${randomUUID()}`, key, cents: Math.round(amount * 100), count } as Row);
+      }
+      let cents = 0;
+      let total = 0;
+      for await (const e of this.counterEntries.find({ key }, { projection: { cents: 1, count: 1 } })) {
+        cents += (e as { cents?: number }).cents ?? 0;
+        total += (e as { count?: number }).count ?? 0;
+      }
+      return { amount: cents / 100, count: total };
+    },
+  };
+
+  readonly deliveries: Store['deliveries'] = {
+    insert: (d) => this.deliveryDocs.insert(d),
+    get: (id) => this.deliveryDocs.get(id),
+    listForTransaction: (txnId) => this.deliveryDocs.find({ txnId }, { createdAt: 1, _id: 1 }),
+    claimDue: async (now, owner, leaseUntil) => {
+      const query = { status: 'pending', nextAttemptAt: { $ne: null, $lte: now }, $or: [{ lease: null }, { 'lease.until': { $lt: now } }] };
+      for (;;) {
+        const candidates = await this.deliveryDocs.find(query, { nextAttemptAt: 1, _id: 1 }, 10);
+        if (candidates.length === 0) return null;
+        for (const c of candidates) {
+          // Re-checked on the current state: of replicas leasing the same delivery, one write wins.
+          const leased = await this.deliveryDocs.update(c.id, (d) => (leasable(d, now) ? { ...d, lease: { owner, until: leaseUntil } } : null));
+          if (leased) return leased;
+        }
+        // Every candidate went to another replica; those are leased now, so look again.
+      }
+    },
+    complete: async (id, owner, update) =>
+      (await this.deliveryDocs.update(id, (d) => (d.lease?.owner === owner ? { ...d, ...update, lease: null } : null))) !== null,
+    requeue: async (id, now) =>
+      (await this.deliveryDocs.update(id, (d) => ({ ...d, status: 'pending', nextAttemptAt: now, lease: null, updatedAt: now }))) !== null,
+    countByStatus: async () => {
+      const [pending, delivered, exhausted] = await Promise.all(
+        (['pending', 'delivered', 'exhausted'] as const).map((status) => this.deliveryDocs.count({ status })),
+      );
+      return { pending: pending!, delivered: delivered!, exhausted: exhausted! };
+    },
+  };
+
+  async ping(): Promise<void> {
+    await this.client.db('admin').command({ ping: 1 });
+  }
+
+  async close(): Promise<void> {
+    await this.client.close();
+  }
 }

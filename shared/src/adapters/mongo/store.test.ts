@@ -1,0 +1,147 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { randomUUID } from 'node:crypto';
+import { MongoClient } from 'mongodb';
+import { sampleTransaction, storeContract } from '../../../test/store-contract';
+import { counterContract, deliveryContract } from '../../../test/delivery-contract';
+import { idempotencyScope, type IdempotencyClaim } from '../../ports/store';
+import { MongoStore } from './store';
+
+/**
+ * Runs against the real server named by MONGO_URL (FerretDB 1.24 from `npm run infra:up` here and in
+ * CI, MongoDB 7 elsewhere). Every store gets a fresh database, dropped after its test.
+ */
+const url = process.env.MONGO_URL;
+let admin: MongoClient | undefined;
+const databases: string[] = [];
+
+beforeAll(async () => {
+  if (!url) {
+    throw new Error('MONGO_URL is not set: run `npm run infra:up` and `source .cache/infra.env` (or export MONGO_URL), then run the tests again');
+  }
+  admin = await MongoClient.connect(url);
+});
+afterEach(async () => {
+  await Promise.all(databases.splice(0).map((name) => admin!.db(name).dropDatabase()));
+});
+afterAll(async () => {
+  await admin?.close();
+});
+
+function freshDatabase(): string {
+  const name = `store_test_${randomUUID().replace(/-/g, '').slice(0, 16)}`;
+  databases.push(name);
+  return name;
+}
+
+const connect = (database: string) => MongoStore.connect({ url: url!, database });
+const freshStore = () => connect(freshDatabase());
+
+storeContract('mongo', freshStore);
+deliveryContract('mongo', freshStore);
+counterContract('mongo', freshStore);
+
+describe('MongoStore specifics', () => {
+  const open: MongoStore[] = [];
+  /** Several stores on one database: separate connection pools, like separate service replicas. */
+  const replicas = async (n: number) => {
+    const database = freshDatabase();
+    const stores = await Promise.all([...Array(n).keys()].map(() => connect(database)));
+    open.push(...stores);
+    return { database, stores };
+  };
+  afterEach(async () => {
+    await Promise.all(open.splice(0).map((s) => s.close()));
+  });
+
+  it('answers ping', async () => {
+    const { stores } = await replicas(1);
+    await expect(stores[0]!.ping()).resolves.toBeUndefined();
+  });
+
+  it('creates its indexes idempotently (connecting twice changes nothing)', async () => {
+    const { database, stores } = await replicas(1);
+    const indexes = async () => {
+      const db = admin!.db(database);
+      const names = await db.listCollections({}, { nameOnly: true }).toArray();
+      const all = await Promise.all(names.map(async (c) => (await db.collection(c.name).indexes()).map((i) => `${c.name}:${JSON.stringify(i.key)}`)));
+      return all.flat().sort();
+    };
+    const first = await indexes();
+    expect(first).toEqual(expect.arrayContaining(['transactions:{"estado":1,"createdAt":1}', 'transactions:{"_unannounced":1,"updatedAt":1}', 'api_keys:{"merchantId":1}']));
+    const again = await connect(database);
+    open.push(again);
+    await again.ensureIndexes();
+    expect(await indexes()).toEqual(first);
+    await stores[0]!.merchants.insert({ id: 'm1', nombre: 'x', active: true, createdAt: '2020-01-01T00:00:00.000Z' });
+    expect(await again.merchants.get('m1')).not.toBeNull();
+  });
+
+  it('stores bank keys escaped and nested arrays wrapped, and reads them back unchanged', async () => {
+    const { database, stores } = await replicas(1);
+    const raw = JSON.parse('{"a.b":1,"$set":{"$inc":2},"m":[[1],[2,[3]]],"__proto__":{"x.y":1}}');
+    const tx = sampleTransaction({ raw, history: [{ from: null, to: 'ACEPTADA', at: '2020-01-01T00:00:00.000Z', cause: 'bank_outcome', version: 1, motivo: null, raw }] });
+    expect(await stores[0]!.transactions.insert(tx)).toBe(true);
+    const stored = await admin!.db(database).collection('transactions').findOne({ _id: tx.id as never });
+    expect(stored!.raw).toStrictEqual(
+      JSON.parse('{"a%2Eb":1,"%24set":{"%24inc":2},"m":[{"%array":[1]},{"%array":[2,{"%array":[3]}]}],"__proto__":{"x%2Ey":1}}'),
+    );
+    expect(stored!.history[0].raw).toEqual(stored!.raw);
+    expect(await stores[0]!.transactions.get(tx.id)).toStrictEqual(tx);
+  });
+
+  it('20 parallel claims of one scope from 4 replicas: exactly one winner', async () => {
+    const { stores } = await replicas(4);
+    for (let round = 0; round < 5; round++) {
+      const key = randomUUID();
+      const scope = idempotencyScope('m1', 'test', 'pagar', key);
+      const claim = (i: number): IdempotencyClaim => ({ scope, merchantId: 'm1', mode: 'test', kind: 'pagar', key, fingerprint: `f${i}`, txnId: `txn_${i}`, createdAt: '2020-01-01T00:00:00.000Z' });
+      const results = await Promise.all([...Array(20).keys()].map((i) => stores[i % 4]!.idempotency.claim(claim(i))));
+      expect(results.filter((r) => r.claimed)).toHaveLength(1);
+      const stored = (await stores[0]!.idempotency.get(scope))!;
+      for (const r of results) if (!r.claimed) expect(r.existing).toEqual(stored);
+    }
+  });
+
+  it('10 parallel replaces at one expected version from 4 replicas: exactly one true, and it is what is stored', async () => {
+    const { stores } = await replicas(4);
+    // Several rounds: with a plain filtered update FerretDB let several writers win in ~40% of rounds.
+    for (let round = 0; round < 10; round++) {
+      const tx = sampleTransaction();
+      await stores[0]!.transactions.insert(tx);
+      const writes = [...Array(10).keys()].map((i) => ({ ...tx, version: 2, referenciaBanco: `writer-${i}` }));
+      const results = await Promise.all(writes.map((w, i) => stores[i % 4]!.transactions.replace(w, 1)));
+      expect(results.filter(Boolean)).toHaveLength(1);
+      const winner = writes[results.indexOf(true)]!;
+      for (const s of stores) expect(await s.transactions.get(tx.id)).toStrictEqual(winner);
+      expect(await stores[1]!.transactions.replace({ ...tx, version: 3 }, 1)).toBe(false);
+    }
+  });
+
+  it('repairs a write whose writer stopped between the revision and the head update', async () => {
+    const { database, stores } = await replicas(1);
+    const s = stores[0]!;
+    const heads = admin!.db(database).collection('transactions');
+    const revisions = admin!.db(database).collection('transactions_revisions');
+    const tx = sampleTransaction({ estado: 'ACEPTADA', version: 1, announcedVersion: 1 });
+    await s.transactions.insert(tx);
+    const before = (await heads.findOne({ _id: tx.id as never }))!;
+    const next = { ...tx, estado: 'LIQUIDADA' as const, version: 2 };
+    expect(await s.transactions.replace(next, 1)).toBe(true);
+    // Put the state back to "revision written, head not updated yet": what a crash there leaves.
+    const crashed = async () => {
+      await heads.replaceOne({ _id: tx.id as never }, before);
+      await revisions.updateOne({ _id: `${tx.id}#2` as never }, { $set: { pending: true } });
+    };
+    await crashed();
+    expect((await s.transactions.listUnannounced(1000)).map((t) => t.id)).toContain(tx.id);
+    expect((await heads.findOne({ _id: tx.id as never }))!.version).toBe(2);
+    await crashed();
+    expect((await s.transactions.listByEstado(['ACEPTADA'], 1000)).map((t) => t.id)).not.toContain(tx.id);
+    await crashed();
+    expect(await s.transactions.get(tx.id)).toStrictEqual(next);
+    await crashed();
+    // A writer that read the old head cannot win over the write it missed.
+    expect(await s.transactions.replace({ ...tx, version: 2, estado: 'RECHAZADA' }, 1)).toBe(false);
+    expect(await s.transactions.get(tx.id)).toStrictEqual(next);
+  });
+});

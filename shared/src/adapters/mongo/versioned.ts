@@ -1,0 +1,181 @@
+import { MongoServerError, type Collection, type Db, type Document, type Filter, type IndexDescription, type Sort } from 'mongodb';
+import { decodeDocument, encodeDocument } from './keys';
+
+/** The stored form of a record: its fields (keys escaped), `_id`, `_rev`, and derived `_` fields. */
+interface Head extends Document {
+  _id: string;
+  /** Number of the write that produced this state: 1 for the insert, +1 for each later write. */
+  _rev: number;
+}
+
+/** One successful write after the insert; `_id` = `<record id>#<rev>`. */
+interface Revision extends Document {
+  _id: string;
+  recordId: string;
+  rev: number;
+  /** The head this write produces, without `_id`. */
+  head: Document;
+  /** True until the head has been brought up to this revision (see `repairPending`). */
+  pending: boolean;
+}
+
+const isDuplicateKey = (e: unknown) => e instanceof MongoServerError && e.code === 11000;
+
+/** insertOne whose duplicate-key conflict (E11000, FerretDB too) is an answer, not an error. */
+export async function insertNew<T extends Document & { _id: string }>(collection: Collection<T>, row: T): Promise<boolean> {
+  try {
+    await collection.insertOne(row as Parameters<Collection<T>['insertOne']>[0]);
+    return true;
+  } catch (e) {
+    if (isDuplicateKey(e)) return false;
+    throw e;
+  }
+}
+
+/**
+ * Creating an index that exists with the same keys and name is a no-op on both servers, so this is
+ * idempotent. One index per command, one after the other: FerretDB 1.24 panics (connection closed)
+ * on a createIndexes naming two or more indexes that already exist (`validateIndexesForCreation`
+ * deletes from a slice at a stale position), and the first createIndexes also creates the collection.
+ * No TTL, partial or sparse indexes: FerretDB 1.24 refuses or ignores them.
+ */
+export async function createIndexesOneByOne<T extends Document>(collection: Collection<T>, indexes: IndexDescription[]): Promise<void> {
+  for (const index of indexes) await collection.createIndexes([index]);
+}
+
+export interface VersionedOptions<T> {
+  /** The record's own key, stored as `_id`. */
+  key: keyof T & string;
+  /** Extra fields to store for queries and indexes; their names must start with `_`. */
+  derived?: (record: T) => Document;
+}
+
+/**
+ * A collection whose records change only by compare-and-set, with the same guarantee on MongoDB 7
+ * and on FerretDB 1.24.
+ *
+ * Why not `replaceOne({_id, version})`: FerretDB 1.24 runs an update as "find the matching
+ * documents", then "UPDATE ... WHERE _id = ?" without re-checking the filter, so concurrent
+ * conditional updates can all report a match (measured: 10 parallel replaceOne/findOneAndUpdate at
+ * one version had several winners in ~40% of rounds). Its only atomic check-and-write is a
+ * unique-key insert.
+ *
+ * So a write inserts a revision `<id>#<rev+1>` holding the full new state: of writers that read
+ * revision `rev`, exactly one can insert it, and the write is durable from that moment. The head
+ * (`<name>`, the collection lists query) is then brought up to date by `settle`, which every read
+ * also runs; a head left behind (writer died between the two steps, or a late FerretDB write) is
+ * repaired, never lost. Revisions are kept: they are the record's write log.
+ *
+ * Records go through the key codec (./keys) and read back equal to what was written; top-level
+ * fields starting with `_` belong to this class and are stripped on read.
+ */
+export class VersionedCollection<T extends object> {
+  private readonly heads: Collection<Head>;
+  private readonly revisions: Collection<Revision>;
+
+  constructor(db: Db, name: string, private readonly options: VersionedOptions<T>) {
+    this.heads = db.collection(name);
+    this.revisions = db.collection(`${name}_revisions`);
+  }
+
+  /** Idempotent; see `createIndexesOneByOne`. */
+  async ensureIndexes(headIndexes: IndexDescription[]): Promise<void> {
+    await createIndexesOneByOne(this.heads, headIndexes);
+    await createIndexesOneByOne(this.revisions, [{ key: { pending: 1 } }]);
+  }
+
+  /** `false` when a record with that id exists. */
+  insert(record: T): Promise<boolean> {
+    return insertNew(this.heads, { ...this.toBody(record), _id: this.idOf(record), _rev: 1 });
+  }
+
+  async get(id: string): Promise<T | null> {
+    const head = await this.settle(id);
+    return head && this.fromHead(head);
+  }
+
+  /**
+   * Compare-and-set with retry: `change` sees the current record and returns its next state, or null
+   * to leave it alone. When another writer gets in between, `change` runs again on the newer state.
+   * Returns what was written, or null (no such record, or `change` declined).
+   */
+  async update(id: string, change: (current: T) => T | null): Promise<T | null> {
+    for (;;) {
+      const head = await this.settle(id);
+      if (!head) return null;
+      const next = change(this.fromHead(head));
+      if (next === null) return null;
+      if (this.idOf(next) !== id) throw new Error(`update of ${id} cannot change its id`);
+      const rev = head._rev + 1;
+      const revId = `${id}#${rev}`;
+      if (await insertNew(this.revisions, { _id: revId, recordId: id, rev, head: { ...this.toBody(next), _rev: rev }, pending: true })) {
+        await this.settle(id);
+        await this.revisions.updateOne({ _id: revId }, { $set: { pending: false } });
+        return next;
+      }
+    }
+  }
+
+  /** Records whose head matches `filter` (stored field names), after finishing interrupted writes. */
+  async find(filter: Filter<Document>, sort: Sort, limit?: number): Promise<T[]> {
+    if (limit !== undefined && limit <= 0) return []; // limit(0) would mean "no limit" to MongoDB
+    await this.repairPending();
+    const cursor = this.heads.find(filter as Filter<Head>).sort(sort);
+    const heads = await (limit === undefined ? cursor : cursor.limit(limit)).toArray();
+    return heads.map((h) => this.fromHead(h));
+  }
+
+  async count(filter: Filter<Document>): Promise<number> {
+    await this.repairPending();
+    return this.heads.countDocuments(filter as Filter<Head>);
+  }
+
+  private idOf(record: T): string {
+    return (record as Record<string, unknown>)[this.options.key] as string;
+  }
+
+  private toBody(record: T): Document {
+    const { [this.options.key]: _id, ...fields } = record as Record<string, unknown>;
+    return { ...(encodeDocument(fields) as Document), ...this.options.derived?.(record) };
+  }
+
+  private fromHead(head: Head): T {
+    const fields = Object.fromEntries(Object.entries(head).filter(([k]) => !k.startsWith('_')));
+    return { [this.options.key]: head._id, ...(decodeDocument(fields) as Document) } as T;
+  }
+
+  /**
+   * Brings a head up to its newest revision and returns it (null: no such record). The head write
+   * is forward-only (atomic on MongoDB; on FerretDB a slower write may still land after a newer
+   * one), and after each write the loop reads the head again: whoever wrote last also checks last,
+   * so the head converges to the newest revision.
+   */
+  private async settle(id: string): Promise<Head | null> {
+    for (;;) {
+      const head = await this.heads.findOne({ _id: id });
+      if (!head) return null;
+      let newest = head;
+      for (;;) {
+        const next = await this.revisions.findOne({ _id: `${id}#${newest._rev + 1}` });
+        if (!next) break;
+        newest = { ...next.head, _id: id } as Head;
+      }
+      if (newest === head) return head;
+      const { _id, ...body } = newest;
+      await this.heads.replaceOne({ _id: id, _rev: { $lt: newest._rev } }, body);
+    }
+  }
+
+  /**
+   * Finishes writes whose writer stopped between the revision insert and the head update, so that
+   * lists (the reconciler's and the outbox repair's view) see them. Normally the only pending
+   * revisions are the ones being written at this moment.
+   */
+  private async repairPending(): Promise<void> {
+    const pending = await this.revisions.find({ pending: true }, { projection: { recordId: 1, rev: 1 } }).limit(100).toArray();
+    for (const r of pending) {
+      const head = await this.settle(r.recordId);
+      if (head && head._rev >= r.rev) await this.revisions.updateOne({ _id: r._id }, { $set: { pending: false } });
+    }
+  }
+}
