@@ -1,0 +1,130 @@
+import type { BankHttpResult, BankOutcome, MotivoRechazo, ReadOutcome } from '@switch/shared';
+import { ACTIVO_CODES, meaningOf, wso2Key, type CodeMeaning } from './codes';
+import { CODE_OK, readAnswer, type ActivoAnswer } from './protocol';
+
+/**
+ * From one HTTP result to the switch's outcome. The money rules live here: only a proof that the
+ * order never ran is `not_processed`; a 5xx, a cut answer or an unreadable one is `unknown`; the
+ * bank's untouched answer is always kept in `raw`.
+ */
+
+export type Raw = Record<string, unknown>;
+type Answer = Extract<ActivoAnswer, { kind: 'answer' }>;
+
+/** The bank's answer as kept in `raw`: HTTP status, the bank's code and description, the body. */
+export function rawOf(answer: ActivoAnswer): Raw {
+  switch (answer.kind) {
+    case 'fault':
+      return { http_status: answer.status, codigo: answer.fault.code, descripcion: answer.fault.message, body: answer.body };
+    case 'answer':
+      return {
+        http_status: answer.status,
+        codigo: answer.code,
+        descripcion: answer.descripcion,
+        ...(typeof answer.body.motivo === 'string' ? { motivo: answer.body.motivo } : {}),
+        body: answer.body,
+      };
+    case 'unreadable':
+      return { http_status: answer.status, codigo: null, descripcion: 'respuesta ilegible', body: answer.body };
+  }
+}
+
+const str = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : typeof v === 'number' ? String(v) : null);
+export const nroReferencia = (a: Answer): string | null => str(a.body.nroReferencia);
+export const endtoendOf = (a: Answer): string | null => str(a.body.endtoend);
+
+function fromMeaning(m: CodeMeaning, raw: Raw, referencia: string | null): BankOutcome {
+  switch (m.disposition) {
+    case 'not_processed':
+      return { type: 'not_processed', raw };
+    case 'unknown':
+      return { type: 'unknown', raw };
+    case 'rejected':
+    case 'not_found':
+      return { type: 'rejected', motivo: m.motivo, referencia, raw };
+  }
+}
+
+/** A money order's answer; `onOk` reads a `code: "200"` answer. */
+export function orderOutcome(result: BankHttpResult, onOk: (answer: Answer, raw: Raw) => BankOutcome): BankOutcome {
+  if (result.kind === 'not_sent') return { type: 'not_processed', raw: { reason: result.reason } };
+  if (result.kind === 'unknown') return { type: 'unknown', raw: { reason: result.reason } };
+  const answer = readAnswer(result.status, result.body);
+  const raw = rawOf(answer);
+  switch (answer.kind) {
+    case 'unreadable':
+      return { type: 'unknown', raw };
+    case 'fault': {
+      const m = ACTIVO_CODES[wso2Key(answer.fault.code)];
+      if (m) return fromMeaning(m, raw, null);
+      // An unlisted gateway fault: a 4xx is the gateway refusing before the bank; a 5xx proves nothing.
+      return answer.status >= 500 ? { type: 'unknown', raw } : { type: 'rejected', motivo: 'DESCONOCIDO', referencia: null, raw };
+    }
+    case 'answer': {
+      if (answer.code === CODE_OK) return answer.status < 300 ? onOk(answer, raw) : { type: 'unknown', raw };
+      const m = meaningOf(answer.code, str(answer.body.motivo) ?? undefined);
+      if (answer.status >= 500 && m.disposition !== 'not_processed') return { type: 'unknown', raw };
+      return fromMeaning(m, raw, nroReferencia(answer));
+    }
+  }
+}
+
+/** ISO 20022 state of a débito/crédito inmediato: ACCP settled, AC00 pending, RJCT rejected. */
+export function estatusOutcome(answer: Answer, raw: Raw, pendingIsAccepted = true): BankOutcome {
+  const referencia = nroReferencia(answer);
+  const endtoend = endtoendOf(answer);
+  switch (answer.body.estatus) {
+    case 'ACCP':
+      return { type: 'settled', referencia, endtoend, raw };
+    case 'AC00':
+      return { type: 'accepted', pending: pendingIsAccepted, referencia, endtoend, raw };
+    case 'RJCT': {
+      const m = meaningOf(undefined, str(answer.body.motivo) ?? str(answer.body.codigoRechazo) ?? 'RJCT');
+      return m.disposition === 'unknown' ? { type: 'unknown', raw } : { type: 'rejected', motivo: m.motivo, referencia, raw };
+    }
+    default:
+      return { type: 'unknown', raw };
+  }
+}
+
+/**
+ * A status query's answer. Only a statement about the order moves it: its estatus, or "no such
+ * order" (`not_processed`). Anything else (auth fault, 5xx, unreachable) says nothing about the order,
+ * so it is `unknown`: a FIRMA_AUTH on the query must never turn a settled order into a rejected one.
+ */
+export function statusOutcome(result: BankHttpResult, onEstatus: (answer: Answer, raw: Raw) => BankOutcome): BankOutcome {
+  if (result.kind !== 'response') return { type: 'unknown', raw: { reason: result.reason } };
+  const answer = readAnswer(result.status, result.body);
+  const raw = rawOf(answer);
+  if (answer.kind !== 'answer') {
+    const m = answer.kind === 'fault' ? ACTIVO_CODES[wso2Key(answer.fault.code)] : undefined;
+    return { type: 'unknown', raw: m ? { ...raw, motivo_switch: m.motivo } : raw };
+  }
+  if (answer.code === CODE_OK && answer.status < 300) return onEstatus(answer, raw);
+  const m = meaningOf(answer.code);
+  if (m.disposition === 'not_found' && answer.status < 500) return { type: 'not_processed', raw };
+  return { type: 'unknown', raw: { ...raw, motivo_switch: m.motivo } };
+}
+
+/** A read (saldo, movimientos): no money moves, so any failure is just a motivo. */
+export function readOutcome<T>(result: BankHttpResult, onOk: (answer: Answer, raw: Raw) => ReadOutcome<T>): ReadOutcome<T> {
+  const fail = (motivo: MotivoRechazo, raw: Raw): ReadOutcome<T> => ({ ok: false, motivo, raw });
+  if (result.kind !== 'response') return fail('BANCO_NO_DISPONIBLE', { reason: result.reason });
+  const answer = readAnswer(result.status, result.body);
+  const raw = rawOf(answer);
+  switch (answer.kind) {
+    case 'unreadable':
+      return fail(answer.status >= 500 ? 'BANCO_NO_DISPONIBLE' : 'RECHAZO_TECNICO', raw);
+    case 'fault': {
+      const m = ACTIVO_CODES[wso2Key(answer.fault.code)];
+      if (m) return fail(m.disposition === 'rejected' ? m.motivo : 'BANCO_NO_DISPONIBLE', raw);
+      return fail(answer.status >= 500 ? 'BANCO_NO_DISPONIBLE' : 'RECHAZO_TECNICO', raw);
+    }
+    case 'answer': {
+      if (answer.code === CODE_OK && answer.status < 300) return onOk(answer, raw);
+      if (answer.status >= 500) return fail('BANCO_NO_DISPONIBLE', raw);
+      const m = meaningOf(answer.code);
+      return fail(m.disposition === 'rejected' ? m.motivo : m.disposition === 'not_found' ? 'CUENTA_NO_EXISTE' : 'BANCO_NO_DISPONIBLE', raw);
+    }
+  }
+}

@@ -1,0 +1,73 @@
+import { describe, expect, it } from 'vitest';
+import { randomUUID } from 'node:crypto';
+import { CAPABILITIES, createLogger, MemoryBus, MemoryStore, NO_RISK_RULES, TOPICS, type OperationRequest, type RiskPolicy, type RoutingTable } from '@switch/shared';
+import { TransactionActor } from './actor';
+
+const log = createLogger('live-controls-test', 'silent');
+const BOTH: RoutingTable = { test: [{ banco: 'bnc', capabilities: [...CAPABILITIES] }], live: [{ banco: 'banco_plaza', capabilities: [...CAPABILITIES] }] };
+const comercio = { tipo: 'cuenta' as const, valor: '01380000000000000001', banco: '0138', identificacion: 'J123456789', nombre: 'Comercio' };
+const ana = { tipo: 'telefono' as const, valor: '04141234567', banco: '0102', identificacion: 'V12345678', nombre: 'Ana' };
+
+const pagar = (valor: number, beneficiario = ana): OperationRequest => ({
+  kind: 'pagar',
+  body: { idempotency_key: randomUUID(), monto: { valor, moneda: 'VES' }, concepto: 'pago', ordenante: comercio, beneficiario, via: 'pago_movil' },
+});
+const token = (pagador = ana): OperationRequest => ({
+  kind: 'token',
+  body: { idempotency_key: randomUUID(), monto: { valor: 10, moneda: 'VES' }, concepto: 'cobro', cobrador: comercio, pagador },
+});
+
+async function run(policy: RiskPolicy, mode: 'test' | 'live', requests: OperationRequest[]) {
+  const bus = new MemoryBus();
+  const store = new MemoryStore();
+  const actor = new TransactionActor({ bus, store, routing: BOTH, log, risk: policy });
+  const results = [];
+  for (const request of requests) {
+    const txnId = `txn_${randomUUID().replace(/-/g, '')}`;
+    await actor.handle({ type: 'execute', txnId, merchantId: 'tienda', mode, idempotencyKey: request.body.idempotency_key, fingerprint: 'f', request });
+    results.push((await store.transactions.get(txnId))!);
+  }
+  await bus.close();
+  return results;
+}
+
+describe('live-money controls', () => {
+  it('rejects a live payout to a blocklisted beneficiary with BLOQUEO_RIESGO, explained, before any bank', async () => {
+    const policy = { ...NO_RISK_RULES, blockedPhones: new Set(['04141234567']) };
+    const [tx] = await run(policy, 'live', [pagar(10)]);
+    expect(tx!.estado).toBe('RECHAZADA');
+    expect(tx!.motivoRechazo).toBe('BLOQUEO_RIESGO');
+    expect(tx!.raw).toEqual({ switch: 'risk_engine', rule: 'blocked_phone', subject: '04141234567' });
+    expect(tx!.attempts).toHaveLength(0);
+    expect(tx!.history[0]!.cause).toBe('risk');
+  });
+
+  it('evaluates the payer for collections and the beneficiary for payouts', async () => {
+    const policy = { ...NO_RISK_RULES, blockedIds: new Set(['V12345678']) };
+    const [payoutToOther, tokenFromBlocked] = await run(policy, 'live', [pagar(10, { ...ana, identificacion: 'V999' }), token()]);
+    expect(payoutToOther!.estado).toBeNull(); // dispatched to the bank, no outcome yet
+    expect(payoutToOther!.attempts).toHaveLength(1);
+    expect(tokenFromBlocked!.motivoRechazo).toBe('BLOQUEO_RIESGO');
+  });
+
+  it('applies velocity per subject', async () => {
+    const policy = { ...NO_RISK_RULES, maxOperationsPerSubjectPerHour: 2 };
+    const txs = await run(policy, 'live', [pagar(1), pagar(1), pagar(1)]);
+    expect(txs.map((t) => t.motivoRechazo)).toEqual([null, null, 'BLOQUEO_RIESGO']);
+    expect(txs[2]!.raw).toMatchObject({ rule: 'velocity', operationsThisHour: 3, max: 2 });
+  });
+
+  it('refuses what would pass the daily limit with EXCEDE_LIMITE and does not count the refused amount', async () => {
+    const policy = { ...NO_RISK_RULES, dailyLimitVes: 100 };
+    const txs = await run(policy, 'live', [pagar(60), pagar(50), pagar(40)]);
+    expect(txs.map((t) => t.motivoRechazo)).toEqual([null, 'EXCEDE_LIMITE', null]);
+    expect(txs[1]!.raw).toEqual({ switch: 'daily_limit', limitVes: 100, usedVes: 60, requestedVes: 50 });
+  });
+
+  it('skips every live control in test mode', async () => {
+    const policy: RiskPolicy = { dailyLimitVes: 1, blockedIds: new Set(['V12345678']), blockedPhones: new Set(['04141234567']), blockedAccounts: new Set(), maxOperationsPerSubjectPerHour: 0 };
+    const txs = await run(policy, 'test', [pagar(500), token()]);
+    expect(txs.every((t) => t.attempts.length === 1 && t.motivoRechazo === null)).toBe(true);
+  });
+});
+void TOPICS;
