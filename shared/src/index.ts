@@ -35,3 +35,5 @@ export * from './runtime/breaker';
 export * from './domain/webhook-signing';
 export * from './telemetry/metrics';
 export * from './domain/risk';
+export * from './runtime/bank-health';
+export * from './config/risk';

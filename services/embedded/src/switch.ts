@@ -1,4 +1,4 @@
-import { loadRoutingTable, envReader, MemoryBus, MemoryStore, type EnvReader, type Logger, type RoutingTable } from '@switch/shared';
+import { loadRiskPolicy, loadRoutingTable, envReader, MemoryBus, MemoryStore, type EnvReader, type Logger, type RoutingTable } from '@switch/shared';
 import { buildGateway, loadGatewayConfig, type Gateway, type GatewayConfig } from '@switch/gateway';
 import { startRouter } from '@switch/router';
 import { startSimulatedBank, type SimulatedBank } from '@switch/bank-sim';
@@ -34,7 +34,7 @@ export async function startEmbeddedSwitch(options: {
   const config = { ...loadGatewayConfig(env), ...options.config };
   const bus = new MemoryBus();
   const store = new MemoryStore();
-  const router = await startRouter({ bus, store, routing, log: options.log.child({ service: 'router' }) });
+  const router = await startRouter({ bus, store, routing, log: options.log.child({ service: 'router' }), risk: loadRiskPolicy(env) });
   const sim = await startSimulatedBank({ bus, log: options.log.child({ service: 'bank-sim' }) });
   const notifier = await startNotifier({ bus, store, log: options.log.child({ service: 'notifier' }), config: { ...loadNotifierConfig(env), ...options.notifier } });
   const reconciler = startReconciler({ bus, store, log: options.log.child({ service: 'reconciler' }), config: { ...loadReconcilerConfig(env), ...options.reconciler } });

@@ -1,4 +1,4 @@
-import { connectAdapters, createLogger, envReader, loadInfraConfig, loadRoutingTable, onShutdown, startHealthServer } from '@switch/shared';
+import { connectAdapters, createLogger, envReader, loadInfraConfig, loadRiskPolicy, loadRoutingTable, onShutdown, startHealthServer } from '@switch/shared';
 import { startRouter } from './service';
 
 /** The transaction actor as its own process: `node services/router/dist/main.js`. */
@@ -7,7 +7,14 @@ async function main(): Promise<void> {
   const log = createLogger('router');
   const routing = loadRoutingTable(env);
   const adapters = await connectAdapters(loadInfraConfig(env), 'router', log);
-  const router = await startRouter({ bus: adapters.bus, store: adapters.store, routing, log });
+  const router = await startRouter({
+    bus: adapters.bus,
+    store: adapters.store,
+    routing,
+    log,
+    risk: loadRiskPolicy(env),
+    notFoundSettleMs: env.int('SWITCH_NOT_FOUND_SETTLE_MS', 600_000, { min: 0, max: 7 * 24 * 3_600_000 }),
+  });
   const health = await startHealthServer(env.int('HEALTH_PORT', 9101, { min: 0, max: 65535 }), env.string('HEALTH_HOST', '0.0.0.0'), adapters.ready);
   log.info('router ready');
   onShutdown(log, async () => {

@@ -1,4 +1,4 @@
-import { measured, TOPICS, type Bus, type Logger, type RoutingTable, type Store, type Subscription } from '@switch/shared';
+import { BankHealthView, measured, TOPICS, type Bus, type RiskPolicy, type Logger, type RoutingTable, type Store, type Subscription } from '@switch/shared';
 import { TransactionActor } from './actor';
 
 export interface RouterHandle {
@@ -7,10 +7,25 @@ export interface RouterHandle {
 }
 
 /** Starts the transaction actor on its inbox, after repairing writes a crash left unannounced. */
-export async function startRouter(deps: { bus: Bus; store: Store; routing: RoutingTable; log: Logger }): Promise<RouterHandle> {
-  const actor = new TransactionActor(deps);
+export async function startRouter(deps: {
+  bus: Bus;
+  store: Store;
+  routing: RoutingTable;
+  log: Logger;
+  risk?: RiskPolicy;
+  notFoundSettleMs?: number;
+}): Promise<RouterHandle> {
+  const health = new BankHealthView();
+  const healthSubscription = await health.follow(deps.bus);
+  const actor = new TransactionActor({ ...deps, unavailableBanks: () => health.unavailable() });
   const repaired = await actor.repair();
   if (repaired > 0) deps.log.info({ repaired }, 're-announced writes left unannounced');
   const subscription: Subscription = await deps.bus.subscribe(TOPICS.routerInbox, { group: 'router' }, measured('router', TOPICS.routerInbox.name, ({ value }) => actor.handle(value)));
-  return { actor, stop: () => subscription.close() };
+  return {
+    actor,
+    stop: async () => {
+      await subscription.close();
+      await healthSubscription.close();
+    },
+  };
 }

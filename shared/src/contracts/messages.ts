@@ -127,3 +127,12 @@ export const TransactionEventMessage = Type.Object({
   banco: Nullable(Banco),
 });
 export type TransactionEventMessage = Static<typeof TransactionEventMessage>;
+
+/** A bank connector's breaker states, published on every change and periodically (routing, metrics). */
+export const BankHealthMessage = Type.Object({
+  banco: Banco,
+  /** Operations whose breaker is open: the router routes around the bank meanwhile. */
+  openOperations: Type.Array(Type.String()),
+  at: Type.String(),
+});
+export type BankHealthMessage = Static<typeof BankHealthMessage>;

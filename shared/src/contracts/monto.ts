@@ -35,6 +35,11 @@ export const maxDecimalsKeyword: FuncKeywordDefinition = {
   validate: validateMaxDecimals,
 };
 
+/** An ajv plugin adding the money keywords (fastify's `ajv.plugins`). */
+export function addMoneyKeywords<A extends { addKeyword(definition: FuncKeywordDefinition): A }>(ajv: A): A {
+  return ajv.addKeyword(maxDecimalsKeyword);
+}
+
 export const Monto = Type.Object(
   {
     valor: Type.Number({

@@ -5,11 +5,15 @@ import { Monto } from './monto';
 import { BANCOS } from '../domain/bancos';
 
 
+/**
+ * A bare UUID. ajv's `uuid` format alone also accepts a `urn:uuid:` URN, whose first 8 characters
+ * would make a meaningless test-mode bank reference (SPEC 4.10.2).
+ */
+export const UUID_PATTERN = '^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}$';
+
 export const IdempotencyKey = Type.String({
   format: 'uuid',
-  // ajv's `uuid` format also accepts a `urn:uuid:` URN; the key is the bare UUID (its first 8
-  // characters make the test-mode bank reference, SPEC 4.10.2).
-  pattern: '^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}$',
+  pattern: UUID_PATTERN,
   description: 'UUID (v4 recommended), unique per operation; reuse it to retry safely (SPEC 4.9, 7.4)',
 });
 

@@ -1,5 +1,5 @@
 import type { Static, TSchema } from '@sinclair/typebox';
-import { BankRequestMessage, GatewayReplyMessage, RouterInboxMessage, TransactionEventMessage } from './messages';
+import { BankHealthMessage, BankRequestMessage, GatewayReplyMessage, RouterInboxMessage, TransactionEventMessage } from './messages';
 import type { BancoId } from '../domain/bancos';
 
 /** A topic: its name (purpose and version), payload schema and partition count. */
@@ -21,6 +21,7 @@ export const TOPICS = {
   routerInbox: topic('switch.router.inbox.v1', RouterInboxMessage, 12),
   transactions: topic('switch.transactions.events.v1', TransactionEventMessage, 12),
   gatewayReplies: topic('switch.gateway.replies.v1', GatewayReplyMessage, 4),
+  bankHealth: topic('switch.bank.health.v1', BankHealthMessage, 1),
 } as const;
 
 const bankTopics = new Map<BancoId, Topic<typeof BankRequestMessage>>();

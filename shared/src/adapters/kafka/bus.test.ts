@@ -1,11 +1,14 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { Type } from '@sinclair/typebox';
 import { Kafka, Partitioners, logLevel } from 'kafkajs';
 import { SchemaRegistry, SchemaType } from '@kafkajs/confluent-schema-registry';
 import { busContract } from '../../../test/bus-contract';
-import type { Delivered, Topic } from '../../index';
+import { BANCOS, SchemaViolation, TOPICS, bankRequests, type Delivered, type Topic } from '../../index';
 import { KafkaBus } from './bus';
+import { RegistryCodec } from './registry';
 
 /**
  * Runs against real Kafka and the real schema registry (infra/up.sh). Without them this file fails:
@@ -19,9 +22,29 @@ beforeAll(() => {
   if (brokers.length === 0 || !registryUrl) throw new Error(MISSING);
 });
 
+/** Remembers the topics the tests make, so they are deleted at the end (the broker is shared and small). */
+const made = new Set<string>();
+class TestBus extends KafkaBus {
+  override ensureTopics(topics: Topic[]): Promise<void> {
+    for (const t of topics) made.add(t.name).add(`${t.name}.dlq`);
+    return super.ensureTopics(topics);
+  }
+}
+afterAll(async () => {
+  if (made.size === 0) return;
+  const admin = new Kafka({ clientId: 'cleanup', brokers, logLevel: logLevel.WARN }).admin();
+  await admin.connect();
+  try {
+    const existing = new Set(await admin.listTopics());
+    await admin.deleteTopics({ topics: [...made].filter((t) => existing.has(t)) });
+  } finally {
+    await admin.disconnect();
+  }
+});
+
 const newBus = (name = 'test') => {
   if (brokers.length === 0 || !registryUrl) throw new Error(MISSING);
-  return new KafkaBus({ brokers, schemaRegistryUrl: registryUrl, clientId: `${name}-${randomUUID().slice(0, 8)}` });
+  return new TestBus({ brokers, schemaRegistryUrl: registryUrl, clientId: `${name}-${randomUUID().slice(0, 8)}` });
 };
 
 // The contract's `settle` stays a no-op: KafkaBus.subscribe resolves only once the consumer has joined its group.
@@ -77,7 +100,7 @@ describe('KafkaBus on real Kafka and the schema registry', () => {
     expect((await registry(`/config/${subject}`)).body).toEqual({ compatibilityLevel: 'BACKWARD' });
     const latest = (await registry(`/subjects/${subject}/versions/latest`)).body as { id: number; schema: string; schemaType?: string };
     expect(latest.schemaType).toBe('JSON');
-    expect(JSON.parse(latest.schema)).toEqual(JSON.parse(JSON.stringify(topic.schema)));
+    expect(JSON.parse(latest.schema)).toEqual({ $schema: 'http://json-schema.org/draft-07/schema#', ...JSON.parse(JSON.stringify(topic.schema)) });
 
     // Publishing again (and from another process) reuses the registration: one version.
     await bus().publish(topic, 'k', { n: 2 });
@@ -88,6 +111,33 @@ describe('KafkaBus on real Kafka and the schema registry', () => {
     expect((await registry(`/config/${topic.name}.dlq-value`)).body).toEqual({ compatibilityLevel: 'BACKWARD' });
   });
 
+  it('the registry accepts the schema of every switch topic (unions included)', async () => {
+    const codec = new RegistryCodec(registryUrl, 'schema-check');
+    const prefix = `kafkabus.${randomUUID().slice(0, 8)}`; // own subjects: the real ones belong to the services
+    for (const t of [...Object.values(TOPICS), ...BANCOS.map((b) => bankRequests(b))]) {
+      expect(await codec.schemaId({ ...t, name: `${prefix}.${t.name}` })).toBeGreaterThan(0);
+    }
+  });
+
+  it("validates with the project's formats and decimal precision, at publish and in the registry's own checks", async () => {
+    const Amount = Type.Object({ id: Type.String({ format: 'uuid' }), valor: Type.Number({ multipleOf: 0.01 }), at: Type.String({ format: 'date-time' }) });
+    const topic: Topic<typeof Amount> = { name: `kafkabus.${randomUUID().slice(0, 8)}.v1`, schema: Amount, partitions: 1 };
+    const b = bus();
+    const got: unknown[] = [];
+    let done!: () => void;
+    const one = new Promise<void>((r) => (done = r));
+    await b.subscribe(topic, { group: 'g' }, async (m) => {
+      got.push(m.value);
+      done();
+    });
+    await expect(b.publish(topic, 'k', { id: 'not-a-uuid', valor: 1, at: new Date().toISOString() })).rejects.toBeInstanceOf(SchemaViolation);
+    // 0.07 / 0.01 is 7.000000000000001 in binary floating point: only multipleOfPrecision 8 accepts it.
+    const value = { id: randomUUID(), valor: 0.07, at: '2026-01-02T03:04:05.678Z' };
+    await b.publish(topic, 'k', value);
+    await one;
+    expect(got).toEqual([value]);
+  });
+
   it('creates topics with their partition count and their dead-letter topic', async () => {
     const b = bus();
     const topic = freshTopic(3);
@@ -96,7 +146,7 @@ describe('KafkaBus on real Kafka and the schema registry', () => {
     await admin.connect();
     try {
       const { topics } = await admin.fetchTopicMetadata({ topics: [topic.name, `${topic.name}.dlq`] });
-      expect(topics.map((t) => [t.name, t.partitions.length])).toEqual([
+      expect(topics.map((t) => [t.name, t.partitions.length]).sort()).toEqual([
         [topic.name, 3],
         [`${topic.name}.dlq`, 1],
       ]);
@@ -166,6 +216,44 @@ describe('KafkaBus on real Kafka and the schema registry', () => {
     expect(dead[0]!.reason).toContain('undecodable');
     // Another process reads the same dead letters (they live on the topic, not in memory).
     expect(await bus().deadLetters(topic.name)).toEqual(dead);
+  });
+
+  it('a registry that cannot answer delays the message: it is not dead-lettered and arrives once the registry is back', async () => {
+    const topic = freshTopic(1);
+    await bus('writer').publish(topic, 'k', { n: 1 });
+    // A proxy in front of the registry that fails the next schema look-ups with 503.
+    const upstream = new URL(registryUrl);
+    let failures = 6; // the registry client tries 4 times per decode, so the first decode fails for good
+    const proxy = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', async () => {
+        if (req.url?.includes('/schemas/ids/') && failures > 0) {
+          failures--;
+          res.writeHead(503).end();
+          return;
+        }
+        const body = chunks.length > 0 ? Buffer.concat(chunks) : undefined;
+        const headers = { 'content-type': req.headers['content-type'] ?? 'application/json' };
+        const r = await fetch(`${upstream.origin}${req.url}`, { method: req.method, headers, body });
+        res.writeHead(r.status, { 'content-type': r.headers.get('content-type') ?? 'application/json' });
+        res.end(Buffer.from(await r.arrayBuffer()));
+      });
+    });
+    await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
+    try {
+      const { port } = proxy.address() as AddressInfo;
+      const reader = new TestBus({ brokers, schemaRegistryUrl: `http://127.0.0.1:${port}${upstream.pathname}`, clientId: `reader-${randomUUID().slice(0, 8)}` });
+      open.push(reader);
+      const c = collector();
+      await reader.subscribe(topic, { group: 'g' }, c.handler);
+      await c.until(1);
+      expect(failures).toBe(0);
+      expect(c.got.map((m) => m.value)).toEqual([{ n: 1 }]);
+      expect(await reader.deadLetters(topic.name)).toEqual([]);
+    } finally {
+      await new Promise((r) => proxy.close(r));
+    }
   });
 
   it('shares the partitions between two consumers of one group, one key on one consumer', async () => {
@@ -238,8 +326,8 @@ describe('KafkaBus on real Kafka and the schema registry', () => {
   });
 
   it('reports readiness of the broker and the registry, and names what is down', async () => {
-    expect(await bus().ready()).toEqual({ ok: true, broker: { ok: true }, registry: { ok: true } });
-    const broken = new KafkaBus({ brokers, schemaRegistryUrl: 'http://127.0.0.1:9/apis/ccompat/v7', clientId: 'broken' });
+    expect(await bus().ready()).toEqual({ ok: true, broker: { ok: true }, registry: { ok: true }, consumers: { ok: true } });
+    const broken = new TestBus({ brokers, schemaRegistryUrl: 'http://127.0.0.1:9/apis/ccompat/v7', clientId: 'broken' });
     open.push(broken);
     const r = await broken.ready();
     expect(r).toMatchObject({ ok: false, broker: { ok: true }, registry: { ok: false } });

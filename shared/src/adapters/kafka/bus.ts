@@ -9,6 +9,7 @@ import {
   type Consumer,
   type EachMessagePayload,
   type IHeaders,
+  type IMemberAssignment,
   type logCreator,
   type Producer,
 } from 'kafkajs';
@@ -35,6 +36,8 @@ export interface Readiness {
   ok: boolean;
   broker: Check;
   registry: Check;
+  /** Consumers that crashed and that kafkajs will not restart: the process should be replaced. */
+  consumers: Check;
 }
 
 /** What a dead-letter topic holds: enough to see why, and to replay the exact bytes. */
@@ -110,6 +113,7 @@ export class KafkaBus implements Bus {
   private connection: Promise<void> | undefined;
   private readonly topicsReady = new Map<string, Promise<void>>();
   private readonly subscriptions = new Set<Subscription>();
+  private readonly deadConsumers = new Map<string, string>();
   private state: 'open' | 'closing' | 'closed' = 'open';
   private closing: Promise<void> | undefined;
 
@@ -143,7 +147,9 @@ export class KafkaBus implements Bus {
     await this.ensureTopics([topic]);
     await this.codec.schemaId(deadLetterTopic(topic.name)); // so dead-lettering never waits on a first registration
     const groupId = kafkaGroupId(options.group, topic.name);
-    if (options.latestOnly) await this.startAtEnd(groupId, topic.name);
+    // Where "latest" is, taken now: left to kafkajs it is looked up at the first fetch after the join,
+    // and a message published in between would be missed.
+    const ends = options.latestOnly ? await this.admin.fetchTopicOffsets(topic.name) : [];
 
     const consumer = this.kafka.consumer({
       groupId,
@@ -154,13 +160,25 @@ export class KafkaBus implements Bus {
     await consumer.connect();
     try {
       await consumer.subscribe({ topics: [topic.name], fromBeginning: !options.latestOnly });
-      const joined = this.joined(consumer);
+      const joined = this.joined(consumer, (assignment) => {
+        // Seeks made on the join are applied (and committed) before the first fetch.
+        for (const p of ends) {
+          if (assignment[topic.name]?.includes(p.partition)) consumer.seek({ topic: topic.name, partition: p.partition, offset: p.high });
+        }
+      });
       await consumer.run({
         partitionsConsumedConcurrently: Math.min(topic.partitions, this.options.partitionsConsumedConcurrently ?? 4),
         autoCommitInterval: 1_000, // besides the commit at the end of every batch
         eachMessage: (payload) => this.deliver(topic, options, handler as (m: Delivered<unknown>) => Promise<void>, payload),
       });
       await joined;
+      consumer.on(consumer.events.CRASH, ({ payload }) => {
+        if (payload.restart) return;
+        this.deadConsumers.set(groupId, errorText(payload.error));
+        this.log?.error({ groupId, error: errorText(payload.error) }, 'consumer crashed and will not restart');
+      });
+      // close() began while this consumer was joining: it would not be in the set close() went through.
+      if (this.state !== 'open') throw new Error('bus closed');
     } catch (error) {
       await consumer.disconnect().catch(() => undefined);
       throw error;
@@ -206,7 +224,7 @@ export class KafkaBus implements Bus {
 
     const groupId = `${this.options.clientId}.dlq-reader.${randomUUID()}`;
     const reader = this.kafka.consumer({ groupId, allowAutoTopicCreation: false, maxWaitTimeInMs: 500 });
-    const found: { offset: bigint; letter: DeadLetter }[] = [];
+    const found: { partition: number; offset: bigint; letter: DeadLetter }[] = [];
     let done!: () => void;
     const all = new Promise<void>((resolve) => (done = resolve));
     try {
@@ -217,7 +235,8 @@ export class KafkaBus implements Bus {
         eachMessage: async ({ partition, message }) => {
           const end = ends.get(partition);
           if (end === undefined || BigInt(message.offset) >= end) return;
-          found.push({ offset: BigInt(message.offset), letter: await this.readDeadLetter(topicName, message.key, message.value, message.timestamp) });
+          const letter = await this.readDeadLetter(topicName, message.key, message.value, message.timestamp);
+          found.push({ partition, offset: BigInt(message.offset), letter });
           if (BigInt(message.offset) + 1n >= end) ends.delete(partition);
           if (ends.size === 0) done();
         },
@@ -227,7 +246,9 @@ export class KafkaBus implements Bus {
       await reader.disconnect().catch(() => undefined);
       await this.admin.deleteGroups([groupId]).catch(() => undefined);
     }
-    return found.sort((a, b) => (a.offset < b.offset ? -1 : a.offset > b.offset ? 1 : 0)).map((f) => f.letter);
+    type Found = (typeof found)[number];
+    const order = (a: Found, b: Found) => a.partition - b.partition || (a.offset < b.offset ? -1 : a.offset > b.offset ? 1 : 0);
+    return found.sort(order).map((f) => f.letter);
   }
 
   /** For /readyz: the broker describes its cluster and the registry lists its subjects. */
@@ -244,14 +265,20 @@ export class KafkaBus implements Bus {
       }, 'kafka describeCluster'),
       check(() => this.codec.ping(), 'schema registry'),
     ]);
-    return { ok: broker.ok && registry.ok, broker, registry };
+    const consumers: Check =
+      this.deadConsumers.size === 0 ? { ok: true } : { ok: false, error: [...this.deadConsumers].map(([g, e]) => `${g}: ${e}`).join('; ') };
+    return { ok: broker.ok && registry.ok && consumers.ok, broker, registry, consumers };
   }
 
   /** Throws unless ready (what the services' health server expects). */
   async ping(): Promise<void> {
     const r = await this.ready();
     if (!r.ok) {
-      const problems = [r.broker.ok ? '' : `kafka: ${r.broker.error}`, r.registry.ok ? '' : `schema registry: ${r.registry.error}`];
+      const problems = [
+        r.broker.ok ? '' : `kafka: ${r.broker.error}`,
+        r.registry.ok ? '' : `schema registry: ${r.registry.error}`,
+        r.consumers.ok ? '' : `consumers: ${r.consumers.error}`,
+      ];
       throw new Error(problems.filter(Boolean).join('; '));
     }
   }
@@ -260,9 +287,12 @@ export class KafkaBus implements Bus {
   close(): Promise<void> {
     this.closing ??= (async () => {
       this.state = 'closing';
-      await Promise.allSettled([...this.subscriptions].map((s) => s.close()));
+      const results = await Promise.allSettled([...this.subscriptions].map((s) => s.close()));
       this.state = 'closed';
-      if (this.connection) await Promise.allSettled([this.producer.disconnect(), this.admin.disconnect()]);
+      if (this.connection) results.push(...(await Promise.allSettled([this.producer.disconnect(), this.admin.disconnect()])));
+      for (const r of results) {
+        if (r.status === 'rejected') this.log?.warn({ error: errorText(r.reason) }, 'kafka bus close: a client did not disconnect cleanly');
+      }
     })();
     return this.closing;
   }
@@ -285,23 +315,8 @@ export class KafkaBus implements Bus {
     this.log?.info({ topics: toCreate.map((t) => `${t.name}(${t.partitions})`) }, 'topics created');
   }
 
-  /**
-   * A latest-only subscription starts at the end of the topic as it is when subscribe is called. Left to
-   * kafkajs, "latest" is looked up at the first fetch, after the join, and a message published in between
-   * would be missed; committing the end offsets for the (new, empty) group first closes that gap.
-   */
-  private async startAtEnd(groupId: string, topicName: string): Promise<void> {
-    const ends = await this.admin.fetchTopicOffsets(topicName);
-    try {
-      await this.admin.setOffsets({ groupId, topic: topicName, partitions: ends.map((p) => ({ partition: p.partition, offset: p.high })) });
-    } catch (error) {
-      // The group already has live members: it keeps its own position.
-      this.log?.warn({ groupId, error: errorText(error) }, 'latest-only group could not be positioned at the end');
-    }
-  }
-
   /** Resolves when the consumer has joined its group and got its partitions, so a publish after subscribe is seen. */
-  private joined(consumer: Consumer): Promise<void> {
+  private joined(consumer: Consumer, onJoin: (assignment: IMemberAssignment) => void): Promise<void> {
     const timeoutMs = this.options.joinTimeoutMs ?? 60_000;
     return new Promise<void>((resolve, reject) => {
       const stop = () => {
@@ -316,6 +331,7 @@ export class KafkaBus implements Bus {
       const offJoin = consumer.on(consumer.events.GROUP_JOIN, (event) => {
         stop();
         this.log?.debug({ groupId: event.payload.groupId, ms: event.payload.duration }, 'consumer joined');
+        onJoin(event.payload.memberAssignment);
         resolve();
       });
       const offCrash = consumer.on(consumer.events.CRASH, (event) => {
@@ -338,7 +354,9 @@ export class KafkaBus implements Bus {
     const at = { topic: topic.name, group: options.group, key, partition, offset: message.offset, headers: message.headers };
     // A registry that cannot be reached throws here: the offset is not committed and kafkajs fetches it again.
     const decoded = await this.codec.decode(message.value);
-    if (!decoded.ok) return this.deadLetter(at, { value: null, raw: message.value?.toString('base64') ?? '', reason: decoded.reason, attempts: 0 });
+    if (!decoded.ok) {
+      return this.deadLetter(at, { value: null, raw: message.value?.toString('base64') ?? '', reason: decoded.reason, attempts: 0 });
+    }
 
     const maxAttempts = Math.max(1, options.maxAttempts ?? 5);
     let lastError = '';
@@ -374,13 +392,15 @@ export class KafkaBus implements Bus {
     };
     const bytes = await this.codec.encode(dlq, envelope);
     await this.producer.send({ topic: dlq.name, acks: -1, messages: [{ key: at.key, value: bytes, headers: at.headers ?? {} }] });
-    this.log?.warn({ topic: at.topic, group: at.group, partition: at.partition, offset: at.offset, key: at.key, reason: what.reason }, 'message dead-lettered');
+    const { headers: _headers, ...where } = at; // no payloads or headers in logs
+    this.log?.warn({ ...where, reason: what.reason }, 'message dead-lettered');
   }
 
   private async readDeadLetter(topicName: string, key: Buffer | null, value: Buffer | null, timestamp: string): Promise<DeadLetter> {
     const decoded = await this.codec.decode(value);
     if (!decoded.ok) {
-      return { topic: topicName, key: key?.toString() ?? '', value: value?.toString() ?? null, reason: `unreadable dead letter: ${decoded.reason}`, at: new Date(Number(timestamp)).toISOString() };
+      const at = new Date(Number(timestamp)).toISOString();
+      return { topic: topicName, key: key?.toString() ?? '', value: value?.toString() ?? null, reason: `unreadable dead letter: ${decoded.reason}`, at };
     }
     const e = decoded.value as DeadLetterEnvelope;
     // Undecodable originals are shown as text; the exact bytes stay on the topic (`raw`, base64).

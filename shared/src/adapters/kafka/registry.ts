@@ -21,18 +21,17 @@ export const subjectOf = (topicName: string): string => `${topicName}-value`;
  */
 export class RegistryCodec {
   private readonly registry: SchemaRegistry;
+  private readonly base: string;
   /** Registration per topic name, once per process (the promise, so concurrent first publishes share it). */
   private readonly ids = new Map<string, Promise<number>>();
 
-  constructor(
-    private readonly url: string,
-    clientId: string,
-  ) {
+  constructor(url: string, clientId: string) {
+    this.base = url.replace(/\/+$/, '');
     // The registry's own validation (at encode and decode) must agree with assertPayload: same formats
     // (uuid, date, date-time, uri) and the same decimal precision, so one instance with the project's options.
     const ajv = addFormats(new Ajv(AJV_OPTIONS));
     this.registry = new SchemaRegistry(
-      { host: url.replace(/\/+$/, ''), clientId },
+      { host: this.base, clientId },
       // The library types its option with its own nested ajv@7; ours is ajv@8 with the same two methods it calls.
       { [SchemaType.JSON]: { ajvInstance: ajv as never } },
     );
@@ -69,13 +68,16 @@ export class RegistryCodec {
       return { ok: true, value: await this.registry.decode(bytes), schemaId };
     } catch (error) {
       if (!isPermanentDecodeError(error)) throw error;
-      return { ok: false, reason: `undecodable with schema id ${schemaId}: ${error instanceof Error ? error.message : String(error)}` };
+      const paths = (error as { paths?: unknown }).paths; // which fields a payload broke, from the registry's validation
+      const where = Array.isArray(paths) && paths.length > 0 ? ` at ${JSON.stringify(paths)}` : '';
+      const message = error instanceof Error ? error.message : String(error);
+      return { ok: false, reason: `undecodable with schema id ${schemaId}: ${message}${where}` };
     }
   }
 
   /** Readiness: the registry answers its subjects listing. */
   async ping(): Promise<void> {
-    const response = await fetch(`${this.base()}/subjects`, { signal: AbortSignal.timeout(5_000) });
+    const response = await fetch(`${this.base}/subjects`, { signal: AbortSignal.timeout(5_000) });
     if (!response.ok) throw new Error(`schema registry answered ${response.status}`);
   }
 
@@ -84,25 +86,31 @@ export class RegistryCodec {
     // Set the level before registering. Apicurio answers GET /config of a subject that exists without its
     // own level with its global default (NONE), which the library reports as a mismatch (INFRA.md §2).
     // For a subject that does not exist yet this is a 404; the library then registers and sets it itself.
-    const put = await fetch(`${this.base()}/config/${encodeURIComponent(subject)}`, {
+    const put = await fetch(`${this.base}/config/${encodeURIComponent(subject)}`, {
       method: 'PUT',
       headers: { 'content-type': 'application/vnd.schemaregistry.v1+json' },
       body: JSON.stringify({ compatibility: SUBJECT_COMPATIBILITY }),
       signal: AbortSignal.timeout(10_000),
     });
-    if (!put.ok && put.status !== 404) throw new Error(`schema registry refused the compatibility of ${subject}: ${put.status} ${await put.text()}`);
-    // JSON.stringify drops TypeBox's symbol keys: what remains is the plain JSON Schema.
+    if (!put.ok && put.status !== 404) {
+      throw new Error(`schema registry refused the compatibility of ${subject}: ${put.status} ${await put.text()}`);
+    }
     const { id } = await this.registry.register(
-      { type: SchemaType.JSON, schema: JSON.stringify(topic.schema) },
+      { type: SchemaType.JSON, schema: registeredSchema(topic) },
       { subject, compatibility: SUBJECT_COMPATIBILITY },
     );
     return id;
   }
-
-  private base(): string {
-    return this.url.replace(/\/+$/, '');
-  }
 }
+
+/**
+ * The text registered for a topic. JSON.stringify drops TypeBox's symbol keys: what remains is the plain
+ * JSON Schema. `$schema` is added because Apicurio only recognises a JSON Schema by it (or by top-level
+ * `properties`) and refuses a top-level union ("Failed to discover artifact type from content"); draft-07
+ * is what TypeBox emits and what ajv compiles by default.
+ */
+export const registeredSchema = (topic: Topic): string =>
+  JSON.stringify({ $schema: 'http://json-schema.org/draft-07/schema#', ...topic.schema });
 
 /** Errors that say the bytes themselves are bad; anything else (network, 5xx, timeouts) may pass. */
 function isPermanentDecodeError(error: unknown): boolean {
