@@ -1,1 +1,5 @@
-export {};
+export { BancaribeConnector, type BancaribeConnectorConfig, type BancaribeConnectorDeps } from './connector';
+export { loadBancaribeConfig, describeBancaribeConfig, type BancaribeConfig } from './config';
+export { startBancaribeService, type BancaribeService } from './service';
+export type { Comercio } from './transformers';
+export { startEmulator, DEFAULT_MERCHANT, type Emulator, type EmulatorOptions, type EmulatorControls } from '../emulator/server';

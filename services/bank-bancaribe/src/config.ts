@@ -1,0 +1,95 @@
+import { ConfigError, DEFAULT_BREAKER, envReader, type BreakerOptions, type EnvReader, type Mode } from '@switch/shared';
+import type { BancaribeConnectorConfig } from './connector';
+
+/**
+ * Bancaribe's settings per mode, from the environment:
+ *
+ * | variable (MODE = TEST or LIVE)        | meaning                                                  |
+ * |---------------------------------------|----------------------------------------------------------|
+ * | BANCARIBE_MODE_URL                    | API gateway; absent → no connector for that mode         |
+ * | BANCARIBE_MODE_TOKEN_URL              | token endpoint (default URL + /oauth2/token)              |
+ * | BANCARIBE_MODE_CONSUMER_KEY / _SECRET | OAuth2 client credentials of the merchant's application   |
+ * | BANCARIBE_MODE_MERCHANT_RIF           | merchant RIF, e.g. J123456789                             |
+ * | BANCARIBE_MODE_MERCHANT_PHONE         | affiliated phone, 11 digits                               |
+ * | BANCARIBE_MODE_MERCHANT_ACCOUNT       | the merchant's 20-digit Bancaribe account                 |
+ * | BANCARIBE_MODE_MERCHANT_NAME          | nombreComercio (default "Comercio")                       |
+ * | BANCARIBE_MODE_CLIENT_HASH            | clienteHash / hash issued by the bank                     |
+ * | BANCARIBE_MODE_IP                     | direccionInternet / requestIP (default 127.0.0.1)         |
+ * | BANCARIBE_MODE_TERMINAL               | cajaTerminal / terminal (default SWITCH01)                |
+ * | BANCARIBE_MODE_TIMEOUT_MS             | answer timeout (default 30000)                            |
+ * | BANCARIBE_BREAKER_THRESHOLD_PCT, _VOLUME, _RESET_MS, _WINDOW_MS | circuit breaker          |
+ *
+ * Secrets are read here and never logged (`describe` prints a safe summary).
+ */
+export type BancaribeConfig = Partial<Record<Mode, BancaribeConnectorConfig>>;
+
+const MODE_PREFIX: Record<Mode, string> = { test: 'BANCARIBE_TEST_', live: 'BANCARIBE_LIVE_' };
+
+export function loadBancaribeConfig(env: EnvReader = envReader()): BancaribeConfig {
+  const breaker = loadBreaker(env);
+  const config: BancaribeConfig = {};
+  for (const mode of ['test', 'live'] as const) {
+    const mc = loadMode(env, MODE_PREFIX[mode], breaker);
+    if (mc) config[mode] = mc;
+  }
+  return config;
+}
+
+function loadMode(env: EnvReader, p: string, breaker: BreakerOptions): BancaribeConnectorConfig | undefined {
+  const baseUrl = env.optionalString(`${p}URL`);
+  if (baseUrl === undefined) return undefined;
+  const required = (name: string) => {
+    const v = env.optionalString(`${p}${name}`);
+    if (v === undefined) throw new ConfigError(`${p}${name}`, `is required when ${p}URL is set`);
+    return v;
+  };
+  const matching = (name: string, pattern: RegExp, what: string, value = required(name)) => {
+    if (!pattern.test(value)) throw new ConfigError(`${p}${name}`, `"${value}" is not ${what}`);
+    return value;
+  };
+  const tokenUrl = env.optionalString(`${p}TOKEN_URL`);
+  return {
+    baseUrl: url(`${p}URL`, baseUrl),
+    ...(tokenUrl !== undefined ? { tokenUrl: url(`${p}TOKEN_URL`, tokenUrl) } : {}),
+    consumerKey: required('CONSUMER_KEY'),
+    consumerSecret: required('CONSUMER_SECRET'),
+    comercio: {
+      rif: matching('MERCHANT_RIF', /^[JG][0-9]{1,9}$/, 'a RIF (J or G followed by up to 9 digits)'),
+      telefono: matching('MERCHANT_PHONE', /^0[0-9]{10}$/, 'an 11-digit phone with a leading 0'),
+      cuenta: matching('MERCHANT_ACCOUNT', /^0114[0-9]{16}$/, 'a 20-digit Bancaribe account (0114…)'),
+      nombre: env.string(`${p}MERCHANT_NAME`, 'Comercio'),
+      hash: required('CLIENT_HASH'),
+      ip: env.string(`${p}IP`, '127.0.0.1'),
+      terminal: env.string(`${p}TERMINAL`, 'SWITCH01'),
+    },
+    timeoutMs: env.int(`${p}TIMEOUT_MS`, 30_000, { min: 100, max: 300_000 }),
+    breaker,
+  };
+}
+
+function loadBreaker(env: EnvReader): BreakerOptions {
+  return {
+    errorThresholdPercentage: env.int('BANCARIBE_BREAKER_THRESHOLD_PCT', DEFAULT_BREAKER.errorThresholdPercentage, { min: 1, max: 100 }),
+    volumeThreshold: env.int('BANCARIBE_BREAKER_VOLUME', DEFAULT_BREAKER.volumeThreshold, { min: 1 }),
+    resetTimeoutMs: env.int('BANCARIBE_BREAKER_RESET_MS', DEFAULT_BREAKER.resetTimeoutMs, { min: 100 }),
+    rollingCountTimeoutMs: env.int('BANCARIBE_BREAKER_WINDOW_MS', DEFAULT_BREAKER.rollingCountTimeoutMs, { min: 100 }),
+  };
+}
+
+function url(variable: string, value: string): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(value);
+  } catch {
+    throw new ConfigError(variable, `"${value}" is not a URL`);
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new ConfigError(variable, `"${value}" is not an http(s) URL`);
+  return value.replace(/\/+$/, '');
+}
+
+/** What may be logged of a configuration: no secrets. */
+export function describeBancaribeConfig(config: BancaribeConfig): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(config).map(([mode, c]) => [mode, { baseUrl: c.baseUrl, tokenUrl: c.tokenUrl ?? null, rif: c.comercio.rif, timeoutMs: c.timeoutMs }]),
+  );
+}

@@ -1,0 +1,49 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bankRequests, createLogger, envReader, MemoryBus, TOPICS, type RouterInboxMessage } from '@switch/shared';
+import { Writable } from 'node:stream';
+import { startEmulator, type Emulator } from '../emulator/server';
+import { loadBancaribeConfig } from './config';
+import { startBancaribeService, type BancaribeService } from './service';
+import { c2p, CREDENTIALS, ref } from '../test/fixtures';
+
+describe('Bancaribe service on the bus', () => {
+  let emulator: Emulator;
+  let bus: MemoryBus;
+  let service: BancaribeService;
+  const results: RouterInboxMessage[] = [];
+  const logged: string[] = [];
+
+  beforeAll(async () => {
+    emulator = await startEmulator({ credentials: CREDENTIALS, settleDelayMs: 0 });
+    bus = new MemoryBus();
+    await bus.subscribe(TOPICS.routerInbox, { group: 'test-router' }, async ({ value }) => void results.push(value));
+    const config = loadBancaribeConfig(
+      envReader({
+        BANCARIBE_TEST_URL: emulator.url,
+        BANCARIBE_TEST_CONSUMER_KEY: CREDENTIALS.consumerKey,
+        BANCARIBE_TEST_CONSUMER_SECRET: CREDENTIALS.consumerSecret,
+        BANCARIBE_TEST_MERCHANT_RIF: 'J12114',
+        BANCARIBE_TEST_MERCHANT_PHONE: '04141000114',
+        BANCARIBE_TEST_MERCHANT_ACCOUNT: '01140111122222233333',
+        BANCARIBE_TEST_CLIENT_HASH: '09A2D57E-C433-4581-97C2-6F6ADA944F27',
+      }),
+    );
+    const sink = new Writable({ write: (chunk, _enc, done) => void (logged.push(String(chunk)), done()) });
+    service = await startBancaribeService({ bus, log: createLogger('bank-bancaribe', 'debug', sink), config });
+  });
+  afterAll(async () => {
+    await service.stop();
+    await bus.close();
+    await emulator.close();
+  });
+
+  it('serves the configured mode only and answers the router with the outcome', async () => {
+    expect(Object.keys(service.connectors)).toEqual(['test']);
+    const order = c2p(ref('bus'), 11);
+    await bus.publish(bankRequests('bancaribe'), order.txnId, { op: 'execute', ...order });
+    await bus.drained();
+    expect(results).toEqual([{ type: 'bank_result', txnId: order.txnId, attempt: 1, op: 'execute', outcome: expect.objectContaining({ type: 'settled' }) }]);
+    expect(emulator.ledger.order(order.orderRef)?.estatus).toBe('APROBADA');
+    expect(logged.join('')).not.toContain(CREDENTIALS.consumerSecret);
+  });
+});

@@ -1,0 +1,388 @@
+import type { BankOutcome, CobrarBody, Movimiento, MotivoRechazo, PagarBody, ReadOutcome, Saldo } from '@switch/shared';
+import { classify, CODES, ESTATUS_CREDITO, ESTATUS_PAGO, EXITO, SIN_CONFIRMACION, type CodeEntry } from './codes';
+import { CODIGO_BANCARIBE, CODIGO_MONEDA_VES, fechaIso, identificacion, monto, parseMonto, telefono, telefonoCele } from './formats';
+import { gatewayFault, isRecord, OPERACIONES_SOAP, unwrapEnvelope } from './protocol';
+
+/**
+ * Bancaribe's request bodies built from our operations, and its answers read back as the switch's
+ * outcomes (the Hyperswitch "transformers" of this connector). Pure: no I/O, no clock.
+ */
+
+/** The merchant as Bancaribe knows it: affiliation data issued with the API credentials. */
+export interface Comercio {
+  rif: string;
+  telefono: string;
+  cuenta: string;
+  nombre: string;
+  /** `clienteHash` / `hash`: the merchant's static GUID issued by the bank. */
+  hash: string;
+  /** `direccionInternet` / `requestIP` / `ipOrigen`. */
+  ip: string;
+  terminal: string;
+}
+
+/** `tipoTrx` of the payment query: our own C2P collections and payouts [INV] ("PM" [code] is received pago móvil). */
+export type TipoTrx = 'C2P' | 'B2P';
+
+// ---------------------------------------------------------------------------------------------
+// Requests
+
+/** C2P collection [code]; `numeroReferencia` carries our order reference, the bank's duplicate guard [INV]. */
+export function c2pRequest(ref: string, comercio: Comercio, token: string, body: CobrarBody): Record<string, unknown> {
+  return {
+    request: {
+      identificadorExterno: token,
+      direccionInternet: comercio.ip,
+      rif: identificacion(comercio.rif),
+      telefonoCredito: telefono(comercio.telefono),
+      nombreComercio: comercio.nombre,
+      bancoCredito: CODIGO_BANCARIBE,
+      canalVirtual: 1,
+      identificadorPersona: identificacion(body.pagador.identificacion),
+      telefonoPersona: telefono(body.pagador.valor),
+      otp: body.otp,
+      bancoPagador: body.pagador.banco,
+      codigoMoneda: CODIGO_MONEDA_VES,
+      montoTransaccion: monto(body.monto.valor),
+      sucursal: 1,
+      cajaTerminal: comercio.terminal,
+      tipoTerminal: 'WEB',
+      concepto: body.concepto,
+      vendedor: 1,
+      anulacion: 'N',
+      numeroReferencia: ref,
+    },
+  };
+}
+
+/**
+ * Voiding a C2P: the same service with `anulacion: "S"` [inf]. The payment to void is named by its
+ * `secuencial` in `secuencialOriginal` [INV]; `numeroReferencia` is this void's own reference.
+ */
+export function anulacionRequest(ref: string, comercio: Comercio, token: string, secuencialOriginal: string, concepto: string): Record<string, unknown> {
+  return {
+    request: {
+      identificadorExterno: token,
+      direccionInternet: comercio.ip,
+      rif: identificacion(comercio.rif),
+      telefonoCredito: telefono(comercio.telefono),
+      nombreComercio: comercio.nombre,
+      bancoCredito: CODIGO_BANCARIBE,
+      canalVirtual: 1,
+      codigoMoneda: CODIGO_MONEDA_VES,
+      sucursal: 1,
+      cajaTerminal: comercio.terminal,
+      tipoTerminal: 'WEB',
+      concepto,
+      vendedor: 1,
+      anulacion: 'S',
+      secuencialOriginal,
+      numeroReferencia: ref,
+    },
+  };
+}
+
+/** Pago móvil payout ("vuelto", Pago a Personas) [code], flat; `factura` carries our order reference. */
+export function pagoB2pRequest(ref: string, comercio: Comercio, body: PagarBody): Record<string, unknown> {
+  return {
+    direccionInternet: comercio.ip,
+    bancoCredito: body.beneficiario.banco,
+    bancoPagador: CODIGO_BANCARIBE,
+    cajaTerminal: comercio.terminal,
+    canalVirtual: '1',
+    codigoMoneda: CODIGO_MONEDA_VES,
+    concepto: body.concepto,
+    identificadorPersona: identificacion(body.beneficiario.identificacion),
+    montoTransaccion: monto(body.monto.valor),
+    nombreComercio: comercio.nombre,
+    oficina: 800,
+    rif: identificacion(comercio.rif),
+    sucursal: 1,
+    telefonoDebito: telefono(comercio.telefono),
+    telefonoCredito: telefono(body.beneficiario.valor),
+    tipoTerminal: 'WEB',
+    vendedor: 1,
+    factura: ref,
+  };
+}
+
+/** Crédito inmediato [code]; `numeroReferencia` is our [INV] addition (the bank's duplicate guard). */
+export function creditoRequest(ref: string, comercio: Comercio, token: string, body: PagarBody): Record<string, unknown> {
+  const destino = body.beneficiario;
+  return {
+    requestIniciarCredInmediato: {
+      bancoDestino: destino.banco,
+      cedulaRifBeneficiario: identificacion(destino.identificacion),
+      cedulaRifEmisor: identificacion(comercio.rif),
+      concepto: body.concepto,
+      cuentaDestino: destino.tipo === 'cuenta' ? destino.valor : telefonoCele(destino.valor),
+      monedaDestino: '0',
+      hash: comercio.hash,
+      identificadorExterno: token,
+      ipOrigen: comercio.ip,
+      monto: monto(body.monto.valor),
+      nombreBeneficiario: destino.nombre,
+      nombreEmisor: comercio.nombre,
+      terminal: comercio.terminal,
+      tipoCtaCele: destino.tipo === 'cuenta' ? 'CNTA' : 'CELE',
+      numeroReferencia: ref,
+    },
+  };
+}
+
+/** The payment query [code] asked for one of our own operations by reference [INV]. */
+export function consultaPagoRequest(comercio: Comercio, tipoTrx: TipoTrx, secuencial: string | null, ref: string): Record<string, unknown> {
+  return {
+    rif: identificacion(comercio.rif),
+    identificadorPersona: null,
+    telefonoDebito: telefono(comercio.telefono),
+    montoTransaccion: null,
+    referencia: secuencial,
+    factura: ref,
+    tipoTrx,
+    fecha: null,
+  };
+}
+
+/** Status of a crédito inmediato [INV]: by the bank's `secuencial` when known, else by our reference. */
+export function consultaCreditoRequest(comercio: Comercio, token: string, secuencial: string | null, ref: string): Record<string, unknown> {
+  return {
+    requestConsultarCredInmediato: {
+      identificadorExterno: token,
+      hash: comercio.hash,
+      cedulaRifEmisor: identificacion(comercio.rif),
+      secuencial,
+      referencia: ref,
+    },
+  };
+}
+
+export function saldoRequest(comercio: Comercio, cuenta: string): Record<string, unknown> {
+  return { canal: 'API', clienteRIF: identificacion(comercio.rif), clienteHash: comercio.hash, numeroCuenta: cuenta, requestIP: comercio.ip };
+}
+
+/** [INV] the balance request plus a date range in the bank's `dd/MM/yyyy`. */
+export function movimientosRequest(comercio: Comercio, cuenta: string, fechaDesde: string, fechaHasta: string): Record<string, unknown> {
+  return { ...saldoRequest(comercio, cuenta), fechaDesde, fechaHasta };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Answers
+
+/** One HTTP answer of the gateway, body already parsed when it was JSON. */
+export interface Answer {
+  status: number;
+  json: unknown;
+  text: string;
+}
+
+type Raw = Record<string, unknown>;
+
+export type OrderKind = 'c2p' | 'anulacion' | 'pagoB2p' | 'credito';
+
+/** What a money order came to, read from the gateway's answer. */
+export function interpretOrder(answer: Answer, kind: OrderKind): BankOutcome {
+  const out = orderOut(answer.json, kind);
+  if (out && hasCode(out)) {
+    const codigo = String(out.codigoError).trim();
+    const referencia = text(out.secuencial);
+    const raw = rawOf(answer, codigo, text(out.descripcionError) ?? '');
+    if (codigo === EXITO) return success(kind, out, referencia, raw);
+    return fromEntry(classify(codigo), referencia, raw);
+  }
+  return fromTransport(answer);
+}
+
+function orderOut(json: unknown, kind: OrderKind): Raw | null {
+  if (kind === 'pagoB2p') return isRecord(json) ? json : null;
+  return unwrapEnvelope(json, kind === 'credito' ? OPERACIONES_SOAP.creditoInmediato : OPERACIONES_SOAP.c2p);
+}
+
+function success(kind: OrderKind, out: Raw, referencia: string | null, raw: Raw): BankOutcome {
+  switch (kind) {
+    case 'c2p':
+    case 'anulacion':
+      return { type: 'settled', referencia, endtoend: null, raw };
+    case 'credito':
+      return { type: 'accepted', pending: true, referencia, endtoend: text(out.endToEndId), raw };
+    case 'pagoB2p': {
+      // codigoError "0" alone is not success: without a confirmation code the payout's fate is open.
+      const confirmacion = text(out.codigoConfirmacion);
+      if (confirmacion !== null && SIN_CONFIRMACION.includes(confirmacion)) return { type: 'unknown', raw: { ...raw, codigoConfirmacion: confirmacion } };
+      return { type: 'settled', referencia, endtoend: null, raw };
+    }
+  }
+}
+
+function fromEntry(entry: CodeEntry, referencia: string | null, raw: Raw): BankOutcome {
+  switch (entry.disposition) {
+    case 'not_processed':
+      return { type: 'not_processed', raw };
+    case 'unknown':
+      return { type: 'unknown', raw };
+    case 'rejected':
+    case 'not_found':
+      return { type: 'rejected', motivo: entry.motivo, referencia, raw };
+  }
+}
+
+/**
+ * An answer without a business code: the gateway's own. Only what the gateway proves is taken as
+ * proof; a server error without such proof may hide an executed order.
+ */
+function fromTransport(answer: Answer): BankOutcome {
+  const fault = gatewayFault(answer.json);
+  const codigo = fault?.code ?? String(answer.status);
+  const raw = rawOf(answer, codigo, fault?.message ?? snippet(answer.text));
+  const known = fault ? CODES[fault.code] : undefined;
+  if (known) return fromEntry(known, null, raw);
+  if (answer.status === 429) return { type: 'not_processed', raw };
+  if (answer.status === 401 || answer.status === 403) return { type: 'rejected', motivo: 'FIRMA_AUTH', referencia: null, raw };
+  if (answer.status >= 400 && answer.status < 500) return { type: 'rejected', motivo: 'RECHAZO_TECNICO', referencia: null, raw };
+  return { type: 'unknown', raw };
+}
+
+/** Status of a crédito inmediato. Anything but a clear answer is `unknown`: the state stays. */
+export function interpretConsultaCredito(answer: Answer): BankOutcome {
+  const out = unwrapEnvelope(answer.json, OPERACIONES_SOAP.consultaCredito);
+  if (!out || !hasCode(out)) return { type: 'unknown', raw: rawOf(answer, gatewayFault(answer.json)?.code ?? String(answer.status), snippet(answer.text)) };
+  const codigo = String(out.codigoError).trim();
+  const raw = rawOf(answer, codigo, text(out.descripcionError) ?? '');
+  if (codigo !== EXITO) return classify(codigo).disposition === 'not_found' ? { type: 'not_processed', raw } : { type: 'unknown', raw };
+  const referencia = text(out.secuencial);
+  const endtoend = text(out.endToEndId);
+  const estatus = text(out.estatus) ?? '';
+  switch (ESTATUS_CREDITO[estatus]) {
+    case 'settled':
+      return { type: 'settled', referencia, endtoend, raw: { ...raw, estatus } };
+    case 'pending':
+      return { type: 'accepted', pending: true, referencia, endtoend, raw: { ...raw, estatus } };
+    case 'rejected': {
+      const rechazo = text(out.codigoRechazo) ?? 'RJCT';
+      const entry = classify(rechazo);
+      const rejectedRaw = { ...raw, estatus, codigo: rechazo, descripcion: text(out.descripcionRechazo) ?? entry.descripcion };
+      return entry.disposition === 'unknown' ? { type: 'unknown', raw: rejectedRaw } : { type: 'rejected', motivo: entry.motivo, referencia, raw: rejectedRaw };
+    }
+    default:
+      return { type: 'unknown', raw: { ...raw, estatus } };
+  }
+}
+
+/** Status of a C2P, a payout or a void, found in the payment query by our reference or the bank's. */
+export function interpretConsultaPago(answer: Answer, secuencial: string | null, ref: string): BankOutcome {
+  const json = answer.json;
+  if (!isRecord(json) || !hasCode(json)) return { type: 'unknown', raw: rawOf(answer, gatewayFault(json)?.code ?? String(answer.status), snippet(answer.text)) };
+  const codigo = String(json.codigoError).trim();
+  const raw = rawOf(answer, codigo, text(json.descripcionError) ?? '');
+  if (codigo !== EXITO) return classify(codigo).disposition === 'not_found' ? { type: 'not_processed', raw } : { type: 'unknown', raw };
+  const lista = Array.isArray(json.lista) ? json.lista.filter(isRecord) : [];
+  const item = lista.find((i) => text(i.factura) === ref || (secuencial !== null && text(i.referencia) === secuencial));
+  if (!item) return { type: 'not_processed', raw: { ...raw, descripcion: 'Operación no encontrada' } };
+  const estatus = text(item.estatus) ?? '';
+  const referencia = text(item.referencia);
+  const itemCodigo = text(item.codigoError) ?? EXITO;
+  const itemRaw = { ...raw, estatus, codigo: itemCodigo, descripcion: text(item.descripcionError) ?? '' };
+  switch (ESTATUS_PAGO[estatus]) {
+    case 'settled':
+      return { type: 'settled', referencia, endtoend: null, raw: itemRaw };
+    case 'rejected':
+      return fromEntry(classify(itemCodigo), referencia, itemRaw);
+    default:
+      return { type: 'unknown', raw: itemRaw };
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reads
+
+export function interpretSaldo(answer: Answer, cuenta: string, at: Date): ReadOutcome<Saldo> {
+  const json = answer.json;
+  if (answer.status === 200 && isRecord(json) && isRecord(json.saldo)) {
+    const disponible = parseMonto(json.saldo.disponible);
+    const contable = parseMonto(json.saldo.contable);
+    const bloqueado = json.saldo.bloqueado === undefined || json.saldo.bloqueado === null ? 0 : parseMonto(json.saldo.bloqueado);
+    if (disponible !== null && contable !== null && bloqueado !== null) {
+      return { ok: true, value: { cuenta, banco: 'bancaribe', moneda: 'VES', disponible, contable, bloqueado, consultado_en: at.toISOString(), raw: json } };
+    }
+  }
+  return readFailure(answer);
+}
+
+/** The statement lines of an answer, oldest first, or why there are none. */
+export function interpretMovimientos(answer: Answer): { ok: true; movimientos: Movimiento[] } | { ok: false; motivo: MotivoRechazo; raw: Raw } {
+  const json = answer.json;
+  if (answer.status !== 200 || !isRecord(json) || !Array.isArray(json.movimientos)) return readFailure(answer);
+  const movimientos: Movimiento[] = [];
+  for (const item of json.movimientos) {
+    const m = movimiento(item);
+    if (!m) return { ok: false, motivo: 'RECHAZO_TECNICO', raw: { ...rawOf(answer, '200', 'movimiento ilegible'), movimiento: item } };
+    movimientos.push(m);
+  }
+  // Stable sort: lines of one day keep the bank's order.
+  return { ok: true, movimientos: movimientos.sort((a, b) => (a.fecha < b.fecha ? -1 : a.fecha > b.fecha ? 1 : 0)) };
+}
+
+function movimiento(item: unknown): Movimiento | null {
+  if (!isRecord(item)) return null;
+  const fecha = fechaIso(item.fecha);
+  const importe = parseMonto(item.monto);
+  const tipo = item.tipo === 'C' ? 'credito' : item.tipo === 'D' ? 'debito' : null;
+  if (!fecha || importe === null || !tipo) return null;
+  const hora = typeof item.hora === 'string' && /^[0-9]{2}:[0-9]{2}:[0-9]{2}$/.test(item.hora) ? item.hora : null;
+  return {
+    fecha,
+    hora,
+    referencia: text(item.referencia) ?? '',
+    concepto: text(item.descripcion) ?? '',
+    tipo,
+    monto: Math.abs(importe),
+    saldo: item.saldo === undefined || item.saldo === null ? null : parseMonto(item.saldo),
+  };
+}
+
+function readFailure(answer: Answer): { ok: false; motivo: MotivoRechazo; raw: Raw } {
+  const json = answer.json;
+  const fault = gatewayFault(json);
+  const bankCode = isRecord(json) && (typeof json.code === 'string' || typeof json.code === 'number') ? String(json.code) : null;
+  const codigo = bankCode ?? fault?.code ?? String(answer.status);
+  const descripcion = (isRecord(json) ? text(json.message) : null) ?? fault?.message ?? snippet(answer.text);
+  const raw = rawOf(answer, codigo, descripcion);
+  const known = CODES[codigo];
+  if (known) return { ok: false, motivo: known.motivo, raw };
+  if (answer.status >= 500 || answer.status === 429) return { ok: false, motivo: 'BANCO_NO_DISPONIBLE', raw };
+  if (answer.status === 401 || answer.status === 403) return { ok: false, motivo: 'FIRMA_AUTH', raw };
+  return { ok: false, motivo: bankCode ? 'DESCONOCIDO' : 'RECHAZO_TECNICO', raw };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Local paging: the bank answers a whole date range at once.
+
+export function page<T>(all: readonly T[], limite: number, cursor: string | undefined): { items: T[]; siguiente: string | null } | null {
+  const offset = cursor === undefined ? 0 : decodeCursor(cursor);
+  if (offset === null) return null;
+  const items = all.slice(offset, offset + limite);
+  return { items, siguiente: offset + limite < all.length ? encodeCursor(offset + limite) : null };
+}
+
+const encodeCursor = (offset: number) => Buffer.from(`o:${offset}`).toString('base64url');
+function decodeCursor(cursor: string): number | null {
+  const m = /^o:([0-9]{1,9})$/.exec(Buffer.from(cursor, 'base64url').toString());
+  return m ? Number(m[1]) : null;
+}
+
+// ---------------------------------------------------------------------------------------------
+
+const hasCode = (out: Raw): boolean => typeof out.codigoError === 'number' || typeof out.codigoError === 'string';
+
+function text(value: unknown): string | null {
+  if (typeof value === 'string') return value.trim() === '' ? null : value.trim();
+  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+  return null;
+}
+
+const snippet = (body: string) => body.slice(0, 200);
+
+/** The bank's untouched answer, with its code and description named for the switch. */
+function rawOf(answer: Answer, codigo: string, descripcion: string): Raw {
+  return { status: answer.status, codigo, descripcion, body: answer.json === undefined ? answer.text : answer.json };
+}
