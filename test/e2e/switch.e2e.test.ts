@@ -1,5 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { verifyWebhook } from '@switch/shared';
 import { startService, type ServiceProcess } from './processes';
 
 /**
@@ -18,7 +21,28 @@ const env = {
   SWITCH_ANSWER_TIMEOUT_MS: '8000',
   SWITCH_QUERY_TIMEOUT_MS: '8000',
   SWITCH_SHUTDOWN_MS: '10000',
+  // Shortened webhook schedule and reconciler cadence; the SPEC schedule is checked in the notifier's unit tests.
+  SWITCH_WEBHOOK_SCHEDULE_MS: '0,1500,1500,1500,1500,1500',
+  SWITCH_NOTIFIER_POLL_MS: '100',
+  SWITCH_RECONCILER_INTERVAL_MS: '300',
+  SWITCH_RECONCILER_BACKOFF_MS: '500',
 };
+
+/** A merchant's webhook receiver; fails the requests whose number is in `failing`. */
+async function startReceiver() {
+  const got: { body: string; headers: IncomingHttpHeaders }[] = [];
+  const failing = new Set<number>();
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      got.push({ body: Buffer.concat(chunks).toString('utf8'), headers: req.headers });
+      res.writeHead(failing.has(got.length) ? 503 : 200).end();
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`, got, failing, close: () => new Promise((r) => server.close(r)) };
+}
 
 const cuenta = (n: string) => ({ tipo: 'cuenta', valor: `0191${n.padStart(16, '0')}`, banco: '0191', identificacion: 'J123456789', nombre: 'Comercio E2E' });
 const telefono = { tipo: 'telefono', valor: '04141234567', banco: '0102', identificacion: 'V12345678', nombre: 'Ana' };
@@ -36,8 +60,12 @@ describe('end to end: every service its own process on Kafka + MongoDB', () => {
   let sim: ServiceProcess;
   let gatewayA: ServiceProcess;
   let gatewayB: ServiceProcess;
+  let notifier: ServiceProcess;
+  let reconciler: ServiceProcess;
   let key: string;
-  const procs = () => [gatewayA, gatewayB, sim, router].filter(Boolean);
+  let receiver: Awaited<ReturnType<typeof startReceiver>>;
+  let webhookSecret: string;
+  const procs = () => [gatewayA, gatewayB, sim, router, notifier, reconciler].filter(Boolean);
 
   const call = async (gw: ServiceProcess, path: string, body: unknown) => {
     const res = await fetch(`http://127.0.0.1:${gw.port}/switch/v1${path}`, {
@@ -51,16 +79,45 @@ describe('end to end: every service its own process on Kafka + MongoDB', () => {
 
   beforeAll(async () => {
     if (infra.length) throw new Error(`end-to-end tests need ${infra.join(', ')}: run \`npm run infra:up\` and \`. .cache/infra.env\``);
-    [router, sim] = await Promise.all([startService('router', env), startService('bank-sim', env)]);
+    receiver = await startReceiver();
+    [router, sim, notifier, reconciler] = await Promise.all([startService('router', env), startService('bank-sim', env), startService('notifier', env), startService('reconciler', env)]);
     [gatewayA, gatewayB] = await Promise.all([startService('gateway', env), startService('gateway', env)]);
     const admin = { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' };
     const base = `http://127.0.0.1:${gatewayA.port}/admin/v1/merchants`;
     expect((await fetch(base, { method: 'POST', headers: admin, body: JSON.stringify({ id: 'e2e', nombre: 'E2E' }) })).status).toBe(201);
     key = ((await (await fetch(`${base}/e2e/keys`, { method: 'POST', headers: admin, body: JSON.stringify({ mode: 'test' }) })).json()) as { x_switch_key: string }).x_switch_key;
+    const hook = await fetch(`${base}/e2e/webhooks`, { method: 'POST', headers: admin, body: JSON.stringify({ mode: 'test', url: receiver.url, events: ['transaccion.aprobada', 'transaccion.liquidada'] }) });
+    webhookSecret = ((await hook.json()) as { secret: string }).secret;
   });
 
   afterAll(async () => {
     await Promise.all(procs().map((p) => p.stop()));
+    await receiver?.close();
+  });
+
+  const hooksFor = (id: unknown) => receiver.got.filter((g) => (JSON.parse(g.body) as { data: { id: string } }).data.id === id);
+
+  it('settles a pending payout in the background and tells the merchant by signed webhooks', async () => {
+    const r = await call(gatewayA, '/pagar', payout('credito_inmediato'));
+    expect(r.body.estado).toBe('ACEPTADA');
+    // The reconciler asks the bank; the notifier delivers aprobada then liquidada.
+    await expect.poll(() => hooksFor(r.body.id).map((g) => g.headers['x-service-event']).sort(), { timeout: 30_000 }).toEqual(['transaccion.aprobada', 'transaccion.liquidada']);
+    for (const g of hooksFor(r.body.id)) expect(verifyWebhook(g.body, g.headers['x-service-signature'] as string, webhookSecret)).toBe(true);
+    const consulted = await call(gatewayB, '/consultar', { id: r.body.id });
+    expect(consulted.body.estado).toBe('LIQUIDADA');
+  });
+
+  it('a notifier killed between attempts resumes the delivery after restart, same body', async () => {
+    receiver.failing.add(receiver.got.length + 1);
+    const before = receiver.got.length;
+    const r = await call(gatewayA, '/pagar', payout('pago_movil'));
+    expect(r.body.estado).toBe('LIQUIDADA');
+    await expect.poll(() => receiver.got.length, { timeout: 20_000 }).toBeGreaterThan(before);
+    await notifier.kill9();
+    notifier = await startService('notifier', env);
+    await expect.poll(() => hooksFor(r.body.id).length, { timeout: 30_000 }).toBeGreaterThanOrEqual(2);
+    const bodies = hooksFor(r.body.id).map((g) => g.body);
+    expect(new Set(bodies).size).toBe(1);
   });
 
   it('pays out by pago móvil: LIQUIDADA at once, with the simulated bank contract', async () => {

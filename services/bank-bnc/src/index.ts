@@ -1,1 +1,5 @@
-export {};
+export { BncConnector, BNC_PATHS, SIMF_OPERATION_TYPE, type BncConnectorConfig, type BncConnectorDeps } from './connector';
+export { loadBncConfig, describeBncConfig, type BncConfig } from './config';
+export { startBncService, type BncService } from './service';
+export { BNC_CODES, classify, extractCode } from './codes';
+export { startEmulator, type Emulator, type EmulatorControls, type EmulatorCredentials, type EmulatorOptions } from '../emulator/server';

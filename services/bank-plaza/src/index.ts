@@ -1,1 +1,6 @@
-export {};
+export { BancoPlazaConnector, type BancoPlazaOptions, type BancoPlazaDeps } from './connector';
+export { loadPlazaConfig, type PlazaConfig, type PlazaConnectorConfig } from './config';
+export { startPlazaService, type PlazaService } from './service';
+export { PLAZA_CODES, ISO_CODES, classify } from './codes';
+export { sign, plazaJson, NonceCounter } from './protocol';
+export { startEmulator, type Emulator, type EmulatorOptions, type EmulatorControls } from '../emulator/server';

@@ -1,0 +1,33 @@
+import { envReader } from '@switch/shared';
+import { startEmulator } from './server';
+
+/**
+ * The BNC emulator as a process for local runs: `node services/bank-bnc/dist/emulator/main.js`.
+ * Env: PORT (default 16500, BNC's QA port), HOST, BNC_EMULATOR_CLIENT_GUID, BNC_EMULATOR_MASTER_KEY,
+ * BNC_EMULATOR_CLIENT_ID, BNC_EMULATOR_ACCOUNT, BNC_EMULATOR_SETTLE_DELAY_MS (default 3000; -1 =
+ * only through the controls).
+ */
+async function main(): Promise<void> {
+  const env = envReader();
+  const settle = env.int('BNC_EMULATOR_SETTLE_DELAY_MS', 3000, { min: -1, max: 3_600_000 });
+  const emulator = await startEmulator({
+    port: env.int('PORT', 16500, { min: 0, max: 65535 }),
+    host: env.string('HOST', '127.0.0.1'),
+    credentials: {
+      clientGuid: env.string('BNC_EMULATOR_CLIENT_GUID', '4A074C46-DD4E-4E54-8010-B80A6A8758F4'),
+      masterKey: env.string('BNC_EMULATOR_MASTER_KEY', 'test-master-key'),
+      clientId: env.string('BNC_EMULATOR_CLIENT_ID', 'J000121532'),
+      account: env.string('BNC_EMULATOR_ACCOUNT', '01910001482101010049'),
+    },
+    settleDelayMs: settle < 0 ? null : settle,
+  });
+  process.stdout.write(`BNC emulator listening on ${emulator.url}\n`);
+  const stop = () => void emulator.close().then(() => process.exit(0));
+  process.on('SIGTERM', stop);
+  process.on('SIGINT', stop);
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`BNC emulator failed to start: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});

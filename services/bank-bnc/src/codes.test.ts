@@ -1,0 +1,64 @@
+import { MOTIVOS_RECHAZO } from '@switch/shared';
+import { describe, expect, it } from 'vitest';
+import { BNC_CODES, classify, extractCode, messageText } from './codes';
+
+describe('BNC code table', () => {
+  it('every code maps to a motivo of SPEC 7.2 and a disposition', () => {
+    for (const [code, entry] of Object.entries(BNC_CODES)) {
+      expect(MOTIVOS_RECHAZO, code).toContain(entry.motivo);
+      expect(['reject', 'not_processed', 'unknown', 'refresh_key', 'success', 'pending'], code).toContain(entry.disposition);
+      for (const override of Object.values(entry.family ?? {})) expect(MOTIVOS_RECHAZO, code).toContain(override.motivo);
+    }
+  });
+
+  it('covers the documented codes: EPI, Pago Móvil / C2P G-codes, ISO 20022 reasons and SMF001', () => {
+    const documented = [
+      ...['EPIRWK', 'EPICNF', 'EPIONA', 'EPIIMS', 'EPIHV', 'EPIR01', 'EPIR02', 'EPIR03', 'EPIE00', 'EPIE02', 'EPIE03', 'EPIKNF', 'EPIEDD', 'EPIECP', 'EPIEMP', 'P2PEMP'],
+      ...['EPIMC1', 'EPIMC2', 'EPIAVF', 'EPICCA', 'EPIAVM', 'EPIANF', 'EPIEBR', 'EPIESF', 'EPIGN1', 'EPIGN2', 'EPIURS'],
+      ...['G05', 'G12', 'G14', 'G41', 'G43', 'G51', 'G52', 'G61', 'G62', 'G65', 'G80', 'G91', 'G96', 'G56', 'G13', 'G55'],
+      ...['AC00', 'AB01', 'AB07', 'AC01', 'AC04', 'AC06', 'AC09', 'ACCP', 'AG09', 'AG10', 'AM02', 'AM03', 'AM04', 'AM05', 'BE01', 'BE20'],
+      ...['CUST', 'CH20', 'DT03', 'DU01', 'FF05', 'FF07', 'RC08', 'RJCT', 'TKCM', 'VE01', 'VE02', 'SMF001'],
+    ];
+    for (const code of documented) expect(BNC_CODES[code], code).toBeDefined();
+  });
+
+  it('maps the money reasons as PROTOCOLS reads them', () => {
+    const m = (code: string, family: 'p2p' | 'c2p' | 'simf' = 'p2p') => classify(code, family).motivo;
+    expect(m('G51')).toBe('SALDO_INSUFICIENTE');
+    expect(m('G55', 'c2p')).toBe('OTP_INVALIDO');
+    expect(m('G52')).toBe('NO_AFILIADO_SERVICIO');
+    expect(m('G41')).toBe('NO_AFILIADO_SERVICIO');
+    expect(m('G41', 'c2p')).toBe('CUENTA_BLOQUEADA');
+    expect(m('G61')).toBe('EXCEDE_LIMITE');
+    expect(m('G62')).toBe('CUENTA_BLOQUEADA');
+    expect(m('G80')).toBe('BENEFICIARIO_NO_COINCIDE');
+    expect(m('AM04', 'simf')).toBe('SALDO_INSUFICIENTE');
+    expect(m('TKCM', 'simf')).toBe('OTP_INVALIDO');
+    expect(m('AC01', 'simf')).toBe('CUENTA_NO_EXISTE');
+    for (const auth of ['EPICNF', 'EPIONA', 'EPIHV', 'EPIR02']) expect(classify(auth, 'p2p')).toMatchObject({ motivo: 'FIRMA_AUTH', disposition: 'reject' });
+  });
+
+  it('only codes that place the failure before execution are not_processed', () => {
+    for (const code of ['G05', 'G12', 'G91', 'G96', 'EPIR03', 'AB07']) expect(classify(code, 'p2p').disposition, code).toBe('not_processed');
+    for (const code of ['EPIE00', 'EPIEMP', 'EPIECP', 'EPIURS', 'AB01']) expect(classify(code, 'p2p').disposition, code).toBe('unknown');
+    expect(classify('EPIRWK', 'p2p').disposition).toBe('refresh_key');
+  });
+
+  it('an unknown or missing code is a rejection DESCONOCIDO', () => {
+    expect(classify('ZZ99', 'p2p')).toMatchObject({ known: false, motivo: 'DESCONOCIDO', disposition: 'reject' });
+    expect(classify(null, 'simf')).toMatchObject({ known: false, motivo: 'DESCONOCIDO' });
+  });
+
+  it('extracts the code at the head of a message, known codes first', () => {
+    expect(extractCode('000000Consulta exitosa')).toBe('000000');
+    expect(extractCode('EPIRWKPetición denegada por medidas de seguridad')).toBe('EPIRWK');
+    // A blind 6-character cut would read EPIHVH.
+    expect(extractCode('EPIHVHash de la petición inválido')).toBe('EPIHV');
+    expect(extractCode('G51 Insufficient funds')).toBe('G51');
+    expect(extractCode('G51Fondos insuficientes')).toBe('G51');
+    expect(extractCode('XYZ123 algo')).toBe('XYZ123');
+    expect(extractCode('sin código')).toBeNull();
+    expect(extractCode('')).toBeNull();
+    expect(messageText('G51Fondos insuficientes', 'G51')).toBe('Fondos insuficientes');
+  });
+});

@@ -1,0 +1,71 @@
+import { ConfigError, DEFAULT_BREAKER, envReader, type EnvReader } from '@switch/shared';
+import type { BncConnectorConfig } from './connector';
+
+/**
+ * BNC's live configuration (`BNC_LIVE_*`). Test mode `bnc` is the simulated bank (services/bank-sim),
+ * so only live exists here; without `BNC_LIVE_URL` there is no connector at all.
+ *
+ *   BNC_LIVE_URL                 base of the API, e.g. https://servicios.bncenlinea.com:16000/api
+ *   BNC_LIVE_CLIENT_GUID         36-char ClientGUID issued by BNC
+ *   BNC_LIVE_MASTER_KEY          MasterKey (secret; used for Auth/LogOn only)
+ *   BNC_LIVE_CLIENT_ID           merchant RIF as BNC knows it (ClientID), e.g. J123456789
+ *   BNC_LIVE_ACCOUNT             merchant's 20-digit BNC account
+ *   BNC_LIVE_TERMINAL            C2P terminal id
+ *   BNC_LIVE_CHILD_CLIENT_ID     optional sub-merchant RIF; BNC_LIVE_BRANCH_ID optional branch
+ *   BNC_LIVE_TIMEOUT_MS          answer timeout (default 30000); BNC_LIVE_CONNECT_TIMEOUT_MS (3000)
+ *   BNC_LIVE_LOOKBACK_DAYS       statement days searched for P2P/C2P status and reversal (default 3)
+ *   BNC_LIVE_BREAKER_THRESHOLD_PCT, _VOLUME, _RESET_MS, _WINDOW_MS   circuit breaker
+ */
+export interface BncConfig {
+  live?: BncConnectorConfig;
+}
+
+const PREFIX = 'BNC_LIVE_';
+
+export function loadBncConfig(env: EnvReader = envReader()): BncConfig {
+  const url = env.optionalString(`${PREFIX}URL`);
+  if (!url) return {};
+  if (!/^https?:\/\/[^\s/]+/.test(url)) throw new ConfigError(`${PREFIX}URL`, `"${url}" is not an http(s) URL`);
+
+  const required = (name: string, pattern?: RegExp, shape?: string): string => {
+    const v = env.optionalString(`${PREFIX}${name}`);
+    if (!v) throw new ConfigError(`${PREFIX}${name}`, `is required when ${PREFIX}URL is set`);
+    // The value itself is not echoed: some of these are secrets.
+    if (pattern && !pattern.test(v)) throw new ConfigError(`${PREFIX}${name}`, `is not ${shape}`);
+    return v;
+  };
+  const optional = (name: string, pattern: RegExp, shape: string): string | undefined => {
+    const v = env.optionalString(`${PREFIX}${name}`);
+    if (v !== undefined && !pattern.test(v)) throw new ConfigError(`${PREFIX}${name}`, `is not ${shape}`);
+    return v;
+  };
+
+  return {
+    live: {
+      baseUrl: url.replace(/\/+$/, ''),
+      clientGuid: required('CLIENT_GUID', /^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}$/, 'a 36-character GUID'),
+      masterKey: required('MASTER_KEY'),
+      clientId: required('CLIENT_ID', /^[VEJGP][0-9]{1,9}$/, 'a letter V, E, J, G or P and 1 to 9 digits'),
+      account: required('ACCOUNT', /^[0-9]{20}$/, 'a 20-digit account number'),
+      terminal: required('TERMINAL', /^[A-Za-z0-9]{1,20}$/, 'an alphanumeric terminal id'),
+      childClientId: optional('CHILD_CLIENT_ID', /^[VEJGP][0-9]{1,9}$/, 'a letter V, E, J, G or P and 1 to 9 digits'),
+      branchId: optional('BRANCH_ID', /^[A-Za-z0-9]{1,20}$/, 'an alphanumeric branch id'),
+      timeoutMs: env.int(`${PREFIX}TIMEOUT_MS`, 30_000, { min: 100, max: 300_000 }),
+      connectTimeoutMs: env.int(`${PREFIX}CONNECT_TIMEOUT_MS`, 3_000, { min: 50, max: 60_000 }),
+      lookbackDays: env.int(`${PREFIX}LOOKBACK_DAYS`, 3, { min: 1, max: 31 }),
+      breaker: {
+        errorThresholdPercentage: env.int(`${PREFIX}BREAKER_THRESHOLD_PCT`, DEFAULT_BREAKER.errorThresholdPercentage, { min: 1, max: 100 }),
+        volumeThreshold: env.int(`${PREFIX}BREAKER_VOLUME`, DEFAULT_BREAKER.volumeThreshold, { min: 1, max: 10_000 }),
+        resetTimeoutMs: env.int(`${PREFIX}BREAKER_RESET_MS`, DEFAULT_BREAKER.resetTimeoutMs, { min: 10, max: 3_600_000 }),
+        rollingCountTimeoutMs: env.int(`${PREFIX}BREAKER_WINDOW_MS`, DEFAULT_BREAKER.rollingCountTimeoutMs, { min: 100, max: 3_600_000 }),
+      },
+    },
+  };
+}
+
+/** The configuration as it may be logged: the MasterKey never leaves the process. */
+export function describeBncConfig(config: BncConfig): Record<string, unknown> {
+  if (!config.live) return { live: null };
+  const { masterKey: _secret, ...rest } = config.live;
+  return { live: { ...rest, masterKey: '[redacted]' } };
+}

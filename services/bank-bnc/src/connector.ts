@@ -1,0 +1,387 @@
+import {
+  BankBreakers,
+  BankHttpClient,
+  DEFAULT_BREAKER,
+  type BankConnector,
+  type BankOutcome,
+  type BreakerOptions,
+  type Capability,
+  type ExecuteOrder,
+  type Mode,
+  type Movimiento,
+  type Movimientos,
+  type MovimientosQuery,
+  type ReadOutcome,
+  type Saldo,
+  type SaldoQuery,
+  type StatusQuery,
+} from '@switch/shared';
+import { BncClient, answerRaw, type BncAnswer, type BncCall } from './client';
+import {
+  FormatError,
+  addDays,
+  codigoBancoInt,
+  daysBetween,
+  envelopeReference,
+  fechaBnc,
+  fechaDesdeBnc,
+  identificacionBnc,
+  instrumentoSimf,
+  montoBnc,
+  operationRef,
+  otpBnc,
+  telefonoBnc,
+  textoBnc,
+  venezuelanDate,
+} from './formats';
+import { orderOutcome, readFailure, simfExecuted, simfStatus, stringField as str } from './outcomes';
+
+export interface BncConnectorConfig {
+  /** `https://servicios.bncenlinea.com:16000/api` in production (16500 is QA). */
+  baseUrl: string;
+  clientGuid: string;
+  masterKey: string;
+  /** The merchant's RIF as BNC knows it (`ClientID`), e.g. `J123456789`. */
+  clientId: string;
+  /** The merchant's 20-digit BNC account: collections land in it, payouts leave it. */
+  account: string;
+  /** C2P `Terminal` assigned by BNC (e.g. `TERM0001`). */
+  terminal: string;
+  /** Sub-merchant RIF and branch, when the credentials are a parent's (PROTOCOLS §1.4). */
+  childClientId?: string;
+  branchId?: string;
+  /** Time allowed for an answer once a request is sent (integrators use 30-45 s). */
+  timeoutMs: number;
+  connectTimeoutMs?: number;
+  breaker?: BreakerOptions;
+  /** Days of statement searched for an order's movement (status of P2P/C2P, C2P reversal). */
+  lookbackDays?: number;
+}
+
+export interface BncConnectorDeps {
+  http?: BankHttpClient;
+  now?: () => Date;
+}
+
+/** The BNC paths the connector uses (PROTOCOLS §1.4). */
+export const BNC_PATHS = {
+  sendC2P: 'MobPayment/SendC2P',
+  reverseC2P: 'MobPayment/ReverseC2P',
+  sendP2P: 'MobPayment/SendP2P',
+  debitToken: 'SIMF/DebitTokenRequest',
+  debit: 'SIMF/DebitBeginner',
+  credit: 'SIMF/CreditBeginner',
+  status: 'SIMF/GetStatusTrans',
+  balance: 'Position/Current',
+  history: 'Position/HistoryByDate',
+} as const;
+
+/**
+ * `OperationType` of GetStatusTrans [INV]: the public material shows the field, not its values.
+ * Kept here so the real values replace them in one place.
+ */
+export const SIMF_OPERATION_TYPE = { debito_inmediato: 'DEBITO', credito_inmediato: 'CREDITO' } as const;
+
+/** HistoryByDate spans at most 31 days per call (doc). */
+const HISTORY_MAX_DAYS = 31;
+/** A statement request fans out into one call per window: about a year at most per read. */
+const HISTORY_MAX_WINDOWS = 12;
+
+type Movement = Record<string, unknown>;
+type Search = { kind: 'found'; movement: Movement } | { kind: 'absent'; raw: Record<string, unknown> } | { kind: 'failed'; call: BncCall };
+
+/**
+ * BNC's live connector (PROTOCOLS §1). C2P and P2P are synchronous (settled on OK); Débito and
+ * Crédito Inmediato go through the central bank's SIMF (accepted, then settled through
+ * GetStatusTrans). Every call goes through a breaker per BNC path; every path returns an outcome.
+ */
+export class BncConnector implements BankConnector {
+  readonly banco = 'bnc' as const;
+  readonly capabilities: readonly Capability[] = ['cobrar', 'pagar', 'token', 'consultar', 'saldo', 'movimientos'];
+  readonly breakers: BankBreakers;
+  readonly client: BncClient;
+  private readonly http: BankHttpClient;
+  private readonly ownsHttp: boolean;
+  private readonly now: () => Date;
+
+  constructor(
+    private readonly config: BncConnectorConfig,
+    deps: BncConnectorDeps = {},
+  ) {
+    this.now = deps.now ?? (() => new Date());
+    this.ownsHttp = !deps.http;
+    this.http = deps.http ?? new BankHttpClient({ connectTimeoutMs: config.connectTimeoutMs ?? 3_000 });
+    this.breakers = new BankBreakers('bnc', config.breaker ?? DEFAULT_BREAKER);
+    this.client = new BncClient(config, this.http, this.breakers, this.now);
+  }
+
+  async execute(order: ExecuteOrder): Promise<BankOutcome> {
+    try {
+      return await this.run(order);
+    } catch (error) {
+      if (error instanceof FormatError) {
+        // Raised while building the request: nothing was sent.
+        return { type: 'rejected', motivo: 'RECHAZO_TECNICO', referencia: null, raw: { codigo: 'FORMATO', descripcion: error.message } };
+      }
+      return { type: 'unknown', raw: { switch: `connector failure: ${error instanceof Error ? error.message : String(error)}` } };
+    }
+  }
+
+  async status(query: StatusQuery): Promise<BankOutcome> {
+    try {
+      if (query.kind === 'token') return { type: 'unknown', raw: { switch: 'una solicitud de OTP no tiene estado que consultar en BNC' } };
+      if (query.rail === 'debito_inmediato' || query.rail === 'credito_inmediato') {
+        const inner = this.withChild({ OperationType: SIMF_OPERATION_TYPE[query.rail], Reference: query.referencia ?? envelopeReference(query.orderRef) });
+        return simfStatus(await this.client.call(BNC_PATHS.status, inner, this.client.freshReference('Q')));
+      }
+      return await this.movementStatus(query);
+    } catch (error) {
+      return { type: 'unknown', raw: { switch: `connector failure: ${error instanceof Error ? error.message : String(error)}` } };
+    }
+  }
+
+  async saldo(_mode: Mode, query: SaldoQuery): Promise<ReadOutcome<Saldo>> {
+    try {
+      const call = await this.client.call(BNC_PATHS.balance, this.withChild({ ClientID: identificacionBnc(this.config.clientId) }), this.client.freshReference('Q'));
+      if (call.kind !== 'answer' || call.answer.status !== 'OK' || call.answer.valueProblem) return readFailure(call);
+      const accounts = (call.answer.value ?? {}) as Record<string, { CurrencyCode?: unknown; Balance?: unknown } | undefined>;
+      const entry = accounts[query.cuenta];
+      const balance = Number(entry?.Balance);
+      if (!entry || !Number.isFinite(balance)) return { ok: false, motivo: 'CUENTA_NO_EXISTE', raw: { ...answerRaw(call.answer), codigo: 'CUENTA', descripcion: 'la cuenta no pertenece al cliente BNC' } };
+      return {
+        ok: true,
+        value: {
+          cuenta: query.cuenta,
+          banco: 'bnc',
+          moneda: 'VES',
+          disponible: balance,
+          contable: balance,
+          bloqueado: 0,
+          consultado_en: this.now().toISOString(),
+          raw: { CurrencyCode: entry.CurrencyCode ?? null, Balance: entry.Balance, message: call.answer.message },
+        },
+      };
+    } catch (error) {
+      return { ok: false, motivo: 'RECHAZO_TECNICO', raw: { switch: error instanceof Error ? error.message : String(error) } };
+    }
+  }
+
+  async movimientos(_mode: Mode, query: MovimientosQuery): Promise<ReadOutcome<Movimientos>> {
+    try {
+      const hasta = query.hasta ?? venezuelanDate(this.now());
+      const offset = query.cursor ? decodeCursor(query.cursor) : 0;
+      if (offset === null) return { ok: false, motivo: 'DESCONOCIDO', raw: { codigo: 'CURSOR', descripcion: 'cursor inválido' } };
+      if (daysBetween(query.desde, hasta) >= HISTORY_MAX_DAYS * HISTORY_MAX_WINDOWS) {
+        return { ok: false, motivo: 'EXCEDE_LIMITE', raw: { codigo: 'RANGO', descripcion: `a lo sumo ${HISTORY_MAX_DAYS * HISTORY_MAX_WINDOWS} días por consulta` } };
+      }
+      const fetched = await this.history(query.cuenta, query.desde, hasta);
+      if (!fetched.ok) return readFailure(fetched.call);
+      const all = fetched.movements.map(toMovimiento).filter((m) => m.fecha >= query.desde && m.fecha <= hasta);
+      all.sort((a, b) => (a.fecha < b.fecha ? -1 : a.fecha > b.fecha ? 1 : 0));
+      const limite = query.limite ?? 100;
+      const page = all.slice(offset, offset + limite);
+      return {
+        ok: true,
+        value: {
+          cuenta: query.cuenta,
+          banco: 'bnc',
+          moneda: 'VES',
+          desde: query.desde,
+          hasta,
+          movimientos: page,
+          siguiente: offset + limite < all.length ? encodeCursor(offset + limite) : null,
+        },
+      };
+    } catch (error) {
+      return { ok: false, motivo: 'RECHAZO_TECNICO', raw: { switch: error instanceof Error ? error.message : String(error) } };
+    }
+  }
+
+  async close(): Promise<void> {
+    this.breakers.shutdown();
+    if (this.ownsHttp) await this.http.close();
+  }
+
+  private async run(order: ExecuteOrder): Promise<BankOutcome> {
+    const reference = envelopeReference(order.orderRef);
+    const req = order.request;
+    switch (req.kind) {
+      case 'token': {
+        if (order.rail !== 'debito_inmediato') return noSoportado('BNC solo emite OTP para Débito Inmediato');
+        const p = req.body.pagador;
+        const debtor = instrumentoSimf(p);
+        const inner = this.withChild({ Amount: montoBnc(req.body.monto.valor), DebtorAccount: debtor.account, DebtorAccountType: debtor.type, DebtorBank: p.banco, DebtorID: identificacionBnc(p.identificacion) });
+        return orderOutcome(await this.client.call(BNC_PATHS.debitToken, inner, reference), 'simf', (a, raw) => ({
+          type: 'accepted',
+          pending: false,
+          referencia: str((a.value as Record<string, unknown> | null)?.Reference),
+          endtoend: null,
+          raw,
+        }));
+      }
+      case 'cobrar': {
+        const { pagador, monto, concepto, otp } = req.body;
+        if (order.rail === 'debito_inmediato') {
+          const debtor = instrumentoSimf(pagador);
+          const inner = this.withChild({
+            Amount: montoBnc(monto.valor),
+            DebtorAccount: debtor.account,
+            DebtorAccType: debtor.type,
+            DebtorBank: pagador.banco,
+            DebtorID: identificacionBnc(pagador.identificacion),
+            DebtorName: textoBnc(pagador.nombre, 40),
+            Concept: textoBnc(concepto),
+            AddtlInf: otpBnc(otp),
+          });
+          return orderOutcome(await this.client.call(BNC_PATHS.debit, inner, reference), 'simf', simfExecuted);
+        }
+        if (order.rail !== 'c2p') return noSoportado(`BNC no cobra por el riel ${order.rail}`);
+        if (pagador.tipo !== 'telefono') return noSoportado('El C2P de BNC cobra a un teléfono afiliado a Pago Móvil');
+        const inner = this.withChild({
+          DebtorBankCode: codigoBancoInt(pagador.banco),
+          DebtorCellPhone: telefonoBnc(pagador.valor),
+          DebtorID: identificacionBnc(pagador.identificacion),
+          Amount: montoBnc(monto.valor),
+          Token: otp,
+          Terminal: this.config.terminal,
+        });
+        return orderOutcome(await this.client.call(BNC_PATHS.sendC2P, inner, reference), 'c2p', settledWithReference);
+      }
+      case 'pagar': {
+        const { beneficiario, monto, concepto } = req.body;
+        if (order.rail === 'pago_movil') {
+          if (beneficiario.tipo !== 'telefono') return noSoportado('El Pago Móvil de BNC paga a un teléfono');
+          const inner = this.withChild({
+            Amount: montoBnc(monto.valor),
+            BeneficiaryBankCode: codigoBancoInt(beneficiario.banco),
+            BeneficiaryCellPhone: telefonoBnc(beneficiario.valor),
+            BeneficiaryEmail: '',
+            BeneficiaryID: identificacionBnc(beneficiario.identificacion),
+            BeneficiaryName: textoBnc(beneficiario.nombre, 40),
+            Description: textoBnc(concepto),
+            OperationRef: operationRef(order.orderRef),
+          });
+          return orderOutcome(await this.client.call(BNC_PATHS.sendP2P, inner, reference), 'p2p', settledWithReference);
+        }
+        if (order.rail !== 'credito_inmediato') return noSoportado(`BNC no paga por el riel ${order.rail}`);
+        const creditor = instrumentoSimf(beneficiario);
+        const inner = this.withChild({
+          Amount: montoBnc(monto.valor),
+          CreditorBank: beneficiario.banco,
+          CreditorID: identificacionBnc(beneficiario.identificacion),
+          CreditorAccType: creditor.type,
+          CreditorAccount: creditor.account,
+          CreditorName: textoBnc(beneficiario.nombre, 40),
+          Concept: textoBnc(concepto),
+        });
+        return orderOutcome(await this.client.call(BNC_PATHS.credit, inner, reference), 'simf', simfExecuted);
+      }
+      case 'reverso':
+        return this.reverse(order, reference);
+    }
+  }
+
+  /**
+   * BNC reverses C2P collections only (`ReverseC2P`). It wants the original's transaction id and
+   * amount, which the reverse order does not carry, so both are read from the merchant's statement
+   * line whose bank reference is the original's [inf: ControlNumber is the C2P IdTransaction].
+   */
+  private async reverse(order: ExecuteOrder, reference: string): Promise<BankOutcome> {
+    const related = order.related;
+    if (!related || related.rail !== 'c2p' || !related.referencia) return noSoportado('BNC solo reversa cobros C2P (MobPayment/ReverseC2P)');
+    const original = related.referencia;
+    const search = await this.findMovement((m) => str(m.ReferenceA) === original && isCredit(m));
+    if (search.kind === 'failed') return { type: 'not_processed', raw: { etapa: 'buscar original', ...(search.call.kind === 'answer' ? answerRaw(search.call.answer) : search.call.raw) } };
+    if (search.kind === 'absent') return noSoportado(`el cobro C2P ${original} no está en los últimos ${this.lookbackDays} días del estado de cuenta`);
+    const inner = this.withChild({
+      IdTransactionToReverse: Number(search.movement.ControlNumber),
+      Amount: montoBnc(Math.abs(Number(search.movement.Amount))),
+      Terminal: this.config.terminal,
+    });
+    return orderOutcome(await this.client.call(BNC_PATHS.reverseC2P, inner, reference), 'c2p', settledWithReference);
+  }
+
+  /**
+   * P2P, C2P and reversals have no status endpoint; BNC marks the movement with the `Reference` we
+   * sent (doc), so the statement tells whether the order ran. Absent → "no such order".
+   */
+  private async movementStatus(query: StatusQuery): Promise<BankOutcome> {
+    const marker = envelopeReference(query.orderRef);
+    const search = await this.findMovement(
+      (m) => REFERENCE_FIELDS.some((f) => str(m[f]) === marker) || (query.referencia !== null && str(m.ReferenceA) === query.referencia),
+    );
+    switch (search.kind) {
+      case 'failed':
+        return { type: 'unknown', raw: search.call.kind === 'answer' ? answerRaw(search.call.answer) : search.call.raw };
+      case 'absent':
+        return { type: 'not_processed', raw: search.raw };
+      case 'found':
+        return { type: 'settled', referencia: str(search.movement.ReferenceA) ?? str(search.movement.ControlNumber), endtoend: null, raw: { movimiento: search.movement } };
+    }
+  }
+
+  private get lookbackDays(): number {
+    return this.config.lookbackDays ?? 3;
+  }
+
+  private async findMovement(match: (m: Movement) => boolean): Promise<Search> {
+    const today = venezuelanDate(this.now());
+    const fetched = await this.history(this.config.account, addDays(today, 1 - this.lookbackDays), today);
+    if (!fetched.ok) return { kind: 'failed', call: fetched.call };
+    const movement = fetched.movements.find(match);
+    return movement ? { kind: 'found', movement } : { kind: 'absent', raw: { codigo: 'SIN_MOVIMIENTO', descripcion: 'BNC no muestra un movimiento con esa referencia', cuenta: this.config.account } };
+  }
+
+  /** The account's statement lines from `desde` to `hasta`, in windows of at most 31 days. */
+  private async history(account: string, desde: string, hasta: string): Promise<{ ok: true; movements: Movement[] } | { ok: false; call: BncCall }> {
+    const movements: Movement[] = [];
+    for (let start = desde; daysBetween(start, hasta) >= 0; start = addDays(start, HISTORY_MAX_DAYS)) {
+      const end = daysBetween(start, hasta) >= HISTORY_MAX_DAYS ? addDays(start, HISTORY_MAX_DAYS - 1) : hasta;
+      const inner = this.withChild({ ClientID: identificacionBnc(this.config.clientId), AccountNumber: account, StartDate: fechaBnc(start), EndDate: fechaBnc(end) });
+      const call = await this.client.call(BNC_PATHS.history, inner, this.client.freshReference('Q'));
+      if (call.kind !== 'answer' || call.answer.status !== 'OK' || call.answer.valueProblem) return { ok: false, call };
+      const lines = ((call.answer.value ?? {}) as Record<string, unknown>)[account];
+      if (Array.isArray(lines)) movements.push(...(lines.filter((l) => l && typeof l === 'object') as Movement[]));
+    }
+    return { ok: true, movements };
+  }
+
+  private withChild(inner: Record<string, unknown>): Record<string, unknown> {
+    if (this.config.childClientId) inner.ChildClientID = this.config.childClientId;
+    if (this.config.branchId) inner.BranchID = this.config.branchId;
+    return inner;
+  }
+}
+
+const REFERENCE_FIELDS = ['ReferenceA', 'ReferenceB', 'ReferenceC', 'ReferenceD'] as const;
+
+function settledWithReference(a: BncAnswer, raw: Record<string, unknown>): BankOutcome {
+  return { type: 'settled', referencia: str((a.value as Record<string, unknown> | null)?.Reference), endtoend: null, raw };
+}
+
+function noSoportado(descripcion: string): BankOutcome {
+  return { type: 'rejected', motivo: 'NO_SOPORTADO', referencia: null, raw: { codigo: 'NO_SOPORTADO', descripcion } };
+}
+
+const isCredit = (m: Movement) => (str(m.BalanceDelta)?.toLowerCase() === 'ingreso') || (!m.BalanceDelta && Number(m.Amount) > 0);
+
+function toMovimiento(m: Movement): Movimiento {
+  const amount = Number(m.Amount);
+  if (!Number.isFinite(amount)) throw new FormatError(`movement ${String(m.ControlNumber)} has no numeric Amount`);
+  const delta = str(m.BalanceDelta)?.toLowerCase();
+  return {
+    fecha: fechaDesdeBnc(str(m.Date) ?? ''),
+    hora: null,
+    referencia: str(m.ReferenceA) ?? str(m.ControlNumber) ?? '',
+    concepto: str(m.Concept) ?? '',
+    tipo: delta === 'ingreso' ? 'credito' : delta === 'egreso' ? 'debito' : amount < 0 ? 'debito' : 'credito',
+    monto: Math.abs(amount),
+    saldo: null,
+  };
+}
+
+const encodeCursor = (offset: number) => Buffer.from(`o:${offset}`).toString('base64url');
+function decodeCursor(cursor: string): number | null {
+  const m = /^o:([0-9]{1,9})$/.exec(Buffer.from(cursor, 'base64url').toString());
+  return m ? Number(m[1]) : null;
+}

@@ -1,0 +1,64 @@
+import { randomUUID } from 'node:crypto';
+import { MemoryBus, TOPICS, bankRequests, createLogger, type BankRequestMessage, type RouterInboxMessage } from '@switch/shared';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { startEmulator, type Emulator } from '../emulator/server';
+import { startBncService, type BncService } from './service';
+
+const credentials = { clientGuid: '4A074C46-DD4E-4E54-8010-B80A6A8758F4', masterKey: 'test-master-key', clientId: 'J000121532', account: '01910001482101010049' };
+const log = createLogger('bank-bnc-test', 'silent');
+
+function payout(mode: 'live' | 'test'): Extract<BankRequestMessage, { op: 'execute' }> {
+  const txnId = `txn_${randomUUID().replace(/-/g, '')}`;
+  const persona = { tipo: 'telefono' as const, valor: '04241234567', banco: '0102', identificacion: 'V12345678', nombre: 'Ana' };
+  return {
+    op: 'execute',
+    txnId,
+    attempt: 1,
+    orderRef: `${txnId}-1`,
+    mode,
+    rail: 'pago_movil',
+    idempotencyKey: randomUUID(),
+    request: { kind: 'pagar', body: { idempotency_key: randomUUID(), monto: { valor: 15, moneda: 'VES' }, concepto: 'vuelto', ordenante: persona, beneficiario: persona, via: 'pago_movil' } },
+    related: null,
+  };
+}
+
+describe('BNC service on the bus', () => {
+  let emu: Emulator;
+  let bus: MemoryBus;
+  let service: BncService;
+  const results: RouterInboxMessage[] = [];
+
+  beforeAll(async () => {
+    emu = await startEmulator({ port: 0, credentials });
+    bus = new MemoryBus();
+    await bus.subscribe(TOPICS.routerInbox, { group: 'observer' }, async ({ value }) => void results.push(value));
+    service = await startBncService({
+      bus,
+      log,
+      config: { live: { baseUrl: emu.url, clientGuid: credentials.clientGuid, masterKey: credentials.masterKey, clientId: credentials.clientId, account: credentials.account, terminal: 'T1', timeoutMs: 10_000 } },
+    });
+  });
+  afterAll(async () => {
+    await service.stop();
+    await bus.close();
+    await emu.close();
+  });
+
+  it('runs live bnc orders and answers the router; test-mode bnc orders are left to the simulated bank', async () => {
+    const test = payout('test');
+    const live = payout('live');
+    await bus.publish(bankRequests('bnc'), test.txnId, test);
+    await bus.publish(bankRequests('bnc'), live.txnId, live);
+    await vi.waitFor(() => expect(results.find((r) => r.txnId === live.txnId)).toMatchObject({ type: 'bank_result', op: 'execute', outcome: { type: 'settled' } }));
+    expect(results.find((r) => r.txnId === test.txnId)).toBeUndefined();
+    expect(emu.controls.orderCount()).toBe(1);
+    expect(service.connectors.live?.breakers.states()).toMatchObject({ 'MobPayment/SendP2P': 'closed' });
+  });
+
+  it('without BNC_LIVE_URL nothing subscribes', async () => {
+    const none = await startBncService({ bus, log, config: {} });
+    expect(none.connectors).toEqual({});
+    await none.stop();
+  });
+});
