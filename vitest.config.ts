@@ -25,6 +25,7 @@ export default defineConfig({
     exclude: ['**/node_modules/**', '**/dist/**'],
     testTimeout: 60_000,
     hookTimeout: 180_000,
+    teardownTimeout: 60_000,
     pool: 'forks',
     globalSetup: ['test/infra/global-setup.ts'],
     reporters: ['default', 'json'],

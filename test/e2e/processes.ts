@@ -16,6 +16,12 @@ export interface ServiceProcess {
   stop(): Promise<number | null>;
 }
 
+/** Children still running when the test worker exits are killed, so a failed run leaves no orphans. */
+const running = new Set<ChildProcess>();
+process.once('exit', () => {
+  for (const child of running) child.kill('SIGKILL');
+});
+
 export function freePort(): Promise<number> {
   return new Promise((res, rej) => {
     const s = createServer();
@@ -43,7 +49,13 @@ export async function startService(service: string, env: Record<string, string>,
   let log = '';
   child.stdout!.on('data', (d: Buffer) => (log += d.toString()));
   child.stderr!.on('data', (d: Buffer) => (log += d.toString()));
-  const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+  running.add(child);
+  const exited = new Promise<number | null>((r) =>
+    child.once('exit', (code) => {
+      running.delete(child);
+      r(code);
+    }),
+  );
   const proc: ServiceProcess = {
     name: service,
     port,

@@ -18,13 +18,13 @@ const env = {
   SWITCH_KAFKA_NAMESPACE: RUN,
   MONGO_DATABASE: RUN,
   SWITCH_ADMIN_TOKEN: ADMIN,
-  SWITCH_ANSWER_TIMEOUT_MS: '8000',
-  SWITCH_QUERY_TIMEOUT_MS: '8000',
+  SWITCH_ANSWER_TIMEOUT_MS: '20000',
+  SWITCH_QUERY_TIMEOUT_MS: '15000',
   SWITCH_SHUTDOWN_MS: '10000',
   // Shortened webhook schedule and reconciler cadence; the SPEC schedule is checked in the notifier's unit tests.
   SWITCH_WEBHOOK_SCHEDULE_MS: '0,1500,1500,1500,1500,1500',
-  SWITCH_NOTIFIER_POLL_MS: '100',
-  SWITCH_RECONCILER_INTERVAL_MS: '300',
+  SWITCH_NOTIFIER_POLL_MS: '250',
+  SWITCH_RECONCILER_INTERVAL_MS: '1000',
   SWITCH_RECONCILER_BACKOFF_MS: '500',
 };
 
@@ -118,7 +118,7 @@ describe('end to end: every service its own process on Kafka + MongoDB', () => {
     await expect.poll(() => hooksFor(r.body.id).length, { timeout: 30_000 }).toBeGreaterThanOrEqual(2);
     const bodies = hooksFor(r.body.id).map((g) => g.body);
     expect(new Set(bodies).size).toBe(1);
-  });
+  }, 120_000);
 
   it('pays out by pago móvil: LIQUIDADA at once, with the simulated bank contract', async () => {
     const body = payout('pago_movil');
@@ -184,7 +184,7 @@ describe('end to end: every service its own process on Kafka + MongoDB', () => {
     }
     const orders = await simOrders();
     for (const r of settled) expect(orders.byTransaction[r.body.id as string]).toBe(1);
-  });
+  }, 300_000);
 
   it('stops gracefully on SIGTERM', async () => {
     const extra = await startService('bank-sim', env);
