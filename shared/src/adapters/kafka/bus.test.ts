@@ -334,3 +334,34 @@ describe('KafkaBus on real Kafka and the schema registry', () => {
     await expect(broken.ping()).rejects.toThrow(/schema registry/);
   });
 });
+
+describe('consumer lag', () => {
+  it('is end offsets minus committed offsets per durable group, exported as a gauge', async () => {
+    const { KafkaBus } = await import('./bus');
+    const { Type } = await import('@sinclair/typebox');
+    const { registry } = await import('../../telemetry/metrics');
+    const bus = new KafkaBus({ brokers: (process.env.KAFKA_BROKERS ?? '').split(','), schemaRegistryUrl: process.env.SCHEMA_REGISTRY_URL ?? '', clientId: 'lag-test' });
+    const topic = { name: `contract.lag${Date.now()}.v1`, schema: Type.Object({ n: Type.Integer() }), partitions: 1 };
+    try {
+      let seen = 0;
+      let release!: () => void;
+      const gate = new Promise<void>((r) => (release = r));
+      let first!: () => void;
+      const firstSeen = new Promise<void>((r) => (first = r));
+      await bus.subscribe(topic, { group: 'lagging' }, async () => {
+        seen++;
+        first();
+        await gate; // holds the partition: later messages stay unconsumed
+      });
+      for (let n = 0; n < 5; n++) await bus.publish(topic, 'k', { n });
+      await firstSeen;
+      const lags = await bus.measureLag();
+      expect(lags[`lagging|${topic.name}`]).toBeGreaterThanOrEqual(4);
+      expect(await registry.getSingleMetricAsString('switch_kafka_consumer_lag')).toContain(`group="lagging",topic="${topic.name}"`);
+      release();
+      expect(seen).toBeGreaterThanOrEqual(1);
+    } finally {
+      await bus.close();
+    }
+  });
+});

@@ -16,6 +16,7 @@ import {
 import type { Bus, DeadLetter, Delivered, SubscribeOptions, Subscription } from '../../ports/bus';
 import { deadLetterTopicName, type Payload, type Topic } from '../../contracts/topics';
 import type { Logger } from '../../telemetry/logger';
+import { metrics } from '../../telemetry/metrics';
 import { RegistryCodec } from './registry';
 
 export interface KafkaBusOptions {
@@ -114,6 +115,9 @@ export class KafkaBus implements Bus {
   private readonly topicsReady = new Map<string, Promise<void>>();
   private readonly subscriptions = new Set<Subscription>();
   private readonly deadConsumers = new Map<string, string>();
+  /** Durable groups whose lag is exported (`switch_kafka_consumer_lag`). */
+  private readonly lagGroups = new Map<string, { group: string; topic: string }>();
+  private lagTimer: NodeJS.Timeout | undefined;
   private state: 'open' | 'closing' | 'closed' = 'open';
   private closing: Promise<void> | undefined;
 
@@ -196,7 +200,29 @@ export class KafkaBus implements Bus {
         })()),
     };
     this.subscriptions.add(subscription);
+    if (!options.latestOnly) {
+      this.lagGroups.set(groupId, { group: options.group, topic: topic.name });
+      this.lagTimer ??= setInterval(() => void this.measureLag().catch(() => undefined), 15_000).unref();
+    }
     return subscription;
+  }
+
+  /** Messages not yet consumed per durable group and topic: end offsets minus committed offsets. */
+  async measureLag(): Promise<Record<string, number>> {
+    const lags: Record<string, number> = {};
+    for (const [groupId, { group, topic }] of this.lagGroups) {
+      const [ends, committed] = await Promise.all([this.admin.fetchTopicOffsets(topic), this.admin.fetchOffsets({ groupId, topics: [topic] })]);
+      const done = new Map((committed[0]?.partitions ?? []).map((p) => [p.partition, BigInt(p.offset)]));
+      let lag = 0n;
+      for (const p of ends) {
+        const at = done.get(p.partition) ?? -1n;
+        const from = at < 0n ? BigInt(p.low) : at;
+        if (BigInt(p.high) > from) lag += BigInt(p.high) - from;
+      }
+      metrics.consumerLag.set({ group, topic }, Number(lag));
+      lags[`${group}|${topic}`] = Number(lag);
+    }
+    return lags;
   }
 
   /** Creates the topics (and their dead-letter topics) with their partition counts, once per process. */
@@ -287,6 +313,7 @@ export class KafkaBus implements Bus {
   close(): Promise<void> {
     this.closing ??= (async () => {
       this.state = 'closing';
+      clearInterval(this.lagTimer);
       const results = await Promise.allSettled([...this.subscriptions].map((s) => s.close()));
       this.state = 'closed';
       if (this.connection) results.push(...(await Promise.allSettled([this.producer.disconnect(), this.admin.disconnect()])));
