@@ -77,7 +77,10 @@ export async function startTestSwitch(
 ): Promise<TestSwitch> {
   const sw = await startEmbeddedSwitch({
     log: options.log ?? createLogger('test', 'silent'),
-    config: { logRequests: false, ...options.config },
+    config: { ...options.config },
+    // The background poller stays out of the way: here settlement is seen through /consultar only,
+    // so every state a test reads is the consequence of its own requests.
+    reconciler: { intervalMs: 3_600_000 },
     ...(options.routing ? { routing: options.routing } : {}),
   });
   const { switchKey, merchantId } = await seedDemoMerchant(sw.store);

@@ -71,7 +71,7 @@ describe('validation of money operations', () => {
     ])('refuses valor %s', async (_label, valor) => {
       await refused('/switch/v1/pagar', pagarBody({ monto: { valor, moneda: 'VES' } }), ['monto.valor']);
     });
-    it.each([0.01, 0.1, 19.99, 1.1, 100, 1234567.89, 999999999999.99])('accepts valor %s', async (valor) => {
+    it.each([0.01, 0.1, 19.99, 1.1, 100, 947376.69, 1234567.89, 4451510.44, 5373260801.24, 999999999999.99])('accepts valor %s', async (valor) => {
       await accepted('/switch/v1/pagar', pagarBody({ monto: { valor, moneda: 'VES' } }));
     });
     it('refuses moneda USD and a lower-case ves, naming monto.moneda', async () => {

@@ -2,7 +2,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import rateLimit from '@fastify/rate-limit';
-import { maxDecimalsKeyword, type Bus, type Logger, type RoutingTable, type Store } from '@switch/shared';
+import { addMoneyKeywords, type Bus, type Logger, type RoutingTable, type Store } from '@switch/shared';
 import { installAuth } from './auth';
 import { installErrorHandling } from './errors';
 import { Operations } from './operations';
@@ -42,7 +42,7 @@ export async function buildGateway(deps: GatewayDeps): Promise<Gateway> {
       // Money must be exact JSON: "100" is not a number. Every bad field is reported, not only the first.
       customOptions: { coerceTypes: false, allErrors: true, useDefaults: true, removeAdditional: false, multipleOfPrecision: 8 },
       // Amounts: at most 2 decimals, checked exactly (see shared/src/contracts/monto.ts).
-      plugins: [(ajv: { addKeyword(definition: typeof maxDecimalsKeyword): unknown }) => ajv.addKeyword(maxDecimalsKeyword)],
+      plugins: [addMoneyKeywords],
     },
   });
   installErrorHandling(app);

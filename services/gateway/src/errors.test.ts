@@ -29,8 +29,9 @@ describe('validationDetail', () => {
     expect(detailOf(PagarBody, { ...valid, beneficiario: instrumento })).toEqual({ 'beneficiario.nombre': 'is required' });
   });
 
-  it('says a non-UUID key must be a UUID', () => {
+  it('says a non-UUID key must be a UUID, a URN included', () => {
     expect(detailOf(PagarBody, { ...valid, idempotency_key: 'abc' })).toEqual({ idempotency_key: 'must be a UUID' });
+    expect(detailOf(PagarBody, { ...valid, idempotency_key: `urn:uuid:${valid.idempotency_key}` })).toEqual({ idempotency_key: 'must be a UUID' });
   });
 
   it('lists the allowed values of an enumeration once, instead of one error per literal', () => {
@@ -49,7 +50,7 @@ describe('validationDetail', () => {
     const detail = detailOf(PagarBody, {
       ...valid,
       idempotency_key: 'x',
-      monto: { valor: 1.234 },
+      monto: { valor: 0 },
       ordenante: { ...valid.ordenante, identificacion: 'v123' },
       beneficiario: { ...valid.beneficiario, nombre: '' },
     });

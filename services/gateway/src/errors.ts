@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
-import { SchemaViolation } from '@switch/shared';
+import { SchemaViolation, UUID_PATTERN } from '@switch/shared';
 
 interface AjvLikeError {
   keyword: string;
@@ -39,8 +39,8 @@ export function validationDetail(errors: AjvLikeError[], root: string): Record<s
     }
     if (e.keyword === 'anyOf' && allowed.has(path)) continue;
     if (e.keyword === 'required') detail[path] ??= 'is required';
-    // The key's pattern (bare UUID, no URN) is reported before its format: the format says it better.
-    else if (e.keyword === 'format' && e.params.format === 'uuid') detail[path] = 'must be a UUID';
+    else if (e.keyword === 'format' && e.params.format === 'uuid') detail[path] ??= 'must be a UUID';
+    else if (e.keyword === 'pattern' && e.params.pattern === UUID_PATTERN) detail[path] ??= 'must be a UUID';
     else detail[path] ??= e.message ?? 'is invalid';
   }
   for (const [path, values] of allowed) detail[path] = `must be one of: ${values.join(', ')}`;

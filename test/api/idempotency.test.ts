@@ -1,0 +1,137 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { randomUUID } from 'node:crypto';
+import { createMerchant, idempotencyScope, issueKey } from '@switch/shared';
+import { cobrarBody, pagarBody, startTestSwitch, tokenBody, type TestSwitch } from './helpers';
+
+/** DESIGN rule 5: scope merchant + mode + operation kind + key; a repeat returns the original result. */
+describe('idempotency', () => {
+  let t: TestSwitch;
+  beforeAll(async () => {
+    t = await startTestSwitch();
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('a repeat with the same key and body gets the identical answer, and nothing runs twice', async () => {
+    const body = pagarBody({ via: 'credito_inmediato' });
+    const first = await t.post('/switch/v1/pagar', body);
+    expect(first.statusCode).toBe(200);
+    const before = t.footprint();
+    const second = await t.post('/switch/v1/pagar', body);
+    expect(second.statusCode).toBe(200);
+    expect(second.body).toBe(first.body);
+    await t.expectNothingSince(before);
+    const scope = idempotencyScope(t.merchantId, 'test', 'pagar', body.idempotency_key);
+    expect((await t.sw.store.idempotency.get(scope))?.txnId).toBe(first.json().id);
+  });
+
+  it('a repeat after the operation moved on returns its current state, still one operation', async () => {
+    const body = pagarBody({ via: 'credito_inmediato' });
+    const first = (await t.post('/switch/v1/pagar', body)).json();
+    expect(first.estado).toBe('ACEPTADA');
+    expect((await t.post('/switch/v1/consultar', { id: first.id })).json().estado).toBe('LIQUIDADA');
+    const before = t.footprint();
+    const again = (await t.post('/switch/v1/pagar', body)).json();
+    expect(again).toMatchObject({ id: first.id, estado: 'LIQUIDADA', intentos: 1 });
+    await t.expectNothingSince(before);
+  });
+
+  it('20 concurrent identical requests → 20 identical answers, one transaction, one bank order', async () => {
+    const body = pagarBody();
+    const before = t.footprint();
+    const answers = await Promise.all(Array.from({ length: 20 }, () => t.post('/switch/v1/pagar', body)));
+    for (const a of answers) expect(a.statusCode, a.body).toBe(200);
+    expect(new Set(answers.map((a) => a.body)).size).toBe(1);
+    expect(answers[0]!.json()).toMatchObject({ estado: 'LIQUIDADA', intentos: 1 });
+    await t.settle();
+    const after = t.footprint();
+    expect(after.transactions - before.transactions).toBe(1);
+    expect(after.claims - before.claims).toBe(1);
+    expect(after.bankOrders - before.bankOrders).toBe(1);
+  });
+
+  it('20 concurrent identical credito_inmediato requests also settle on one order', async () => {
+    const body = cobrarBody();
+    const before = t.footprint();
+    const answers = await Promise.all(Array.from({ length: 20 }, () => t.post('/switch/v1/cobrar', body)));
+    expect(new Set(answers.map((a) => `${a.statusCode} ${a.body}`)).size).toBe(1);
+    expect(answers[0]!.json().estado).toBe('ACEPTADA');
+    await t.settle();
+    expect(t.footprint().bankOrders - before.bankOrders).toBe(1);
+    expect(t.footprint().transactions - before.transactions).toBe(1);
+  });
+
+  it('the same key with a different body → 409 IDEMPOTENCY_CONFLICT, and the original is untouched', async () => {
+    const body = pagarBody();
+    const first = (await t.post('/switch/v1/pagar', body)).json();
+    const before = t.footprint();
+    for (const changed of [
+      { ...body, monto: { valor: 999, moneda: 'VES' } },
+      { ...body, concepto: 'otro concepto' },
+      { ...body, beneficiario: { ...body.beneficiario, valor: '04240000000' } },
+      { ...body, via: 'credito_inmediato' },
+    ]) {
+      const res = await t.post('/switch/v1/pagar', changed);
+      expect(res.statusCode).toBe(409);
+      expect(res.json()).toMatchObject({ error: 'IDEMPOTENCY_CONFLICT', message: expect.any(String) });
+    }
+    await t.expectNothingSince(before);
+    const again = await t.post('/switch/v1/pagar', body);
+    expect(again.json()).toEqual(first);
+  });
+
+  it('key order and an omitted default (moneda) do not make a different body', async () => {
+    const body = pagarBody();
+    const first = await t.post('/switch/v1/pagar', body);
+    const reordered = Object.fromEntries(Object.entries(body).reverse());
+    const { moneda: _m, ...montoSinMoneda } = body.monto as { valor: number; moneda: string };
+    const second = await t.post('/switch/v1/pagar', { ...reordered, monto: montoSinMoneda });
+    expect(second.statusCode).toBe(200);
+    expect(second.body).toBe(first.body);
+  });
+
+  it('the same key for token and cobrar is two operations (no 409)', async () => {
+    const key = randomUUID();
+    const token = await t.post('/switch/v1/cobrar/token', tokenBody({ idempotency_key: key }));
+    const cobro = await t.post('/switch/v1/cobrar', cobrarBody({ idempotency_key: key, monto: { valor: 42, moneda: 'VES' } }));
+    expect(token.statusCode).toBe(200);
+    expect(cobro.statusCode).toBe(200);
+    expect(cobro.json().id).not.toBe(token.json().id);
+    // And each repeats on its own.
+    expect((await t.post('/switch/v1/cobrar/token', tokenBody({ idempotency_key: key }))).json().id).toBe(token.json().id);
+  });
+
+  it('the same key from two merchants is two operations', async () => {
+    await createMerchant(t.sw.store, { id: 'segundo', nombre: 'Segundo' });
+    const other = await issueKey(t.sw.store, 'segundo', 'test');
+    const body = pagarBody();
+    const before = t.footprint();
+    const a = (await t.post('/switch/v1/pagar', body)).json();
+    const b = (await t.post('/switch/v1/pagar', body, other.switchKey)).json();
+    expect(a.id).not.toBe(b.id);
+    expect(a.estado).toBe('LIQUIDADA');
+    expect(b.estado).toBe('LIQUIDADA');
+    await t.settle();
+    expect(t.footprint().transactions - before.transactions).toBe(2);
+    expect(t.footprint().bankOrders - before.bankOrders).toBe(2);
+    // The scope is the merchant, not the API key: another key of `segundo` with another body conflicts.
+    const c = await t.post('/switch/v1/pagar', { ...body, concepto: 'distinto' }, (await issueKey(t.sw.store, 'segundo', 'test')).switchKey);
+    expect(c.statusCode).toBe(409);
+  });
+
+  it('the same key in test and live mode of one merchant are separate scopes', async () => {
+    await createMerchant(t.sw.store, { id: 'modos', nombre: 'Modos' });
+    const testKey = await issueKey(t.sw.store, 'modos', 'test');
+    const liveKey = await issueKey(t.sw.store, 'modos', 'live');
+    const body = pagarBody();
+    const test = (await t.post('/switch/v1/pagar', body, testKey.switchKey)).json();
+    const live = await t.post('/switch/v1/pagar', { ...body, concepto: 'en vivo' }, liveKey.switchKey);
+    expect(live.statusCode).toBe(200);
+    // No live bank is enabled by default.
+    expect(live.json()).toMatchObject({ estado: 'RECHAZADA', motivo_rechazo: 'BANCO_NO_DISPONIBLE' });
+    expect(live.json().id).not.toBe(test.id);
+    expect(test.estado).toBe('LIQUIDADA');
+    expect((await t.sw.store.transactions.get(live.json().id))?.mode).toBe('live');
+  });
+});
