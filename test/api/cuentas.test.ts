@@ -114,6 +114,7 @@ describe('account reads with the simulated bank', () => {
       ['a bad cuenta', { cuenta: '123', desde: venezuelanDay() }, ['cuenta']],
       ['a missing cuenta', { desde: venezuelanDay() }, ['cuenta']],
       ['a bad cursor', { cuenta: cuentaMov, desde: venezuelanDay(), cursor: 'no/vale' }, ['cursor']],
+      ['a well-formed cursor the bank never gave', { cuenta: cuentaMov, desde: venezuelanDay(), cursor: 'bm9wZQ' }, ['cursor']],
       ['several bad fields', { cuenta: '1', desde: 'x', limite: 0 }, ['cuenta', 'desde', 'limite']],
     ])('%s → 400 VALIDATION naming the field', async (_label, query, fields) => {
       const before = t.footprint();

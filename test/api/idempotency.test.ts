@@ -13,6 +13,16 @@ describe('idempotency', () => {
     await t.close();
   });
 
+  it('the same key spelled in upper case is the same operation: original answer, not 409', async () => {
+    const body = pagarBody({ via: 'pago_movil' });
+    const first = await t.post('/switch/v1/pagar', body);
+    const before = t.footprint();
+    const again = await t.post('/switch/v1/pagar', { ...body, idempotency_key: body.idempotency_key.toUpperCase() });
+    expect(again.statusCode).toBe(200);
+    expect(again.body).toBe(first.body);
+    await t.expectNothingSince(before);
+  });
+
   it('a repeat with the same key and body gets the identical answer, and nothing runs twice', async () => {
     const body = pagarBody({ via: 'credito_inmediato' });
     const first = await t.post('/switch/v1/pagar', body);

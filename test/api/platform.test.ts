@@ -229,3 +229,24 @@ describe('logs', () => {
     expect(ids.size).toBe(requestLines.length / 2);
   });
 });
+
+describe('request ids and metrics', () => {
+  it('answers with a request id (the caller’s own when sane) and exports HTTP and operation metrics', async () => {
+    const { startEmbeddedSwitch } = await import('@switch/embedded');
+    const { createLogger, seedDemoMerchant } = await import('@switch/shared').then(async (s) => ({ ...s, seedDemoMerchant: (await import('@switch/embedded')).seedDemoMerchant }));
+    const sw = await startEmbeddedSwitch({ log: createLogger('t', 'silent'), reconciler: { intervalMs: 3_600_000 } });
+    try {
+      const { switchKey } = await seedDemoMerchant(sw.store);
+      const own = await sw.gateway.app.inject({ method: 'GET', url: '/switch/v1/bancos', headers: { 'x-switch-key': switchKey, 'x-request-id': 'merchant-trace-42' } });
+      expect(own.headers['x-request-id']).toBe('merchant-trace-42');
+      const generated = await sw.gateway.app.inject({ method: 'GET', url: '/switch/v1/bancos', headers: { 'x-switch-key': switchKey, 'x-request-id': 'bad id with spaces' } });
+      expect(generated.headers['x-request-id']).toMatch(/^req_[0-9a-f]{16}$/);
+      const metricsText = (await sw.gateway.app.inject({ method: 'GET', url: '/metrics' })).body;
+      expect(metricsText).toMatch(/http_requests_total\{service="gateway",route="\/switch\/v1\/bancos",method="GET",status_code="200"\} [1-9]/);
+      expect(metricsText).toContain('http_request_duration_seconds_bucket');
+      expect(metricsText).toContain('process_cpu_seconds_total');
+    } finally {
+      await sw.close();
+    }
+  });
+});

@@ -110,7 +110,7 @@ export class SimulatedBank implements BankConnector {
     const hasta = query.hasta ?? venezuelanDate(this.now());
     const all = (this.statements.get(query.cuenta) ?? []).filter((m) => m.fecha >= query.desde && m.fecha <= hasta);
     const offset = query.cursor ? decodeCursor(query.cursor) : 0;
-    if (offset === null) return { ok: false, motivo: 'DESCONOCIDO', raw: { simulated: true, descripcion: 'cursor inválido' } };
+    if (offset === null) return { ok: false, motivo: 'DESCONOCIDO', raw: { simulated: true, field: 'cursor', descripcion: 'is not a cursor this statement gave' } };
     const limite = query.limite ?? 100;
     const page = all.slice(offset, offset + limite);
     const more = offset + limite < all.length;

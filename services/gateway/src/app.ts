@@ -1,8 +1,9 @@
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import { randomUUID } from 'node:crypto';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import rateLimit from '@fastify/rate-limit';
-import { addMoneyKeywords, type Bus, type Logger, type RoutingTable, type Store } from '@switch/shared';
+import { addMoneyKeywords, metrics, registry, type Bus, type Logger, type RoutingTable, type Store } from '@switch/shared';
 import { installAuth } from './auth';
 import { installErrorHandling } from './errors';
 import { Operations } from './operations';
@@ -35,9 +36,13 @@ export async function buildGateway(deps: GatewayDeps): Promise<Gateway> {
   const app = Fastify({
     loggerInstance: deps.log as unknown as FastifyBaseLogger,
     bodyLimit: config.bodyLimitBytes,
-    requestIdHeader: 'x-request-id',
-    genReqId: () => `req_${Math.random().toString(36).slice(2, 12)}`,
-    ...(config.logRequests ? {} : { disableRequestLogging: true }),
+    requestIdHeader: false,
+    // A caller's own x-request-id is kept (traceable across systems) when it is a sane token.
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && /^[A-Za-z0-9._-]{1,64}$/.test(given) ? given : `req_${randomUUID().replace(/-/g, '').slice(0, 16)}`;
+    },
+    logController: new LogController({ disableRequestLogging: !config.logRequests }),
     ajv: {
       // Money must be exact JSON: "100" is not a number. Every bad field is reported, not only the first.
       customOptions: { coerceTypes: false, allErrors: true, useDefaults: true, removeAdditional: false, multipleOfPrecision: 8 },
@@ -46,6 +51,16 @@ export async function buildGateway(deps: GatewayDeps): Promise<Gateway> {
     },
   });
   installErrorHandling(app);
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+  app.addHook('onResponse', async (request, reply) => {
+    // The route pattern, never the raw URL: label values stay a bounded set.
+    const route = request.routeOptions.url ?? 'unmatched';
+    const labels = { service: 'gateway', route, method: request.method };
+    metrics.httpRequests.inc({ ...labels, status_code: String(reply.statusCode) });
+    metrics.httpDuration.observe(labels, reply.elapsedTime / 1000);
+  });
   // Only JSON bodies: without this, fastify's built-in text/plain parser lets a text body through
   // to validation (400) instead of refusing the media type (415).
   app.removeContentTypeParser('text/plain');
@@ -64,6 +79,7 @@ export async function buildGateway(deps: GatewayDeps): Promise<Gateway> {
     queryTimeoutMs: config.queryTimeoutMs,
   });
 
+  app.get('/metrics', { schema: { hide: true } }, async (_request, reply) => reply.type(registry.contentType).send(await registry.metrics()));
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
   app.get('/readyz', { schema: { hide: true } }, async (_request, reply) => {
     try {

@@ -1,3 +1,4 @@
+import { startTracing } from '@switch/shared/dist/telemetry/tracing'; startTracing('gateway'); // first line: modules are instrumented as they load
 import { connectAdapters, createLogger, envReader, loadInfraConfig, loadRoutingTable, onShutdown } from '@switch/shared';
 import { buildGateway } from './app';
 import { loadGatewayConfig } from './config';

@@ -48,7 +48,9 @@ export class Operations {
     // Fields the contract does not know (`mode`, `test`...) take no part in the identity of a request.
     const body = Value.Clean(BODY_SCHEMAS[request.kind], structuredClone(request.body)) as typeof request.body;
     const clean = { kind: request.kind, body } as OperationRequest;
-    const print = fingerprint(body);
+    // The key is the scope, not the identity: a repeat may spell the UUID in another case.
+    const { idempotency_key: _key, ...identity } = body as typeof body & { idempotency_key: string };
+    const print = fingerprint(identity);
     if (clean.kind === 'reverso') await this.assertOwned(caller, clean.body.id);
 
     const scope = idempotencyScope(caller.merchantId, caller.mode, clean.kind, body.idempotency_key);

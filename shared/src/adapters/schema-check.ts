@@ -2,6 +2,7 @@ import Ajv, { type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { TSchema } from '@sinclair/typebox';
 import { SchemaViolation } from '../ports/bus';
+import { addMoneyKeywords } from '../contracts/monto';
 import type { Topic } from '../contracts/topics';
 
 /**
@@ -10,7 +11,12 @@ import type { Topic } from '../contracts/topics';
  */
 export const AJV_OPTIONS = { coerceTypes: false, allErrors: true, useDefaults: false, multipleOfPrecision: 8, strict: false } as const;
 
-const ajv = addFormats(new Ajv(AJV_OPTIONS));
+/** An ajv with the project's options, formats and money keywords: the same rules as the HTTP edge. */
+export function projectAjv(): Ajv {
+  return addMoneyKeywords(addFormats(new Ajv(AJV_OPTIONS)));
+}
+
+const ajv = projectAjv();
 const compiled = new WeakMap<TSchema, ValidateFunction>();
 
 export function validatorFor(schema: TSchema): ValidateFunction {

@@ -67,6 +67,9 @@ export function accountRoutes(app: FastifyInstance, deps: { routing: RoutingTabl
     if (!reply) throw new HttpProblem(503, { error: 'SERVICE_UNAVAILABLE', message: 'the bank did not answer in time; retry later' });
     const result = reply.result;
     if (!result.ok) {
+      // A connector names the query field it could not use (e.g. a cursor it never gave): a client error.
+      const field = result.raw.field;
+      if (typeof field === 'string') throw new HttpProblem(400, { error: 'VALIDATION', detail: { [field]: String(result.raw.descripcion ?? 'is invalid') } });
       if (result.motivo === 'CUENTA_NO_EXISTE') throw new HttpProblem(404, { error: 'NOT_FOUND', message: 'the bank does not know that account' });
       if (result.motivo === 'BANCO_NO_DISPONIBLE' || result.motivo === 'RECHAZO_TECNICO') {
         throw new HttpProblem(503, { error: 'SERVICE_UNAVAILABLE', message: `the bank could not answer (${result.motivo})` });

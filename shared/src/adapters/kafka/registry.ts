@@ -1,8 +1,6 @@
-import Ajv from 'ajv';
-import addFormats from 'ajv-formats';
 import { COMPATIBILITY, SchemaRegistry, SchemaType } from '@kafkajs/confluent-schema-registry';
 import type { Topic } from '../../contracts/topics';
-import { AJV_OPTIONS, assertPayload } from '../schema-check';
+import { assertPayload, projectAjv } from '../schema-check';
 
 /** What a consumer gets from the bytes of a message. */
 export type Decoded = { ok: true; value: unknown; schemaId: number } | { ok: false; reason: string };
@@ -29,7 +27,7 @@ export class RegistryCodec {
     this.base = url.replace(/\/+$/, '');
     // The registry's own validation (at encode and decode) must agree with assertPayload: same formats
     // (uuid, date, date-time, uri) and the same decimal precision, so one instance with the project's options.
-    const ajv = addFormats(new Ajv(AJV_OPTIONS));
+    const ajv = projectAjv();
     this.registry = new SchemaRegistry(
       { host: this.base, clientId },
       // The library types its option with its own nested ajv@7; ours is ajv@8 with the same two methods it calls.
