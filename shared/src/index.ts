@@ -37,3 +37,4 @@ export * from './telemetry/metrics';
 export * from './domain/risk';
 export * from './runtime/bank-health';
 export * from './config/risk';
+export * from './domain/statement';

@@ -1,4 +1,7 @@
 import {
+  statementPage,
+  invalidCursor,
+  cursorOffset,
   BankBreakers,
   BankHttpClient,
   CAPABILITIES,
@@ -140,29 +143,15 @@ export class ActivoConnector implements BankConnector {
 
   /** The bank answers the whole range at once; pages are cut here (cursor = offset in that list). */
   async movimientos(_mode: Mode, query: MovimientosQuery): Promise<ReadOutcome<Movimientos>> {
-    const offset = query.cursor ? decodeCursor(query.cursor) : 0;
-    if (offset === null) return { ok: false, motivo: 'DESCONOCIDO', raw: { switch: true, descripcion: 'cursor inválido' } };
+    const offset = cursorOffset(query.cursor);
+    if (offset === null) return invalidCursor();
     const hasta = query.hasta ?? caracasDate(this.now());
     try {
       const result = await this.call('movimientos', { cuenta: query.cuenta, fecha_desde: fechaActivo(query.desde), fecha_hasta: fechaActivo(hasta) });
       return readOutcome(result, (a, raw) => {
         const list = Array.isArray(a.body.movimientos) ? a.body.movimientos.map(movimientoOf) : null;
         if (list === null || list.some((m) => m === null)) return { ok: false, motivo: 'RECHAZO_TECNICO', raw };
-        const all = (list as Movimiento[]).filter((m) => m.fecha >= query.desde && m.fecha <= hasta);
-        const limite = query.limite ?? 100;
-        const more = offset + limite < all.length;
-        return {
-          ok: true,
-          value: {
-            cuenta: query.cuenta,
-            banco: this.banco,
-            moneda: 'VES',
-            desde: query.desde,
-            hasta,
-            movimientos: all.slice(offset, offset + limite),
-            siguiente: more ? encodeCursor(offset + limite) : null,
-          },
-        };
+        return { ok: true, value: statementPage(this.banco, query, hasta, offset, list as Movimiento[]) };
       });
     } catch (error) {
       return { ok: false, motivo: 'RECHAZO_TECNICO', raw: { switch: `connector failure: ${error instanceof Error ? error.message : String(error)}` } };
@@ -208,8 +197,3 @@ function movimientoOf(raw: unknown): Movimiento | null {
 }
 
 const round2 = (n: number) => Math.round(n * 100) / 100;
-const encodeCursor = (offset: number) => Buffer.from(`o:${offset}`).toString('base64url');
-function decodeCursor(cursor: string): number | null {
-  const m = /^o:([0-9]{1,9})$/.exec(Buffer.from(cursor, 'base64url').toString());
-  return m ? Number(m[1]) : null;
-}

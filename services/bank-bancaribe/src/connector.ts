@@ -1,4 +1,7 @@
 import {
+  statementPage,
+  invalidCursor,
+  cursorOffset,
   BankBreakers,
   BankHttpClient,
   DEFAULT_BREAKER,
@@ -29,7 +32,6 @@ import {
   interpretOrder,
   interpretSaldo,
   movimientosRequest,
-  page,
   pagoB2pRequest,
   saldoRequest,
   type Answer,
@@ -142,17 +144,13 @@ export class BancaribeConnector implements BankConnector {
   async movimientos(_mode: Mode, query: MovimientosQuery): Promise<ReadOutcome<Movimientos>> {
     try {
       const hasta = query.hasta ?? caracasDate(this.now());
+      const offset = cursorOffset(query.cursor);
+      if (offset === null) return invalidCursor();
       const sent = await this.send('movimientos', () => movimientosRequest(this.config.comercio, query.cuenta, fechaBanco(query.desde), fechaBanco(hasta)));
       if (sent.kind !== 'answer') return readFailure(sent);
       const read = interpretMovimientos(sent.answer);
       if (!read.ok) return read;
-      const inRange = read.movimientos.filter((m) => m.fecha >= query.desde && m.fecha <= hasta);
-      const paged = page(inRange, query.limite ?? 100, query.cursor);
-      if (!paged) return { ok: false, motivo: 'DESCONOCIDO', raw: { switch: 'cursor inválido' } };
-      return {
-        ok: true,
-        value: { cuenta: query.cuenta, banco: 'bancaribe', moneda: 'VES', desde: query.desde, hasta, movimientos: paged.items, siguiente: paged.siguiente },
-      };
+      return { ok: true, value: statementPage('bancaribe', query, hasta, offset, read.movimientos) };
     } catch (error) {
       return { ok: false, motivo: 'RECHAZO_TECNICO', raw: { switch: `connector failure: ${message(error)}` } };
     }

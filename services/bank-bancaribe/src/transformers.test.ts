@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { envelope } from './protocol';
-import { interpretConsultaCredito, interpretConsultaPago, interpretOrder, page, type Answer } from './transformers';
+import { interpretConsultaCredito, interpretConsultaPago, interpretOrder, type Answer } from './transformers';
 
 const answer = (status: number, json: unknown): Answer => ({ status, json, text: JSON.stringify(json) });
 
@@ -70,11 +70,3 @@ describe('reading a status answer', () => {
   });
 });
 
-describe('local paging', () => {
-  it('pages with an opaque cursor and refuses a forged one', () => {
-    const first = page([1, 2, 3], 2, undefined);
-    expect(first).toMatchObject({ items: [1, 2] });
-    expect(page([1, 2, 3], 2, first?.siguiente ?? undefined)).toEqual({ items: [3], siguiente: null });
-    expect(page([1, 2, 3], 2, 'garbage')).toBeNull();
-  });
-});

@@ -355,22 +355,6 @@ function readFailure(answer: Answer): { ok: false; motivo: MotivoRechazo; raw: R
 }
 
 // ---------------------------------------------------------------------------------------------
-// Local paging: the bank answers a whole date range at once.
-
-export function page<T>(all: readonly T[], limite: number, cursor: string | undefined): { items: T[]; siguiente: string | null } | null {
-  const offset = cursor === undefined ? 0 : decodeCursor(cursor);
-  if (offset === null) return null;
-  const items = all.slice(offset, offset + limite);
-  return { items, siguiente: offset + limite < all.length ? encodeCursor(offset + limite) : null };
-}
-
-const encodeCursor = (offset: number) => Buffer.from(`o:${offset}`).toString('base64url');
-function decodeCursor(cursor: string): number | null {
-  const m = /^o:([0-9]{1,9})$/.exec(Buffer.from(cursor, 'base64url').toString());
-  return m ? Number(m[1]) : null;
-}
-
-// ---------------------------------------------------------------------------------------------
 
 const hasCode = (out: Raw): boolean => typeof out.codigoError === 'number' || typeof out.codigoError === 'string';
 

@@ -1,4 +1,7 @@
 import {
+  statementPage,
+  invalidCursor,
+  cursorOffset,
   BankBreakers,
   BankHttpClient,
   DEFAULT_BREAKER,
@@ -169,29 +172,16 @@ export class BncConnector implements BankConnector {
   async movimientos(_mode: Mode, query: MovimientosQuery): Promise<ReadOutcome<Movimientos>> {
     try {
       const hasta = query.hasta ?? venezuelanDate(this.now());
-      const offset = query.cursor ? decodeCursor(query.cursor) : 0;
-      if (offset === null) return { ok: false, motivo: 'DESCONOCIDO', raw: { codigo: 'CURSOR', descripcion: 'cursor inválido' } };
+      const offset = cursorOffset(query.cursor);
+      if (offset === null) return invalidCursor();
       if (daysBetween(query.desde, hasta) >= HISTORY_MAX_DAYS * HISTORY_MAX_WINDOWS) {
         return { ok: false, motivo: 'EXCEDE_LIMITE', raw: { codigo: 'RANGO', descripcion: `a lo sumo ${HISTORY_MAX_DAYS * HISTORY_MAX_WINDOWS} días por consulta` } };
       }
       const fetched = await this.history(query.cuenta, query.desde, hasta);
       if (!fetched.ok) return readFailure(fetched.call);
-      const all = fetched.movements.map(toMovimiento).filter((m) => m.fecha >= query.desde && m.fecha <= hasta);
+      const all = fetched.movements.map(toMovimiento);
       all.sort((a, b) => (a.fecha < b.fecha ? -1 : a.fecha > b.fecha ? 1 : 0));
-      const limite = query.limite ?? 100;
-      const page = all.slice(offset, offset + limite);
-      return {
-        ok: true,
-        value: {
-          cuenta: query.cuenta,
-          banco: 'bnc',
-          moneda: 'VES',
-          desde: query.desde,
-          hasta,
-          movimientos: page,
-          siguiente: offset + limite < all.length ? encodeCursor(offset + limite) : null,
-        },
-      };
+      return { ok: true, value: statementPage('bnc', query, hasta, offset, all) };
     } catch (error) {
       return { ok: false, motivo: 'RECHAZO_TECNICO', raw: { switch: error instanceof Error ? error.message : String(error) } };
     }
@@ -380,8 +370,3 @@ function toMovimiento(m: Movement): Movimiento {
   };
 }
 
-const encodeCursor = (offset: number) => Buffer.from(`o:${offset}`).toString('base64url');
-function decodeCursor(cursor: string): number | null {
-  const m = /^o:([0-9]{1,9})$/.exec(Buffer.from(cursor, 'base64url').toString());
-  return m ? Number(m[1]) : null;
-}

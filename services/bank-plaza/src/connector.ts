@@ -1,4 +1,7 @@
 import {
+  statementPage,
+  invalidCursor,
+  cursorOffset,
   BankBreakers,
   BankHttpClient,
   CAPABILITIES,
@@ -168,26 +171,12 @@ export class BancoPlazaConnector implements BankConnector {
   async movimientos(_mode: Mode, query: MovimientosQuery): Promise<ReadOutcome<Movimientos>> {
     try {
       const hasta = query.hasta ?? venezuelanDate(this.now());
-      const offset = query.cursor ? decodeCursor(query.cursor) : 0;
-      if (offset === null) return { ok: false, motivo: 'DESCONOCIDO', raw: { switch: 'invalid cursor' } };
+      const offset = cursorOffset(query.cursor);
+      if (offset === null) return invalidCursor();
       const answer = await this.send(plaza.movimientos(query.cuenta, query.desde, hasta));
       const failure = readFailure(answer);
       if (failure || answer.kind !== 'response') return failure ?? { ok: false, motivo: 'DESCONOCIDO', raw: {} };
-      const all = plaza.readStatement(answer.body).movimientos.filter((m) => m.fecha >= query.desde && m.fecha <= hasta);
-      const limite = query.limite ?? 100;
-      const more = offset + limite < all.length;
-      return {
-        ok: true,
-        value: {
-          cuenta: query.cuenta,
-          banco: 'banco_plaza',
-          moneda: 'VES',
-          desde: query.desde,
-          hasta,
-          movimientos: all.slice(offset, offset + limite),
-          siguiente: more ? encodeCursor(offset + limite) : null,
-        },
-      };
+      return { ok: true, value: statementPage('banco_plaza', query, hasta, offset, plaza.readStatement(answer.body).movimientos) };
     } catch (error) {
       return readError(error);
     }
@@ -407,8 +396,3 @@ function accountData(body: unknown): Record<string, unknown> | null {
 }
 
 const message = (error: unknown): string => (error instanceof Error ? error.message : String(error));
-const encodeCursor = (offset: number): string => Buffer.from(`o:${offset}`).toString('base64url');
-function decodeCursor(cursor: string): number | null {
-  const m = /^o:([0-9]{1,9})$/.exec(Buffer.from(cursor, 'base64url').toString());
-  return m ? Number(m[1]) : null;
-}

@@ -1,5 +1,8 @@
 import {
   CAPABILITIES,
+  cursorOffset,
+  invalidCursor,
+  statementPage,
   type BankConnector,
   type BankOutcome,
   type ExecuteOrder,
@@ -108,24 +111,9 @@ export class SimulatedBank implements BankConnector {
 
   async movimientos(_mode: Mode, query: MovimientosQuery): Promise<ReadOutcome<Movimientos>> {
     const hasta = query.hasta ?? venezuelanDate(this.now());
-    const all = (this.statements.get(query.cuenta) ?? []).filter((m) => m.fecha >= query.desde && m.fecha <= hasta);
-    const offset = query.cursor ? decodeCursor(query.cursor) : 0;
-    if (offset === null) return { ok: false, motivo: 'DESCONOCIDO', raw: { simulated: true, field: 'cursor', descripcion: 'is not a cursor this statement gave' } };
-    const limite = query.limite ?? 100;
-    const page = all.slice(offset, offset + limite);
-    const more = offset + limite < all.length;
-    return {
-      ok: true,
-      value: {
-        cuenta: query.cuenta,
-        banco: 'bnc',
-        moneda: 'VES',
-        desde: query.desde,
-        hasta,
-        movimientos: page,
-        siguiente: more ? encodeCursor(offset + limite) : null,
-      },
-    };
+    const offset = cursorOffset(query.cursor);
+    if (offset === null) return invalidCursor();
+    return { ok: true, value: statementPage('bnc', query, hasta, offset, this.statements.get(query.cuenta) ?? []) };
   }
 
   private balanceOf(cuenta: string): number {
@@ -149,8 +137,3 @@ const round2 = (n: number) => Math.round(n * 100) / 100;
 const shifted = (d: Date) => new Date(d.getTime() - 4 * 3600_000).toISOString();
 const venezuelanDate = (d: Date) => shifted(d).slice(0, 10);
 const venezuelanTime = (d: Date) => shifted(d).slice(11, 19);
-const encodeCursor = (offset: number) => Buffer.from(`o:${offset}`).toString('base64url');
-function decodeCursor(cursor: string): number | null {
-  const m = /^o:([0-9]{1,9})$/.exec(Buffer.from(cursor, 'base64url').toString());
-  return m ? Number(m[1]) : null;
-}
