@@ -21,8 +21,18 @@ export default defineConfig({
     },
   },
   test: {
-    include: ['shared/**/*.test.ts', 'services/**/*.test.ts', 'test/**/*.test.ts'],
-    exclude: ['**/node_modules/**', '**/dist/**'],
+    // Unit, contract and API suites first; the end-to-end suites (many processes each) after them,
+    // alone on the machine.
+    projects: [
+      {
+        extends: true,
+        test: { name: 'unit', include: ['shared/**/*.test.ts', 'services/**/*.test.ts', 'test/**/*.test.ts'], exclude: ['**/node_modules/**', '**/dist/**', 'test/e2e/**'], sequence: { groupOrder: 0 } },
+      },
+      {
+        extends: true,
+        test: { name: 'e2e', include: ['test/e2e/**/*.test.ts'], exclude: ['**/node_modules/**', '**/dist/**'], sequence: { groupOrder: 1 } },
+      },
+    ],
     testTimeout: 60_000,
     hookTimeout: 180_000,
     teardownTimeout: 60_000,
