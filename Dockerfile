@@ -1,0 +1,81 @@
+# syntax=docker/dockerfile:1
+#
+# One image for every service of the switch. The Deployment picks the process with its command:
+#   node services/<name>/dist/main.js          gateway, router, bank-sim, notifier, reconciler
+#   node services/bank-<name>/dist/src/main.js bank-plaza, bank-bancaribe, bank-activo, bank-bnc
+#
+#   docker build -t switch-pagos:$(git rev-parse --short HEAD) .
+#
+# Stages: manifests (package.json files only, so dependency layers are cached until they change),
+# build (all dependencies + tsc), prod-deps (npm ci --omit=dev), runtime (prod node_modules + dist
+# folders, non-root, no npm cache, no sources, no tests).
+
+ARG NODE_IMAGE=node:20-bookworm-slim
+
+# --- manifests: every workspace's package.json at its path, plus the lockfile --------------------
+FROM ${NODE_IMAGE} AS manifests
+WORKDIR /src
+COPY . .
+RUN mkdir -p /manifests \
+ && cp package.json package-lock.json /manifests/ \
+ && find . -name package.json -not -path './package.json' -not -path '*/node_modules/*' \
+      -exec cp --parents '{}' /manifests/ ';'
+
+# --- build: full install and TypeScript build -------------------------------------------------------
+FROM ${NODE_IMAGE} AS build
+WORKDIR /app
+COPY --from=manifests /manifests/ ./
+# --ignore-scripts: tsc needs no install script (esbuild's and ssh2's belong to the test tooling).
+RUN --mount=type=cache,target=/root/.npm \
+    npm ci --ignore-scripts --no-audit --no-fund
+COPY . .
+RUN npm run build \
+ && mkdir -p /out \
+ && for d in shared services/*; do \
+      if [ -d "$d/dist" ]; then mkdir -p "/out/$d" && cp -a "$d/dist" "/out/$d/"; fi; \
+    done
+
+# --- prod-deps: runtime dependencies only -------------------------------------------------------------
+FROM ${NODE_IMAGE} AS prod-deps
+WORKDIR /app
+COPY --from=manifests /manifests/ ./
+# Workspaces become symlinks in node_modules/@switch/* to ./shared and ./services/*; the runtime stage
+# puts each workspace's dist/ beside its package.json so they resolve.
+RUN --mount=type=cache,target=/root/.npm \
+    npm ci --omit=dev --ignore-scripts --no-audit --no-fund
+
+# --- runtime -------------------------------------------------------------------------------------------
+FROM ${NODE_IMAGE} AS runtime
+ARG VERSION=dev
+ARG REVISION=unknown
+LABEL org.opencontainers.image.title="switch-pagos" \
+      org.opencontainers.image.description="Payments switch for Venezuelan bank rails (all services; pick one with the command)" \
+      org.opencontainers.image.licenses="Apache-2.0" \
+      org.opencontainers.image.version="${VERSION}" \
+      org.opencontainers.image.revision="${REVISION}"
+
+ENV NODE_ENV=production \
+    SWITCH_BUS=kafka \
+    SWITCH_STORE=mongo \
+    HEALTH_HOST=0.0.0.0
+
+# A fixed numeric user (10001) that owns nothing in the image: the code is root-owned and read-only to
+# it, and Kubernetes can verify runAsNonRoot from the numeric USER.
+RUN groupadd --system --gid 10001 switch \
+ && useradd --system --uid 10001 --gid 10001 --no-create-home --home-dir /nonexistent \
+      --shell /usr/sbin/nologin switch \
+ && rm -rf /usr/local/lib/node_modules/npm /usr/local/lib/node_modules/corepack \
+      /usr/local/bin/npm /usr/local/bin/npx /usr/local/bin/corepack \
+      /opt/yarn-* /usr/local/bin/yarn /usr/local/bin/yarnpkg
+
+WORKDIR /app
+COPY --from=prod-deps /app/ ./
+COPY --from=build /out/ ./
+
+USER 10001:10001
+# gateway: PORT 3000; the other services: HEALTH_PORT 9101-9108 (/healthz, /readyz, /metrics).
+EXPOSE 3000 9101 9102 9103 9104 9105 9106 9107 9108
+# Node runs as PID 1 and handles SIGTERM itself (graceful shutdown within SWITCH_SHUTDOWN_MS); it spawns
+# no children, so no init process is needed. Kubernetes replaces this with the Deployment's command.
+ENTRYPOINT ["node"]
+CMD ["services/gateway/dist/main.js"]
