@@ -36,9 +36,15 @@ export function freePort(): Promise<number> {
 
 /**
  * Starts `services/<service>/dist/main.js` as its own process with the given environment and waits
- * until its `/readyz` answers 200 (its Kafka and MongoDB connections are up).
+ * until its `/readyz` answers 200 (its Kafka and MongoDB connections are up). `entry` names another
+ * script (a bank's `dist/src/main.js`, an emulator's `dist/emulator/main.js`) and `readyPath` another
+ * route that answers 200 once it is up (an emulator has no `/readyz`).
  */
-export async function startService(service: string, env: Record<string, string>, options: { entry?: string; readyTimeoutMs?: number } = {}): Promise<ServiceProcess> {
+export async function startService(
+  service: string,
+  env: Record<string, string>,
+  options: { entry?: string; readyTimeoutMs?: number; readyPath?: string } = {},
+): Promise<ServiceProcess> {
   const port = await freePort();
   const entry = options.entry ?? `services/${service}/dist/main.js`;
   const child = spawn(process.execPath, [resolve(REPO, entry)], {
@@ -70,18 +76,18 @@ export async function startService(service: string, env: Record<string, string>,
       return exited;
     },
   };
-  await waitReady(proc, exited, options.readyTimeoutMs ?? 60_000);
+  await waitReady(proc, exited, options.readyTimeoutMs ?? 60_000, options.readyPath ?? '/readyz');
   return proc;
 }
 
-async function waitReady(proc: ServiceProcess, exited: Promise<number | null>, timeoutMs: number): Promise<void> {
+async function waitReady(proc: ServiceProcess, exited: Promise<number | null>, timeoutMs: number, readyPath: string): Promise<void> {
   let dead = false;
   void exited.then(() => (dead = true));
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (dead) throw new Error(`${proc.name} exited before it was ready:\n${proc.output()}`);
     try {
-      const res = await fetch(`http://127.0.0.1:${proc.port}/readyz`);
+      const res = await fetch(`http://127.0.0.1:${proc.port}${readyPath}`);
       if (res.status === 200) return;
     } catch {
       // not listening yet

@@ -1,3 +1,4 @@
+import { startTracing } from '@switch/shared/dist/telemetry/tracing'; startTracing('bank-activo'); // first line: modules are instrumented as they load
 import { connectAdapters, createLogger, envReader, loadInfraConfig, onShutdown, startHealthServer } from '@switch/shared';
 import { loadActivoConfig } from './config';
 import { startActivoService } from './service';

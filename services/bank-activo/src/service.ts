@@ -1,4 +1,4 @@
-import { startBankWorker, type Bus, type Logger, type Mode } from '@switch/shared';
+import { startBankHealthReporter, startBankWorker, type Bus, type Logger, type Mode } from '@switch/shared';
 import { loadActivoConfig, type ActivoConfig } from './config';
 import { ActivoConnector } from './connector';
 
@@ -15,14 +15,14 @@ export async function startActivoService(deps: { bus: Bus; log: Logger; config?:
     const c = config[mode];
     if (c) connectors[mode] = new ActivoConnector(c);
   }
-  for (const [mode, connector] of Object.entries(connectors)) {
-    connector.breakers.onStateChange((banco, operation, state) => deps.log.warn({ banco, mode, operation, state }, 'breaker state changed'));
-  }
+  // Breaker states reach the router (it routes around an open breaker) and the switch_breaker_state gauge.
+  const health = startBankHealthReporter({ bus: deps.bus, banco: 'banco_activo', breakers: Object.values(connectors).map((c) => c.breakers), log: deps.log });
   const subscription = await startBankWorker({ bus: deps.bus, banco: 'banco_activo', connectors, group: 'bank-activo', log: deps.log });
   deps.log.info({ modes: Object.keys(connectors) }, 'banco activo connector ready');
   return {
     connectors,
     stop: async () => {
+      health.stop();
       await subscription.close();
       await Promise.all(Object.values(connectors).map((c) => c.close()));
     },

@@ -1,4 +1,4 @@
-import { startBankWorker, type BankHttpClient, type Bus, type Logger, type Mode } from '@switch/shared';
+import { startBankHealthReporter, startBankWorker, type BankHttpClient, type Bus, type Logger, type Mode } from '@switch/shared';
 import { BancaribeConnector } from './connector';
 import type { BancaribeConfig } from './config';
 
@@ -23,13 +23,13 @@ export async function startBancaribeService(deps: {
     const c = deps.config[mode];
     if (c) connectors[mode] = new BancaribeConnector(c, { ...(deps.http ? { http: deps.http } : {}), ...(deps.now ? { now: deps.now } : {}) });
   }
-  for (const connector of Object.values(connectors)) {
-    connector.breakers.onStateChange((banco, operation, state) => deps.log.warn({ banco, operation, state }, 'bank circuit breaker changed state'));
-  }
+  // Breaker states reach the router (it routes around an open breaker) and the switch_breaker_state gauge.
+  const health = startBankHealthReporter({ bus: deps.bus, banco: 'bancaribe', breakers: Object.values(connectors).map((c) => c.breakers), log: deps.log });
   const subscription = await startBankWorker({ bus: deps.bus, banco: 'bancaribe', connectors, group: 'bank-bancaribe', log: deps.log });
   return {
     connectors,
     stop: async () => {
+      health.stop();
       await subscription.close();
       await Promise.all(Object.values(connectors).map((c) => c.close()));
     },

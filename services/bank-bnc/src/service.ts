@@ -1,4 +1,4 @@
-import { startBankWorker, type BankHttpClient, type Bus, type Logger, type Subscription } from '@switch/shared';
+import { startBankHealthReporter, startBankWorker, type BankHttpClient, type Bus, type Logger, type Subscription } from '@switch/shared';
 import { describeBncConfig, type BncConfig } from './config';
 import { BncConnector } from './connector';
 
@@ -18,12 +18,14 @@ export async function startBncService(deps: { bus: Bus; log: Logger; config: Bnc
     return { connectors: {}, stop: async () => {} };
   }
   const live = new BncConnector(config.live, { http: deps.http, now: deps.now });
-  live.breakers.onStateChange((banco, operation, state) => log.warn({ banco, operation, state }, 'BNC circuit breaker changed state'));
+  // Breaker states reach the router (it routes around an open breaker) and the switch_breaker_state gauge.
+  const health = startBankHealthReporter({ bus, banco: 'bnc', breakers: [live.breakers], log });
   const subscription: Subscription = await startBankWorker({ bus, banco: 'bnc', connectors: { live }, group: 'bank-bnc', log });
   log.info({ config: describeBncConfig(config) }, 'BNC live connector ready');
   return {
     connectors: { live },
     stop: async () => {
+      health.stop();
       await subscription.close();
       await live.close();
     },

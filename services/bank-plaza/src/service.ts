@@ -1,4 +1,4 @@
-import { startBankWorker, type Bus, type Logger, type Mode, type Subscription } from '@switch/shared';
+import { startBankHealthReporter, startBankWorker, type Bus, type Logger, type Mode, type Subscription } from '@switch/shared';
 import { BancoPlazaConnector } from './connector';
 import type { PlazaConfig } from './config';
 
@@ -14,13 +14,13 @@ export async function startPlazaService(deps: { bus: Bus; log: Logger; config: P
     const c = deps.config[mode];
     if (c) connectors[mode] = new BancoPlazaConnector(c);
   }
-  for (const [mode, connector] of Object.entries(connectors)) {
-    connector.breakers.onStateChange((banco, operation, state) => deps.log.warn({ banco, mode, operation, state }, 'bank breaker changed state'));
-  }
+  // Breaker states reach the router (it routes around an open breaker) and the switch_breaker_state gauge.
+  const health = startBankHealthReporter({ bus: deps.bus, banco: 'banco_plaza', breakers: Object.values(connectors).map((c) => c.breakers), log: deps.log });
   const subscription: Subscription = await startBankWorker({ bus: deps.bus, banco: 'banco_plaza', connectors, group: 'bank-plaza', log: deps.log });
   return {
     connectors,
     stop: async () => {
+      health.stop();
       await subscription.close();
       await Promise.all(Object.values(connectors).map((c) => c.close()));
     },

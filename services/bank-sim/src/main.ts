@@ -1,3 +1,4 @@
+import { startTracing } from '@switch/shared/dist/telemetry/tracing'; startTracing('bank-sim'); // first line: modules are instrumented as they load
 import { connectAdapters, createLogger, envReader, loadInfraConfig, onShutdown, startHealthServer } from '@switch/shared';
 import { startSimulatedBank } from './service';
 

@@ -4,10 +4,13 @@ import { join } from 'node:path';
 import { createLogger, envReader } from '@switch/shared';
 import { startEmbeddedSwitch } from './switch';
 import { seedDemoMerchant } from './seed';
+import { unservedBanks } from './banks';
 
 /**
  * `npm start`: the whole switch in one process, test mode with the simulated bank, a demo merchant
  * and its key printed for curl. State lives in memory and is gone when the process stops.
+ * `SWITCH_EMULATORS=true npm start` adds the banks' emulators and routes test mode through them too;
+ * a bank whose connector is configured in the environment (`PLAZA_TEST_URL`, …) is served as well.
  */
 async function main(): Promise<void> {
   const env = envReader();
@@ -24,13 +27,33 @@ async function main(): Promise<void> {
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, 'admin.json'), JSON.stringify({ url: baseUrl, adminToken }, null, 2), { mode: 0o600 });
 
+  const describe = (mode: 'test' | 'live', banco: string): string => {
+    if (mode === 'test' && banco === 'bnc') return 'bnc (simulated)';
+    const url = sw.emulators ? sw.banks.emulatorUrls[banco as keyof typeof sw.banks.emulatorUrls] : undefined;
+    const emulated = url && ((mode === 'test' && banco !== 'bnc') || (mode === 'live' && banco === 'bnc'));
+    return emulated ? `${banco} (emulator ${url})` : banco;
+  };
+  const unserved = unservedBanks(sw.routing, sw.banks);
+  const bankLines = (['test', 'live'] as const).map((mode) => {
+    const list = sw.routing[mode].map((b) => describe(mode, b.banco));
+    const missing = unserved[mode].length ? `   [no connector configured: ${unserved[mode].join(', ')}]` : '';
+    const idle = sw.banks.connected[mode].filter((b) => !sw.routing[mode].some((r) => r.banco === b));
+    const notRouted = idle.length ? `   [connector ready, not in SWITCH_${mode.toUpperCase()}_BANKS: ${idle.map((b) => describe(mode, b)).join(', ')}]` : '';
+    return `  Banks ${mode}:    ${list.length ? list.join(', ') : '(none)'}${missing}${notRouted}`;
+  });
+  for (const mode of ['test', 'live'] as const) {
+    if (unserved[mode].length) log.warn({ mode, banks: unserved[mode] }, 'banks routed without a connector: their orders wait on the bus');
+  }
+  const kind = sw.emulators ? 'simulated bank and bank emulators' : sw.banks.connected.test.length ? 'simulated bank and bank connectors' : 'simulated bank';
+
   process.stdout.write(
     [
       '',
-      `  Payments switch (embedded, test mode, simulated bank) listening on ${baseUrl}`,
+      `  Payments switch (embedded, test mode, ${kind}) listening on ${baseUrl}`,
       `  Docs:          ${baseUrl}/docs`,
       `  OpenAPI:       ${baseUrl}/openapi.json`,
       `  x-switch-key:  ${switchKey}`,
+      ...bankLines,
       '',
       `  curl -s ${baseUrl}/switch/v1/bancos -H 'x-switch-key: ${switchKey}'`,
       '',

@@ -1,9 +1,10 @@
-import { loadRiskPolicy, loadRoutingTable, envReader, MemoryBus, MemoryStore, type EnvReader, type Logger, type RoutingTable } from '@switch/shared';
+import { loadRiskPolicy, envReader, MemoryBus, MemoryStore, type EnvReader, type Logger, type RoutingTable } from '@switch/shared';
 import { buildGateway, loadGatewayConfig, type Gateway, type GatewayConfig } from '@switch/gateway';
 import { startRouter } from '@switch/router';
 import { startSimulatedBank, type SimulatedBank } from '@switch/bank-sim';
 import { loadReconcilerConfig, startReconciler, type ReconcilerHandle, type ReconcilerServiceConfig } from '@switch/reconciler';
 import { loadNotifierConfig, startNotifier, type NotifierConfig, type NotifierHandle } from '@switch/notifier';
+import { embeddedRouting, emulatorsEnabled, startEmbeddedBanks, type EmbeddedBanks, type EmbeddedBanksOptions, type EmbeddedEmulators } from './banks';
 
 export interface EmbeddedSwitch {
   gateway: Gateway;
@@ -13,6 +14,10 @@ export interface EmbeddedSwitch {
   routing: RoutingTable;
   notifier: NotifierHandle;
   reconciler: ReconcilerHandle;
+  /** The real bank connectors started here (from the environment or emulator mode). */
+  banks: EmbeddedBanks;
+  /** The in-process bank emulators in emulator mode (`SWITCH_EMULATORS=true`), else null. */
+  emulators: EmbeddedEmulators | null;
   close(): Promise<void>;
 }
 
@@ -28,14 +33,17 @@ export async function startEmbeddedSwitch(options: {
   routing?: RoutingTable;
   notifier?: Partial<NotifierConfig>;
   reconciler?: Partial<ReconcilerServiceConfig>;
+  /** Real bank connectors and emulator mode (default: from the environment). */
+  banks?: EmbeddedBanksOptions;
 }): Promise<EmbeddedSwitch> {
   const env = options.env ?? envReader();
-  const routing = options.routing ?? loadRoutingTable(env);
+  const routing = options.routing ?? embeddedRouting(env, emulatorsEnabled(env, options.banks));
   const config = { ...loadGatewayConfig(env), ...options.config };
   const bus = new MemoryBus();
   const store = new MemoryStore();
   const router = await startRouter({ bus, store, routing, log: options.log.child({ service: 'router' }), risk: loadRiskPolicy(env) });
   const sim = await startSimulatedBank({ bus, log: options.log.child({ service: 'bank-sim' }) });
+  const banks = await startEmbeddedBanks({ bus, log: options.log, env, ...(options.banks ? { options: options.banks } : {}) });
   const notifier = await startNotifier({ bus, store, log: options.log.child({ service: 'notifier' }), config: { ...loadNotifierConfig(env), ...options.notifier } });
   const reconciler = startReconciler({ bus, store, log: options.log.child({ service: 'reconciler' }), config: { ...loadReconcilerConfig(env), ...options.reconciler } });
   const gateway = await buildGateway({ store, bus, routing, log: options.log.child({ service: 'gateway' }), config });
@@ -47,6 +55,8 @@ export async function startEmbeddedSwitch(options: {
     routing,
     notifier,
     reconciler,
+    banks,
+    emulators: banks.emulators,
     close: async () => {
       await gateway.close();
       await reconciler.stop();
@@ -54,6 +64,7 @@ export async function startEmbeddedSwitch(options: {
       await notifier.stop();
       await router.stop();
       await sim.stop();
+      await banks.stop();
       await bus.close();
       await store.close();
     },
