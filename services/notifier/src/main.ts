@@ -1,3 +1,4 @@
+import { startTracing } from '@switch/shared/dist/telemetry/tracing'; startTracing('notifier'); // first line: modules are instrumented as they load
 import { connectAdapters, createLogger, envReader, loadInfraConfig, onShutdown, startHealthServer } from '@switch/shared';
 import { loadNotifierConfig, startNotifier } from './service';
 

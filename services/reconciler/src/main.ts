@@ -1,3 +1,4 @@
+import { startTracing } from '@switch/shared/dist/telemetry/tracing'; startTracing('reconciler'); // first line: modules are instrumented as they load
 import { connectAdapters, createLogger, envReader, loadInfraConfig, onShutdown, startHealthServer } from '@switch/shared';
 import { loadReconcilerConfig, startReconciler } from './service';
 

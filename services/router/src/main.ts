@@ -1,3 +1,4 @@
+import { startTracing } from '@switch/shared/dist/telemetry/tracing'; startTracing('router'); // first line: modules are instrumented as they load
 import { connectAdapters, createLogger, envReader, loadInfraConfig, loadRiskPolicy, loadRoutingTable, onShutdown, startHealthServer } from '@switch/shared';
 import { startRouter } from './service';
 

@@ -1,3 +1,4 @@
+import { context, propagation, ROOT_CONTEXT } from '@opentelemetry/api';
 import type { Bus, DeadLetter, Delivered, SubscribeOptions, Subscription } from '../../ports/bus';
 import { deadLetterTopicName, type Payload, type Topic } from '../../contracts/topics';
 import { assertPayload } from '../schema-check';
@@ -39,7 +40,9 @@ class PartitionQueue {
       let done = false;
       for (let attempt = 1; attempt <= this.maxAttempts && !done; attempt++) {
         try {
-          await this.handler(structuredClone(message));
+          // Each message runs in the trace its publisher was in (its headers), not in whichever context started the drain.
+          const parent = propagation.extract(ROOT_CONTEXT, message.headers);
+          await context.with(parent, () => this.handler(structuredClone(message)));
           done = true;
         } catch (error) {
           lastError = error instanceof Error ? error.message : String(error);
@@ -66,6 +69,8 @@ export class MemoryBus implements Bus {
     if (this.closed) throw new Error('bus closed');
     assertPayload(topic, value);
     const message: Delivered<unknown> = { key, value: structuredClone(value), headers: { ...headers } };
+    // The publisher's trace context (W3C traceparent), as the Kafka adapter carries it; nothing when tracing is off.
+    propagation.inject(context.active(), message.headers);
     for (const group of this.groups.get(topic.name)?.values() ?? []) {
       group.queues[partitionOf(key, topic.partitions)]!.push(message);
     }
