@@ -49,7 +49,7 @@ describe('account reads with the simulated bank', () => {
 
   describe('GET /switch/v1/movimientos', () => {
     const cuentaMov = '01910000000000000555';
-    const url = (q: Record<string, string | number>) => `/switch/v1/movimientos?${new URLSearchParams(Object.entries(q).map(([k, v]) => [k, String(v)]))}`;
+    const url = (q: Record<string, string | number>) => `/switch/v1/movimientos?${new URLSearchParams(Object.entries(q).map(([k, v]): [string, string] => [k, String(v)]))}`;
 
     it('shows the debit of a payout from the account, in a body matching the Movimientos schema', async () => {
       const pago = await t.post('/switch/v1/pagar', pagarBody({ ordenante: cuenta({ valor: cuentaMov }), monto: { valor: 33.33, moneda: 'VES' }, concepto: 'Nómina marzo' }));
