@@ -38,3 +38,4 @@ export * from './domain/risk';
 export * from './runtime/bank-health';
 export * from './config/risk';
 export * from './domain/statement';
+export * from './runtime/bank-service';

@@ -1,11 +1,8 @@
-import { startBankHealthReporter, startBankWorker, type BankHttpClient, type Bus, type Logger, type Mode } from '@switch/shared';
+import { serveBank, type BankHttpClient, type BankService, type Bus, type Logger, type Mode } from '@switch/shared';
 import { BancaribeConnector } from './connector';
 import type { BancaribeConfig } from './config';
 
-export interface BancaribeService {
-  connectors: Partial<Record<Mode, BancaribeConnector>>;
-  stop(): Promise<void>;
-}
+export type BancaribeService = BankService<BancaribeConnector>;
 
 /**
  * Serves `bancaribe` orders and reads of every mode that has a configuration; a mode without one is
@@ -23,15 +20,5 @@ export async function startBancaribeService(deps: {
     const c = deps.config[mode];
     if (c) connectors[mode] = new BancaribeConnector(c, { ...(deps.http ? { http: deps.http } : {}), ...(deps.now ? { now: deps.now } : {}) });
   }
-  // Breaker states reach the router (it routes around an open breaker) and the switch_breaker_state gauge.
-  const health = startBankHealthReporter({ bus: deps.bus, banco: 'bancaribe', breakers: Object.values(connectors).map((c) => c.breakers), log: deps.log });
-  const subscription = await startBankWorker({ bus: deps.bus, banco: 'bancaribe', connectors, group: 'bank-bancaribe', log: deps.log });
-  return {
-    connectors,
-    stop: async () => {
-      health.stop();
-      await subscription.close();
-      await Promise.all(Object.values(connectors).map((c) => c.close()));
-    },
-  };
+  return serveBank({ bus: deps.bus, log: deps.log, banco: 'bancaribe', group: 'bank-bancaribe', connectors });
 }

@@ -1,11 +1,8 @@
-import { startBankHealthReporter, startBankWorker, type BankHttpClient, type Bus, type Logger, type Subscription } from '@switch/shared';
+import { serveBank, type BankHttpClient, type BankService, type Bus, type Logger } from '@switch/shared';
 import { describeBncConfig, type BncConfig } from './config';
 import { BncConnector } from './connector';
 
-export interface BncService {
-  connectors: { live?: BncConnector };
-  stop(): Promise<void>;
-}
+export type BncService = BankService<BncConnector>;
 
 /**
  * Serves live `bnc` orders from the bus (group `bank-bnc`); test-mode `bnc` belongs to the simulated
@@ -18,16 +15,7 @@ export async function startBncService(deps: { bus: Bus; log: Logger; config: Bnc
     return { connectors: {}, stop: async () => {} };
   }
   const live = new BncConnector(config.live, { http: deps.http, now: deps.now });
-  // Breaker states reach the router (it routes around an open breaker) and the switch_breaker_state gauge.
-  const health = startBankHealthReporter({ bus, banco: 'bnc', breakers: [live.breakers], log });
-  const subscription: Subscription = await startBankWorker({ bus, banco: 'bnc', connectors: { live }, group: 'bank-bnc', log });
+  const service = await serveBank({ bus, log, banco: 'bnc', group: 'bank-bnc', connectors: { live } });
   log.info({ config: describeBncConfig(config) }, 'BNC live connector ready');
-  return {
-    connectors: { live },
-    stop: async () => {
-      health.stop();
-      await subscription.close();
-      await live.close();
-    },
-  };
+  return service;
 }

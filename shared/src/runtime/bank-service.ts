@@ -1,0 +1,44 @@
+import type { Bus } from '../ports/bus';
+import type { BankConnector } from '../ports/bank';
+import type { BancoId, Mode } from '../domain/bancos';
+import type { Logger } from '../telemetry/logger';
+import type { BankBreakers } from './breaker';
+import { startBankWorker } from './bank-worker';
+import { startBankHealthReporter } from './bank-health';
+
+/** A real bank's connector: guarded by its breakers, holding connections it must close. */
+export interface GuardedConnector extends BankConnector {
+  readonly breakers: BankBreakers;
+  close(): Promise<void>;
+}
+
+export interface BankService<C extends GuardedConnector> {
+  connectors: Partial<Record<Mode, C>>;
+  stop(): Promise<void>;
+}
+
+/**
+ * Serves one bank's orders and reads from the bus with its connectors (one per configured mode) and
+ * reports their breaker states, which the router routes around and the `switch_breaker_state` gauge
+ * exports. A mode without a connector is left to other workers.
+ */
+export async function serveBank<C extends GuardedConnector>(deps: {
+  bus: Bus;
+  log: Logger;
+  banco: BancoId;
+  group: string;
+  connectors: Partial<Record<Mode, C>>;
+}): Promise<BankService<C>> {
+  const { bus, log, banco, connectors } = deps;
+  const all = Object.values(connectors) as C[];
+  const health = startBankHealthReporter({ bus, banco, breakers: all.map((c) => c.breakers), log });
+  const subscription = await startBankWorker({ bus, banco, connectors, group: deps.group, log });
+  return {
+    connectors,
+    stop: async () => {
+      health.stop();
+      await subscription.close();
+      await Promise.all(all.map((c) => c.close()));
+    },
+  };
+}
