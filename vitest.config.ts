@@ -26,11 +26,11 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: 'unit', include: ['shared/**/*.test.ts', 'services/**/*.test.ts', 'test/**/*.test.ts'], exclude: ['**/node_modules/**', '**/dist/**', 'test/e2e/**'], sequence: { groupOrder: 0 } },
+        test: { name: 'unit', include: ['shared/**/*.test.ts', 'services/**/*.test.ts', 'test/**/*.test.ts'], exclude: ['**/node_modules/**', '**/dist/**', 'test/e2e/**', 'test/deploy/**'], sequence: { groupOrder: 0 } },
       },
       {
         extends: true,
-        test: { name: 'e2e', include: ['test/e2e/**/*.test.ts'], exclude: ['**/node_modules/**', '**/dist/**'], sequence: { groupOrder: 1 } },
+        test: { name: 'e2e', include: ['test/e2e/**/*.test.ts', 'test/deploy/**/*.test.ts'], exclude: ['**/node_modules/**', '**/dist/**'], sequence: { groupOrder: 1 } },
       },
     ],
     testTimeout: 60_000,

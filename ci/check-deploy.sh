@@ -8,7 +8,7 @@
 #
 #   bash ci/check-deploy.sh
 #
-# Tools come from package registries only and are cached in .cache/tools (gitignored); a second run
+# Tools come from package registries only and are cached in $SWITCH_TOOLS_DIR (default ~/.cache/switch-pagos-tools); a second run
 # reuses them. Needs go, python3 (PyYAML is installed into the cache when missing) and pip.
 #   kustomize, kubeconform   Go module proxy (go install)
 #   promtool                 Go module proxy, built in a throwaway module (prometheus' go.mod has a
@@ -24,7 +24,8 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 ROOT="$PWD"
-TOOLS="$ROOT/.cache/tools"
+# Outside the work tree by default, so fresh clones on one machine (CI) reuse the built tools.
+TOOLS="${SWITCH_TOOLS_DIR:-$HOME/.cache/switch-pagos-tools}"
 BIN="$TOOLS/bin"
 OUT="$ROOT/.cache/deploy-check"
 
@@ -139,7 +140,7 @@ fetch_schemas() {
   return $status
 }
 
-echo "== tools (cached in .cache/tools)"
+echo "== tools (cached in $TOOLS)"
 if ensure_pyyaml; then pass "tool: PyYAML $(python3 -c 'import yaml; print(yaml.__version__)')"; else fail "tool: PyYAML"; fi
 if go_tool kustomize "$KUSTOMIZE_VERSION" sigs.k8s.io/kustomize/kustomize/v5; then
   pass "tool: kustomize $(kustomize version 2>/dev/null)"
