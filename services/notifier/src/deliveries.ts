@@ -1,3 +1,4 @@
+import { context, propagation } from '@opentelemetry/api';
 import {
   EVENT_FOR_STATE,
   type Store,
@@ -46,10 +47,18 @@ export async function planDeliveries(store: Store, event: TransactionEventMessag
       attempts: [],
       nextAttemptAt: now.toISOString(),
       lease: null,
+      traceContext: traceContext(),
       createdAt: now.toISOString(),
       updatedAt: now.toISOString(),
     };
     if (await store.deliveries.insert(delivery)) created++;
   }
   return created;
+}
+
+/** The active trace context (the consumed event's), empty when tracing is off. */
+function traceContext(): Record<string, string> {
+  const carrier: Record<string, string> = {};
+  propagation.inject(context.active(), carrier);
+  return carrier;
 }

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { context, propagation, ROOT_CONTEXT } from '@opentelemetry/api';
 import {
   EVENT_HEADER,
   metrics,
@@ -58,7 +59,8 @@ export class Dispatcher {
         const delivery = await this.store.deliveries.claimDue(now.toISOString(), this.owner, new Date(now.getTime() + this.config.leaseMs).toISOString());
         if (!delivery) return;
         attempted++;
-        await this.attempt(delivery);
+        // Each attempt, retries included, runs in the trace of the state change it announces.
+        await context.with(propagation.extract(ROOT_CONTEXT, delivery.traceContext ?? {}), () => this.attempt(delivery));
       }
     };
     await Promise.all(Array.from({ length: this.config.concurrency }, worker));

@@ -73,6 +73,8 @@ export interface WebhookDelivery {
   status: 'pending' | 'delivered' | 'exhausted';
   attempts: DeliveryAttempt[];
   nextAttemptAt: string | null;
+  /** W3C trace context of the state change, so every attempt (retries too) joins the operation's trace. */
+  traceContext?: Record<string, string>;
   /** Which notifier replica holds it, until when: two replicas never attempt it at the same time. */
   lease: { owner: string; until: string } | null;
   createdAt: string;

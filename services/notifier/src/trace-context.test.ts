@@ -1,0 +1,32 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { context, propagation, ROOT_CONTEXT, trace, TraceFlags } from '@opentelemetry/api';
+import { W3CTraceContextPropagator } from '@opentelemetry/core';
+import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
+import { MemoryStore, registerWebhook, type TransactionEventMessage } from '@switch/shared';
+import { planDeliveries } from './deliveries';
+
+describe('webhook deliveries keep the trace of their state change', () => {
+  afterAll(() => {
+    propagation.disable();
+    context.disable();
+  });
+
+  it('stores the event’s W3C trace context on the delivery, so every attempt joins that trace', async () => {
+    // What the SDK registers when tracing is on: W3C propagation and async context.
+    propagation.setGlobalPropagator(new W3CTraceContextPropagator());
+    context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
+    const store = new MemoryStore();
+    await registerWebhook(store, { merchantId: 'tienda', mode: 'test', url: 'http://127.0.0.1:9/h', events: ['transaccion.liquidada'] });
+    const traceId = '4bf92f3577b34da6a3ce929d0e0e4736';
+    const parent = trace.setSpanContext(ROOT_CONTEXT, { traceId, spanId: '00f067aa0ba902b7', traceFlags: TraceFlags.SAMPLED });
+    const event: TransactionEventMessage = {
+      txnId: 'txn_t', merchantId: 'tienda', mode: 'test', kind: 'pagar', version: 2, settledForReply: true,
+      transition: { from: null, to: 'LIQUIDADA', at: '2026-11-22T10:00:00.000Z' },
+      resultado: { id: 'txn_t', estado: 'LIQUIDADA', banco_usado: 'bnc', referencia_banco: 'R', endtoend: null, motivo_rechazo: null, intentos: 1 },
+      monto: 1, moneda: 'VES', concepto: 'c', banco: 'bnc',
+    };
+    await context.with(parent, () => planDeliveries(store, event, new Date()));
+    const [delivery] = await store.deliveries.listForTransaction('txn_t');
+    expect(delivery!.traceContext?.traceparent).toBe(`00-${traceId}-00f067aa0ba902b7-01`);
+  });
+});
