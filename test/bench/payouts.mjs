@@ -36,7 +36,7 @@ async function waitFor(url, check = (r) => r.ok, timeoutMs = 60_000) {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     try {
-      const r = await fetch(url);
+      const r = await fetch(url, { signal: AbortSignal.timeout(2000) });
       if (check(r)) return r;
     } catch {}
     await new Promise((r) => setTimeout(r, 200));
@@ -101,7 +101,7 @@ async function embedded() {
 async function kafka() {
   for (const v of ['KAFKA_BROKERS', 'SCHEMA_REGISTRY_URL', 'MONGO_URL']) if (!process.env[v]) throw new Error(`kafka mode needs ${v} (source .cache/infra.env)`);
   const database = `bench_${Date.now()}`;
-  const common = { MONGO_DATABASE: database, SWITCH_BUS: 'kafka', SWITCH_STORE: 'mongo' };
+  const common = { MONGO_DATABASE: database, SWITCH_KAFKA_NAMESPACE: database, SWITCH_BUS: 'kafka', SWITCH_STORE: 'mongo' };
   const base = 39500 + Math.floor(Math.random() * 400);
   const procs = [
     spawnService('services/router/dist/main.js', { ...common, HEALTH_PORT: String(base + 1) }),
@@ -109,9 +109,14 @@ async function kafka() {
     spawnService('services/gateway/dist/main.js', { ...common, PORT: String(base), SWITCH_ADMIN_TOKEN: ADMIN, SWITCH_RATE_LIMIT_PER_MINUTE: '10000000', SWITCH_LOG_REQUESTS: 'false' }),
   ];
   try {
-    for (const port of [base + 1, base + 2, base]) await waitFor(`http://127.0.0.1:${port}/readyz`);
+    try {
+      for (const port of [base + 1, base + 2, base]) await waitFor(`http://127.0.0.1:${port}/readyz`);
+    } catch (e) {
+      throw new Error(`${e.message}\n${procs.map((p) => p.output().slice(-800)).join('\n---\n')}`);
+    }
     const admin = { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' };
     await fetch(`http://127.0.0.1:${base}/admin/v1/merchants`, { method: 'POST', headers: admin, body: JSON.stringify({ id: 'bench', nombre: 'Bench' }) });
+    console.error('kafka mode: services ready');
     const key = (await (await fetch(`http://127.0.0.1:${base}/admin/v1/merchants/bench/keys`, { method: 'POST', headers: admin, body: JSON.stringify({ mode: 'test' }) })).json()).x_switch_key;
     return await drive(`http://127.0.0.1:${base}/switch/v1/pagar`, { 'x-switch-key': key }, 'kafka+mongo: gateway, router, bank-sim as 3 processes');
   } finally {

@@ -145,10 +145,9 @@ export class VersionedCollection<T extends object> {
   }
 
   /**
-   * Brings a head up to its newest revision and returns it (null: no such record). The head write
-   * is forward-only (atomic on MongoDB; on FerretDB a slower write may still land after a newer
-   * one), and after each write the loop reads the head again: whoever wrote last also checks last,
-   * so the head converges to the newest revision.
+   * Brings a head up to its newest revision and returns it (null: no such record). A slower head
+   * write may land after a newer one, so after each write the loop reads the head again: whoever
+   * wrote last also checks last, and the head converges to the newest revision.
    */
   private async settle(id: string): Promise<Head | null> {
     for (;;) {
@@ -162,7 +161,10 @@ export class VersionedCollection<T extends object> {
       }
       if (newest === head) return head;
       const { _id, ...body } = newest;
-      await this.heads.replaceOne({ _id: id, _rev: { $lt: newest._rev } }, body);
+      // Filtered by `_id` alone: FerretDB serves only that from an index (any other filter scans the
+      // whole collection, which made every write O(n)). A write that lands late and puts an older
+      // revision back is repaired by this loop, which reads the head again after every write.
+      await this.heads.replaceOne({ _id: id }, body);
     }
   }
 
