@@ -14,6 +14,7 @@ import {
   type BankOutcome,
   type Bus,
   type Logger,
+  type Mode,
   type RouterInboxMessage,
   type RoutingTable,
   type Store,
@@ -32,7 +33,7 @@ export interface ActorDeps {
   log: Logger;
   now?: () => Date;
   /** Banks to skip (open breakers), asked at routing time. */
-  unavailableBanks?: () => ReadonlySet<BancoId>;
+  unavailableBanks?: (mode: Mode) => ReadonlySet<BancoId>;
   /**
    * How long a bank's "no such order" must hold for a DESCONOCIDA before it is rejected: a bank may
    * record an order late, so one "not found" right after a time-out is no proof. Default 10 min.
@@ -152,7 +153,7 @@ export class TransactionActor {
   ): { banco: BancoId; rail: ReturnType<typeof railFor> } | { motivo: 'BANCO_NO_DISPONIBLE' | 'NO_SOPORTADO'; reason: string } {
     const { routing } = this.deps;
     const request = tx.request;
-    const able = candidateBanks(routing, tx.mode, request, this.unavailable());
+    const able = candidateBanks(routing, tx.mode, request, this.unavailable(tx.mode));
     // Token and cobrar of one collection go to the same bank; a reverse goes to the bank of the original.
     const pinned = request.kind === 'reverso' || (request.kind === 'cobrar' && related) ? related?.bancoUsado ?? null : undefined;
     if (request.kind === 'reverso' && pinned === null) {
@@ -203,8 +204,8 @@ export class TransactionActor {
     return null;
   }
 
-  private unavailable(): ReadonlySet<BancoId> {
-    return this.deps.unavailableBanks?.() ?? new Set();
+  private unavailable(mode: Mode): ReadonlySet<BancoId> {
+    return this.deps.unavailableBanks?.(mode) ?? new Set();
   }
 
   private async query(txnId: string): Promise<void> {
@@ -253,7 +254,7 @@ export class TransactionActor {
       case 'not_processed': {
         // Provably never reached the bank: a payout may go to the next able bank (SPEC 4.3).
         if (tx.kind === 'pagar') {
-          const tried = new Set<BancoId>([...tx.attempts.map((a) => a.banco), ...this.unavailable()]);
+          const tried = new Set<BancoId>([...tx.attempts.map((a) => a.banco), ...this.unavailable(tx.mode)]);
           const next = candidateBanks(this.deps.routing, tx.mode, tx.request, tried)[0];
           if (next) {
             metrics.reroutes.inc({ from_bank: banco, to_bank: next });

@@ -17,7 +17,7 @@ export async function startRouter(deps: {
 }): Promise<RouterHandle> {
   const health = new BankHealthView();
   const healthSubscription = await health.follow(deps.bus);
-  const actor = new TransactionActor({ ...deps, unavailableBanks: () => health.unavailable() });
+  const actor = new TransactionActor({ ...deps, unavailableBanks: (mode) => health.unavailable(mode) });
   const repaired = await actor.repair();
   if (repaired > 0) deps.log.info({ repaired }, 're-announced writes left unannounced');
   const subscription: Subscription = await deps.bus.subscribe(TOPICS.routerInbox, { group: 'router' }, measured('router', TOPICS.routerInbox.name, ({ value }) => actor.handle(value)));

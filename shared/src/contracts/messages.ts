@@ -131,6 +131,8 @@ export type TransactionEventMessage = Static<typeof TransactionEventMessage>;
 /** A bank connector's breaker states, published on every change and periodically (routing, metrics). */
 export const BankHealthMessage = Type.Object({
   banco: Banco,
+  /** Test and live connectors of a bank reach different environments: their health is apart. */
+  mode: Mode,
   /** Operations whose breaker is open: the router routes around the bank meanwhile. */
   openOperations: Type.Array(Type.String()),
   at: Type.String(),

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { TOPICS } from '../contracts/topics';
 import type { Bus, Subscription } from '../ports/bus';
-import type { BancoId } from '../domain/bancos';
+import type { BancoId, Mode } from '../domain/bancos';
 import type { Logger } from '../telemetry/logger';
 import { BREAKER_VALUE, metrics } from '../telemetry/metrics';
 import type { BankBreakers } from './breaker';
@@ -10,13 +10,22 @@ import type { BankBreakers } from './breaker';
  * Publishes a bank's breaker states on every change and every `intervalMs`, and exports them as the
  * `switch_breaker_state` gauge. The router routes around a bank while one of its breakers is open.
  */
-export function startBankHealthReporter(options: { bus: Bus; banco: BancoId; breakers: BankBreakers[]; log: Logger; intervalMs?: number }): { stop(): void } {
-  const { bus, banco, breakers, log } = options;
+export function startBankHealthReporter(options: {
+  bus: Bus;
+  banco: BancoId;
+  breakers: Partial<Record<Mode, BankBreakers>>;
+  log: Logger;
+  intervalMs?: number;
+}): { stop(): void } {
+  const { bus, banco, log } = options;
+  const byMode = Object.entries(options.breakers) as [Mode, BankBreakers][];
   const publish = () => {
-    const open = breakers.flatMap((b) => Object.entries(b.states()).filter(([, s]) => s === 'open').map(([op]) => op));
-    bus.publish(TOPICS.bankHealth, banco, { banco, openOperations: [...new Set(open)], at: new Date().toISOString() }).catch((e: unknown) => log.warn({ err: e }, 'could not publish bank health'));
+    for (const [mode, b] of byMode) {
+      const open = Object.entries(b.states()).filter(([, s]) => s === 'open').map(([op]) => op);
+      bus.publish(TOPICS.bankHealth, `${banco}|${mode}`, { banco, mode, openOperations: open, at: new Date().toISOString() }).catch((e: unknown) => log.warn({ err: e }, 'could not publish bank health'));
+    }
   };
-  for (const b of breakers) {
+  for (const [, b] of byMode) {
     b.onStateChange((bank, operation, state) => {
       metrics.breakerState.set({ bank, operation }, BREAKER_VALUE[state]);
       log.warn({ bank, operation, state }, 'circuit breaker state changed');
@@ -33,18 +42,19 @@ export function startBankHealthReporter(options: { bus: Bus; banco: BancoId; bre
  * is forgotten, so a bank whose connector stopped reporting is not shunned forever.
  */
 export class BankHealthView {
-  private readonly reports = new Map<BancoId, { open: boolean; at: number }>();
+  private readonly reports = new Map<string, { banco: BancoId; mode: Mode; open: boolean; at: number }>();
   constructor(private readonly staleMs = 60_000) {}
 
   async follow(bus: Bus): Promise<Subscription> {
     // Every router replica needs every report: a group of its own.
     return bus.subscribe(TOPICS.bankHealth, { group: `bank-health-${randomUUID().slice(0, 8)}`, latestOnly: true, maxAttempts: 1 }, async ({ value }) => {
-      this.reports.set(value.banco, { open: value.openOperations.length > 0, at: Date.now() });
+      this.reports.set(`${value.banco}|${value.mode}`, { banco: value.banco, mode: value.mode, open: value.openOperations.length > 0, at: Date.now() });
     });
   }
 
-  unavailable(): ReadonlySet<BancoId> {
+  /** Banks with an open breaker on the connector of `mode`. */
+  unavailable(mode: Mode): ReadonlySet<BancoId> {
     const now = Date.now();
-    return new Set([...this.reports].filter(([, r]) => r.open && now - r.at < this.staleMs).map(([b]) => b));
+    return new Set([...this.reports.values()].filter((r) => r.mode === mode && r.open && now - r.at < this.staleMs).map((r) => r.banco));
   }
 }
