@@ -1,4 +1,4 @@
-import { envReader, loadRoutingTable, MODES, type BancoId, type Bus, type EnvReader, type Logger, type Mode, type RoutingTable } from '@switch/shared';
+import { loadRoutingTable, MODES, type BancoId, type Bus, type EnvReader, type Logger, type Mode, type RoutingTable } from '@switch/shared';
 import { loadPlazaConfig, startPlazaService, startEmulator as startPlazaEmulator, type Emulator as PlazaEmulator, type PlazaService } from '@switch/bank-plaza';
 import {
   DEFAULT_MERCHANT as BANCARIBE_MERCHANT,
@@ -73,7 +73,7 @@ export function emulatorsEnabled(env: EnvReader, options: EmbeddedBanksOptions =
 
 /** The routing of the embedded switch: `SWITCH_TEST_BANKS` / `SWITCH_LIVE_BANKS`, with the emulator default for test. */
 export function embeddedRouting(env: EnvReader, emulators: boolean): RoutingTable {
-  if (emulators && env.present('SWITCH_TEST_BANKS') === undefined) return loadRoutingTable(layered(env, { SWITCH_TEST_BANKS: EMULATOR_TEST_BANKS }));
+  if (emulators && env.present('SWITCH_TEST_BANKS') === undefined) return loadRoutingTable(env.with({ SWITCH_TEST_BANKS: EMULATOR_TEST_BANKS }));
   return loadRoutingTable(env);
 }
 
@@ -93,7 +93,7 @@ export async function startEmbeddedBanks(deps: { bus: Bus; log: Logger; env: Env
       emulators = await startEmulators(settleMs, started);
       overlay = emulatorEnv(emulators);
     }
-    const env = layered(deps.env, { ...overlay, ...options.env });
+    const env = deps.env.with({ ...overlay, ...options.env });
     const child = (service: string) => deps.log.child({ service });
     const services: EmbeddedBanks['services'] = {};
 
@@ -220,17 +220,3 @@ function emulatorEnv(e: EmbeddedEmulators): Record<string, string> {
   };
 }
 
-/** An environment where `top`'s variables (when present, even empty) hide the same ones of `base`. */
-export function layered(base: EnvReader, top: Record<string, string>): EnvReader {
-  if (Object.keys(top).length === 0) return base;
-  const over = envReader(top);
-  const pick = (name: string): EnvReader => (Object.prototype.hasOwnProperty.call(top, name) ? over : base);
-  return {
-    string: (name, fallback) => pick(name).string(name, fallback),
-    optionalString: (name) => pick(name).optionalString(name),
-    int: (name, fallback, range) => pick(name).int(name, fallback, range),
-    bool: (name, fallback) => pick(name).bool(name, fallback),
-    oneOf: (name, values, fallback) => pick(name).oneOf(name, values, fallback),
-    present: (name) => pick(name).present(name),
-  };
-}

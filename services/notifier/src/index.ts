@@ -1,4 +1,4 @@
 export { startNotifier, loadNotifierConfig, type NotifierConfig, type NotifierHandle } from './service';
 export { Dispatcher, type AttemptResult } from './dispatcher';
 export { planDeliveries } from './deliveries';
-export { SPEC_SCHEDULE_MS, parseSchedule, nextAttemptAt } from './schedule';
+export { SPEC_SCHEDULE_MS, nextAttemptAt } from './schedule';

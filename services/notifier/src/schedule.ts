@@ -9,13 +9,3 @@ export function nextAttemptAt(schedule: readonly number[], attemptsMade: number,
   const wait = schedule[attemptsMade];
   return wait === undefined ? null : new Date(lastFailedAt.getTime() + wait);
 }
-
-/** `SWITCH_WEBHOOK_SCHEDULE_MS="0,30000,..."` shortens the schedule for tests and drills. */
-export function parseSchedule(value: string | undefined): readonly number[] {
-  if (value === undefined || value.trim() === '') return SPEC_SCHEDULE_MS;
-  const steps = value.split(',').map((s) => s.trim());
-  if (steps.some((s) => !/^[0-9]+$/.test(s)) || steps.length === 0) {
-    throw new Error(`configuration SWITCH_WEBHOOK_SCHEDULE_MS: "${value}" is not a comma-separated list of milliseconds`);
-  }
-  return steps.map(Number);
-}

@@ -6,15 +6,8 @@ export interface ReconcilerServiceConfig extends ReconcilerConfig {
 }
 
 export function loadReconcilerConfig(env: EnvReader = envReader()): ReconcilerServiceConfig {
-  const raw = env.optionalString('SWITCH_RECONCILER_BACKOFF_MS');
-  let backoffMs = DEFAULT_BACKOFF_MS;
-  if (raw) {
-    const steps = raw.split(',').map((s) => s.trim());
-    if (steps.some((s) => !/^[0-9]+$/.test(s))) throw new Error(`configuration SWITCH_RECONCILER_BACKOFF_MS: "${raw}" is not a comma-separated list of milliseconds`);
-    backoffMs = steps.map(Number);
-  }
   return {
-    backoffMs,
+    backoffMs: env.durations('SWITCH_RECONCILER_BACKOFF_MS', DEFAULT_BACKOFF_MS),
     intervalMs: env.int('SWITCH_RECONCILER_INTERVAL_MS', 5_000, { min: 10, max: 3_600_000 }),
     reviewAfterMs: env.int('SWITCH_REVIEW_AFTER_MS', 24 * 3_600_000, { min: 1, max: 30 * 24 * 3_600_000 }),
     batchSize: env.int('SWITCH_RECONCILER_BATCH', 500, { min: 1, max: 100_000 }),

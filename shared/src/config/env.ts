@@ -7,7 +7,7 @@ export class ConfigError extends Error {
 
 type Env = Record<string, string | undefined>;
 
-export function envReader(env: Env = process.env) {
+export function envReader(env: Env = process.env): EnvReader {
   const raw = (name: string): string | undefined => {
     const v = env[name];
     return v === undefined || v.trim() === '' ? undefined : v.trim();
@@ -41,10 +41,31 @@ export function envReader(env: Env = process.env) {
       if (!(values as readonly string[]).includes(v)) throw new ConfigError(name, `"${v}" is not one of ${values.join(', ')}`);
       return v as T;
     },
+    /** Comma-separated milliseconds (a retry or backoff schedule). */
+    durations(name: string, fallback: readonly number[]): readonly number[] {
+      const v = raw(name);
+      if (v === undefined) return fallback;
+      const steps = v.split(',').map((s) => s.trim());
+      if (steps.some((s) => !/^[0-9]+$/.test(s))) throw new ConfigError(name, `"${v}" is not a comma-separated list of milliseconds`);
+      return steps.map(Number);
+    },
+    /** A reader where `top`'s variables (when present, even empty) hide the same ones of this one. */
+    with(top: Record<string, string>): EnvReader {
+      return envReader({ ...env, ...top });
+    },
     /** The raw value when set, even if empty ("" is meaningful for lists: nothing enabled). */
     present(name: string): string | undefined {
       return env[name];
     },
   };
 }
-export type EnvReader = ReturnType<typeof envReader>;
+export interface EnvReader {
+  string(name: string, fallback: string): string;
+  optionalString(name: string): string | undefined;
+  int(name: string, fallback: number, range?: { min?: number; max?: number }): number;
+  bool(name: string, fallback: boolean): boolean;
+  oneOf<T extends string>(name: string, values: readonly T[], fallback: T): T;
+  durations(name: string, fallback: readonly number[]): readonly number[];
+  with(top: Record<string, string>): EnvReader;
+  present(name: string): string | undefined;
+}
