@@ -1,43 +1,29 @@
 import { describe, expect, it, afterEach } from 'vitest';
 import { randomUUID } from 'node:crypto';
-import { DuplicateRecord, idempotencyScope, inFlight, type IdempotencyClaim, type Store, type Transaction } from '../src';
+import { DuplicateRecord, idempotencyScope, inFlight, newTransaction, type IdempotencyClaim, type Store, type Transaction } from '../src';
 
 /** A transaction document as the router first writes it. */
 export function sampleTransaction(overrides: Partial<Transaction> = {}): Transaction {
-  const now = new Date().toISOString();
   return {
-    id: `txn_${randomUUID().replace(/-/g, '')}`,
-    merchantId: 'm1',
-    mode: 'test',
-    kind: 'pagar',
-    idempotencyKey: randomUUID(),
-    fingerprint: 'f'.repeat(64),
-    request: {
-      kind: 'pagar',
-      body: {
-        idempotency_key: randomUUID(),
-        monto: { valor: 10.5, moneda: 'VES' },
-        concepto: 'prueba',
-        ordenante: { tipo: 'cuenta', valor: '01910000000000000001', banco: '0191', identificacion: 'J1', nombre: 'A' },
-        beneficiario: { tipo: 'telefono', valor: '04141234567', banco: '0102', identificacion: 'V1', nombre: 'B' },
+    ...newTransaction({
+      id: `txn_${randomUUID().replace(/-/g, '')}`,
+      merchantId: 'm1',
+      mode: 'test',
+      idempotencyKey: randomUUID(),
+      fingerprint: 'f'.repeat(64),
+      request: {
+        kind: 'pagar',
+        body: {
+          idempotency_key: randomUUID(),
+          monto: { valor: 10.5, moneda: 'VES' },
+          concepto: 'prueba',
+          ordenante: { tipo: 'cuenta', valor: '01910000000000000001', banco: '0191', identificacion: 'J1', nombre: 'A' },
+          beneficiario: { tipo: 'telefono', valor: '04141234567', banco: '0102', identificacion: 'V1', nombre: 'B' },
+        },
       },
-    },
-    relatedId: null,
-    estado: null,
-    bancoUsado: null,
-    rail: null,
-    referenciaBanco: null,
-    endtoend: null,
-    motivoRechazo: null,
-    raw: null,
-    attempts: [],
-    history: [],
-    version: 1,
-    announcedVersion: 1,
-    statusQuery: null,
-    statusChecks: 0,
-    createdAt: now,
-    updatedAt: now,
+      relatedId: null,
+      now: new Date().toISOString(),
+    }),
     ...overrides,
   };
 }

@@ -13,6 +13,7 @@ import {
   type Bus,
   type OperationRequest,
   type Resultado,
+  type RouterInboxMessage,
   type Store,
   type Transaction,
   type TransactionEventMessage,
@@ -93,15 +94,7 @@ export class Operations {
 
   private async answer(caller: Caller, txnId: string, request: OperationRequest, print: string): Promise<Resultado> {
     const execute = () =>
-      this.deps.bus.publish(TOPICS.routerInbox, txnId, {
-        type: 'execute',
-        txnId,
-        merchantId: caller.merchantId,
-        mode: caller.mode,
-        idempotencyKey: request.body.idempotency_key,
-        fingerprint: print,
-        request,
-      });
+      this.execute({ txnId, merchantId: caller.merchantId, mode: caller.mode, idempotencyKey: request.body.idempotency_key, fingerprint: print, request });
     const tx = await this.deps.store.transactions.get(txnId).catch(unavailable);
     if (tx && tx.estado !== null && tx.estado !== 'ERROR') return toResultado(tx);
     // New, still in flight, or ERROR (nothing reached a bank: the repeat runs it again).
@@ -149,16 +142,14 @@ export class Operations {
     };
   }
 
-  private async republish(tx: Transaction): Promise<void> {
-    await this.deps.bus.publish(TOPICS.routerInbox, tx.id, {
-      type: 'execute',
-      txnId: tx.id,
-      merchantId: tx.merchantId,
-      mode: tx.mode,
-      idempotencyKey: tx.idempotencyKey,
-      fingerprint: tx.fingerprint,
-      request: tx.request,
-    });
+  private republish(tx: Transaction): Promise<void> {
+    const { id: txnId, merchantId, mode, idempotencyKey, fingerprint, request } = tx;
+    return this.execute({ txnId, merchantId, mode, idempotencyKey, fingerprint, request });
+  }
+
+  /** Hands an operation to the transaction actor; a repeat is harmless (the actor runs it once). */
+  private execute(command: Omit<Extract<RouterInboxMessage, { type: 'execute' }>, 'type'>): Promise<void> {
+    return this.deps.bus.publish(TOPICS.routerInbox, command.txnId, { type: 'execute', ...command });
   }
 
   /** Another merchant's or the other mode's transaction is indistinguishable from none (404, not 403). */

@@ -6,6 +6,7 @@ import {
   inFlight,
   isFinal,
   metrics,
+  newTransaction,
   railFor,
   subjectOf,
   velocityKey,
@@ -102,32 +103,16 @@ export class TransactionActor {
     } else if (msg.request.kind === 'reverso') {
       relatedId = msg.request.body.id;
     }
-    return {
+    return newTransaction({
       id: msg.txnId,
       merchantId: msg.merchantId,
       mode: msg.mode,
-      kind: msg.request.kind,
       idempotencyKey: msg.idempotencyKey,
       fingerprint: msg.fingerprint,
       request: msg.request,
       relatedId,
-      estado: null,
-      bancoUsado: null,
-      rail: null,
-      referenciaBanco: null,
-      endtoend: null,
-      motivoRechazo: null,
-      raw: null,
-      attempts: [],
-      history: [],
-      version: 1,
-      // Creation alone has nothing to tell: the first dispatch or outcome is the first announcement.
-      announcedVersion: 1,
-      statusQuery: null,
-      statusChecks: 0,
-      createdAt: now,
-      updatedAt: now,
-    };
+      now,
+    });
   }
 
   /** First dispatch (or the retry after ERROR): pick the bank and the rail, or reject by routing. */

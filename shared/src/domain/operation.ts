@@ -96,6 +96,40 @@ export interface Transaction {
   updatedAt: string;
 }
 
+/** A transaction as it is first written: no outcome, no order, nothing to announce yet. */
+export function newTransaction(fields: {
+  id: string;
+  merchantId: string;
+  mode: Mode;
+  idempotencyKey: string;
+  fingerprint: string;
+  request: OperationRequest;
+  relatedId: string | null;
+  now: string;
+}): Transaction {
+  const { now, ...identity } = fields;
+  return {
+    ...identity,
+    kind: fields.request.kind,
+    estado: null,
+    bancoUsado: null,
+    rail: null,
+    referenciaBanco: null,
+    endtoend: null,
+    motivoRechazo: null,
+    raw: null,
+    attempts: [],
+    history: [],
+    version: 1,
+    // Creation alone has nothing to tell: the first dispatch or outcome is the first announcement.
+    announcedVersion: 1,
+    statusQuery: null,
+    statusChecks: 0,
+    createdAt: now,
+    updatedAt: now,
+  };
+}
+
 /** A bank's answer, as a value (STYLE: errors are values at the edges). */
 export type BankOutcome =
   | { type: 'settled'; referencia: string | null; endtoend: string | null; raw: Record<string, unknown> }
