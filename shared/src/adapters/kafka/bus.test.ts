@@ -155,6 +155,25 @@ describe('KafkaBus on real Kafka and the schema registry', () => {
     }
   });
 
+  it('services starting side by side create the same new topics and each can use them at once', async () => {
+    // Services start together and race to create their topics; the one that loses sees a topic the
+    // broker does not serve yet. Every bus must come out of ensureTopics with topics it can publish to.
+    const topics = Array.from({ length: 6 }, () => freshTopic(3));
+    const buses = Array.from({ length: 4 }, (_, i) => bus(`racer${i}`));
+    await Promise.all(buses.map((b, i) => b.ensureTopics(i % 2 === 0 ? topics : [...topics].reverse())));
+    await Promise.all(buses.flatMap((b, i) => topics.map((t) => b.publish(t, `k${i}`, { n: i }))));
+    const admin = raw().admin();
+    await admin.connect();
+    try {
+      for (const t of topics) {
+        const ends = await admin.fetchTopicOffsets(t.name);
+        expect(ends.reduce((sum, p) => sum + Number(p.high), 0)).toBe(buses.length);
+      }
+    } finally {
+      await admin.disconnect();
+    }
+  });
+
   it('writes the registry wire format and decodes by the schema id each message carries', async () => {
     const b = bus();
     const topic = freshTopic(1);

@@ -336,10 +336,37 @@ export class KafkaBus implements Bus {
     await this.connect();
     const existing = new Set(await this.admin.listTopics());
     const toCreate = topics.filter((t) => !existing.has(t.name));
-    if (toCreate.length === 0) return;
-    // Resolves false (no throw) when another process created them meanwhile.
-    await this.admin.createTopics({ waitForLeaders: true, topics: toCreate.map((t) => ({ topic: t.name, numPartitions: t.partitions })) });
-    this.log?.info({ topics: toCreate.map((t) => `${t.name}(${t.partitions})`) }, 'topics created');
+    if (toCreate.length > 0) {
+      // Resolves false (no throw) when another process created them meanwhile. Not `waitForLeaders`:
+      // kafkajs then retries only LEADER_NOT_AVAILABLE, and a KRaft broker whose metadata cache lags
+      // the controller answers UNKNOWN_TOPIC_OR_PARTITION for a moment, which it throws.
+      await this.admin.createTopics({ waitForLeaders: false, topics: toCreate.map((t) => ({ topic: t.name, numPartitions: t.partitions })) });
+      this.log?.info({ topics: toCreate.map((t) => `${t.name}(${t.partitions})`) }, 'topics created');
+    }
+    await this.leadersElected(topics.map((t) => t.name));
+  }
+
+  /**
+   * A topic just created (here or by another process starting beside this one) is listed before the
+   * broker serves it: for a moment metadata requests about it fail ("does not host this
+   * topic-partition") or show partitions without a leader. Wait until each partition has a leader.
+   */
+  private async leadersElected(names: string[], timeoutMs = 30_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    for (let pause = 50; ; pause = Math.min(pause * 2, 1_000)) {
+      let problem: string;
+      try {
+        const { topics } = await this.admin.fetchTopicMetadata({ topics: names });
+        const leaderless = topics.filter((t) => t.partitions.length === 0 || t.partitions.some((p) => p.leader < 0)).map((t) => t.name);
+        if (leaderless.length === 0) return;
+        problem = `no leader yet for ${leaderless.join(', ')}`;
+      } catch (error) {
+        problem = errorText(error);
+      }
+      if (Date.now() + pause > deadline) throw new Error(`topics not usable within ${timeoutMs} ms: ${problem}`);
+      this.log?.debug({ topics: names, problem }, 'waiting for topic leaders');
+      await sleep(pause);
+    }
   }
 
   /** Resolves when the consumer has joined its group and got its partitions, so a publish after subscribe is seen. */

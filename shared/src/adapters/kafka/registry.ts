@@ -79,7 +79,22 @@ export class RegistryCodec {
     if (!response.ok) throw new Error(`schema registry answered ${response.status}`);
   }
 
+  /**
+   * Services starting side by side register the same subjects at the same moment; Apicurio answers
+   * the one that loses the race to create a subject's rule with 409. The rule exists by then, so the
+   * loser's next attempt just updates it.
+   */
   private async register(topic: Topic): Promise<number> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.registerOnce(topic);
+      } catch (error) {
+        if (attempt >= 3 || !isRegistryConflict(error)) throw error;
+      }
+    }
+  }
+
+  private async registerOnce(topic: Topic): Promise<number> {
     const subject = subjectOf(topic.name);
     // Set the level before registering. Apicurio answers GET /config of a subject that exists without its
     // own level with its global default (NONE), which the library reports as a mismatch (INFRA.md §2).
@@ -91,7 +106,7 @@ export class RegistryCodec {
       signal: AbortSignal.timeout(10_000),
     });
     if (!put.ok && put.status !== 404) {
-      throw new Error(`schema registry refused the compatibility of ${subject}: ${put.status} ${await put.text()}`);
+      throw new RegistryRefusal(`schema registry refused the compatibility of ${subject}: ${put.status} ${await put.text()}`, put.status);
     }
     const { id } = await this.registry.register(
       { type: SchemaType.JSON, schema: registeredSchema(topic) },
@@ -109,6 +124,20 @@ export class RegistryCodec {
  */
 export const registeredSchema = (topic: Topic): string =>
   JSON.stringify({ $schema: 'http://json-schema.org/draft-07/schema#', ...topic.schema });
+
+class RegistryRefusal extends Error {
+  constructor(
+    message: string,
+    readonly status: number,
+  ) {
+    super(message);
+  }
+}
+
+/** A 409 from the registry (ours or the library's ResponseError): another writer got there first. */
+function isRegistryConflict(error: unknown): boolean {
+  return error instanceof Error && (error as Error & { status?: number }).status === 409;
+}
 
 /** Errors that say the bytes themselves are bad; anything else (network, 5xx, timeouts) may pass. */
 function isPermanentDecodeError(error: unknown): boolean {
