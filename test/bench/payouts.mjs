@@ -76,6 +76,46 @@ async function drive(url, headers, label, requests = REQUESTS, concurrency = CON
   return { label, requests: latencies.length, clients: concurrency, seconds: seconds.toFixed(1), throughput: (latencies.length / seconds).toFixed(0), p50: p(0.5), p95: p(0.95), p99: p(0.99), errors, states: JSON.stringify(states) };
 }
 
+/** Samples of a Prometheus text exposition: [{ name, labels, value }]. */
+async function scrape(url) {
+  const text = await (await fetch(url)).text();
+  const samples = [];
+  for (const line of text.split('\n')) {
+    const m = /^([a-zA-Z_:][\w:]*)(?:\{(.*)\})? (\S+)$/.exec(line);
+    if (!m) continue;
+    const labels = Object.fromEntries([...(m[2] ?? '').matchAll(/(\w+)="([^"]*)"/g)].map((l) => [l[1], l[2]]));
+    samples.push({ name: m[1], labels, value: Number(m[3]) });
+  }
+  return samples;
+}
+const cpuSeconds = async (url) => (await scrape(url)).find((s) => s.name === 'process_cpu_seconds_total')?.value ?? NaN;
+
+/** CPU cores each service used while the load ran: process_cpu_seconds_total before and after. */
+async function measureCpu(services, work) {
+  const before = await Promise.all(services.map((s) => cpuSeconds(s.metrics)));
+  const t0 = Date.now();
+  const result = await work();
+  const wall = (Date.now() - t0) / 1000;
+  const after = await Promise.all(services.map((s) => cpuSeconds(s.metrics)));
+  result.cpu = services.map((s, i) => `${s.name} ${((after[i] - before[i]) / wall).toFixed(2)}`).join(', ');
+  return result;
+}
+
+/** Where the store's time went: the database commands with the largest total time, per service. */
+async function storeProfile(services) {
+  const rows = [];
+  for (const s of services) {
+    const samples = await scrape(s.metrics);
+    const sums = samples.filter((x) => x.name === 'switch_store_command_duration_seconds_sum');
+    for (const sum of sums) {
+      const { collection, command } = sum.labels;
+      const count = samples.find((x) => x.name === 'switch_store_command_duration_seconds_count' && x.labels.collection === collection && x.labels.command === command && x.labels.outcome === sum.labels.outcome)?.value ?? 0;
+      rows.push({ service: s.name, collection, command, calls: count, 'total s': sum.value.toFixed(2), 'mean ms': count ? ((sum.value / count) * 1000).toFixed(1) : '-' });
+    }
+  }
+  return rows.sort((a, b) => Number(b['total s']) - Number(a['total s'])).slice(0, 12);
+}
+
 async function baseline() {
   const server = createServer((req, res) => {
     req.resume();
@@ -95,7 +135,8 @@ async function embedded() {
   try {
     await waitFor(`http://127.0.0.1:${port}/healthz`);
     const key = /x-switch-key:\s+(\S+)/.exec(svc.output())[1];
-    return await drive(`http://127.0.0.1:${port}/switch/v1/pagar`, { 'x-switch-key': key }, 'embedded: all services in one process, memory bus/store');
+    const services = [{ name: 'embedded', metrics: `http://127.0.0.1:${port}/metrics` }];
+    return await measureCpu(services, () => drive(`http://127.0.0.1:${port}/switch/v1/pagar`, { 'x-switch-key': key }, 'embedded: all services in one process, memory bus/store'));
   } finally {
     svc.child.kill('SIGTERM');
   }
@@ -121,7 +162,16 @@ async function kafka() {
     await fetch(`http://127.0.0.1:${base}/admin/v1/merchants`, { method: 'POST', headers: admin, body: JSON.stringify({ id: 'bench', nombre: 'Bench' }) });
     console.error('kafka mode: services ready');
     const key = (await (await fetch(`http://127.0.0.1:${base}/admin/v1/merchants/bench/keys`, { method: 'POST', headers: admin, body: JSON.stringify({ mode: 'test' }) })).json()).x_switch_key;
-    return await drive(`http://127.0.0.1:${base}/switch/v1/pagar`, { 'x-switch-key': key }, 'kafka+mongo: gateway, router, bank-sim as 3 processes', KAFKA_REQUESTS, KAFKA_CONCURRENCY);
+    const services = [
+      { name: 'gateway', metrics: `http://127.0.0.1:${base}/metrics` },
+      { name: 'router', metrics: `http://127.0.0.1:${base + 1}/metrics` },
+      { name: 'bank-sim', metrics: `http://127.0.0.1:${base + 2}/metrics` },
+    ];
+    const result = await measureCpu(services, () =>
+      drive(`http://127.0.0.1:${base}/switch/v1/pagar`, { 'x-switch-key': key }, 'kafka+mongo: gateway, router, bank-sim as 3 processes', KAFKA_REQUESTS, KAFKA_CONCURRENCY),
+    );
+    storeRows.push(...(await storeProfile(services)));
+    return result;
   } finally {
     for (const p of procs) p.child.kill('SIGTERM');
   }
@@ -131,6 +181,7 @@ const runners = { baseline, embedded, kafka };
 console.log(`machine: ${cpus().length} cores (${cpus()[0]?.model ?? 'unknown'}), ${(totalmem() / 2 ** 30).toFixed(0)} GiB, node ${process.version}`);
 console.log(`load: ${REQUESTS} pago_movil payouts (kafka mode: ${KAFKA_REQUESTS}) after a warm-up, ${CONCURRENCY} concurrent clients (kafka mode: ${KAFKA_CONCURRENCY}), each a new idempotency_key\n`);
 const rows = [];
+const storeRows = [];
 for (const mode of MODES) {
   try {
     rows.push(await runners[mode]());
@@ -139,3 +190,7 @@ for (const mode of MODES) {
   }
 }
 console.table(rows);
+if (storeRows.length > 0) {
+  console.log('\nkafka mode, store commands by total time (switch_store_command_duration_seconds):');
+  console.table(storeRows);
+}

@@ -35,6 +35,13 @@ export const metrics = {
   webhookQueue: new Gauge({ name: 'switch_webhook_queue_depth', help: 'Webhook deliveries by status', labelNames: ['status'], registers: [registry] }),
   webhookExhausted: new Counter({ name: 'switch_webhook_exhausted_total', help: 'Deliveries that used all attempts', registers: [registry] }),
   reconcilerCycles: new Counter({ name: 'switch_reconciler_cycles_total', help: 'Reconciliation rounds run', registers: [registry] }),
+  storeCommandDuration: new Histogram({
+    name: 'switch_store_command_duration_seconds',
+    help: 'MongoDB command latency by collection and command, as the driver saw it',
+    labelNames: ['collection', 'command', 'outcome'],
+    buckets: [0.001, 0.0025, ...seconds],
+    registers: [registry],
+  }),
   reconcilerResolutions: new Counter({ name: 'switch_reconciler_resolutions_total', help: 'State changes resolved by a status query', labelNames: ['from_estado', 'to_estado'], registers: [registry] }),
 };
 

@@ -348,8 +348,9 @@ export class KafkaBus implements Bus {
 
   /**
    * A topic just created (here or by another process starting beside this one) is listed before the
-   * broker serves it: for a moment metadata requests about it fail ("does not host this
-   * topic-partition") or show partitions without a leader. Wait until each partition has a leader.
+   * broker serves it: for a moment requests about it fail ("does not host this topic-partition",
+   * "is not the leader for that topic-partition"). Wait until the leader of every partition answers
+   * an offsets request, which is what subscribe asks first.
    */
   private async leadersElected(names: string[], timeoutMs = 30_000): Promise<void> {
     const deadline = Date.now() + timeoutMs;
@@ -358,7 +359,10 @@ export class KafkaBus implements Bus {
       try {
         const { topics } = await this.admin.fetchTopicMetadata({ topics: names });
         const leaderless = topics.filter((t) => t.partitions.length === 0 || t.partitions.some((p) => p.leader < 0)).map((t) => t.name);
-        if (leaderless.length === 0) return;
+        if (leaderless.length === 0) {
+          await Promise.all(names.map((name) => this.admin.fetchTopicOffsets(name)));
+          return;
+        }
         problem = `no leader yet for ${leaderless.join(', ')}`;
       } catch (error) {
         problem = errorText(error);

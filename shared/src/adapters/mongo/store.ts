@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { MongoClient, type Collection, type Document, type MongoClientOptions } from 'mongodb';
+import { MongoClient, type Collection, type CommandFailedEvent, type CommandSucceededEvent, type Document, type MongoClientOptions } from 'mongodb';
+import { metrics } from '../../telemetry/metrics';
 import {
   DuplicateRecord,
   type ApiKeyRecord,
@@ -33,6 +34,25 @@ function fromRow<T>(key: string, row: Row | null): T | null {
   return { [key]: _id, ...rest } as T;
 }
 
+/**
+ * `switch_store_command_duration_seconds` by collection and command, from the driver's command
+ * monitoring: where the store's time goes (a query the server scans shows up here first).
+ */
+function observeCommandLatency(client: MongoClient): void {
+  const collections = new Map<number, string>();
+  client.on('commandStarted', (e) => {
+    const target: unknown = e.commandName === 'getMore' ? e.command.collection : e.command[e.commandName];
+    collections.set(e.requestId, typeof target === 'string' ? target : 'none');
+  });
+  const observe = (e: CommandSucceededEvent | CommandFailedEvent, outcome: 'ok' | 'error') => {
+    const collection = collections.get(e.requestId) ?? 'none';
+    collections.delete(e.requestId);
+    metrics.storeCommandDuration.observe({ collection, command: e.commandName, outcome }, e.duration / 1000);
+  };
+  client.on('commandSucceeded', (e) => observe(e, 'ok'));
+  client.on('commandFailed', (e) => observe(e, 'error'));
+}
+
 /** Whether a delivery can be leased at `now` (same rule as the memory store). */
 const leasable = (d: WebhookDelivery, now: string) =>
   d.status === 'pending' && d.nextAttemptAt !== null && d.nextAttemptAt <= now && (d.lease === null || d.lease.until < now);
@@ -60,7 +80,8 @@ export class MongoStore implements Store {
   constructor(options: MongoStoreOptions) {
     // ignoreUndefined: an optional field holding `undefined` (Attempt.outcome while an order is in
     // flight) must read back as absent, as from the memory store, not as `null`.
-    this.client = new MongoClient(options.url, { ...options.client, ignoreUndefined: true });
+    this.client = new MongoClient(options.url, { ...options.client, ignoreUndefined: true, monitorCommands: true });
+    observeCommandLatency(this.client);
     const db = this.client.db(options.database);
     this.merchantRows = db.collection('merchants');
     this.keyRows = db.collection('api_keys');
