@@ -117,6 +117,26 @@ describe('MongoStore specifics', () => {
     }
   });
 
+  it('a replica that remembers an older state neither wins over a newer write nor refuses a change the newer state allows', async () => {
+    const { stores } = await replicas(2);
+    const [a, b] = [stores[0]!, stores[1]!];
+    const tx = sampleTransaction({ estado: 'ACEPTADA', version: 1, announcedVersion: 1 });
+    await a.transactions.insert(tx); // a remembers version 1
+    const byB = { ...tx, estado: 'PENDIENTE' as const, version: 2 };
+    expect(await b.transactions.replace(byB, 1)).toBe(true);
+    // a still remembers version 1: a write computed from it must lose...
+    expect(await a.transactions.replace({ ...tx, estado: 'RECHAZADA', version: 2 }, 1)).toBe(false);
+    expect(await b.transactions.get(tx.id)).toStrictEqual(byB);
+    // ...and a write expecting the newer version must win, though a's memory said otherwise at first.
+    const c = sampleTransaction({ estado: 'ACEPTADA', version: 1, announcedVersion: 1 });
+    await a.transactions.insert(c);
+    const cByB = { ...c, estado: 'PENDIENTE' as const, version: 2 };
+    expect(await b.transactions.replace(cByB, 1)).toBe(true);
+    const settled = { ...c, estado: 'LIQUIDADA' as const, version: 3 };
+    expect(await a.transactions.replace(settled, 2)).toBe(true);
+    expect(await b.transactions.get(c.id)).toStrictEqual(settled);
+  });
+
   it('repairs a write whose writer stopped between the revision and the head update', async () => {
     const { database, stores } = await replicas(1);
     const s = stores[0]!;

@@ -19,6 +19,9 @@ interface Revision extends Document {
   pending: boolean;
 }
 
+/** Records whose newest revision each process remembers (see VersionedCollection.known). */
+const KNOWN_RECORDS = 10_000;
+
 const isDuplicateKey = (e: unknown) => e instanceof MongoServerError && e.code === 11000;
 
 /** insertOne whose duplicate-key conflict (E11000, FerretDB too) is an answer, not an error. */
@@ -85,8 +88,11 @@ export class VersionedCollection<T extends object> {
   }
 
   /** `false` when a record with that id exists. */
-  insert(record: T): Promise<boolean> {
-    return insertNew(this.heads, { ...this.toBody(record), _id: this.idOf(record), _rev: 1 });
+  async insert(record: T): Promise<boolean> {
+    const head: Head = { ...this.toBody(record), _id: this.idOf(record), _rev: 1 };
+    const inserted = await insertNew(this.heads, head);
+    if (inserted) this.remember(head);
+    return inserted;
   }
 
   async get(id: string): Promise<T | null> {
@@ -101,18 +107,24 @@ export class VersionedCollection<T extends object> {
    */
   async update(id: string, change: (current: T) => T | null): Promise<T | null> {
     for (;;) {
-      const head = await this.settle(id);
+      const cached = this.known.get(id);
+      const head = cached ?? (await this.settle(id));
       if (!head) return null;
       const next = change(this.fromHead(head));
-      if (next === null) return null;
+      if (next === null) {
+        if (!cached) return null;
+        this.known.delete(id); // declined on what may be an old state: decide again on the current one
+        continue;
+      }
       if (this.idOf(next) !== id) throw new Error(`update of ${id} cannot change its id`);
       const rev = head._rev + 1;
       const revId = `${id}#${rev}`;
-      if (await insertNew(this.revisions, { _id: revId, recordId: id, rev, head: { ...this.toBody(next), _rev: rev }, pending: true })) {
-        await this.settle(id);
-        await this.revisions.updateOne({ _id: revId }, { $set: { pending: false } });
+      const written = { ...this.toBody(next), _rev: rev };
+      if (await insertNew(this.revisions, { _id: revId, recordId: id, rev, head: written, pending: true })) {
+        await Promise.all([this.settle(id, { ...written, _id: id }), this.revisions.updateOne({ _id: revId }, { $set: { pending: false } })]);
         return next;
       }
+      this.known.delete(id); // another writer got revision `rev` first
     }
   }
 
@@ -145,12 +157,21 @@ export class VersionedCollection<T extends object> {
   }
 
   /**
-   * Brings a head up to its newest revision and returns it (null: no such record). A slower head
-   * write may land after a newer one, so after each write the loop reads the head again: whoever
-   * wrote last also checks last, and the head converges to the newest revision.
+   * Brings a head up to its newest revision and returns it (null: no such record); `written` is a
+   * revision this process just inserted, put in place first. A slower head write may land after a
+   * newer one, so after each write the loop reads the head again: whoever wrote last also checks
+   * last, and the head converges to the newest revision.
    */
-  private async settle(id: string): Promise<Head | null> {
+  private async settle(id: string, written?: Head): Promise<Head | null> {
+    let pendingWrite = written;
     for (;;) {
+      if (pendingWrite) {
+        const { _id, ...body } = pendingWrite;
+        // Filtered by `_id` alone: FerretDB serves only that from an index (any other filter scans the
+        // whole collection, which made every write O(n)). A write that lands late and puts an older
+        // revision back is repaired by this loop, which reads the head again after every write.
+        await this.heads.replaceOne({ _id: id }, body);
+      }
       const head = await this.heads.findOne({ _id: id });
       if (!head) return null;
       let newest = head;
@@ -159,13 +180,27 @@ export class VersionedCollection<T extends object> {
         if (!next) break;
         newest = { ...next.head, _id: id } as Head;
       }
-      if (newest === head) return head;
-      const { _id, ...body } = newest;
-      // Filtered by `_id` alone: FerretDB serves only that from an index (any other filter scans the
-      // whole collection, which made every write O(n)). A write that lands late and puts an older
-      // revision back is repaired by this loop, which reads the head again after every write.
-      await this.heads.replaceOne({ _id: id }, body);
+      if (newest === head) {
+        this.remember(head);
+        return head;
+      }
+      pendingWrite = newest;
     }
+  }
+
+  /**
+   * The newest revision this process has seen of recently used records. Revisions never change once
+   * written, so a remembered one is always a true past state: `update` computes the next state from
+   * it and its revision insert succeeds only if it is still the newest (else it reads again). This
+   * saves the two reads before each write of a record the process keeps writing (the router's
+   * transactions). Reads (`get`, lists) never use it.
+   */
+  private readonly known = new Map<string, Head>();
+
+  private remember(head: Head): void {
+    this.known.delete(head._id);
+    this.known.set(head._id, head);
+    if (this.known.size > KNOWN_RECORDS) this.known.delete(this.known.keys().next().value!);
   }
 
   /**
