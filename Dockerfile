@@ -26,8 +26,12 @@ FROM ${NODE_IMAGE} AS build
 WORKDIR /app
 COPY --from=manifests /manifests/ ./
 # --ignore-scripts: tsc needs no install script (esbuild's and ssh2's belong to the test tooling).
+# The optional `npm-ca` secret is a CA bundle for a TLS-intercepting proxy in front of the npm registry
+# (`--secret id=npm-ca,src=<bundle>`); it is used for the install only and never lands in a layer.
 RUN --mount=type=cache,target=/root/.npm \
-    npm ci --ignore-scripts --no-audit --no-fund
+    --mount=type=secret,id=npm-ca,required=false \
+    if [ -s /run/secrets/npm-ca ]; then export NODE_EXTRA_CA_CERTS=/run/secrets/npm-ca; fi \
+ && npm ci --ignore-scripts --no-audit --no-fund
 COPY . .
 RUN npm run build \
  && mkdir -p /out \
@@ -42,7 +46,9 @@ COPY --from=manifests /manifests/ ./
 # Workspaces become symlinks in node_modules/@switch/* to ./shared and ./services/*; the runtime stage
 # puts each workspace's dist/ beside its package.json so they resolve.
 RUN --mount=type=cache,target=/root/.npm \
-    npm ci --omit=dev --ignore-scripts --no-audit --no-fund
+    --mount=type=secret,id=npm-ca,required=false \
+    if [ -s /run/secrets/npm-ca ]; then export NODE_EXTRA_CA_CERTS=/run/secrets/npm-ca; fi \
+ && npm ci --omit=dev --ignore-scripts --no-audit --no-fund
 
 # --- runtime -------------------------------------------------------------------------------------------
 FROM ${NODE_IMAGE} AS runtime
