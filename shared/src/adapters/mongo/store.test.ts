@@ -127,6 +127,12 @@ describe('MongoStore specifics', () => {
     // a still remembers version 1: a write computed from it must lose...
     expect(await a.transactions.replace({ ...tx, estado: 'RECHAZADA', version: 2 }, 1)).toBe(false);
     expect(await b.transactions.get(tx.id)).toStrictEqual(byB);
+    // A read is never answered from memory alone.
+    const d = sampleTransaction({ estado: 'ACEPTADA', version: 1, announcedVersion: 1 });
+    await a.transactions.insert(d);
+    const dByB = { ...d, estado: 'LIQUIDADA' as const, version: 2 };
+    expect(await b.transactions.replace(dByB, 1)).toBe(true);
+    expect(await a.transactions.get(d.id)).toStrictEqual(dByB);
     // ...and a write expecting the newer version must win, though a's memory said otherwise at first.
     const c = sampleTransaction({ estado: 'ACEPTADA', version: 1, announcedVersion: 1 });
     await a.transactions.insert(c);
@@ -135,6 +141,21 @@ describe('MongoStore specifics', () => {
     const settled = { ...c, estado: 'LIQUIDADA' as const, version: 3 };
     expect(await a.transactions.replace(settled, 2)).toBe(true);
     expect(await b.transactions.get(c.id)).toStrictEqual(settled);
+  });
+
+  it('writers leave revisions marked pending; the next list clears the marks of every revision its head has reached', async () => {
+    const { database, stores } = await replicas(1);
+    const s = stores[0]!;
+    const revisions = admin!.db(database).collection('transactions_revisions');
+    const txs = [...Array(3).keys()].map(() => sampleTransaction({ estado: 'ACEPTADA', version: 1, announcedVersion: 1 }));
+    for (const tx of txs) {
+      await s.transactions.insert(tx);
+      expect(await s.transactions.replace({ ...tx, estado: 'PENDIENTE', version: 2 }, 1)).toBe(true);
+      expect(await s.transactions.replace({ ...tx, estado: 'LIQUIDADA', version: 3 }, 2)).toBe(true);
+    }
+    expect(await revisions.countDocuments({ pending: true })).toBe(6);
+    expect((await s.transactions.listByEstado(['LIQUIDADA'], 10)).map((t) => t.id).sort()).toEqual(txs.map((t) => t.id).sort());
+    expect(await revisions.countDocuments({ pending: true })).toBe(0);
   });
 
   it('repairs a write whose writer stopped between the revision and the head update', async () => {

@@ -15,12 +15,14 @@ interface Revision extends Document {
   rev: number;
   /** The head this write produces, without `_id`. */
   head: Document;
-  /** True until the head has been brought up to this revision (see `repairPending`). */
+  /** Set at insert; cleared in bulk by the next list once the head has reached this revision (`repairPending`). */
   pending: boolean;
 }
 
 /** Records whose newest revision each process remembers (see VersionedCollection.known). */
 const KNOWN_RECORDS = 10_000;
+/** Pending revisions a list looks at per round (see VersionedCollection.repairPending). */
+const PENDING_BATCH = 500;
 
 const isDuplicateKey = (e: unknown) => e instanceof MongoServerError && e.code === 11000;
 
@@ -96,6 +98,9 @@ export class VersionedCollection<T extends object> {
   }
 
   async get(id: string): Promise<T | null> {
+    // A remembered revision with no successor is the newest state: one read instead of two.
+    const known = this.known.get(id);
+    if (known && !(await this.revisions.findOne({ _id: `${id}#${known._rev + 1}` }, { projection: { _id: 1 } }))) return this.fromHead(known);
     const head = await this.settle(id);
     return head && this.fromHead(head);
   }
@@ -121,7 +126,9 @@ export class VersionedCollection<T extends object> {
       const revId = `${id}#${rev}`;
       const written = { ...this.toBody(next), _rev: rev };
       if (await insertNew(this.revisions, { _id: revId, recordId: id, rev, head: written, pending: true })) {
-        await Promise.all([this.settle(id, { ...written, _id: id }), this.revisions.updateOne({ _id: revId }, { $set: { pending: false } })]);
+        // The revision's `pending` mark is cleared later, in bulk, by the next list (repairPending):
+        // one write fewer on every change, and a list has to look at pending revisions anyway.
+        await this.settle(id, { ...written, _id: id });
         return next;
       }
       this.known.delete(id); // another writer got revision `rev` first
@@ -193,7 +200,7 @@ export class VersionedCollection<T extends object> {
    * written, so a remembered one is always a true past state: `update` computes the next state from
    * it and its revision insert succeeds only if it is still the newest (else it reads again). This
    * saves the two reads before each write of a record the process keeps writing (the router's
-   * transactions). Reads (`get`, lists) never use it.
+   * transactions), and `get` checks only that it has no successor. Lists never use it.
    */
   private readonly known = new Map<string, Head>();
 
@@ -205,14 +212,25 @@ export class VersionedCollection<T extends object> {
 
   /**
    * Finishes writes whose writer stopped between the revision insert and the head update, so that
-   * lists (the reconciler's and the outbox repair's view) see them. Normally the only pending
-   * revisions are the ones being written at this moment.
+   * lists (the reconciler's and the outbox repair's view) see them, and clears the `pending` mark of
+   * revisions whose head has caught up (writers leave it for this, in bulk). A mark is cleared only
+   * once the head has reached its revision.
    */
   private async repairPending(): Promise<void> {
-    const pending = await this.revisions.find({ pending: true }, { projection: { recordId: 1, rev: 1 } }).limit(100).toArray();
-    for (const r of pending) {
-      const head = await this.settle(r.recordId);
-      if (head && head._rev >= r.rev) await this.revisions.updateOne({ _id: r._id }, { $set: { pending: false } });
+    for (;;) {
+      const pending = await this.revisions.find({ pending: true }, { projection: { recordId: 1, rev: 1 } }).limit(PENDING_BATCH).toArray();
+      if (pending.length === 0) return;
+      const recordIds = [...new Set(pending.map((r) => r.recordId))];
+      const heads = await this.heads.find({ _id: { $in: recordIds } }, { projection: { _rev: 1 } }).toArray();
+      const reached = new Map(heads.map((h) => [h._id, h._rev]));
+      const behind = new Set(pending.filter((r) => (reached.get(r.recordId) ?? 0) < r.rev).map((r) => r.recordId));
+      for (const recordId of behind) {
+        const head = await this.settle(recordId);
+        if (head) reached.set(recordId, head._rev);
+      }
+      const done = pending.filter((r) => (reached.get(r.recordId) ?? 0) >= r.rev).map((r) => r._id);
+      if (done.length > 0) await this.revisions.updateMany({ _id: { $in: done } }, { $set: { pending: false } });
+      if (pending.length < PENDING_BATCH || done.length === 0) return;
     }
   }
 }
