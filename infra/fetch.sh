@@ -64,18 +64,39 @@ fetch_apicurio() {
   date -u +%FT%TZ >"$stamp"
 }
 
+# FerretDB 1.24.2 on SQLite looks documents up by `_ferretdb_sjson->'$._id'`, but the unique index it
+# creates is on `_ferretdb_sjson->"_id"`. SQLite uses an expression index only for the same expression,
+# so every lookup by _id scanned the whole table (EXPLAIN QUERY PLAN: SCAN, not SEARCH USING INDEX) and
+# every read and write slowed down as a collection grew. `->'_id'` extracts the same JSON value and
+# matches the index. The build uses a patched copy of the module (Go refuses overlays of files in the
+# module cache) through a `replace` in a copy of go.mod; infra/ferretdb itself is untouched.
+FERRETDB_PATCH="sqlite-id-index-1"
+ferretdb_patched_modfile() {
+  local dir work="$CACHE/ferretdb-patched" file=internal/backends/sqlite/metadata/metadata.go
+  dir="$(cd "$INFRA_DIR/ferretdb" && GOTOOLCHAIN=local GOFLAGS=-mod=readonly go mod download -json github.com/FerretDB/FerretDB | sed -n 's/^\t"Dir": "\(.*\)",$/\1/p')"
+  [ -f "$dir/$file" ] || { echo "FerretDB module not found in the module cache" >&2; return 1; }
+  rm -rf "$work" && mkdir -p "$work" && cp -R "$dir" "$work/FerretDB" && chmod -R u+w "$work/FerretDB"
+  sed -i "s|IDColumn = DefaultColumn + \"->'\$._id'\"|IDColumn = DefaultColumn + \"->'_id'\"|" "$work/FerretDB/$file"
+  grep -q "IDColumn = DefaultColumn + \"->'_id'\"" "$work/FerretDB/$file" || { echo "the FerretDB source changed: patch not applied" >&2; return 1; }
+  cp "$INFRA_DIR/ferretdb/go.mod" "$work/go.mod" && cp "$INFRA_DIR/ferretdb/go.sum" "$work/go.sum"
+  printf '\nreplace github.com/FerretDB/FerretDB => %s\n' "$work/FerretDB" >>"$work/go.mod"
+  echo "$work/go.mod"
+}
+
 fetch_ferretdb() {
   local stamp="$FERRETDB_BIN.stamp" want
-  want="$(go env GOVERSION) $(inputs_hash "$INFRA_DIR/ferretdb/main.go" "$INFRA_DIR/ferretdb/go.mod" "$INFRA_DIR/ferretdb/go.sum")"
+  want="$(go env GOVERSION) $(inputs_hash "$INFRA_DIR/ferretdb/main.go" "$INFRA_DIR/ferretdb/go.mod" "$INFRA_DIR/ferretdb/go.sum") $FERRETDB_PATCH"
   if [ -x "$FERRETDB_BIN" ] && [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ]; then
     log "ferretdb: cached"
     return
   fi
   log "ferretdb: building (cold Go cache: ~2 min on 2 cores)"
   mkdir -p "$(dirname "$FERRETDB_BIN")"
+  local modfile
+  modfile="$(ferretdb_patched_modfile)" || die "could not prepare the FerretDB _id index patch"
   # -mod=readonly: use the committed go.sum, never rewrite go.mod; GOTOOLCHAIN=local: no toolchain download.
   (cd "$INFRA_DIR/ferretdb" && GOTOOLCHAIN=local CGO_ENABLED=0 GOFLAGS=-mod=readonly \
-    go build -trimpath -buildvcs=false -o "$FERRETDB_BIN.tmp" .)
+    go build -trimpath -buildvcs=false -modfile "$modfile" -o "$FERRETDB_BIN.tmp" .)
   mv -f "$FERRETDB_BIN.tmp" "$FERRETDB_BIN"
   echo "$want" >"$stamp"
   log "ferretdb: built ${FERRETDB_BIN#"$REPO"/}"

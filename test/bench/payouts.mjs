@@ -62,7 +62,8 @@ async function drive(url, headers, label, requests = REQUESTS, concurrency = CON
     states[body.estado ?? res.status] = (states[body.estado ?? res.status] ?? 0) + 1;
     latencies.push(ms);
   };
-  for (let i = 0; i < Math.min(WARMUP, Math.ceil(requests / 10)); i++) await one(false);
+  const warmup = Math.min(WARMUP, Math.ceil(requests / 10));
+  for (let i = 0; i < warmup; i++) await one(false);
   const t0 = Date.now();
   await Promise.all(Array.from({ length: concurrency }, async () => {
     while (next < requests) {
@@ -73,7 +74,7 @@ async function drive(url, headers, label, requests = REQUESTS, concurrency = CON
   const seconds = (Date.now() - t0) / 1000;
   latencies.sort((a, b) => a - b);
   const p = (q) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))].toFixed(1);
-  return { label, requests: latencies.length, clients: concurrency, seconds: seconds.toFixed(1), throughput: (latencies.length / seconds).toFixed(0), p50: p(0.5), p95: p(0.95), p99: p(0.99), errors, states: JSON.stringify(states) };
+  return { label, requests: latencies.length, clients: concurrency, seconds: seconds.toFixed(1), throughput: (latencies.length / seconds).toFixed(0), p50: p(0.5), p95: p(0.95), p99: p(0.99), errors, states: JSON.stringify(states), warmup };
 }
 
 /** Samples of a Prometheus text exposition: [{ name, labels, value }]. */
@@ -90,14 +91,29 @@ async function scrape(url) {
 }
 const cpuSeconds = async (url) => (await scrape(url)).find((s) => s.name === 'process_cpu_seconds_total')?.value ?? NaN;
 
-/** CPU cores each service used while the load ran: process_cpu_seconds_total before and after. */
+/**
+ * CPU per service from process_cpu_seconds_total: cores used at rest (5 s, nothing sent) and while
+ * the load ran, and the CPU each payout cost on top of rest. Kubernetes requests are sized from these.
+ */
 async function measureCpu(services, work) {
-  const before = await Promise.all(services.map((s) => cpuSeconds(s.metrics)));
+  const sample = () => Promise.all(services.map((s) => cpuSeconds(s.metrics)));
+  const rest0 = await sample();
+  const restStart = Date.now();
+  await new Promise((r) => setTimeout(r, 5_000)); // a measurement window, not synchronisation
+  const rest1 = await sample();
+  const restWall = (Date.now() - restStart) / 1000;
   const t0 = Date.now();
   const result = await work();
   const wall = (Date.now() - t0) / 1000;
-  const after = await Promise.all(services.map((s) => cpuSeconds(s.metrics)));
-  result.cpu = services.map((s, i) => `${s.name} ${((after[i] - before[i]) / wall).toFixed(2)}`).join(', ');
+  const after = await sample();
+  result.cpu = services
+    .map((s, i) => {
+      const idle = (rest1[i] - rest0[i]) / restWall;
+      const busy = (after[i] - rest1[i]) / wall;
+      const perPayout = ((busy - idle) * wall * 1000) / (result.requests + result.warmup);
+      return `${s.name} ${idle.toFixed(2)}→${busy.toFixed(2)} (${perPayout.toFixed(1)} ms/payout)`;
+    })
+    .join(', ');
   return result;
 }
 

@@ -221,15 +221,21 @@ export class VersionedCollection<T extends object> {
       const pending = await this.revisions.find({ pending: true }, { projection: { recordId: 1, rev: 1 } }).limit(PENDING_BATCH).toArray();
       if (pending.length === 0) return;
       const recordIds = [...new Set(pending.map((r) => r.recordId))];
-      const heads = await this.heads.find({ _id: { $in: recordIds } }, { projection: { _rev: 1 } }).toArray();
-      const reached = new Map(heads.map((h) => [h._id, h._rev]));
+      // One lookup per record, not `$in`: FerretDB serves only an exact `_id` filter from its index.
+      const heads = await Promise.all(recordIds.map((id) => this.heads.findOne({ _id: id }, { projection: { _rev: 1 } })));
+      const reached = new Map(heads.flatMap((h) => (h ? [[h._id, h._rev] as const] : [])));
       const behind = new Set(pending.filter((r) => (reached.get(r.recordId) ?? 0) < r.rev).map((r) => r.recordId));
       for (const recordId of behind) {
         const head = await this.settle(recordId);
         if (head) reached.set(recordId, head._rev);
       }
       const done = pending.filter((r) => (reached.get(r.recordId) ?? 0) >= r.rev).map((r) => r._id);
-      if (done.length > 0) await this.revisions.updateMany({ _id: { $in: done } }, { $set: { pending: false } });
+      if (done.length > 0) {
+        await this.revisions.bulkWrite(
+          done.map((id) => ({ updateOne: { filter: { _id: id }, update: { $set: { pending: false } } } })),
+          { ordered: false },
+        );
+      }
       if (pending.length < PENDING_BATCH || done.length === 0) return;
     }
   }
