@@ -89,7 +89,8 @@ async function scrape(url) {
   }
   return samples;
 }
-const cpuSeconds = async (url) => (await scrape(url)).find((s) => s.name === 'process_cpu_seconds_total')?.value ?? NaN;
+const sampleValue = (samples, name) => samples.find((s) => s.name === name)?.value ?? NaN;
+const cpuSeconds = async (url) => sampleValue(await scrape(url), 'process_cpu_seconds_total');
 
 /**
  * CPU per service from process_cpu_seconds_total: cores used at rest (5 s, nothing sent) and while
@@ -106,12 +107,13 @@ async function measureCpu(services, work) {
   const result = await work();
   const wall = (Date.now() - t0) / 1000;
   const after = await sample();
+  const rss = await Promise.all(services.map(async (s) => sampleValue(await scrape(s.metrics), 'process_resident_memory_bytes') / 2 ** 20));
   result.cpu = services
     .map((s, i) => {
       const idle = (rest1[i] - rest0[i]) / restWall;
       const busy = (after[i] - rest1[i]) / wall;
       const perPayout = ((busy - idle) * wall * 1000) / (result.requests + result.warmup);
-      return `${s.name} ${idle.toFixed(2)}→${busy.toFixed(2)} (${perPayout.toFixed(1)} ms/payout)`;
+      return `${s.name} ${idle.toFixed(2)}→${busy.toFixed(2)} cores (${perPayout.toFixed(1)} ms/payout), RSS ${rss[i].toFixed(0)} MiB`;
     })
     .join(', ');
   return result;
