@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
-import { startService, type ServiceProcess } from './processes';
+import { runningServicesOutput, startService, stopAllServices, type ServiceProcess } from './processes';
 
 /**
  * Real bank connectors as their own processes on real Kafka, the schema registry and a MongoDB-compatible
@@ -44,7 +44,6 @@ describe('end to end: bank connectors and their emulators as processes on Kafka 
   let plaza: ServiceProcess;
   let bancaribe: ServiceProcess;
   let key: string;
-  const procs = () => [gateway, plaza, bancaribe, router, plazaEmu, bancaribeEmu].filter(Boolean);
 
   const call = async (path: string, body: unknown) => {
     const res = await fetch(`http://127.0.0.1:${gateway.port}/switch/v1${path}`, {
@@ -100,7 +99,11 @@ describe('end to end: bank connectors and their emulators as processes on Kafka 
   });
 
   afterAll(async () => {
-    await Promise.all(procs().map((p) => p.stop()));
+    await stopAllServices();
+  });
+
+  afterEach((context) => {
+    if (context.task.result?.state === 'fail') process.stderr.write(`services at the failure:\n${runningServicesOutput()}\n`);
   });
 
   it('pays out through Banco Plaza: LIQUIDADA at once, one order at the bank', async () => {

@@ -22,6 +22,29 @@ process.once('exit', () => {
   for (const child of running) child.kill('SIGKILL');
 });
 
+/** The last lines each running service wrote: printed when a test fails, so CI shows why. */
+export function runningServicesOutput(lines = 40): string {
+  return [...outputs.entries()]
+    .filter(([child]) => running.has(child))
+    .map(([, o]) => `--- ${o.name} (last ${lines} lines)\n${o.output().split('\n').slice(-lines).join('\n')}`)
+    .join('\n');
+}
+const outputs = new Map<ChildProcess, { name: string; output(): string }>();
+
+/**
+ * SIGTERM to every service this file started that is still running, SIGKILL to any still running
+ * `graceMs` later. For afterAll: it also reaches services whose start succeeded while another's in the
+ * same `Promise.all` failed, which the test never got a handle on.
+ */
+export async function stopAllServices(graceMs = 20_000): Promise<void> {
+  const children = [...running];
+  const exits = children.map((child) => new Promise<void>((r) => (child.exitCode !== null || child.signalCode !== null ? r() : child.once('exit', () => r()))));
+  for (const child of children) child.kill('SIGTERM');
+  const timer = setTimeout(() => children.forEach((child) => child.kill('SIGKILL')), graceMs);
+  await Promise.all(exits);
+  clearTimeout(timer);
+}
+
 export function freePort(): Promise<number> {
   return new Promise((res, rej) => {
     const s = createServer();
@@ -56,9 +79,11 @@ export async function startService(
   child.stdout!.on('data', (d: Buffer) => (log += d.toString()));
   child.stderr!.on('data', (d: Buffer) => (log += d.toString()));
   running.add(child);
+  outputs.set(child, { name: service, output: () => log });
   const exited = new Promise<number | null>((r) =>
     child.once('exit', (code) => {
       running.delete(child);
+      outputs.delete(child);
       r(code);
     }),
   );

@@ -1,9 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { verifyWebhook } from '@switch/shared';
-import { startService, type ServiceProcess } from './processes';
+import { runningServicesOutput, startService, stopAllServices, type ServiceProcess } from './processes';
 
 /**
  * Every service as its own process on real Kafka, the schema registry and a MongoDB-compatible
@@ -65,7 +65,6 @@ describe('end to end: every service its own process on Kafka + MongoDB', () => {
   let key: string;
   let receiver: Awaited<ReturnType<typeof startReceiver>>;
   let webhookSecret: string;
-  const procs = () => [gatewayA, gatewayB, sim, router, notifier, reconciler].filter(Boolean);
 
   const call = async (gw: ServiceProcess, path: string, body: unknown) => {
     const res = await fetch(`http://127.0.0.1:${gw.port}/switch/v1${path}`, {
@@ -91,8 +90,12 @@ describe('end to end: every service its own process on Kafka + MongoDB', () => {
   });
 
   afterAll(async () => {
-    await Promise.all(procs().map((p) => p.stop()));
+    await stopAllServices();
     await receiver?.close();
+  });
+
+  afterEach((context) => {
+    if (context.task.result?.state === 'fail') process.stderr.write(`services at the failure:\n${runningServicesOutput()}\n`);
   });
 
   const hooksFor = (id: unknown) => receiver.got.filter((g) => (JSON.parse(g.body) as { data: { id: string } }).data.id === id);

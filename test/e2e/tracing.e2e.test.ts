@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { startService, type ServiceProcess } from './processes';
+import { runningServicesOutput, startService, stopAllServices, type ServiceProcess } from './processes';
 
 /**
  * Tracing across processes: gateway, router and bank-sim on real Kafka, the schema registry and a
@@ -100,8 +100,12 @@ describe('tracing: one trace from the merchant request to the bank call, across 
   });
 
   afterAll(async () => {
-    await Promise.all([gateway, router, sim].filter((p): p is ServiceProcess => p !== undefined && p.child.exitCode === null).map((p) => p.stop()));
+    await stopAllServices();
     await receiver?.close();
+  });
+
+  afterEach((context) => {
+    if (context.task.result?.state === 'fail') process.stderr.write(`services at the failure:\n${runningServicesOutput()}\n`);
   });
 
   it('links the gateway HTTP server span to bank-sim bank.execute span through Kafka; logs and shutdown flush included', async () => {
