@@ -30,7 +30,9 @@ export default defineConfig({
       },
       {
         extends: true,
-        test: { name: 'e2e', include: ['test/e2e/**/*.test.ts', 'test/deploy/**/*.test.ts'], exclude: ['**/node_modules/**', '**/dist/**'], sequence: { groupOrder: 1 } },
+        // One file at a time: each starts a dozen processes that join Kafka groups; side by side on two
+        // cores their joins and rebalances starved each other past the readiness waits.
+        test: { name: 'e2e', include: ['test/e2e/**/*.test.ts', 'test/deploy/**/*.test.ts'], exclude: ['**/node_modules/**', '**/dist/**'], sequence: { groupOrder: 1 }, fileParallelism: false },
       },
     ],
     testTimeout: 60_000,

@@ -101,7 +101,9 @@ export async function startService(
       return exited;
     },
   };
-  await waitReady(proc, exited, options.readyTimeoutMs ?? 60_000, options.readyPath ?? '/readyz');
+  // Joining a Kafka group that must rebalance (a second member, or a member that died) can take up to
+  // the session timeout of the departed member (30 s) plus the join itself.
+  await waitReady(proc, exited, options.readyTimeoutMs ?? 120_000, options.readyPath ?? '/readyz');
   return proc;
 }
 

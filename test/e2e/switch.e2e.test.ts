@@ -192,5 +192,5 @@ describe('end to end: every service its own process on Kafka + MongoDB', () => {
   it('stops gracefully on SIGTERM', async () => {
     const extra = await startService('bank-sim', env);
     expect(await extra.stop()).toBe(0);
-  });
+  }, 180_000);
 });
