@@ -165,14 +165,26 @@ async function kafka() {
   const database = `bench_${Date.now()}`;
   const common = { MONGO_DATABASE: database, SWITCH_KAFKA_NAMESPACE: database, SWITCH_BUS: 'kafka', SWITCH_STORE: 'mongo' };
   const base = 39500 + Math.floor(Math.random() * 400);
+  // Every settled payout is announced to a webhook receiver here, so the notifier does its real work.
+  let delivered = 0;
+  const receiver = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      delivered++;
+      res.writeHead(204).end();
+    });
+  });
+  await new Promise((r) => receiver.listen(0, '127.0.0.1', r));
   const procs = [
     spawnService('services/router/dist/main.js', { ...common, HEALTH_PORT: String(base + 1) }),
     spawnService('services/bank-sim/dist/main.js', { ...common, HEALTH_PORT: String(base + 2) }),
+    spawnService('services/notifier/dist/main.js', { ...common, HEALTH_PORT: String(base + 3) }),
+    spawnService('services/reconciler/dist/main.js', { ...common, HEALTH_PORT: String(base + 4) }),
     spawnService('services/gateway/dist/main.js', { ...common, PORT: String(base), SWITCH_ADMIN_TOKEN: ADMIN, SWITCH_RATE_LIMIT_PER_MINUTE: '10000000', SWITCH_LOG_REQUESTS: 'false' }),
   ];
   try {
     try {
-      for (const port of [base + 1, base + 2, base]) await waitFor(`http://127.0.0.1:${port}/readyz`);
+      for (const port of [base + 1, base + 2, base + 3, base + 4, base]) await waitFor(`http://127.0.0.1:${port}/readyz`);
     } catch (e) {
       throw new Error(`${e.message}\n${procs.map((p) => p.output().slice(-800)).join('\n---\n')}`);
     }
@@ -180,18 +192,29 @@ async function kafka() {
     await fetch(`http://127.0.0.1:${base}/admin/v1/merchants`, { method: 'POST', headers: admin, body: JSON.stringify({ id: 'bench', nombre: 'Bench' }) });
     console.error('kafka mode: services ready');
     const key = (await (await fetch(`http://127.0.0.1:${base}/admin/v1/merchants/bench/keys`, { method: 'POST', headers: admin, body: JSON.stringify({ mode: 'test' }) })).json()).x_switch_key;
+    const hook = { mode: 'test', url: `http://127.0.0.1:${receiver.address().port}/hook`, events: ['transaccion.liquidada'] };
+    await fetch(`http://127.0.0.1:${base}/admin/v1/merchants/bench/webhooks`, { method: 'POST', headers: admin, body: JSON.stringify(hook) });
     const services = [
       { name: 'gateway', metrics: `http://127.0.0.1:${base}/metrics` },
       { name: 'router', metrics: `http://127.0.0.1:${base + 1}/metrics` },
       { name: 'bank-sim', metrics: `http://127.0.0.1:${base + 2}/metrics` },
+      { name: 'notifier', metrics: `http://127.0.0.1:${base + 3}/metrics` },
+      { name: 'reconciler', metrics: `http://127.0.0.1:${base + 4}/metrics` },
     ];
-    const result = await measureCpu(services, () =>
-      drive(`http://127.0.0.1:${base}/switch/v1/pagar`, { 'x-switch-key': key }, 'kafka+mongo: gateway, router, bank-sim as 3 processes', KAFKA_REQUESTS, KAFKA_CONCURRENCY),
-    );
+    const result = await measureCpu(services, async () => {
+      const r = await drive(`http://127.0.0.1:${base}/switch/v1/pagar`, { 'x-switch-key': key }, 'kafka+mongo: 5 processes (gateway, router, bank-sim, notifier, reconciler)', KAFKA_REQUESTS, KAFKA_CONCURRENCY);
+      // The load ends when every settled payout's webhook has arrived (bounded: a benchmark, not a test).
+      const expected = r.requests + r.warmup;
+      const deadline = Date.now() + 120_000;
+      while (delivered < expected && Date.now() < deadline) await new Promise((res) => setTimeout(res, 100));
+      r.webhooks = `${delivered}/${expected}`;
+      return r;
+    });
     storeRows.push(...(await storeProfile(services)));
     return result;
   } finally {
     for (const p of procs) p.child.kill('SIGTERM');
+    receiver.close();
   }
 }
 
@@ -204,7 +227,7 @@ for (const mode of MODES) {
   try {
     rows.push(await runners[mode]());
   } catch (e) {
-    rows.push({ label: `${mode}: failed (${e.message})` });
+    rows.push({ label: `${mode}: failed (${e.message}${e.cause ? `: ${e.cause.message ?? e.cause}` : ""})` }); console.error(e.stack);
   }
 }
 console.table(rows);

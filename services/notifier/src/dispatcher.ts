@@ -50,20 +50,27 @@ export class Dispatcher {
     this.listeners.push(listener);
   }
 
-  /** Attempts every delivery due now; returns how many were attempted. */
+  /**
+   * Attempts every delivery due now; returns how many were attempted. One worker looks first, and
+   * each worker that finds a delivery brings in another (up to `concurrency`), so an idle poll costs
+   * one store query instead of one per worker.
+   */
   async runDue(): Promise<number> {
     let attempted = 0;
+    const workers: Promise<void>[] = [];
     const worker = async () => {
       for (;;) {
         const now = this.now();
         const delivery = await this.store.deliveries.claimDue(now.toISOString(), this.owner, new Date(now.getTime() + this.config.leaseMs).toISOString());
         if (!delivery) return;
         attempted++;
+        if (workers.length < this.config.concurrency) workers.push(worker());
         // Each attempt, retries included, runs in the trace of the state change it announces.
         await context.with(propagation.extract(ROOT_CONTEXT, delivery.traceContext ?? {}), () => this.attempt(delivery));
       }
     };
-    await Promise.all(Array.from({ length: this.config.concurrency }, worker));
+    workers.push(worker());
+    for (let i = 0; i < workers.length; i++) await workers[i];
     return attempted;
   }
 

@@ -32,15 +32,31 @@ export interface NotifierHandle {
 export async function startNotifier(deps: { bus: Bus; store: Store; log: Logger; config: NotifierConfig }): Promise<NotifierHandle> {
   const dispatcher = new Dispatcher(deps.store, deps.config, deps.log);
   let running: Promise<unknown> = Promise.resolve();
+  let inRound = false;
+  let again = false;
   let stopped = false;
+  let countedAt = 0;
+  // One round at a time; a tick during a round asks for one more round after it.
   const tick = () => {
-    running = dispatcher
-      .runDue()
-      .then(async () => {
-        const counts = await deps.store.deliveries.countByStatus();
-        for (const [status, n] of Object.entries(counts)) metrics.webhookQueue.set({ status }, n);
-      })
-      .catch((error: unknown) => deps.log.error({ err: error }, 'delivery round failed'));
+    if (inRound) {
+      again = true;
+      return;
+    }
+    inRound = true;
+    running = (async () => {
+      do {
+        again = false;
+        await dispatcher.runDue();
+        // The queue gauges count the whole collection: refreshed at most every 5 s, not every poll.
+        if (Date.now() - countedAt >= 5_000) {
+          countedAt = Date.now();
+          const counts = await deps.store.deliveries.countByStatus();
+          for (const [status, n] of Object.entries(counts)) metrics.webhookQueue.set({ status }, n);
+        }
+      } while (again && !stopped);
+    })()
+      .catch((error: unknown) => deps.log.error({ err: error }, 'delivery round failed'))
+      .finally(() => (inRound = false));
   };
   const subscription: Subscription = await deps.bus.subscribe(TOPICS.transactions, { group: 'notifier' }, measured('notifier', TOPICS.transactions.name, async ({ value }) => {
     if ((await planDeliveries(deps.store, value, new Date())) > 0 && !stopped) tick();

@@ -136,8 +136,9 @@ export interface Store {
     get(id: string): Promise<WebhookDelivery | null>;
     listForTransaction(txnId: string): Promise<WebhookDelivery[]>;
     /**
-     * Leases the pending delivery due earliest (nextAttemptAt ≤ now) whose lease is free or expired,
-     * atomically: of replicas asking at once, one gets it.
+     * Leases one of the pending deliveries due earliest (nextAttemptAt ≤ now) whose lease is free or
+     * expired, atomically: of replicas asking at once, one gets it. Null when none is due, or (a
+     * shared store) when concurrent callers took every early candidate: ask again at the next poll.
      */
     claimDue(now: string, owner: string, leaseUntil: string): Promise<WebhookDelivery | null>;
     /** Records an attempt's result and releases the lease; only the lease owner may. */

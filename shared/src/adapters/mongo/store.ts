@@ -192,16 +192,18 @@ export class MongoStore implements Store {
     listForTransaction: (txnId) => this.deliveryDocs.find({ txnId }, { createdAt: 1, _id: 1 }),
     claimDue: async (now, owner, leaseUntil) => {
       const query = { status: 'pending', nextAttemptAt: { $ne: null, $lte: now }, $or: [{ lease: null }, { 'lease.until': { $lt: now } }] };
-      for (;;) {
-        const candidates = await this.deliveryDocs.find(query, { nextAttemptAt: 1, _id: 1 }, 10);
-        if (candidates.length === 0) return null;
-        for (const c of candidates) {
-          // Re-checked on the current state: of replicas leasing the same delivery, one write wins.
-          const leased = await this.deliveryDocs.update(c.id, (d) => (leasable(d, now) ? { ...d, lease: { owner, until: leaseUntil } } : null));
-          if (leased) return leased;
-        }
-        // Every candidate went to another replica; those are leased now, so look again.
+      const candidates = await this.deliveryDocs.find(query, { nextAttemptAt: 1, _id: 1 }, 10);
+      // Workers and replicas polling together see the same candidates; starting each at a random one
+      // spreads them instead of all racing for the first.
+      const start = Math.floor(Math.random() * candidates.length);
+      for (const c of [...candidates.slice(start), ...candidates.slice(0, start)]) {
+        // Re-checked on the current state: of replicas leasing the same delivery, one write wins.
+        const leased = await this.deliveryDocs.update(c.id, (d) => (leasable(d, now) ? { ...d, lease: { owner, until: leaseUntil } } : null));
+        if (leased) return leased;
       }
+      // Nothing due, or every candidate went to another worker: this worker rests until the next poll
+      // (looking again at once made idle workers re-read the collection in a loop).
+      return null;
     },
     complete: async (id, owner, update) =>
       (await this.deliveryDocs.update(id, (d) => (d.lease?.owner === owner ? { ...d, ...update, lease: null } : null))) !== null,

@@ -216,7 +216,16 @@ export class VersionedCollection<T extends object> {
    * revisions whose head has caught up (writers leave it for this, in bulk). A mark is cleared only
    * once the head has reached its revision.
    */
-  private async repairPending(): Promise<void> {
+  private repairPending(): Promise<void> {
+    // Single flight: lists running at the same time in one process (a notifier's workers) share one
+    // repair instead of each settling the same records and clearing the same marks.
+    this.repairing ??= this.repairPendingOnce().finally(() => (this.repairing = undefined));
+    return this.repairing;
+  }
+
+  private repairing: Promise<void> | undefined;
+
+  private async repairPendingOnce(): Promise<void> {
     for (;;) {
       const pending = await this.revisions.find({ pending: true }, { projection: { recordId: 1, rev: 1 } }).limit(PENDING_BATCH).toArray();
       if (pending.length === 0) return;
