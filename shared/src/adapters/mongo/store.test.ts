@@ -143,21 +143,6 @@ describe('MongoStore specifics', () => {
     expect(await b.transactions.get(c.id)).toStrictEqual(settled);
   });
 
-  it('writers leave revisions marked pending; the next list clears the marks of every revision its head has reached', async () => {
-    const { database, stores } = await replicas(1);
-    const s = stores[0]!;
-    const revisions = admin!.db(database).collection('transactions_revisions');
-    const txs = [...Array(3).keys()].map(() => sampleTransaction({ estado: 'ACEPTADA', version: 1, announcedVersion: 1 }));
-    for (const tx of txs) {
-      await s.transactions.insert(tx);
-      expect(await s.transactions.replace({ ...tx, estado: 'PENDIENTE', version: 2 }, 1)).toBe(true);
-      expect(await s.transactions.replace({ ...tx, estado: 'LIQUIDADA', version: 3 }, 2)).toBe(true);
-    }
-    expect(await revisions.countDocuments({ pending: true })).toBe(6);
-    expect((await s.transactions.listByEstado(['LIQUIDADA'], 10)).map((t) => t.id).sort()).toEqual(txs.map((t) => t.id).sort());
-    expect(await revisions.countDocuments({ pending: true })).toBe(0);
-  });
-
   it('repairs a write whose writer stopped between the revision and the head update', async () => {
     const { database, stores } = await replicas(1);
     const s = stores[0]!;

@@ -15,7 +15,7 @@ interface Revision extends Document {
   rev: number;
   /** The head this write produces, without `_id`. */
   head: Document;
-  /** Set at insert; cleared in bulk by the next list once the head has reached this revision (`repairPending`). */
+  /** Set at insert; cleared by the writer once the head has reached this revision, else by the next list (`repairPending`). */
   pending: boolean;
 }
 
@@ -126,9 +126,10 @@ export class VersionedCollection<T extends object> {
       const revId = `${id}#${rev}`;
       const written = { ...this.toBody(next), _rev: rev };
       if (await insertNew(this.revisions, { _id: revId, recordId: id, rev, head: written, pending: true })) {
-        // The revision's `pending` mark is cleared later, in bulk, by the next list (repairPending):
-        // one write fewer on every change, and a list has to look at pending revisions anyway.
+        // The writer clears its own mark: left to lists, the marks piled up under load and the lists'
+        // bulk clearing held the store's write lock for seconds (FerretDB).
         await this.settle(id, { ...written, _id: id });
+        await this.revisions.updateOne({ _id: revId }, { $set: { pending: false } });
         return next;
       }
       this.known.delete(id); // another writer got revision `rev` first
@@ -213,8 +214,8 @@ export class VersionedCollection<T extends object> {
   /**
    * Finishes writes whose writer stopped between the revision insert and the head update, so that
    * lists (the reconciler's and the outbox repair's view) see them, and clears the `pending` mark of
-   * revisions whose head has caught up (writers leave it for this, in bulk). A mark is cleared only
-   * once the head has reached its revision.
+   * revisions whose head has caught up (a writer clears its own right after the head write; this is
+   * for writers that stopped in between). A mark is cleared only once the head has reached it.
    */
   private repairPending(): Promise<void> {
     // Single flight: lists running at the same time in one process (a notifier's workers) share one
