@@ -1,6 +1,6 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
-import { runningServicesOutput, startService, stopAllServices, type ServiceProcess } from './processes';
+import { createTestMerchant, reportServicesOnFailure, startService, stopAllServices, type ServiceProcess } from './processes';
 
 /**
  * Real bank connectors as their own processes on real Kafka, the schema registry and a MongoDB-compatible
@@ -92,19 +92,14 @@ describe('end to end: bank connectors and their emulators as processes on Kafka 
       startService('bank-bancaribe', banks, { entry: 'services/bank-bancaribe/dist/src/main.js' }),
     ]);
     gateway = await startService('gateway', env);
-    const admin = { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' };
-    const base = `http://127.0.0.1:${gateway.port}/admin/v1/merchants`;
-    expect((await fetch(base, { method: 'POST', headers: admin, body: JSON.stringify({ id: 'e2ebank', nombre: 'E2E bancos' }) })).status).toBe(201);
-    key = ((await (await fetch(`${base}/e2ebank/keys`, { method: 'POST', headers: admin, body: JSON.stringify({ mode: 'test' }) })).json()) as { x_switch_key: string }).x_switch_key;
+    key = (await createTestMerchant(gateway, ADMIN, 'e2ebank', 'E2E bancos')).key;
   });
 
   afterAll(async () => {
     await stopAllServices();
   });
 
-  afterEach((context) => {
-    if (context.task.result?.state === 'fail') process.stderr.write(`services at the failure:\n${runningServicesOutput()}\n`);
-  });
+  reportServicesOnFailure();
 
   it('pays out through Banco Plaza: LIQUIDADA at once, one order at the bank', async () => {
     const before = await plazaOrders();

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { afterEach } from 'vitest';
 import { createServer } from 'node:net';
 import { resolve } from 'node:path';
 
@@ -22,12 +23,30 @@ process.once('exit', () => {
   for (const child of running) child.kill('SIGKILL');
 });
 
-/** The last lines each running service wrote: printed when a test fails, so CI shows why. */
-export function runningServicesOutput(lines = 40): string {
+/** The last lines each running service wrote. */
+function runningServicesOutput(lines = 40): string {
   return [...outputs.entries()]
     .filter(([child]) => running.has(child))
     .map(([, o]) => `--- ${o.name} (last ${lines} lines)\n${o.output().split('\n').slice(-lines).join('\n')}`)
     .join('\n');
+}
+
+/** Call in a describe: when one of its tests fails, the running services' last lines are printed, so CI shows why. */
+export function reportServicesOnFailure(): void {
+  afterEach((context) => {
+    if (context.task.result?.state === 'fail') process.stderr.write(`services at the failure:\n${runningServicesOutput()}\n`);
+  });
+}
+
+/** Creates a merchant and a test-mode key through a gateway's operator API. */
+export async function createTestMerchant(gateway: ServiceProcess, adminToken: string, id: string, nombre: string): Promise<{ key: string; merchantUrl: string; admin: Record<string, string> }> {
+  const admin = { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' };
+  const base = `http://127.0.0.1:${gateway.port}/admin/v1/merchants`;
+  const created = await fetch(base, { method: 'POST', headers: admin, body: JSON.stringify({ id, nombre }) });
+  if (created.status !== 201) throw new Error(`creating merchant ${id} answered ${created.status}: ${await created.text()}`);
+  const keyRes = await fetch(`${base}/${id}/keys`, { method: 'POST', headers: admin, body: JSON.stringify({ mode: 'test' }) });
+  const key = ((await keyRes.json()) as { x_switch_key: string }).x_switch_key;
+  return { key, merchantUrl: `${base}/${id}`, admin };
 }
 const outputs = new Map<ChildProcess, { name: string; output(): string }>();
 

@@ -1,9 +1,9 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { verifyWebhook } from '@switch/shared';
-import { runningServicesOutput, startService, stopAllServices, type ServiceProcess } from './processes';
+import { createTestMerchant, reportServicesOnFailure, startService, stopAllServices, type ServiceProcess } from './processes';
 
 /**
  * Every service as its own process on real Kafka, the schema registry and a MongoDB-compatible
@@ -81,11 +81,9 @@ describe('end to end: every service its own process on Kafka + MongoDB', () => {
     receiver = await startReceiver();
     [router, sim, notifier, reconciler] = await Promise.all([startService('router', env), startService('bank-sim', env), startService('notifier', env), startService('reconciler', env)]);
     [gatewayA, gatewayB] = await Promise.all([startService('gateway', env), startService('gateway', env)]);
-    const admin = { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' };
-    const base = `http://127.0.0.1:${gatewayA.port}/admin/v1/merchants`;
-    expect((await fetch(base, { method: 'POST', headers: admin, body: JSON.stringify({ id: 'e2e', nombre: 'E2E' }) })).status).toBe(201);
-    key = ((await (await fetch(`${base}/e2e/keys`, { method: 'POST', headers: admin, body: JSON.stringify({ mode: 'test' }) })).json()) as { x_switch_key: string }).x_switch_key;
-    const hook = await fetch(`${base}/e2e/webhooks`, { method: 'POST', headers: admin, body: JSON.stringify({ mode: 'test', url: receiver.url, events: ['transaccion.aprobada', 'transaccion.liquidada'] }) });
+    const merchant = await createTestMerchant(gatewayA, ADMIN, 'e2e', 'E2E');
+    key = merchant.key;
+    const hook = await fetch(`${merchant.merchantUrl}/webhooks`, { method: 'POST', headers: merchant.admin, body: JSON.stringify({ mode: 'test', url: receiver.url, events: ['transaccion.aprobada', 'transaccion.liquidada'] }) });
     webhookSecret = ((await hook.json()) as { secret: string }).secret;
   });
 
@@ -94,9 +92,7 @@ describe('end to end: every service its own process on Kafka + MongoDB', () => {
     await receiver?.close();
   });
 
-  afterEach((context) => {
-    if (context.task.result?.state === 'fail') process.stderr.write(`services at the failure:\n${runningServicesOutput()}\n`);
-  });
+  reportServicesOnFailure();
 
   const hooksFor = (id: unknown) => receiver.got.filter((g) => (JSON.parse(g.body) as { data: { id: string } }).data.id === id);
 

@@ -1,8 +1,8 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { runningServicesOutput, startService, stopAllServices, type ServiceProcess } from './processes';
+import { createTestMerchant, reportServicesOnFailure, startService, stopAllServices, type ServiceProcess } from './processes';
 
 /**
  * Tracing across processes: gateway, router and bank-sim on real Kafka, the schema registry and a
@@ -93,10 +93,7 @@ describe('tracing: one trace from the merchant request to the bank call, across 
     [router, sim] = await Promise.all([startService('router', env), startService('bank-sim', { ...env, OTEL_BSP_SCHEDULE_DELAY: '3600000' })]);
     // The gateway logs its requests at info: those lines must carry the request's trace id.
     gateway = await startService('gateway', { ...env, LOG_LEVEL: 'info' });
-    const admin = { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' };
-    const base = `http://127.0.0.1:${gateway.port}/admin/v1/merchants`;
-    expect((await fetch(base, { method: 'POST', headers: admin, body: JSON.stringify({ id: 'tr', nombre: 'Tracing' }) })).status).toBe(201);
-    key = ((await (await fetch(`${base}/tr/keys`, { method: 'POST', headers: admin, body: JSON.stringify({ mode: 'test' }) })).json()) as { x_switch_key: string }).x_switch_key;
+    key = (await createTestMerchant(gateway, ADMIN, 'tr', 'Tracing')).key;
   });
 
   afterAll(async () => {
@@ -104,9 +101,7 @@ describe('tracing: one trace from the merchant request to the bank call, across 
     await receiver?.close();
   });
 
-  afterEach((context) => {
-    if (context.task.result?.state === 'fail') process.stderr.write(`services at the failure:\n${runningServicesOutput()}\n`);
-  });
+  reportServicesOnFailure();
 
   it('links the gateway HTTP server span to bank-sim bank.execute span through Kafka; logs and shutdown flush included', async () => {
     const res = await fetch(`http://127.0.0.1:${gateway!.port}/switch/v1/pagar`, {

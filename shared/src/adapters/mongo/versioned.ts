@@ -21,8 +21,6 @@ interface Revision extends Document {
 
 /** Records whose newest revision each process remembers (see VersionedCollection.known). */
 const KNOWN_RECORDS = 10_000;
-/** Pending revisions a list looks at per round (see VersionedCollection.repairPending). */
-const PENDING_BATCH = 500;
 
 const isDuplicateKey = (e: unknown) => e instanceof MongoServerError && e.code === 11000;
 
@@ -213,9 +211,8 @@ export class VersionedCollection<T extends object> {
 
   /**
    * Finishes writes whose writer stopped between the revision insert and the head update, so that
-   * lists (the reconciler's and the outbox repair's view) see them, and clears the `pending` mark of
-   * revisions whose head has caught up (a writer clears its own right after the head write; this is
-   * for writers that stopped in between). A mark is cleared only once the head has reached it.
+   * lists (the reconciler's and the outbox repair's view) see them. Normally the only pending
+   * revisions are the ones being written at this moment (a writer clears its own mark).
    */
   private repairPending(): Promise<void> {
     // Single flight: lists running at the same time in one process (a notifier's workers) share one
@@ -227,26 +224,10 @@ export class VersionedCollection<T extends object> {
   private repairing: Promise<void> | undefined;
 
   private async repairPendingOnce(): Promise<void> {
-    for (;;) {
-      const pending = await this.revisions.find({ pending: true }, { projection: { recordId: 1, rev: 1 } }).limit(PENDING_BATCH).toArray();
-      if (pending.length === 0) return;
-      const recordIds = [...new Set(pending.map((r) => r.recordId))];
-      // One lookup per record, not `$in`: FerretDB serves only an exact `_id` filter from its index.
-      const heads = await Promise.all(recordIds.map((id) => this.heads.findOne({ _id: id }, { projection: { _rev: 1 } })));
-      const reached = new Map(heads.flatMap((h) => (h ? [[h._id, h._rev] as const] : [])));
-      const behind = new Set(pending.filter((r) => (reached.get(r.recordId) ?? 0) < r.rev).map((r) => r.recordId));
-      for (const recordId of behind) {
-        const head = await this.settle(recordId);
-        if (head) reached.set(recordId, head._rev);
-      }
-      const done = pending.filter((r) => (reached.get(r.recordId) ?? 0) >= r.rev).map((r) => r._id);
-      if (done.length > 0) {
-        await this.revisions.bulkWrite(
-          done.map((id) => ({ updateOne: { filter: { _id: id }, update: { $set: { pending: false } } } })),
-          { ordered: false },
-        );
-      }
-      if (pending.length < PENDING_BATCH || done.length === 0) return;
+    const pending = await this.revisions.find({ pending: true }, { projection: { recordId: 1, rev: 1 } }).limit(100).toArray();
+    for (const r of pending) {
+      const head = await this.settle(r.recordId);
+      if (head && head._rev >= r.rev) await this.revisions.updateOne({ _id: r._id }, { $set: { pending: false } });
     }
   }
 }
