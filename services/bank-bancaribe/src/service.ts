@@ -1,4 +1,4 @@
-import { serveBank, type BankHttpClient, type BankService, type Bus, type Logger, type Mode } from '@switch/shared';
+import { serveBank, type BankHttpClient, type BankService, type Bus, type Logger, type Store, type Mode } from '@switch/shared';
 import { BancaribeConnector } from './connector';
 import type { BancaribeConfig } from './config';
 
@@ -10,6 +10,7 @@ export type BancaribeService = BankService<BancaribeConnector>;
  */
 export async function startBancaribeService(deps: {
   bus: Bus;
+  store: Store;
   log: Logger;
   config: BancaribeConfig;
   http?: BankHttpClient;
@@ -20,5 +21,5 @@ export async function startBancaribeService(deps: {
     const c = deps.config[mode];
     if (c) connectors[mode] = new BancaribeConnector(c, { ...(deps.http ? { http: deps.http } : {}), ...(deps.now ? { now: deps.now } : {}) });
   }
-  return serveBank({ bus: deps.bus, log: deps.log, banco: 'bancaribe', group: 'bank-bancaribe', connectors });
+  return serveBank({ bus: deps.bus, store: deps.store, log: deps.log, banco: 'bancaribe', group: 'bank-bancaribe', connectors });
 }

@@ -7,7 +7,7 @@ async function main(): Promise<void> {
   const env = envReader();
   const log = createLogger('bank-sim');
   const adapters = await connectAdapters(loadInfraConfig(env), 'bank-sim', log);
-  const sim = await startSimulatedBank({ bus: adapters.bus, log });
+  const sim = await startSimulatedBank({ bus: adapters.bus, store: adapters.store, log });
   const health = await startHealthServer(env.int('HEALTH_PORT', 9102, { min: 0, max: 65535 }), env.string('HEALTH_HOST', '0.0.0.0'), adapters.ready, {
     // Test mode only: lets end-to-end tests count orders at the bank.
     '/sim/orders': () => ({ executed: sim.bank.executedOrders, byTransaction: sim.bank.ordersByTransaction() }),

@@ -1,4 +1,4 @@
-import { loadRoutingTable, MODES, type BancoId, type Bus, type EnvReader, type Logger, type Mode, type RoutingTable } from '@switch/shared';
+import { loadRoutingTable, MODES, type BancoId, type Bus, type EnvReader, type Logger, type Mode, type RoutingTable, type Store } from '@switch/shared';
 import { loadPlazaConfig, startPlazaService, startEmulator as startPlazaEmulator, type Emulator as PlazaEmulator, type PlazaService } from '@switch/bank-plaza';
 import {
   DEFAULT_MERCHANT as BANCARIBE_MERCHANT,
@@ -77,7 +77,7 @@ export function embeddedRouting(env: EnvReader, emulators: boolean): RoutingTabl
   return loadRoutingTable(env);
 }
 
-export async function startEmbeddedBanks(deps: { bus: Bus; log: Logger; env: EnvReader; options?: EmbeddedBanksOptions }): Promise<EmbeddedBanks> {
+export async function startEmbeddedBanks(deps: { bus: Bus; store: Store; log: Logger; env: EnvReader; options?: EmbeddedBanksOptions }): Promise<EmbeddedBanks> {
   const options = deps.options ?? {};
   const started: { stop(): Promise<void> }[] = [];
   const stopAll = async () => {
@@ -99,25 +99,25 @@ export async function startEmbeddedBanks(deps: { bus: Bus; log: Logger; env: Env
 
     const plaza = loadPlazaConfig(env);
     if (plaza.test || plaza.live) {
-      const s = await startPlazaService({ bus: deps.bus, log: child('bank-plaza'), config: plaza });
+      const s = await startPlazaService({ bus: deps.bus, store: deps.store, log: child('bank-plaza'), config: plaza });
       started.push(s);
       services.banco_plaza = s;
     }
     const bancaribe = loadBancaribeConfig(env);
     if (bancaribe.test || bancaribe.live) {
-      const s = await startBancaribeService({ bus: deps.bus, log: child('bank-bancaribe'), config: bancaribe });
+      const s = await startBancaribeService({ bus: deps.bus, store: deps.store, log: child('bank-bancaribe'), config: bancaribe });
       started.push(s);
       services.bancaribe = s;
     }
     const activo = loadActivoConfig(env);
     if (activo.test || activo.live) {
-      const s = await startActivoService({ bus: deps.bus, log: child('bank-activo'), config: activo });
+      const s = await startActivoService({ bus: deps.bus, store: deps.store, log: child('bank-activo'), config: activo });
       started.push(s);
       services.banco_activo = s;
     }
     const bnc = loadBncConfig(env);
     if (bnc.live) {
-      const s = await startBncService({ bus: deps.bus, log: child('bank-bnc'), config: bnc });
+      const s = await startBncService({ bus: deps.bus, store: deps.store, log: child('bank-bnc'), config: bnc });
       started.push(s);
       services.bnc = s;
     }

@@ -1,4 +1,4 @@
-import { loadRiskPolicy, envReader, MemoryBus, MemoryStore, type EnvReader, type Logger, type RoutingTable } from '@switch/shared';
+import { loadCorePolicy, loadRiskPolicy, envReader, type CorePolicy, MemoryBus, MemoryStore, type EnvReader, type Logger, type RoutingTable } from '@switch/shared';
 import { buildGateway, loadGatewayConfig, type Gateway, type GatewayConfig } from '@switch/gateway';
 import { startRouter } from '@switch/router';
 import { startSimulatedBank, type SimulatedBank } from '@switch/bank-sim';
@@ -33,6 +33,8 @@ export async function startEmbeddedSwitch(options: {
   routing?: RoutingTable;
   notifier?: Partial<NotifierConfig>;
   reconciler?: Partial<ReconcilerServiceConfig>;
+  /** The transaction core's deadlines and backoff (default: from the environment). */
+  policy?: Partial<CorePolicy>;
   /** Real bank connectors and emulator mode (default: from the environment). */
   banks?: EmbeddedBanksOptions;
 }): Promise<EmbeddedSwitch> {
@@ -41,9 +43,9 @@ export async function startEmbeddedSwitch(options: {
   const config = { ...loadGatewayConfig(env), ...options.config };
   const bus = new MemoryBus();
   const store = new MemoryStore();
-  const router = await startRouter({ bus, store, routing, log: options.log.child({ service: 'router' }), risk: loadRiskPolicy(env) });
-  const sim = await startSimulatedBank({ bus, log: options.log.child({ service: 'bank-sim' }) });
-  const banks = await startEmbeddedBanks({ bus, log: options.log, env, ...(options.banks ? { options: options.banks } : {}) });
+  const router = await startRouter({ bus, store, routing, log: options.log.child({ service: 'router' }), risk: loadRiskPolicy(env), policy: { ...loadCorePolicy(env), ...options.policy } });
+  const sim = await startSimulatedBank({ bus, store, log: options.log.child({ service: 'bank-sim' }) });
+  const banks = await startEmbeddedBanks({ bus, store, log: options.log, env, ...(options.banks ? { options: options.banks } : {}) });
   const notifier = await startNotifier({ bus, store, log: options.log.child({ service: 'notifier' }), config: { ...loadNotifierConfig(env), ...options.notifier } });
   const reconciler = startReconciler({ bus, store, log: options.log.child({ service: 'reconciler' }), config: { ...loadReconcilerConfig(env), ...options.reconciler } });
   const gateway = await buildGateway({ store, bus, routing, log: options.log.child({ service: 'gateway' }), config });

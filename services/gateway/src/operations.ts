@@ -3,6 +3,7 @@ import { Value } from '@sinclair/typebox/value';
 import {
   fingerprint,
   idempotencyScope,
+  isReconcilable,
   settledForReply,
   toResultado,
   TOPICS,
@@ -81,9 +82,8 @@ export class Operations {
   /** Current state of a transaction, asking its bank first when the outcome is still open (SPEC 4.4). */
   async query(caller: Caller, id: string): Promise<Resultado> {
     const tx = await this.assertOwned(caller, id);
-    if (tx.estado === null) return this.awaitEvent(tx.id, (e) => e.settledForReply, () => this.republish(tx), tx);
-    const askable = (tx.estado === 'ACEPTADA' || tx.estado === 'PENDIENTE' || tx.estado === 'DESCONOCIDA') && tx.kind !== 'token';
-    if (!askable) return toResultado(tx);
+    if (tx.estado === null) return this.awaitEvent(tx.id, (e) => e.settledForReply, () => this.republish(tx));
+    if (!isReconcilable(tx)) return toResultado(tx);
     const waiting = this.deps.replies.waitForEvent(tx.id, (e) => e.version > tx.version && e.settledForReply, this.deps.queryTimeoutMs);
     await this.deps.bus.publish(TOPICS.routerInbox, tx.id, { type: 'query', txnId: tx.id }).catch(unavailable);
     const event = await waiting.result;
@@ -96,22 +96,20 @@ export class Operations {
     const execute = () =>
       this.execute({ txnId, merchantId: caller.merchantId, mode: caller.mode, idempotencyKey: request.body.idempotency_key, fingerprint: print, request });
     const tx = await this.deps.store.transactions.get(txnId).catch(unavailable);
-    if (tx && tx.estado !== null && tx.estado !== 'ERROR') return toResultado(tx);
-    // New, still in flight, or ERROR (nothing reached a bank: the repeat runs it again).
-    const after = tx?.estado === 'ERROR' ? tx.version : 0;
-    return this.awaitEvent(txnId, (e) => e.settledForReply && e.version > after, execute, tx);
+    if (tx && tx.estado !== null) return toResultado(tx);
+    // New, or still in flight: (re)hand it to the actor, which runs it once, and wait for its answer.
+    return this.awaitEvent(txnId, (e) => e.settledForReply, execute);
   }
 
   private async awaitEvent(
     txnId: string,
     predicate: (e: TransactionEventMessage) => boolean,
     send: () => Promise<void>,
-    seen: Transaction | null,
   ): Promise<Resultado> {
     const waiting = this.deps.replies.waitForEvent(txnId, predicate, this.deps.answerTimeoutMs);
     // The outcome may have been written between the caller's read and the registration above.
     const current = await this.deps.store.transactions.get(txnId).catch(unavailable);
-    if (current && settledForReply(current) && current.version > (seen?.estado === 'ERROR' ? seen.version : 0)) {
+    if (current && settledForReply(current)) {
       waiting.cancel();
       return toResultado(current);
     }

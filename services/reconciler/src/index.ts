@@ -1,2 +1,2 @@
 export { startReconciler, loadReconcilerConfig, type ReconcilerHandle, type ReconcilerServiceConfig } from './service';
-export { reconcileRound, nextQueryAt, DEFAULT_BACKOFF_MS, type ReconcilerConfig } from './poller';
+export { reconcileRound, observeBacklog, type ReconcilerConfig, type RoundResult } from './poller';

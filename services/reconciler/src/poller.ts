@@ -1,48 +1,43 @@
-import { metrics, TOPICS, type Bus, type Logger, type Store, type Transaction } from '@switch/shared';
+import { metrics, needsReview, OPEN_STATES, TOPICS, type Bus, type DueCursor, type Logger, type Store, type Transaction } from '@switch/shared';
 
 export interface ReconcilerConfig {
-  /** Waits between status queries of one operation, by how many were asked already (last one repeats). */
-  backoffMs: readonly number[];
   /** Operations still open after this age are flagged for manual review. */
   reviewAfterMs: number;
-  /** Open operations looked at per round. */
+  /** Due operations looked at per round (a round with a full batch is followed by another at once). */
   batchSize: number;
-}
-
-export const DEFAULT_BACKOFF_MS: readonly number[] = [5_000, 15_000, 30_000, 60_000, 120_000, 300_000, 600_000, 900_000];
-
-/** When an operation's next status query is due: backoff counted from its last query (or its last write). */
-export function nextQueryAt(tx: Transaction, backoffMs: readonly number[]): number {
-  const from = Date.parse(tx.lastStatusAt ?? tx.updatedAt);
-  const wait = backoffMs[Math.min(tx.statusChecks, backoffMs.length - 1)] ?? 0;
-  return from + wait;
 }
 
 export interface RoundResult {
   queried: string[];
   flagged: string[];
+  /** Where this round stopped when its batch was full: the next round of the same walk starts there. */
+  cursor: DueCursor | null;
 }
 
 /**
- * One reconciliation round: every open operation (ACEPTADA, PENDIENTE, DESCONOCIDA) whose next query
- * is due is handed to the transaction actor as a status query; the actor asks the bank and applies the
- * answer, so the reconciler never writes a transaction itself. Token operations move no money and are
- * not reconciled.
+ * One reconciliation round: every transaction whose due time (`nextCheckAt`, kept by the transaction
+ * core on every write) has come is handed to the transaction actor as a status check, earliest first,
+ * read by an index. What is due: settlement checks of open operations (with their backoff), orders and
+ * status queries nobody answered by their deadline, operations written but never dispatched. Tokens
+ * and final operations are never due, so no backlog of them can starve the rest. The actor asks the
+ * bank and applies the answer (the reconciler never writes a transaction, never re-executes); its write
+ * moves the due time on.
  */
-export async function reconcileRound(deps: { bus: Bus; store: Store; log: Logger; config: ReconcilerConfig; now?: () => Date }): Promise<RoundResult> {
-  const now = (deps.now ?? (() => new Date()))().getTime();
-  const open = await deps.store.transactions.listByEstado(['ACEPTADA', 'PENDIENTE', 'DESCONOCIDA'], deps.config.batchSize);
-  const result: RoundResult = { queried: [], flagged: [] };
+export async function reconcileRound(
+  deps: { bus: Bus; store: Store; log: Logger; config: ReconcilerConfig; now?: () => Date },
+  after?: DueCursor,
+): Promise<RoundResult> {
+  const now = (deps.now ?? (() => new Date()))().toISOString();
+  const due = await deps.store.transactions.listDue(now, deps.config.batchSize, after);
+  const last = due[due.length - 1];
+  const result: RoundResult = { queried: [], flagged: [], cursor: last && due.length >= deps.config.batchSize ? { at: last.nextCheckAt!, id: last.id } : null };
   metrics.reconcilerCycles.inc();
-  observeBacklog(open, now);
-  for (const tx of open) {
-    if (tx.kind === 'token') continue;
-    if (!tx.review && now - Date.parse(tx.createdAt) >= deps.config.reviewAfterMs) {
-      const reason = `still ${tx.estado} after ${Math.round((now - Date.parse(tx.createdAt)) / 60_000)} min`;
+  for (const tx of due) {
+    if (needsReview(tx, now, deps.config.reviewAfterMs)) {
+      const reason = `still ${tx.estado ?? 'without an answer'} after ${Math.round((Date.parse(now) - Date.parse(tx.createdAt)) / 60_000)} min`;
       await deps.bus.publish(TOPICS.routerInbox, tx.id, { type: 'review', txnId: tx.id, reason });
       result.flagged.push(tx.id);
     }
-    if (tx.statusQuery || now < nextQueryAt(tx, deps.config.backoffMs)) continue;
     await deps.bus.publish(TOPICS.routerInbox, tx.id, { type: 'query', txnId: tx.id });
     result.queried.push(tx.id);
   }
@@ -51,13 +46,14 @@ export async function reconcileRound(deps: { bus: Bus; store: Store; log: Logger
 }
 
 /** Backlog gauges: open operations by state, the oldest's age, and the manual-review queue. */
-function observeBacklog(open: Transaction[], now: number): void {
-  for (const estado of ['ACEPTADA', 'PENDIENTE', 'DESCONOCIDA'] as const) {
+export async function observeBacklog(store: Store, now = Date.now()): Promise<void> {
+  const open = await store.transactions.listByEstado([...OPEN_STATES], 10_000);
+  for (const estado of OPEN_STATES) {
     const mine = open.filter((t) => t.estado === estado && t.kind !== 'token');
     metrics.openOperations.set({ estado }, mine.length);
     metrics.openOldestAge.set({ estado }, mine.length ? (now - Date.parse(mine[0]!.createdAt)) / 1000 : 0);
   }
-  const review = open.filter((t) => t.review);
+  const review = open.filter((t: Transaction) => t.review);
   metrics.reviewOperations.set(review.length);
   metrics.reviewOldestAge.set(review.length ? Math.max(...review.map((t) => (now - Date.parse(t.review!.since)) / 1000)) : 0);
 }

@@ -9,16 +9,19 @@ import {
   TOPICS,
   type BankConnector,
   type BankOutcome,
+  type CorePolicy,
   type ExecuteOrder,
+  type OperationRequest,
   type RoutingTable,
   type StatusQuery,
+  type Subscription,
 } from '@switch/shared';
 import { TransactionActor } from '@switch/router';
 import { reconcileRound, type ReconcilerConfig } from './poller';
 
 const log = createLogger('reconciler-test', 'silent');
 const PLAZA_ONLY: RoutingTable = { test: [{ banco: 'banco_plaza', capabilities: [...CAPABILITIES] }], live: [] };
-const config: ReconcilerConfig = { backoffMs: [0], reviewAfterMs: 24 * 3_600_000, batchSize: 100 };
+const config: ReconcilerConfig = { reviewAfterMs: 24 * 3_600_000, batchSize: 100 };
 
 /** A bank whose answers the test scripts: what execute says, and what each status query says. */
 class ScriptedBank implements BankConnector {
@@ -27,10 +30,10 @@ class ScriptedBank implements BankConnector {
   executed: ExecuteOrder[] = [];
   statusAnswers: BankOutcome[] = [];
   statusAsked = 0;
-  constructor(private readonly onExecute: BankOutcome) {}
+  constructor(public onExecute: BankOutcome) {}
   async execute(order: ExecuteOrder): Promise<BankOutcome> {
     this.executed.push(order);
-    return this.onExecute;
+    return order.request.kind === 'token' ? { type: 'accepted', pending: false, referencia: 'OTP', endtoend: null, raw: {} } : this.onExecute;
   }
   async status(_q: StatusQuery): Promise<BankOutcome> {
     this.statusAsked++;
@@ -50,52 +53,60 @@ describe('reconciler drives open operations to their outcome through the actor',
     for (const c of closers.splice(0)) await c();
   });
 
-  async function setup(onExecute: BankOutcome, notFoundSettleMs = 60_000) {
+  async function setup(onExecute: BankOutcome, policy: Partial<CorePolicy> = {}) {
     const bus = new MemoryBus();
     const store = new MemoryStore();
     const bank = new ScriptedBank(onExecute);
     let clock = Date.parse('2026-11-22T12:00:00.000Z');
     const now = () => new Date(clock);
-    const actor = new TransactionActor({ bus, store, routing: PLAZA_ONLY, log, now, notFoundSettleMs });
+    const actor = new TransactionActor({ bus, store, routing: PLAZA_ONLY, log, now, policy: { notFoundSettleMs: 60_000, backoffMs: [0], ...policy } });
     const events: { txnId: string; to: string | undefined }[] = [];
+    const startWorker = () => startBankWorker({ bus, store, banco: 'banco_plaza', connectors: { test: bank }, group: 'bank', log, faults: { publishAfterBankCall: 0 } });
+    let worker: Subscription | null = await startWorker();
     const subs = [
       await bus.subscribe(TOPICS.routerInbox, { group: 'router' }, ({ value }) => actor.handle(value)),
-      await startBankWorker({ bus, banco: 'banco_plaza', connectors: { test: bank }, group: 'bank', log }),
       await bus.subscribe(TOPICS.transactions, { group: 'watch' }, async ({ value }) => {
         events.push({ txnId: value.txnId, to: value.transition?.to });
       }),
     ];
     closers.push(async () => {
       for (const s of subs) await s.close();
+      await worker?.close();
       await bus.close();
     });
-    const txnId = `txn_${randomUUID().replace(/-/g, '')}`;
-    const key = randomUUID();
-    await bus.publish(TOPICS.routerInbox, txnId, {
-      type: 'execute',
-      txnId,
-      merchantId: 'tienda',
-      mode: 'test',
-      idempotencyKey: key,
-      fingerprint: 'f',
-      request: {
-        kind: 'pagar',
-        body: {
-          idempotency_key: key,
-          monto: { valor: 100, moneda: 'VES' },
-          concepto: 'nómina',
-          ordenante: { tipo: 'cuenta', valor: '01380000000000000001', banco: '0138', identificacion: 'J123456789', nombre: 'Tienda' },
-          beneficiario: { tipo: 'cuenta', valor: '01020000000000000002', banco: '0102', identificacion: 'V12345678', nombre: 'Ana' },
-        },
-      },
-    });
+    /** No bank worker: what is sent meanwhile is lost (a worker gone with the messages in its hands). */
+    const bankDown = async () => {
+      await worker?.close();
+      worker = null;
+    };
+    const bankUp = async () => {
+      worker ??= await startWorker();
+    };
+    const execute = async (request: OperationRequest = payout()) => {
+      const txnId = `txn_${randomUUID().replace(/-/g, '')}`;
+      const key = request.body.idempotency_key;
+      await bus.publish(TOPICS.routerInbox, txnId, { type: 'execute', txnId, merchantId: 'tienda', mode: 'test', idempotencyKey: key, fingerprint: 'f', request });
+      return txnId;
+    };
+    const txnId = await execute();
     await bus.drained();
-    const round = async () => {
-      const r = await reconcileRound({ bus, store, log, config, now });
+    const round = async (c: ReconcilerConfig = config) => {
+      const r = await reconcileRound({ bus, store, log, config: c, now });
       await bus.drained();
       return r;
     };
-    return { bus, store, bank, txnId, events, round, advance: (ms: number) => (clock += ms), state: async () => (await store.transactions.get(txnId))! };
+    return { bus, store, bank, txnId, events, round, execute, bankDown, bankUp, advance: (ms: number) => (clock += ms), state: async (id = txnId) => (await store.transactions.get(id))! };
+  }
+
+  const cuenta = (valor: string, nombre: string) => ({ tipo: 'cuenta' as const, valor, banco: '0138', identificacion: 'J123456789', nombre });
+  function payout(): OperationRequest {
+    const key = randomUUID();
+    return { kind: 'pagar', body: { idempotency_key: key, monto: { valor: 100, moneda: 'VES' }, concepto: 'nómina', ordenante: cuenta('01380000000000000001', 'Tienda'), beneficiario: cuenta('01020000000000000002', 'Ana') } };
+  }
+  function token(): OperationRequest {
+    const key = randomUUID();
+    const telefono = { tipo: 'telefono' as const, valor: '04141234567', banco: '0102', identificacion: 'V12345678', nombre: 'Ana' };
+    return { kind: 'token', body: { idempotency_key: key, monto: { valor: 5, moneda: 'VES' }, concepto: 'pedido', cobrador: cuenta('01380000000000000001', 'Tienda'), pagador: telefono } };
   }
 
   it('settles a pending immediate credit when the bank later confirms it, and announces it', async () => {
@@ -132,7 +143,7 @@ describe('reconciler drives open operations to their outcome through the actor',
   });
 
   it('rejects a DESCONOCIDA the bank never got only after "not found" held past the settle window', async () => {
-    const t = await setup({ type: 'unknown', raw: { reason: 'UND_ERR_HEADERS_TIMEOUT' } }, 60_000);
+    const t = await setup({ type: 'unknown', raw: { reason: 'UND_ERR_HEADERS_TIMEOUT' } }, { notFoundSettleMs: 60_000 });
     const notFound: BankOutcome = { type: 'not_processed', raw: { codigoRespuesta: '404' } };
     t.bank.statusAnswers.push(notFound);
     await t.round();
@@ -153,7 +164,7 @@ describe('reconciler drives open operations to their outcome through the actor',
   });
 
   it('an answer other than "not found" restarts the settle window', async () => {
-    const t = await setup({ type: 'unknown', raw: {} }, 60_000);
+    const t = await setup({ type: 'unknown', raw: {} }, { notFoundSettleMs: 60_000 });
     t.bank.statusAnswers.push({ type: 'not_processed', raw: {} });
     await t.round();
     t.advance(50_000);
@@ -166,21 +177,70 @@ describe('reconciler drives open operations to their outcome through the actor',
   });
 
   it('asks again only on the backoff schedule and flags what nobody resolves for review', async () => {
-    const t = await setup({ type: 'unknown', raw: {} });
-    const slow: ReconcilerConfig = { backoffMs: [0, 60_000], reviewAfterMs: 3_600_000, batchSize: 100 };
-    const createdAt = Date.parse((await t.state()).createdAt);
-    const round = async () => {
-      const r = await reconcileRound({ bus: t.bus, store: t.store, log, config: slow, now: () => new Date(createdAt + offset) });
-      await t.bus.drained();
-      return r;
-    };
-    let offset = 0;
-    expect((await round()).queried).toEqual([t.txnId]);
-    expect((await round()).queried).toEqual([]);
-    offset = 3_600_000;
-    const r = await round();
+    const t = await setup({ type: 'unknown', raw: {} }, { backoffMs: [0, 60_000] });
+    const slow: ReconcilerConfig = { reviewAfterMs: 3_600_000, batchSize: 100 };
+    expect((await t.round(slow)).queried).toEqual([t.txnId]);
+    expect((await t.round(slow)).queried).toEqual([]);
+    t.advance(3_600_000);
+    const r = await t.round(slow);
     expect(r.flagged).toEqual([t.txnId]);
     expect((await t.state()).review).toEqual({ since: expect.any(String), reason: expect.stringContaining('DESCONOCIDA') });
-    expect((await round()).flagged).toEqual([]);
+    expect((await t.round(slow)).flagged).toEqual([]);
+  });
+
+  it('is not starved by a backlog of token operations: 1,000 open tokens, one DESCONOCIDA payout, the payout is asked', async () => {
+    const t = await setup({ type: 'accepted', pending: false, referencia: 'R1', endtoend: null, raw: {} });
+    // The tokens are older than the payout below, and stay ACEPTADA for ever (they move no money).
+    for (let i = 0; i < 1_000; i++) await t.execute(token());
+    await t.bus.drained();
+    t.advance(60_000);
+    t.bank.onExecute = { type: 'unknown', raw: { reason: 'cut after sending' } };
+    const unknown = await t.execute(payout());
+    await t.bus.drained();
+    expect((await t.state(unknown)).estado).toBe('DESCONOCIDA');
+    t.bank.statusAnswers.push({ type: 'settled', referencia: 'R2', endtoend: null, raw: {} }, { type: 'settled', referencia: 'R1', endtoend: null, raw: {} });
+    const r = await t.round({ reviewAfterMs: 24 * 3_600_000, batchSize: 500 });
+    expect(r.queried).toContain(unknown);
+    expect(r.queried.every((id) => id === unknown || id === t.txnId)).toBe(true);
+    expect((await t.state(unknown)).estado).toBe('LIQUIDADA');
+  });
+
+  it('owns an order nobody answered: past its deadline it is DESCONOCIDA and asked about, never sent again', async () => {
+    const t = await setup({ type: 'settled', referencia: 'R1', endtoend: null, raw: {} }, { orderDeadlineMs: 120_000 });
+    await t.bankDown();
+    const stuck = await t.execute(payout());
+    await t.bus.drained();
+    await t.bankUp();
+    expect((await t.state(stuck)).attempts[0]!.outcome).toBeUndefined();
+    // Within the deadline nothing is due for it.
+    t.advance(60_000);
+    expect((await t.round()).queried).not.toContain(stuck);
+    t.advance(60_001);
+    t.bank.statusAnswers.push({ type: 'settled', referencia: 'R7', endtoend: null, raw: { found: true } });
+    expect((await t.round()).queried).toContain(stuck);
+    const tx = await t.state(stuck);
+    expect(tx.history.map((h) => [h.from, h.to, h.cause])).toEqual([
+      [null, 'DESCONOCIDA', 'order_deadline'],
+      ['DESCONOCIDA', 'LIQUIDADA', 'status_query'],
+    ]);
+    expect(tx.referenciaBanco).toBe('R7');
+    // Asked about, never sent again.
+    expect(t.bank.executed.filter((o) => o.txnId === stuck)).toHaveLength(0);
+  });
+
+  it('asks again when a status query got no answer by its deadline', async () => {
+    const t = await setup({ type: 'unknown', raw: {} }, { statusDeadlineMs: 30_000 });
+    await t.bankDown();
+    expect((await t.round()).queried).toEqual([t.txnId]);
+    const first = (await t.state()).statusQuery!.seq;
+    t.advance(10_000);
+    expect((await t.round()).queried).toEqual([]);
+    t.advance(20_001);
+    await t.bankUp();
+    t.bank.statusAnswers.push({ type: 'settled', referencia: 'R3', endtoend: null, raw: {} });
+    expect((await t.round()).queried).toEqual([t.txnId]);
+    const tx = await t.state();
+    expect(tx.estado).toBe('LIQUIDADA');
+    expect(tx.statusChecks).toBe(first + 1);
   });
 });

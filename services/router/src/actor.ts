@@ -1,31 +1,29 @@
 import {
   blocklistHit,
-  candidateBanks,
   dailyLimitKey,
+  decide,
+  DEFAULT_CORE_POLICY,
   idempotencyScope,
-  inFlight,
-  isFinal,
   metrics,
   newTransaction,
-  railFor,
+  startsOperation,
   subjectOf,
   velocityKey,
-  type RiskPolicy,
   type BancoId,
-  type BankOutcome,
   type Bus,
+  type CorePolicy,
   type Logger,
   type Mode,
+  type Refusal,
+  type RiskPolicy,
   type RouterInboxMessage,
   type RoutingTable,
   type Store,
   type Transaction,
 } from '@switch/shared';
 import { announce } from './announce';
-import { asOneWrite, clearStatus, dispatch, flagForReview, requestStatus, resolveAttempt, transition } from './transaction';
 
 type ExecuteMessage = Extract<RouterInboxMessage, { type: 'execute' }>;
-type BankResultMessage = Extract<RouterInboxMessage, { type: 'bank_result' }>;
 
 export interface ActorDeps {
   bus: Bus;
@@ -35,11 +33,8 @@ export interface ActorDeps {
   now?: () => Date;
   /** Banks to skip (open breakers), asked at routing time. */
   unavailableBanks?: (mode: Mode) => ReadonlySet<BancoId>;
-  /**
-   * How long a bank's "no such order" must hold for a DESCONOCIDA before it is rejected: a bank may
-   * record an order late, so one "not found" right after a time-out is no proof. Default 10 min.
-   */
-  notFoundSettleMs?: number;
+  /** Deadlines and backoff of the transaction core; DEFAULT_CORE_POLICY where not given. */
+  policy?: Partial<CorePolicy>;
   /** Live-money controls; test mode never applies them (SPEC 4.10.5). */
   risk?: RiskPolicy;
 }
@@ -47,51 +42,76 @@ export interface ActorDeps {
 export class OptimisticConflict extends Error {}
 
 /**
- * The transaction actor: the only writer of a transaction's state. Messages of one transaction reach
- * it one at a time (one key, one partition); every write is conditional on the version read, so even
- * a misrouted concurrent handler cannot win twice. A state is persisted before it is announced.
+ * The transaction actor: the only writer of a transaction's state. It loads, asks the transaction
+ * core (`decide`, in @switch/shared) what the message means, persists the answer with a
+ * compare-and-set and announces it. Messages of one transaction reach it one at a time (one key, one
+ * partition); the conditional write means even a misrouted concurrent handler cannot win twice.
  */
 export class TransactionActor {
   private readonly now: () => Date;
+  private readonly policy: CorePolicy;
   constructor(private readonly deps: ActorDeps) {
     this.now = deps.now ?? (() => new Date());
+    this.policy = { ...DEFAULT_CORE_POLICY, ...deps.policy };
   }
 
   async handle(message: RouterInboxMessage): Promise<void> {
-    switch (message.type) {
-      case 'execute':
-        return this.execute(message);
-      case 'query':
-        return this.query(message.txnId);
-      case 'review':
-        return this.review(message.txnId, message.reason);
-      case 'bank_result':
-        return this.bankResult(message);
+    const { store, log } = this.deps;
+    let tx = message.type === 'execute' ? await this.loadOrCreate(message) : await store.transactions.get(message.txnId);
+    if (!tx) {
+      log.warn({ txnId: message.txnId, type: message.type }, 'message for an unknown transaction');
+      return;
     }
+    // A write whose announcement failed is announced before anything else: a redelivered message
+    // finds it so, whatever it carries (DESIGN rule 1: re-announce, never re-execute).
+    if (tx.announcedVersion < tx.version) tx = await this.announce(tx);
+    const related = tx.relatedId ? await store.transactions.get(tx.relatedId) : null;
+    const refusal = tx.mode === 'live' && startsOperation(tx, message) ? await this.liveControls(tx) : null;
+    const decision = decide(tx, message, {
+      now: this.now().toISOString(),
+      policy: this.policy,
+      routing: this.deps.routing,
+      unavailable: this.unavailable(tx.mode),
+      related,
+      refusal,
+    });
+    if (!decision.next) {
+      if (message.type === 'bank_result') log.debug({ txnId: tx.id, why: decision.why }, 'bank result changes nothing');
+      return;
+    }
+    if (!(await store.transactions.replace(decision.next, tx.version))) {
+      throw new OptimisticConflict(`transaction ${tx.id} changed since version ${tx.version}`);
+    }
+    if (decision.rerouted) metrics.reroutes.inc({ from_bank: decision.rerouted.from, to_bank: decision.rerouted.to });
+    countTransition(decision.next);
+    await announce(this.deps.bus, store, decision.next, related);
   }
 
-  /** Re-announces every write a crash left unannounced (run at start). */
-  async repair(limit = 1000): Promise<number> {
-    const pending = await this.deps.store.transactions.listUnannounced(limit);
-    for (const tx of pending) await announce(this.deps.bus, this.deps.store, tx);
+  /**
+   * The outbox relay: announces writes whose announcement failed (a publish error, a crash between
+   * write and announce). Run continuously by the router service; only writes at least `minAgeMs` old,
+   * so the actor's own announcement of a fresh write is not duplicated.
+   */
+  async relay(limit = 100, minAgeMs = 0): Promise<number> {
+    const cutoff = this.now().getTime() - minAgeMs;
+    const pending = (await this.deps.store.transactions.listUnannounced(limit)).filter((tx) => Date.parse(tx.updatedAt) <= cutoff);
+    for (const tx of pending) await this.announce(tx);
     return pending.length;
   }
 
-  private async execute(msg: ExecuteMessage): Promise<void> {
+  private async announce(tx: Transaction): Promise<Transaction> {
+    const related = tx.relatedId ? await this.deps.store.transactions.get(tx.relatedId) : null;
+    return announce(this.deps.bus, this.deps.store, tx, related);
+  }
+
+  private async loadOrCreate(msg: ExecuteMessage): Promise<Transaction> {
     const { store } = this.deps;
-    let tx = await store.transactions.get(msg.txnId);
-    if (!tx) {
-      const created = await this.create(msg);
-      if (!(await store.transactions.insert(created))) throw new OptimisticConflict(`transaction ${msg.txnId} created concurrently`);
-      metrics.operationsStarted.inc({ kind: created.kind, mode: created.mode });
-      tx = created;
-    }
-    // A crash between a write and its announcement is repaired by announcing, never by re-executing.
-    if (tx.announcedVersion < tx.version) tx = await announce(this.deps.bus, store, tx);
-    // A repeat of an operation that already has an outcome or an order in flight changes nothing;
-    // only ERROR (nothing reached a bank) runs again (DESIGN rule 5).
-    if (inFlight(tx) || (tx.estado !== null && tx.estado !== 'ERROR')) return;
-    await this.start(tx);
+    const existing = await store.transactions.get(msg.txnId);
+    if (existing) return existing;
+    const created = await this.create(msg);
+    if (!(await store.transactions.insert(created))) throw new OptimisticConflict(`transaction ${msg.txnId} created concurrently`);
+    metrics.operationsStarted.inc({ kind: created.kind, mode: created.mode });
+    return created;
   }
 
   private async create(msg: ExecuteMessage): Promise<Transaction> {
@@ -115,54 +135,12 @@ export class TransactionActor {
     });
   }
 
-  /** First dispatch (or the retry after ERROR): pick the bank and the rail, or reject by routing. */
-  private async start(tx: Transaction): Promise<void> {
-    const now = this.now().toISOString();
-    const related = tx.relatedId ? await this.deps.store.transactions.get(tx.relatedId) : null;
-    const refused = tx.mode === 'live' ? await this.liveControls(tx) : null;
-    if (refused) {
-      await this.write(tx, transition(tx, 'RECHAZADA', 'risk', refused, now));
-      return;
-    }
-    const plan = this.plan(tx, related);
-    const next =
-      'banco' in plan
-        ? dispatch(tx, plan.banco, plan.rail, now)
-        : transition(tx, 'RECHAZADA', 'routing', { motivo: plan.motivo, raw: { switch: plan.reason } }, now);
-    await this.write(tx, next);
-  }
-
-  private plan(
-    tx: Transaction,
-    related: Transaction | null,
-  ): { banco: BancoId; rail: ReturnType<typeof railFor> } | { motivo: 'BANCO_NO_DISPONIBLE' | 'NO_SOPORTADO'; reason: string } {
-    const { routing } = this.deps;
-    const request = tx.request;
-    const able = candidateBanks(routing, tx.mode, request, this.unavailable(tx.mode));
-    // Token and cobrar of one collection go to the same bank; a reverse goes to the bank of the original.
-    const pinned = request.kind === 'reverso' || (request.kind === 'cobrar' && related) ? related?.bancoUsado ?? null : undefined;
-    if (request.kind === 'reverso' && pinned === null) {
-      return { motivo: 'NO_SOPORTADO', reason: 'the original operation reached no bank, there is nothing to reverse' };
-    }
-    const chosen = pinned === undefined ? able[0] : able.find((b) => b === pinned);
-    if (!chosen) {
-      return {
-        motivo: 'BANCO_NO_DISPONIBLE',
-        reason:
-          pinned === undefined
-            ? `no enabled bank can run ${request.kind} in ${tx.mode} mode`
-            : `bank ${pinned} of the related operation is not available for ${request.kind} in ${tx.mode} mode`,
-      };
-    }
-    return { banco: chosen, rail: railFor(request, request.kind === 'cobrar' && related !== null) };
-  }
-
   /**
    * Risk engine then daily limit, before any bank is asked. Both explain themselves in `raw`. The daily
    * amount is reserved when the operation is let through (a later bank rejection does not give it back:
    * the limit errs on the side of less live money).
    */
-  private async liveControls(tx: Transaction): Promise<{ motivo: 'BLOQUEO_RIESGO' | 'EXCEDE_LIMITE'; raw: Record<string, unknown> } | null> {
+  private async liveControls(tx: Transaction): Promise<Refusal | null> {
     const policy = this.deps.risk;
     if (!policy) return null;
     const at = this.now();
@@ -192,111 +170,6 @@ export class TransactionActor {
   private unavailable(mode: Mode): ReadonlySet<BancoId> {
     return this.deps.unavailableBanks?.(mode) ?? new Set();
   }
-
-  private async query(txnId: string): Promise<void> {
-    const tx = await this.deps.store.transactions.get(txnId);
-    if (!tx) return;
-    if (tx.announcedVersion < tx.version) {
-      await announce(this.deps.bus, this.deps.store, tx);
-      return;
-    }
-    // Only operations waiting on a bank are asked; token operations move no money and are not reconciled.
-    const askable = tx.estado === 'ACEPTADA' || tx.estado === 'PENDIENTE' || tx.estado === 'DESCONOCIDA';
-    if (!askable || tx.kind === 'token' || inFlight(tx) || tx.statusQuery) return;
-    await this.write(tx, requestStatus(tx, this.now().toISOString()));
-  }
-
-  private async bankResult(msg: BankResultMessage): Promise<void> {
-    const tx = await this.deps.store.transactions.get(msg.txnId);
-    if (!tx) {
-      this.deps.log.warn({ txnId: msg.txnId }, 'bank result for an unknown transaction');
-      return;
-    }
-    const now = this.now().toISOString();
-    if (msg.op === 'execute') {
-      const attempt = tx.attempts.find((a) => a.n === msg.attempt);
-      if (!attempt || attempt.outcome !== undefined) return; // redelivered: already applied
-      const resolved = resolveAttempt(tx, msg.attempt, msg.outcome.type, now);
-      await this.write(tx, asOneWrite(tx, this.applyOrderOutcome(resolved, attempt.banco, msg.outcome, now)));
-      return;
-    }
-    if (!tx.statusQuery || tx.statusQuery.seq !== msg.attempt) return; // stale or redelivered answer
-    const cleared = clearStatus(tx, msg.outcome, now);
-    await this.write(tx, asOneWrite(tx, this.applyStatusOutcome(cleared, msg.outcome, now)));
-  }
-
-  private applyOrderOutcome(tx: Transaction, banco: BancoId, outcome: BankOutcome, now: string): Transaction {
-    switch (outcome.type) {
-      case 'settled':
-        return transition(tx, 'LIQUIDADA', 'bank_outcome', outcome, now);
-      case 'accepted':
-        return transition(tx, 'ACEPTADA', 'bank_outcome', outcome, now);
-      case 'rejected':
-        return transition(tx, 'RECHAZADA', 'bank_outcome', outcome, now);
-      case 'unknown':
-        // May have moved money: never resent, never rerouted; only a status query resolves it.
-        return transition(tx, 'DESCONOCIDA', 'bank_outcome', { raw: outcome.raw }, now);
-      case 'not_processed': {
-        // Provably never reached the bank: a payout may go to the next able bank (SPEC 4.3).
-        if (tx.kind === 'pagar') {
-          const tried = new Set<BancoId>([...tx.attempts.map((a) => a.banco), ...this.unavailable(tx.mode)]);
-          const next = candidateBanks(this.deps.routing, tx.mode, tx.request, tried)[0];
-          if (next) {
-            metrics.reroutes.inc({ from_bank: banco, to_bank: next });
-            return dispatch(tx, next, railFor(tx.request), now);
-          }
-        }
-        return transition(tx, 'RECHAZADA', 'bank_outcome', { motivo: 'BANCO_NO_DISPONIBLE', raw: { banco, ...outcome.raw } }, now);
-      }
-    }
-  }
-
-  private async review(txnId: string, reason: string): Promise<void> {
-    const tx = await this.deps.store.transactions.get(txnId);
-    if (!tx || isFinal(tx.estado) || tx.review) return;
-    await this.write(tx, flagForReview(tx, reason, this.now().toISOString()));
-  }
-
-  private applyStatusOutcome(tx: Transaction, outcome: BankOutcome, now: string): Transaction {
-    const move = (to: 'LIQUIDADA' | 'RECHAZADA' | 'PENDIENTE' | 'ACEPTADA') =>
-      transition(tx, to, 'status_query', 'motivo' in outcome ? outcome : { raw: outcome.raw, ...refs(outcome) }, now);
-    switch (outcome.type) {
-      case 'settled':
-        return move('LIQUIDADA');
-      case 'rejected':
-        return move('RECHAZADA');
-      case 'accepted':
-        if (outcome.pending && tx.estado !== 'PENDIENTE') return move('PENDIENTE');
-        if (tx.estado === 'DESCONOCIDA') return move('ACEPTADA');
-        return tx;
-      case 'not_processed': {
-        // The bank says it never got the order. Only when that has held for the whole settle window
-        // is it proof enough to reject a DESCONOCIDA (nothing moved: BANCO_NO_DISPONIBLE).
-        if (tx.estado !== 'DESCONOCIDA') return tx;
-        // The unbroken run of "not found" answers up to now; any other answer restarts the window.
-        const evidence = tx.evidence ?? [];
-        const lastOther = evidence.map((e) => e.outcome !== 'not_processed').lastIndexOf(true);
-        const notFound = evidence.slice(lastOther + 1);
-        const first = notFound[0];
-        const held = first ? Date.parse(now) - Date.parse(first.at) : 0;
-        if (held < (this.deps.notFoundSettleMs ?? 600_000)) return tx;
-        return transition(tx, 'RECHAZADA', 'status_query', { motivo: 'BANCO_NO_DISPONIBLE', raw: { switch: `the bank did not know the order for ${Math.round(held / 1000)} s`, evidence: notFound.map((e) => ({ at: e.at, raw: e.raw })), bank: outcome.raw } }, now);
-      }
-      case 'unknown':
-        // No evidence either way: the state stays until the bank can say (reconciler keeps asking).
-        return tx;
-    }
-  }
-
-  /** Persist, then announce. A lost race means another write came first: the message is retried. */
-  private async write(before: Transaction, next: Transaction): Promise<void> {
-    if (isFinal(before.estado) && next.estado !== before.estado) throw new Error(`final transaction ${before.id} cannot change`);
-    if (!(await this.deps.store.transactions.replace(next, before.version))) {
-      throw new OptimisticConflict(`transaction ${before.id} changed since version ${before.version}`);
-    }
-    countTransition(next);
-    await announce(this.deps.bus, this.deps.store, next);
-  }
 }
 
 /** Metrics of the transition a write made, if it made one. */
@@ -305,11 +178,4 @@ function countTransition(tx: Transaction): void {
   if (!entry || entry.version !== tx.version) return;
   metrics.operationsFinished.inc({ kind: tx.kind, bank: tx.bancoUsado ?? 'none', rail: tx.rail ?? 'none', mode: tx.mode, estado: entry.to, motivo_rechazo: entry.motivo ?? '' });
   if (entry.cause === 'status_query') metrics.reconcilerResolutions.inc({ from_estado: entry.from ?? 'new', to_estado: entry.to });
-}
-
-function refs(outcome: BankOutcome): { referencia?: string | null; endtoend?: string | null } {
-  return {
-    referencia: 'referencia' in outcome ? outcome.referencia : null,
-    endtoend: 'endtoend' in outcome ? outcome.endtoend : null,
-  };
 }

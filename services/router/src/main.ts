@@ -1,5 +1,5 @@
 import { startTracing } from '@switch/shared/dist/telemetry/tracing'; startTracing('router'); // first line: modules are instrumented as they load
-import { connectAdapters, createLogger, envReader, loadInfraConfig, loadRiskPolicy, loadRoutingTable, onShutdown, startHealthServer } from '@switch/shared';
+import { connectAdapters, createLogger, envReader, loadCorePolicy, loadInfraConfig, loadRiskPolicy, loadRoutingTable, onShutdown, startHealthServer } from '@switch/shared';
 import { startRouter } from './service';
 
 /** The transaction actor as its own process: `node services/router/dist/main.js`. */
@@ -14,7 +14,8 @@ async function main(): Promise<void> {
     routing,
     log,
     risk: loadRiskPolicy(env),
-    notFoundSettleMs: env.int('SWITCH_NOT_FOUND_SETTLE_MS', 600_000, { min: 0, max: 7 * 24 * 3_600_000 }),
+    policy: loadCorePolicy(env),
+    relayIntervalMs: env.int('SWITCH_OUTBOX_RELAY_MS', 1_000, { min: 50, max: 60_000 }),
   });
   const health = await startHealthServer(env.int('HEALTH_PORT', 9101, { min: 0, max: 65535 }), env.string('HEALTH_HOST', '0.0.0.0'), adapters.ready);
   log.info('router ready');

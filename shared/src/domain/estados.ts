@@ -15,7 +15,7 @@ export type TransitionCause =
   | 'routing' // no capable bank: rejected before any bank was asked
   | 'risk' // live-mode controls
   | 'status_query' // settlement confirmed/refused by /consultar or the reconciler
-  | 'internal_failure'; // nothing reached a bank (ERROR)
+  | 'order_deadline'; // the bank never answered the order within its deadline: it may have moved money
 
 interface Move {
   readonly from: readonly EstadoOrigen[];
@@ -25,16 +25,24 @@ interface Move {
 }
 
 /**
- * ERROR is "retryable, nothing reached a bank" (DESIGN rule 5): a retry with the same key runs the
- * operation again, so ERROR has the same exits as (new). SPEC 3 does not show when PENDIENTE is
- * entered; we enter it from ACEPTADA or DESCONOCIDA when the bank says "in settlement".
+ * ERROR is in the contract's vocabulary (SPEC 3) but no move enters it: every case where nothing
+ * reached a bank ends as RECHAZADA `BANCO_NO_DISPONIBLE` (or a payout is rerouted), and a switch
+ * failure is retried until it passes, never shown as a state (docs/decisions.md). SPEC 3 does not
+ * show when PENDIENTE is entered; we enter it from ACEPTADA or DESCONOCIDA when the bank says "in
+ * settlement".
  */
 export const TRANSITIONS: readonly Move[] = [
   {
-    from: [null, 'ERROR'],
-    to: ['ACEPTADA', 'LIQUIDADA', 'RECHAZADA', 'DESCONOCIDA', 'ERROR'],
-    causes: ['bank_outcome', 'routing', 'risk', 'internal_failure'],
-    why: 'first outcome of an operation (SPEC 3 rows "(new)"), or of its retry after ERROR',
+    from: [null],
+    to: ['ACEPTADA', 'LIQUIDADA', 'RECHAZADA', 'DESCONOCIDA'],
+    causes: ['bank_outcome', 'routing', 'risk'],
+    why: 'first outcome of an operation (SPEC 3 rows "(new)")',
+  },
+  {
+    from: [null],
+    to: ['DESCONOCIDA'],
+    causes: ['order_deadline'],
+    why: 'no answer to the order within its deadline: the bank may have moved the money (SPEC 3 "time-out after sending")',
   },
   {
     from: ['ACEPTADA'],

@@ -92,6 +92,12 @@ export interface Transaction {
   evidence?: Evidence[];
   /** Set when nobody could resolve the operation within the configured age: a person must look. */
   review?: { since: string; reason: string } | null;
+  /**
+   * When the reconciler must next look at it (an order or status query past its deadline, or the next
+   * settlement check); null when nothing is owed: final, or a token that moves no money. Set by every
+   * write (`dueAt` in ./transaction-core.ts); the reconciler walks it by an index.
+   */
+  nextCheckAt: string | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -125,6 +131,8 @@ export function newTransaction(fields: {
     announcedVersion: 1,
     statusQuery: null,
     statusChecks: 0,
+    // Until its first write nothing else owns it: a crash right after the insert is found at once.
+    nextCheckAt: now,
     createdAt: now,
     updatedAt: now,
   };
@@ -139,14 +147,3 @@ export type BankOutcome =
   | { type: 'not_processed'; raw: Record<string, unknown> }
   /** Sent, but the answer is unknown: the order may have moved money. */
   | { type: 'unknown'; raw: Record<string, unknown> };
-
-/** Nothing is outstanding at a bank: a caller waiting on this transaction can be answered. */
-export function settledForReply(tx: Pick<Transaction, 'attempts' | 'statusQuery' | 'estado'>): boolean {
-  return tx.estado !== null && !inFlight(tx) && tx.statusQuery === null;
-}
-
-/** An order is in flight when its latest attempt has no outcome yet. */
-export function inFlight(tx: Pick<Transaction, 'attempts'>): boolean {
-  const last = tx.attempts[tx.attempts.length - 1];
-  return last !== undefined && last.outcome === undefined;
-}

@@ -1,6 +1,7 @@
 import type { Mode } from '../domain/bancos';
 import type { EstadoTransaccion } from '../domain/estados';
-import type { OperationKind, Transaction } from '../domain/operation';
+import type { BankOutcome, OperationKind, Transaction } from '../domain/operation';
+import type { BancoId } from '../domain/bancos';
 import type { WebhookEvent } from '../contracts/webhook';
 
 export interface Merchant {
@@ -81,6 +82,36 @@ export interface WebhookDelivery {
   updatedAt: string;
 }
 
+/**
+ * The bank side's journal of one order (an attempt's execute): claimed before the bank is called,
+ * its outcome recorded before it is published. A redelivered order that finds the claim is never sent
+ * again (issue: send once per attempt, whatever is redelivered, retried, crashed or rebalanced).
+ */
+export interface BankOrderRecord {
+  /** `<txnId>#<attempt>`. */
+  id: string;
+  txnId: string;
+  attempt: number;
+  banco: BancoId;
+  orderRef: string;
+  /** Which worker process claimed it (diagnosis). */
+  claimedBy: string;
+  claimedAt: string;
+  /** The bank's answer as the connector read it; null while unknown to the journal. */
+  outcome: BankOutcome | null;
+  recordedAt: string | null;
+}
+
+/** Where a walk of due transactions stopped: the last one's due time and id. */
+export interface DueCursor {
+  at: string;
+  id: string;
+}
+
+export const bankOrderId = (txnId: string, attempt: number): string => `${txnId}#${attempt}`;
+
+export type BankOrderClaim = { claimed: true } | { claimed: false; existing: BankOrderRecord };
+
 export type ClaimResult = { claimed: true } | { claimed: false; existing: IdempotencyClaim };
 
 export class DuplicateRecord extends Error {
@@ -123,8 +154,20 @@ export interface Store {
     replace(tx: Transaction, expectedVersion: number): Promise<boolean>;
     /** Oldest first. */
     listByEstado(estados: EstadoTransaccion[], limit: number): Promise<Transaction[]>;
-    /** Transactions whose last write was not announced yet (outbox repair). */
+    /** Transactions whose last write was not announced yet (outbox relay), least recently written first. */
     listUnannounced(limit: number): Promise<Transaction[]>;
+    /**
+     * Transactions whose `nextCheckAt` is at or before `now`, earliest first (ties by id), starting
+     * after `after` when given: the reconciler's walk, by an index.
+     */
+    listDue(now: string, limit: number, after?: DueCursor): Promise<Transaction[]>;
+  };
+  bankOrders: {
+    /** Atomic: of concurrent claims of one id, exactly one wins; the others get the record as it is. */
+    claim(record: BankOrderRecord): Promise<BankOrderClaim>;
+    /** Records the outcome of a claimed order (only its claimer writes it). */
+    recordOutcome(id: string, outcome: BankOutcome, at: string): Promise<void>;
+    get(id: string): Promise<BankOrderRecord | null>;
   };
   counters: {
     /** Adds to a named counter atomically and returns its new totals (amount and count). */

@@ -1,4 +1,5 @@
 import type { Bus } from '../ports/bus';
+import type { Store } from '../ports/store';
 import type { BankConnector } from '../ports/bank';
 import type { BancoId, Mode } from '../domain/bancos';
 import type { Logger } from '../telemetry/logger';
@@ -24,6 +25,7 @@ export interface BankService<C extends GuardedConnector> {
  */
 export async function serveBank<C extends GuardedConnector>(deps: {
   bus: Bus;
+  store: Store;
   log: Logger;
   banco: BancoId;
   group: string;
@@ -33,7 +35,7 @@ export async function serveBank<C extends GuardedConnector>(deps: {
   const all = Object.values(connectors) as C[];
   const breakers = Object.fromEntries(Object.entries(connectors).map(([mode, c]) => [mode, (c as C).breakers])) as Partial<Record<Mode, BankBreakers>>;
   const health = startBankHealthReporter({ bus, banco, breakers, log });
-  const subscription = await startBankWorker({ bus, banco, connectors, group: deps.group, log });
+  const subscription = await startBankWorker({ bus, store: deps.store, banco, connectors, group: deps.group, log });
   return {
     connectors,
     stop: async () => {

@@ -1,8 +1,12 @@
 import { SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import { bankRequests, TOPICS } from '../contracts/topics';
 import type { BankRequestMessage, GatewayReplyMessage } from '../contracts/messages';
+import { hostname } from 'node:os';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Bus, Subscription } from '../ports/bus';
 import type { BankConnector } from '../ports/bank';
+import { bankOrderId, type Store } from '../ports/store';
+import { envReader, ConfigError, type EnvReader } from '../config/env';
 import type { BancoId, Mode } from '../domain/bancos';
 import type { BankOutcome } from '../domain/operation';
 import type { Logger } from '../telemetry/logger';
@@ -10,12 +14,32 @@ import { measured, metrics } from '../telemetry/metrics';
 
 export interface BankWorkerOptions {
   bus: Bus;
+  /** Holds the journal of orders: what makes an order go to the bank at most once per attempt. */
+  store: Store;
   banco: BancoId;
   /** The connector serving each mode this worker handles; requests of other modes are left to other workers. */
   connectors: Partial<Record<Mode, BankConnector>>;
   group: string;
   log: Logger;
+  /** Fault injection for drills and tests; default from `SWITCH_FAULT_PUBLISH_AFTER_BANK_CALL`. */
+  faults?: BankWorkerFaults;
 }
+
+export interface BankWorkerFaults {
+  /** Probability (0..1) that publishing an order's outcome fails right after the bank call. */
+  publishAfterBankCall: number;
+}
+
+/** `SWITCH_FAULT_PUBLISH_AFTER_BANK_CALL`: a probability 0..1 (drills); unset or 0 in production. */
+export function loadBankWorkerFaults(env: EnvReader = envReader()): BankWorkerFaults {
+  const text = env.optionalString('SWITCH_FAULT_PUBLISH_AFTER_BANK_CALL');
+  const rate = text === undefined ? 0 : Number(text);
+  if (!Number.isFinite(rate) || rate < 0 || rate > 1) throw new ConfigError('SWITCH_FAULT_PUBLISH_AFTER_BANK_CALL', `"${text}" is not a probability between 0 and 1`);
+  return { publishAfterBankCall: rate };
+}
+
+/** Which process claimed an order, for whoever reads the journal. */
+const WORKER_ID = `${hostname()}:${process.pid}`;
 
 /**
  * Drives one bank's connector from its request topic. Orders answer to the transaction actor, reads
@@ -23,38 +47,37 @@ export interface BankWorkerOptions {
  * have reached the bank) and as a failed read otherwise.
  */
 export async function startBankWorker(options: BankWorkerOptions): Promise<Subscription> {
-  const { bus, banco, connectors, log } = options;
+  const { bus, banco, connectors } = options;
+  const faults = options.faults ?? loadBankWorkerFaults();
   const topic = bankRequests(banco);
   return bus.subscribe(topic, { group: options.group }, measured(options.group, topic.name, async ({ value }) => {
     const connector = connectors[value.mode];
     if (!connector) return;
     const end = metrics.bankCallDuration.startTimer({ bank: banco, operation: value.op });
-    const outcome = await handle(bus, banco, connector, value, log);
+    const outcome = await handle({ ...options, faults }, connector, value);
     end({ outcome });
     metrics.bankCalls.inc({ bank: banco, operation: value.op, outcome });
   }));
 }
 
+type Worker = BankWorkerOptions & { faults: BankWorkerFaults };
+type ExecuteRequest = Extract<BankRequestMessage, { op: 'execute' }>;
+
 /** Handles one request and returns its outcome's name (for metrics). */
-async function handle(bus: Bus, banco: BancoId, connector: BankConnector, request: BankRequestMessage, log: Logger): Promise<string> {
+async function handle(worker: Worker, connector: BankConnector, request: BankRequestMessage): Promise<string> {
+  const { bus, banco, log } = worker;
   const call = <T>(work: () => Promise<T>) => bankCall(banco, request, work);
   switch (request.op) {
-    case 'execute':
+    case 'execute': {
+      const { outcome, sent } = await executeOnce(worker, connector, request);
+      if (sent && Math.random() < worker.faults.publishAfterBankCall) throw new Error('injected fault: publish failed after the bank call');
+      await bus.publish(TOPICS.routerInbox, request.txnId, { type: 'bank_result', txnId: request.txnId, attempt: request.attempt, op: 'execute', outcome });
+      return sent ? outcome.type : 'journal_replay';
+    }
     case 'status': {
-      let outcome: BankOutcome;
-      try {
-        outcome = await call(() => (request.op === 'execute' ? connector.execute(request) : connector.status(request)));
-      } catch (error) {
-        log.error({ err: error, txnId: request.txnId, op: request.op }, 'connector threw');
-        outcome = { type: 'unknown', raw: { switch: `connector failure: ${error instanceof Error ? error.message : String(error)}` } };
-      }
-      await bus.publish(TOPICS.routerInbox, request.txnId, {
-        type: 'bank_result',
-        txnId: request.txnId,
-        attempt: request.attempt,
-        op: request.op,
-        outcome,
-      });
+      // A status query moves no money: asking again is always safe, so it is not journaled.
+      const outcome = await guarded(log, request, () => call(() => connector.status(request)));
+      await bus.publish(TOPICS.routerInbox, request.txnId, { type: 'bank_result', txnId: request.txnId, attempt: request.attempt, op: 'status', outcome });
       return outcome.type;
     }
     case 'saldo':
@@ -78,18 +101,93 @@ async function handle(bus: Bus, banco: BancoId, connector: BankConnector, reques
   }
 }
 
+/**
+ * Sends one attempt's order at most once, whatever is redelivered, retried, crashed or rebalanced:
+ * the journal is claimed before the call and the outcome recorded before it is published. A
+ * redelivery that finds the outcome answers it again; one that finds only the claim never calls the
+ * bank again: the attempt is `unknown`, which the router resolves by asking the bank's status.
+ */
+async function executeOnce(worker: Worker, connector: BankConnector, request: ExecuteRequest): Promise<{ outcome: BankOutcome; sent: boolean }> {
+  const { store, banco, log } = worker;
+  const id = bankOrderId(request.txnId, request.attempt);
+  // A store that cannot be reached throws here, before any bank call: the bus retries the message.
+  const claim = await store.bankOrders.claim({
+    id,
+    txnId: request.txnId,
+    attempt: request.attempt,
+    banco,
+    orderRef: request.orderRef,
+    claimedBy: WORKER_ID,
+    claimedAt: new Date().toISOString(),
+    outcome: null,
+    recordedAt: null,
+  });
+  if (!claim.claimed) {
+    if (claim.existing.outcome) return { outcome: claim.existing.outcome, sent: false };
+    log.warn({ txnId: request.txnId, attempt: request.attempt, claimedBy: claim.existing.claimedBy }, 'order claimed before without a recorded outcome: not sent again');
+    const raw = { switch: 'this order was claimed by an earlier delivery that recorded no outcome (crash, failover or redelivery); it is never sent twice: its status is asked instead', claimedAt: claim.existing.claimedAt };
+    return { outcome: { type: 'unknown', raw }, sent: false };
+  }
+  let outcome = await guarded(log, request, () => bankCall(banco, request, () => connector.execute(request)));
+  if (outcome.type === 'rejected' && outcome.motivo === 'DUPLICADA') outcome = await originalOf(worker, connector, request, outcome);
+  await recordOutcome(store, id, outcome, log);
+  return { outcome, sent: true };
+}
+
+/**
+ * "Duplicate reference" means the bank has an order with this reference already: the first delivery
+ * of this attempt, whose answer was lost. Its status is what the merchant must be told, never a
+ * rejection (the first one may have moved the money).
+ */
+async function originalOf(worker: Worker, connector: BankConnector, request: ExecuteRequest, duplicate: Extract<BankOutcome, { type: 'rejected' }>): Promise<BankOutcome> {
+  const query = { txnId: request.txnId, attempt: request.attempt, orderRef: request.orderRef, mode: request.mode, rail: request.rail, kind: request.request.kind, referencia: duplicate.referencia, endtoend: null };
+  const status = await guarded(worker.log, request, () => bankCall(worker.banco, { ...query, op: 'status' }, () => connector.status(query)));
+  const raw = { switch: 'the bank answered duplicate reference: the original order was asked for its status', duplicate: duplicate.raw, status: status.raw };
+  if (status.type === 'settled' || status.type === 'accepted') return { ...status, raw };
+  if (status.type === 'rejected' && status.motivo !== 'DUPLICADA') return { ...status, raw };
+  return { type: 'unknown', raw };
+}
+
+/**
+ * The bank has answered: keep trying to write it down for a while (a store blip must not turn a
+ * known answer into an unknown one), then give up and let the bus redeliver, which reads the claim
+ * without an outcome and goes the status-query way.
+ */
+async function recordOutcome(store: Store, id: string, outcome: BankOutcome, log: Logger, tries = 8): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await store.bankOrders.recordOutcome(id, outcome, new Date().toISOString());
+      return;
+    } catch (error) {
+      if (attempt >= tries) throw error;
+      log.warn({ err: error, order: id, attempt }, 'recording a bank outcome failed; retrying');
+      await sleep(Math.min(5_000, 100 * 2 ** attempt));
+    }
+  }
+}
+
+/** A connector that throws is treated as `unknown`: the order may have reached the bank. */
+async function guarded(log: Logger, request: Extract<BankRequestMessage, { op: 'execute' | 'status' }>, work: () => Promise<BankOutcome>): Promise<BankOutcome> {
+  try {
+    return await work();
+  } catch (error) {
+    log.error({ err: error, txnId: request.txnId, op: request.op }, 'connector threw');
+    return { type: 'unknown', raw: { switch: `connector failure: ${error instanceof Error ? error.message : String(error)}` } };
+  }
+}
+
 const tracer = trace.getTracer('@switch/shared');
 
 /**
  * The connector's call as its own span, `bank.<op>` (the bank's HTTP requests are its children), in the
  * trace the request message carried. A no-op when tracing is off.
  */
-function bankCall<T>(banco: BancoId, request: BankRequestMessage, work: () => Promise<T>): Promise<T> {
+function bankCall<T>(banco: BancoId, request: Pick<BankRequestMessage, 'op' | 'mode'> & Partial<{ txnId: string; attempt: number }>, work: () => Promise<T>): Promise<T> {
   const attributes = {
     'switch.bank': banco,
     'switch.operation': request.op,
     'switch.mode': request.mode,
-    ...('txnId' in request ? { 'switch.txn_id': request.txnId, 'switch.attempt': request.attempt } : {}),
+    ...(request.txnId !== undefined ? { 'switch.txn_id': request.txnId, 'switch.attempt': request.attempt ?? 0 } : {}),
   };
   return tracer.startActiveSpan(`bank.${request.op}`, { kind: SpanKind.INTERNAL, attributes }, async (span) => {
     try {

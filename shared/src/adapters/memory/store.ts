@@ -1,4 +1,4 @@
-import type { ApiKeyRecord, ClaimResult, IdempotencyClaim, Merchant, Store, WebhookDelivery, WebhookEndpoint } from '../../ports/store';
+import type { ApiKeyRecord, BankOrderRecord, ClaimResult, IdempotencyClaim, Merchant, Store, WebhookDelivery, WebhookEndpoint } from '../../ports/store';
 import { DuplicateRecord } from '../../ports/store';
 import type { Mode } from '../../domain/bancos';
 import type { EstadoTransaccion } from '../../domain/estados';
@@ -95,6 +95,29 @@ export class MemoryStore implements Store {
         .sort((a, b) => a.updatedAt.localeCompare(b.updatedAt))
         .slice(0, limit)
         .map(copy),
+    listDue: async (now, limit, after) =>
+      [...this.txRows.values()]
+        .filter((t) => t.nextCheckAt !== null && t.nextCheckAt !== undefined && t.nextCheckAt <= now)
+        .filter((t) => !after || t.nextCheckAt! > after.at || (t.nextCheckAt === after.at && t.id > after.id))
+        .sort((a, b) => a.nextCheckAt!.localeCompare(b.nextCheckAt!) || a.id.localeCompare(b.id))
+        .slice(0, limit)
+        .map(copy),
+  };
+
+  private readonly orderRows = new Map<string, BankOrderRecord>();
+  readonly bankOrders: Store['bankOrders'] = {
+    claim: async (record) => {
+      const existing = this.orderRows.get(record.id);
+      if (existing) return { claimed: false, existing: copy(existing) };
+      this.orderRows.set(record.id, copy(record));
+      return { claimed: true };
+    },
+    recordOutcome: async (id, outcome, at) => {
+      const r = this.orderRows.get(id);
+      if (!r) throw new Error(`bank order ${id} was never claimed`);
+      Object.assign(r, { outcome: copy(outcome), recordedAt: at });
+    },
+    get: async (id) => copy(this.orderRows.get(id) ?? null),
   };
 
   private readonly counterRows = new Map<string, { amount: number; count: number }>();

@@ -4,6 +4,7 @@ import { metrics } from '../../telemetry/metrics';
 import {
   DuplicateRecord,
   type ApiKeyRecord,
+  type BankOrderRecord,
   type ClaimResult,
   type IdempotencyClaim,
   type Merchant,
@@ -13,6 +14,7 @@ import {
 } from '../../ports/store';
 import type { Transaction } from '../../domain/operation';
 import { createIndexesOneByOne, insertNew, VersionedCollection } from './versioned';
+import { decodeDocument, encodeDocument } from './keys';
 
 export interface MongoStoreOptions {
   url: string;
@@ -73,6 +75,7 @@ export class MongoStore implements Store {
   private readonly webhookRows: Collection<Row>;
   private readonly claimRows: Collection<Row>;
   private readonly counterEntries: Collection<Row>;
+  private readonly orderRows: Collection<Row>;
   private readonly txs: VersionedCollection<Transaction>;
   private readonly deliveryDocs: VersionedCollection<WebhookDelivery>;
 
@@ -88,6 +91,7 @@ export class MongoStore implements Store {
     this.webhookRows = db.collection('webhook_endpoints');
     this.claimRows = db.collection('idempotency_claims');
     this.counterEntries = db.collection('counter_entries');
+    this.orderRows = db.collection('bank_orders');
     // `_unannounced`: FerretDB cannot index (or push down) `announcedVersion < version`, so it is stored.
     this.txs = new VersionedCollection(db, 'transactions', { key: 'id', derived: (tx) => ({ _unannounced: tx.announcedVersion < tx.version }) });
     this.deliveryDocs = new VersionedCollection(db, 'webhook_deliveries', { key: 'id' });
@@ -110,7 +114,8 @@ export class MongoStore implements Store {
     await createIndexesOneByOne(this.keyRows, [{ key: { merchantId: 1 } }]);
     await createIndexesOneByOne(this.webhookRows, [{ key: { merchantId: 1, mode: 1 } }]);
     await createIndexesOneByOne(this.counterEntries, [{ key: { key: 1 } }]);
-    await this.txs.ensureIndexes([{ key: { estado: 1, createdAt: 1 } }, { key: { _unannounced: 1, updatedAt: 1 } }]);
+    await createIndexesOneByOne(this.orderRows, [{ key: { txnId: 1 } }]);
+    await this.txs.ensureIndexes([{ key: { estado: 1, createdAt: 1 } }, { key: { _unannounced: 1, updatedAt: 1 } }, { key: { nextCheckAt: 1 } }]);
     await this.deliveryDocs.ensureIndexes([{ key: { status: 1, nextAttemptAt: 1 } }, { key: { txnId: 1 } }]);
   }
 
@@ -163,6 +168,35 @@ export class MongoStore implements Store {
     listByEstado: async (estados, limit) =>
       estados.length === 0 ? [] : this.txs.find({ estado: { $in: estados } }, { createdAt: 1, _id: 1 }, limit),
     listUnannounced: (limit) => this.txs.find({ _unannounced: true }, { updatedAt: 1, _id: 1 }, limit),
+    // `$type: string` keeps null (nothing owed) out by the query itself, not after reading.
+    listDue: (now, limit, after) => {
+      const due: Document = { nextCheckAt: { $type: 'string', $lte: now } };
+      const filter: Document = after ? { $and: [due, { $or: [{ nextCheckAt: { $gt: after.at } }, { nextCheckAt: after.at, _id: { $gt: after.id } }] }] } : due;
+      return this.txs.find(filter, { nextCheckAt: 1, _id: 1 }, limit);
+    },
+  };
+
+  /**
+   * One plain document per order: the unique `_id` insert is the atomic claim on both servers, and
+   * only the claimer sets the outcome, so no compare-and-set is needed. The outcome goes through the
+   * key codec: a bank's raw answer may have any keys.
+   */
+  readonly bankOrders: Store['bankOrders'] = {
+    claim: async (record) => {
+      const { outcome, ...rest } = record;
+      if (await insertNew(this.orderRows, { ...toRow('id', rest), outcome: outcome === null ? null : encodeDocument(outcome) } as Row)) return { claimed: true };
+      const existing = await this.bankOrders.get(record.id);
+      if (!existing) throw new Error(`bank order ${record.id} conflicted but cannot be read`);
+      return { claimed: false, existing };
+    },
+    recordOutcome: async (id, outcome, at) => {
+      const r = await this.orderRows.updateOne({ _id: id }, { $set: { outcome: encodeDocument(outcome), recordedAt: at } });
+      if (r.matchedCount !== 1) throw new Error(`bank order ${id} was never claimed`);
+    },
+    get: async (id) => {
+      const row = fromRow<BankOrderRecord>('id', await this.orderRows.findOne({ _id: id }));
+      return row && { ...row, outcome: row.outcome === null ? null : (decodeDocument(row.outcome) as BankOrderRecord['outcome']) };
+    },
   };
 
   /**

@@ -1,17 +1,12 @@
-import {
-  canTransition,
-  ForbiddenTransition,
-  isFinal,
-  type BancoId,
-  type BankOutcome,
-  type EstadoTransaccion,
-  type MotivoRechazo,
-  type Rail,
-  type Transaction,
-  type TransitionCause,
-} from '@switch/shared';
+import type { BancoId } from './bancos';
+import { canTransition, ForbiddenTransition, isFinal, type EstadoTransaccion, type TransitionCause } from './estados';
+import type { MotivoRechazo } from './motivos';
+import type { BankOutcome, Rail, Transaction } from './operation';
 
-/** Pure edits of a transaction document; each returns the next version, never mutates its input. */
+/**
+ * Pure edits of a transaction document, the building blocks of `decide` (./transaction-core.ts);
+ * each returns the next version and never mutates its input.
+ */
 
 export interface TransitionFacts {
   motivo?: MotivoRechazo | null;
