@@ -201,5 +201,46 @@ export function storeContract(name: string, makeStore: () => Promise<Store>): vo
       expect(mine(await s.transactions.listByEstado(['ACEPTADA'], 1000))).toEqual([]);
       expect(mine(await s.transactions.listUnannounced(1000))).toEqual([3]);
     });
+
+    it('lists due transactions by due time through a cursor; null due times (tokens, finals) never', async () => {
+      const s = await store();
+      // A window of its own (a random instant long ago), so data of other tests and runs stays out of it.
+      const base = Date.parse('2001-01-01T00:00:00.000Z') + Math.floor(Math.random() * 300 * 86_400_000);
+      const iso = (ms: number) => new Date(base + ms).toISOString();
+      const window = { at: iso(-1), id: '' };
+      const a = sampleTransaction({ nextCheckAt: iso(3_000) });
+      const b = sampleTransaction({ nextCheckAt: iso(1_000) });
+      const c = sampleTransaction({ nextCheckAt: iso(2_000) });
+      const later = sampleTransaction({ nextCheckAt: iso(60_000) });
+      const never = sampleTransaction({ nextCheckAt: null, estado: 'LIQUIDADA' });
+      for (const t of [a, b, c, later, never]) await s.transactions.insert(t);
+      const due = await s.transactions.listDue(iso(5_000), 10, window);
+      expect(due.map((t) => t.id)).toEqual([b.id, c.id, a.id]);
+      const first = await s.transactions.listDue(iso(5_000), 2, window);
+      expect(first.map((t) => t.id)).toEqual([b.id, c.id]);
+      const rest = await s.transactions.listDue(iso(5_000), 2, { at: first[1]!.nextCheckAt!, id: first[1]!.id });
+      expect(rest.map((t) => t.id)).toEqual([a.id]);
+      // A write that moves the due time moves it in the list.
+      expect(await s.transactions.replace({ ...b, version: 2, nextCheckAt: iso(90_000) }, 1)).toBe(true);
+      expect((await s.transactions.listDue(iso(5_000), 10, window)).map((t) => t.id)).toEqual([c.id, a.id]);
+      expect((await s.transactions.listDue(iso(100_000), 10, window)).map((t) => t.id)).toEqual([c.id, a.id, later.id, b.id]);
+    });
+
+    it('journals bank orders: one claim wins, the outcome (any bank keys) is recorded and read back', async () => {
+      const s = await store();
+      const txnId = `txn_${randomUUID().replace(/-/g, '')}`;
+      const record = { id: `${txnId}#1`, txnId, attempt: 1, banco: 'bnc' as const, orderRef: `${txnId}-1`, claimedBy: 'w1', claimedAt: new Date().toISOString(), outcome: null, recordedAt: null };
+      const claims = await Promise.all(Array.from({ length: 8 }, (_, i) => s.bankOrders.claim({ ...record, claimedBy: `w${i}` })));
+      expect(claims.filter((c) => c.claimed)).toHaveLength(1);
+      const lost = claims.find((c) => !c.claimed);
+      expect(lost).toMatchObject({ claimed: false, existing: { id: record.id, outcome: null } });
+      const outcome = { type: 'settled' as const, referencia: 'R1', endtoend: null, raw: { 'a.b': 1, $code: '00', nested: { 'x.y': [1, { $z: 2 }] } } };
+      await s.bankOrders.recordOutcome(record.id, outcome, new Date().toISOString());
+      const again = await s.bankOrders.claim(record);
+      expect(again).toMatchObject({ claimed: false, existing: { outcome } });
+      expect((await s.bankOrders.get(record.id))!.outcome).toEqual(outcome);
+      expect(await s.bankOrders.get(`${txnId}#2`)).toBeNull();
+      await expect(s.bankOrders.recordOutcome(`${txnId}#9`, outcome, new Date().toISOString())).rejects.toThrow();
+    });
   });
 }

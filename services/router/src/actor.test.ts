@@ -324,8 +324,30 @@ describe('TransactionActor', () => {
     await expectNoDeadLetters(h);
   });
 
+  describe('announced always', () => {
+    it('a redelivered bank result whose first handling failed to announce announces it, without a restart', async () => {
+      const h = await harness();
+      const msg = executeOf(pagar());
+      await h.actor.handle(msg);
+      await h.settle();
+      // The LIQUIDADA write is persisted, then its event publish fails: the handler throws.
+      const failing = new TransactionActor({ bus: { ...h.bus, publish: async () => Promise.reject(new Error('broker unreachable')), subscribe: h.bus.subscribe.bind(h.bus), deadLetters: h.bus.deadLetters.bind(h.bus), close: h.bus.close.bind(h.bus) }, store: h.store, routing: TWO_BANKS, log });
+      const result: RouterInboxMessage = { type: 'bank_result', txnId: msg.txnId, attempt: 1, op: 'execute', outcome: settled };
+      await expect(failing.handle(result)).rejects.toThrow('broker unreachable');
+      const stored = await get(h, msg.txnId);
+      expect(stored.estado).toBe('LIQUIDADA');
+      expect(stored.announcedVersion).toBeLessThan(stored.version);
+      h.events.length = 0;
+      // The bus delivers the same message again: it finds the write unannounced and announces it.
+      await h.actor.handle(result);
+      await h.settle();
+      expect(h.events).toEqual([expect.objectContaining({ version: stored.version, transition: expect.objectContaining({ to: 'LIQUIDADA' }) })]);
+      expect((await get(h, msg.txnId)).announcedVersion).toBe(stored.version);
+    });
+  });
+
   describe('crash repair', () => {
-    it('a write persisted but never announced is announced by repair(), without a new order', async () => {
+    it('a write persisted but never announced is announced by the outbox relay, without a new order', async () => {
       const h = await harness();
       const msg = executeOf(pagar());
       // Make the dispatch write, then forget its announcement as a crash between the two would.
@@ -338,7 +360,7 @@ describe('TransactionActor', () => {
       h.orders.bnc!.length = 0;
       h.events.length = 0;
 
-      expect(await h.actor.repair()).toBe(1);
+      expect(await h.actor.relay()).toBe(1);
       await h.settle();
       const repaired = await get(h, msg.txnId);
       expect(repaired.announcedVersion).toBe(repaired.version);
@@ -348,7 +370,7 @@ describe('TransactionActor', () => {
       expect(h.events.map((e) => e.version)).toEqual([repaired.version]);
 
       // Nothing is left to repair; a redelivered execute does not order again.
-      expect(await h.actor.repair()).toBe(0);
+      expect(await h.actor.relay()).toBe(0);
       await h.actor.handle(msg);
       await h.settle();
       expect(h.executes()).toHaveLength(1);
@@ -372,7 +394,7 @@ describe('TransactionActor', () => {
       expect(h.executes().length).toBe(ordersBefore);
       expect(h.events).toEqual([expect.objectContaining({ version: done.version, resultado: expect.objectContaining({ estado: 'LIQUIDADA' }) })]);
       expect((await get(h, msg.txnId)).announcedVersion).toBe(done.version);
-      expect(await h.actor.repair()).toBe(0);
+      expect(await h.actor.relay()).toBe(0);
       await expectNoDeadLetters(h);
     });
   });

@@ -23,6 +23,8 @@ export interface BankWorkerOptions {
   log: Logger;
   /** Fault injection for drills and tests; default from `SWITCH_FAULT_PUBLISH_AFTER_BANK_CALL`. */
   faults?: BankWorkerFaults;
+  /** Tries to record a bank's answer in the journal before the message is left to redelivery. Default 8 (≈ 25 s). */
+  recordTries?: number;
 }
 
 export interface BankWorkerFaults {
@@ -130,7 +132,7 @@ async function executeOnce(worker: Worker, connector: BankConnector, request: Ex
   }
   let outcome = await guarded(log, request, () => bankCall(banco, request, () => connector.execute(request)));
   if (outcome.type === 'rejected' && outcome.motivo === 'DUPLICADA') outcome = await originalOf(worker, connector, request, outcome);
-  await recordOutcome(store, id, outcome, log);
+  await recordOutcome(store, id, outcome, log, worker.recordTries);
   return { outcome, sent: true };
 }
 

@@ -7,6 +7,7 @@ import { trace, type Span } from '@opentelemetry/api';
 import { startTracing, stopTracing } from './tracing';
 import { createLogger } from './logger';
 import { MemoryBus } from '../adapters/memory/bus';
+import { MemoryStore } from '../adapters/memory/store';
 import { startBankWorker } from '../runtime/bank-worker';
 import { bankRequests, TOPICS } from '../contracts/topics';
 import type { BankConnector } from '../ports/bank';
@@ -78,7 +79,7 @@ describe('tracing on', () => {
   it('carries the trace over the in-memory bus into the bank call span, and exports it on stop', async () => {
     const bus = new MemoryBus();
     const connector = { execute: async () => ({ type: 'settled', referencia: 'R-1', endtoend: null, raw: {} }) } as unknown as BankConnector;
-    await startBankWorker({ bus, banco: 'bnc', connectors: { test: connector }, group: 'bank-test', log: createLogger('unit', 'silent') });
+    await startBankWorker({ bus, store: new MemoryStore(), banco: 'bnc', connectors: { test: connector }, group: 'bank-test', log: createLogger('unit', 'silent') });
     const answers: { value: RouterInboxMessage; headers: Record<string, string>; traceId: string | undefined }[] = [];
     await bus.subscribe(TOPICS.routerInbox, { group: 'probe' }, async ({ value, headers }) => void answers.push({ value, headers, traceId: trace.getActiveSpan()?.spanContext().traceId }));
 

@@ -1,0 +1,160 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { randomUUID } from 'node:crypto';
+import { MemoryBus } from '../adapters/memory/bus';
+import { MemoryStore } from '../adapters/memory/store';
+import { bankRequests, TOPICS } from '../contracts/topics';
+import type { BankRequestMessage, RouterInboxMessage } from '../contracts/messages';
+import type { BankConnector, ExecuteOrder, StatusQuery } from '../ports/bank';
+import type { Bus } from '../ports/bus';
+import type { Store } from '../ports/store';
+import type { BankOutcome } from '../domain/operation';
+import { CAPABILITIES } from '../domain/bancos';
+import { createLogger } from '../telemetry/logger';
+import { startBankWorker } from './bank-worker';
+
+const log = createLogger('bank-worker-test', 'silent');
+
+/** A bank that counts every order it receives (per orderRef) and answers as scripted. */
+class CountingBank implements BankConnector {
+  readonly banco = 'bnc' as const;
+  readonly capabilities = CAPABILITIES;
+  orders: ExecuteOrder[] = [];
+  statusQueries: StatusQuery[] = [];
+  constructor(
+    private readonly answer: BankOutcome,
+    private readonly status_: BankOutcome = { type: 'unknown', raw: {} },
+  ) {}
+  async execute(order: ExecuteOrder): Promise<BankOutcome> {
+    this.orders.push(order);
+    return this.answer;
+  }
+  async status(query: StatusQuery): Promise<BankOutcome> {
+    this.statusQueries.push(query);
+    return this.status_;
+  }
+  async saldo(): Promise<never> {
+    throw new Error('unused');
+  }
+  async movimientos(): Promise<never> {
+    throw new Error('unused');
+  }
+}
+
+function order(txnId = `txn_${randomUUID().replace(/-/g, '')}`, attempt = 1): Extract<BankRequestMessage, { op: 'execute' }> {
+  const key = randomUUID();
+  const telefono = { tipo: 'telefono' as const, valor: '04141234567', banco: '0102', identificacion: 'V12345678', nombre: 'Ana' };
+  const cuenta = { tipo: 'cuenta' as const, valor: '01910000000000000001', banco: '0191', identificacion: 'J123456789', nombre: 'Tienda' };
+  return {
+    op: 'execute',
+    txnId,
+    attempt,
+    orderRef: `${txnId}-${attempt}`,
+    mode: 'test',
+    rail: 'pago_movil',
+    idempotencyKey: key,
+    request: { kind: 'pagar', body: { idempotency_key: key, monto: { valor: 10, moneda: 'VES' }, concepto: 'x', ordenante: cuenta, beneficiario: telefono, via: 'pago_movil' } },
+    related: null,
+  };
+}
+
+const settled: BankOutcome = { type: 'settled', referencia: 'R1', endtoend: null, raw: { codigo: '00' } };
+
+describe('bank worker: an order goes to the bank at most once per attempt', () => {
+  const buses: MemoryBus[] = [];
+  afterEach(async () => {
+    await Promise.all(buses.splice(0).map((b) => b.close()));
+  });
+
+  /** A bus whose publishes to the router fail while `failures` > 0 (a broker hiccup right after the bank call). */
+  async function setup(bank: CountingBank, options: { store?: Store; failPublishes?: number; recordTries?: number } = {}) {
+    const inner = new MemoryBus();
+    buses.push(inner);
+    let failures = options.failPublishes ?? 0;
+    const bus: Bus = {
+      publish: async (topic, key, value, headers) => {
+        if (topic.name === TOPICS.routerInbox.name && failures > 0) {
+          failures--;
+          throw new Error('broker unreachable');
+        }
+        return inner.publish(topic, key, value, headers);
+      },
+      subscribe: inner.subscribe.bind(inner),
+      deadLetters: inner.deadLetters.bind(inner),
+      close: inner.close.bind(inner),
+    };
+    const results: Extract<RouterInboxMessage, { type: 'bank_result' }>[] = [];
+    await inner.subscribe(TOPICS.routerInbox, { group: 'router' }, async ({ value }) => {
+      if (value.type === 'bank_result') results.push(value);
+    });
+    const store = options.store ?? new MemoryStore();
+    await startBankWorker({ bus, store, banco: 'bnc', connectors: { test: bank }, group: 'bank', log, faults: { publishAfterBankCall: 0 }, recordTries: options.recordTries ?? 1 });
+    const send = async (message: BankRequestMessage) => {
+      await inner.publish(bankRequests('bnc'), 'txnId' in message ? message.txnId : 'x', message);
+      await inner.drained();
+    };
+    return { bus: inner, store, results, send };
+  }
+
+  it('a publish that fails after the bank call is retried without a second bank order, with the same outcome', async () => {
+    const bank = new CountingBank(settled);
+    const t = await setup(bank, { failPublishes: 1 });
+    const o = order();
+    await t.send(o);
+    expect(bank.orders).toHaveLength(1);
+    expect(t.results).toEqual([expect.objectContaining({ txnId: o.txnId, attempt: 1, op: 'execute', outcome: settled })]);
+    expect(await t.bus.deadLetters(bankRequests('bnc').name)).toEqual([]);
+  });
+
+  it('the same order delivered again (re-announced, rebalanced) is answered from the journal, not sent', async () => {
+    const bank = new CountingBank(settled);
+    const t = await setup(bank);
+    const o = order();
+    await t.send(o);
+    await t.send(o);
+    await t.send(o);
+    expect(bank.orders).toHaveLength(1);
+    expect(t.results).toHaveLength(3);
+    expect(new Set(t.results.map((r) => JSON.stringify(r.outcome)))).toEqual(new Set([JSON.stringify(settled)]));
+    // Another attempt of the same transaction is another order.
+    await t.send(order(o.txnId, 2));
+    expect(bank.orders.map((x) => x.attempt)).toEqual([1, 2]);
+  });
+
+  it('a redelivery that finds the claim without an outcome (the worker died mid-call) never calls the bank again: unknown', async () => {
+    const bank = new CountingBank(settled);
+    const store = new MemoryStore();
+    // The answer cannot be written down: as if the process died between the bank call and the journal.
+    store.bankOrders.recordOutcome = async () => Promise.reject(new Error('store unreachable'));
+    const t = await setup(bank, { store });
+    const o = order();
+    await t.send(o);
+    expect(bank.orders).toHaveLength(1);
+    expect(t.results).toEqual([expect.objectContaining({ txnId: o.txnId, op: 'execute', outcome: expect.objectContaining({ type: 'unknown' }) })]);
+  });
+
+  it('a store that cannot be reached before the call sends nothing; the order goes once it is back', async () => {
+    const bank = new CountingBank(settled);
+    const store = new MemoryStore();
+    const claim = store.bankOrders.claim.bind(store.bankOrders);
+    let down = 2;
+    store.bankOrders.claim = async (r) => (down-- > 0 ? Promise.reject(new Error('store unreachable')) : claim(r));
+    const t = await setup(bank, { store });
+    await t.send(order());
+    expect(bank.orders).toHaveLength(1);
+    expect(t.results).toEqual([expect.objectContaining({ outcome: settled })]);
+  });
+
+  it('"duplicate reference" is never read as a rejection: the original order is asked for its status', async () => {
+    const duplicate: BankOutcome = { type: 'rejected', motivo: 'DUPLICADA', referencia: 'R9', raw: { codigo: 'G94' } };
+    const bank = new CountingBank(duplicate, { type: 'settled', referencia: 'R9', endtoend: null, raw: { estado: 'liquidada' } });
+    const t = await setup(bank);
+    await t.send(order());
+    expect(bank.statusQueries).toHaveLength(1);
+    expect(t.results[0]!.outcome).toMatchObject({ type: 'settled', referencia: 'R9' });
+
+    const unsure = new CountingBank(duplicate, { type: 'not_processed', raw: {} });
+    const u = await setup(unsure);
+    await u.send(order());
+    expect(u.results[0]!.outcome.type).toBe('unknown');
+  });
+});
