@@ -71,6 +71,7 @@ export async function startBankSwitch(
     env?: Record<string, string>;
     notifier?: SwitchOptions['notifier'];
     reconciler?: SwitchOptions['reconciler'];
+    policy?: SwitchOptions['policy'];
   } = {},
 ): Promise<BankSwitch> {
   const sw = await startEmbeddedSwitch({
@@ -93,6 +94,7 @@ export async function startBankSwitch(
     },
     reconciler: { intervalMs: 3_600_000, ...options.reconciler },
     ...(options.notifier ? { notifier: options.notifier } : {}),
+    ...(options.policy ? { policy: options.policy } : {}),
     ...(options.routing ? { routing: options.routing } : {}),
   });
   if (!sw.emulators) throw new Error('emulator mode did not start the emulators');

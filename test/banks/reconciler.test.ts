@@ -26,7 +26,7 @@ describe('reconciler and webhooks with a real bank connector (emulator mode)', (
   beforeAll(async () => {
     receiver = await startReceiver();
     // Every open operation is due at once, and the notifier looks for due deliveries often.
-    t = await startBankSwitch({ reconciler: { backoffMs: [0] }, notifier: { pollIntervalMs: 50 } });
+    t = await startBankSwitch({ policy: { backoffMs: [0] }, notifier: { pollIntervalMs: 50 } });
     secret = (await registerWebhook(t.sw.store, { merchantId: t.merchantId, mode: 'test', url: receiver.url, events: ['transaccion.liquidada'] })).secret;
   });
   afterAll(async () => {

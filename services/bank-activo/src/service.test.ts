@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { randomUUID } from 'node:crypto';
-import { bankRequests, createLogger, MemoryBus, TOPICS, type RouterInboxMessage } from '@switch/shared';
+import { bankRequests, createLogger, MemoryBus, MemoryStore, TOPICS, type RouterInboxMessage } from '@switch/shared';
 import { startEmulator, type Emulator } from '../emulator/server';
 import { startActivoService, type ActivoService } from './service';
 
@@ -11,8 +11,7 @@ let service: ActivoService;
 beforeAll(async () => {
   emulator = await startEmulator({ port: 0, credentials: { apiKey: 'svc-key' }, settleDelayMs: null });
   bus = new MemoryBus();
-  service = await startActivoService({
-    bus,
+  service = await startActivoService({ bus, store: new MemoryStore(),
     log: createLogger('bank-activo-test', 'silent'),
     config: { test: { baseUrl: emulator.url, apiKey: 'svc-key', rif: 'J080066227', telefono: '04140000001', timeoutMs: 5_000 } },
   });

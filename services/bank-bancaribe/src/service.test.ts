@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bankRequests, createLogger, envReader, MemoryBus, TOPICS, type RouterInboxMessage } from '@switch/shared';
+import { bankRequests, createLogger, envReader, MemoryBus, MemoryStore, TOPICS, type RouterInboxMessage } from '@switch/shared';
 import { Writable } from 'node:stream';
 import { startEmulator, type Emulator } from '../emulator/server';
 import { loadBancaribeConfig } from './config';
@@ -29,7 +29,7 @@ describe('Bancaribe service on the bus', () => {
       }),
     );
     const sink = new Writable({ write: (chunk, _enc, done) => void (logged.push(String(chunk)), done()) });
-    service = await startBancaribeService({ bus, log: createLogger('bank-bancaribe', 'debug', sink), config });
+    service = await startBancaribeService({ bus, store: new MemoryStore(), log: createLogger('bank-bancaribe', 'debug', sink), config });
   });
   afterAll(async () => {
     await service.stop();

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { MemoryBus, TOPICS, bankRequests, createLogger, type BankRequestMessage, type RouterInboxMessage } from '@switch/shared';
+import { MemoryBus, MemoryStore, TOPICS, bankRequests, createLogger, type BankRequestMessage, type RouterInboxMessage } from '@switch/shared';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startEmulator, type Emulator } from '../emulator/server';
 import { startBncService, type BncService } from './service';
@@ -33,8 +33,7 @@ describe('BNC service on the bus', () => {
     emu = await startEmulator({ port: 0, credentials });
     bus = new MemoryBus();
     await bus.subscribe(TOPICS.routerInbox, { group: 'observer' }, async ({ value }) => void results.push(value));
-    service = await startBncService({
-      bus,
+    service = await startBncService({ bus, store: new MemoryStore(),
       log,
       config: { live: { baseUrl: emu.url, clientGuid: credentials.clientGuid, masterKey: credentials.masterKey, clientId: credentials.clientId, account: credentials.account, terminal: 'T1', timeoutMs: 10_000 } },
     });
@@ -57,7 +56,7 @@ describe('BNC service on the bus', () => {
   });
 
   it('without BNC_LIVE_URL nothing subscribes', async () => {
-    const none = await startBncService({ bus, log, config: {} });
+    const none = await startBncService({ bus, store: new MemoryStore(), log, config: {} });
     expect(none.connectors).toEqual({});
     await none.stop();
   });
