@@ -1,4 +1,5 @@
 import {
+  bankOrderId,
   blocklistHit,
   dailyLimitKey,
   decide,
@@ -78,6 +79,11 @@ export class TransactionActor {
     if (!decision.next) {
       if (message.type === 'bank_result') log.debug({ txnId: tx.id, why: decision.why }, 'bank result changes nothing');
       return;
+    }
+    if (decision.fence) {
+      // Lost to the worker (it claimed first): the order was sent, and the status query will tell.
+      const { txnId, attempt } = decision.fence;
+      await store.bankOrders.claim({ ...decision.fence, id: bankOrderId(txnId, attempt), claimedBy: 'router:order-deadline', claimedAt: decision.next.updatedAt, outcome: null, recordedAt: null });
     }
     if (!(await store.transactions.replace(decision.next, tx.version))) {
       throw new OptimisticConflict(`transaction ${tx.id} changed since version ${tx.version}`);

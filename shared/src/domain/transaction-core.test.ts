@@ -155,6 +155,8 @@ describe('transaction core: deadlines and due times', () => {
     expect(d.next!.attempts).toEqual([expect.objectContaining({ n: 1, outcome: 'unknown' })]);
     expect(d.next!.history.at(-1)).toMatchObject({ from: null, to: 'DESCONOCIDA', cause: 'order_deadline' });
     expect(d.effects!.bank!.message.op).toBe('status');
+    // The order is fenced: a copy still queued for the bank is never sent late.
+    expect(d.fence).toEqual({ txnId: tx.id, attempt: 1, banco: 'bnc', orderRef: `${tx.id}-1` });
     // A late answer to that order changes nothing; the status query decides.
     expect(decide(d.next!, { type: 'bank_result', txnId: tx.id, attempt: 1, op: 'execute', outcome: OUTCOMES.settled! }, ctx()).next).toBeNull();
   });

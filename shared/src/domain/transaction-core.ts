@@ -6,7 +6,7 @@ import { isFinal, type EstadoOrigen, type EstadoTransaccion } from './estados';
 import type { MotivoRechazo } from './motivos';
 import type { BankOutcome, Transaction } from './operation';
 import { asOneWrite, clearStatus, dispatch, flagForReview, requestStatus, resolveAttempt, transition } from './transaction-edits';
-import { effectsOf, type Effects } from './outbox';
+import { effectsOf, orderRef, type Effects } from './outbox';
 
 /**
  * The transaction core: from a transaction and one message, the next state of the document and
@@ -108,6 +108,11 @@ export interface Decision {
   why: string;
   /** A payout moved to another bank because the first provably never got the order. */
   rerouted?: { from: BancoId; to: BancoId };
+  /**
+   * An order given up on (past its deadline, unanswered): its journal entry is claimed before the
+   * write, so a copy still queued for the bank worker is never sent late (the worker finds the claim).
+   */
+  fence?: { txnId: string; attempt: number; banco: BancoId; orderRef: string };
 }
 
 const unchanged = (why: string): Decision => ({ next: null, effects: null, why });
@@ -197,7 +202,8 @@ function check(tx: Transaction, ctx: DecisionContext): Decision {
     const silent = resolveAttempt(tx, last.n, 'unknown', now);
     const raw = { switch: `no answer to order ${last.n} at ${last.banco} within ${Math.round(policy.orderDeadlineMs / 1000)} s; it may have reached the bank: asking its status, never resending` };
     const unknown = transition(silent, 'DESCONOCIDA', 'order_deadline', { raw }, now);
-    return written(tx.kind === 'token' ? unknown : requestStatus(unknown, now), ctx, tx);
+    const fence = { txnId: tx.id, attempt: last.n, banco: last.banco, orderRef: orderRef(tx.id, last.n) };
+    return written(tx.kind === 'token' ? unknown : requestStatus(unknown, now), ctx, tx, { fence });
   }
   if (!isReconcilable(tx)) return unchanged(tx.kind === 'token' ? 'tokens move no money and are not reconciled' : `${tx.estado} is not asked about`);
   if (tx.statusQuery && Date.parse(now) < Date.parse(tx.lastStatusAt ?? tx.updatedAt) + policy.statusDeadlineMs) {

@@ -132,6 +132,16 @@ describe('bank worker: an order goes to the bank at most once per attempt', () =
     expect(t.results).toEqual([expect.objectContaining({ txnId: o.txnId, op: 'execute', outcome: expect.objectContaining({ type: 'unknown' }) })]);
   });
 
+  it('an order the router gave up on (fenced past its deadline) is never sent late: unknown', async () => {
+    const bank = new CountingBank(settled);
+    const t = await setup(bank);
+    const o = order();
+    await t.store.bankOrders.claim({ id: `${o.txnId}#1`, txnId: o.txnId, attempt: 1, banco: 'bnc', orderRef: o.orderRef, claimedBy: 'router:order-deadline', claimedAt: new Date().toISOString(), outcome: null, recordedAt: null });
+    await t.send(o);
+    expect(bank.orders).toHaveLength(0);
+    expect(t.results).toEqual([expect.objectContaining({ outcome: expect.objectContaining({ type: 'unknown' }) })]);
+  });
+
   it('a store that cannot be reached before the call sends nothing; the order goes once it is back', async () => {
     const bank = new CountingBank(settled);
     const store = new MemoryStore();
