@@ -26,7 +26,7 @@ beforeAll(() => {
 const made = new Set<string>();
 class TestBus extends KafkaBus {
   override ensureTopics(topics: Topic[]): Promise<void> {
-    for (const t of topics) made.add(t.name).add(`${t.name}.dlq`);
+    for (const t of topics) made.add(t.name).add(`${t.name}.dlq`).add(`${t.name}.dlq.redriven`);
     return super.ensureTopics(topics);
   }
 }
@@ -42,9 +42,10 @@ afterAll(async () => {
   }
 });
 
+// A small backoff keeps the retry cases fast; the semantics do not depend on it.
 const newBus = (name = 'test') => {
   if (brokers.length === 0 || !registryUrl) throw new Error(MISSING);
-  return new TestBus({ brokers, schemaRegistryUrl: registryUrl, clientId: `${name}-${randomUUID().slice(0, 8)}` });
+  return new TestBus({ brokers, schemaRegistryUrl: registryUrl, clientId: `${name}-${randomUUID().slice(0, 8)}`, retryBackoffMs: 10, retryBackoffMaxMs: 100 });
 };
 
 // The contract's `settle` stays a no-op: KafkaBus.subscribe resolves only once the consumer has joined its group.

@@ -15,6 +15,7 @@ import type { Logger } from '../../telemetry/logger';
 import { metrics } from '../../telemetry/metrics';
 import { assertPayload } from '../schema-check';
 import { partitionOf } from '../partition';
+import { Pauses } from '../pauses';
 
 type Handler = (message: Delivered<unknown>) => Promise<void>;
 
@@ -23,28 +24,6 @@ export interface MemoryBusOptions extends RetryBackoff {
 }
 
 const errorText = (error: unknown): string => (error instanceof Error ? error.message : String(error));
-
-/** A pause that `stop` ends early (a closing bus must not wait out a 5 s backoff). */
-class Pauses {
-  private readonly waking = new Set<() => void>();
-  stopped = false;
-  sleep(ms: number): Promise<void> {
-    if (this.stopped) return Promise.resolve();
-    return new Promise((resolve) => {
-      const wake = () => {
-        clearTimeout(timer);
-        this.waking.delete(wake);
-        resolve();
-      };
-      const timer = setTimeout(wake, ms);
-      this.waking.add(wake);
-    });
-  }
-  stop(): void {
-    this.stopped = true;
-    for (const wake of [...this.waking]) wake();
-  }
-}
 
 /** One serial queue: a partition of one group, so one key is handled one message at a time, in order. */
 class PartitionQueue {
