@@ -238,6 +238,40 @@ describe('KafkaBus on real Kafka and the schema registry', () => {
     expect(await bus().deadLetters(topic.name)).toEqual(dead);
   });
 
+  it("dead-letters a payload its writer's schema allowed but this topic's schema refuses, and the partition moves on", async () => {
+    const b = bus();
+    const topic = freshTopic(1);
+    const c = collector();
+    await b.subscribe(topic, { group: 'g' }, c.handler);
+    const other = new SchemaRegistry({ host: registryUrl });
+    const loose = Type.Object({ n: Type.String() });
+    const { id } = await other.register({ type: SchemaType.JSON, schema: JSON.stringify(loose) }, { subject: `kafkabus-loose-${randomUUID().slice(0, 8)}-value` });
+    await rawProducer.send({ topic: topic.name, acks: -1, messages: [{ key: 'k', value: await other.encode(id, { n: 'one' }) }] });
+    await b.publish(topic, 'k', { n: 1 });
+    await c.until(1);
+    expect(c.got.map((m) => m.value)).toEqual([{ n: 1 }]);
+    const dead = await b.deadLetters(topic.name);
+    expect(dead).toMatchObject([{ key: 'k', value: { n: 'one' }, redriven: false }]);
+    expect(dead[0]!.reason).toContain('schema');
+    // It cannot be redriven either: the same schema refuses it at publish.
+    expect((await b.redriveDeadLetters(topic)).refused).toEqual([{ id: dead[0]!.id, reason: expect.stringContaining('schema') }]);
+  });
+
+  it('an undecodable dead letter is listed but refused by a redrive', async () => {
+    const b = bus();
+    const topic = freshTopic(1);
+    await b.subscribe(topic, { group: 'g' }, async () => {});
+    await rawProducer.send({ topic: topic.name, acks: -1, messages: [{ key: 'k', value: 'not registry-encoded' }] });
+    let dead = await b.deadLetters(topic.name);
+    for (let i = 0; dead.length === 0 && i < 100; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      dead = await b.deadLetters(topic.name);
+    }
+    const report = await b.redriveDeadLetters(topic);
+    expect(report.redriven).toEqual([]);
+    expect(report.refused).toEqual([{ id: dead[0]!.id, reason: expect.stringContaining('undecodable') }]);
+  });
+
   it('a registry that cannot answer delays the message: it is not dead-lettered and arrives once the registry is back', async () => {
     const topic = freshTopic(1);
     await bus('writer').publish(topic, 'k', { n: 1 });
