@@ -1,7 +1,7 @@
 import { describe, expect, it, afterEach } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { Type } from '@sinclair/typebox';
-import { PoisonMessage, SchemaViolation, type Bus, type DeadLetter, type Delivered, type Topic } from '../src';
+import { metrics, PoisonMessage, SchemaViolation, type Bus, type DeadLetter, type Delivered, type Topic } from '../src';
 
 /**
  * The guarantees of the Bus port (shared/src/ports/bus.ts), run against every adapter so the
@@ -111,6 +111,28 @@ export function busContract(name: string, makeBus: () => Promise<Bus>, settle: (
       expect(calls).toBe(9);
       expect(c.got[0]!.value).toEqual({ n: 7 });
       expect(await b.deadLetters(topic.name)).toEqual([]);
+      // Each retried failure is counted for the dashboards (switch_bus_handler_retries_total).
+      const counted = (await metrics.handlerRetries.get()).values.find((v) => v.labels.topic === topic.name && v.labels.group === 'g');
+      expect(counted?.value).toBe(8);
+    });
+
+    it('a subscription closing while its message is being retried stops retrying, and dead-letters nothing', async () => {
+      const b = await bus();
+      const topic = freshTopic(1);
+      let calls = 0;
+      let failedTwice!: () => void;
+      const twice = new Promise<void>((r) => (failedTwice = r));
+      const sub = await b.subscribe(topic, { group: 'g' }, async () => {
+        if (++calls === 2) failedTwice();
+        throw new Error('store unreachable');
+      });
+      await settle(b);
+      await b.publish(topic, 'k', { n: 1 });
+      await twice;
+      await sub.close(); // resolves: the retry loop ends instead of holding the shutdown
+      const after = calls;
+      expect(await b.deadLetters(topic.name)).toEqual([]);
+      expect(calls).toBe(after);
     });
 
     it('keeps the order of one key while a message is retried: the ones behind it wait', async () => {

@@ -90,9 +90,9 @@ export class SchemaViolation extends Error {
  * is retried until it succeeds.
  */
 export class PoisonMessage extends Error {
-  override readonly name = 'PoisonMessage';
   constructor(reason: string, options?: { cause?: unknown }) {
     super(reason, options);
+    this.name = new.target.name; // subclasses (ForbiddenTransition) keep their own name in logs
   }
 }
 

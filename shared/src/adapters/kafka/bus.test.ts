@@ -379,6 +379,34 @@ describe('KafkaBus on real Kafka and the schema registry', () => {
     expect(c.got.map((m) => m.value.n)).toEqual([2]); // n=1 was committed, else it would come first
   });
 
+  it('a member closing while it retries a message leaves it uncommitted: the next member of the group gets it', async () => {
+    const topic = freshTopic(1);
+    const first = bus('first');
+    let failing!: () => void;
+    const failed = new Promise<void>((r) => (failing = r));
+    const sub = await first.subscribe(topic, { group: 'worker' }, async () => {
+      failing();
+      throw new Error('store unreachable');
+    });
+    await first.publish(topic, 'k', { n: 1 });
+    await failed;
+    await sub.close();
+
+    const c = collector();
+    await bus('second').subscribe(topic, { group: 'worker' }, c.handler);
+    await c.until(1);
+    expect(c.got.map((m) => m.value.n)).toEqual([1]);
+    expect(await first.deadLetters(topic.name)).toEqual([]);
+  });
+
+  it('readiness answers within its bound when the broker does not answer', async () => {
+    // A port nothing listens on behind a black hole would be better; an unroutable address does the same.
+    const unreachable = new TestBus({ brokers: ['10.255.255.1:9092'], schemaRegistryUrl: registryUrl, clientId: 'unreachable', readyTimeoutMs: 300 });
+    open.push(unreachable);
+    const r = await unreachable.ready();
+    expect(r).toMatchObject({ ok: false, broker: { ok: false }, registry: { ok: true } });
+  });
+
   it('reports readiness of the broker and the registry, and names what is down', async () => {
     expect(await bus().ready()).toEqual({ ok: true, broker: { ok: true }, registry: { ok: true }, consumers: { ok: true } });
     const broken = new TestBus({ brokers, schemaRegistryUrl: 'http://127.0.0.1:9/apis/ccompat/v7', clientId: 'broken' });
