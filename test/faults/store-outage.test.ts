@@ -88,7 +88,9 @@ describe('store outage', () => {
     const { store, state, failures } = switchableStore(real);
     const bus = new KafkaBus({ brokers, schemaRegistryUrl: registryUrl, clientId: `store-outage-${RUN}` });
     cleanups.push(() => bus.close());
-    const bank = await startSimulatedBank({ bus, log });
+    // The store goes too where the bank service takes one (its order journal): it shares the outage.
+    const bankDeps = { bus, store, log };
+    const bank = await startSimulatedBank(bankDeps);
     cleanups.push(() => bank.stop());
     const router = await startRouter({ bus, store, routing: ONLY_BNC, log });
     cleanups.push(() => router.stop());
