@@ -33,6 +33,7 @@ export * from './contracts/literals';
 export * from './adapters/kafka/bus';
 export * from './adapters/mongo/store';
 export * from './runtime/service';
+export * from './runtime/readiness';
 export * from './runtime/bank-http';
 export * from './runtime/breaker';
 export * from './domain/webhook-signing';

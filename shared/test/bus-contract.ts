@@ -1,7 +1,7 @@
 import { describe, expect, it, afterEach } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { Type } from '@sinclair/typebox';
-import { SchemaViolation, type Bus, type Delivered, type Topic } from '../src';
+import { metrics, PoisonMessage, SchemaViolation, type Bus, type DeadLetter, type Delivered, type Topic } from '../src';
 
 /**
  * The guarantees of the Bus port (shared/src/ports/bus.ts), run against every adapter so the
@@ -95,40 +95,157 @@ export function busContract(name: string, makeBus: () => Promise<Bus>, settle: (
       expect(z.got.map((m) => m.value.n).sort()).toEqual([0, 1, 2, 3, 4]);
     });
 
-    it('redelivers after a handler failure (at least once)', async () => {
+    it('retries a failing handler until it succeeds, past the old attempt limit, and dead-letters nothing', async () => {
       const b = await bus();
       const topic = freshTopic();
       let calls = 0;
       const c = collector<{ n: number }>(1);
-      await b.subscribe(topic, { group: 'g', maxAttempts: 5 }, async (m) => {
+      await b.subscribe(topic, { group: 'g' }, async (m) => {
         calls++;
-        if (calls < 3) throw new Error('transient');
+        if (calls <= 8) throw new Error('store unreachable'); // an outage longer than any fixed attempt budget
         await c.handler(m);
       });
       await settle(b);
       await b.publish(topic, 'k', { n: 7 });
       await c.all;
-      expect(calls).toBe(3);
+      expect(calls).toBe(9);
       expect(c.got[0]!.value).toEqual({ n: 7 });
+      expect(await b.deadLetters(topic.name)).toEqual([]);
+      // Each retried failure is counted for the dashboards (switch_bus_handler_retries_total).
+      const counted = (await metrics.handlerRetries.get()).values.find((v) => v.labels.topic === topic.name && v.labels.group === 'g');
+      expect(counted?.value).toBe(8);
     });
 
-    it('dead-letters a poison message with its reason and keeps the partition flowing', async () => {
+    it('a subscription closing while its message is being retried stops retrying, and dead-letters nothing', async () => {
       const b = await bus();
       const topic = freshTopic(1);
+      let calls = 0;
+      let failedTwice!: () => void;
+      const twice = new Promise<void>((r) => (failedTwice = r));
+      const sub = await b.subscribe(topic, { group: 'g' }, async () => {
+        if (++calls === 2) failedTwice();
+        throw new Error('store unreachable');
+      });
+      await settle(b);
+      await b.publish(topic, 'k', { n: 1 });
+      await twice;
+      await sub.close(); // resolves: the retry loop ends instead of holding the shutdown
+      const after = calls;
+      expect(await b.deadLetters(topic.name)).toEqual([]);
+      expect(calls).toBe(after);
+    });
+
+    it('keeps the order of one key while a message is retried: the ones behind it wait', async () => {
+      const b = await bus();
+      const topic = freshTopic();
+      let failures = 0;
+      const c = collector<{ n: number }>(5);
+      await b.subscribe(topic, { group: 'g' }, async (m) => {
+        if (m.value.n === 1 && failures < 4) {
+          failures++;
+          throw new Error('transient');
+        }
+        await c.handler(m);
+      });
+      await settle(b);
+      for (let n = 0; n < 5; n++) await b.publish(topic, 'same-key', { n });
+      await c.all;
+      expect(failures).toBe(4);
+      expect(c.got.map((m) => m.value.n)).toEqual([0, 1, 2, 3, 4]);
+      expect(await b.deadLetters(topic.name)).toEqual([]);
+    });
+
+    it('dead-letters a PoisonMessage at once with its reason, and keeps the partition flowing', async () => {
+      const b = await bus();
+      const topic = freshTopic(1);
+      let poisonCalls = 0;
       const c = collector<{ n: number }>(1);
-      await b.subscribe(topic, { group: 'g', maxAttempts: 2 }, async (m) => {
-        if (m.value.n === 0) throw new Error('poison: cannot handle n=0');
+      await b.subscribe(topic, { group: 'g' }, async (m) => {
+        if (m.value.n === 0) {
+          poisonCalls++;
+          throw new PoisonMessage('cannot handle n=0');
+        }
         await c.handler(m);
       });
       await settle(b);
       await b.publish(topic, 'k', { n: 0 });
       await b.publish(topic, 'k', { n: 1 });
       await c.all;
+      expect(poisonCalls).toBe(1);
       expect(c.got.map((m) => m.value.n)).toEqual([1]);
       const dead = await b.deadLetters(topic.name);
       expect(dead).toHaveLength(1);
-      expect(dead[0]).toMatchObject({ topic: topic.name, key: 'k', value: { n: 0 } });
-      expect(dead[0]!.reason).toContain('poison');
+      expect(dead[0]).toMatchObject({ topic: topic.name, key: 'k', value: { n: 0 }, redriven: false });
+      expect(dead[0]!.reason).toContain('cannot handle n=0');
+      expect(dead[0]!.id).toMatch(/^\d+:\d+$/);
+    });
+
+    it('with the opt-in maxAttempts (best-effort listeners) dead-letters after that many attempts', async () => {
+      const b = await bus();
+      const topic = freshTopic(1);
+      let calls = 0;
+      const c = collector<{ n: number }>(1);
+      await b.subscribe(topic, { group: 'g', maxAttempts: 2 }, async (m) => {
+        if (m.value.n === 0) {
+          calls++;
+          throw new Error('listener failed');
+        }
+        await c.handler(m);
+      });
+      await settle(b);
+      await b.publish(topic, 'k', { n: 0 });
+      await b.publish(topic, 'k', { n: 1 });
+      await c.all;
+      expect(calls).toBe(2);
+      const dead = await b.deadLetters(topic.name);
+      expect(dead.map((d) => [d.value, d.reason])).toEqual([[{ n: 0 }, 'listener failed']]);
+    });
+
+    it('redrives dead letters to their topic with key and headers, once; refuses what the schema refuses', async () => {
+      const b = await bus();
+      const topic = freshTopic(1);
+      let healed = false;
+      const c = collector<{ n: number }>(1);
+      await b.subscribe(topic, { group: 'g' }, async (m) => {
+        if (!healed) throw new PoisonMessage(`refused n=${m.value.n}`);
+        await c.handler(m);
+      });
+      await settle(b);
+      await b.publish(topic, 'k0', { n: 0 }, { trace: 't0' });
+      await b.publish(topic, 'k1', { n: 1, note: 'x' });
+      let dead = await b.deadLetters(topic.name);
+      for (let i = 0; dead.length < 2 && i < 200; i++) {
+        await new Promise((r) => setTimeout(r, 50));
+        dead = await b.deadLetters(topic.name);
+      }
+      expect(dead.map((d) => d.value)).toEqual([{ n: 0 }, { n: 1, note: 'x' }]);
+      const [first, second] = dead as [DeadLetter, DeadLetter];
+      expect(new Set(dead.map((d) => d.id)).size).toBe(2);
+
+      // The topic's schema has since become stricter: an entry without `note` cannot pass it.
+      const stricter = { ...topic, schema: Type.Object({ n: Type.Integer(), note: Type.String() }) };
+      healed = true;
+      const report = await b.redriveDeadLetters(stricter);
+      expect(report.redriven).toEqual([second.id]);
+      expect(report.refused).toEqual([{ id: first.id, reason: expect.stringContaining('schema') }]);
+      await c.all;
+      expect(c.got.map((m) => [m.key, m.value])).toEqual([['k1', { n: 1, note: 'x' }]]);
+
+      // Redriven once only; the refused one is left as it was and can go once the schema allows it.
+      expect((await b.redriveDeadLetters(topic, [second.id])).refused).toEqual([{ id: second.id, reason: 'already redriven' }]);
+      expect((await b.redriveDeadLetters(topic, ['9:999'])).refused).toEqual([{ id: '9:999', reason: 'no such dead letter' }]);
+      expect((await b.deadLetters(topic.name)).map((d) => [d.id, d.redriven])).toEqual([
+        [first.id, false],
+        [second.id, true],
+      ]);
+      const again = collector<{ n: number }>(1);
+      await b.subscribe(topic, { group: 'other' }, again.handler); // a group that also sees the redriven copy
+      await settle(b);
+      expect((await b.redriveDeadLetters(topic)).redriven).toEqual([first.id]);
+      await again.all;
+      expect(again.got[0]).toMatchObject({ key: 'k0', value: { n: 0 } });
+      expect(again.got[0]!.headers.trace).toBe('t0');
+      expect((await b.redriveDeadLetters(topic)).redriven).toEqual([]);
     });
   });
 }

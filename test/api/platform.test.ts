@@ -96,6 +96,17 @@ describe('documentation', () => {
   });
 });
 
+describe('gateway /readyz', () => {
+  it('answers 200 when the store answers, and 503 in the house body when its ping never resolves', async () => {
+    t = await startTestSwitch();
+    expect((await t.get('/readyz', null)).statusCode).toBe(200);
+    t.sw.store.ping = () => new Promise<void>(() => {}); // a store behind a dead link: no answer, no error
+    const res = await t.get('/readyz', null);
+    expect(res.statusCode).toBe(503);
+    expect(res.json()).toEqual({ error: 'SERVICE_UNAVAILABLE', message: expect.any(String) });
+  });
+});
+
 describe('admin / onboarding API', () => {
   const ADMIN = 'operator-token-0123456789';
   const bearer = { authorization: `Bearer ${ADMIN}` };

@@ -41,7 +41,8 @@ export async function startEmbeddedSwitch(options: {
   const env = options.env ?? envReader();
   const routing = options.routing ?? embeddedRouting(env, emulatorsEnabled(env, options.banks));
   const config = { ...loadGatewayConfig(env), ...options.config };
-  const bus = new MemoryBus();
+  // Its retries of failing handlers are logged at warn, as on Kafka.
+  const bus = new MemoryBus({ logger: options.log });
   const store = new MemoryStore();
   const router = await startRouter({ bus, store, routing, log: options.log.child({ service: 'router' }), risk: loadRiskPolicy(env), policy: { ...loadCorePolicy(env), ...options.policy } });
   const sim = await startSimulatedBank({ bus, store, log: options.log.child({ service: 'bank-sim' }) });

@@ -3,7 +3,7 @@ import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } 
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import rateLimit from '@fastify/rate-limit';
-import { addMoneyKeywords, metrics, registry, type Bus, type Logger, type RoutingTable, type Store } from '@switch/shared';
+import { addMoneyKeywords, checkReady, metrics, READY_TIMEOUT_MS, registry, type Bus, type Logger, type RoutingTable, type Store } from '@switch/shared';
 import { installAuth } from './auth';
 import { installErrorHandling } from './errors';
 import { Operations } from './operations';
@@ -81,11 +81,13 @@ export async function buildGateway(deps: GatewayDeps): Promise<Gateway> {
 
   app.get('/metrics', { schema: { hide: true } }, async (_request, reply) => reply.type(registry.contentType).send(await registry.metrics()));
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
-  app.get('/readyz', { schema: { hide: true } }, async (_request, reply) => {
+  app.get('/readyz', { schema: { hide: true } }, async (request, reply) => {
     try {
-      await (deps.ready ?? (() => deps.store.ping()))();
+      // Bounded: a paused broker or an unreachable store gets a 503 within a second, not a hung probe.
+      await checkReady({ dependencies: deps.ready ?? (() => deps.store.ping()) }, READY_TIMEOUT_MS + 100);
       return { status: 'ready' };
-    } catch {
+    } catch (error) {
+      request.log.warn({ error: error instanceof Error ? error.message : String(error) }, 'not ready');
       return reply.code(503).send({ error: 'SERVICE_UNAVAILABLE', message: 'a dependency (store or bus) is unreachable' });
     }
   });
@@ -109,7 +111,7 @@ export async function buildGateway(deps: GatewayDeps): Promise<Gateway> {
 
   if (config.adminToken) {
     const adminToken = config.adminToken;
-    await app.register(async (admin) => adminRoutes(admin, { store: deps.store, adminToken }));
+    await app.register(async (admin) => adminRoutes(admin, { store: deps.store, bus: deps.bus, adminToken }));
   }
 
   await app.ready();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { run, toRequest, UsageError } from './cli';
+import { run, toRequest, USAGE, UsageError } from './cli';
 
 describe('onboarding command line', () => {
   it('maps each command to its admin API request', () => {
@@ -25,6 +25,24 @@ describe('onboarding command line', () => {
     expect(toRequest(['delivery', 'list', '--txn', 'txn_1'])).toEqual({ method: 'GET', path: '/admin/v1/transactions/txn_1/deliveries' });
     expect(toRequest(['delivery', 'redeliver', '--id', 'txn_1.v2.we_1'])).toEqual({ method: 'POST', path: '/admin/v1/deliveries/txn_1.v2.we_1/redeliver' });
     expect(toRequest(['review', 'list'])).toEqual({ method: 'GET', path: '/admin/v1/review' });
+  });
+
+  it('maps the dead-letter commands', () => {
+    expect(toRequest(['dead-letters', 'list'])).toEqual({ method: 'GET', path: '/admin/v1/dead-letters' });
+    expect(toRequest(['dead-letters', 'list', '--topic', 'switch.router.inbox.v1'])).toEqual({ method: 'GET', path: '/admin/v1/dead-letters?topic=switch.router.inbox.v1' });
+    expect(toRequest(['dead-letters', 'redrive', '--topic', 'switch.router.inbox.v1'])).toEqual({
+      method: 'POST',
+      path: '/admin/v1/dead-letters/redrive',
+      body: { topic: 'switch.router.inbox.v1' },
+    });
+    expect(toRequest(['dead-letters', 'redrive', '--topic', 'switch.router.inbox.v1', '--id', '0:4, 0:7'])).toEqual({
+      method: 'POST',
+      path: '/admin/v1/dead-letters/redrive',
+      body: { topic: 'switch.router.inbox.v1', ids: ['0:4', '0:7'] },
+    });
+    expect(() => toRequest(['dead-letters', 'redrive', '--id', '0:4'])).toThrow(/--topic is required/);
+    expect(USAGE).toContain('dead-letters list');
+    expect(USAGE).toContain('dead-letters redrive --topic');
   });
 
   it('refuses unknown commands and missing flags with a usage error', () => {

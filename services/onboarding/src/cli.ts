@@ -18,6 +18,10 @@ export const USAGE = `Usage: npm run switch -- <command> [options]
   delivery list --txn <transaction id>             webhook deliveries of a transaction, every attempt
   delivery redeliver --id <delivery id>            attempt a delivery again now, same body
   review list                                      open operations flagged for manual review
+  dead-letters list [--topic <name>]               dead letters of every switch topic (or one), with ids
+  dead-letters redrive --topic <name> [--id <id>[,<id>...]]
+                                                   publish dead letters again to their topic (all not yet
+                                                   redriven, or those ids); each goes once
 
 Connection: SWITCH_URL and SWITCH_ADMIN_TOKEN, or the .switch/admin.json that \`npm start\` writes.`;
 
@@ -95,6 +99,13 @@ export function toRequest(args: string[]): Request {
       return { method: 'POST', path: `/admin/v1/deliveries/${encodeURIComponent(need('id'))}/redeliver` };
     case 'review list':
       return { method: 'GET', path: '/admin/v1/review' };
+    case 'dead-letters list':
+      return { method: 'GET', path: `/admin/v1/dead-letters${flags.topic ? `?topic=${encodeURIComponent(flags.topic)}` : ''}` };
+    case 'dead-letters redrive': {
+      const body: Record<string, unknown> = { topic: need('topic') };
+      if (flags.id) body.ids = flags.id.split(',').map((id) => id.trim()).filter(Boolean);
+      return { method: 'POST', path: '/admin/v1/dead-letters/redrive', body };
+    }
     default:
       throw new UsageError(`unknown command "${args.join(' ')}"`);
   }

@@ -1,6 +1,6 @@
 import type { Static, TSchema } from '@sinclair/typebox';
 import { BankHealthMessage, BankRequestMessage, GatewayReplyMessage, RouterInboxMessage, TransactionEventMessage } from './messages';
-import type { BancoId } from '../domain/bancos';
+import { BANCOS, type BancoId } from '../domain/bancos';
 
 /** A topic: its name (purpose and version), payload schema and partition count. */
 export interface Topic<S extends TSchema = TSchema> {
@@ -37,3 +37,8 @@ export function bankRequests(banco: BancoId): Topic<typeof BankRequestMessage> {
 
 /** Where a poison message goes, with the reason (never blocks a partition, never vanishes). */
 export const deadLetterTopicName = (name: string): string => `${name}.dlq`;
+
+/** Every topic the switch uses (each bank's order topic included): what the operator tools look through. */
+export function switchTopics(): Topic[] {
+  return [...Object.values(TOPICS), ...BANCOS.map((b) => bankRequests(b))];
+}

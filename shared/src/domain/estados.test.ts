@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   canTransition,
   ESTADOS,
+  ForbiddenTransition,
   FINAL_STATES,
   isFinal,
   TRANSITIONS,
@@ -9,6 +10,7 @@ import {
   type EstadoTransaccion,
   type TransitionCause,
 } from './estados';
+import { PoisonMessage } from '../ports/bus';
 
 const CAUSES: TransitionCause[] = ['bank_outcome', 'routing', 'risk', 'status_query', 'order_deadline'];
 const ORIGINS: EstadoOrigen[] = [null, ...ESTADOS];
@@ -87,5 +89,14 @@ describe('transition table (SPEC 3)', () => {
     for (const key of expected) expect(allowed.has(key), key).toBe(true);
     // ERROR is contract vocabulary only: no move enters or leaves it (docs/decisions.md).
     for (const key of allowed) expect(key.split('|').slice(0, 2)).not.toContain('ERROR');
+  });
+});
+
+describe('ForbiddenTransition', () => {
+  it('is a PoisonMessage: the bus dead-letters it with its reason instead of retrying it forever', () => {
+    const e = new ForbiddenTransition('LIQUIDADA', 'RECHAZADA', 'bank_outcome');
+    expect(e).toBeInstanceOf(PoisonMessage);
+    expect(e.name).toBe('ForbiddenTransition');
+    expect(e.message).toBe('transition LIQUIDADA -> RECHAZADA by bank_outcome is not allowed');
   });
 });

@@ -1,3 +1,5 @@
+import { PoisonMessage } from '../ports/bus';
+
 /**
  * The one transition table (SPEC 3). Every state change of a transaction is checked here; nothing
  * else in the code base decides whether a move is allowed.
@@ -72,7 +74,12 @@ export function canTransition(from: EstadoOrigen, to: EstadoTransaccion, cause: 
   return TRANSITIONS.some((m) => m.from.includes(from) && m.to.includes(to) && m.causes.includes(cause));
 }
 
-export class ForbiddenTransition extends Error {
+/**
+ * A transition the table does not allow. Deterministic: the same message would be refused on every
+ * redelivery, so it is a PoisonMessage (dead-lettered with this reason for an operator, who redrives it
+ * after a fix) rather than a failure that holds its partition forever.
+ */
+export class ForbiddenTransition extends PoisonMessage {
   constructor(
     readonly from: EstadoOrigen,
     readonly to: EstadoTransaccion,

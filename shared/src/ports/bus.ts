@@ -9,18 +9,34 @@ export interface Delivered<T> {
 export interface SubscribeOptions {
   /** Consumers in one group share the work; each group sees every message. */
   group: string;
-  /** Attempts of a failing handler before the message is dead-lettered. Default 5. */
+  /**
+   * Opt-in for best-effort broadcast listeners only (a gateway's reply stream): after this many failed
+   * attempts the message is dead-lettered and the partition moves on. Unset (the default), a failing
+   * handler is retried until it succeeds: a store or broker outage must delay work, never strand it.
+   */
   maxAttempts?: number;
   /** Only messages published after subscribing (broadcast listeners such as a gateway's reply stream). */
   latestOnly?: boolean;
 }
 
 export interface DeadLetter {
+  /** Stable within the topic's dead letters (Kafka: `<partition>:<offset>` of the dead-letter topic). */
+  id: string;
   topic: string;
   key: string;
   value: unknown;
   reason: string;
   at: string;
+  /** Re-published to its topic by `redriveDeadLetters`; a redriven entry is never redriven again. */
+  redriven: boolean;
+}
+
+/** What a redrive did, entry by entry. */
+export interface RedriveReport {
+  /** Ids re-published to the original topic (same key, same headers). */
+  redriven: string[];
+  /** Ids left where they are, with why: payload refused by the topic's schema, undecodable, already redriven, unknown id. */
+  refused: { id: string; reason: string }[];
 }
 
 export interface Subscription {
@@ -31,8 +47,13 @@ export interface Subscription {
  * The message bus. Guarantees every adapter keeps (shared/test/bus-contract.ts):
  * - a payload that violates the topic schema is refused at publish (SchemaViolation);
  * - messages of one key reach one group's handler one at a time, in publish order;
- * - at-least-once: a handler that throws gets the message again, then it is dead-lettered with the
- *   reason and the next messages flow;
+ * - at-least-once, and nothing strands: a handler that throws gets the same message again, with capped
+ *   exponential backoff, while its partition waits (order per key is kept), until it succeeds;
+ * - only a message that can never succeed is dead-lettered (`<topic>.dlq`, with the reason) so the
+ *   partition moves on: bytes that cannot be decoded, a payload the topic's schema refuses, or a handler
+ *   that throws PoisonMessage. A subscription with `maxAttempts` (best-effort listeners) also
+ *   dead-letters after that many attempts;
+ * - dead letters are listed with a stable id and redriven at most once each (`redriveDeadLetters`);
  * - every group receives every message.
  */
 export interface Bus {
@@ -42,8 +63,15 @@ export interface Bus {
     options: SubscribeOptions,
     handler: (message: Delivered<Payload<T>>) => Promise<void>,
   ): Promise<Subscription>;
-  /** Dead letters recorded for a topic (for operators and tests). */
+  /** Dead letters recorded for a topic, oldest first (for operators and tests). */
   deadLetters(topicName: string): Promise<DeadLetter[]>;
+  /**
+   * Re-publishes dead letters of `topic` (all not yet redriven, or only `ids`) to the topic itself, with
+   * their key and headers, and marks them redriven. An entry whose payload the topic's schema refuses
+   * (or that could not be decoded) is refused and left as it is. The topic, not only its name, because
+   * a redriven payload is checked against the topic's schema like any publish.
+   */
+  redriveDeadLetters(topic: Topic, ids?: string[]): Promise<RedriveReport>;
   close(): Promise<void>;
 }
 
@@ -54,4 +82,31 @@ export class SchemaViolation extends Error {
   ) {
     super(`payload refused by the schema of ${topic}: ${problems.join('; ')}`);
   }
+}
+
+/**
+ * Thrown by a handler to say "this message can never succeed" (it is not a passing outage): the bus
+ * dead-letters it at once with this reason and the partition moves on. Anything else a handler throws
+ * is retried until it succeeds.
+ */
+export class PoisonMessage extends Error {
+  constructor(reason: string, options?: { cause?: unknown }) {
+    super(reason, options);
+    this.name = new.target.name; // subclasses (ForbiddenTransition) keep their own name in logs
+  }
+}
+
+/** Capped exponential backoff between attempts of a failing handler (both adapters). */
+export interface RetryBackoff {
+  /** First pause. Default 100 ms. */
+  retryBackoffMs?: number;
+  /** Longest pause. Default 5 s. */
+  retryBackoffMaxMs?: number;
+}
+
+/** The pause before attempt `attempt + 1` (attempt counts from 1). */
+export function backoffMs(attempt: number, options: RetryBackoff = {}): number {
+  const first = Math.max(1, options.retryBackoffMs ?? 100);
+  const cap = Math.max(first, options.retryBackoffMaxMs ?? 5_000);
+  return Math.min(cap, first * 2 ** Math.min(attempt - 1, 30));
 }

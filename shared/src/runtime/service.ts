@@ -8,9 +8,18 @@ import { MemoryStore } from '../adapters/memory/store';
 import { KafkaBus } from '../adapters/kafka/bus';
 import { MongoStore } from '../adapters/mongo/store';
 import { registry } from '../telemetry/metrics';
+import { checkReady, READY_TIMEOUT_MS } from './readiness';
 
 export interface InfraConfig {
-  bus: { kind: 'kafka'; brokers: string[]; schemaRegistryUrl: string } | { kind: 'memory' };
+  bus:
+    | {
+        kind: 'kafka';
+        brokers: string[];
+        schemaRegistryUrl: string;
+        /** How soon a member that died without leaving (kill -9) loses its partitions. Default 6000 ms. */
+        sessionTimeoutMs?: number;
+      }
+    | { kind: 'memory' };
   store: { kind: 'mongo'; url: string; database: string } | { kind: 'memory' };
 }
 
@@ -34,6 +43,8 @@ export function loadInfraConfig(env: EnvReader = envReader()): InfraConfig {
             kind: 'kafka',
             brokers: required('KAFKA_BROKERS').split(',').map((b) => b.trim()).filter(Boolean),
             schemaRegistryUrl: required('SCHEMA_REGISTRY_URL'),
+            // 6 s is the broker's usual minimum (group.min.session.timeout.ms); the broker refuses less.
+            sessionTimeoutMs: env.int('SWITCH_KAFKA_SESSION_TIMEOUT_MS', 6_000, { min: 1_000, max: 300_000 }),
           }
         : { kind: 'memory' },
     store: storeKind === 'mongo' ? { kind: 'mongo', url: required('MONGO_URL'), database: env.string('MONGO_DATABASE', 'switch') } : { kind: 'memory' },
@@ -48,19 +59,25 @@ export interface Adapters {
   close(): Promise<void>;
 }
 
-export async function connectAdapters(config: InfraConfig, clientId: string, _log: Logger): Promise<Adapters> {
+export async function connectAdapters(config: InfraConfig, clientId: string, log: Logger): Promise<Adapters> {
   const store: Store = config.store.kind === 'mongo' ? await MongoStore.connect({ url: config.store.url, database: config.store.database }) : new MemoryStore();
+  const { bus: b } = config;
   const bus: Bus & { ping?: () => Promise<void> } =
-    config.bus.kind === 'kafka'
-      ? new KafkaBus({ brokers: config.bus.brokers, schemaRegistryUrl: config.bus.schemaRegistryUrl, clientId })
-      : new MemoryBus();
+    b.kind === 'kafka'
+      ? new KafkaBus({
+          brokers: b.brokers,
+          schemaRegistryUrl: b.schemaRegistryUrl,
+          clientId,
+          // The bus logs each retried handler failure at warn (no payloads) and kafkajs' own lines.
+          logger: log,
+          ...(b.sessionTimeoutMs !== undefined ? { sessionTimeoutMs: b.sessionTimeoutMs } : {}),
+        })
+      : new MemoryBus({ logger: log });
   return {
     bus,
     store,
-    ready: async () => {
-      await store.ping();
-      await bus.ping?.();
-    },
+    // Side by side and each bounded: answers within a second even while a dependency hangs.
+    ready: () => checkReady({ store: () => store.ping(), bus: async () => bus.ping?.() }),
     close: async () => {
       await bus.close();
       await store.close();
@@ -92,7 +109,8 @@ export function startHealthServer(
       return;
     }
     if (req.url === '/readyz') {
-      ready().then(
+      // Bounded here too: `ready` may be any function, and a probe must get an answer (503), not a hang.
+      checkReady({ dependencies: ready }, READY_TIMEOUT_MS + 100).then(
         () => send(200, { status: 'ready' }),
         (e: unknown) => send(503, { error: 'SERVICE_UNAVAILABLE', message: e instanceof Error ? e.message : String(e) }),
       );

@@ -29,6 +29,13 @@ export const metrics = {
   reviewOperations: new Gauge({ name: 'switch_manual_review_operations', help: 'Open operations flagged for manual review', registers: [registry] }),
   reviewOldestAge: new Gauge({ name: 'switch_manual_review_oldest_age_seconds', help: 'Age of the oldest operation flagged for review', registers: [registry] }),
   consumerLag: new Gauge({ name: 'switch_kafka_consumer_lag', help: 'Messages not yet consumed, per consumer group and topic', labelNames: ['group', 'topic'], registers: [registry] }),
+  handlerRetries: new Counter({
+    name: 'switch_bus_handler_retries_total',
+    help: 'Bus handler failures being retried (the message and its partition wait; nothing is dead-lettered)',
+    labelNames: ['group', 'topic'],
+    registers: [registry],
+  }),
+  deadLettered: new Counter({ name: 'switch_bus_dead_letters_total', help: 'Messages dead-lettered (they can never succeed)', labelNames: ['group', 'topic'], registers: [registry] }),
   processingDuration: new Histogram({ name: 'switch_message_processing_duration_seconds', help: 'Time to handle one bus message', labelNames: ['group', 'topic'], buckets: seconds, registers: [registry] }),
   webhookAttempts: new Counter({ name: 'switch_webhook_attempts_total', help: 'Webhook delivery attempts by outcome', labelNames: ['outcome'], registers: [registry] }),
   webhookDuration: new Histogram({ name: 'switch_webhook_attempt_duration_seconds', help: 'Webhook attempt latency', buckets: seconds, registers: [registry] }),

@@ -12,6 +12,9 @@ import {
   type Store,
   type WebhookEvent,
   literals,
+  switchTopics,
+  type Bus,
+  type Topic,
 } from '@switch/shared';
 
 import { HttpProblem } from '../errors';
@@ -22,11 +25,12 @@ const MerchantParams = Type.Object({ merchantId: Type.String({ pattern: MERCHANT
 const digest = (s: string) => createHash('sha256').update(s).digest();
 
 /**
- * Operator API behind the onboarding tool (`npm run switch`): merchants, keys, webhook endpoints.
+ * Operator API behind the onboarding tool (`npm run switch`): merchants, keys, webhook endpoints,
+ * operations under review, webhook deliveries, dead letters.
  * Enabled only when an admin token is configured; authenticated by `authorization: Bearer <token>`.
  * It is not part of the merchant API and is left out of /openapi.json.
  */
-export function adminRoutes(app: FastifyInstance, deps: { store: Store; adminToken: string }): void {
+export function adminRoutes(app: FastifyInstance, deps: { store: Store; bus: Bus; adminToken: string }): void {
   const expected = digest(deps.adminToken);
   app.addHook('onRequest', async (request, reply) => {
     const header = request.headers.authorization ?? '';
@@ -145,6 +149,42 @@ export function adminRoutes(app: FastifyInstance, deps: { store: Store; adminTok
         throw new HttpProblem(404, { error: 'NOT_FOUND', message: `no delivery ${deliveryId}` });
       }
       return reply.code(202).send({ id: deliveryId, status: 'pending', note: 'queued for an attempt now, with the same body' });
+    },
+  );
+
+  // Dead letters: messages that can never succeed as they are (undecodable, refused by the schema, or
+  // declared poison by their handler). Listed per switch topic; redriven once each, after a fix.
+  const topicOr404 = (name: string): Topic => {
+    const topic = switchTopics().find((t) => t.name === name);
+    if (!topic) throw new HttpProblem(404, { error: 'NOT_FOUND', message: `no switch topic ${name}` });
+    return topic;
+  };
+  const TopicName = Type.String({ minLength: 1, maxLength: 249 });
+
+  app.get('/admin/v1/dead-letters', { schema: { ...hide, querystring: Type.Object({ topic: Type.Optional(TopicName) }) } }, async (request) => {
+    const { topic } = request.query as { topic?: string };
+    const topics = topic ? [topicOr404(topic)] : switchTopics();
+    const found: { topic: string; deadLetters: Awaited<ReturnType<Bus['deadLetters']>> }[] = [];
+    // One topic after the other: each non-empty one is a short read of its dead-letter topic.
+    for (const t of topics) {
+      const deadLetters = await deps.bus.deadLetters(t.name);
+      if (deadLetters.length > 0 || topic) found.push({ topic: t.name, deadLetters });
+    }
+    return { topics: found };
+  });
+
+  app.post(
+    '/admin/v1/dead-letters/redrive',
+    {
+      schema: {
+        ...hide,
+        body: Type.Object({ topic: TopicName, ids: Type.Optional(Type.Array(Type.String({ pattern: '^[0-9]+:[0-9]+$' }), { minItems: 1, maxItems: 1000 })) }),
+      },
+    },
+    async (request) => {
+      const body = request.body as { topic: string; ids?: string[] };
+      const report = await deps.bus.redriveDeadLetters(topicOr404(body.topic), body.ids);
+      return { topic: body.topic, ...report };
     },
   );
 }

@@ -26,7 +26,7 @@ beforeAll(() => {
 const made = new Set<string>();
 class TestBus extends KafkaBus {
   override ensureTopics(topics: Topic[]): Promise<void> {
-    for (const t of topics) made.add(t.name).add(`${t.name}.dlq`);
+    for (const t of topics) made.add(t.name).add(`${t.name}.dlq`).add(`${t.name}.dlq.redriven`);
     return super.ensureTopics(topics);
   }
 }
@@ -42,9 +42,10 @@ afterAll(async () => {
   }
 });
 
+// A small backoff keeps the retry cases fast; the semantics do not depend on it.
 const newBus = (name = 'test') => {
   if (brokers.length === 0 || !registryUrl) throw new Error(MISSING);
-  return new TestBus({ brokers, schemaRegistryUrl: registryUrl, clientId: `${name}-${randomUUID().slice(0, 8)}` });
+  return new TestBus({ brokers, schemaRegistryUrl: registryUrl, clientId: `${name}-${randomUUID().slice(0, 8)}`, retryBackoffMs: 10, retryBackoffMaxMs: 100 });
 };
 
 // The contract's `settle` stays a no-op: KafkaBus.subscribe resolves only once the consumer has joined its group.
@@ -237,6 +238,40 @@ describe('KafkaBus on real Kafka and the schema registry', () => {
     expect(await bus().deadLetters(topic.name)).toEqual(dead);
   });
 
+  it("dead-letters a payload its writer's schema allowed but this topic's schema refuses, and the partition moves on", async () => {
+    const b = bus();
+    const topic = freshTopic(1);
+    const c = collector();
+    await b.subscribe(topic, { group: 'g' }, c.handler);
+    const other = new SchemaRegistry({ host: registryUrl });
+    const loose = Type.Object({ n: Type.String() });
+    const { id } = await other.register({ type: SchemaType.JSON, schema: JSON.stringify(loose) }, { subject: `kafkabus-loose-${randomUUID().slice(0, 8)}-value` });
+    await rawProducer.send({ topic: topic.name, acks: -1, messages: [{ key: 'k', value: await other.encode(id, { n: 'one' }) }] });
+    await b.publish(topic, 'k', { n: 1 });
+    await c.until(1);
+    expect(c.got.map((m) => m.value)).toEqual([{ n: 1 }]);
+    const dead = await b.deadLetters(topic.name);
+    expect(dead).toMatchObject([{ key: 'k', value: { n: 'one' }, redriven: false }]);
+    expect(dead[0]!.reason).toContain('schema');
+    // It cannot be redriven either: the same schema refuses it at publish.
+    expect((await b.redriveDeadLetters(topic)).refused).toEqual([{ id: dead[0]!.id, reason: expect.stringContaining('schema') }]);
+  });
+
+  it('an undecodable dead letter is listed but refused by a redrive', async () => {
+    const b = bus();
+    const topic = freshTopic(1);
+    await b.subscribe(topic, { group: 'g' }, async () => {});
+    await rawProducer.send({ topic: topic.name, acks: -1, messages: [{ key: 'k', value: 'not registry-encoded' }] });
+    let dead = await b.deadLetters(topic.name);
+    for (let i = 0; dead.length === 0 && i < 100; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      dead = await b.deadLetters(topic.name);
+    }
+    const report = await b.redriveDeadLetters(topic);
+    expect(report.redriven).toEqual([]);
+    expect(report.refused).toEqual([{ id: dead[0]!.id, reason: expect.stringContaining('undecodable') }]);
+  });
+
   it('a registry that cannot answer delays the message: it is not dead-lettered and arrives once the registry is back', async () => {
     const topic = freshTopic(1);
     await bus('writer').publish(topic, 'k', { n: 1 });
@@ -342,6 +377,34 @@ describe('KafkaBus on real Kafka and the schema registry', () => {
     await second.publish(topic, 'k', { n: 2 });
     await c.until(1);
     expect(c.got.map((m) => m.value.n)).toEqual([2]); // n=1 was committed, else it would come first
+  });
+
+  it('a member closing while it retries a message leaves it uncommitted: the next member of the group gets it', async () => {
+    const topic = freshTopic(1);
+    const first = bus('first');
+    let failing!: () => void;
+    const failed = new Promise<void>((r) => (failing = r));
+    const sub = await first.subscribe(topic, { group: 'worker' }, async () => {
+      failing();
+      throw new Error('store unreachable');
+    });
+    await first.publish(topic, 'k', { n: 1 });
+    await failed;
+    await sub.close();
+
+    const c = collector();
+    await bus('second').subscribe(topic, { group: 'worker' }, c.handler);
+    await c.until(1);
+    expect(c.got.map((m) => m.value.n)).toEqual([1]);
+    expect(await first.deadLetters(topic.name)).toEqual([]);
+  });
+
+  it('readiness answers within its bound when the broker does not answer', async () => {
+    // A port nothing listens on behind a black hole would be better; an unroutable address does the same.
+    const unreachable = new TestBus({ brokers: ['10.255.255.1:9092'], schemaRegistryUrl: registryUrl, clientId: 'unreachable', readyTimeoutMs: 300 });
+    open.push(unreachable);
+    const r = await unreachable.ready();
+    expect(r).toMatchObject({ ok: false, broker: { ok: false }, registry: { ok: true } });
   });
 
   it('reports readiness of the broker and the registry, and names what is down', async () => {

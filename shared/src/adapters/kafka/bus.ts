@@ -13,21 +13,48 @@ import {
   type logCreator,
   type Producer,
 } from 'kafkajs';
-import type { Bus, DeadLetter, Delivered, SubscribeOptions, Subscription } from '../../ports/bus';
+import {
+  backoffMs,
+  PoisonMessage,
+  SchemaViolation,
+  type Bus,
+  type DeadLetter,
+  type Delivered,
+  type RedriveReport,
+  type RetryBackoff,
+  type SubscribeOptions,
+  type Subscription,
+} from '../../ports/bus';
 import { deadLetterTopicName, type Payload, type Topic } from '../../contracts/topics';
+import { assertPayload } from '../schema-check';
+import { Pauses } from '../pauses';
 import type { Logger } from '../../telemetry/logger';
 import { metrics } from '../../telemetry/metrics';
 import { RegistryCodec } from './registry';
 
-export interface KafkaBusOptions {
+export interface KafkaBusOptions extends RetryBackoff {
   brokers: string[];
   schemaRegistryUrl: string;
   clientId: string;
   logger?: Logger;
   /** Partitions of one subscription handled at the same time (each partition stays in order). Default 4. */
   partitionsConsumedConcurrently?: number;
-  /** First pause between two attempts of a failing handler, doubled each time up to 2 s. Default 100 ms. */
-  retryBackoffMs?: number;
+  /**
+   * How long the broker waits without a heartbeat before it gives a member's partitions to the others
+   * (a member killed with -9 never says goodbye). Default 6000 ms, the broker's usual minimum
+   * (`group.min.session.timeout.ms`); a member heartbeats every `heartbeatIntervalMs`, also while a
+   * handler runs or waits between retries.
+   */
+  sessionTimeoutMs?: number;
+  /** Default 1000 ms. */
+  heartbeatIntervalMs?: number;
+  /**
+   * How long a rebalance waits for members to rejoin. A member rejoins only once the message in its
+   * hands is done, so this bounds how long a slow bank call can hold a rebalance. Default 60 s.
+   */
+  rebalanceTimeoutMs?: number;
+  /** Longest wait of each readiness check (broker, registry), so /readyz answers within a second. Default 800 ms. */
+  readyTimeoutMs?: number;
   /** How long subscribe waits for the consumer to join its group. Default 60 s. */
   joinTimeoutMs?: number;
 }
@@ -64,6 +91,22 @@ const deadLetterTopic = (topicName: string): Topic<typeof DeadLetterEnvelope> =>
   schema: DeadLetterEnvelope,
   partitions: 1,
 });
+
+/** Which dead letters were redriven: one mark per id, appended after the redriven copy was published. */
+const RedriveMark = Type.Object({ id: Type.String(), at: Type.String({ format: 'date-time' }) });
+const redriveMarksTopic = (topicName: string): Topic<typeof RedriveMark> => ({
+  name: `${deadLetterTopicName(topicName)}.redriven`,
+  schema: RedriveMark,
+  partitions: 1,
+});
+
+/** A dead letter as read from its topic, with what a redrive needs. */
+interface StoredDeadLetter {
+  letter: DeadLetter;
+  /** The decoded original payload; absent when it could not be decoded (such an entry cannot be redriven). */
+  original?: { value: unknown };
+  headers: Record<string, string>;
+}
 
 /**
  * One Kafka group per (service group, topic). kafkajs' assigners spread every topic any member of a
@@ -102,8 +145,10 @@ const pinoLogCreator =
  * - Key = transaction id; the default (murmur2) partitioner keeps one key on one partition, and kafkajs
  *   hands one partition to one group member, one message at a time.
  * - Offsets are committed by kafkajs only for messages whose handler resolved (at least once).
- * - A handler failing `maxAttempts` times, or bytes that cannot be decoded, go to `<topic>.dlq` with the
- *   reason and the partition moves on.
+ * - A failing handler is retried with capped backoff until it succeeds, the partition waiting behind it;
+ *   only what can never succeed (undecodable bytes, a payload the topic's schema refuses, PoisonMessage,
+ *   the opt-in `maxAttempts`) goes to `<topic>.dlq` with the reason, and the partition moves on.
+ * - Dead letters are listed with ids and redriven once each (marks on `<topic>.dlq.redriven`).
  */
 export class KafkaBus implements Bus {
   private readonly kafka: Kafka;
@@ -119,10 +164,12 @@ export class KafkaBus implements Bus {
   private readonly lagGroups = new Map<string, { group: string; topic: string }>();
   private lagTimer: NodeJS.Timeout | undefined;
   private state: 'open' | 'closing' | 'closed' = 'open';
+  private readonly heartbeatMs: number;
   private closing: Promise<void> | undefined;
 
   constructor(readonly options: KafkaBusOptions) {
     this.log = options.logger?.child({ component: 'kafka-bus' });
+    this.heartbeatMs = options.heartbeatIntervalMs ?? 1_000;
     this.kafka = new Kafka({
       clientId: options.clientId,
       brokers: options.brokers,
@@ -154,10 +201,15 @@ export class KafkaBus implements Bus {
     // Where "latest" is, taken now: left to kafkajs it is looked up at the first fetch after the join,
     // and a message published in between would be missed.
     const ends = options.latestOnly ? await this.admin.fetchTopicOffsets(topic.name) : [];
+    // Ended when the subscription closes: a message being retried stops waiting and stays uncommitted.
+    const pauses = new Pauses();
 
     const consumer = this.kafka.consumer({
       groupId,
       allowAutoTopicCreation: false,
+      sessionTimeout: this.options.sessionTimeoutMs ?? 6_000,
+      heartbeatInterval: this.heartbeatMs,
+      rebalanceTimeout: this.options.rebalanceTimeoutMs ?? 60_000,
       // Idle fetches return after 1 s, so a shutdown does not wait for a 5 s long poll.
       maxWaitTimeInMs: 1_000,
     });
@@ -173,7 +225,7 @@ export class KafkaBus implements Bus {
       await consumer.run({
         partitionsConsumedConcurrently: Math.min(topic.partitions, this.options.partitionsConsumedConcurrently ?? 4),
         autoCommitInterval: 1_000, // besides the commit at the end of every batch
-        eachMessage: (payload) => this.deliver(topic, options, handler as (m: Delivered<unknown>) => Promise<void>, payload),
+        eachMessage: (payload) => this.deliver(topic, options, handler as (m: Delivered<unknown>) => Promise<void>, pauses, payload),
       });
       await joined;
       consumer.on(consumer.events.CRASH, ({ payload }) => {
@@ -184,6 +236,7 @@ export class KafkaBus implements Bus {
       // close() began while this consumer was joining: it would not be in the set close() went through.
       if (this.state !== 'open') throw new Error('bus closed');
     } catch (error) {
+      pauses.stop();
       await consumer.disconnect().catch(() => undefined);
       throw error;
     }
@@ -193,6 +246,8 @@ export class KafkaBus implements Bus {
       close: () =>
         (closed ??= (async () => {
           // Stops fetching, lets the messages in hand finish, commits their offsets, leaves the group.
+          // A message being retried gives up at once and is not committed: the group's next member gets it.
+          pauses.stop();
           await consumer.disconnect();
           this.subscriptions.delete(subscription);
           // A latest-only group is private to one process: do not leave it behind in __consumer_offsets.
@@ -227,8 +282,12 @@ export class KafkaBus implements Bus {
 
   /** Creates the topics (and their dead-letter topics) with their partition counts, once per process. */
   async ensureTopics(topics: Topic[]): Promise<void> {
-    const wanted = new Map<string, Topic>();
-    for (const t of topics) for (const u of [t, deadLetterTopic(t.name)]) wanted.set(u.name, u);
+    await this.ensureTopicsOnly(topics.flatMap((t) => [t, deadLetterTopic(t.name)]));
+  }
+
+  /** Creates exactly these topics, once per process. */
+  private async ensureTopicsOnly(topics: Topic[]): Promise<void> {
+    const wanted = new Map<string, Topic>(topics.map((t) => [t.name, t]));
     const missing = [...wanted.values()].filter((t) => !this.topicsReady.has(t.name));
     if (missing.length > 0) {
       const creating = this.createTopics(missing);
@@ -238,49 +297,123 @@ export class KafkaBus implements Bus {
     await Promise.all([...wanted.keys()].map((name) => this.topicsReady.get(name)));
   }
 
-  /** Reads the dead-letter topic from its beginning up to its end as it is now. */
+  /** The topic's dead letters, oldest first, each with its id (`<partition>:<offset>` on the dead-letter topic). */
   async deadLetters(topicName: string): Promise<DeadLetter[]> {
+    return (await this.storedDeadLetters(topicName)).map((d) => d.letter);
+  }
+
+  /**
+   * Re-publishes dead letters (same key, same headers) and then appends one mark per id to
+   * `<topic>.dlq.redriven`; entries with a mark are never redriven again. A crash between the publish and
+   * the mark can redrive an entry a second time: harmless, as every handler is idempotent (a redelivery).
+   */
+  async redriveDeadLetters(topic: Topic, ids?: string[]): Promise<RedriveReport> {
+    const stored = await this.storedDeadLetters(topic.name);
+    const byId = new Map(stored.map((d) => [d.letter.id, d]));
+    const chosen = ids ?? stored.filter((d) => !d.letter.redriven).map((d) => d.letter.id);
+    const report: RedriveReport = { redriven: [], refused: [] };
+    const marks = redriveMarksTopic(topic.name);
+    for (const id of new Set(chosen)) {
+      const entry = byId.get(id);
+      if (!entry) report.refused.push({ id, reason: 'no such dead letter' });
+      else if (entry.letter.redriven) report.refused.push({ id, reason: 'already redriven' });
+      else if (!entry.original) report.refused.push({ id, reason: `cannot be redriven: ${entry.letter.reason}` });
+      else {
+        try {
+          await this.publish(topic, entry.letter.key, entry.original.value as Payload<Topic>, entry.headers);
+        } catch (error) {
+          if (!(error instanceof SchemaViolation)) throw error; // an outage: nothing marked, the operator tries again
+          report.refused.push({ id, reason: error.message });
+          continue;
+        }
+        await this.ensureTopicsOnly([marks]);
+        const bytes = await this.codec.encode(marks, { id, at: new Date().toISOString() });
+        await this.producer.send({ topic: marks.name, acks: -1, messages: [{ key: id, value: bytes }] });
+        report.redriven.push(id);
+        this.log?.info({ topic: topic.name, id, key: entry.letter.key }, 'dead letter redriven');
+      }
+    }
+    return report;
+  }
+
+  private async storedDeadLetters(topicName: string): Promise<StoredDeadLetter[]> {
+    const name = deadLetterTopicName(topicName);
+    const marksName = redriveMarksTopic(topicName).name;
+    const read = await this.readTopics([name, marksName]);
+    const redriven = new Set<string>();
+    for (const m of read.filter((r) => r.topic === marksName)) {
+      const decoded = await this.codec.decode(m.value);
+      if (decoded.ok) redriven.add((decoded.value as Static<typeof RedriveMark>).id);
+    }
+    const out: StoredDeadLetter[] = [];
+    for (const m of read.filter((r) => r.topic === name)) {
+      const id = `${m.partition}:${m.offset}`;
+      const headers = textHeaders(m.headers);
+      const decoded = await this.codec.decode(m.value);
+      if (!decoded.ok) {
+        const at = new Date(Number(m.timestamp)).toISOString();
+        const letter = { id, topic: topicName, key: m.key?.toString() ?? '', value: m.value?.toString() ?? null, reason: `unreadable dead letter: ${decoded.reason}`, at };
+        out.push({ letter: { ...letter, redriven: redriven.has(id) }, headers });
+        continue;
+      }
+      const e = decoded.value as DeadLetterEnvelope;
+      // Undecodable originals are shown as text; the exact bytes stay on the topic (`raw`, base64).
+      const shown = e.raw !== null ? Buffer.from(e.raw, 'base64').toString('utf8') : e.value;
+      const letter: DeadLetter = { id, topic: e.topic, key: e.key, value: shown, reason: e.reason, at: e.at, redriven: redriven.has(id) };
+      out.push({ letter, headers, ...(e.raw === null ? { original: { value: e.value } } : {}) });
+    }
+    return out;
+  }
+
+  /** Reads topics from their beginning up to their ends as they are now, in partition and offset order. */
+  private async readTopics(names: string[]): Promise<{ topic: string; partition: number; offset: string; key: Buffer | null; value: Buffer | null; headers: IHeaders | undefined; timestamp: string }[]> {
     if (this.state === 'closed') throw new Error('bus closed');
     await this.connect();
-    const name = deadLetterTopicName(topicName);
-    if (!(await this.admin.listTopics()).includes(name)) return [];
-    const ends = new Map<number, bigint>();
-    for (const p of await this.admin.fetchTopicOffsets(name)) if (BigInt(p.high) > BigInt(p.low)) ends.set(p.partition, BigInt(p.high));
-    if (ends.size === 0) return [];
+    const listed = new Set(await this.admin.listTopics());
+    const present = names.filter((n) => listed.has(n));
+    const ends = new Map<string, bigint>();
+    for (const name of present) {
+      for (const p of await this.admin.fetchTopicOffsets(name)) if (BigInt(p.high) > BigInt(p.low)) ends.set(`${name}|${p.partition}`, BigInt(p.high));
+    }
+    const found: Awaited<ReturnType<KafkaBus['readTopics']>> = [];
+    if (ends.size === 0) return found;
 
     const groupId = `${this.options.clientId}.dlq-reader.${randomUUID()}`;
     const reader = this.kafka.consumer({ groupId, allowAutoTopicCreation: false, maxWaitTimeInMs: 500 });
-    const found: { partition: number; offset: bigint; letter: DeadLetter }[] = [];
     let done!: () => void;
     const all = new Promise<void>((resolve) => (done = resolve));
     try {
       await reader.connect();
-      await reader.subscribe({ topics: [name], fromBeginning: true });
+      await reader.subscribe({ topics: [...new Set([...ends.keys()].map((k) => k.slice(0, k.lastIndexOf('|'))))], fromBeginning: true });
       await reader.run({
         autoCommit: false,
-        eachMessage: async ({ partition, message }) => {
-          const end = ends.get(partition);
+        eachMessage: async ({ topic, partition, message }) => {
+          const at = `${topic}|${partition}`;
+          const end = ends.get(at);
           if (end === undefined || BigInt(message.offset) >= end) return;
-          const letter = await this.readDeadLetter(topicName, message.key, message.value, message.timestamp);
-          found.push({ partition, offset: BigInt(message.offset), letter });
-          if (BigInt(message.offset) + 1n >= end) ends.delete(partition);
+          found.push({ topic, partition, offset: message.offset, key: message.key, value: message.value, headers: message.headers, timestamp: message.timestamp });
+          if (BigInt(message.offset) + 1n >= end) ends.delete(at);
           if (ends.size === 0) done();
         },
       });
-      await withTimeout(all, 30_000, `reading ${name}`);
+      await withTimeout(all, 30_000, `reading ${present.join(', ')}`);
     } finally {
       await reader.disconnect().catch(() => undefined);
       await this.admin.deleteGroups([groupId]).catch(() => undefined);
     }
-    type Found = (typeof found)[number];
-    const order = (a: Found, b: Found) => a.partition - b.partition || (a.offset < b.offset ? -1 : a.offset > b.offset ? 1 : 0);
-    return found.sort(order).map((f) => f.letter);
+    const order = (a: (typeof found)[number], b: (typeof found)[number]) => {
+      const x = BigInt(a.offset);
+      const y = BigInt(b.offset);
+      return a.topic.localeCompare(b.topic) || a.partition - b.partition || (x < y ? -1 : x > y ? 1 : 0);
+    };
+    return found.sort(order);
   }
 
   /** For /readyz: the broker describes its cluster and the registry lists its subjects. */
   async ready(): Promise<Readiness> {
     const check = (work: () => Promise<unknown>, what: string): Promise<Check> =>
-      withTimeout(work(), 5_000, what).then(
+      // Bounded well under a second: /readyz must answer (503) while a broker is paused, not hang with it.
+      withTimeout(work(), this.options.readyTimeoutMs ?? 800, what).then(
         (): Check => ({ ok: true }),
         (error: unknown): Check => ({ ok: false, error: errorText(error) }),
       );
@@ -400,37 +533,79 @@ export class KafkaBus implements Bus {
     });
   }
 
-  /** One message, in partition order: decode, run the handler with retries, else dead-letter. Never throws for a poison message. */
+  /**
+   * One message, in partition order. Dead-lettered only when it can never succeed: undecodable bytes, a
+   * payload the topic's schema refuses, a handler throwing PoisonMessage (or the opt-in `maxAttempts`
+   * spent). Anything else (store, registry, broker unreachable) is retried with capped backoff while
+   * the partition waits, heartbeating all along so the member keeps its partitions. Throws only when
+   * the subscription is closing, so the offset is not committed.
+   */
   private async deliver(
     topic: Topic,
     options: SubscribeOptions,
     handler: (m: Delivered<unknown>) => Promise<void>,
+    pauses: Pauses,
     { partition, message, heartbeat }: EachMessagePayload,
   ): Promise<void> {
     const key = message.key?.toString() ?? '';
     const headers = textHeaders(message.headers);
     const at = { topic: topic.name, group: options.group, key, partition, offset: message.offset, headers: message.headers };
-    // A registry that cannot be reached throws here: the offset is not committed and kafkajs fetches it again.
-    const decoded = await this.codec.decode(message.value);
-    if (!decoded.ok) {
-      return this.deadLetter(at, { value: null, raw: message.value?.toString('base64') ?? '', reason: decoded.reason, attempts: 0 });
-    }
-
-    const maxAttempts = Math.max(1, options.maxAttempts ?? 5);
-    let lastError = '';
-    for (let attempt = 1; attempt <= maxAttempts; attempt++) {
-      try {
-        await handler({ key, value: structuredClone(decoded.value), headers });
-        return;
-      } catch (error) {
-        lastError = errorText(error);
-        if (attempt < maxAttempts) {
-          await sleep(Math.min(2_000, (this.options.retryBackoffMs ?? 100) * 2 ** (attempt - 1)));
-          await heartbeat(); // a long retry must not cost the partition through a session timeout
+    const where = { topic: topic.name, group: options.group, partition, offset: message.offset };
+    const maxAttempts = options.maxAttempts === undefined ? undefined : Math.max(1, options.maxAttempts);
+    // A bank call can take 30 s and more: without heartbeats the broker would hand the partition to
+    // another member after sessionTimeoutMs and the message would run twice.
+    const beat = setInterval(() => {
+      heartbeat().catch((error: unknown) => this.log?.debug({ ...where, error: errorText(error) }, 'heartbeat refused (rebalancing)'));
+    }, this.heartbeatMs);
+    let handlerAttempts = 0;
+    let verdict: Parameters<KafkaBus['deadLetter']>[1] | undefined;
+    try {
+      for (let attempt = 1; ; attempt++) {
+        try {
+          verdict ??= await this.attempt(topic, handler, message, { key, headers }, () => ++handlerAttempts, maxAttempts);
+          if (verdict) await this.deadLetter(at, verdict);
+          return;
+        } catch (error) {
+          if (pauses.stopped) throw new Error(`${topic.name}[${partition}]@${message.offset}: subscription closing, left uncommitted`);
+          metrics.handlerRetries.inc({ group: options.group, topic: topic.name });
+          this.log?.warn({ ...where, attempt, error: errorText(error) }, 'handler failed; retrying the message, its partition waits');
+          await pauses.sleep(backoffMs(attempt, this.options));
+          if (pauses.stopped) throw new Error(`${topic.name}[${partition}]@${message.offset}: subscription closing, left uncommitted`);
         }
       }
+    } finally {
+      clearInterval(beat);
     }
-    await this.deadLetter(at, { value: decoded.value, raw: null, reason: lastError, attempts: maxAttempts });
+  }
+
+  /** One attempt: nothing when handled, what to dead-letter when it can never succeed; throws to be retried. */
+  private async attempt(
+    topic: Topic,
+    handler: (m: Delivered<unknown>) => Promise<void>,
+    message: EachMessagePayload['message'],
+    { key, headers }: { key: string; headers: Record<string, string> },
+    countAttempt: () => number,
+    maxAttempts: number | undefined,
+  ): Promise<{ value: unknown; raw: string | null; reason: string; attempts: number } | undefined> {
+    // A registry that cannot be reached throws here: retried like any outage.
+    const decoded = await this.codec.decode(message.value);
+    if (!decoded.ok) return { value: null, raw: message.value?.toString('base64') ?? '', reason: decoded.reason, attempts: 0 };
+    try {
+      // The writer's schema accepted it; the reader's (this topic's) must too, or the handler gets a shape it does not expect.
+      assertPayload(topic, decoded.value);
+    } catch (error) {
+      if (error instanceof SchemaViolation) return { value: decoded.value, raw: null, reason: error.message, attempts: 0 };
+      throw error;
+    }
+    const attempts = countAttempt();
+    try {
+      await handler({ key, value: structuredClone(decoded.value), headers });
+      return undefined;
+    } catch (error) {
+      if (error instanceof PoisonMessage) return { value: decoded.value, raw: null, reason: error.message, attempts };
+      if (maxAttempts !== undefined && attempts >= maxAttempts) return { value: decoded.value, raw: null, reason: errorText(error), attempts };
+      throw error;
+    }
   }
 
   /** Awaited before the offset is resolved: a dead letter that cannot be written leaves the message to be fetched again. */
@@ -451,20 +626,10 @@ export class KafkaBus implements Bus {
     const bytes = await this.codec.encode(dlq, envelope);
     await this.producer.send({ topic: dlq.name, acks: -1, messages: [{ key: at.key, value: bytes, headers: at.headers ?? {} }] });
     const { headers: _headers, ...where } = at; // no payloads or headers in logs
+    metrics.deadLettered.inc({ group: at.group, topic: at.topic });
     this.log?.warn({ ...where, reason: what.reason }, 'message dead-lettered');
   }
 
-  private async readDeadLetter(topicName: string, key: Buffer | null, value: Buffer | null, timestamp: string): Promise<DeadLetter> {
-    const decoded = await this.codec.decode(value);
-    if (!decoded.ok) {
-      const at = new Date(Number(timestamp)).toISOString();
-      return { topic: topicName, key: key?.toString() ?? '', value: value?.toString() ?? null, reason: `unreadable dead letter: ${decoded.reason}`, at };
-    }
-    const e = decoded.value as DeadLetterEnvelope;
-    // Undecodable originals are shown as text; the exact bytes stay on the topic (`raw`, base64).
-    const shown = e.raw !== null ? Buffer.from(e.raw, 'base64').toString('utf8') : e.value;
-    return { topic: e.topic, key: e.key, value: shown, reason: e.reason, at: e.at };
-  }
 }
 
 function withTimeout<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
