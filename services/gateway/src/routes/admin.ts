@@ -6,6 +6,7 @@ import {
   DuplicateRecord,
   issueKey,
   MERCHANT_ID_PATTERN,
+  OPEN_STATES,
   registerWebhook,
   WEBHOOK_EVENTS,
   type Mode,
@@ -125,7 +126,7 @@ export function adminRoutes(app: FastifyInstance, deps: { store: Store; bus: Bus
   });
 
   app.get('/admin/v1/review', { schema: hide }, async () => {
-    const open = await deps.store.transactions.listByEstado(['ACEPTADA', 'PENDIENTE', 'DESCONOCIDA'], 10_000);
+    const open = await deps.store.transactions.listByEstado([...OPEN_STATES], 10_000);
     return open
       .filter((tx) => tx.review)
       .map((tx) => ({ id: tx.id, merchantId: tx.merchantId, mode: tx.mode, kind: tx.kind, estado: tx.estado, banco: tx.bancoUsado, createdAt: tx.createdAt, review: tx.review, evidence: tx.evidence ?? [] }));
