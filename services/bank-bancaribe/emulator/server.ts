@@ -113,6 +113,7 @@ export async function startEmulator(options: EmulatorOptions): Promise<Emulator>
 
   const tokens = new Map<string, number>();
   const callsByReference = new Map<string, number>();
+  const passedByReference = new Map<string, number>();
   const requestsByPath = new Map<string, number>();
   let issued = 0;
   let unauthorized = 0;
@@ -181,6 +182,9 @@ export async function startEmulator(options: EmulatorOptions): Promise<Emulator>
     if (expiry === undefined || now() >= expiry || take('invalidTokens')) {
       return refuse(WSO2.invalidCredentials, 'Invalid Credentials', 'Make sure you have provided the correct security credentials');
     }
+    // Past the gateway: a second one for the same reference is the same order sent twice (the
+    // connector's documented resend after a 401 is not, so it is left out of this count).
+    if (reference) passedByReference.set(reference, (passedByReference.get(reference) ?? 0) + 1);
     if (faults.delay.n > 0) {
       faults.delay.n--;
       await new Promise((r) => setTimeout(r, faults.delay.ms));
@@ -209,6 +213,9 @@ export async function startEmulator(options: EmulatorOptions): Promise<Emulator>
     const body = (parseJson(raw) ?? {}) as Record<string, unknown>;
     const n = typeof body.n === 'number' ? body.n : 1;
     switch (url.pathname) {
+      case '/__emulator/calls':
+        // Calls per order reference past the gateway, for the reliability drills (docs/reliability.md).
+        return { status: 200, body: { byRef: Object.fromEntries(passedByReference) } };
       case '/__emulator/state':
         return { status: 200, body: { accounts: ledger.allAccounts(), orders: ledger.orders(), tokensIssued: issued, unauthorized } };
       case '/__emulator/otp': {
