@@ -12,6 +12,9 @@ import { Ledger, type BookedOrder, type Settlement } from './ledger';
  * breaks on demand (see README.md beside this file).
  */
 
+/** The resources that book money orders (status queries carry the same reference and are not counted). */
+const MONEY_ORDER = /(registrarPagoC2pApi|sendPaymentB2P|iniciarCreditoInmediatoApi)$/;
+
 export interface EmulatorOptions {
   /** 0 (default) picks a free port. */
   port?: number;
@@ -184,7 +187,7 @@ export async function startEmulator(options: EmulatorOptions): Promise<Emulator>
     }
     // Past the gateway: a second one for the same reference is the same order sent twice (the
     // connector's documented resend after a 401 is not, so it is left out of this count).
-    if (reference) passedByReference.set(reference, (passedByReference.get(reference) ?? 0) + 1);
+    if (reference && MONEY_ORDER.test(path)) passedByReference.set(reference, (passedByReference.get(reference) ?? 0) + 1);
     if (faults.delay.n > 0) {
       faults.delay.n--;
       await new Promise((r) => setTimeout(r, faults.delay.ms));
