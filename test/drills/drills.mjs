@@ -53,14 +53,18 @@ const publishFailures = (services, probability, ms) => ({
 });
 
 export function drillList({ quick }) {
-  const banks = quick ? ['bank-sim', 'bank-plaza'] : ['bank-sim', 'bank-plaza', 'bank-bancaribe', 'bank-activo', 'bank-bnc'];
-  const kills = quick ? ['gateway', 'router', 'bank-sim', 'notifier', 'reconciler'] : ['gateway', 'router', ...banks, 'notifier', 'reconciler'];
+  if (quick) {
+    // CI subset, aimed at ≤ 6 minutes on 2 cores: a kill -9 costs ~45 s of restart alone (the new
+    // consumer waits out the dead member's 30 s session), so one stateless and one stateful kill.
+    return [killAndRestart('gateway'), killAndRestart('router'), pause('kafka', 'broker', 20_000), bankTimeout(2), publishFailures(['bank-sim', 'bank-plaza'], 0.5, 10_000)];
+  }
+  const banks = ['bank-sim', 'bank-plaza', 'bank-bancaribe', 'bank-activo', 'bank-bnc'];
   return [
-    ...kills.map(killAndRestart),
+    ...['gateway', 'router', ...banks, 'notifier', 'reconciler'].map(killAndRestart),
     pause('kafka', 'broker', 20_000),
     pause('ferretdb', 'store', 20_000),
-    bankTimeout(quick ? 2 : 4),
-    publishFailures(quick ? ['bank-sim', 'bank-plaza'] : banks.filter((b) => b !== 'bank-bnc'), 0.5, quick ? 10_000 : 20_000),
+    bankTimeout(4),
+    publishFailures(banks.filter((b) => b !== 'bank-bnc'), 0.5, 20_000),
   ];
 }
 
