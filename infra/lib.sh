@@ -3,10 +3,16 @@
 INFRA_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 REPO="$(cd "$INFRA_DIR/.." && pwd)"
 CACHE="$REPO/.cache"
-RUN_DIR="$CACHE/infra-run"
-LOG_DIR="$CACHE/infra-logs"
-DATA_DIR="$CACHE/infra-data"
-ENV_FILE="$CACHE/infra.env"
+# Where one running instance keeps its pids, logs, data and env file. Default: .cache itself.
+# A second instance (other ports) on the same checkout needs its own, e.g. `npm run stack`
+# uses INFRA_STATE_DIR=.cache/stack/infra with KAFKA_PORT=19092 etc. The fetched binaries stay shared.
+INFRA_STATE_DIR="${INFRA_STATE_DIR:-$CACHE}"
+mkdir -p "$INFRA_STATE_DIR"
+INFRA_STATE_DIR="$(cd "$INFRA_STATE_DIR" && pwd)"
+RUN_DIR="$INFRA_STATE_DIR/infra-run"
+LOG_DIR="$INFRA_STATE_DIR/infra-logs"
+DATA_DIR="$INFRA_STATE_DIR/infra-data"
+ENV_FILE="$INFRA_STATE_DIR/infra.env"
 
 # shellcheck source=versions.env
 . "$INFRA_DIR/versions.env"

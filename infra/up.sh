@@ -6,7 +6,8 @@
 # Env: KAFKA_PORT (9092), KAFKA_CONTROLLER_PORT (9093), SCHEMA_REGISTRY_PORT (8081),
 #      MONGO_PORT (27017), INFRA_READY_TIMEOUT (120 s per service),
 #      INFRA_KEEP_ON_FAILURE=1 (leave services running when one fails, for debugging),
-#      KAFKA_JAVA_OPTS / APICURIO_JAVA_OPTS (override heap etc.).
+#      KAFKA_JAVA_OPTS / APICURIO_JAVA_OPTS (override heap etc.),
+#      INFRA_STATE_DIR (.cache: where pids, logs, data and infra.env go; one per instance).
 set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 

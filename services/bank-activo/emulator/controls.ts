@@ -36,6 +36,9 @@ export async function controlRoutes(controls: EmulatorControls, ledger: Ledger, 
       }
       case '/orders':
         return ok({ orders: [...ledger.orders.values()].map(view) });
+      case '/calls':
+        // Order calls per locator (our orderRef), for the reliability drills (docs/reliability.md).
+        return ok({ byRef: controls.callsByLocator() });
       case '/stats':
         return ok({ orders: controls.orderCount(), requests: controls.requestCount() });
     }

@@ -48,6 +48,8 @@ export interface EmulatorControls {
   orderCount(): number;
   /** Requests that carried this locator (repeats and faulted ones included). */
   callsFor(locator: string): number;
+  /** Every locator's call count. */
+  callsByLocator(): Record<string, number>;
   /** Requests that reached the bank's port (control routes excluded). */
   requestCount(): number;
 }
@@ -125,6 +127,7 @@ export async function startEmulator(options: EmulatorOptions): Promise<Emulator>
     reset: () => void (faults = noFaults()),
     orderCount: () => ledger.orders.size,
     callsFor: (locator) => calls.get(locator) ?? 0,
+    callsByLocator: () => Object.fromEntries(calls),
     requestCount: () => requests,
   };
 

@@ -12,6 +12,9 @@ import { Ledger, type BookedOrder, type Settlement } from './ledger';
  * breaks on demand (see README.md beside this file).
  */
 
+/** The resources that book money orders (status queries carry the same reference and are not counted). */
+const MONEY_ORDER = /(registrarPagoC2pApi|sendPaymentB2P|iniciarCreditoInmediatoApi)$/;
+
 export interface EmulatorOptions {
   /** 0 (default) picks a free port. */
   port?: number;
@@ -113,6 +116,7 @@ export async function startEmulator(options: EmulatorOptions): Promise<Emulator>
 
   const tokens = new Map<string, number>();
   const callsByReference = new Map<string, number>();
+  const passedByReference = new Map<string, number>();
   const requestsByPath = new Map<string, number>();
   let issued = 0;
   let unauthorized = 0;
@@ -181,6 +185,9 @@ export async function startEmulator(options: EmulatorOptions): Promise<Emulator>
     if (expiry === undefined || now() >= expiry || take('invalidTokens')) {
       return refuse(WSO2.invalidCredentials, 'Invalid Credentials', 'Make sure you have provided the correct security credentials');
     }
+    // Past the gateway: a second one for the same reference is the same order sent twice (the
+    // connector's documented resend after a 401 is not, so it is left out of this count).
+    if (reference && MONEY_ORDER.test(path)) passedByReference.set(reference, (passedByReference.get(reference) ?? 0) + 1);
     if (faults.delay.n > 0) {
       faults.delay.n--;
       await new Promise((r) => setTimeout(r, faults.delay.ms));
@@ -209,6 +216,9 @@ export async function startEmulator(options: EmulatorOptions): Promise<Emulator>
     const body = (parseJson(raw) ?? {}) as Record<string, unknown>;
     const n = typeof body.n === 'number' ? body.n : 1;
     switch (url.pathname) {
+      case '/__emulator/calls':
+        // Calls per order reference past the gateway, for the reliability drills (docs/reliability.md).
+        return { status: 200, body: { byRef: Object.fromEntries(passedByReference) } };
       case '/__emulator/state':
         return { status: 200, body: { accounts: ledger.allAccounts(), orders: ledger.orders(), tokensIssued: issued, unauthorized } };
       case '/__emulator/otp': {

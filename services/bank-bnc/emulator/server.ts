@@ -264,6 +264,9 @@ export async function startEmulator(options: EmulatorOptions): Promise<Emulator>
           const otp = controls.otpFor(instrument);
           return otp ? json(200, { otp }) : json(404, { error: 'no OTP issued for that instrument' });
         }
+        case 'GET calls':
+          // Money calls per envelope Reference, for the reliability drills (docs/reliability.md).
+          return json(200, { byRef: Object.fromEntries(referenceCalls) });
         case 'GET state':
           return json(200, { orderCount: controls.orderCount(), stats, merchantBalance: ledger.balanceOf(ledger.merchantAccount), orders: [...ledger.orders.values()] });
         case 'POST failNext':

@@ -265,6 +265,10 @@ export async function startEmulator(options: EmulatorOptions): Promise<Emulator>
       case 'POST /__emulator/reset':
         controls.reset();
         return json(res, 200, { ok: true });
+      case 'GET /__emulator/calls':
+        // Money calls per order reference (idExterno, referencia, referencia_c, ...): a count above 1
+        // is one order sent twice, which the reliability drills count (docs/reliability.md).
+        return json(res, 200, { byRef: Object.fromEntries(perRef) });
       case 'GET /__emulator/state':
         return json(res, 200, {
           calls,

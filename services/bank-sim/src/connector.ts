@@ -1,3 +1,4 @@
+import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import {
   CAPABILITIES,
   cursorOffset,
@@ -35,8 +36,31 @@ export class SimulatedBank implements BankConnector {
   readonly capabilities = CAPABILITIES;
   private readonly orders = new Map<string, Order>();
   private readonly statements = new Map<string, Movimiento[]>();
+  /** Every order received per orderRef, repeats included: more than 1 is one attempt sent twice. */
+  private readonly received = new Map<string, number>();
 
-  constructor(private readonly now: () => Date = () => new Date()) {}
+  /**
+   * `journal`: a file where every order received is appended before it is answered, and replayed at
+   * start. A real bank keeps its ledger when our connector process dies; with a journal the simulated
+   * one does too, so a restarted bank-sim still knows the orders it took (status queries, drills).
+   */
+  constructor(
+    private readonly now: () => Date = () => new Date(),
+    private readonly journal?: string,
+  ) {
+    if (journal && existsSync(journal)) {
+      for (const line of readFileSync(journal, 'utf8').split('\n')) {
+        if (!line.trim()) continue;
+        let entry: { at: string; order: ExecuteOrder };
+        try {
+          entry = JSON.parse(line) as { at: string; order: ExecuteOrder };
+        } catch {
+          continue; // a line cut by a kill -9 mid-write: that order was never answered
+        }
+        this.receive(entry.order, new Date(entry.at));
+      }
+    }
+  }
 
   /** Orders executed (not counting repeats): what "one bank call" is measured by. */
   get executedOrders(): number {
@@ -50,7 +74,26 @@ export class SimulatedBank implements BankConnector {
     return counts;
   }
 
+  /** Orders received per orderRef, repeats included. */
+  receivedByOrderRef(): Record<string, number> {
+    return Object.fromEntries(this.received);
+  }
+
+  /** The outcome of each order executed, by orderRef (the bank's ledger, for the drills' checks). */
+  ledger(): Record<string, { txnId: string; kind: string; rail: string; outcome: BankOutcome['type'] }> {
+    const out: Record<string, { txnId: string; kind: string; rail: string; outcome: BankOutcome['type'] }> = {};
+    for (const [ref, o] of this.orders) out[ref] = { txnId: o.txnId, kind: o.kind, rail: o.rail, outcome: o.outcome.type };
+    return out;
+  }
+
   async execute(order: ExecuteOrder): Promise<BankOutcome> {
+    const at = this.now();
+    if (this.journal) appendFileSync(this.journal, `${JSON.stringify({ at: at.toISOString(), order })}\n`);
+    return this.receive(order, at);
+  }
+
+  private receive(order: ExecuteOrder, at: Date): BankOutcome {
+    this.received.set(order.orderRef, (this.received.get(order.orderRef) ?? 0) + 1);
     const seen = this.orders.get(order.orderRef);
     if (seen) return seen.outcome;
     const referencia = `TEST-${order.idempotencyKey.slice(0, 8)}`;
@@ -62,14 +105,14 @@ export class SimulatedBank implements BankConnector {
         break;
       case 'cobrar':
         outcome = { type: 'accepted', pending: false, referencia, endtoend: null, raw };
-        this.post(order.request.body.cobrador, 'credito', order.request.body.monto.valor, order.request.body.concepto, referencia);
+        this.post(order.request.body.cobrador, 'credito', order.request.body.monto.valor, order.request.body.concepto, referencia, at);
         break;
       case 'pagar':
         outcome =
           order.rail === 'pago_movil'
             ? { type: 'settled', referencia, endtoend: null, raw }
             : { type: 'accepted', pending: false, referencia, endtoend: null, raw };
-        this.post(order.request.body.ordenante, 'debito', order.request.body.monto.valor, order.request.body.concepto, referencia);
+        this.post(order.request.body.ordenante, 'debito', order.request.body.monto.valor, order.request.body.concepto, referencia, at);
         break;
       case 'reverso':
         outcome = {
@@ -122,9 +165,8 @@ export class SimulatedBank implements BankConnector {
     return last?.saldo ?? OPENING_BALANCE;
   }
 
-  private post(instrumento: { tipo: string; valor: string }, tipo: 'credito' | 'debito', monto: number, concepto: string, referencia: string): void {
+  private post(instrumento: { tipo: string; valor: string }, tipo: 'credito' | 'debito', monto: number, concepto: string, referencia: string, at: Date): void {
     if (instrumento.tipo !== 'cuenta') return;
-    const at = this.now();
     const saldo = round2(this.balanceOf(instrumento.valor) + (tipo === 'credito' ? monto : -monto));
     const list = this.statements.get(instrumento.valor) ?? [];
     list.push({ fecha: venezuelanDate(at), hora: venezuelanTime(at), referencia, concepto, tipo, monto, saldo });

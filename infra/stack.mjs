@@ -1,0 +1,45 @@
+#!/usr/bin/env node
+// `npm run stack`: the switch as it runs in production, on one machine. Real Kafka, schema registry
+// and FerretDB (their own instance: ports 19092/19093, 18081, 37017, state in .cache/stack/infra),
+// then every service as its own process with prefixed logs, a demo merchant and a test key.
+// Ctrl-C stops the services and the infrastructure it started. See docs/reliability.md.
+import { relative } from 'node:path';
+import { REPO } from './stack/infra.mjs';
+import { startStack } from './stack/stack.mjs';
+
+const stack = await startStack().catch((e) => {
+  process.stderr.write(`stack failed to start: ${e.message}\n`);
+  process.exit(1);
+});
+
+const { url, key } = stack;
+const dir = relative(REPO, stack.operatorStateDir) || '.';
+process.stdout.write(
+  [
+    '',
+    `  Payments switch (processes on Kafka + MongoDB, test mode, simulated bank and bank emulators) listening on ${url}`,
+    `  Docs:          ${url}/docs`,
+    `  OpenAPI:       ${url}/openapi.json`,
+    `  x-switch-key:  ${key}`,
+    `  Banks test:    bnc (simulated), banco_plaza, bancaribe, banco_activo (emulators; control routes ${Object.values(stack.emulators).join(' ')})`,
+    `  Banks live:    bnc (emulator)`,
+    `  Infra:         ${stack.infra.reused ? 'reused' : 'started'} (${stack.mongo.url}, state in ${relative(REPO, stack.stateDir)}/infra)`,
+    '',
+    `  curl -s ${url}/switch/v1/bancos -H 'x-switch-key: ${key}'`,
+    '',
+    `  Onboarding:    SWITCH_STATE_DIR=${dir} npm run switch -- help   (operator token in ${dir}/admin.json)`,
+    `                 or SWITCH_URL=${url} SWITCH_ADMIN_TOKEN=${stack.adminToken} npm run switch -- help`,
+    '',
+  ].join('\n') + '\n',
+);
+
+let stopping = false;
+const stop = async (signal) => {
+  if (stopping) return;
+  stopping = true;
+  process.stdout.write(`\n  ${signal}: stopping\n`);
+  await stack.stop();
+  process.exit(0);
+};
+process.on('SIGINT', () => void stop('SIGINT'));
+process.on('SIGTERM', () => void stop('SIGTERM'));

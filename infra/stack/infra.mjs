@@ -1,0 +1,101 @@
+// The real infrastructure of a stack (Kafka, Apicurio, FerretDB) through the project's own infra/
+// scripts, as a separate instance: its own ports and its own state directory (INFRA_STATE_DIR), so it
+// never touches the default instance other people's tests use, and the drills may SIGSTOP it.
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { connect } from 'node:net';
+import { resolve } from 'node:path';
+
+export const REPO = resolve(import.meta.dirname, '../..');
+const INFRA = ['kafka', 'apicurio', 'ferretdb'];
+
+export const DEFAULT_INFRA_PORTS = { kafka: 19092, controller: 19093, registry: 18081, mongo: 37017 };
+
+function scriptEnv(stateDir, ports) {
+  return {
+    ...process.env,
+    INFRA_STATE_DIR: stateDir,
+    KAFKA_PORT: String(ports.kafka),
+    KAFKA_CONTROLLER_PORT: String(ports.controller),
+    SCHEMA_REGISTRY_PORT: String(ports.registry),
+    MONGO_PORT: String(ports.mongo),
+  };
+}
+
+function runScript(script, env, log) {
+  return new Promise((res, rej) => {
+    const child = spawn('bash', [resolve(REPO, 'infra', script)], { cwd: REPO, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const onData = (d) => d.toString().split('\n').filter(Boolean).forEach((l) => log(l));
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    child.once('exit', (code) => (code === 0 ? res() : rej(new Error(`infra/${script} exited with ${code}`))));
+  });
+}
+
+const portOpen = (port) =>
+  new Promise((res) => {
+    const s = connect({ host: '127.0.0.1', port, timeout: 1000 });
+    s.once('connect', () => (s.destroy(), res(true)));
+    s.once('error', () => res(false));
+    s.once('timeout', () => (s.destroy(), res(false)));
+  });
+
+/** The pid in a pid file of this instance, when that process is alive. */
+function pidOf(stateDir, name) {
+  const f = resolve(stateDir, 'infra-run', `${name}.pid`);
+  if (!existsSync(f)) return null;
+  const pid = Number(readFileSync(f, 'utf8').trim());
+  try {
+    process.kill(pid, 0);
+    return pid;
+  } catch {
+    return null;
+  }
+}
+
+/** Whether this instance's three servers are alive and answer (then a stack reuses them). */
+async function answering(stateDir, ports) {
+  if (!INFRA.every((n) => pidOf(stateDir, n))) return false;
+  if (!(await portOpen(ports.kafka)) || !(await portOpen(ports.mongo))) return false;
+  try {
+    const r = await fetch(`http://127.0.0.1:${ports.registry}/apis/ccompat/v7/subjects`, { signal: AbortSignal.timeout(3000) });
+    return r.status === 200;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Starts the instance (infra/up.sh with this state dir and ports) unless it already runs and
+ * answers. `stop()` stops it only if this call started it.
+ */
+export async function ensureInfra({ stateDir, ports = DEFAULT_INFRA_PORTS, log = () => {} }) {
+  const env = scriptEnv(stateDir, ports);
+  const reused = await answering(stateDir, ports);
+  if (reused) log(`reusing the running instance in ${stateDir}`);
+  else await runScript('up.sh', env, log);
+  const pid = (name) => {
+    const p = pidOf(stateDir, name);
+    if (!p) throw new Error(`infra ${name} is not running`);
+    return p;
+  };
+  // Each server runs in its own session (setsid in up.sh): signal its whole process group.
+  const signal = (name, sig) => process.kill(-pid(name), sig);
+  return {
+    reused,
+    env: {
+      KAFKA_BROKERS: `127.0.0.1:${ports.kafka}`,
+      SCHEMA_REGISTRY_URL: `http://127.0.0.1:${ports.registry}/apis/ccompat/v7`,
+      MONGO_URL: `mongodb://127.0.0.1:${ports.mongo}/`,
+    },
+    /** SIGSTOP: the server keeps its sockets but answers nothing (a hung broker or database). */
+    pause: (name) => signal(name, 'SIGSTOP'),
+    resume: (name) => signal(name, 'SIGCONT'),
+    pid,
+    async stop() {
+      if (reused) return;
+      for (const name of INFRA) if (pidOf(stateDir, name)) signal(name, 'SIGCONT'); // a paused one cannot exit
+      await runScript('down.sh', env, log);
+    },
+  };
+}

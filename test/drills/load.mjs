@@ -1,0 +1,130 @@
+// Open-loop load through the public REST API: operations start on a fixed schedule whether or not
+// earlier ones have answered (a fault must not slow the arrivals down, as real traffic does not).
+// Each request behaves like a careful merchant (SPEC 7.4): on no answer, a 5xx, a 429 or a gateway
+// wait that ran out, it repeats the same request with the same idempotency_key until it gets an
+// answer or its deadline passes.
+import { randomUUID } from 'node:crypto';
+
+const delay = (ms) => new Promise((r) => setTimeout(r, ms));
+const ordenante = { tipo: 'cuenta', valor: '01910000000000000001', banco: '0191', identificacion: 'J123456789', nombre: 'Comercio Drills' };
+const phone = () => `0414${String(Math.floor(Math.random() * 1e7)).padStart(7, '0')}`;
+const account = () => `0102${String(Math.floor(Math.random() * 1e16)).padStart(16, '0')}`;
+/** Amounts whose cents are never an emulator's magic value (.05, .13, .51, .71–.79, .91, ...). */
+const monto = () => ({ valor: 10 + Math.floor(Math.random() * 90) + 0.25 });
+
+// What the load sends, in turn. Collections go to the banks that run a token step (bnc simulated,
+// Banco Plaza); payouts to every test bank, on both rails.
+const PAYOUT_BANKS = ['bnc', 'banco_plaza', 'bancaribe', 'banco_activo'];
+const COLLECTION_BANKS = ['bnc', 'banco_plaza'];
+
+export class Load {
+  /** `otpFor(banco, telefono)`: the OTP a bank emulator sent to a payer (null: any OTP works there). */
+  constructor({ url, key, otpFor, requestTimeoutMs = 30_000 }) {
+    Object.assign(this, { url, key, otpFor, requestTimeoutMs });
+    this.requests = []; // { path, started, answered, status, estado, id, tries }
+    this.operations = []; // { id, kind, banco }
+    this.running = new Set();
+    this.seq = 0;
+    this.deadline = Infinity;
+  }
+
+  /** Starts `rate` operations a second until `stop()`; returns at once. */
+  start(rate) {
+    this.stopped = false;
+    const every = 1000 / rate;
+    const t0 = Date.now();
+    let n = 0;
+    const tick = () => {
+      if (this.stopped) return;
+      const p = this.operation().catch(() => {});
+      this.running.add(p);
+      void p.finally(() => this.running.delete(p));
+      n++;
+      // Scheduled against the start time, so a slow event loop does not lower the rate.
+      this.timer = setTimeout(tick, Math.max(0, t0 + n * every - Date.now()));
+    };
+    tick();
+  }
+
+  stop() {
+    this.stopped = true;
+    clearTimeout(this.timer);
+  }
+
+  /** Waits for every operation started (each is bounded by `deadline`). */
+  async settle(deadlineMs) {
+    this.deadline = Date.now() + deadlineMs;
+    const until = this.deadline + this.requestTimeoutMs + 1000;
+    while (this.running.size > 0 && Date.now() < until) await Promise.race([...this.running, delay(500)]);
+  }
+
+  async operation() {
+    const i = this.seq++;
+    if (i % 3 === 2) return this.collection(COLLECTION_BANKS[Math.floor(i / 3) % COLLECTION_BANKS.length]);
+    const banco = PAYOUT_BANKS[Math.floor(i / 3 + (i % 3)) % PAYOUT_BANKS.length];
+    const body = { idempotency_key: randomUUID(), monto: monto(), concepto: 'drill', banco_preferido: banco, ordenante };
+    if (i % 3 === 0) Object.assign(body, { via: 'pago_movil', beneficiario: { tipo: 'telefono', valor: phone(), banco: '0102', identificacion: 'V12345678', nombre: 'Ana' } });
+    else Object.assign(body, { via: 'credito_inmediato', beneficiario: { tipo: 'cuenta', valor: account(), banco: '0102', identificacion: 'V12345678', nombre: 'Ana' } });
+    await this.request('/pagar', body, 'pagar');
+  }
+
+  async collection(banco) {
+    const pagador = { tipo: 'telefono', valor: phone(), banco: '0102', identificacion: 'V12345678', nombre: 'Ana' };
+    const base = { idempotency_key: randomUUID(), monto: monto(), concepto: 'drill', canal: 'web', banco_preferido: banco, cobrador: { ...ordenante }, pagador };
+    const token = await this.request('/cobrar/token', base, 'token');
+    if (!token || token.estado !== 'ACEPTADA') return;
+    const used = token.banco_usado;
+    const otp = (await this.otpFor(used, pagador.valor)) ?? '12345678';
+    await this.request('/cobrar', { ...base, otp }, 'cobrar');
+  }
+
+  /** One request until answered (or its deadline): the answer body, or null. */
+  async request(path, body, kind) {
+    const r = { path, kind, started: Date.now(), answered: false, status: null, estado: null, id: null, tries: 0 };
+    this.requests.push(r);
+    let errors = 0;
+    for (;;) {
+      if (Date.now() > this.deadline) return null;
+      r.tries++;
+      let res;
+      let json = null;
+      try {
+        res = await fetch(`${this.url}/switch/v1${path}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-switch-key': this.key },
+          body: JSON.stringify(body),
+          signal: AbortSignal.timeout(this.requestTimeoutMs),
+        });
+        json = await res.json().catch(() => null);
+      } catch {
+        res = null; // refused (gateway down) or no answer in time: repeat with the same key
+      }
+      const waitRanOut = json?.estado === 'DESCONOCIDA' && typeof json?.raw?.switch === 'string';
+      if (res && res.status === 200 && json?.estado && !waitRanOut) {
+        Object.assign(r, { answered: true, status: 200, estado: json.estado, id: json.id, answeredAt: Date.now() });
+        if (!this.operations.some((o) => o.id === json.id)) this.operations.push({ id: json.id, kind, banco: json.banco_usado });
+        // ERROR: nothing reached a bank; the same key runs it again (DESIGN rule 5). A few times.
+        if (json.estado === 'ERROR' && r.tries < 5) {
+          await delay(1000);
+          continue;
+        }
+        return json;
+      }
+      if (res && res.status >= 400 && res.status < 500 && res.status !== 429 && res.status !== 408) {
+        Object.assign(r, { answered: true, status: res.status, error: json?.error ?? null, answeredAt: Date.now() });
+        return null;
+      }
+      r.status = res?.status ?? 'no answer';
+      errors++;
+      await delay(Math.min(2000, 200 * errors));
+    }
+  }
+
+  summary() {
+    const sent = this.requests.length;
+    const answered = this.requests.filter((r) => r.answered).length;
+    const byStatus = {};
+    for (const r of this.requests) byStatus[r.estado ?? r.status ?? 'none'] = (byStatus[r.estado ?? r.status ?? 'none'] ?? 0) + 1;
+    return { sent, answered, lost: sent - answered, byStatus };
+  }
+}

@@ -1,0 +1,110 @@
+#!/usr/bin/env node
+// `npm run drills [-- --quick] [--json FILE] [--only NAME,...] [--rate N]`: scripted faults against
+// the whole switch (npm run stack's processes on their own Kafka / registry / FerretDB instance)
+// under open-loop load, with the invariants of docs/reliability.md checked after each one.
+// Exit code 1 when any count that must be 0 is not.
+import { createWriteStream, mkdirSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { REPO } from '../../infra/stack/infra.mjs';
+import { startStack } from '../../infra/stack/stack.mjs';
+import { startReceiver } from './receiver.mjs';
+import { openStore } from './checks.mjs';
+import { drillList, runDrill } from './drills.mjs';
+import { printTable, violationsOf } from './report.mjs';
+
+const argv = process.argv.slice(2);
+const flag = (name) => argv.includes(`--${name}`);
+const option = (name) => (argv.includes(`--${name}`) ? argv[argv.indexOf(`--${name}`) + 1] : undefined);
+const quick = flag('quick');
+const jsonFile = option('json');
+const only = option('only')?.split(',');
+const rate = Number(option('rate') ?? (quick ? 2 : 4));
+const timing = quick ? { beforeMs: 4_000, afterMs: 6_000, recoveryMs: 90_000 } : { beforeMs: 8_000, afterMs: 12_000, recoveryMs: 180_000 };
+
+const stateDir = resolve(REPO, '.cache/drills');
+mkdirSync(stateDir, { recursive: true });
+const logFile = resolve(stateDir, 'services.log');
+const logStream = createWriteStream(logFile);
+const log = (l) => process.stdout.write(`${l}\n`);
+// A hard bound on the whole run, whatever happens (a hung fetch, a process that never gets ready).
+const hardLimit = setTimeout(() => {
+  log('drills: time limit reached, stopping');
+  process.exit(2);
+}, (quick ? 15 : 60) * 60_000);
+hardLimit.unref();
+
+const database = `drills_${Date.now().toString(36)}`;
+log(`drills: ${quick ? 'quick' : 'full'} run, ${rate} operations/s, service logs in ${logFile}`);
+const stack = await startStack({
+  port: 0,
+  stateDir,
+  // Ports of their own: `npm run stack` (19092, 18081, 37017) and the shared instance may be running.
+  infraPorts: { kafka: 29092, controller: 29093, registry: 28081, mongo: 47017 },
+  database,
+  merchant: 'drills',
+  sink: { write: (l) => logStream.write(`${l}\n`), colour: false },
+  log: (l) => log(`  stack: ${l}`),
+  emulatorSettleMs: 1500,
+  env: {
+    LOG_LEVEL: 'warn',
+    SWITCH_WEBHOOK_ALLOW_PRIVATE: 'true',
+    SWITCH_WEBHOOK_SCHEDULE_MS: '0,1000,2000,3000,5000,8000',
+    SWITCH_NOTIFIER_POLL_MS: '250',
+    SWITCH_RECONCILER_INTERVAL_MS: '1000',
+    SWITCH_RECONCILER_BACKOFF_MS: '500',
+    SWITCH_RATE_LIMIT_PER_MINUTE: '1000000',
+    SWITCH_SHUTDOWN_MS: '5000',
+    PLAZA_TIMEOUT_MS: '10000',
+    BANCARIBE_TEST_TIMEOUT_MS: '10000',
+    ACTIVO_TIMEOUT_MS: '10000',
+  },
+}).catch((e) => {
+  log(`drills: the stack did not start: ${e.message} (see ${logFile})`);
+  process.exit(2);
+});
+
+let stopping = false;
+const shutdown = async (code) => {
+  if (stopping) return;
+  stopping = true;
+  await stack.stop().catch(() => {});
+  logStream.end();
+  process.exit(code);
+};
+process.on('SIGINT', () => void shutdown(130));
+process.on('SIGTERM', () => void shutdown(143));
+
+const receiver = await startReceiver();
+const hook = await fetch(`${stack.url}/admin/v1/merchants/${stack.merchant}/webhooks`, {
+  method: 'POST',
+  headers: { authorization: `Bearer ${stack.adminToken}`, 'content-type': 'application/json' },
+  body: JSON.stringify({ mode: 'test', url: receiver.url, events: ['transaccion.aprobada', 'transaccion.liquidada', 'transaccion.rechazada'] }),
+});
+if (hook.status !== 201) {
+  log(`drills: registering the webhook answered ${hook.status}: ${await hook.text()}`);
+  await shutdown(2);
+}
+const store = await openStore(stack.mongo);
+
+const results = [];
+const drills = drillList({ quick }).filter((d) => !only || only.some((o) => d.name.includes(o)));
+for (const [i, drill] of drills.entries()) {
+  log(`[${i + 1}/${drills.length}] ${drill.name}`);
+  const t0 = Date.now();
+  const r = await runDrill(drill, { stack, store, receiver, rate, ...timing, log });
+  results.push(r);
+  log(`  ${r.sent} sent, ${r.answered} answered, ${r.operations} operations; violations ${violationsOf(r)}; recovered ${r.recovery_s === null ? 'NOT within the limit' : `in ${r.recovery_s} s`} (${((Date.now() - t0) / 1000).toFixed(0)} s)`);
+  for (const [k, list] of Object.entries(r.details)) for (const x of list.slice(0, 3)) log(`    ${k}: ${JSON.stringify(x)}`);
+}
+
+printTable(results, log);
+const violations = results.reduce((n, r) => n + violationsOf(r), 0);
+log(`drills: ${violations} violation(s) in ${results.length} drill(s)`);
+if (jsonFile) {
+  const drillsJson = results.map(({ details: _d, answers: _a, operations: _o, ...r }) => r);
+  writeFileSync(resolve(process.cwd(), jsonFile), JSON.stringify({ drills: drillsJson, violations, details: results.map((r) => ({ name: r.name, answers: r.answers, operations: r.operations, ...r.details })) }, null, 2));
+  log(`drills: wrote ${jsonFile}`);
+}
+await store.close().catch(() => {});
+await receiver.close();
+await shutdown(violations > 0 ? 1 : 0);
