@@ -260,4 +260,27 @@ describe('MCP server (Streamable HTTP at /mcp and stdio)', () => {
       expect(malformed.stderr).toMatch(/SWITCH_KEY must be set/);
     });
   });
+
+  it('rate limits key on the merchant, not on the injected request: REST and MCP calls share one budget', async () => {
+    const limited = await startTestSwitch({ config: { rateLimitPerMinute: 3 } });
+    try {
+      const url = await limited.sw.gateway.app.listen({ host: '127.0.0.1', port: 0 });
+      const client = async (key: string) => {
+        const c = new Client({ name: 'rate', version: '1' });
+        await c.connect(new StreamableHTTPClientTransport(new URL(`${url}/mcp`), { requestInit: { headers: { 'x-switch-key': key } } }));
+        clients.push(c);
+        return c;
+      };
+      for (let i = 0; i < 3; i++) expect((await limited.get('/switch/v1/bancos')).statusCode).toBe(200);
+      const r = await call(await client(limited.key), 'bancos', {});
+      expect(r.isError).toBe(true);
+      expect(errorBody(r).error).toBe('RATE_LIMITED');
+      // Every injected request comes from the same address; another merchant still has its own budget.
+      await createMerchant(limited.sw.store, { id: 'vecino', nombre: 'Vecino' });
+      const { switchKey } = await issueKey(limited.sw.store, 'vecino', 'test');
+      expect((await call(await client(switchKey), 'bancos', {})).isError).toBeFalsy();
+    } finally {
+      await limited.close();
+    }
+  });
 });
