@@ -201,6 +201,16 @@ describe('MCP server (Streamable HTTP at /mcp and stdio)', () => {
   it('accepts Authorization: Bearer <merchant>:<secret>; GET and DELETE are 405 (stateless)', async () => {
     const r = await call(await connect({ authorization: `Bearer ${t.key}` }), 'bancos', {});
     expect(r.isError).toBeFalsy();
+    const raw = await fetch(`${base}/mcp`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${t.key}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'x-request-id': 'agente-42' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'consultar', arguments: { id: 'txn_nope' } } }),
+    });
+    expect(raw.status).toBe(200);
+    expect(raw.headers.get('x-request-id')).toBe('agente-42');
+    const rpc = (await raw.json()) as { id: number; result: CallToolResult };
+    expect(rpc.id).toBe(7);
+    expect(rpc.result.isError).toBe(true);
     for (const method of ['GET', 'DELETE']) {
       const res = await fetch(`${base}/mcp`, { method, headers: { 'x-switch-key': t.key, accept: 'text/event-stream' } });
       expect(res.status, method).toBe(405);
@@ -213,6 +223,7 @@ describe('MCP server (Streamable HTTP at /mcp and stdio)', () => {
     expect(metrics).toMatch(/switch_mcp_tool_calls_total\{tool="pagar",outcome="ok"\} [1-9]/);
     expect(metrics).toMatch(/switch_mcp_tool_calls_total\{tool="pagar",outcome="VALIDATION"\} [1-9]/);
     expect(metrics).toMatch(/switch_mcp_tool_calls_total\{tool="consultar",outcome="NOT_FOUND"\} [1-9]/);
+    expect(metrics).toMatch(/http_requests_total\{service="gateway",route="\/mcp",method="POST",status_code="200"\} [1-9]/);
     expect(logged).toMatch(/"msg":"mcp tool call"/);
     expect(logged).toMatch(/"tool":"pagar"/);
     const secret = t.key.slice(t.key.indexOf(':') + 1);

@@ -56,7 +56,8 @@ export function mcpRoutes(app: FastifyInstance, deps: { store: Store; inject: (o
     const log = request.log.child({ merchant: caller.merchantId, mode: caller.mode });
     const server = createMcpServer({ mode: caller.mode, rest: injectedRest(deps.inject, caller.switchKey, request.id), log });
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-    // The transport writes the answer itself; fastify must not answer too.
+    // The transport writes the answer itself; fastify must not answer too (nor run onSend, hence the id here).
+    reply.raw.setHeader('x-request-id', request.id);
     reply.hijack();
     reply.raw.on('close', () => {
       void transport.close();
