@@ -52,6 +52,7 @@ async function main(): Promise<void> {
       `  Payments switch (embedded, test mode, ${kind}) listening on ${baseUrl}`,
       `  Docs:          ${baseUrl}/docs`,
       `  OpenAPI:       ${baseUrl}/openapi.json`,
+      `  MCP:           ${baseUrl}/mcp   (same x-switch-key; docs/mcp.md)`,
       `  x-switch-key:  ${switchKey}`,
       ...bankLines,
       '',

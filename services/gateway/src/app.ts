@@ -6,6 +6,7 @@ import rateLimit from '@fastify/rate-limit';
 import { addMoneyKeywords, checkReady, metrics, READY_TIMEOUT_MS, registry, type Bus, type Logger, type RoutingTable, type Store } from '@switch/shared';
 import { installAuth } from './auth';
 import { installErrorHandling } from './errors';
+import { mcpRoutes } from './mcp/http';
 import { Operations } from './operations';
 import { Replies } from './reply';
 import { adminRoutes } from './routes/admin';
@@ -108,6 +109,9 @@ export async function buildGateway(deps: GatewayDeps): Promise<Gateway> {
     operationRoutes(api, operations);
     accountRoutes(api, { routing: deps.routing, replies, readTimeoutMs: config.queryTimeoutMs });
   });
+
+  // The tool-protocol server with the same key (SPEC 5.5); its tool calls are injected into the API above.
+  await app.register(async (mcp) => mcpRoutes(mcp, { store: deps.store, inject: (options) => app.inject(options) }));
 
   if (config.adminToken) {
     const adminToken = config.adminToken;

@@ -49,6 +49,12 @@ export const metrics = {
     buckets: [0.001, 0.0025, ...seconds],
     registers: [registry],
   }),
+  mcpToolCalls: new Counter({
+    name: 'switch_mcp_tool_calls_total',
+    help: 'MCP tool calls by tool and outcome (ok, or the error code the REST API answered)',
+    labelNames: ['tool', 'outcome'],
+    registers: [registry],
+  }),
   reconcilerResolutions: new Counter({ name: 'switch_reconciler_resolutions_total', help: 'State changes resolved by a status query', labelNames: ['from_estado', 'to_estado'], registers: [registry] }),
 };
 
