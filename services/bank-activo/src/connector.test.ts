@@ -13,7 +13,7 @@ import {
   type StatusQuery,
   type TokenBody,
 } from '@switch/shared';
-import { startEmulator, type Emulator } from '../emulator/server';
+import { startEmulator, type Emulator } from '../emulator';
 import { ActivoConnector } from './connector';
 import type { ActivoConnectorConfig } from './config';
 

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Movimientos, Saldo, validatorFor, type BankOutcome, type MotivoRechazo } from '@switch/shared';
-import { startEmulator, DEFAULT_MERCHANT, type Emulator } from '../emulator/server';
+import { startEmulator, DEFAULT_MERCHANT, type Emulator } from '../emulator';
 import { CODIGOS_ERROR, ERRORES_CUENTAS, RAZONES_ISO } from '../emulator/catalog';
 import { BancaribeConnector } from './connector';
 import { c2p, connectorConfig, CREDENTIALS, pagar, ref, reverso, statusOf, token } from '../test/fixtures';

@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { BankHttpClient, Movimientos, Saldo, validatorFor, type BankOutcome, type ExecuteOrder, type Instrumento, type OperationRequest, type Rail, type StatusQuery } from '@switch/shared';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { startEmulator, type Emulator } from '../emulator/server';
+import { startEmulator, type Emulator } from '../emulator';
 import { BNC_CODES, classify } from './codes';
 import { BncConnector, type BncConnectorConfig } from './connector';
 import { addDays, envelopeReference, venezuelanDate } from './formats';
