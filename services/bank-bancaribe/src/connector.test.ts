@@ -58,6 +58,18 @@ describe('Bancaribe connector against the emulator', () => {
     await emulator.close();
   });
 
+  describe('never a false final answer', () => {
+    it('an unlisted code on an order → unknown, never a rejection', async () => {
+      emulator.controls.rejectNext(1, '777');
+      expect(await connector.execute(pagar(ref('unk'), 10, 'pago_movil', { tipo: 'telefono', valor: '04241112299', banco: '0105' }))).toMatchObject({ type: 'unknown' });
+    });
+
+    it.each([429, 400, 404])('a bare HTTP %i on an order → unknown', async (status) => {
+      emulator.controls.failNext(1, status);
+      expect(await connector.execute(pagar(ref('bare'), 10, 'credito_inmediato', { tipo: 'cuenta', valor: '01050000000000000042', banco: '0105' }))).toMatchObject({ type: 'unknown' });
+    });
+  });
+
   describe('collections', () => {
     it('collects by C2P: settled with the bank secuencial, money moved payer → merchant', async () => {
       const merchantBefore = emulator.ledger.balance(DEFAULT_MERCHANT.cuenta);

@@ -66,6 +66,19 @@ describe('BNC connector against the emulator', () => {
     await emu.close();
   });
 
+  describe('never a false final answer', () => {
+    it('an unlisted code on an order → unknown, never a rejection', async () => {
+      emu.controls.rejectNext(1, 'ZZ99', 'MobPayment/SendP2P');
+      expect(await bnc.execute(pagar(10))).toMatchObject({ type: 'unknown' });
+    });
+
+    it.each([429, 400, 404, 408])('a bare HTTP %i on an order → unknown', async (status) => {
+      emu.controls.failNext(1, status, 'SIMF/CreditBeginner');
+      expect(await bnc.execute(pagar(10, cuenta('01050000000000000042'), 'credito_inmediato'))).toMatchObject({ type: 'unknown' });
+    });
+
+  });
+
   describe('orders', () => {
     it('token: asks BNC to send the payer an OTP → accepted', async () => {
       const outcome = await bnc.execute(token(50, telefono('04141110001')));
