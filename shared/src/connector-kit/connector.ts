@@ -1,6 +1,6 @@
 import type { BancoId, Capability, Mode } from '../domain/bancos';
 import type { BankOutcome } from '../domain/operation';
-import type { ExecuteOrder, ReadOutcome, StatusQuery } from '../ports/bank';
+import type { BankConnector, ExecuteOrder, ReadOutcome, StatusQuery } from '../ports/bank';
 import type { Movimientos, MovimientosQuery, Saldo, SaldoQuery } from '../contracts/bancos';
 import type { GuardedConnector } from '../runtime/bank-service';
 import type { BankBreakers } from '../runtime/breaker';
@@ -15,13 +15,7 @@ const message = (error: unknown): string => (error instanceof Error ? error.mess
  * methods. Each receives the kit's guarded send; none needs to catch: the kit turns a throw into
  * the right outcome (see `BankConnectorKit`).
  */
-export interface BankDefinition {
-  readonly banco: BancoId;
-  readonly capabilities: readonly Capability[];
-  execute(order: ExecuteOrder): Promise<BankOutcome>;
-  status(query: StatusQuery): Promise<BankOutcome>;
-  saldo(mode: Mode, query: SaldoQuery): Promise<ReadOutcome<Saldo>>;
-  movimientos(mode: Mode, query: MovimientosQuery): Promise<ReadOutcome<Movimientos>>;
+export interface BankDefinition extends BankConnector {
   /** Releases what the bank's protocol holds besides the kit's HTTP pool (none by default). */
   close?(): Promise<void>;
 }
