@@ -8,7 +8,8 @@
 #
 # Stages: manifests (package.json files only, so dependency layers are cached until they change),
 # build (all dependencies + tsc), prod-deps (npm ci --omit=dev), runtime (prod node_modules + dist
-# folders, non-root, no npm cache, no sources, no tests).
+# folders, non-root, no npm cache, no sources, no tests, no bank emulators: each bank's emulator is its
+# package's `./emulator` export, for tests and local runs only, and is removed from what ships).
 
 ARG NODE_IMAGE=node:20-bookworm-slim
 
@@ -37,7 +38,9 @@ RUN npm run build \
  && mkdir -p /out \
  && for d in shared services/*; do \
       if [ -d "$d/dist" ]; then mkdir -p "/out/$d" && cp -a "$d/dist" "/out/$d/"; fi; \
-    done
+    done \
+ && rm -rf /out/services/*/dist/emulator \
+ && ! find /out -path '*emulator*' | grep -q .
 
 # --- prod-deps: runtime dependencies only -------------------------------------------------------------
 FROM ${NODE_IMAGE} AS prod-deps

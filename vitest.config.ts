@@ -14,6 +14,11 @@ export default defineConfig({
       '@switch/notifier': src('services/notifier/src/index.ts'),
       '@switch/reconciler': src('services/reconciler/src/index.ts'),
       '@switch/embedded': src('services/embedded/src/index.ts'),
+      // Each bank's emulator is its own entry point (tests and local runs only), listed before the package.
+      '@switch/bank-plaza/emulator': src('services/bank-plaza/emulator/index.ts'),
+      '@switch/bank-bancaribe/emulator': src('services/bank-bancaribe/emulator/index.ts'),
+      '@switch/bank-activo/emulator': src('services/bank-activo/emulator/index.ts'),
+      '@switch/bank-bnc/emulator': src('services/bank-bnc/emulator/index.ts'),
       '@switch/bank-plaza': src('services/bank-plaza/src/index.ts'),
       '@switch/bank-bancaribe': src('services/bank-bancaribe/src/index.ts'),
       '@switch/bank-activo': src('services/bank-activo/src/index.ts'),

@@ -28,6 +28,7 @@ export * from './config/env';
 export * from './config/routing';
 export * from './telemetry/logger';
 export * from './runtime/bank-worker';
+export * from './connector-kit';
 export * from './domain/onboarding';
 export * from './contracts/literals';
 export * from './adapters/kafka/bus';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger, envReader, issueKey, Movimientos, parseBankList, Saldo, validatorFor } from '@switch/shared';
 import { EMULATOR_TEST_BANKS, seedDemoMerchant, startEmbeddedSwitch } from '@switch/embedded';
-import { startEmulator as startPlazaEmulator } from '@switch/bank-plaza';
+import { startEmulator as startPlazaEmulator } from '@switch/bank-plaza/emulator';
 import { CODE, cuentaBeneficiario, cuentaDe, EMULATED, othersThan, otpFrom, pagar, settleAt, startBankSwitch, telefono, token, type BankSwitch } from './helpers';
 
 const isSaldo = validatorFor(Saldo);

@@ -30,8 +30,8 @@ describe('Banco Activo codes', () => {
     expect(meaningOf('422', 'ZZ99')).toMatchObject({ motivo: 'DESCONOCIDO', codigo: '422' });
   });
 
-  it('unknown codes are DESCONOCIDO rejections', () => {
-    expect(meaningOf('777')).toEqual({ motivo: 'DESCONOCIDO', descripcion: 'Código no reconocido', disposition: 'rejected', codigo: '777' });
+  it('unknown codes are unknown, never a rejection', () => {
+    expect(meaningOf('777')).toEqual({ motivo: 'DESCONOCIDO', descripcion: 'Código no reconocido', disposition: 'unknown', codigo: '777' });
   });
 
   it('only "bank unavailable" answers are not processed', () => {

@@ -92,11 +92,12 @@ export const ACTIVO_CODES: Readonly<Record<string, CodeMeaning>> = {
   MD15: rejected('DESCONOCIDO', 'Rechazo definitivo'),
 };
 
-const UNKNOWN_CODE: CodeMeaning = rejected('DESCONOCIDO', 'Código no reconocido');
+/** A code the table does not know: unknown to the switch (status query), never a rejection. */
+const UNKNOWN_CODE: CodeMeaning = undetermined('Código no reconocido');
 
 /**
  * The meaning of an answer: a precise ISO 20022 reason wins over the bank's generic code (a "422"
- * carrying `motivo: "AM04"` is SALDO_INSUFICIENTE). Unknown codes are DESCONOCIDO rejections.
+ * carrying `motivo: "AM04"` is SALDO_INSUFICIENTE). Unknown codes are unknown (never a rejection).
  */
 export function meaningOf(code: string | undefined, isoReason?: string | undefined): CodeMeaning & { codigo: string } {
   const iso = isoReason ? ACTIVO_CODES[isoReason] : undefined;

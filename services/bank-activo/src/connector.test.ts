@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { estatusOutcome, statusOutcome } from './interpret';
 import { randomUUID } from 'node:crypto';
 import {
   Movimientos,
@@ -13,7 +14,7 @@ import {
   type StatusQuery,
   type TokenBody,
 } from '@switch/shared';
-import { startEmulator, type Emulator } from '../emulator/server';
+import { startEmulator, type Emulator } from '../emulator';
 import { ActivoConnector } from './connector';
 import type { ActivoConnectorConfig } from './config';
 
@@ -388,5 +389,25 @@ describe('ActivoConnector: saldo and movimientos', () => {
   it('a read while the bank is down is BANCO_NO_DISPONIBLE', async () => {
     emulator.controls.failNext(1, 503);
     expect(await activo.saldo('test', { cuenta: MERCHANT_ACCOUNT })).toMatchObject({ ok: false, motivo: 'BANCO_NO_DISPONIBLE' });
+  });
+});
+
+describe('never a false final answer', () => {
+  it('an unlisted code on an order → unknown, never a rejection', async () => {
+    emulator.controls.rejectNext(1, '777');
+    expect(await activo.execute(pagar('pago_movil'))).toMatchObject({ type: 'unknown' });
+  });
+
+  it.each([429, 400, 404])('a bare HTTP %i on an order → unknown', async (status) => {
+    emulator.controls.failNext(1, status);
+    expect(await activo.execute(pagar('credito_inmediato'))).toMatchObject({ type: 'unknown' });
+  });
+
+  it('an unlisted code to a status query → unknown, never rejected', () => {
+    const answer = (status: number, body: Record<string, unknown>) => ({ kind: 'response' as const, status, headers: {}, body: JSON.stringify(body) });
+    const never = () => { throw new Error('not a success'); };
+    expect(statusOutcome(answer(200, { code: '0007', descripcion: 'nuevo' }), never).type).toBe('unknown');
+    expect(statusOutcome(answer(400, { code: '0007' }), never).type).toBe('unknown');
+    expect(estatusOutcome({ kind: 'answer', status: 200, code: '200', descripcion: null, body: { estatus: 'XYZ' } } as never, {}).type).toBe('unknown');
   });
 });

@@ -2,4 +2,3 @@ export { ActivoConnector, type ActivoConnectorDeps } from './connector';
 export { loadActivoConfig, type ActivoConfig, type ActivoConnectorConfig } from './config';
 export { startActivoService, type ActivoService } from './service';
 export { ACTIVO_CODES, meaningOf } from './codes';
-export { startEmulator, type Emulator, type EmulatorOptions } from '../emulator/server';

@@ -1,4 +1,4 @@
-import type { BankHttpResult, BankOutcome, MotivoRechazo, ReadOutcome } from '@switch/shared';
+import { bareHttpOrderOutcome, type BankHttpResult, type BankOutcome, type MotivoRechazo, type ReadOutcome } from '@switch/shared';
 import { ACTIVO_CODES, meaningOf, wso2Key, type CodeMeaning } from './codes';
 import { CODE_OK, readAnswer, type ActivoAnswer } from './protocol';
 
@@ -58,7 +58,7 @@ export function orderOutcome(result: BankHttpResult, onOk: (answer: Answer, raw:
       const m = ACTIVO_CODES[wso2Key(answer.fault.code)];
       if (m) return fromMeaning(m, raw, null);
       // An unlisted gateway fault: a 4xx is the gateway refusing before the bank; a 5xx proves nothing.
-      return answer.status >= 500 ? { type: 'unknown', raw } : { type: 'rejected', motivo: 'DESCONOCIDO', referencia: null, raw };
+      return bareHttpOrderOutcome(answer.status, raw);
     }
     case 'answer': {
       if (answer.code === CODE_OK) return answer.status < 300 ? onOk(answer, raw) : { type: 'unknown', raw };
@@ -79,7 +79,9 @@ export function estatusOutcome(answer: Answer, raw: Raw, pendingIsAccepted = tru
     case 'AC00':
       return { type: 'accepted', pending: pendingIsAccepted, referencia, endtoend, raw };
     case 'RJCT': {
-      const m = meaningOf(undefined, str(answer.body.motivo) ?? str(answer.body.codigoRechazo) ?? 'RJCT');
+      const reason = str(answer.body.motivo) ?? str(answer.body.codigoRechazo);
+      // RJCT is a rejection; a reason the table does not know leaves it a rejection without motivo.
+      const m = meaningOf(undefined, reason && ACTIVO_CODES[reason] ? reason : 'RJCT');
       return m.disposition === 'unknown' ? { type: 'unknown', raw } : { type: 'rejected', motivo: m.motivo, referencia, raw };
     }
     default:

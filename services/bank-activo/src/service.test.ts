@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { bankRequests, createLogger, MemoryBus, MemoryStore, TOPICS, type RouterInboxMessage } from '@switch/shared';
-import { startEmulator, type Emulator } from '../emulator/server';
+import { startEmulator, type Emulator } from '../emulator';
 import { startActivoService, type ActivoService } from './service';
 
 let emulator: Emulator;

@@ -48,8 +48,9 @@ describe('Bancaribe code table', () => {
     expect(isAuthFailure('51')).toBe(false);
   });
 
-  it('calls an unknown code an unclassified rejection', () => {
-    expect(classify('777')).toMatchObject({ motivo: 'DESCONOCIDO', disposition: 'rejected' });
+  it('calls an unknown code unknown, never a rejection', () => {
+    expect(classify('777')).toMatchObject({ disposition: 'unknown' });
+    expect(classify(undefined).disposition).toBe('unknown');
     expect(classify(undefined).motivo).toBe('DESCONOCIDO');
     expect(classify(null).motivo).toBe('DESCONOCIDO');
   });

@@ -99,9 +99,10 @@ export const CODES: Readonly<Record<string, CodeEntry>> = {
   invalid_request: rejected('FIRMA_AUTH', 'OAuth2 [inf]', 'Malformed token request'),
 };
 
-const UNCLASSIFIED: CodeEntry = { motivo: 'DESCONOCIDO', disposition: 'rejected', fuente: 'codigoError [INV]', descripcion: 'Código no clasificado' };
+/** A code the table does not know: unknown to the switch (DESCONOCIDA, resolved by a status query), never a rejection. */
+const UNCLASSIFIED: CodeEntry = { motivo: 'DESCONOCIDO', disposition: 'unknown', fuente: 'codigoError [INV]', descripcion: 'Código no clasificado' };
 
-/** The meaning of a bank code; a code not in the table is an unclassified rejection (DESCONOCIDO). */
+/** The meaning of a bank code; a code not in the table is unknown (never a rejection). */
 export function classify(code: string | number | null | undefined): CodeEntry {
   if (code === null || code === undefined) return UNCLASSIFIED;
   return CODES[String(code).trim()] ?? UNCLASSIFIED;

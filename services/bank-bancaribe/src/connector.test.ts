@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Movimientos, Saldo, validatorFor, type BankOutcome, type MotivoRechazo } from '@switch/shared';
-import { startEmulator, DEFAULT_MERCHANT, type Emulator } from '../emulator/server';
+import { startEmulator, DEFAULT_MERCHANT, type Emulator } from '../emulator';
 import { CODIGOS_ERROR, ERRORES_CUENTAS, RAZONES_ISO } from '../emulator/catalog';
 import { BancaribeConnector } from './connector';
 import { c2p, connectorConfig, CREDENTIALS, pagar, ref, reverso, statusOf, token } from '../test/fixtures';
@@ -56,6 +56,18 @@ describe('Bancaribe connector against the emulator', () => {
   afterAll(async () => {
     await connector.close();
     await emulator.close();
+  });
+
+  describe('never a false final answer', () => {
+    it('an unlisted code on an order → unknown, never a rejection', async () => {
+      emulator.controls.rejectNext(1, '777');
+      expect(await connector.execute(pagar(ref('unk'), 10, 'pago_movil', { tipo: 'telefono', valor: '04241112299', banco: '0105' }))).toMatchObject({ type: 'unknown' });
+    });
+
+    it.each([429, 400, 404])('a bare HTTP %i on an order → unknown', async (status) => {
+      emulator.controls.failNext(1, status);
+      expect(await connector.execute(pagar(ref('bare'), 10, 'credito_inmediato', { tipo: 'cuenta', valor: '01050000000000000042', banco: '0105' }))).toMatchObject({ type: 'unknown' });
+    });
   });
 
   describe('collections', () => {

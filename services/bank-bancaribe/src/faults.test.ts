@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { startEmulator, DEFAULT_MERCHANT, type Emulator } from '../emulator/server';
+import { startEmulator, DEFAULT_MERCHANT, type Emulator } from '../emulator';
 import { RUTAS } from './protocol';
 import { BancaribeConnector } from './connector';
 import { c2p, connectorConfig, CREDENTIALS, pagar, ref, statusOf } from '../test/fixtures';

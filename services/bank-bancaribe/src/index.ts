@@ -2,4 +2,3 @@ export { BancaribeConnector, type BancaribeConnectorConfig, type BancaribeConnec
 export { loadBancaribeConfig, describeBancaribeConfig, type BancaribeConfig } from './config';
 export { startBancaribeService, type BancaribeService } from './service';
 export type { Comercio } from './transformers';
-export { startEmulator, DEFAULT_MERCHANT, type Emulator, type EmulatorOptions, type EmulatorControls } from '../emulator/server';

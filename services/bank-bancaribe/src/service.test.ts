@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bankRequests, createLogger, envReader, MemoryBus, MemoryStore, TOPICS, type RouterInboxMessage } from '@switch/shared';
 import { Writable } from 'node:stream';
-import { startEmulator, type Emulator } from '../emulator/server';
+import { startEmulator, type Emulator } from '../emulator';
 import { loadBancaribeConfig } from './config';
 import { startBancaribeService, type BancaribeService } from './service';
 import { c2p, CREDENTIALS, ref } from '../test/fixtures';

@@ -27,8 +27,10 @@ describe('reading a money order answer', () => {
     expect(interpretOrder(answer(200, { hello: 'world' }), 'c2p').type).toBe('unknown');
   });
 
-  it('refuses on a 4xx without a business code, keeping the bank body', () => {
-    expect(interpretOrder(answer(400, { message: 'bad' }), 'c2p')).toMatchObject({ type: 'rejected', motivo: 'RECHAZO_TECNICO', raw: { status: 400, body: { message: 'bad' } } });
+  it('a bare 4xx (429 included) without a business code is unknown, keeping the bank body; refused credentials are FIRMA_AUTH', () => {
+    expect(interpretOrder(answer(400, { message: 'bad' }), 'c2p')).toMatchObject({ type: 'unknown', raw: { status: 400, body: { message: 'bad' } } });
+    expect(interpretOrder(answer(429, { message: 'slow down' }), 'pagoB2p')).toMatchObject({ type: 'unknown' });
+    expect(interpretOrder(answer(200, { codigoError: '777', descripcionError: 'nuevo' }), 'pagoB2p')).toMatchObject({ type: 'unknown', raw: { codigo: '777' } });
     expect(interpretOrder(answer(403, { fault: { code: 900908, message: 'Resource forbidden' } }), 'c2p')).toMatchObject({ type: 'rejected', motivo: 'FIRMA_AUTH' });
   });
 
@@ -45,6 +47,13 @@ describe('reading a money order answer', () => {
 
 describe('reading a status answer', () => {
   const credito = (out: Record<string, unknown>) => answer(200, envelope('consultarCreditoInmediatoAPIResponse', { codigoError: 0, secuencial: 5, ...out }));
+
+  it('an unlisted code in a status answer → unknown, never rejected (the money may still settle)', () => {
+    expect(interpretConsultaCredito(credito({ codigoError: 7 })).type).toBe('unknown');
+    expect(interpretConsultaCredito(credito({ codigoError: '0007' })).type).toBe('unknown');
+    expect(interpretConsultaCredito(credito({ estatus: 'XYZ' })).type).toBe('unknown');
+    expect(interpretConsultaPago(answer(200, { codigoError: '0007', lista: [] }), null, 'r').type).toBe('unknown');
+  });
 
   it('follows the ISO 20022 status of a crédito inmediato', () => {
     expect(interpretConsultaCredito(credito({ estatus: 'ACCP', endToEndId: 'E2E' }))).toMatchObject({ type: 'settled', referencia: '5', endtoend: 'E2E' });

@@ -1,3 +1,4 @@
+import { bareHttpOrderOutcome } from '@switch/shared';
 import type { BankOutcome, CobrarBody, Movimiento, MotivoRechazo, PagarBody, ReadOutcome, Saldo } from '@switch/shared';
 import { classify, CODES, ESTATUS_CREDITO, ESTATUS_PAGO, EXITO, SIN_CONFIRMACION, type CodeEntry } from './codes';
 import { CODIGO_BANCARIBE, CODIGO_MONEDA_VES, fechaIso, identificacion, monto, parseMonto, telefono, telefonoCele } from './formats';
@@ -236,10 +237,8 @@ function fromTransport(answer: Answer): BankOutcome {
   const raw = rawOf(answer, codigo, fault?.message ?? snippet(answer.text));
   const known = fault ? CODES[fault.code] : undefined;
   if (known) return fromEntry(known, null, raw);
-  if (answer.status === 429) return { type: 'not_processed', raw };
-  if (answer.status === 401 || answer.status === 403) return { type: 'rejected', motivo: 'FIRMA_AUTH', referencia: null, raw };
-  if (answer.status >= 400 && answer.status < 500) return { type: 'rejected', motivo: 'RECHAZO_TECNICO', referencia: null, raw };
-  return { type: 'unknown', raw };
+  // A bare 4xx (429 included) or 5xx may come after the order reached the bank: unknown.
+  return bareHttpOrderOutcome(answer.status, raw);
 }
 
 /** Status of a crédito inmediato. Anything but a clear answer is `unknown`: the state stays. */
@@ -259,7 +258,8 @@ export function interpretConsultaCredito(answer: Answer): BankOutcome {
       return { type: 'accepted', pending: true, referencia, endtoend, raw: { ...raw, estatus } };
     case 'rejected': {
       const rechazo = text(out.codigoRechazo) ?? 'RJCT';
-      const entry = classify(rechazo);
+      // RJCT is a rejection; a reason the table does not know leaves it a rejection without motivo.
+      const entry = CODES[rechazo] ?? classify('RJCT');
       const rejectedRaw = { ...raw, estatus, codigo: rechazo, descripcion: text(out.descripcionRechazo) ?? entry.descripcion };
       return entry.disposition === 'unknown' ? { type: 'unknown', raw: rejectedRaw } : { type: 'rejected', motivo: entry.motivo, referencia, raw: rejectedRaw };
     }
@@ -286,7 +286,7 @@ export function interpretConsultaPago(answer: Answer, secuencial: string | null,
     case 'settled':
       return { type: 'settled', referencia, endtoend: null, raw: itemRaw };
     case 'rejected':
-      return fromEntry(classify(itemCodigo), referencia, itemRaw);
+      return fromEntry(CODES[itemCodigo] ?? classify('RJCT'), referencia, itemRaw);
     default:
       return { type: 'unknown', raw: itemRaw };
   }

@@ -1,6 +1,6 @@
 import type { ExecuteOrder, Mode, Rail, StatusQuery } from '@switch/shared';
 import type { BancaribeConnectorConfig } from '../src/connector';
-import { DEFAULT_MERCHANT, type Emulator } from '../emulator/server';
+import { DEFAULT_MERCHANT, type Emulator } from '../emulator';
 
 /** Builders shared by the connector tests: orders as the router would send them. */
 

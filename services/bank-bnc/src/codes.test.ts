@@ -1,5 +1,6 @@
 import { MOTIVOS_RECHAZO } from '@switch/shared';
 import { describe, expect, it } from 'vitest';
+import { simfStatus } from './outcomes';
 import { BNC_CODES, classify, extractCode, messageText } from './codes';
 
 describe('BNC code table', () => {
@@ -44,9 +45,9 @@ describe('BNC code table', () => {
     expect(classify('EPIRWK', 'p2p').disposition).toBe('refresh_key');
   });
 
-  it('an unknown or missing code is a rejection DESCONOCIDO', () => {
-    expect(classify('ZZ99', 'p2p')).toMatchObject({ known: false, motivo: 'DESCONOCIDO', disposition: 'reject' });
-    expect(classify(null, 'simf')).toMatchObject({ known: false, motivo: 'DESCONOCIDO' });
+  it('an unknown or missing code is unknown, never a rejection', () => {
+    expect(classify('ZZ99', 'p2p')).toMatchObject({ known: false, disposition: 'unknown' });
+    expect(classify(null, 'simf')).toMatchObject({ known: false, disposition: 'unknown' });
   });
 
   it('extracts the code at the head of a message, known codes first', () => {
@@ -60,5 +61,16 @@ describe('BNC code table', () => {
     expect(extractCode('sin código')).toBeNull();
     expect(extractCode('')).toBeNull();
     expect(messageText('G51Fondos insuficientes', 'G51')).toBe('Fondos insuficientes');
+  });
+});
+
+describe('status answers', () => {
+  it('an unlisted code or TxSts to a status query → unknown, never rejected', () => {
+    const call = (status: string, code: string | null, value: unknown = null) =>
+      ({ kind: 'answer' as const, relogon: false, answer: { httpStatus: 200, status, message: `${code ?? ''}x`, code, text: 'x', value, valueProblem: null, body: {} } });
+    expect(simfStatus(call('KO', '0007')).type).toBe('unknown');
+    expect(simfStatus(call('OK', '000000', { TxSts: 'XXXX' })).type).toBe('unknown');
+    expect(simfStatus(call('OK', '000000', { TxSts: 'RJCT', RsnCode: 'ZZ99' }))).toMatchObject({ type: 'rejected', motivo: 'DESCONOCIDO' });
+    expect(simfStatus(call('KO', 'SMF001')).type).toBe('not_processed');
   });
 });

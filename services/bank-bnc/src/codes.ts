@@ -170,10 +170,10 @@ export interface Classified {
   descripcion: string;
 }
 
-/** A code's meaning for one service; an unknown or missing code is a rejection DESCONOCIDO. */
+/** A code's meaning for one service; an unknown or missing code is unknown (a status query settles it), never a rejection. */
 export function classify(code: string | null, family: CodeFamily): Classified {
   const entry = code === null ? undefined : BNC_CODES[code];
-  if (!entry) return { code, known: false, motivo: 'DESCONOCIDO', disposition: 'reject', descripcion: 'Código no reconocido' };
+  if (!entry) return { code, known: false, motivo: 'DESCONOCIDO', disposition: 'unknown', descripcion: 'Código no reconocido' };
   const specific = entry.family?.[family];
   return { code, known: true, ...(specific ?? { motivo: entry.motivo, disposition: entry.disposition, descripcion: entry.descripcion }) };
 }

@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { BankHttpClient, Movimientos, Saldo, validatorFor, type BankOutcome, type ExecuteOrder, type Instrumento, type OperationRequest, type Rail, type StatusQuery } from '@switch/shared';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { startEmulator, type Emulator } from '../emulator/server';
+import { startEmulator, type Emulator } from '../emulator';
 import { BNC_CODES, classify } from './codes';
 import { BncConnector, type BncConnectorConfig } from './connector';
 import { addDays, envelopeReference, venezuelanDate } from './formats';
@@ -64,6 +64,19 @@ describe('BNC connector against the emulator', () => {
   afterAll(async () => {
     for (const c of connectors) await c.close();
     await emu.close();
+  });
+
+  describe('never a false final answer', () => {
+    it('an unlisted code on an order → unknown, never a rejection', async () => {
+      emu.controls.rejectNext(1, 'ZZ99', 'MobPayment/SendP2P');
+      expect(await bnc.execute(pagar(10))).toMatchObject({ type: 'unknown' });
+    });
+
+    it.each([429, 400, 404, 408])('a bare HTTP %i on an order → unknown', async (status) => {
+      emu.controls.failNext(1, status, 'SIMF/CreditBeginner');
+      expect(await bnc.execute(pagar(10, cuenta('01050000000000000042'), 'credito_inmediato'))).toMatchObject({ type: 'unknown' });
+    });
+
   });
 
   describe('orders', () => {

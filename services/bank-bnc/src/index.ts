@@ -2,4 +2,3 @@ export { BncConnector, BNC_PATHS, SIMF_OPERATION_TYPE, type BncConnectorConfig, 
 export { loadBncConfig, describeBncConfig, type BncConfig } from './config';
 export { startBncService, type BncService } from './service';
 export { BNC_CODES, classify, extractCode } from './codes';
-export { startEmulator, type Emulator, type EmulatorControls, type EmulatorCredentials, type EmulatorOptions } from '../emulator/server';

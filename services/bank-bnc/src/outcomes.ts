@@ -1,4 +1,4 @@
-import type { BankOutcome, MotivoRechazo } from '@switch/shared';
+import { bareHttpOrderOutcome, type BankOutcome, type MotivoRechazo } from '@switch/shared';
 import { answerRaw, type BncAnswer, type BncCall } from './client';
 import { classify, extractCode, type CodeFamily } from './codes';
 
@@ -43,13 +43,9 @@ export function orderOutcome(call: BncCall, family: CodeFamily, onAccepted: OnAc
 /** A response that is not BNC's envelope: the status line is all there is to go on. */
 function httpErrorOutcome(status: number, raw: Record<string, unknown>): BankOutcome {
   const withCode = { ...raw, codigo: `HTTP${status}`, descripcion: `respuesta HTTP ${status} sin sobre BNC` };
-  // Wrong URL or credentials at a gateway: configuration; the order was refused at the door.
-  if (status === 401 || status === 403 || status === 404) return rejected('FIRMA_AUTH', withCode);
-  // Refused before reading the order (request timeout, throttling).
-  if (status === 408 || status === 429) return { type: 'not_processed', raw: withCode };
-  if (status >= 400 && status < 500) return rejected('RECHAZO_TECNICO', withCode);
-  // 5xx, or a 2xx we cannot read: it may have run.
-  return { type: 'unknown', raw: withCode };
+  // Credentials refused at the door: FIRMA_AUTH. Any other bare status (404, 408, 429, 5xx, a 2xx we
+  // cannot read) may come after the order reached the bank: unknown, settled by a status query.
+  return bareHttpOrderOutcome(status, withCode);
 }
 
 function byDisposition(disposition: ReturnType<typeof classify>['disposition'], motivo: MotivoRechazo, raw: Record<string, unknown>, context: 'order' | 'status'): BankOutcome {
@@ -85,7 +81,7 @@ export function simfExecuted(a: BncAnswer, raw: Record<string, unknown>): BankOu
   const endtoend = str(v.EndToEndId);
   const reasonCode = str(v.Code)?.toUpperCase() ?? null;
   if (status === 'RJCT') {
-    const c = classify(reasonCode && reasonCode !== 'RJCT' ? reasonCode : extractCode(str(v.RejectDescription)) ?? 'RJCT', 'simf');
+    const c = rjctReason(reasonCode && reasonCode !== 'RJCT' ? reasonCode : extractCode(str(v.RejectDescription)));
     const withCode = { ...raw, codigo: c.code, descripcion: str(v.RejectDescription) ?? c.descripcion };
     const outcome = byDisposition(c.disposition, c.motivo, withCode, 'order');
     return outcome.type === 'rejected' ? { ...outcome, referencia } : outcome;
@@ -112,7 +108,7 @@ export function simfStatus(call: BncCall): BankOutcome {
       return { type: 'accepted', pending: true, referencia, endtoend, raw };
     case 'RJCT': {
       const description = str(v.RsnDescription);
-      const c = classify(str(v.RsnCode)?.toUpperCase() ?? extractCode(description) ?? 'RJCT', 'simf');
+      const c = rjctReason(str(v.RsnCode)?.toUpperCase() ?? extractCode(description));
       const withCode = { ...raw, codigo: c.code, descripcion: description ?? c.descripcion };
       const outcome = byDisposition(c.disposition, c.motivo, withCode, 'status');
       return outcome.type === 'rejected' ? { ...outcome, referencia } : outcome;
@@ -143,3 +139,9 @@ export function readFailure(call: BncCall): { ok: false; motivo: MotivoRechazo; 
 }
 
 export { str as stringField };
+
+/** The reason of an explicit RJCT: a reason the table does not know leaves it a rejection (RJCT's own meaning). */
+function rjctReason(code: string | null): ReturnType<typeof classify> {
+  const c = classify(code ?? 'RJCT', 'simf');
+  return c.known ? c : { ...classify('RJCT', 'simf'), code: c.code };
+}

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { MemoryBus, MemoryStore, TOPICS, bankRequests, createLogger, type BankRequestMessage, type RouterInboxMessage } from '@switch/shared';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { startEmulator, type Emulator } from '../emulator/server';
+import { startEmulator, type Emulator } from '../emulator';
 import { startBncService, type BncService } from './service';
 
 const credentials = { clientGuid: '4A074C46-DD4E-4E54-8010-B80A6A8758F4', masterKey: 'test-master-key', clientId: 'J000121532', account: '01910001482101010049' };

@@ -261,7 +261,7 @@ export class EmulatedBank {
       this.pending({ referencia: numeroReferencia, merchantRef, kind: 'pagoO', monto, from, to, concepto: b.concepto as string, endtoend, planned, answer });
       return answer;
     };
-    return typeof b.referencia === 'string' ? this.once('pagoO', b.referencia, run, monto) : this.magic(monto) ?? run();
+    return typeof b.referencia === 'string' ? this.once('pagoO', b.referencia, run, monto, b) : this.magic(monto) ?? run();
   }
 
   consultaLiq(call: Call): StoredAnswer {
@@ -288,7 +288,7 @@ export class EmulatedBank {
       this.record({ referencia: numeroReferencia, merchantRef, kind: 'p2p', state: 'settled', monto, from, to, concepto: b.motivo as string, endtoend: null, planned: 'ACCP', answer });
       return answer;
     };
-    return typeof b.idExterno === 'string' ? this.once('p2p', b.idExterno, run, monto) : this.magic(monto) ?? run();
+    return typeof b.idExterno === 'string' ? this.once('p2p', b.idExterno, run, monto, b) : this.magic(monto) ?? run();
   }
 
   consultaP2P(call: Call): StoredAnswer {
@@ -328,18 +328,30 @@ export class EmulatedBank {
   }
 
   /**
-   * Runs an order once per merchant reference: a repeat gets the original answer (order or
-   * refusal) and executes nothing. "Not processed" (0091) is not remembered: nothing was done.
+   * Runs an order once per merchant reference. A pago móvil repeated with the same `idExterno` and
+   * the same body is answered with the original answer and executes nothing (`idExterno` is the
+   * documented idempotency key, PROTOCOLS §2.4). Any other repeat of a merchant reference (the CCE
+   * `referencia`/`referencia_c`, a C2P key, an `idExterno` with another body) is refused as a
+   * duplicate, 0094 [assumed: ISO AM05/DU01, PROTOCOLS §5.2]: the bank never answers one order with
+   * another's result. "Not processed" (0091) is not remembered: nothing was done.
    */
-  private once(kind: OrderKind, ref: string, run: () => StoredAnswer, monto: number): StoredAnswer {
+  private once(kind: OrderKind, ref: string, run: () => StoredAnswer, monto: number, body?: Record<string, unknown>): StoredAnswer {
+    const id = `${kind}:${ref}`;
+    const fingerprint = JSON.stringify(body ?? null);
     const seen = this.ledger.byMerchantRef(kind, ref);
-    if (seen) return seen.answer;
-    const refused = this.ledger.refusals.get(`${kind}:${ref}`);
-    if (refused) return refused;
+    const refused = this.ledger.refusals.get(id);
+    if (seen || refused) {
+      if (kind === 'p2p' && this.fingerprints.get(id) === fingerprint) return seen ? seen.answer : refused!;
+      return refusal('0094', ref);
+    }
     const answer = this.magic(monto) ?? run();
-    if (answer.codigo !== '0000' && answer.codigo !== '0091') this.ledger.refusals.set(`${kind}:${ref}`, answer);
+    if (answer.codigo !== '0091') this.fingerprints.set(id, fingerprint);
+    if (answer.codigo !== '0000' && answer.codigo !== '0091') this.ledger.refusals.set(id, answer);
     return answer;
   }
+
+  /** The body each merchant reference was first sent with. */
+  private readonly fingerprints = new Map<string, string>();
 
   private record(o: Omit<Order, 'reason' | 'createdAt' | 'settledAt' | 'reverso'>): Order {
     return this.ledger.add({ ...o, reason: null, createdAt: this.options.now(), settledAt: null, reverso: null });

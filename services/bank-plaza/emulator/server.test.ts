@@ -103,11 +103,29 @@ describe('authentication the emulator verifies', () => {
     expect((await call('GET', path, undefined, { signPath: '/v1/cce/consultaLiq/J00123456789' })).codigo).toBe('0401');
   });
 
-  it('refuses a repeated or smaller nonce (0402), even with a valid signature', async () => {
+  it('refuses a repeated nonce, or one below the window under the highest (0402), even with a valid signature', async () => {
     const n = ++nonce;
     expect((await call('GET', path, undefined, { signPath: '/v1/cce/consultaLiq', nonce: n })).codigo).toBe('0025');
     expect(await call('GET', path, undefined, { signPath: '/v1/cce/consultaLiq', nonce: n })).toMatchObject({ status: 401, codigo: '0402' });
-    expect((await call('GET', path, undefined, { signPath: '/v1/cce/consultaLiq', nonce: n - 1 })).codigo).toBe('0402');
+    // Within the window a fresh nonce below the highest is accepted once (requests crossing, replicas' clocks).
+    nonce += 1_000_000;
+    const high = nonce;
+    expect((await call('GET', path, undefined, { signPath: '/v1/cce/consultaLiq', nonce: high })).codigo).toBe('0025');
+    expect((await call('GET', path, undefined, { signPath: '/v1/cce/consultaLiq', nonce: high - 10 })).codigo).toBe('0025');
+    expect((await call('GET', path, undefined, { signPath: '/v1/cce/consultaLiq', nonce: high - 10 })).codigo).toBe('0402');
+  });
+
+  it('refuses a nonce more than the window below the highest (0402)', async () => {
+    const strict = await startEmulator({ credentials, nonceWindow: 100n });
+    try {
+      const get = (n: number) =>
+        fetch(`${strict.url}${path}`, { headers: { 'api-key': credentials.apiKey, nonce: String(n), 'api-signature': sign(credentials.apiSecret, '/v1/cce/consultaLiq', String(n), '') } }).then((r) => r.headers.get('codigoRespuesta'));
+      expect(await get(1_000)).toBe('0025');
+      expect(await get(950)).toBe('0025');
+      expect(await get(900)).toBe('0402');
+    } finally {
+      await strict.close();
+    }
   });
 
   it('refuses a body changed after signing', async () => {
@@ -127,7 +145,7 @@ describe('orders', () => {
     expect(await call('POST', '/v0/pagos/c2p', body)).toMatchObject({ status: 400, codigo: '0030', sistema: expect.stringMatching(/telefonoPagador/) });
   });
 
-  it('Débito Inmediato with the OTP read over the test route; a repeated referencia_c is answered, not executed', async () => {
+  it('Débito Inmediato with the OTP read over the test route; a repeated referencia_c is refused as a duplicate (0094), not executed', async () => {
     expect((await call('POST', '/v1/cce/debinm/tokenDI', diPayer('04145550001'))).codigo).toBe('0000');
     const { otp } = (await (await fetch(`${emu.url}/__emulator/otp?telefono=04145550001`)).json()) as { otp: string };
     const cobro = { ...diPayer('04145550001'), identificacion_b: 'J00123456789', nombre_p: 'Ana', concepto: 'pedido', Token_p: otp, referencia_c: '000000000777' };
@@ -135,7 +153,8 @@ describe('orders', () => {
     const first = await call('POST', '/v1/cce/debinm/cobroDI/J00123456789', cobro, { signPath: '/v1/cce/debinm/cobroDI' });
     expect(first).toMatchObject({ status: 200, codigo: '0000', sistema: expect.stringMatching(/^AC00/), body: { referencia_c: '000000000777', endtoend: expect.any(String) } });
     const again = await call('POST', '/v1/cce/debinm/cobroDI/J00123456789', cobro, { signPath: '/v1/cce/debinm/cobroDI' });
-    expect(again.body).toEqual(first.body);
+    expect(again).toMatchObject({ codigo: '0094' });
+    expect(again.body).not.toEqual(first.body);
     expect(emu.controls.orderCount()).toBe(orders + 1);
     expect(emu.controls.callsFor('000000000777')).toBe(2);
   });

@@ -11,7 +11,18 @@ import { Ledger, type Order, type StoredAnswer } from './ledger';
  * See emulator/README.md.
  */
 
+/**
+ * How far below the highest nonce seen a fresh nonce is still accepted [assumed; PROTOCOLS §2.2 only
+ * says nonces "must increase per key"]: 60 s in the microsecond nonces the connector sends
+ * (`ReplicaNonce`: µs clock + replica id, i.e. ×1000), so replicas sharing a key whose requests cross
+ * on the network or whose clocks differ by seconds are not refused; a repeat is always refused.
+ * `0n` restores the strict rule (each nonce above the last one).
+ */
+export const DEFAULT_NONCE_WINDOW = 60_000_000_000n;
+
 export interface EmulatorOptions {
+  /** See DEFAULT_NONCE_WINDOW. */
+  nonceWindow?: bigint;
   /** 0 (default) picks a free port. */
   port?: number;
   credentials: PlazaCredentials;
@@ -37,6 +48,8 @@ export interface EmulatorControls {
   timeoutAfterAccept(n: number): void;
   /** The next n money orders are refused with this code (a bank code like 0051, or an ISO reason like AC01). */
   rejectNext(n: number, code: string): void;
+  /** The next n queries (status, statement) answer this code (e.g. one the connector does not know). */
+  answerQueriesNext(n: number, code: string, status?: number): void;
   /** Settles every pending order as planned; returns how many. */
   settleAll(): number;
   /** Settles one pending order (bank reference, merchant reference or end-to-end id): `ACCP` or an ISO reason. */
@@ -110,8 +123,10 @@ export async function startEmulator(options: EmulatorOptions): Promise<Emulator>
     },
   });
 
-  const faults = { fail: [] as number[], delay: [] as number[], timeout: 0, reject: [] as string[] };
-  const lastNonce = new Map<string, bigint>();
+  const faults = { fail: [] as number[], delay: [] as number[], timeout: 0, reject: [] as string[], query: [] as { code: string; status: number | undefined }[] };
+  // Per API key: the highest nonce accepted and those accepted within the window below it.
+  const nonces = new Map<string, { highest: bigint; seen: Set<bigint> }>();
+  const nonceWindow = options.nonceWindow ?? DEFAULT_NONCE_WINDOW;
   const perRef = new Map<string, number>();
   let calls = 0;
 
@@ -131,8 +146,15 @@ export async function startEmulator(options: EmulatorOptions): Promise<Emulator>
     const signed = route.signPaths(path).some((p) => bodies.some((b) => signatureMatches(options.credentials.apiSecret, p, nonce, b, signature)));
     if (!signed) return '0401';
     const n = BigInt(nonce);
-    if (n <= (lastNonce.get(key) ?? -1n)) return '0402';
-    lastNonce.set(key, n);
+    const k = nonces.get(key) ?? { highest: -1n, seen: new Set<bigint>() };
+    nonces.set(key, k);
+    // Refused: a nonce used before, or one further below the highest than the window [assumed].
+    if (k.seen.has(n) || n <= k.highest - nonceWindow || (nonceWindow === 0n && n <= k.highest)) return '0402';
+    k.seen.add(n);
+    if (n > k.highest) {
+      k.highest = n;
+      if (k.seen.size > 10_000) for (const old of k.seen) if (old <= n - nonceWindow) k.seen.delete(old);
+    }
     return null;
   }
 
@@ -163,6 +185,12 @@ export async function startEmulator(options: EmulatorOptions): Promise<Emulator>
       if (ref) perRef.set(ref, (perRef.get(ref) ?? 0) + 1);
       const code = faults.reject.shift();
       if (code) return answer(res, refusal(code));
+    } else {
+      const forced = faults.query.shift();
+      if (forced) {
+        const r = refusal(forced.code);
+        return answer(res, forced.status === undefined ? r : { ...r, status: forced.status });
+      }
     }
     const result = route.handle(bank, call);
     if (faults.timeout > 0) {
@@ -202,6 +230,7 @@ export async function startEmulator(options: EmulatorOptions): Promise<Emulator>
     delayNext: (n, ms) => faults.delay.push(...Array<number>(n).fill(ms)),
     timeoutAfterAccept: (n) => void (faults.timeout += n),
     rejectNext: (n, code) => faults.reject.push(...Array<string>(n).fill(code)),
+    answerQueriesNext: (n, code, status) => faults.query.push(...Array.from({ length: n }, () => ({ code, status }))),
     settleAll: () => ledger.pending().filter((o) => ledger.settle(o)).length,
     settle: (ref, outcome) => {
       const order = ledger.orders.get(ref) ?? ledger.byMerchantRef('cobroDI', ref) ?? ledger.byMerchantRef('pagoO', ref) ?? ledger.byEndToEnd(ref);
@@ -215,6 +244,7 @@ export async function startEmulator(options: EmulatorOptions): Promise<Emulator>
       faults.fail.length = 0;
       faults.delay.length = 0;
       faults.reject.length = 0;
+      faults.query.length = 0;
       faults.timeout = 0;
     },
   };

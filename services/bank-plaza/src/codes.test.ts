@@ -7,7 +7,7 @@ const ISO_5_2 = ['ACCP', 'AC00', 'AB01', 'AB07', 'AC01', 'AC04', 'AC06', 'AC09',
 describe('code table', () => {
   it('gives every rejection a motivo of SPEC 7.2', () => {
     for (const [code, entry] of Object.entries({ ...PLAZA_CODES, ...ISO_CODES })) {
-      if (entry.effect === 'rejected' || entry.effect === 'auth' || entry.effect === 'not_processed') {
+      if (entry.meaning === 'rejected' || entry.meaning === 'not_processed') {
         expect(MOTIVOS_RECHAZO, code).toContain(entry.motivo);
       }
     }
@@ -15,10 +15,10 @@ describe('code table', () => {
 
   it('maps the invented Plaza codes of PROTOCOLS §2.5', () => {
     const expected = { '0051': 'SALDO_INSUFICIENTE', '0055': 'OTP_INVALIDO', '0056': 'NO_AFILIADO_SERVICIO', '0061': 'EXCEDE_LIMITE', '0094': 'DUPLICADA' };
-    for (const [code, motivo] of Object.entries(expected)) expect(classify(code, null).entry).toMatchObject({ effect: 'rejected', motivo });
-    expect(classify('0091', null).entry).toMatchObject({ effect: 'not_processed', motivo: 'BANCO_NO_DISPONIBLE' });
-    expect(classify('0401', null).entry).toMatchObject({ effect: 'auth', motivo: 'FIRMA_AUTH' });
-    expect(classify('0402', null).entry).toMatchObject({ effect: 'auth', motivo: 'FIRMA_AUTH' });
+    for (const [code, motivo] of Object.entries(expected)) expect(classify(code, null).entry).toMatchObject({ meaning: 'rejected', motivo, source: 'assumed' });
+    expect(classify('0091', null).entry).toMatchObject({ meaning: 'not_processed', motivo: 'BANCO_NO_DISPONIBLE' });
+    expect(classify('0401', null).entry).toMatchObject({ meaning: 'rejected', motivo: 'FIRMA_AUTH', inStatus: 'unknown' });
+    expect(classify('0402', null).entry).toMatchObject({ meaning: 'rejected', motivo: 'FIRMA_AUTH', inStatus: 'unknown' });
   });
 
   it('covers every ISO 20022 code of PROTOCOLS §5.2', () => {
@@ -28,26 +28,27 @@ describe('code table', () => {
     expect(ISO_CODES.AB07!.motivo).toBe('BANCO_NO_DISPONIBLE');
   });
 
-  it('calls an unlisted code DESCONOCIDO and says it is unknown', () => {
-    expect(classify('0777', null)).toEqual({ code: '0777', entry: expect.objectContaining({ effect: 'rejected', motivo: 'DESCONOCIDO' }), known: false });
+  it('knows no meaning for an unlisted code (the kit reads it as unknown, never a rejection)', () => {
+    expect(classify('0777', null)).toEqual({ code: '0777', entry: undefined });
+    expect(classify('0007', 'sin detalle')).toEqual({ code: '0007', entry: undefined });
   });
 });
 
 describe('reading an answer', () => {
   it('takes the reason of a generic CCE rejection from descripcionSistema', () => {
     expect(classify('RJCT', 'AM04 Fondos insuficientes')).toMatchObject({ code: 'AM04', entry: { motivo: 'SALDO_INSUFICIENTE' } });
-    expect(classify('RJCT', 'sin detalle').entry.motivo).toBe('DESCONOCIDO');
-    expect(classify('0888', 'AC01 cuenta').entry.motivo).toBe('CUENTA_NO_EXISTE');
+    expect(classify('RJCT', 'sin detalle').entry!.motivo).toBe('DESCONOCIDO');
+    expect(classify('0888', 'AC01 cuenta').entry!.motivo).toBe('CUENTA_NO_EXISTE');
   });
 
   it('keeps a specific Plaza code over an ISO text', () => {
-    expect(classify('0051', 'AC01 x').entry.motivo).toBe('SALDO_INSUFICIENTE');
+    expect(classify('0051', 'AC01 x').entry!.motivo).toBe('SALDO_INSUFICIENTE');
   });
 
   it('reads the interbank status of a success', () => {
-    expect(classify('0000', 'AC00 En espera').entry.effect).toBe('pending');
-    expect(classify('0000', 'ACCP Liquidada').entry.effect).toBe('settled');
-    expect(classify('0000', 'Operacion exitosa').entry.effect).toBe('ok');
+    expect(classify('0000', 'AC00 En espera')).toMatchObject({ code: 'AC00', entry: { meaning: 'pending' } });
+    expect(classify('0000', 'ACCP Liquidada')).toMatchObject({ code: 'ACCP', entry: { meaning: 'settled' } });
+    expect(classify('0000', 'Operacion exitosa')).toMatchObject({ code: '0000', entry: { meaning: 'settled' } });
   });
 
   it('finds only known ISO codes at the start of the text', () => {

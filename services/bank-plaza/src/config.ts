@@ -1,4 +1,4 @@
-import { ConfigError, DEFAULT_BREAKER, envReader, MODES, type BreakerOptions, type EnvReader, type Mode } from '@switch/shared';
+import { ConfigError, DEFAULT_BREAKER, envReader, MODES, replicaId, type BreakerOptions, type EnvReader, type Mode } from '@switch/shared';
 
 /** What one connector needs to reach Banco Plaza in one mode. */
 export interface PlazaConnectorConfig {
@@ -17,6 +17,8 @@ export interface PlazaConnectorConfig {
   timeoutMs: number;
   connectTimeoutMs: number;
   breaker: BreakerOptions;
+  /** This replica's id 0-999 among those sharing the API key: the nonce's suffix (PLAZA_REPLICA_ID, else from HOSTNAME). */
+  replica?: number;
 }
 
 export type PlazaConfig = Partial<Record<Mode, PlazaConnectorConfig>>;
@@ -24,10 +26,11 @@ export type PlazaConfig = Partial<Record<Mode, PlazaConnectorConfig>>;
 /**
  * `PLAZA_<MODE>_URL` switches a mode on; its credentials and merchant data are then required:
  * `PLAZA_<MODE>_API_KEY`, `_API_SECRET`, `_RIF`, `_ACCOUNT`, optional `_PHONE`, `_CLIENT_IP`.
- * Shared: `PLAZA_TIMEOUT_MS`, `PLAZA_CONNECT_TIMEOUT_MS`, `PLAZA_BREAKER_*`. Values are never echoed
+ * Shared: `PLAZA_TIMEOUT_MS`, `PLAZA_CONNECT_TIMEOUT_MS`, `PLAZA_BREAKER_*`, `PLAZA_REPLICA_ID` (0-999, unique per replica; default from `HOSTNAME`). Values are never echoed
  * in errors (secrets), only the variable's name and the rule broken.
  */
 export function loadPlazaConfig(env: EnvReader = envReader()): PlazaConfig {
+  const replica = replicaId(env.optionalString('PLAZA_REPLICA_ID'), env.optionalString('HOSTNAME'));
   const timeoutMs = env.int('PLAZA_TIMEOUT_MS', 30_000, { min: 100, max: 300_000 });
   const connectTimeoutMs = env.int('PLAZA_CONNECT_TIMEOUT_MS', 3_000, { min: 100, max: 60_000 });
   const breaker: BreakerOptions = {
@@ -64,6 +67,7 @@ export function loadPlazaConfig(env: EnvReader = envReader()): PlazaConfig {
       timeoutMs,
       connectTimeoutMs,
       breaker,
+      ...(replica !== undefined ? { replica } : {}),
     };
   }
   return config;

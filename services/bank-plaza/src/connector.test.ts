@@ -13,10 +13,10 @@ import {
   type StatusQuery,
   type TokenBody,
 } from '@switch/shared';
-import { startEmulator, type Emulator } from '../emulator/server';
+import { startEmulator, type Emulator } from '../emulator';
+import { memoryReferenceBook } from '@switch/shared';
 import { ISO_CODES, PLAZA_CODES } from './codes';
 import { BancoPlazaConnector, type BancoPlazaOptions } from './connector';
-import { referenciaFor } from './formats';
 
 const credentials = { apiKey: 'plaza-key', apiSecret: 'plaza-secret' };
 const MERCHANT = { rif: 'J123456789', account: '01380000000000000001', phone: '04140000001' };
@@ -53,10 +53,12 @@ const statusOf = (o: ExecuteOrder, outcome: BankOutcome | null = null): StatusQu
 });
 
 let emu: Emulator;
+/** The store's reference book as the service passes it (shared by every connector here, as by replicas). */
+const references = memoryReferenceBook();
 let plaza: BancoPlazaConnector;
 const extra: BancoPlazaConnector[] = [];
 const connector = (over: Partial<BancoPlazaOptions> = {}, now?: () => Date) => {
-  const c = new BancoPlazaConnector({ baseUrl: emu.url, ...credentials, ...MERCHANT, timeoutMs: 5_000, ...over }, now ? { now } : {});
+  const c = new BancoPlazaConnector({ baseUrl: emu.url, ...credentials, ...MERCHANT, timeoutMs: 5_000, ...over }, { references, ...(now ? { now } : {}) });
   extra.push(c);
   return c;
 };
@@ -92,7 +94,7 @@ describe('success paths', () => {
   it('Débito Inmediato: accepted with endtoend, pending, then settled after settlement', async () => {
     const before = emu.ledger.balance(MERCHANT.account);
     const { o, outcome } = await debit(150.25);
-    expect(outcome).toMatchObject({ type: 'accepted', pending: true, referencia: referenciaFor(o.orderRef), endtoend: expect.stringMatching(/^0138[0-9]{24}$/) });
+    expect(outcome).toMatchObject({ type: 'accepted', pending: true, referencia: expect.stringMatching(/^[0-9]{12}$/), endtoend: expect.stringMatching(/^0138[0-9]{24}$/) });
     expect(await plaza.status(statusOf(o, outcome))).toMatchObject({ type: 'accepted', pending: true });
     expect(emu.controls.settleAll()).toBe(1);
     expect(await plaza.status(statusOf(o, outcome))).toMatchObject({ type: 'settled', endtoend: (outcome as { endtoend: string }).endtoend, raw: { codigo: '0000' } });
@@ -162,7 +164,7 @@ describe('success paths', () => {
 });
 
 describe('rejections keep the bank answer', () => {
-  const plazaRejections = Object.entries(PLAZA_CODES).filter(([, e]) => e.effect === 'rejected' && !e.generic);
+  const plazaRejections = Object.entries(PLAZA_CODES).filter(([code, e]) => e.meaning === 'rejected' && e.motivo !== 'FIRMA_AUTH' && code !== 'RJCT');
   it.each(plazaRejections)('Plaza code %s → its motivo', async (code, entry) => {
     emu.controls.rejectNext(1, code);
     const orders = emu.controls.orderCount();
@@ -171,16 +173,21 @@ describe('rejections keep the bank answer', () => {
     expect(emu.controls.orderCount()).toBe(orders);
   });
 
-  const isoRejections = Object.entries(ISO_CODES).filter(([, e]) => e.effect === 'rejected');
+  const isoRejections = Object.entries(ISO_CODES).filter(([c, e]) => e.meaning === 'rejected' && c !== 'RJCT');
   it.each(isoRejections)('CCE reason %s → its motivo', async (code, entry) => {
     emu.controls.rejectNext(1, code);
     const outcome = await plaza.execute(pagar(20, beneficiaryAccount, 'credito_inmediato'));
     expect(outcome).toMatchObject({ type: 'rejected', motivo: entry.motivo, raw: { codigo: 'RJCT', descripcionSistema: expect.stringMatching(new RegExp(`^${code}`)) } });
   });
 
-  it('an unlisted code → DESCONOCIDO with the code kept', async () => {
+  it('an unlisted code on an order → unknown (DESCONOCIDA, resolved by a status query), never a rejection; the code is kept', async () => {
     emu.controls.rejectNext(1, '0777');
-    expect(await plaza.execute(pagar(20, beneficiaryPhone, 'pago_movil'))).toMatchObject({ type: 'rejected', motivo: 'DESCONOCIDO', raw: { codigo: '0777' } });
+    expect(await plaza.execute(pagar(20, beneficiaryPhone, 'pago_movil'))).toEqual({ type: 'unknown', raw: expect.objectContaining({ codigo: '0777' }) });
+  });
+
+  it.each([429, 400, 404, 409, 500, 502, 503])('a bare HTTP %i on an order that may have arrived → unknown', async (status) => {
+    emu.controls.failNext(1, status);
+    expect(await plaza.execute(pagar(20, beneficiaryAccount, 'credito_inmediato'))).toMatchObject({ type: 'unknown' });
   });
 
   it('a wrong OTP → OTP_INVALIDO, and nothing is debited', async () => {
@@ -304,8 +311,48 @@ describe('faults', () => {
 });
 
 describe('status queries', () => {
+  it.each([
+    ['0007', 200],
+    ['0007', 400],
+    ['0777', 422],
+  ] as const)('an unlisted code %s (HTTP %i) on a pending Crédito Inmediato → unknown, never rejected', async (code, status) => {
+    const o = pagar(10, beneficiaryAccount, 'credito_inmediato');
+    const first = await plaza.execute(o);
+    expect(first).toMatchObject({ type: 'accepted', pending: true });
+    emu.controls.answerQueriesNext(1, code, status);
+    expect(await plaza.status(statusOf(o, first))).toMatchObject({ type: 'unknown' });
+    // The money still settles; the next query says so.
+    emu.controls.settleAll();
+    expect(await plaza.status(statusOf(o, first))).toMatchObject({ type: 'settled' });
+  });
+
+  it('an unlisted code on a pending Débito Inmediato → unknown', async () => {
+    const { o, outcome } = await debit(21);
+    emu.controls.answerQueriesNext(1, '0007');
+    expect(await plaza.status(statusOf(o, outcome))).toMatchObject({ type: 'unknown' });
+  });
+
+  it.each([429, 500, 503])('a bare HTTP %i to a status query → unknown', async (status) => {
+    const o = pagar(10, beneficiaryAccount, 'credito_inmediato');
+    await plaza.execute(o);
+    emu.controls.failNext(1, status);
+    expect(await plaza.status(statusOf(o))).toMatchObject({ type: 'unknown' });
+  });
+
   it('an order the bank never saw → not_processed', async () => {
-    expect(await plaza.status(statusOf(pagar(10, beneficiaryAccount, 'credito_inmediato')))).toMatchObject({ type: 'not_processed', raw: { status: 404, codigo: '0025' } });
+    // A CCE order never given a reference was never sent: the book says so without asking the bank.
+    const calls = emu.controls.callCount();
+    expect(await plaza.status(statusOf(pagar(10, beneficiaryAccount, 'credito_inmediato')))).toMatchObject({ type: 'not_processed' });
+    expect(emu.controls.callCount()).toBe(calls);
+    // One given a reference but lost on the way: the bank's 404 / 0025.
+    const lost = pagar(10, beneficiaryAccount, 'credito_inmediato');
+    await emu.controls.refuseConnections(true);
+    try {
+      expect(await plaza.execute(lost)).toMatchObject({ type: 'not_processed' });
+    } finally {
+      await emu.controls.refuseConnections(false);
+    }
+    expect(await plaza.status(statusOf(lost))).toMatchObject({ type: 'not_processed', raw: { status: 404, codigo: '0025' } });
     expect(await plaza.status(statusOf(pagar(10, beneficiaryPhone, 'pago_movil')))).toMatchObject({ type: 'not_processed' });
     expect(await plaza.status(statusOf(cobrar(10, payerPhone(1), '12345678', 'debito_inmediato')))).toMatchObject({ type: 'not_processed' });
   });
@@ -320,9 +367,11 @@ describe('status queries', () => {
   });
 
   it('a refused connection during a query → unknown (no evidence either way)', async () => {
+    const o = pagar(10, beneficiaryAccount, 'credito_inmediato');
+    await plaza.execute(o);
     await emu.controls.refuseConnections(true);
     try {
-      expect((await plaza.status(statusOf(pagar(10, beneficiaryAccount, 'credito_inmediato')))).type).toBe('unknown');
+      expect((await plaza.status(statusOf(o))).type).toBe('unknown');
     } finally {
       await emu.controls.refuseConnections(false);
     }
@@ -361,5 +410,29 @@ describe('balance and statement', () => {
 
   it('an account the bank does not have → CUENTA_NO_EXISTE with the answer kept', async () => {
     expect(await plaza.saldo('test', { cuenta: '01380000000000099999' })).toMatchObject({ ok: false, motivo: 'CUENTA_NO_EXISTE', raw: { codigo: '0014' } });
+  });
+});
+
+describe('replicas sharing one API key', () => {
+  it('four connectors with clocks 2 s apart, 400 concurrent payouts → 0 nonce refusals, every order settled once', async () => {
+    const skews = [-2_000, -700, 0, 2_000];
+    const replicas = skews.map((skew, i) => connector({ replica: i, breaker: { volumeThreshold: 10_000 } }, () => new Date(Date.now() + skew)));
+    const calls = emu.controls.callCount();
+    const orders = emu.controls.orderCount();
+    const payouts = Array.from({ length: 400 }, (_, i) => pagar(10, beneficiaryPhone, 'pago_movil'));
+    const outcomes = await Promise.all(payouts.map((o, i) => replicas[i % replicas.length]!.execute(o)));
+    expect(outcomes.filter((o) => o.type !== 'settled')).toEqual([]);
+    // A refused nonce would have been re-sent: one call per order means none was refused.
+    expect(emu.controls.callCount() - calls).toBe(400);
+    expect(emu.controls.orderCount() - orders).toBe(400);
+  });
+
+  it('give every Crédito Inmediato its own reference through the shared book', async () => {
+    const replicas = [connector({ replica: 1 }), connector({ replica: 2 })];
+    const payouts = Array.from({ length: 40 }, () => pagar(10, beneficiaryAccount, 'credito_inmediato'));
+    const outcomes = await Promise.all(payouts.map((o, i) => replicas[i % 2]!.execute(o)));
+    expect(outcomes.every((o) => o.type === 'accepted')).toBe(true);
+    const refs = await Promise.all(payouts.map((o) => references.find('banco_plaza:J123456789:referencia', o.orderRef)));
+    expect(new Set(refs).size).toBe(40);
   });
 });

@@ -2,5 +2,4 @@ export { BancoPlazaConnector, type BancoPlazaOptions, type BancoPlazaDeps } from
 export { loadPlazaConfig, type PlazaConfig, type PlazaConnectorConfig } from './config';
 export { startPlazaService, type PlazaService } from './service';
 export { PLAZA_CODES, ISO_CODES, classify } from './codes';
-export { sign, plazaJson, NonceCounter } from './protocol';
-export { startEmulator, type Emulator, type EmulatorOptions, type EmulatorControls } from '../emulator/server';
+export { sign, plazaJson } from './protocol';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { authHeaders, NonceCounter, parseBody, plazaJson, readResult, sign, signatureMatches } from './protocol';
+import { ReplicaNonce } from '@switch/shared';
+import { authHeaders, parseBody, plazaJson, readResult, sign, signatureMatches } from './protocol';
 
 describe('Banco Plaza signature (PROTOCOLS §2.2)', () => {
   const body = '{"moneda":"VES","canal":"23","monto":10.00}';
@@ -51,14 +52,24 @@ describe('body bytes', () => {
 describe('nonces', () => {
   it('strictly increase even within one millisecond and when the clock steps back', () => {
     let t = 1_000;
-    const nonces = new NonceCounter(() => t);
-    const a = Number(nonces.next());
-    const b = Number(nonces.next());
+    const nonces = new ReplicaNonce(() => t, 7);
+    const a = nonces.next();
+    const b = nonces.next();
     t = 500;
-    const c = Number(nonces.next());
+    const c = nonces.next();
     t = 5_000;
-    const d = Number(nonces.next());
-    expect([a, b, c, d]).toEqual([1_000, 1_001, 1_002, 5_000]);
+    const d = nonces.next();
+    // microseconds (ms × 1000, +1 per call within one) followed by the 3-digit replica id
+    expect([a, b, c, d]).toEqual(['1000000007', '1000001007', '1000002007', '5000000007']);
+    expect(BigInt(b) > BigInt(a) && BigInt(c) > BigInt(b) && BigInt(d) > BigInt(c)).toBe(true);
+  });
+
+  it('never match between replicas, whatever their clocks', () => {
+    const one = new ReplicaNonce(() => 1_000, 1);
+    const two = new ReplicaNonce(() => 1_000, 2);
+    const all = new Set<string>();
+    for (let i = 0; i < 10_000; i++) all.add(one.next()).add(two.next());
+    expect(all.size).toBe(20_000);
   });
 });
 

@@ -1,4 +1,5 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { parseBody, type GuardedSend, type ReplicaNonce, type Sent } from '@switch/shared';
 
 /**
  * Banco Plaza's envelope (PROTOCOLS §2.2, §2.3): three request headers authenticate every call and
@@ -22,7 +23,6 @@ export const RESULT_HEADERS = {
   fechaHora: 'fechaHora',
 } as const;
 
-export const CODIGO_EXITO = '0000';
 
 /**
  * Lowercase hex HMAC-SHA384 keyed by the API secret over `path + nonce + body`. `path` is the
@@ -47,20 +47,6 @@ export function authHeaders(credentials: PlazaCredentials, path: string, nonce: 
     [AUTH_HEADERS.nonce]: nonce,
     [AUTH_HEADERS.signature]: sign(credentials.apiSecret, path, nonce, body),
   };
-}
-
-/**
- * Nonces must strictly increase per API key, across restarts too: a counter seeded from the clock
- * that never goes backwards and never repeats, even when many calls share one millisecond.
- */
-export class NonceCounter {
-  private last = 0;
-  constructor(private readonly clock: () => number = Date.now) {}
-
-  next(): string {
-    this.last = Math.max(this.last + 1, Math.floor(this.clock()));
-    return String(this.last);
-  }
 }
 
 /** Fields whose numbers the bank wants printed with two decimals inside the signed body (`10.00`). */
@@ -113,12 +99,80 @@ export function readResult(headers: Record<string, string>, body: unknown): Plaz
   };
 }
 
-/** The body as JSON when it is JSON, else the text as received (an empty body is null). */
-export function parseBody(text: string): unknown {
-  if (text.trim() === '') return null;
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return text;
+export { parseBody };
+
+/** One call to the bank: what to send and what to sign. */
+export interface PlazaRequest {
+  /** The breaker this call goes through (one per bank endpoint). */
+  operation: string;
+  method: 'GET' | 'POST' | 'DELETE';
+  /** Path with its parameters, without the query string. */
+  path: string;
+  /** The base path the signature covers (no trailing `/{id}`). */
+  signPath: string;
+  query?: Record<string, string>;
+  body?: Record<string, unknown>;
+}
+
+/** A call as it came back: the kit's answer, with the business result read from the headers. */
+export type PlazaAnswer =
+  | Exclude<Sent, { kind: 'response' }>
+  | { kind: 'response'; status: number; body: unknown; result: PlazaResult; raw: Record<string, unknown> };
+
+export const NONCE_REFUSED = '0402';
+
+/**
+ * Banco Plaza's signed transport over the kit's guarded send. Nonces come from a `ReplicaNonce`
+ * (microsecond clock + replica id): every replica sharing the API key sends nonces no other replica
+ * sends, increasing in each. A nonce the bank refuses anyway (0402) was refused before the bank read
+ * the order, so the call is signed once more with a fresh nonce.
+ */
+export class PlazaTransport {
+  private readonly baseUrl: string;
+  constructor(
+    private readonly kit: GuardedSend,
+    private readonly credentials: PlazaCredentials,
+    baseUrl: string,
+    readonly nonces: ReplicaNonce,
+  ) {
+    this.baseUrl = baseUrl.replace(/\/+$/, '');
   }
+
+  async send(req: PlazaRequest): Promise<PlazaAnswer> {
+    const body = req.body ? plazaJson(req.body) : '';
+    const query = req.query ? `?${new URLSearchParams(req.query).toString()}` : '';
+    for (let attempt = 1; ; attempt++) {
+      const headers: Record<string, string> = {
+        ...authHeaders(this.credentials, req.signPath, this.nonces.next(), body),
+        accept: 'application/json',
+        ...(req.body ? { 'content-type': 'application/json' } : {}),
+      };
+      const sent = await this.kit.send({ operation: req.operation, url: `${this.baseUrl}${req.path}${query}`, method: req.method, headers, ...(req.body ? { body } : {}) });
+      const answer = readAnswer(sent);
+      if (attempt < 3 && answer.kind === 'response' && answer.result.codigo === NONCE_REFUSED) continue;
+      return answer;
+    }
+  }
+}
+
+/** The bank's answer with its result headers, and what `raw` keeps of it. */
+export function readAnswer(sent: Sent): PlazaAnswer {
+  if (sent.kind !== 'response') return sent;
+  const body = parseBody(sent.body);
+  const r = readResult(sent.headers, body);
+  return {
+    kind: 'response',
+    status: sent.status,
+    body,
+    result: r,
+    raw: {
+      status: sent.status,
+      codigo: r.codigo,
+      descripcion: r.descripcionCliente ?? r.descripcionSistema,
+      descripcionCliente: r.descripcionCliente,
+      descripcionSistema: r.descripcionSistema,
+      fechaHora: r.fechaHora,
+      body,
+    },
+  };
 }

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { bankRequests, createLogger, envReader, MemoryBus, MemoryStore, TOPICS, type RouterInboxMessage } from '@switch/shared';
-import { startEmulator, type Emulator } from '../emulator/server';
+import { startEmulator, type Emulator } from '../emulator';
 import { loadPlazaConfig } from './config';
 import { startPlazaService, type PlazaService } from './service';
 

@@ -9,7 +9,7 @@ export async function startPlazaService(deps: { bus: Bus; store: Store; log: Log
   const connectors: Partial<Record<Mode, BancoPlazaConnector>> = {};
   for (const mode of ['test', 'live'] as const) {
     const c = deps.config[mode];
-    if (c) connectors[mode] = new BancoPlazaConnector(c);
+    if (c) connectors[mode] = new BancoPlazaConnector(c, { references: deps.store.bankReferences });
   }
   return serveBank({ bus: deps.bus, store: deps.store, log: deps.log, banco: 'banco_plaza', group: 'bank-plaza', connectors });
 }

@@ -1,15 +1,22 @@
 import { loadRoutingTable, MODES, type BancoId, type Bus, type EnvReader, type Logger, type Mode, type RoutingTable, type Store } from '@switch/shared';
-import { loadPlazaConfig, startPlazaService, startEmulator as startPlazaEmulator, type Emulator as PlazaEmulator, type PlazaService } from '@switch/bank-plaza';
-import {
-  DEFAULT_MERCHANT as BANCARIBE_MERCHANT,
-  loadBancaribeConfig,
-  startBancaribeService,
-  startEmulator as startBancaribeEmulator,
-  type BancaribeService,
-  type Emulator as BancaribeEmulator,
-} from '@switch/bank-bancaribe';
-import { loadActivoConfig, startActivoService, startEmulator as startActivoEmulator, type ActivoService, type Emulator as ActivoEmulator } from '@switch/bank-activo';
-import { loadBncConfig, startBncService, startEmulator as startBncEmulator, type BncService, type Emulator as BncEmulator } from '@switch/bank-bnc';
+import { loadPlazaConfig, startPlazaService, type PlazaService } from '@switch/bank-plaza';
+import { loadBancaribeConfig, startBancaribeService, type BancaribeService } from '@switch/bank-bancaribe';
+import { loadActivoConfig, startActivoService, type ActivoService } from '@switch/bank-activo';
+import { loadBncConfig, startBncService, type BncService } from '@switch/bank-bnc';
+// The emulators are dev-only entry points (not in the production image): types here, code loaded on demand.
+import type { Emulator as PlazaEmulator } from '@switch/bank-plaza/emulator';
+import type { Emulator as BancaribeEmulator } from '@switch/bank-bancaribe/emulator';
+import type { Emulator as ActivoEmulator } from '@switch/bank-activo/emulator';
+import type { Emulator as BncEmulator } from '@switch/bank-bnc/emulator';
+
+/** The Bancaribe emulator's default merchant (its `DEFAULT_MERCHANT`), which the demo connector uses. */
+const BANCARIBE_MERCHANT = {
+  rif: 'J000012114',
+  telefono: '04141000114',
+  cuenta: '01140111122222233333',
+  hash: '09A2D57E-C433-4581-97C2-6F6ADA944F27',
+  nombre: 'Comercio de Pruebas',
+} as const;
 
 /**
  * The real bank connectors inside the embedded switch. A bank's service starts when its configuration
@@ -147,6 +154,12 @@ export function unservedBanks(routing: RoutingTable, banks: EmbeddedBanks): Reco
 
 async function startEmulators(settleDelayMs: number | null, started: { stop(): Promise<void> }[]): Promise<EmbeddedEmulators> {
   const demo = EMULATOR_DEMO;
+  const [{ startEmulator: startPlazaEmulator }, { startEmulator: startBancaribeEmulator }, { startEmulator: startActivoEmulator }, { startEmulator: startBncEmulator }] = await Promise.all([
+    import('@switch/bank-plaza/emulator'),
+    import('@switch/bank-bancaribe/emulator'),
+    import('@switch/bank-activo/emulator'),
+    import('@switch/bank-bnc/emulator'),
+  ]);
   const track = <T extends { close(): Promise<void> }>(e: T): T => {
     started.push({ stop: () => e.close() });
     return e;

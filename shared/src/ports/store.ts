@@ -169,6 +169,16 @@ export interface Store {
     recordOutcome(id: string, outcome: BankOutcome, at: string): Promise<void>;
     get(id: string): Promise<BankOrderRecord | null>;
   };
+  bankReferences: {
+    /**
+     * The number `key` (e.g. an orderRef) holds in `scope` (e.g. one bank and merchant), allocated on
+     * first ask from the scope's sequence 1, 2, 3…: unique by construction across every replica
+     * sharing the store, and the same number for the same key on every later ask.
+     */
+    assign(scope: string, key: string): Promise<number>;
+    /** The number `key` holds in `scope`, or null when it was never assigned. */
+    find(scope: string, key: string): Promise<number | null>;
+  };
   counters: {
     /** Adds to a named counter atomically and returns its new totals (amount and count). */
     add(key: string, amount: number, count: number): Promise<{ amount: number; count: number }>;

@@ -121,6 +121,21 @@ export class MemoryStore implements Store {
   };
 
   private readonly counterRows = new Map<string, { amount: number; count: number }>();
+  private readonly referenceRows = new Map<string, number>();
+  private readonly referenceSeq = new Map<string, number>();
+  readonly bankReferences: Store['bankReferences'] = {
+    assign: async (scope, key) => {
+      const id = `${scope}|${key}`;
+      const existing = this.referenceRows.get(id);
+      if (existing !== undefined) return existing;
+      const n = (this.referenceSeq.get(scope) ?? 0) + 1;
+      this.referenceSeq.set(scope, n);
+      this.referenceRows.set(id, n);
+      return n;
+    },
+    find: async (scope, key) => this.referenceRows.get(`${scope}|${key}`) ?? null,
+  };
+
   readonly counters: Store['counters'] = {
     add: async (key, amount, count) => {
       const c = this.counterRows.get(key) ?? { amount: 0, count: 0 };

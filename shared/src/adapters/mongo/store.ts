@@ -76,6 +76,8 @@ export class MongoStore implements Store {
   private readonly claimRows: Collection<Row>;
   private readonly counterEntries: Collection<Row>;
   private readonly orderRows: Collection<Row>;
+  private readonly referenceSeqRows: Collection<Row>;
+  private readonly referenceRows: Collection<Row>;
   private readonly txs: VersionedCollection<Transaction>;
   private readonly deliveryDocs: VersionedCollection<WebhookDelivery>;
 
@@ -92,6 +94,8 @@ export class MongoStore implements Store {
     this.claimRows = db.collection('idempotency_claims');
     this.counterEntries = db.collection('counter_entries');
     this.orderRows = db.collection('bank_orders');
+    this.referenceSeqRows = db.collection('bank_reference_numbers');
+    this.referenceRows = db.collection('bank_references');
     // `_unannounced`: FerretDB cannot index (or push down) `announcedVersion < version`, so it is stored.
     this.txs = new VersionedCollection(db, 'transactions', { key: 'id', derived: (tx) => ({ _unannounced: tx.announcedVersion < tx.version }) });
     this.deliveryDocs = new VersionedCollection(db, 'webhook_deliveries', { key: 'id' });
@@ -115,6 +119,7 @@ export class MongoStore implements Store {
     await createIndexesOneByOne(this.webhookRows, [{ key: { merchantId: 1, mode: 1 } }]);
     await createIndexesOneByOne(this.counterEntries, [{ key: { key: 1 } }]);
     await createIndexesOneByOne(this.orderRows, [{ key: { txnId: 1 } }]);
+    await createIndexesOneByOne(this.referenceSeqRows, [{ key: { scope: 1, n: -1 } }]);
     await this.txs.ensureIndexes([{ key: { estado: 1, createdAt: 1 } }, { key: { _unannounced: 1, updatedAt: 1 } }, { key: { nextCheckAt: 1 } }]);
     await this.deliveryDocs.ensureIndexes([{ key: { status: 1, nextAttemptAt: 1 } }, { key: { txnId: 1 } }]);
   }
@@ -205,6 +210,32 @@ export class MongoStore implements Store {
    * sees every earlier addition: a limit can be refused twice but never passed twice. Amounts are
    * kept in integer cents so sums do not drift.
    */
+  /**
+   * A scope's sequence is a set of rows `<scope>#<n>`: a number is taken by inserting its row (atomic
+   * by the unique _id, also on FerretDB where `$inc` is not), after reading the highest taken. A
+   * concurrent taker of the same number loses the insert and tries the next one.
+   */
+  readonly bankReferences: Store['bankReferences'] = {
+    assign: async (scope, key) => {
+      const id = `${scope}|${key}`;
+      const found = await this.bankReferences.find(scope, key);
+      if (found !== null) return found;
+      for (;;) {
+        const top = await this.referenceSeqRows.find({ scope }).sort({ n: -1 }).limit(1).toArray();
+        const n = (typeof top[0]?.n === 'number' ? (top[0].n as number) : 0) + 1;
+        if (!(await insertNew(this.referenceSeqRows, { _id: `${scope}#${n}`, scope, n, key } as Row))) continue;
+        if (await insertNew(this.referenceRows, { _id: id, scope, key, n } as Row)) return n;
+        // Another replica assigned this key meanwhile: its number stands (ours stays unused).
+        const other = await this.bankReferences.find(scope, key);
+        if (other !== null) return other;
+      }
+    },
+    find: async (scope, key) => {
+      const row = await this.referenceRows.findOne({ _id: `${scope}|${key}` });
+      return typeof row?.n === 'number' ? (row.n as number) : null;
+    },
+  };
+
   readonly counters: Store['counters'] = {
     add: async (key, amount, count) => {
       if (amount !== 0 || count !== 0) {

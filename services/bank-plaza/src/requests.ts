@@ -1,25 +1,53 @@
-import type { CobrarBody, ExecuteOrder, Movimiento, PagarBody, StatusQuery, TokenBody } from '@switch/shared';
-import {
-  account20,
-  amount,
-  bankCode,
-  fechaFromPlaza,
-  FormatError,
-  horaFromPlaza,
-  montoFromPlaza,
-  naturalezaFromPlaza,
-  phone10,
-  phone11,
-  plazaId,
-  referenciaFor,
-  texto35,
-  tipoInstrumento,
-} from './formats';
+import { account20, amount2, bankCode4, decimalReference, FormatError, phone11, text, type CobrarBody, type ExecuteOrder, type PagarBody, type ReferenceBook, type StatusQuery, type TokenBody } from '@switch/shared';
+import type { PlazaRequest } from './protocol';
 
 /**
- * Banco Plaza's requests built from the switch's orders, and its bodies read back (the Hyperswitch
- * "transformers"): paths, field names and forms of PROTOCOLS §2.4. Nothing here does I/O.
+ * Banco Plaza's requests built from the switch's orders: paths, field names and forms of
+ * PROTOCOLS §2.4, and our instruments in the bank's forms (§2.1, §5.3). Nothing here does I/O but
+ * the reference book. A value the bank cannot take is refused with a FormatError before anything is
+ * sent.
  */
+
+/** `V12345678` → `V00012345678`: the person-type letter and 11 zero-padded digits (12 characters). */
+export function plazaId(identificacion: string): string {
+  const m = /^([VEJGP])([0-9]{1,11})$/.exec(identificacion.trim().toUpperCase());
+  if (!m) throw new FormatError(`identificación "${identificacion}" is not a letter V/E/J/G/P and digits`);
+  return `${m[1]}${m[2]!.padStart(11, '0')}`;
+}
+
+/** v0 C2P phones: 10 digits without the leading 0 (`4141234567`). */
+export function phone10(telefono: string): string {
+  return phone11(telefono).slice(1);
+}
+
+/** `motivo`/`concepto` carry at most 35 characters at the bank. */
+export const text35 = (value: string): string => text(value, 35);
+
+/** `C` account or `T` phone, the bank's instrument-type letter. */
+export function tipoInstrumento(tipo: 'cuenta' | 'telefono'): 'C' | 'T' {
+  return tipo === 'cuenta' ? 'C' : 'T';
+}
+
+/** The merchant reference the bank takes: 12 digits (`referencia_c`, CCE `referencia`). */
+export const REFERENCIA_DIGITS = 12;
+
+/**
+ * The 12-digit merchant reference of one attempt: the number the reference book assigns to its
+ * orderRef in this merchant's scope (a sequence shared by every replica through the store), so two
+ * orders never share one, and a status query finds the order's by its orderRef. Never a hash: 12
+ * digits cannot hold the 128 bits of a transaction id.
+ */
+export async function referenciaFor(book: ReferenceBook, rif: string, orderRef: string): Promise<string> {
+  return decimalReference(await book.assign(referenceScope(rif), orderRef), REFERENCIA_DIGITS);
+}
+
+/** The reference an attempt was given, or null when it never was (then it was never sent). */
+export async function referenciaOf(book: ReferenceBook, rif: string, orderRef: string): Promise<string | null> {
+  const n = await book.find(referenceScope(rif), orderRef);
+  return n === null ? null : decimalReference(n, REFERENCIA_DIGITS);
+}
+
+const referenceScope = (rif: string): string => `banco_plaza:${rif}:referencia`;
 
 /** The merchant's side of every order, from configuration (PROTOCOLS §2.4: `{rif}`, cobrador/origen account). */
 export interface Merchant {
@@ -27,19 +55,6 @@ export interface Merchant {
   account: string;
   phone?: string;
   clientIp: string;
-}
-
-/** One call to the bank: what to send and what to sign. */
-export interface PlazaRequest {
-  /** The breaker this call goes through (one per bank endpoint). */
-  operation: string;
-  method: 'GET' | 'POST' | 'DELETE';
-  /** Path with its parameters, without the query string. */
-  path: string;
-  /** The base path the signature covers (no trailing `/{id}`). */
-  signPath: string;
-  query?: Record<string, string>;
-  body?: Record<string, unknown>;
 }
 
 /** The channel every known integration sends (23 = botón de pago). */
@@ -63,7 +78,7 @@ function pagadorDI(pagador: TokenBody['pagador']): Record<string, unknown> {
     Tvalidacion_p: tipoInstrumento(pagador.tipo),
     identificacion_p: plazaId(pagador.identificacion),
     ...(pagador.tipo === 'cuenta' ? { cuenta_pagador: account20(pagador.valor) } : { telefono_pagador: phone11(pagador.valor) }),
-    cod_banco_p: bankCode(pagador.banco),
+    cod_banco_p: bankCode4(pagador.banco),
   };
 }
 
@@ -79,14 +94,14 @@ export function tokenDI(body: TokenBody, m: Merchant): PlazaRequest {
       canal: CANAL,
       ...pagadorDI(body.pagador),
       cuenta_cobrador: account20(m.account),
-      monto: amount(body.monto.valor),
+      monto: amount2(body.monto.valor),
       direccion_ip: m.clientIp,
     },
   };
 }
 
 /** `POST /v1/cce/debinm/cobroDI/{rif}`: the immediate debit with the OTP; `referencia_c` names the attempt. */
-export function cobroDI(order: ExecuteOrder, body: CobrarBody, m: Merchant): PlazaRequest {
+export function cobroDI(referencia: string, body: CobrarBody, m: Merchant): PlazaRequest {
   return {
     operation: 'cobroDI',
     method: 'POST',
@@ -99,10 +114,10 @@ export function cobroDI(order: ExecuteOrder, body: CobrarBody, m: Merchant): Pla
       cuenta_cobrador: account20(m.account),
       identificacion_b: plazaId(m.rif),
       nombre_p: body.pagador.nombre,
-      monto: amount(body.monto.valor),
-      concepto: texto35(body.concepto),
+      monto: amount2(body.monto.valor),
+      concepto: text35(body.concepto),
       Token_p: body.otp,
-      referencia_c: referenciaFor(order.orderRef),
+      referencia_c: referencia,
       direccion_ip: m.clientIp,
     },
   };
@@ -118,13 +133,13 @@ export function c2p(body: CobrarBody, m: Merchant): PlazaRequest {
     path: PATHS.c2p,
     signPath: PATHS.c2p,
     body: {
-      banco: bankCode(body.pagador.banco),
+      banco: bankCode4(body.pagador.banco),
       id: plazaId(body.pagador.identificacion),
       telefonoPagador: phone10(body.pagador.valor),
-      monto: amount(body.monto.valor),
+      monto: amount2(body.monto.valor),
       token: body.otp,
       ...(cobrador ? { telefonoCobrador: phone10(cobrador) } : {}),
-      motivo: texto35(body.concepto),
+      motivo: text35(body.concepto),
     },
   };
 }
@@ -138,7 +153,7 @@ export function reversoC2P(referencia: string): PlazaRequest {
 const PROPOSITO_CCE: Readonly<Record<NonNullable<PagarBody['proposito']>, string>> = { transferencia: '220', nomina: '220', proveedor: '220' };
 
 /** `POST /v1/cce/pagoO/{rif}`: Crédito Inmediato from the merchant's account; `referencia` names the attempt. */
-export function pagoO(order: ExecuteOrder, body: PagarBody, m: Merchant): PlazaRequest {
+export function pagoO(referencia: string, body: PagarBody, m: Merchant): PlazaRequest {
   const b = body.beneficiario;
   return {
     operation: 'pagoO',
@@ -156,12 +171,12 @@ export function pagoO(order: ExecuteOrder, body: PagarBody, m: Merchant): PlazaR
       cod_banco_d: '0138',
       nombre_d: body.ordenante.nombre,
       identificacion_b: plazaId(b.identificacion),
-      cod_banco_a: bankCode(b.banco),
+      cod_banco_a: bankCode4(b.banco),
       nombre_a: b.nombre,
       ...(b.tipo === 'cuenta' ? { cuenta_destino: account20(b.valor) } : { telefono: phone11(b.valor) }),
-      monto: amount(body.monto.valor),
-      concepto: texto35(body.concepto),
-      referencia: referenciaFor(order.orderRef),
+      monto: amount2(body.monto.valor),
+      concepto: text35(body.concepto),
+      referencia,
       direccion_ip: m.clientIp,
     },
   };
@@ -179,12 +194,12 @@ export function p2p(order: ExecuteOrder, body: PagarBody, m: Merchant): PlazaReq
     path: `${PATHS.p2p}/${plazaId(m.rif)}`,
     signPath: PATHS.p2p,
     body: {
-      banco: bankCode(b.banco),
+      banco: bankCode4(b.banco),
       idBeneficiario: plazaId(b.identificacion),
       telefono: phone11(b.valor),
       telefonoAfiliado: phone11(afiliado),
-      monto: amount(body.monto.valor),
-      motivo: texto35(body.concepto),
+      monto: amount2(body.monto.valor),
+      motivo: text35(body.concepto),
       canal: CANAL,
       moneda: MONEDA,
       cuenta: account20(m.account),
@@ -195,24 +210,24 @@ export function p2p(order: ExecuteOrder, body: PagarBody, m: Merchant): PlazaReq
 }
 
 /** `GET /v1/cce/debinm/consultarDI/{rif}?…`: state of an immediate debit, by our reference (and end-to-end when known). */
-export function consultarDI(q: StatusQuery, m: Merchant): PlazaRequest {
+export function consultarDI(q: StatusQuery, referencia: string, m: Merchant): PlazaRequest {
   return {
     operation: 'consultarDI',
     method: 'GET',
     path: `${PATHS.consultarDI}/${plazaId(m.rif)}`,
     signPath: PATHS.consultarDI,
-    query: { cuenta_cobrador: m.account, endtoend: q.endtoend ?? '', referencia_c: referenciaFor(q.orderRef), monto: '0.00', canal: CANAL },
+    query: { cuenta_cobrador: m.account, endtoend: q.endtoend ?? '', referencia_c: referencia, monto: '0.00', canal: CANAL },
   };
 }
 
 /** `GET /v1/cce/consultaLiq/{rif}?…`: settlement of a Crédito Inmediato, by our reference. */
-export function consultaLiq(q: StatusQuery, m: Merchant): PlazaRequest {
+export function consultaLiq(_q: StatusQuery, referencia: string, m: Merchant): PlazaRequest {
   return {
     operation: 'consultaLiq',
     method: 'GET',
     path: `${PATHS.consultaLiq}/${plazaId(m.rif)}`,
     signPath: PATHS.consultaLiq,
-    query: { cuenta: m.account, referencia: referenciaFor(q.orderRef), monto: '0.00', canal: CANAL },
+    query: { cuenta: m.account, referencia, monto: '0.00', canal: CANAL },
   };
 }
 
@@ -243,56 +258,3 @@ export function movimientos(cuenta: string, desde: string, hasta: string): Plaza
   };
 }
 
-const asRecord = (v: unknown): Record<string, unknown> => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {});
-const asString = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : typeof v === 'number' ? String(v) : null);
-
-/** A string field of a bank body, or null. */
-export function field(body: unknown, ...names: string[]): string | null {
-  const r = asRecord(body);
-  for (const n of names) {
-    const v = asString(r[n]);
-    if (v !== null) return v;
-  }
-  return null;
-}
-
-export interface Statement {
-  saldoDisponible: number | null;
-  saldoContable: number | null;
-  saldoBloqueado: number | null;
-  movimientos: Movimiento[];
-}
-
-/** The movements body read into our shapes, oldest first (the bank's order is not documented). */
-export function readStatement(body: unknown): Statement {
-  const r = asRecord(body);
-  const number = (v: unknown): number | null => {
-    try {
-      return v === undefined || v === null ? null : montoFromPlaza(v);
-    } catch {
-      return null;
-    }
-  };
-  const list = Array.isArray(r.movimientos) ? r.movimientos : [];
-  const movimientos = list.map((item): Movimiento => {
-    const m = asRecord(item);
-    const monto = montoFromPlaza(m.monto);
-    return {
-      fecha: fechaFromPlaza(String(m.fecha ?? '')),
-      hora: horaFromPlaza(m.hora),
-      referencia: asString(m.referencia) ?? '',
-      concepto: asString(m.concepto) ?? asString(m.descripcion) ?? '',
-      tipo: naturalezaFromPlaza(m.naturaleza ?? m.tipo, monto),
-      monto: Math.abs(monto),
-      saldo: number(m.saldo),
-    };
-  });
-  const key = (m: Movimiento) => `${m.fecha} ${m.hora ?? '00:00:00'}`;
-  const ordered = movimientos.map((m, i) => ({ m, i })).sort((a, b) => (key(a.m) < key(b.m) ? -1 : key(a.m) > key(b.m) ? 1 : a.i - b.i));
-  return {
-    saldoDisponible: number(r.saldoDisponible),
-    saldoContable: number(r.saldoContable),
-    saldoBloqueado: number(r.saldoBloqueado),
-    movimientos: ordered.map((x) => x.m),
-  };
-}

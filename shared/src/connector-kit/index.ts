@@ -1,0 +1,5 @@
+export * from './outcomes';
+export * from './formats';
+export * from './send';
+export * from './connector';
+export * from './references';
