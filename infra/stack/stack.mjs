@@ -9,7 +9,7 @@ import { freePort, lineSink, managedProcess, portFree } from './processes.mjs';
 
 // Fixed demo credentials shared by each connector and its emulator (as EMULATOR_DEMO in
 // services/embedded/src/banks.ts): not secrets, nothing leaves 127.0.0.1.
-const DEMO = {
+export const DEMO = {
   plaza: { apiKey: 'plaza-demo-key', apiSecret: 'plaza-demo-secret', rif: 'J123456789', account: '01380000000000000001', phone: '04140000138' },
   bancaribe: { key: 'bancaribe-demo-key', secret: 'bancaribe-demo-secret', rif: 'J000012114', phone: '04141000114', account: '01140111122222233333', hash: '09A2D57E-C433-4581-97C2-6F6ADA944F27' },
   activo: { apiKey: 'activo-demo-key', rif: 'J000000171', account: '01710001000000000001', phone: '04140000171' },

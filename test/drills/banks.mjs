@@ -4,10 +4,12 @@
 import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
 import { REPO } from '../../infra/stack/infra.mjs';
+import { DEMO } from '../../infra/stack/stack.mjs';
 
 const require = createRequire(import.meta.url);
-// Banco Plaza keys CCE orders by a 12-digit hash of the orderRef: the connector's own function.
-const { referenciaFor } = require(resolve(REPO, 'services/bank-plaza/dist/src/formats.js'));
+// Banco Plaza keys CCE orders by a 12-digit reference the connector assigns per orderRef from a
+// sequence in the store: the connector's own lookup reads it back.
+const { referenciaOf } = require(resolve(REPO, 'services/bank-plaza/dist/src/requests.js'));
 
 const get = async (url) => {
   const r = await fetch(url, { signal: AbortSignal.timeout(10_000) });
@@ -35,7 +37,7 @@ const money = (s) => (SETTLED.has(s) ? 'settled' : PENDING.has(s) ? 'pending' : 
  * The banks' ledgers as `lookup(banco, orderRef) → 'settled'|'pending'|'rejected'|null` for money
  * orders (token / OTP requests move nothing and are left out).
  */
-export async function ledgers(stack) {
+export async function ledgers(stack, store, txs) {
   const e = stack.emulators;
   const [sim, plaza, bancaribe, activo] = await Promise.all([
     get(`${stack.healthUrls['bank-sim']}/sim/received`),
@@ -52,10 +54,19 @@ export async function ledgers(stack) {
   for (const o of plaza.orders) if (o.merchantRef) byBank.banco_plaza.set(o.merchantRef, o.state === 'reversed' ? 'rejected' : money(o.state));
   for (const o of bancaribe.orders) if (o.type !== 'ANULACION') byBank.bancaribe.set(o.reference, money(o.estatus));
   for (const o of activo.orders) if (o.kind !== 'otp') byBank.banco_activo.set(o.locator, money(o.estatus));
+  const plazaRefs = new Map();
+  for (const tx of txs) {
+    for (const a of tx.attempts) {
+      if (a.banco !== 'banco_plaza') continue;
+      const orderRef = `${tx.id}-${a.n}`;
+      plazaRefs.set(orderRef, await referenciaOf(store.bankReferences, DEMO.plaza.rif, orderRef));
+    }
+  }
   return (banco, orderRef) => {
     const m = byBank[banco];
     if (!m) return null;
-    return m.get(orderRef) ?? (banco === 'banco_plaza' ? m.get(referenciaFor(orderRef)) ?? null : null);
+    const ref = banco === 'banco_plaza' ? plazaRefs.get(orderRef) : null;
+    return m.get(orderRef) ?? (ref ? m.get(ref) ?? null : null);
   };
 }
 

@@ -108,7 +108,7 @@ export async function runDrill(drill, { stack, store, receiver, rate, beforeMs, 
     await delay(1000); // polling interval of the condition above
     txs = await txsNow();
   }
-  const counts = evaluate({ txs, bank: await ledgers(stack), dups: duplicates(countsBefore, await receivedCounts(stack)), receiver });
+  const counts = evaluate({ txs, bank: await ledgers(stack, store.store, txs), dups: duplicates(countsBefore, await receivedCounts(stack)), receiver });
   const s = load.summary();
   return {
     name: drill.name,
