@@ -19,7 +19,7 @@ const quick = flag('quick');
 const jsonFile = option('json');
 const only = option('only')?.split(',');
 const rate = Number(option('rate') ?? (quick ? 2 : 4));
-const timing = quick ? { beforeMs: 4_000, afterMs: 6_000, recoveryMs: 90_000 } : { beforeMs: 8_000, afterMs: 12_000, recoveryMs: 180_000 };
+const timing = quick ? { beforeMs: 4_000, afterMs: 6_000, recoveryMs: 150_000 } : { beforeMs: 8_000, afterMs: 12_000, recoveryMs: 180_000 };
 
 const stateDir = resolve(REPO, '.cache/drills');
 mkdirSync(stateDir, { recursive: true });
@@ -46,7 +46,7 @@ const stack = await startStack({
   log: (l) => log(`  stack: ${l}`),
   emulatorSettleMs: 1500,
   env: {
-    LOG_LEVEL: 'warn',
+    LOG_LEVEL: process.env.DRILLS_LOG_LEVEL ?? 'warn',
     SWITCH_WEBHOOK_ALLOW_PRIVATE: 'true',
     SWITCH_WEBHOOK_SCHEDULE_MS: '0,1000,2000,3000,5000,8000',
     SWITCH_NOTIFIER_POLL_MS: '250',
