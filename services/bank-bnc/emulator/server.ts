@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { extractCode } from '../src/codes';
-import { telefonoBnc, venezuelanDate } from '../src/formats';
+import { telefonoBnc, venezuelanDate } from '../src/requests';
 import { decryptValue, field, sealResponse, validationOf } from '../src/protocol';
 import { FaultQueue } from './faults';
 import { Ledger, type LedgerOrder } from './ledger';

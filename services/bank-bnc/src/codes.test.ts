@@ -1,6 +1,6 @@
 import { MOTIVOS_RECHAZO } from '@switch/shared';
 import { describe, expect, it } from 'vitest';
-import { simfStatus } from './outcomes';
+import { simfStatus } from './responses';
 import { BNC_CODES, classify, extractCode, messageText } from './codes';
 
 describe('BNC code table', () => {

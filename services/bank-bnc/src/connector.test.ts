@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startEmulator, type Emulator } from '../emulator';
 import { BNC_CODES, classify } from './codes';
 import { BncConnector, type BncConnectorConfig } from './connector';
-import { addDays, envelopeReference, venezuelanDate } from './formats';
+import { addDays, envelopeReference, venezuelanDate } from './requests';
 
 const GUID = '4A074C46-DD4E-4E54-8010-B80A6A8758F4';
 const MASTER = 'test-master-key';
