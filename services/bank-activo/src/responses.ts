@@ -1,9 +1,10 @@
-import { bareHttpOrderOutcome, type BankHttpResult, type BankOutcome, type MotivoRechazo, type ReadOutcome } from '@switch/shared';
+import { bareHttpOrderOutcome, type BankHttpResult, type BankOutcome, type MotivoRechazo, type Movimiento, type ReadOutcome } from '@switch/shared';
 import { ACTIVO_CODES, meaningOf, wso2Key, type CodeMeaning } from './codes';
 import { CODE_OK, readAnswer, type ActivoAnswer } from './protocol';
+import { fechaIso, parseMontoActivo } from './requests';
 
 /**
- * From one HTTP result to the switch's outcome. The money rules live here: only a proof that the
+ * Banco Activo's answers read back: from one HTTP result (the kit's guarded send) to the switch's outcome. The money rules live here: only a proof that the
  * order never ran is `not_processed`; a 5xx, a cut answer or an unreadable one is `unknown`; the
  * bank's untouched answer is always kept in `raw`.
  */
@@ -130,3 +131,25 @@ export function readOutcome<T>(result: BankHttpResult, onOk: (answer: Answer, ra
     }
   }
 }
+
+/** A statement line in our shape; null when the bank's line cannot be read. */
+export function movimientoOf(raw: unknown): Movimiento | null {
+  if (typeof raw !== 'object' || raw === null) return null;
+  const m = raw as Raw;
+  const fecha = fechaIso(m.fecha);
+  const monto = parseMontoActivo(m.monto);
+  const tipo = m.tipo === 'D' ? 'debito' : m.tipo === 'C' ? 'credito' : null;
+  if (fecha === null || monto === null || tipo === null) return null;
+  const saldo = m.saldo === undefined ? null : parseMontoActivo(m.saldo);
+  return {
+    fecha,
+    hora: typeof m.hora === 'string' && /^[0-9]{2}:[0-9]{2}:[0-9]{2}$/.test(m.hora) ? m.hora : null,
+    referencia: String(m.referencia ?? ''),
+    concepto: String(m.concepto ?? ''),
+    tipo,
+    monto: Math.abs(monto),
+    saldo,
+  };
+}
+
+export const round2 = (n: number): number => Math.round(n * 100) / 100;
