@@ -1,181 +1,18 @@
 import { bareHttpOrderOutcome } from '@switch/shared';
-import type { BankOutcome, CobrarBody, Movimiento, MotivoRechazo, PagarBody, ReadOutcome, Saldo } from '@switch/shared';
+import type { BankOutcome, Movimiento, MotivoRechazo, ReadOutcome, Saldo } from '@switch/shared';
 import { classify, CODES, ESTATUS_CREDITO, ESTATUS_PAGO, EXITO, SIN_CONFIRMACION, type CodeEntry } from './codes';
-import { CODIGO_BANCARIBE, CODIGO_MONEDA_VES, fechaIso, identificacion, monto, parseMonto, telefono, telefonoCele } from './formats';
-import { gatewayFault, isRecord, OPERACIONES_SOAP, unwrapEnvelope } from './protocol';
+import { gatewayFault, isRecord, OPERACIONES_SOAP, unwrapEnvelope, type Answer } from './protocol';
+import { fechaIso, parseMonto } from './requests';
 
 /**
- * Bancaribe's request bodies built from our operations, and its answers read back as the switch's
- * outcomes (the Hyperswitch "transformers" of this connector). Pure: no I/O, no clock.
+ * Bancaribe's answers read back as the switch's outcomes: orders, status queries and reads. Pure:
+ * no I/O, no clock.
  */
-
-/** The merchant as Bancaribe knows it: affiliation data issued with the API credentials. */
-export interface Comercio {
-  rif: string;
-  telefono: string;
-  cuenta: string;
-  nombre: string;
-  /** `clienteHash` / `hash`: the merchant's static GUID issued by the bank. */
-  hash: string;
-  /** `direccionInternet` / `requestIP` / `ipOrigen`. */
-  ip: string;
-  terminal: string;
-}
-
-/** `tipoTrx` of the payment query: our own C2P collections and payouts [INV] ("PM" [code] is received pago móvil). */
-export type TipoTrx = 'C2P' | 'B2P';
-
-// ---------------------------------------------------------------------------------------------
-// Requests
-
-/** C2P collection [code]; `numeroReferencia` carries our order reference, the bank's duplicate guard [INV]. */
-export function c2pRequest(ref: string, comercio: Comercio, token: string, body: CobrarBody): Record<string, unknown> {
-  return {
-    request: {
-      identificadorExterno: token,
-      direccionInternet: comercio.ip,
-      rif: identificacion(comercio.rif),
-      telefonoCredito: telefono(comercio.telefono),
-      nombreComercio: comercio.nombre,
-      bancoCredito: CODIGO_BANCARIBE,
-      canalVirtual: 1,
-      identificadorPersona: identificacion(body.pagador.identificacion),
-      telefonoPersona: telefono(body.pagador.valor),
-      otp: body.otp,
-      bancoPagador: body.pagador.banco,
-      codigoMoneda: CODIGO_MONEDA_VES,
-      montoTransaccion: monto(body.monto.valor),
-      sucursal: 1,
-      cajaTerminal: comercio.terminal,
-      tipoTerminal: 'WEB',
-      concepto: body.concepto,
-      vendedor: 1,
-      anulacion: 'N',
-      numeroReferencia: ref,
-    },
-  };
-}
-
-/**
- * Voiding a C2P: the same service with `anulacion: "S"` [inf]. The payment to void is named by its
- * `secuencial` in `secuencialOriginal` [INV]; `numeroReferencia` is this void's own reference.
- */
-export function anulacionRequest(ref: string, comercio: Comercio, token: string, secuencialOriginal: string, concepto: string): Record<string, unknown> {
-  return {
-    request: {
-      identificadorExterno: token,
-      direccionInternet: comercio.ip,
-      rif: identificacion(comercio.rif),
-      telefonoCredito: telefono(comercio.telefono),
-      nombreComercio: comercio.nombre,
-      bancoCredito: CODIGO_BANCARIBE,
-      canalVirtual: 1,
-      codigoMoneda: CODIGO_MONEDA_VES,
-      sucursal: 1,
-      cajaTerminal: comercio.terminal,
-      tipoTerminal: 'WEB',
-      concepto,
-      vendedor: 1,
-      anulacion: 'S',
-      secuencialOriginal,
-      numeroReferencia: ref,
-    },
-  };
-}
-
-/** Pago móvil payout ("vuelto", Pago a Personas) [code], flat; `factura` carries our order reference. */
-export function pagoB2pRequest(ref: string, comercio: Comercio, body: PagarBody): Record<string, unknown> {
-  return {
-    direccionInternet: comercio.ip,
-    bancoCredito: body.beneficiario.banco,
-    bancoPagador: CODIGO_BANCARIBE,
-    cajaTerminal: comercio.terminal,
-    canalVirtual: '1',
-    codigoMoneda: CODIGO_MONEDA_VES,
-    concepto: body.concepto,
-    identificadorPersona: identificacion(body.beneficiario.identificacion),
-    montoTransaccion: monto(body.monto.valor),
-    nombreComercio: comercio.nombre,
-    oficina: 800,
-    rif: identificacion(comercio.rif),
-    sucursal: 1,
-    telefonoDebito: telefono(comercio.telefono),
-    telefonoCredito: telefono(body.beneficiario.valor),
-    tipoTerminal: 'WEB',
-    vendedor: 1,
-    factura: ref,
-  };
-}
-
-/** Crédito inmediato [code]; `numeroReferencia` is our [INV] addition (the bank's duplicate guard). */
-export function creditoRequest(ref: string, comercio: Comercio, token: string, body: PagarBody): Record<string, unknown> {
-  const destino = body.beneficiario;
-  return {
-    requestIniciarCredInmediato: {
-      bancoDestino: destino.banco,
-      cedulaRifBeneficiario: identificacion(destino.identificacion),
-      cedulaRifEmisor: identificacion(comercio.rif),
-      concepto: body.concepto,
-      cuentaDestino: destino.tipo === 'cuenta' ? destino.valor : telefonoCele(destino.valor),
-      monedaDestino: '0',
-      hash: comercio.hash,
-      identificadorExterno: token,
-      ipOrigen: comercio.ip,
-      monto: monto(body.monto.valor),
-      nombreBeneficiario: destino.nombre,
-      nombreEmisor: comercio.nombre,
-      terminal: comercio.terminal,
-      tipoCtaCele: destino.tipo === 'cuenta' ? 'CNTA' : 'CELE',
-      numeroReferencia: ref,
-    },
-  };
-}
-
-/** The payment query [code] asked for one of our own operations by reference [INV]. */
-export function consultaPagoRequest(comercio: Comercio, tipoTrx: TipoTrx, secuencial: string | null, ref: string): Record<string, unknown> {
-  return {
-    rif: identificacion(comercio.rif),
-    identificadorPersona: null,
-    telefonoDebito: telefono(comercio.telefono),
-    montoTransaccion: null,
-    referencia: secuencial,
-    factura: ref,
-    tipoTrx,
-    fecha: null,
-  };
-}
-
-/** Status of a crédito inmediato [INV]: by the bank's `secuencial` when known, else by our reference. */
-export function consultaCreditoRequest(comercio: Comercio, token: string, secuencial: string | null, ref: string): Record<string, unknown> {
-  return {
-    requestConsultarCredInmediato: {
-      identificadorExterno: token,
-      hash: comercio.hash,
-      cedulaRifEmisor: identificacion(comercio.rif),
-      secuencial,
-      referencia: ref,
-    },
-  };
-}
-
-export function saldoRequest(comercio: Comercio, cuenta: string): Record<string, unknown> {
-  return { canal: 'API', clienteRIF: identificacion(comercio.rif), clienteHash: comercio.hash, numeroCuenta: cuenta, requestIP: comercio.ip };
-}
-
-/** [INV] the balance request plus a date range in the bank's `dd/MM/yyyy`. */
-export function movimientosRequest(comercio: Comercio, cuenta: string, fechaDesde: string, fechaHasta: string): Record<string, unknown> {
-  return { ...saldoRequest(comercio, cuenta), fechaDesde, fechaHasta };
-}
 
 // ---------------------------------------------------------------------------------------------
 // Answers
 
-/** One HTTP answer of the gateway, body already parsed when it was JSON. */
-export interface Answer {
-  status: number;
-  json: unknown;
-  text: string;
-}
+export type { Answer };
 
 type Raw = Record<string, unknown>;
 
