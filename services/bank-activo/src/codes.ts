@@ -1,4 +1,4 @@
-import { authRefusal, ISO20022_CODES, lookup, notFound, notProcessed, rejects, undetermined, type CodeEntry, type CodeTable } from '@switch/shared';
+import { authRefusal, code, ISO20022_CODES, lookup, notProcessed, rejects, undetermined, type CodeEntry, type CodeTable } from '@switch/shared';
 
 /**
  * What a code from Banco Activo means to the switch, in the kit's `CodeTable` shape (code → meaning →
@@ -8,7 +8,7 @@ import { authRefusal, ISO20022_CODES, lookup, notFound, notProcessed, rejects, u
  *   never rerouted, and in a status answer they say nothing of the order;
  * - `not_processed`: the bank (or its gateway) says explicitly it did not take the order: the only
  *   answer after which a payout may go to another bank;
- * - `notFound`: a status query names no order the bank knows (on an order it proves nothing);
+ * - "not found" (`inStatus: 'not_processed'`): a status query names no order the bank knows;
  * - `unknown`: the bank itself cannot say whether the order ran (query later, never resend).
  * A code the table does not list is unknown: never a rejection.
  */
@@ -28,7 +28,9 @@ export const ACTIVO_CODES: CodeTable = {
   // 1. Activo business codes [INV]
   '400': rejects('RECHAZO_TECNICO', 'Solicitud inválida (campo faltante o con formato errado)', 'assumed'),
   '402': rejects('SALDO_INSUFICIENTE', 'Fondos insuficientes', 'assumed'),
-  '404': notFound('Operación no encontrada', 'assumed'),
+  // On an order the bank refused it for a record it lacks (a final rejection, as before the kit); in a
+  // status answer: no such order.
+  '404': code('rejected', 'DESCONOCIDO', 'Operación no encontrada', 'assumed', 'not_processed'),
   '406': rejects('MONTO_INVALIDO', 'Monto inválido', 'assumed'),
   '409': rejects('DUPLICADA', 'Operación duplicada', 'assumed'),
   '410': rejects('OTP_INVALIDO', 'OTP inválido o vencido', 'assumed'),

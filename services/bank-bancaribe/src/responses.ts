@@ -1,6 +1,6 @@
-import { bareHttpOrderOutcome } from '@switch/shared';
+import { bareHttpOrderOutcome, orderOutcome as kitOrderOutcome, type CodeEntry } from '@switch/shared';
 import type { BankOutcome, Movimiento, MotivoRechazo, ReadOutcome, Saldo } from '@switch/shared';
-import { classify, CODES, ESTATUS_CREDITO, ESTATUS_PAGO, EXITO, SIN_CONFIRMACION, type CodeEntry } from './codes';
+import { classify, ESTATUS_CREDITO, ESTATUS_PAGO, EXITO, SIN_CONFIRMACION } from './codes';
 import { gatewayFault, isRecord, OPERACIONES_SOAP, unwrapEnvelope, type Answer } from './protocol';
 import { fechaIso, parseMonto } from './requests';
 
@@ -26,7 +26,7 @@ export function interpretOrder(answer: Answer, kind: OrderKind): BankOutcome {
     const referencia = text(out.secuencial);
     const raw = rawOf(answer, codigo, text(out.descripcionError) ?? '');
     if (codigo === EXITO) return success(kind, out, referencia, raw);
-    return fromEntry(classify(codigo), referencia, raw);
+    return kitOrderOutcome(classify(codigo), raw, { referencia });
   }
   return fromTransport(answer);
 }
@@ -52,17 +52,14 @@ function success(kind: OrderKind, out: Raw, referencia: string | null, raw: Raw)
   }
 }
 
-function fromEntry(entry: CodeEntry, referencia: string | null, raw: Raw): BankOutcome {
-  switch (entry.disposition) {
-    case 'not_processed':
-      return { type: 'not_processed', raw };
-    case 'unknown':
-      return { type: 'unknown', raw };
-    case 'rejected':
-    case 'not_found':
-      return { type: 'rejected', motivo: entry.motivo, referencia, raw };
-  }
+/** The reason of an explicit rejection (RJCT, RECHAZADA): a reason the table does not know as a rejection leaves it RJCT's. */
+function rejectionReason(codigo: string): CodeEntry {
+  const entry = classify(codigo);
+  return entry && (entry.meaning === 'rejected' || entry.meaning === 'unknown' || entry.meaning === 'not_processed') ? entry : classify('RJCT')!;
 }
+
+/** "No such order" in a status answer (the kit's `notFound`). */
+const saysNotFound = (codigo: string): boolean => classify(codigo)?.inStatus === 'not_processed';
 
 /**
  * An answer without a business code: the gateway's own. Only what the gateway proves is taken as
@@ -72,8 +69,8 @@ function fromTransport(answer: Answer): BankOutcome {
   const fault = gatewayFault(answer.json);
   const codigo = fault?.code ?? String(answer.status);
   const raw = rawOf(answer, codigo, fault?.message ?? snippet(answer.text));
-  const known = fault ? CODES[fault.code] : undefined;
-  if (known) return fromEntry(known, null, raw);
+  const known = fault ? classify(fault.code) : undefined;
+  if (known) return kitOrderOutcome(known, raw);
   // A bare 4xx (429 included) or 5xx may come after the order reached the bank: unknown.
   return bareHttpOrderOutcome(answer.status, raw);
 }
@@ -84,7 +81,7 @@ export function interpretConsultaCredito(answer: Answer): BankOutcome {
   if (!out || !hasCode(out)) return { type: 'unknown', raw: rawOf(answer, gatewayFault(answer.json)?.code ?? String(answer.status), snippet(answer.text)) };
   const codigo = String(out.codigoError).trim();
   const raw = rawOf(answer, codigo, text(out.descripcionError) ?? '');
-  if (codigo !== EXITO) return classify(codigo).disposition === 'not_found' ? { type: 'not_processed', raw } : { type: 'unknown', raw };
+  if (codigo !== EXITO) return saysNotFound(codigo) ? { type: 'not_processed', raw } : { type: 'unknown', raw };
   const referencia = text(out.secuencial);
   const endtoend = text(out.endToEndId);
   const estatus = text(out.estatus) ?? '';
@@ -96,9 +93,9 @@ export function interpretConsultaCredito(answer: Answer): BankOutcome {
     case 'rejected': {
       const rechazo = text(out.codigoRechazo) ?? 'RJCT';
       // RJCT is a rejection; a reason the table does not know leaves it a rejection without motivo.
-      const entry = CODES[rechazo] ?? classify('RJCT');
+      const entry = rejectionReason(rechazo);
       const rejectedRaw = { ...raw, estatus, codigo: rechazo, descripcion: text(out.descripcionRechazo) ?? entry.descripcion };
-      return entry.disposition === 'unknown' ? { type: 'unknown', raw: rejectedRaw } : { type: 'rejected', motivo: entry.motivo, referencia, raw: rejectedRaw };
+      return entry.meaning === 'unknown' ? { type: 'unknown', raw: rejectedRaw } : { type: 'rejected', motivo: entry.motivo ?? 'DESCONOCIDO', referencia, raw: rejectedRaw };
     }
     default:
       return { type: 'unknown', raw: { ...raw, estatus } };
@@ -111,7 +108,7 @@ export function interpretConsultaPago(answer: Answer, secuencial: string | null,
   if (!isRecord(json) || !hasCode(json)) return { type: 'unknown', raw: rawOf(answer, gatewayFault(json)?.code ?? String(answer.status), snippet(answer.text)) };
   const codigo = String(json.codigoError).trim();
   const raw = rawOf(answer, codigo, text(json.descripcionError) ?? '');
-  if (codigo !== EXITO) return classify(codigo).disposition === 'not_found' ? { type: 'not_processed', raw } : { type: 'unknown', raw };
+  if (codigo !== EXITO) return saysNotFound(codigo) ? { type: 'not_processed', raw } : { type: 'unknown', raw };
   const lista = Array.isArray(json.lista) ? json.lista.filter(isRecord) : [];
   const item = lista.find((i) => text(i.factura) === ref || (secuencial !== null && text(i.referencia) === secuencial));
   if (!item) return { type: 'not_processed', raw: { ...raw, descripcion: 'Operación no encontrada' } };
@@ -123,7 +120,7 @@ export function interpretConsultaPago(answer: Answer, secuencial: string | null,
     case 'settled':
       return { type: 'settled', referencia, endtoend: null, raw: itemRaw };
     case 'rejected':
-      return fromEntry(CODES[itemCodigo] ?? classify('RJCT'), referencia, itemRaw);
+      return kitOrderOutcome(rejectionReason(itemCodigo), itemRaw, { referencia });
     default:
       return { type: 'unknown', raw: itemRaw };
   }
@@ -184,8 +181,8 @@ function readFailure(answer: Answer): { ok: false; motivo: MotivoRechazo; raw: R
   const codigo = bankCode ?? fault?.code ?? String(answer.status);
   const descripcion = (isRecord(json) ? text(json.message) : null) ?? fault?.message ?? snippet(answer.text);
   const raw = rawOf(answer, codigo, descripcion);
-  const known = CODES[codigo];
-  if (known) return { ok: false, motivo: known.motivo, raw };
+  const known = classify(codigo);
+  if (known) return { ok: false, motivo: known.motivo ?? 'DESCONOCIDO', raw };
   if (answer.status >= 500 || answer.status === 429) return { ok: false, motivo: 'BANCO_NO_DISPONIBLE', raw };
   if (answer.status === 401 || answer.status === 403) return { ok: false, motivo: 'FIRMA_AUTH', raw };
   return { ok: false, motivo: bankCode ? 'DESCONOCIDO' : 'RECHAZO_TECNICO', raw };
