@@ -3,6 +3,7 @@ import {
   invalidCursor,
   cursorOffset,
   CAPABILITIES,
+  saldoRead,
   defineConnector,
   type BankConnectorKit,
   type BankDefinition,
@@ -113,10 +114,7 @@ class ActivoBank implements BankDefinition {
       if (disponible === null || contable === null) return { ok: false, motivo: 'RECHAZO_TECNICO', raw };
       const bloqueado = a.body.saldo_bloqueado === undefined ? Math.max(0, round2(contable - disponible)) : parseMontoActivo(a.body.saldo_bloqueado);
       if (bloqueado === null) return { ok: false, motivo: 'RECHAZO_TECNICO', raw };
-      return {
-        ok: true,
-        value: { cuenta: query.cuenta, banco: this.banco, moneda: 'VES', disponible, contable, bloqueado, consultado_en: this.now().toISOString(), raw: a.body },
-      };
+      return saldoRead(this.banco, query.cuenta, { disponible, contable, bloqueado }, this.now(), a.body);
     });
   }
 

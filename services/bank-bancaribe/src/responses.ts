@@ -1,4 +1,4 @@
-import { bareHttpOrderOutcome, orderOutcome as kitOrderOutcome, type CodeEntry } from '@switch/shared';
+import { bareHttpOrderOutcome, orderOutcome as kitOrderOutcome, saldoRead, type CodeEntry } from '@switch/shared';
 import type { BankOutcome, Movimiento, MotivoRechazo, ReadOutcome, Saldo } from '@switch/shared';
 import { classify, ESTATUS_CREDITO, ESTATUS_PAGO, EXITO, SIN_CONFIRMACION } from './codes';
 import { gatewayFault, isRecord, OPERACIONES_SOAP, unwrapEnvelope, type Answer } from './protocol';
@@ -136,7 +136,7 @@ export function interpretSaldo(answer: Answer, cuenta: string, at: Date): ReadOu
     const contable = parseMonto(json.saldo.contable);
     const bloqueado = json.saldo.bloqueado === undefined || json.saldo.bloqueado === null ? 0 : parseMonto(json.saldo.bloqueado);
     if (disponible !== null && contable !== null && bloqueado !== null) {
-      return { ok: true, value: { cuenta, banco: 'bancaribe', moneda: 'VES', disponible, contable, bloqueado, consultado_en: at.toISOString(), raw: json } };
+      return saldoRead('bancaribe', cuenta, { disponible, contable, bloqueado }, at, json);
     }
   }
   return readFailure(answer);

@@ -5,6 +5,7 @@ import {
   daysBetween,
   defineConnector,
   invalidCursor,
+  saldoRead,
   statementPage,
   type BankConnectorKit,
   type Mode,
@@ -126,19 +127,7 @@ class BncBank implements BankDefinition {
     const entry = accounts[query.cuenta];
     const balance = Number(entry?.Balance);
     if (!entry || !Number.isFinite(balance)) return { ok: false, motivo: 'CUENTA_NO_EXISTE', raw: { ...answerRaw(call.answer), codigo: 'CUENTA', descripcion: 'la cuenta no pertenece al cliente BNC' } };
-    return {
-      ok: true,
-      value: {
-        cuenta: query.cuenta,
-        banco: 'bnc',
-        moneda: 'VES',
-        disponible: balance,
-        contable: balance,
-        bloqueado: 0,
-        consultado_en: this.now().toISOString(),
-        raw: { CurrencyCode: entry.CurrencyCode ?? null, Balance: entry.Balance, message: call.answer.message },
-      },
-    };
+    return saldoRead('bnc', query.cuenta, { disponible: balance }, this.now(), { CurrencyCode: entry.CurrencyCode ?? null, Balance: entry.Balance, message: call.answer.message });
   }
 
   async movimientos(_mode: Mode, query: MovimientosQuery): Promise<ReadOutcome<Movimientos>> {
