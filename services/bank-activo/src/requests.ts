@@ -1,4 +1,4 @@
-import { caracasDate, toDdMmYyyy, type CobrarBody, type Instrumento, type PagarBody, type StatusQuery, type TokenBody } from '@switch/shared';
+import { amountText, caracasDate, fromDdMmYyyy, parseAmount, phone58, phoneFrom58, toDdMmYyyy, type CobrarBody, type Instrumento, type PagarBody, type StatusQuery, type TokenBody } from '@switch/shared';
 
 /**
  * Banco Activo's requests: the bodies of its services, built from the switch's orders (the "transformers" of a
@@ -130,32 +130,19 @@ export function operacionRequest(query: StatusQuery): Body {
  * code [code]; phone, id and date forms are [INV] choices kept here so one edit changes them all.
  */
 
-/** 150 → "150,00": Activo sends and answers amounts as comma-decimal strings, no thousands mark [code]. */
+/** 150 → "150,00": Activo sends and answers amounts as comma-decimal strings, no thousands mark [code] (the kit's `amountText`). */
 export function montoActivo(valor: number): string {
-  const cents = Math.round(valor * 100);
-  const sign = cents < 0 ? '-' : '';
-  const abs = Math.abs(cents);
-  return `${sign}${Math.floor(abs / 100)},${String(abs % 100).padStart(2, '0')}`;
+  return amountText(valor, ',');
 }
 
-/** "1.234,56" / "1234,56" / "150" → number; null when it is not an amount. */
-export function parseMontoActivo(text: unknown): number | null {
-  if (typeof text === 'number') return Number.isFinite(text) ? text : null;
-  if (typeof text !== 'string') return null;
-  const t = text.trim();
-  if (!/^-?[0-9]{1,3}(\.?[0-9]{3})*(,[0-9]{1,2})?$/.test(t) && !/^-?[0-9]+(,[0-9]{1,2})?$/.test(t)) return null;
-  return Number(t.replace(/\./g, '').replace(',', '.'));
-}
+/** "1.234,56" / "1234,56" / "150" → number; null when it is not an amount (the kit's `parseAmount`). */
+export const parseMontoActivo = parseAmount;
 
-/** "04141234567" → "584141234567" [INV]: the CCE's CELE form (country code, no trunk 0). */
-export function telefonoActivo(local: string): string {
-  return `58${local.replace(/^0/, '')}`;
-}
+/** "04141234567" → "584141234567" [INV]: the CCE's CELE form (country code, no trunk 0; the kit's `phone58`). */
+export const telefonoActivo = phone58;
 
-/** "584141234567" → "04141234567". */
-export function telefonoLocal(activo: string): string {
-  return activo.startsWith('58') ? `0${activo.slice(2)}` : activo;
-}
+/** "584141234567" → "04141234567" (the kit's `phoneFrom58`). */
+export const telefonoLocal = phoneFrom58;
 
 /**
  * "V12345678" stays; legal-entity RIFs (J, G) are padded to 9 digits, "J80066227" → "J080066227",
@@ -170,12 +157,8 @@ export function cedulaActivo(identificacion: string): string {
 /** "2024-03-05" → "05/03/2024" [INV]: dates in the bank's dd/MM/yyyy (the kit's form). */
 export const fechaActivo = toDdMmYyyy;
 
-/** "05/03/2024" → "2024-03-05"; null when it is not such a date. */
-export function fechaIso(activo: unknown): string | null {
-  if (typeof activo !== 'string') return null;
-  const m = /^([0-9]{2})\/([0-9]{2})\/([0-9]{4})$/.exec(activo.trim());
-  return m ? `${m[3]}-${m[2]}-${m[1]}` : null;
-}
+/** "05/03/2024" → "2024-03-05"; null when it is not such a date (the kit's `fromDdMmYyyy`). */
+export const fechaIso = fromDdMmYyyy;
 
 /** ISO 20022 instrument kind of the crédito inmediato: account or mobile phone. */
 export function tipoInstrumento(instrumento: Pick<Instrumento, 'tipo'>): 'CNTA' | 'CELE' {

@@ -1,4 +1,4 @@
-import { caracasDate, FormatError, fromDdMmYyyy, hasAtMostDecimals, phone11, phone58, toDdMmYyyy, type CobrarBody, type PagarBody } from '@switch/shared';
+import { amountText, caracasDate, FormatError, fromDdMmYyyy, idParts, phone11, phone58, toDdMmYyyy, type CobrarBody, type PagarBody } from '@switch/shared';
 
 /**
  * Bancaribe's requests: the bodies of its services built from our operations (pure: no I/O, no
@@ -28,18 +28,13 @@ export const telefonoCele = phone58;
  * RIF form of 9 zero-padded digits (`J000012114`).
  */
 export function identificacion(valor: string): string {
-  const m = /^([VEJGP])([0-9]{1,9})$/.exec(valor);
-  if (!m) throw new FormatError(`identification "${valor}" is not a letter V/E/J/G/P followed by 1 to 9 digits`);
-  const [, letra, numero] = m as unknown as [string, string, string];
-  return letra === 'J' || letra === 'G' ? `${letra}${numero.padStart(9, '0')}` : `${letra}${numero}`;
+  const { letter, digits } = idParts(valor, 9);
+  return letter === 'J' || letter === 'G' ? `${letter}${digits.padStart(9, '0')}` : `${letter}${digits}`;
 }
 
 /** Amounts as Bancaribe writes them: dot decimal, always 2 decimals, no grouping. */
 export function monto(valor: number): string {
-  if (!Number.isFinite(valor) || valor < 0) throw new FormatError(`amount ${valor} is not a non-negative number`);
-  if (!hasAtMostDecimals(valor, 2)) throw new FormatError(`amount ${valor} has more than 2 decimals`);
-  const cents = Math.round(valor * 100);
-  return `${Math.floor(cents / 100)}.${String(cents % 100).padStart(2, '0')}`;
+  return amountText(valor, '.');
 }
 
 /** An amount from the bank: a JSON number or a dot-decimal string. Null when it is neither. */

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { account20, addDays, bankCode4, caracasDate, daysBetween, FormatError, fromDdMmYyyy, hasAtMostDecimals, idParts, phone58, text, toDdMmYyyy, type Instrumento } from '@switch/shared';
+import { account20, addDays, amount2, bankCode4, caracasDate, daysBetween, FormatError, fromDdMmYyyy, idParts, phone58, text, toDdMmYyyy, type Instrumento } from '@switch/shared';
 
 /**
  * BNC's requests: its paths, the inner bodies of each operation, and our API's instrument forms → BNC's (PROTOCOLS §0, §1.4): phones `58` + 10 digits, ids a letter and
@@ -40,8 +40,8 @@ export function codigoBancoStr(code: number | string): string {
 
 /** An amount for BNC's `Decimal(13,2)` fields: a positive JSON number of at most 2 decimals. */
 export function montoBnc(valor: number): number {
-  if (!(valor > 0) || !hasAtMostDecimals(valor, 2) || valor >= 1e11) throw new FormatError(`amount ${valor} is not positive with at most 2 decimals`);
-  return valor;
+  if (valor >= 1e11) throw new FormatError(`amount ${valor} does not fit Decimal(13,2)`, 'MONTO_INVALIDO');
+  return amount2(valor);
 }
 
 /** The 20-digit account or the `58…` phone, with its ISO instrument type, for the SIMF fields. */
