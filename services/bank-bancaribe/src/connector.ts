@@ -7,11 +7,11 @@ import {
   type BankConnectorKit,
   type BankDefinition,
   type BankOutcome,
-  type BreakerOptions,
   type Capability,
   type ExecuteOrder,
   type GuardedSend,
   type KitDeps,
+  type SendOptions,
   type Mode,
   type Movimientos,
   type MovimientosQuery,
@@ -37,12 +37,9 @@ import {
 } from './requests';
 import { interpretConsultaCredito, interpretConsultaPago, interpretMovimientos, interpretOrder, interpretSaldo, type OrderKind } from './responses';
 
-export interface BancaribeConnectorConfig extends GatewayCredentials {
+/** Bancaribe's settings: the gateway's credentials, the merchant, and the kit's send options (timeouts, breaker). */
+export interface BancaribeConnectorConfig extends GatewayCredentials, SendOptions {
   comercio: Comercio;
-  /** Time allowed for each answer once a request is sent. */
-  timeoutMs: number;
-  connectTimeoutMs?: number;
-  breaker?: Partial<BreakerOptions>;
 }
 
 export type BancaribeConnectorDeps = KitDeps;

@@ -16,10 +16,10 @@ import {
   type SaldoQuery,
   type BankDefinition,
   type BankOutcome,
-  type BreakerOptions,
   type ExecuteOrder,
   type GuardedSend,
   type KitDeps,
+  type SendOptions,
   type StatusQuery,
 } from '@switch/shared';
 import { BncClient, type BncCall } from './protocol';
@@ -55,7 +55,8 @@ import {
 
 export { BNC_PATHS, SIMF_OPERATION_TYPE };
 
-export interface BncConnectorConfig {
+/** BNC's settings, with the kit's send options (answer and connect timeouts, breaker). */
+export interface BncConnectorConfig extends SendOptions {
   /** `https://servicios.bncenlinea.com:16000/api` in production (16500 is QA). */
   baseUrl: string;
   clientGuid: string;
@@ -69,10 +70,6 @@ export interface BncConnectorConfig {
   /** Sub-merchant RIF and branch, when the credentials are a parent's (PROTOCOLS §1.4). */
   childClientId?: string;
   branchId?: string;
-  /** Time allowed for an answer once a request is sent (integrators use 30-45 s). */
-  timeoutMs: number;
-  connectTimeoutMs?: number;
-  breaker?: Partial<BreakerOptions>;
   /** Days of statement searched for an order's movement (status of P2P/C2P, C2P reversal). */
   lookbackDays?: number;
 }
