@@ -4,7 +4,8 @@
 # secrets never inlined, HPA bounds by partitions, network policies, Prometheus Operator objects),
 # checks and unit-tests the alert rules (promtool), checks that the PrometheusRule matches the rule
 # file, parses the Grafana dashboard, checks runbook links, and checks that every metric name the
-# dashboard and the alerts use is listed in deploy/metrics.txt.
+# dashboard and the alerts use is listed in deploy/metrics.txt, and that the production image's build
+# stage leaves no bank emulator code (deploy/tools/check_image.py, static: no docker needed).
 #
 #   bash ci/check-deploy.sh
 #
@@ -65,6 +66,13 @@ run() {
   rm -f "$log"
 }
 stamp() { cat "$BIN/.$1.version" 2>/dev/null; }
+
+# ------------------------------------------------------------------------------------------------
+# Image: no emulator code ships (static, on the Dockerfile and the sources: needs no docker)
+# ------------------------------------------------------------------------------------------------
+if command -v python3 >/dev/null 2>&1; then
+  run "the production image's build stage leaves no emulator code (Dockerfile, bank packages)" python3 deploy/tools/check_image.py Dockerfile .
+fi
 
 # ------------------------------------------------------------------------------------------------
 # Tools

@@ -226,6 +226,45 @@ export function storeContract(name: string, makeStore: () => Promise<Store>): vo
       expect((await s.transactions.listDue(iso(100_000), 10, window)).map((t) => t.id)).toEqual([c.id, a.id, later.id, b.id]);
     });
 
+    it('assigns bank references: stable per key, unique under concurrency, scopes independent, unknown keys not found', async () => {
+      const s = await store();
+      // Scopes of their own, so data of other tests and runs stays out of them.
+      const scope = `bank:${randomUUID()}:referencia`;
+      const other = `bank:${randomUUID()}:referencia`;
+      const first = await s.bankReferences.assign(scope, 'order-a');
+      expect(Number.isSafeInteger(first) && first >= 1).toBe(true);
+      // Stable: the same key keeps its number, on every later ask and through find.
+      expect(await s.bankReferences.assign(scope, 'order-a')).toBe(first);
+      expect(await s.bankReferences.find(scope, 'order-a')).toBe(first);
+
+      // 50 different keys at once in one scope: 50 different numbers, none reusing order-a's.
+      const keys = Array.from({ length: 50 }, (_, i) => `order-${i}-${randomUUID().slice(0, 8)}`);
+      const numbers = await Promise.all(keys.map((k) => s.bankReferences.assign(scope, k)));
+      expect(new Set(numbers).size).toBe(50);
+      expect(numbers).not.toContain(first);
+      for (const n of numbers) expect(Number.isSafeInteger(n) && n >= 1).toBe(true);
+      // Each key finds its own number again.
+      expect(await Promise.all(keys.map((k) => s.bankReferences.find(scope, k)))).toEqual(numbers);
+
+      // One key asked concurrently gets one number.
+      const same = await Promise.all(Array.from({ length: 20 }, () => s.bankReferences.assign(scope, 'order-b')));
+      expect(new Set(same).size).toBe(1);
+      expect(numbers).not.toContain(same[0]);
+      expect(same[0]).not.toBe(first);
+
+      // Scopes are independent: the same key in another scope is a separate assignment from that scope's own sequence.
+      expect(await s.bankReferences.find(other, 'order-a')).toBeNull();
+      const inOther = await s.bankReferences.assign(other, 'order-a');
+      expect(inOther).toBe(1);
+      expect(await s.bankReferences.assign(scope, 'order-a')).toBe(first);
+      expect(await s.bankReferences.find(other, 'order-a')).toBe(1);
+
+      // Unknown keys and scopes are not found (and find assigns nothing).
+      expect(await s.bankReferences.find(scope, 'never-assigned')).toBeNull();
+      expect(await s.bankReferences.find(`bank:${randomUUID()}`, 'order-a')).toBeNull();
+      expect(await s.bankReferences.find(scope, 'never-assigned')).toBeNull();
+    });
+
     it('journals bank orders: one claim wins, the outcome (any bank keys) is recorded and read back', async () => {
       const s = await store();
       const txnId = `txn_${randomUUID().replace(/-/g, '')}`;

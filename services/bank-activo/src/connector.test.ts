@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { estatusOutcome, statusOutcome } from './interpret';
+import { estatusOutcome, statusOutcome } from './responses';
 import { randomUUID } from 'node:crypto';
 import {
   Movimientos,

@@ -1,3 +1,5 @@
+import type { BankHttpResult, GuardedSend } from '@switch/shared';
+
 /**
  * Banco Activo's merchant API as it travels: a WSO2 API Manager gateway that authenticates with an
  * `apikey` header [code], flat JSON bodies, `code: "200"` on success [code]. Paths of the C2P and
@@ -76,4 +78,17 @@ function isObject(v: unknown): v is Record<string, unknown> {
 
 function firstString(...values: unknown[]): string | undefined {
   return values.find((v): v is string => typeof v === 'string');
+}
+
+/** Banco Activo's transport over the kit's guarded send: one breaker per operation, the `apikey` header, flat JSON. */
+export class ActivoTransport {
+  constructor(
+    private readonly kit: GuardedSend,
+    private readonly baseUrl: string,
+    private readonly apiKey: string,
+  ) {}
+
+  call(op: Operacion, body: Record<string, string>): Promise<BankHttpResult> {
+    return this.kit.result({ operation: op, url: `${this.baseUrl}${PATHS[op]}`, method: 'POST', headers: activoHeaders(this.apiKey), body: JSON.stringify(body) });
+  }
 }

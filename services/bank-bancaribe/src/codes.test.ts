@@ -1,11 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import { MOTIVOS_RECHAZO } from '@switch/shared';
+import { MOTIVOS_RECHAZO, orderOutcome, statusOutcome } from '@switch/shared';
 import { CODIGOS_ERROR, ERRORES_CUENTAS, RAZONES_ISO } from '../emulator/catalog';
 import { classify, CODES, isAuthFailure, isNotProcessed } from './codes';
 
 describe('Bancaribe code table', () => {
-  it('maps every code to a motivo_rechazo of SPEC 7.2', () => {
-    for (const [code, entry] of Object.entries(CODES)) expect(MOTIVOS_RECHAZO, code).toContain(entry.motivo);
+  it('maps every code to a motivo_rechazo of SPEC 7.2, with its source', () => {
+    for (const [code, entry] of Object.entries(CODES)) {
+      if (entry.meaning === 'rejected' || entry.meaning === 'not_processed' || entry.motivo !== null) expect(MOTIVOS_RECHAZO, code).toContain(entry.motivo);
+      expect(['published', 'observed', 'assumed'], code).toContain(entry.source);
+    }
+    expect(CODES['51']!.source).toBe('assumed');
+    expect(CODES['103000']!.source).toBe('observed');
+    expect(CODES.AM04!.source).toBe('published');
+    expect(CODES['900901']!.source).toBe('assumed');
   });
 
   it('knows every code the bank can answer with (codigoError, balance errors, ISO reasons)', () => {
@@ -14,13 +21,13 @@ describe('Bancaribe code table', () => {
   });
 
   it('maps the invented codigoError list as PROTOCOLS §3.3 proposes', () => {
-    expect(classify(5).motivo).toBe('OTP_INVALIDO');
-    expect(classify('51').motivo).toBe('SALDO_INSUFICIENTE');
-    expect(classify(56).motivo).toBe('NO_AFILIADO_SERVICIO');
-    expect(classify(61).motivo).toBe('EXCEDE_LIMITE');
-    expect(classify(94).motivo).toBe('DUPLICADA');
-    expect(classify(96).motivo).toBe('RECHAZO_TECNICO');
-    expect(classify(' 91 ')).toMatchObject({ motivo: 'BANCO_NO_DISPONIBLE', disposition: 'not_processed' });
+    expect(classify(5)?.motivo).toBe('OTP_INVALIDO');
+    expect(classify('51')?.motivo).toBe('SALDO_INSUFICIENTE');
+    expect(classify(56)?.motivo).toBe('NO_AFILIADO_SERVICIO');
+    expect(classify(61)?.motivo).toBe('EXCEDE_LIMITE');
+    expect(classify(94)?.motivo).toBe('DUPLICADA');
+    expect(classify(96)?.motivo).toBe('RECHAZO_TECNICO');
+    expect(classify(' 91 ')).toMatchObject({ motivo: 'BANCO_NO_DISPONIBLE', meaning: 'not_processed' });
   });
 
   it('maps the ISO 20022 reasons as PROTOCOLS §5.2 suggests', () => {
@@ -31,8 +38,8 @@ describe('Bancaribe code table', () => {
       DT03: 'FUERA_DE_HORARIO', DU01: 'DUPLICADA', FF05: 'RECHAZO_TECNICO', FF07: 'RECHAZO_TECNICO', RC08: 'CUENTA_NO_EXISTE',
       RJCT: 'DESCONOCIDO', TKCM: 'OTP_INVALIDO', VE01: 'RECHAZO_TECNICO', VE02: 'RECHAZO_TECNICO', MD15: 'DESCONOCIDO',
     };
-    for (const [code, motivo] of Object.entries(expected)) expect(classify(code), code).toMatchObject({ motivo, disposition: 'rejected' });
-    expect(classify('AB01').disposition).toBe('unknown');
+    for (const [code, motivo] of Object.entries(expected)) expect(classify(code), code).toMatchObject({ motivo, meaning: 'rejected' });
+    expect(classify('AB01')?.meaning).toBe('unknown');
   });
 
   it('tells which codes prove the order was not processed', () => {
@@ -49,9 +56,10 @@ describe('Bancaribe code table', () => {
   });
 
   it('calls an unknown code unknown, never a rejection', () => {
-    expect(classify('777')).toMatchObject({ disposition: 'unknown' });
-    expect(classify(undefined).disposition).toBe('unknown');
-    expect(classify(undefined).motivo).toBe('DESCONOCIDO');
-    expect(classify(null).motivo).toBe('DESCONOCIDO');
+    for (const code of ['777', undefined, null]) {
+      expect(classify(code), String(code)).toBeUndefined();
+      expect(orderOutcome(classify(code), {}), String(code)).toEqual({ type: 'unknown', raw: {} });
+      expect(statusOutcome(classify(code), {}), String(code)).toEqual({ type: 'unknown', raw: {} });
+    }
   });
 });

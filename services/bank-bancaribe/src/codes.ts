@@ -1,24 +1,12 @@
-import type { MotivoRechazo } from '@switch/shared';
+import { authRefusal, code, ISO20022_CODES, lookup, notProcessed, rejects, undetermined, type CodeEntry, type CodeTable } from '@switch/shared';
 
 /**
- * What a code from Bancaribe means for the money:
- * - `rejected`: the bank refused the order (final);
- * - `not_processed`: the bank says it did not process it (a payout may be rerouted);
- * - `not_found`: a status query found no such order;
- * - `unknown`: the code is no evidence either way (the order may have moved money).
- * Credential and configuration failures are `rejected` with FIRMA_AUTH: never rerouted.
+ * What a code from Bancaribe means for the money, in the kit's `CodeTable` shape (code → meaning →
+ * motivo, with its source: `assumed` for the invented `codigoError` list and the WSO2/OAuth2 faults
+ * we infer, `observed` for the balance service's codes seen in public integrations, `published` for
+ * the CCE's ISO 20022 reasons). Credential and configuration failures are FIRMA_AUTH
+ * (`authRefusal`): never rerouted. A code the table does not list is unknown: never a rejection.
  */
-export type Disposition = 'rejected' | 'not_processed' | 'not_found' | 'unknown';
-
-export interface CodeEntry {
-  motivo: MotivoRechazo;
-  disposition: Disposition;
-  /** Where the code comes from, so an invented one is easy to find and change. */
-  fuente: 'codigoError [INV]' | 'saldo [code]' | 'ISO 20022 [doc]' | 'WSO2 [inf]' | 'OAuth2 [inf]';
-  descripcion: string;
-}
-
-const rejected = (motivo: MotivoRechazo, fuente: CodeEntry['fuente'], descripcion: string): CodeEntry => ({ motivo, disposition: 'rejected', fuente, descripcion });
 
 /** `codigoError` of a successful C2P, payout, crédito inmediato or query (0 as a number or "0"). */
 export const EXITO = '0';
@@ -28,88 +16,61 @@ export const EXITO = '0';
  * `codigoError`, the balance service's 5-6 digit codes, ISO 20022 reasons, WSO2 fault codes and
  * OAuth2 errors) do not collide, so one flat key is enough.
  */
-export const CODES: Readonly<Record<string, CodeEntry>> = {
+export const CODES: CodeTable = {
   // codigoError of C2P / B2P / crédito inmediato: not public; ISO 8583 response codes (PROTOCOLS §3.3).
-  '5': rejected('OTP_INVALIDO', 'codigoError [INV]', 'Clave de pago inválida o vencida'),
-  '13': rejected('MONTO_INVALIDO', 'codigoError [INV]', 'Monto inválido'),
-  '25': { motivo: 'DESCONOCIDO', disposition: 'not_found', fuente: 'codigoError [INV]', descripcion: 'Registro no encontrado' },
-  '51': rejected('SALDO_INSUFICIENTE', 'codigoError [INV]', 'Fondos insuficientes'),
-  '56': rejected('NO_AFILIADO_SERVICIO', 'codigoError [INV]', 'Cliente no afiliado al servicio'),
-  '61': rejected('EXCEDE_LIMITE', 'codigoError [INV]', 'Excede el límite de monto'),
-  '63': rejected('FIRMA_AUTH', 'codigoError [INV]', 'Violación de seguridad: comercio, RIF o hash no corresponden'),
-  '91': { motivo: 'BANCO_NO_DISPONIBLE', disposition: 'not_processed', fuente: 'codigoError [INV]', descripcion: 'Banco no disponible, operación no procesada' },
-  '94': rejected('DUPLICADA', 'codigoError [INV]', 'Transacción duplicada'),
-  '96': rejected('RECHAZO_TECNICO', 'codigoError [INV]', 'Error de sistema'),
+  '5': rejects('OTP_INVALIDO', 'Clave de pago inválida o vencida', 'assumed'),
+  '13': rejects('MONTO_INVALIDO', 'Monto inválido', 'assumed'),
+  // On an order the bank refused it for a record it lacks (a final rejection, as before the kit); in a
+  // status answer: no such order.
+  '25': code('rejected', 'DESCONOCIDO', 'Registro no encontrado', 'assumed', 'not_processed'),
+  '51': rejects('SALDO_INSUFICIENTE', 'Fondos insuficientes', 'assumed'),
+  '56': rejects('NO_AFILIADO_SERVICIO', 'Cliente no afiliado al servicio', 'assumed'),
+  '61': rejects('EXCEDE_LIMITE', 'Excede el límite de monto', 'assumed'),
+  '63': authRefusal('Violación de seguridad: comercio, RIF o hash no corresponden', 'assumed'),
+  '91': notProcessed('Banco no disponible, operación no procesada', 'assumed'),
+  '94': rejects('DUPLICADA', 'Transacción duplicada', 'assumed'),
+  '96': rejects('RECHAZO_TECNICO', 'Error de sistema', 'assumed'),
 
   // Balance and statement service (`{code, message}`), PROTOCOLS §3.2. Our RIF, hash and cédula are
   // configuration, so the bank not knowing them is a credential problem.
-  '80049': rejected('RECHAZO_TECNICO', 'saldo [code]', 'Debe indicar cédula / RIF.'),
-  '103000': rejected('FIRMA_AUTH', 'saldo [code]', 'El cliente no existe en los registros.'),
-  '701114': rejected('FIRMA_AUTH', 'saldo [code]', 'Cédula errada.'),
-  '101042': rejected('FIRMA_AUTH', 'saldo [code]', 'Cédula errada.'),
-  '201025': rejected('RECHAZO_TECNICO', 'saldo [code]', 'La moneda no corresponde a la cuenta.'),
-  '101032': rejected('RECHAZO_TECNICO', 'saldo [code]', 'Seleccione el producto correspondiente.'),
-  '101128': rejected('CUENTA_BLOQUEADA', 'saldo [code]', 'La cuenta no está vigente.'),
-  '201004': rejected('CUENTA_NO_EXISTE', 'saldo [code]', 'La cuenta registrada no existe.'),
+  '80049': rejects('RECHAZO_TECNICO', 'Debe indicar cédula / RIF.', 'observed'),
+  '103000': authRefusal('El cliente no existe en los registros.', 'observed'),
+  '701114': authRefusal('Cédula errada.', 'observed'),
+  '101042': authRefusal('Cédula errada.', 'observed'),
+  '201025': rejects('RECHAZO_TECNICO', 'La moneda no corresponde a la cuenta.', 'observed'),
+  '101032': rejects('RECHAZO_TECNICO', 'Seleccione el producto correspondiente.', 'observed'),
+  '101128': rejects('CUENTA_BLOQUEADA', 'La cuenta no está vigente.', 'observed'),
+  '201004': rejects('CUENTA_NO_EXISTE', 'La cuenta registrada no existe.', 'observed'),
 
-  // ISO 20022 reasons of the CCE (`codigoRechazo` of a RJCT), PROTOCOLS §5.2.
-  // AB01: the CCE timed out waiting; PROTOCOLS advises treating it as unresolved and asking again.
-  AB01: { motivo: 'DESCONOCIDO', disposition: 'unknown', fuente: 'ISO 20022 [doc]', descripcion: 'Tiempo de espera agotado' },
-  AB07: rejected('BANCO_NO_DISPONIBLE', 'ISO 20022 [doc]', 'Agente fuera de línea'),
-  AC01: rejected('CUENTA_NO_EXISTE', 'ISO 20022 [doc]', 'Número de cuenta incorrecto'),
-  AC04: rejected('CUENTA_NO_EXISTE', 'ISO 20022 [doc]', 'Cuenta cancelada'),
-  AC06: rejected('CUENTA_BLOQUEADA', 'ISO 20022 [doc]', 'Cuenta bloqueada'),
-  AC09: rejected('MONTO_INVALIDO', 'ISO 20022 [doc]', 'Moneda inválida'),
-  AG09: rejected('RECHAZO_TECNICO', 'ISO 20022 [doc]', 'Pago no recibido'),
-  AG10: rejected('BANCO_NO_DISPONIBLE', 'ISO 20022 [doc]', 'Agente suspendido o excluido'),
-  AM02: rejected('EXCEDE_LIMITE', 'ISO 20022 [doc]', 'Monto no permitido'),
-  AM03: rejected('MONTO_INVALIDO', 'ISO 20022 [doc]', 'Moneda no permitida'),
-  AM04: rejected('SALDO_INSUFICIENTE', 'ISO 20022 [doc]', 'Fondos insuficientes'),
-  AM05: rejected('DUPLICADA', 'ISO 20022 [doc]', 'Operación duplicada'),
-  BE01: rejected('BENEFICIARIO_NO_COINCIDE', 'ISO 20022 [doc]', 'Datos del cliente no corresponden a la cuenta'),
-  BE20: rejected('RECHAZO_TECNICO', 'ISO 20022 [doc]', 'Nombre demasiado largo'),
-  CUST: rejected('CANCELADA_POR_PAGADOR', 'ISO 20022 [doc]', 'Cancelada por el deudor'),
-  CH20: rejected('MONTO_INVALIDO', 'ISO 20022 [doc]', 'Demasiados decimales'),
-  DT03: rejected('FUERA_DE_HORARIO', 'ISO 20022 [doc]', 'Fecha de procesamiento no bancaria inválida'),
-  DU01: rejected('DUPLICADA', 'ISO 20022 [doc]', 'Identificador de mensaje duplicado'),
-  FF05: rejected('RECHAZO_TECNICO', 'ISO 20022 [doc]', 'Código de producto incorrecto'),
-  FF07: rejected('RECHAZO_TECNICO', 'ISO 20022 [doc]', 'Código de subproducto incorrecto'),
-  RC08: rejected('CUENTA_NO_EXISTE', 'ISO 20022 [doc]', 'Código de banco no pertenece al sistema de compensación'),
-  RJCT: rejected('DESCONOCIDO', 'ISO 20022 [doc]', 'Rechazada'),
-  TKCM: rejected('OTP_INVALIDO', 'ISO 20022 [doc]', 'Token de aceptación de débito incorrecto'),
-  VE01: rejected('RECHAZO_TECNICO', 'ISO 20022 [doc]', 'Rechazo técnico'),
-  VE02: rejected('RECHAZO_TECNICO', 'ISO 20022 [doc]', 'Error de persistencia'),
-  MD15: rejected('DESCONOCIDO', 'ISO 20022 [doc]', 'Rechazo definitivo'),
+  // ISO 20022 reasons of the CCE (`codigoRechazo` of a RJCT), PROTOCOLS §5.2: the kit's shared table
+  // (AB01, the CCE timing out, is unresolved: PROTOCOLS advises asking again).
+  ...ISO20022_CODES,
 
   // WSO2 API Manager faults, answered by the gateway itself.
-  '900901': rejected('FIRMA_AUTH', 'WSO2 [inf]', 'Invalid Credentials'),
-  '900902': rejected('FIRMA_AUTH', 'WSO2 [inf]', 'Missing Credentials'),
-  '900906': rejected('FIRMA_AUTH', 'WSO2 [inf]', 'No matching resource found (configuration)'),
-  '900908': rejected('FIRMA_AUTH', 'WSO2 [inf]', 'Resource forbidden (subscription)'),
-  '900800': { motivo: 'BANCO_NO_DISPONIBLE', disposition: 'not_processed', fuente: 'WSO2 [inf]', descripcion: 'Message throttled out' },
-  '101503': { motivo: 'BANCO_NO_DISPONIBLE', disposition: 'not_processed', fuente: 'WSO2 [inf]', descripcion: 'Error connecting to the back end' },
-  '303001': { motivo: 'BANCO_NO_DISPONIBLE', disposition: 'not_processed', fuente: 'WSO2 [inf]', descripcion: 'Endpoint suspended' },
-  '101504': { motivo: 'DESCONOCIDO', disposition: 'unknown', fuente: 'WSO2 [inf]', descripcion: 'Back end connection timed out' },
-  '101505': { motivo: 'DESCONOCIDO', disposition: 'unknown', fuente: 'WSO2 [inf]', descripcion: 'Back end connection closed' },
+  '900901': authRefusal('Invalid Credentials', 'assumed'),
+  '900902': authRefusal('Missing Credentials', 'assumed'),
+  '900906': authRefusal('No matching resource found (configuration)', 'assumed'),
+  '900908': authRefusal('Resource forbidden (subscription)', 'assumed'),
+  '900800': notProcessed('Message throttled out', 'assumed'),
+  '101503': notProcessed('Error connecting to the back end', 'assumed'),
+  '303001': notProcessed('Endpoint suspended', 'assumed'),
+  '101504': undetermined('Back end connection timed out', 'assumed'),
+  '101505': undetermined('Back end connection closed', 'assumed'),
 
   // Token endpoint (OAuth2 error responses of WSO2).
-  invalid_client: rejected('FIRMA_AUTH', 'OAuth2 [inf]', 'Client authentication failed'),
-  unauthorized_client: rejected('FIRMA_AUTH', 'OAuth2 [inf]', 'Client not allowed this grant'),
-  unsupported_grant_type: rejected('FIRMA_AUTH', 'OAuth2 [inf]', 'Unsupported grant_type value'),
-  invalid_request: rejected('FIRMA_AUTH', 'OAuth2 [inf]', 'Malformed token request'),
+  invalid_client: authRefusal('Client authentication failed', 'assumed'),
+  unauthorized_client: authRefusal('Client not allowed this grant', 'assumed'),
+  unsupported_grant_type: authRefusal('Unsupported grant_type value', 'assumed'),
+  invalid_request: authRefusal('Malformed token request', 'assumed'),
 };
 
-/** A code the table does not know: unknown to the switch (DESCONOCIDA, resolved by a status query), never a rejection. */
-const UNCLASSIFIED: CodeEntry = { motivo: 'DESCONOCIDO', disposition: 'unknown', fuente: 'codigoError [INV]', descripcion: 'Código no clasificado' };
-
-/** The meaning of a bank code; a code not in the table is unknown (never a rejection). */
-export function classify(code: string | number | null | undefined): CodeEntry {
-  if (code === null || code === undefined) return UNCLASSIFIED;
-  return CODES[String(code).trim()] ?? UNCLASSIFIED;
+/** The entry of a bank code; undefined for a code not in the table (unknown: never a rejection). */
+export function classify(code: string | number | null | undefined): CodeEntry | undefined {
+  return lookup(CODES, code);
 }
 
-export const isAuthFailure = (code: string | number | null | undefined): boolean => classify(code).motivo === 'FIRMA_AUTH';
-export const isNotProcessed = (code: string | number | null | undefined): boolean => classify(code).disposition === 'not_processed';
+export const isAuthFailure = (code: string | number | null | undefined): boolean => classify(code)?.motivo === 'FIRMA_AUTH';
+export const isNotProcessed = (code: string | number | null | undefined): boolean => classify(code)?.meaning === 'not_processed';
 
 /** `estatus` of a crédito inmediato (ISO 20022 transaction status). */
 export const ESTATUS_CREDITO: Readonly<Record<string, 'settled' | 'pending' | 'rejected'>> = {

@@ -1,4 +1,4 @@
 export { BancaribeConnector, type BancaribeConnectorConfig, type BancaribeConnectorDeps } from './connector';
 export { loadBancaribeConfig, describeBancaribeConfig, type BancaribeConfig } from './config';
 export { startBancaribeService, type BancaribeService } from './service';
-export type { Comercio } from './transformers';
+export type { Comercio } from './requests';

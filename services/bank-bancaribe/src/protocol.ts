@@ -1,6 +1,8 @@
+import type { GuardedSend } from '@switch/shared';
 /**
  * Bancaribe's gateway protocol: a WSO2 API Manager in front of services that still answer in the
- * shape of their old SOAP selves. Pure functions and one clock-driven token cache; no I/O.
+ * shape of their old SOAP selves. Pure functions, one clock-driven token cache, and the transport
+ * (token + Bearer calls) over the kit's guarded send.
  *
  * [code] OAuth2 client_credentials at `/oauth2/token` (Basic consumerKey:consumerSecret), Bearer on
  * every call, `{"Envelope":{"Body":{"<op>Response":{"out":{…}}}}}` answers, WSO2 fault bodies.
@@ -182,4 +184,122 @@ export function parseJson(text: string): unknown {
 
 export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Transport
+
+/** One HTTP answer of the gateway, body already parsed when it was JSON. */
+export interface Answer {
+  status: number;
+  json: unknown;
+  text: string;
+}
+
+/** How one call to the gateway went, before the operation reads it. */
+export type GatewaySent =
+  | { kind: 'answer'; answer: Answer }
+  /** The call never reached the bank (refused, breaker open, or no token to send it with). */
+  | { kind: 'not_sent'; reason: string }
+  /** It may have reached the bank; no complete answer came. */
+  | { kind: 'unknown'; reason: string }
+  /** The gateway refused our credentials before anything was processed. */
+  | { kind: 'auth'; raw: Record<string, unknown> };
+
+type TokenOutcome = { kind: 'token'; token: string } | Extract<GatewaySent, { kind: 'not_sent' | 'auth' }>;
+
+export interface GatewayCredentials {
+  baseUrl: string;
+  /** The token endpoint; defaults to `<baseUrl>/oauth2/token` (the real gateway serves it on 9443). */
+  tokenUrl?: string;
+  consumerKey: string;
+  consumerSecret: string;
+  /** Fraction of the token's lifetime after which it is renewed before use (default 0.9). */
+  tokenRefreshRatio?: number;
+}
+
+/**
+ * Bancaribe's transport over the kit's guarded send (a breaker per route, `oauth2` for the token):
+ * every call carries a cached OAuth2 token, renewed before it expires and once more when the
+ * gateway refuses it (a refusal the gateway gives before any backend sees the call).
+ */
+export class GatewayTransport {
+  private readonly tokens: TokenCache;
+  private tokenInFlight: Promise<TokenOutcome> | null = null;
+  private readonly baseUrl: string;
+  private readonly tokenUrl: string;
+
+  constructor(
+    private readonly kit: GuardedSend,
+    private readonly credentials: GatewayCredentials,
+  ) {
+    this.baseUrl = credentials.baseUrl.replace(/\/+$/, '');
+    this.tokenUrl = credentials.tokenUrl ?? `${this.baseUrl}${RUTAS.token}`;
+    this.tokens = new TokenCache(kit.now, credentials.tokenRefreshRatio ?? 0.9);
+  }
+
+  /**
+   * One call with the current token. A 401 that the gateway gave for the token itself proves the
+   * call was refused before processing, so it is sent once more with a fresh token; a second refusal
+   * is returned as it came.
+   */
+  async send(route: keyof typeof RUTAS, build: (token: string) => unknown): Promise<GatewaySent> {
+    let token = await this.token();
+    for (let attempt = 1; ; attempt++) {
+      if (token.kind !== 'token') return token;
+      const used = token.token;
+      const result = await this.kit.result({
+        operation: route,
+        url: `${this.baseUrl}${RUTAS[route]}`,
+        method: 'POST',
+        headers: { authorization: bearer(used), 'content-type': 'application/json', accept: 'application/json' },
+        body: JSON.stringify(build(used)),
+      });
+      if (result.kind !== 'response') return result;
+      const answer: Answer = { status: result.status, json: parseJson(result.body), text: result.body };
+      if (attempt > 1 || !isTokenRefusal(answer.status, answer.json)) return { kind: 'answer', answer };
+      this.tokens.invalidate(used);
+      token = await this.token();
+    }
+  }
+
+  /** The cached token, or one fetched now; concurrent callers share one fetch. */
+  private token(): Promise<TokenOutcome> {
+    const cached = this.tokens.current();
+    if (cached) return Promise.resolve({ kind: 'token', token: cached });
+    if (!this.tokenInFlight) {
+      this.tokenInFlight = this.fetchToken().finally(() => {
+        this.tokenInFlight = null;
+      });
+    }
+    return this.tokenInFlight;
+  }
+
+  private async fetchToken(): Promise<TokenOutcome> {
+    const result = await this.kit.result({
+      operation: 'oauth2',
+      url: this.tokenUrl,
+      method: 'POST',
+      headers: { authorization: basicAuthorization(this.credentials.consumerKey, this.credentials.consumerSecret), ...TOKEN_REQUEST.headers },
+      body: TOKEN_REQUEST.body,
+    });
+    // Whatever happened to the token request, the operation itself was never sent.
+    if (result.kind !== 'response') return { kind: 'not_sent', reason: `token: ${result.reason}` };
+    const json = parseJson(result.body);
+    if (result.status === 200) {
+      const token = parseTokenResponse(json);
+      if (token) {
+        this.tokens.store(token);
+        return { kind: 'token', token: token.accessToken };
+      }
+    }
+    const error = oauthError(json);
+    if (error || (result.status >= 400 && result.status < 500)) {
+      return {
+        kind: 'auth',
+        raw: { status: result.status, codigo: error?.error ?? String(result.status), descripcion: error?.description ?? '', body: json ?? result.body },
+      };
+    }
+    return { kind: 'not_sent', reason: `token: the token endpoint answered ${result.status}` };
+  }
 }

@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto';
 import { hasAtMostDecimals } from '@switch/shared';
 import { BNC_CODES } from '../src/codes';
-import { daysBetween, fechaHaciaBnc, venezuelanDate } from '../src/formats';
+import { daysBetween, fechaHaciaBnc, venezuelanDate } from '../src/requests';
 import { Ledger, round2, type LedgerOrder, type OrderKind } from './ledger';
 
 /** What the bank answers to one operation (before encryption). */

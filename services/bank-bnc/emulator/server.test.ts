@@ -113,16 +113,30 @@ describe('BNC emulator: what the bank verifies', () => {
     expect(emu.controls.orderCount()).toBe(before);
   });
 
-  it('answers a repeated Reference of the day with the original answer, executing once', async () => {
+  it('rejects a repeated Reference of the day (G94, the documented duplicate refusal), executing once', async () => {
     const key = await logon(emu);
     const reference = ref('P');
     const balance = emu.ledger.balanceOf(ACCOUNT);
+    const duplicates = emu.controls.stats().duplicates;
     const first = await post(emu, 'MobPayment/SendP2P', seal(p2p(12.5), key, reference), key);
     const again = await post(emu, 'MobPayment/SendP2P', seal(p2p(12.5), key, reference), key);
+    // Another operation under the same Reference is refused too: the Reference, not the body, is the key.
+    const other = await post(emu, 'MobPayment/SendP2P', seal(p2p(3), key, reference), key);
     expect(first.status).toBe('OK');
-    expect(again.value).toEqual(first.value);
+    expect(again).toMatchObject({ status: 'KO', message: expect.stringMatching(/^G94/) });
+    expect(again.value).toBeNull();
+    expect(other).toMatchObject({ status: 'KO', message: expect.stringMatching(/^G94/) });
     expect(emu.ledger.balanceOf(ACCOUNT)).toBe(balance - 12.5);
-    expect(emu.controls.callsFor(reference)).toBe(2);
+    expect(emu.controls.callsFor(reference)).toBe(3);
+    expect(emu.controls.stats().duplicates).toBe(duplicates + 2);
+  });
+
+  it('takes a Reference again once a refusal at the door (EPIRWK) left it unused', async () => {
+    const key = await logon(emu);
+    const reference = ref('P');
+    const refused = await post(emu, 'MobPayment/SendP2P', seal(p2p(4), 'ffffffffffffffffffffffffffffffff', reference), key);
+    expect(refused).toMatchObject({ status: 'KO', message: expect.stringMatching(/^EPIRWK/) });
+    expect((await post(emu, 'MobPayment/SendP2P', seal(p2p(4), key, reference), key)).status).toBe('OK');
   });
 
   it('answers SwAlreadySent with the original result for a paid OperationRef', async () => {

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { extractCode } from '../src/codes';
-import { telefonoBnc, venezuelanDate } from '../src/formats';
+import { telefonoBnc, venezuelanDate } from '../src/requests';
 import { decryptValue, field, sealResponse, validationOf } from '../src/protocol';
 import { FaultQueue } from './faults';
 import { Ledger, type LedgerOrder } from './ledger';
@@ -41,8 +41,8 @@ export interface EmulatorOptions {
 export interface EmulatorStats {
   calls: number;
   logons: number;
-  /** Requests answered from the Reference record instead of being executed again. */
-  replays: number;
+  /** Money requests refused because their Reference was already used that day (G94, never executed again). */
+  duplicates: number;
   /** Requests refused before processing, by code (EPIRWK, EPIHV, EPIR02, EPICNF, EPIIMS). */
   refusals: Record<string, number>;
   byPath: Record<string, number>;
@@ -91,14 +91,18 @@ interface WorkingKey {
 type Authenticated = { ok: true; key: string; inner: Record<string, unknown> } | { ok: false; reply: Reply; key: string | null };
 
 const KNOWN_PATHS = ['Auth/LogOn', ...MONEY_PATHS, ...QUERY_PATHS];
+/** The answer to a Reference already used that day [assumed code; the rejection itself is documented]. */
+export const DUPLICATE_REFERENCE = 'G94';
+
 const REFUSED_AT_THE_DOOR = new Set(['EPIIMS', 'EPIRWK', 'EPIHV', 'EPIR02', 'EPICNF', 'EPIONA', 'EPIMC1', 'EPIMC2']);
 
 /**
  * BNC's ESolutions API as a test double (PROTOCOLS §1). It verifies what the bank verifies: the
  * ClientGUID, the key the Value is encrypted with (MasterKey for the logon, a current WorkingKey
  * otherwise: a stale or revoked one gets EPIRWK), the Validation hash (EPIHV) and the ClientGUID
- * inside against the one outside (EPIR02). It executes orders on its ledger and answers a repeated
- * Reference of the day with the original answer.
+ * inside against the one outside (EPIR02). It executes orders on its ledger and rejects a repeated
+ * Reference of the day (PROTOCOLS §1.2: the bank uses it "to reject duplicates" [doc]) with
+ * `G94` (the code is assumed: BNC's published duplicate code, from its VPOS list).
  */
 export async function startEmulator(options: EmulatorOptions): Promise<Emulator> {
   const now = options.now ?? (() => new Date());
@@ -110,7 +114,7 @@ export async function startEmulator(options: EmulatorOptions): Promise<Emulator>
   const keys: WorkingKey[] = [];
   const records = new Map<string, Reply>();
   const referenceCalls = new Map<string, number>();
-  const stats: EmulatorStats = { calls: 0, logons: 0, replays: 0, refusals: {}, byPath: {} };
+  const stats: EmulatorStats = { calls: 0, logons: 0, duplicates: 0, refusals: {}, byPath: {} };
   const today = () => venezuelanDate(now());
 
   function authenticate(path: string, envelope: Record<string, unknown>): Authenticated {
@@ -226,12 +230,10 @@ export async function startEmulator(options: EmulatorOptions): Promise<Emulator>
 
     const money = MONEY_PATHS.has(path);
     const recordKey = `${today()}|${reference as string}`;
-    if (money) {
-      const seen = records.get(recordKey);
-      if (seen) {
-        stats.replays++;
-        return send(res, seen, auth.key);
-      }
+    if (money && records.has(recordKey)) {
+      // The Reference was taken today: refused, never run twice; the original is found by its status.
+      stats.duplicates++;
+      return send(res, ko(DUPLICATE_REFERENCE, 'Referencia duplicada'), auth.key);
     }
     const forced = money ? faults.take('reject', path) : null;
     const reply = forced ? ops.forcedRejection(path, forced.code, auth.inner, reference as string) : ops.handle(path, auth.inner, reference as string);

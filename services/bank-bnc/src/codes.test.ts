@@ -1,14 +1,22 @@
 import { MOTIVOS_RECHAZO } from '@switch/shared';
 import { describe, expect, it } from 'vitest';
-import { simfStatus } from './outcomes';
-import { BNC_CODES, classify, extractCode, messageText } from './codes';
+import { simfStatus } from './responses';
+import { BNC_CODES, BNC_FAMILY_CODES, classify, extractCode, messageText } from './codes';
 
 describe('BNC code table', () => {
-  it('every code maps to a motivo of SPEC 7.2 and a disposition', () => {
+  it('every code maps to a motivo of SPEC 7.2, a disposition and its source', () => {
     for (const [code, entry] of Object.entries(BNC_CODES)) {
       expect(MOTIVOS_RECHAZO, code).toContain(entry.motivo);
-      expect(['reject', 'not_processed', 'unknown', 'refresh_key', 'success', 'pending'], code).toContain(entry.disposition);
-      for (const override of Object.values(entry.family ?? {})) expect(MOTIVOS_RECHAZO, code).toContain(override.motivo);
+      expect(['published', 'observed', 'assumed'], code).toContain(entry.source);
+      for (const family of ['p2p', 'c2p', 'simf', 'query'] as const) {
+        expect(['reject', 'not_processed', 'unknown', 'refresh_key', 'success', 'pending'], code).toContain(classify(code, family).disposition);
+      }
+    }
+    for (const table of Object.values(BNC_FAMILY_CODES)) {
+      for (const [code, override] of Object.entries(table)) {
+        expect(MOTIVOS_RECHAZO, code).toContain(override.motivo);
+        expect(BNC_CODES[code], code).toBeDefined();
+      }
     }
   });
 

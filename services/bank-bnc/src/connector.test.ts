@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startEmulator, type Emulator } from '../emulator';
 import { BNC_CODES, classify } from './codes';
 import { BncConnector, type BncConnectorConfig } from './connector';
-import { addDays, envelopeReference, venezuelanDate } from './formats';
+import { addDays, envelopeReference, venezuelanDate } from './requests';
 
 const GUID = '4A074C46-DD4E-4E54-8010-B80A6A8758F4';
 const MASTER = 'test-master-key';
@@ -120,16 +120,19 @@ describe('BNC connector against the emulator', () => {
       expect(emu.ledger.balanceOf('584141110004')).toBe(1_000_000 - 30);
     });
 
-    it('pagar by Pago Móvil → settled; the same order again is answered from the bank record, not paid twice', async () => {
+    it('pagar by Pago Móvil → settled; the same order again is refused DUPLICADA by the bank (its Reference), not paid twice, and its status finds the original', async () => {
       const o = pagar(21.3);
       const first = await bnc.execute(o);
       const orders = emu.controls.orderCount();
-      const replays = emu.controls.stats().replays;
+      const duplicates = emu.controls.stats().duplicates;
       const again = await bnc.execute(o);
       expect(first).toMatchObject({ type: 'settled', referencia: expect.any(String) });
-      expect(again).toMatchObject({ type: 'settled', referencia: (first as { referencia: string }).referencia });
+      expect(again).toMatchObject({ type: 'rejected', motivo: 'DUPLICADA', raw: { status: 'KO', codigo: 'G94' } });
       expect(emu.controls.orderCount()).toBe(orders);
-      expect(emu.controls.stats().replays).toBe(replays + 1);
+      expect(emu.controls.stats().duplicates).toBe(duplicates + 1);
+      // What the bank worker asks next: the status by the same order (no bank reference from the refusal).
+      const status = await bnc.status({ ...statusOf(o, again), referencia: null });
+      expect(status).toMatchObject({ type: 'settled', referencia: (first as { referencia: string }).referencia });
     });
 
     it('pagar by Pago Móvil redelivered on another day: OperationRef makes BNC answer SwAlreadySent', async () => {

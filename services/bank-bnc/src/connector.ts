@@ -1,45 +1,62 @@
 import {
-  statementPage,
-  invalidCursor,
+  addDays,
+  CAPABILITIES,
   cursorOffset,
-  BankBreakers,
-  BankHttpClient,
-  DEFAULT_BREAKER,
-  type BankConnector,
-  type BankOutcome,
-  type BreakerOptions,
-  type Capability,
-  type ExecuteOrder,
+  daysBetween,
+  defineConnector,
+  invalidCursor,
+  saldoRead,
+  statementPage,
+  type BankConnectorKit,
   type Mode,
-  type Movimiento,
   type Movimientos,
   type MovimientosQuery,
   type ReadOutcome,
   type Saldo,
   type SaldoQuery,
+  type BankDefinition,
+  type BankOutcome,
+  type ExecuteOrder,
+  type GuardedSend,
+  type KitDeps,
+  type SendOptions,
   type StatusQuery,
 } from '@switch/shared';
-import { BncClient, answerRaw, type BncAnswer, type BncCall } from './client';
+import { BncClient, type BncCall } from './protocol';
 import {
-  FormatError,
-  addDays,
+  BNC_PATHS,
   codigoBancoInt,
-  daysBetween,
   envelopeReference,
   fechaBnc,
-  fechaDesdeBnc,
   identificacionBnc,
   instrumentoSimf,
   montoBnc,
   operationRef,
   otpBnc,
+  SIMF_OPERATION_TYPE,
   telefonoBnc,
   textoBnc,
   venezuelanDate,
-} from './formats';
-import { orderOutcome, readFailure, simfExecuted, simfStatus, stringField as str } from './outcomes';
+} from './requests';
+import {
+  answerRaw,
+  isCredit,
+  noSoportado,
+  orderOutcome,
+  readFailure,
+  REFERENCE_FIELDS,
+  settledWithReference,
+  simfExecuted,
+  simfStatus,
+  stringField as str,
+  toMovimiento,
+  type Movement,
+} from './responses';
 
-export interface BncConnectorConfig {
+export { BNC_PATHS, SIMF_OPERATION_TYPE };
+
+/** BNC's settings, with the kit's send options (answer and connect timeouts, breaker). */
+export interface BncConnectorConfig extends SendOptions {
   /** `https://servicios.bncenlinea.com:16000/api` in production (16500 is QA). */
   baseUrl: string;
   clientGuid: string;
@@ -53,143 +70,75 @@ export interface BncConnectorConfig {
   /** Sub-merchant RIF and branch, when the credentials are a parent's (PROTOCOLS §1.4). */
   childClientId?: string;
   branchId?: string;
-  /** Time allowed for an answer once a request is sent (integrators use 30-45 s). */
-  timeoutMs: number;
-  connectTimeoutMs?: number;
-  breaker?: BreakerOptions;
   /** Days of statement searched for an order's movement (status of P2P/C2P, C2P reversal). */
   lookbackDays?: number;
 }
 
-export interface BncConnectorDeps {
-  http?: BankHttpClient;
-  now?: () => Date;
-}
-
-/** The BNC paths the connector uses (PROTOCOLS §1.4). */
-export const BNC_PATHS = {
-  sendC2P: 'MobPayment/SendC2P',
-  reverseC2P: 'MobPayment/ReverseC2P',
-  sendP2P: 'MobPayment/SendP2P',
-  debitToken: 'SIMF/DebitTokenRequest',
-  debit: 'SIMF/DebitBeginner',
-  credit: 'SIMF/CreditBeginner',
-  status: 'SIMF/GetStatusTrans',
-  balance: 'Position/Current',
-  history: 'Position/HistoryByDate',
-} as const;
-
-/**
- * `OperationType` of GetStatusTrans [INV]: the public material shows the field, not its values.
- * Kept here so the real values replace them in one place.
- */
-export const SIMF_OPERATION_TYPE = { debito_inmediato: 'DEBITO', credito_inmediato: 'CREDITO' } as const;
+export type BncConnectorDeps = KitDeps;
 
 /** HistoryByDate spans at most 31 days per call (doc). */
 const HISTORY_MAX_DAYS = 31;
 /** A statement request fans out into one call per window: about a year at most per read. */
 const HISTORY_MAX_WINDOWS = 12;
 
-type Movement = Record<string, unknown>;
 type Search = { kind: 'found'; movement: Movement } | { kind: 'absent'; raw: Record<string, unknown> } | { kind: 'failed'; call: BncCall };
 
 /**
- * BNC's live connector (PROTOCOLS §1). C2P and P2P are synchronous (settled on OK); Débito and
- * Crédito Inmediato go through the central bank's SIMF (accepted, then settled through
- * GetStatusTrans). Every call goes through a breaker per BNC path; every path returns an outcome.
+ * BNC's live connector (PROTOCOLS §1) as a kit definition. C2P and P2P are synchronous (settled on
+ * OK); Débito and Crédito Inmediato go through the central bank's SIMF (accepted, then settled
+ * through GetStatusTrans). Envelope, crypto and session are protocol.ts, request shapes requests.ts,
+ * answers responses.ts, codes codes.ts; the kit's guarded send holds a breaker per BNC path.
  */
-export class BncConnector implements BankConnector {
+class BncBank implements BankDefinition {
   readonly banco = 'bnc' as const;
-  readonly capabilities: readonly Capability[] = ['cobrar', 'pagar', 'token', 'consultar', 'saldo', 'movimientos'];
-  readonly breakers: BankBreakers;
+  readonly capabilities = CAPABILITIES;
   readonly client: BncClient;
-  private readonly http: BankHttpClient;
-  private readonly ownsHttp: boolean;
   private readonly now: () => Date;
 
   constructor(
     private readonly config: BncConnectorConfig,
-    deps: BncConnectorDeps = {},
+    kit: GuardedSend,
   ) {
-    this.now = deps.now ?? (() => new Date());
-    this.ownsHttp = !deps.http;
-    this.http = deps.http ?? new BankHttpClient({ connectTimeoutMs: config.connectTimeoutMs ?? 3_000 });
-    this.breakers = new BankBreakers('bnc', config.breaker ?? DEFAULT_BREAKER);
-    this.client = new BncClient(config, this.http, this.breakers, this.now);
+    this.now = kit.now;
+    this.client = new BncClient(config, kit);
   }
 
-  async execute(order: ExecuteOrder): Promise<BankOutcome> {
-    try {
-      return await this.run(order);
-    } catch (error) {
-      if (error instanceof FormatError) {
-        // Raised while building the request: nothing was sent.
-        return { type: 'rejected', motivo: 'RECHAZO_TECNICO', referencia: null, raw: { codigo: 'FORMATO', descripcion: error.message } };
-      }
-      return { type: 'unknown', raw: { switch: `connector failure: ${error instanceof Error ? error.message : String(error)}` } };
-    }
+  /** Never throws past the kit: a FormatError before any call is a rejection, a throw after one is unknown. */
+  execute(order: ExecuteOrder): Promise<BankOutcome> {
+    return this.run(order);
   }
 
   async status(query: StatusQuery): Promise<BankOutcome> {
-    try {
-      if (query.kind === 'token') return { type: 'unknown', raw: { switch: 'una solicitud de OTP no tiene estado que consultar en BNC' } };
-      if (query.rail === 'debito_inmediato' || query.rail === 'credito_inmediato') {
-        const inner = this.withChild({ OperationType: SIMF_OPERATION_TYPE[query.rail], Reference: query.referencia ?? envelopeReference(query.orderRef) });
-        return simfStatus(await this.client.call(BNC_PATHS.status, inner, this.client.freshReference('Q')));
-      }
-      return await this.movementStatus(query);
-    } catch (error) {
-      return { type: 'unknown', raw: { switch: `connector failure: ${error instanceof Error ? error.message : String(error)}` } };
+    if (query.kind === 'token') return { type: 'unknown', raw: { switch: 'una solicitud de OTP no tiene estado que consultar en BNC' } };
+    if (query.rail === 'debito_inmediato' || query.rail === 'credito_inmediato') {
+      const inner = this.withChild({ OperationType: SIMF_OPERATION_TYPE[query.rail], Reference: query.referencia ?? envelopeReference(query.orderRef) });
+      return simfStatus(await this.client.call(BNC_PATHS.status, inner, this.client.freshReference('Q')));
     }
+    return await this.movementStatus(query);
   }
 
   async saldo(_mode: Mode, query: SaldoQuery): Promise<ReadOutcome<Saldo>> {
-    try {
-      const call = await this.client.call(BNC_PATHS.balance, this.withChild({ ClientID: identificacionBnc(this.config.clientId) }), this.client.freshReference('Q'));
-      if (call.kind !== 'answer' || call.answer.status !== 'OK' || call.answer.valueProblem) return readFailure(call);
-      const accounts = (call.answer.value ?? {}) as Record<string, { CurrencyCode?: unknown; Balance?: unknown } | undefined>;
-      const entry = accounts[query.cuenta];
-      const balance = Number(entry?.Balance);
-      if (!entry || !Number.isFinite(balance)) return { ok: false, motivo: 'CUENTA_NO_EXISTE', raw: { ...answerRaw(call.answer), codigo: 'CUENTA', descripcion: 'la cuenta no pertenece al cliente BNC' } };
-      return {
-        ok: true,
-        value: {
-          cuenta: query.cuenta,
-          banco: 'bnc',
-          moneda: 'VES',
-          disponible: balance,
-          contable: balance,
-          bloqueado: 0,
-          consultado_en: this.now().toISOString(),
-          raw: { CurrencyCode: entry.CurrencyCode ?? null, Balance: entry.Balance, message: call.answer.message },
-        },
-      };
-    } catch (error) {
-      return { ok: false, motivo: 'RECHAZO_TECNICO', raw: { switch: error instanceof Error ? error.message : String(error) } };
-    }
+    const call = await this.client.call(BNC_PATHS.balance, this.withChild({ ClientID: identificacionBnc(this.config.clientId) }), this.client.freshReference('Q'));
+    if (call.kind !== 'answer' || call.answer.status !== 'OK' || call.answer.valueProblem) return readFailure(call);
+    const accounts = (call.answer.value ?? {}) as Record<string, { CurrencyCode?: unknown; Balance?: unknown } | undefined>;
+    const entry = accounts[query.cuenta];
+    const balance = Number(entry?.Balance);
+    if (!entry || !Number.isFinite(balance)) return { ok: false, motivo: 'CUENTA_NO_EXISTE', raw: { ...answerRaw(call.answer), codigo: 'CUENTA', descripcion: 'la cuenta no pertenece al cliente BNC' } };
+    return saldoRead('bnc', query.cuenta, { disponible: balance }, this.now(), { CurrencyCode: entry.CurrencyCode ?? null, Balance: entry.Balance, message: call.answer.message });
   }
 
   async movimientos(_mode: Mode, query: MovimientosQuery): Promise<ReadOutcome<Movimientos>> {
-    try {
-      const hasta = query.hasta ?? venezuelanDate(this.now());
-      const offset = cursorOffset(query.cursor);
-      if (offset === null) return invalidCursor();
-      if (daysBetween(query.desde, hasta) >= HISTORY_MAX_DAYS * HISTORY_MAX_WINDOWS) {
-        return { ok: false, motivo: 'EXCEDE_LIMITE', raw: { codigo: 'RANGO', descripcion: `a lo sumo ${HISTORY_MAX_DAYS * HISTORY_MAX_WINDOWS} días por consulta` } };
-      }
-      const fetched = await this.history(query.cuenta, query.desde, hasta);
-      if (!fetched.ok) return readFailure(fetched.call);
-      const all = fetched.movements.map(toMovimiento);
-      all.sort((a, b) => (a.fecha < b.fecha ? -1 : a.fecha > b.fecha ? 1 : 0));
-      return { ok: true, value: statementPage('bnc', query, hasta, offset, all) };
-    } catch (error) {
-      return { ok: false, motivo: 'RECHAZO_TECNICO', raw: { switch: error instanceof Error ? error.message : String(error) } };
+    const hasta = query.hasta ?? venezuelanDate(this.now());
+    const offset = cursorOffset(query.cursor);
+    if (offset === null) return invalidCursor();
+    if (daysBetween(query.desde, hasta) >= HISTORY_MAX_DAYS * HISTORY_MAX_WINDOWS) {
+      return { ok: false, motivo: 'EXCEDE_LIMITE', raw: { codigo: 'RANGO', descripcion: `a lo sumo ${HISTORY_MAX_DAYS * HISTORY_MAX_WINDOWS} días por consulta` } };
     }
-  }
-
-  async close(): Promise<void> {
-    this.breakers.shutdown();
-    if (this.ownsHttp) await this.http.close();
+    const fetched = await this.history(query.cuenta, query.desde, hasta);
+    if (!fetched.ok) return readFailure(fetched.call);
+    const all = fetched.movements.map(toMovimiento);
+    all.sort((a, b) => (a.fecha < b.fecha ? -1 : a.fecha > b.fecha ? 1 : 0));
+    return { ok: true, value: statementPage('bnc', query, hasta, offset, all) };
   }
 
   private async run(order: ExecuteOrder): Promise<BankOutcome> {
@@ -343,30 +292,7 @@ export class BncConnector implements BankConnector {
   }
 }
 
-const REFERENCE_FIELDS = ['ReferenceA', 'ReferenceB', 'ReferenceC', 'ReferenceD'] as const;
 
-function settledWithReference(a: BncAnswer, raw: Record<string, unknown>): BankOutcome {
-  return { type: 'settled', referencia: str((a.value as Record<string, unknown> | null)?.Reference), endtoend: null, raw };
-}
-
-function noSoportado(descripcion: string): BankOutcome {
-  return { type: 'rejected', motivo: 'NO_SOPORTADO', referencia: null, raw: { codigo: 'NO_SOPORTADO', descripcion } };
-}
-
-const isCredit = (m: Movement) => (str(m.BalanceDelta)?.toLowerCase() === 'ingreso') || (!m.BalanceDelta && Number(m.Amount) > 0);
-
-function toMovimiento(m: Movement): Movimiento {
-  const amount = Number(m.Amount);
-  if (!Number.isFinite(amount)) throw new FormatError(`movement ${String(m.ControlNumber)} has no numeric Amount`);
-  const delta = str(m.BalanceDelta)?.toLowerCase();
-  return {
-    fecha: fechaDesdeBnc(str(m.Date) ?? ''),
-    hora: null,
-    referencia: str(m.ReferenceA) ?? str(m.ControlNumber) ?? '',
-    concepto: str(m.Concept) ?? '',
-    tipo: delta === 'ingreso' ? 'credito' : delta === 'egreso' ? 'debito' : amount < 0 ? 'debito' : 'credito',
-    monto: Math.abs(amount),
-    saldo: null,
-  };
-}
-
+/** BNC's connector: the kit's, over `BncBank` (its session is `connector.bank.client.session`). */
+export const BncConnector = defineConnector<BncConnectorConfig, BncConnectorDeps, BncBank>('bnc', (config, kit) => new BncBank(config, kit));
+export type BncConnector = BankConnectorKit<BncBank>;

@@ -6,6 +6,7 @@ import {
   invalidCursor,
   memoryReferenceBook,
   ReplicaNonce,
+  saldoRead,
   statementPage,
   unknownOutcome,
   unsupported,
@@ -142,20 +143,8 @@ function plazaBank(config: BancoPlazaOptions, kit: GuardedSend, deps: BancoPlaza
       const statement = readStatement(answer.body);
       const raw = { ...answer.raw, body: accountData(answer.body) };
       if (statement.saldoDisponible === null) return { ok: false, motivo: 'DESCONOCIDO', raw: { ...raw, switch: 'no saldoDisponible in the answer' } };
-      return {
-        ok: true,
-        value: {
-          cuenta: query.cuenta,
-          banco: 'banco_plaza',
-          moneda: 'VES',
-          disponible: statement.saldoDisponible,
-          // The bank gives only the available balance; the others default to it when absent.
-          contable: statement.saldoContable ?? statement.saldoDisponible,
-          bloqueado: statement.saldoBloqueado ?? 0,
-          consultado_en: kit.now().toISOString(),
-          raw,
-        },
-      };
+      // The bank gives only the available balance; the others default to it when absent.
+      return saldoRead('banco_plaza', query.cuenta, { disponible: statement.saldoDisponible, contable: statement.saldoContable, bloqueado: statement.saldoBloqueado }, kit.now(), raw);
     },
     /** The bank answers a whole date range at once; pages are cut here (`cursor` = offset). */
     async movimientos(_mode, query) {

@@ -96,3 +96,16 @@ export function defineConnector<C extends SendOptions, D extends KitDeps, B exte
     }
   };
 }
+
+/** A bank's balance figures: `contable` defaults to `disponible` and `bloqueado` to 0 when the bank gives only the available balance. */
+export interface SaldoFigures {
+  disponible: number;
+  contable?: number | null;
+  bloqueado?: number | null;
+}
+
+/** A balance read as the switch reports it (`GET /saldo`), from a bank's figures at `at`. */
+export function saldoRead(banco: BancoId, cuenta: string, figures: SaldoFigures, at: Date, raw: Record<string, unknown>): ReadOutcome<Saldo> {
+  const { disponible } = figures;
+  return { ok: true, value: { cuenta, banco, moneda: 'VES', disponible, contable: figures.contable ?? disponible, bloqueado: figures.bloqueado ?? 0, consultado_en: at.toISOString(), raw } };
+}

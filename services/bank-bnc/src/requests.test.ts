@@ -17,7 +17,7 @@ import {
   telefonoLocal,
   textoBnc,
   venezuelanDate,
-} from './formats';
+} from './requests';
 
 describe('BNC instrument formats', () => {
   it('phones: 11 local digits ↔ 58 and 10 digits', () => {

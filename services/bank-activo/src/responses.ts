@@ -1,9 +1,10 @@
-import { bareHttpOrderOutcome, type BankHttpResult, type BankOutcome, type MotivoRechazo, type ReadOutcome } from '@switch/shared';
-import { ACTIVO_CODES, meaningOf, wso2Key, type CodeMeaning } from './codes';
+import { bareHttpOrderOutcome, lookup, orderOutcome as kitOrderOutcome, readFailure, type BankHttpResult, type BankOutcome, type MotivoRechazo, type Movimiento, type ReadOutcome } from '@switch/shared';
+import { ACTIVO_CODES, meaningOf, wso2Key } from './codes';
 import { CODE_OK, readAnswer, type ActivoAnswer } from './protocol';
+import { fechaIso, parseMontoActivo } from './requests';
 
 /**
- * From one HTTP result to the switch's outcome. The money rules live here: only a proof that the
+ * Banco Activo's answers read back: from one HTTP result (the kit's guarded send) to the switch's outcome. The money rules live here: only a proof that the
  * order never ran is `not_processed`; a 5xx, a cut answer or an unreadable one is `unknown`; the
  * bank's untouched answer is always kept in `raw`.
  */
@@ -33,17 +34,7 @@ const str = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? 
 export const nroReferencia = (a: Answer): string | null => str(a.body.nroReferencia);
 export const endtoendOf = (a: Answer): string | null => str(a.body.endtoend);
 
-function fromMeaning(m: CodeMeaning, raw: Raw, referencia: string | null): BankOutcome {
-  switch (m.disposition) {
-    case 'not_processed':
-      return { type: 'not_processed', raw };
-    case 'unknown':
-      return { type: 'unknown', raw };
-    case 'rejected':
-    case 'not_found':
-      return { type: 'rejected', motivo: m.motivo, referencia, raw };
-  }
-}
+const gatewayEntry = (faultCode: string) => lookup(ACTIVO_CODES, wso2Key(faultCode));
 
 /** A money order's answer; `onOk` reads a `code: "200"` answer. */
 export function orderOutcome(result: BankHttpResult, onOk: (answer: Answer, raw: Raw) => BankOutcome): BankOutcome {
@@ -55,16 +46,17 @@ export function orderOutcome(result: BankHttpResult, onOk: (answer: Answer, raw:
     case 'unreadable':
       return { type: 'unknown', raw };
     case 'fault': {
-      const m = ACTIVO_CODES[wso2Key(answer.fault.code)];
-      if (m) return fromMeaning(m, raw, null);
-      // An unlisted gateway fault: a 4xx is the gateway refusing before the bank; a 5xx proves nothing.
+      const entry = gatewayEntry(answer.fault.code);
+      if (entry) return kitOrderOutcome(entry, raw);
+      // An unlisted gateway fault: only a refusal of our credentials proves nothing ran.
       return bareHttpOrderOutcome(answer.status, raw);
     }
     case 'answer': {
       if (answer.code === CODE_OK) return answer.status < 300 ? onOk(answer, raw) : { type: 'unknown', raw };
-      const m = meaningOf(answer.code, str(answer.body.motivo) ?? undefined);
-      if (answer.status >= 500 && m.disposition !== 'not_processed') return { type: 'unknown', raw };
-      return fromMeaning(m, raw, nroReferencia(answer));
+      const { entry } = meaningOf(answer.code, str(answer.body.motivo) ?? undefined);
+      // A server error proves something only through an explicit "not processed".
+      if (answer.status >= 500 && entry?.meaning !== 'not_processed') return { type: 'unknown', raw };
+      return kitOrderOutcome(entry, raw, { referencia: nroReferencia(answer) });
     }
   }
 }
@@ -80,9 +72,11 @@ export function estatusOutcome(answer: Answer, raw: Raw, pendingIsAccepted = tru
       return { type: 'accepted', pending: pendingIsAccepted, referencia, endtoend, raw };
     case 'RJCT': {
       const reason = str(answer.body.motivo) ?? str(answer.body.codigoRechazo);
-      // RJCT is a rejection; a reason the table does not know leaves it a rejection without motivo.
-      const m = meaningOf(undefined, reason && ACTIVO_CODES[reason] ? reason : 'RJCT');
-      return m.disposition === 'unknown' ? { type: 'unknown', raw } : { type: 'rejected', motivo: m.motivo, referencia, raw };
+      // RJCT is a rejection; a reason the table does not know (or that is no rejection reason) leaves
+      // it a rejection without motivo. AB01 (the CCE timed out) is unknown.
+      const given = reason ? lookup(ACTIVO_CODES, reason) : undefined;
+      const entry = given && (given.meaning === 'rejected' || given.meaning === 'unknown') ? given : lookup(ACTIVO_CODES, 'RJCT');
+      return entry?.meaning === 'unknown' ? { type: 'unknown', raw } : { type: 'rejected', motivo: entry?.motivo ?? 'DESCONOCIDO', referencia, raw };
     }
     default:
       return { type: 'unknown', raw };
@@ -99,13 +93,14 @@ export function statusOutcome(result: BankHttpResult, onEstatus: (answer: Answer
   const answer = readAnswer(result.status, result.body);
   const raw = rawOf(answer);
   if (answer.kind !== 'answer') {
-    const m = answer.kind === 'fault' ? ACTIVO_CODES[wso2Key(answer.fault.code)] : undefined;
-    return { type: 'unknown', raw: m ? { ...raw, motivo_switch: m.motivo } : raw };
+    const entry = answer.kind === 'fault' ? gatewayEntry(answer.fault.code) : undefined;
+    return { type: 'unknown', raw: entry ? { ...raw, motivo_switch: entry.motivo ?? 'DESCONOCIDO' } : raw };
   }
   if (answer.code === CODE_OK && answer.status < 300) return onEstatus(answer, raw);
-  const m = meaningOf(answer.code);
-  if (m.disposition === 'not_found' && answer.status < 500) return { type: 'not_processed', raw };
-  return { type: 'unknown', raw: { ...raw, motivo_switch: m.motivo } };
+  const { entry } = meaningOf(answer.code);
+  // The bank's explicit "no such order" (the kit's `notFound`: not processed in a status answer).
+  if (entry?.inStatus === 'not_processed' && answer.status < 500) return { type: 'not_processed', raw };
+  return { type: 'unknown', raw: { ...raw, motivo_switch: entry?.motivo ?? 'DESCONOCIDO' } };
 }
 
 /** A read (saldo, movimientos): no money moves, so any failure is just a motivo. */
@@ -118,15 +113,41 @@ export function readOutcome<T>(result: BankHttpResult, onOk: (answer: Answer, ra
     case 'unreadable':
       return fail(answer.status >= 500 ? 'BANCO_NO_DISPONIBLE' : 'RECHAZO_TECNICO', raw);
     case 'fault': {
-      const m = ACTIVO_CODES[wso2Key(answer.fault.code)];
-      if (m) return fail(m.disposition === 'rejected' ? m.motivo : 'BANCO_NO_DISPONIBLE', raw);
+      const entry = gatewayEntry(answer.fault.code);
+      if (entry?.meaning === 'rejected') return readFailure(entry, raw, answer.status);
+      if (entry) return fail('BANCO_NO_DISPONIBLE', raw);
       return fail(answer.status >= 500 ? 'BANCO_NO_DISPONIBLE' : 'RECHAZO_TECNICO', raw);
     }
     case 'answer': {
       if (answer.code === CODE_OK && answer.status < 300) return onOk(answer, raw);
       if (answer.status >= 500) return fail('BANCO_NO_DISPONIBLE', raw);
-      const m = meaningOf(answer.code);
-      return fail(m.disposition === 'rejected' ? m.motivo : m.disposition === 'not_found' ? 'CUENTA_NO_EXISTE' : 'BANCO_NO_DISPONIBLE', raw);
+      const { entry } = meaningOf(answer.code);
+      // The kit's reading of a known refusal (motivo, or CUENTA_NO_EXISTE for "no such record"); an
+      // unlisted or undetermined code leaves the bank unavailable for this read.
+      if (entry && (entry.meaning === 'rejected' || entry.inStatus === 'not_processed')) return readFailure(entry, raw, answer.status);
+      return fail('BANCO_NO_DISPONIBLE', raw);
     }
   }
 }
+
+/** A statement line in our shape; null when the bank's line cannot be read. */
+export function movimientoOf(raw: unknown): Movimiento | null {
+  if (typeof raw !== 'object' || raw === null) return null;
+  const m = raw as Raw;
+  const fecha = fechaIso(m.fecha);
+  const monto = parseMontoActivo(m.monto);
+  const tipo = m.tipo === 'D' ? 'debito' : m.tipo === 'C' ? 'credito' : null;
+  if (fecha === null || monto === null || tipo === null) return null;
+  const saldo = m.saldo === undefined ? null : parseMontoActivo(m.saldo);
+  return {
+    fecha,
+    hora: typeof m.hora === 'string' && /^[0-9]{2}:[0-9]{2}:[0-9]{2}$/.test(m.hora) ? m.hora : null,
+    referencia: String(m.referencia ?? ''),
+    concepto: String(m.concepto ?? ''),
+    tipo,
+    monto: Math.abs(monto),
+    saldo,
+  };
+}
+
+export const round2 = (n: number): number => Math.round(n * 100) / 100;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { envelope } from './protocol';
-import { interpretConsultaCredito, interpretConsultaPago, interpretOrder, type Answer } from './transformers';
+import { interpretConsultaCredito, interpretConsultaPago, interpretOrder, type Answer } from './responses';
 
 const answer = (status: number, json: unknown): Answer => ({ status, json, text: JSON.stringify(json) });
 

@@ -1,9 +1,10 @@
-import { bareHttpOrderOutcome, type BankOutcome, type MotivoRechazo } from '@switch/shared';
-import { answerRaw, type BncAnswer, type BncCall } from './client';
+import { bareHttpOrderOutcome, unsupported, type BankOutcome, type MotivoRechazo, type Movimiento } from '@switch/shared';
+import { answerRaw, type BncAnswer, type BncCall } from './protocol';
+import { fechaDesdeBnc, FormatError } from './requests';
 import { classify, extractCode, type CodeFamily } from './codes';
 
 /**
- * How a BNC call becomes the switch's outcome. Three readers, because the same answer means
+ * BNC's answers read back: how a BNC call becomes the switch's outcome. Three readers, because the same answer means
  * different things to an order, to a status query and to a read:
  * - an order learns whether it ran (only a provable "did not run" is not_processed);
  * - a status query learns the order's state; a failed query teaches nothing (unknown), never a
@@ -144,4 +145,38 @@ export { str as stringField };
 function rjctReason(code: string | null): ReturnType<typeof classify> {
   const c = classify(code ?? 'RJCT', 'simf');
   return c.known ? c : { ...classify('RJCT', 'simf'), code: c.code };
+}
+
+export { answerRaw };
+
+/** A C2P, P2P or reversal BNC took: settled, with the bank's `Reference`. */
+export function settledWithReference(a: BncAnswer, raw: Record<string, unknown>): BankOutcome {
+  return { type: 'settled', referencia: str((a.value as Record<string, unknown> | null)?.Reference), endtoend: null, raw };
+}
+
+/** A capability BNC lacks: refused here, nothing sent. */
+export const noSoportado = (descripcion: string): BankOutcome => unsupported(descripcion);
+
+/** A statement line as BNC gives it (`Position/History*`). */
+export type Movement = Record<string, unknown>;
+
+/** The statement fields BNC marks a movement with; our envelope `Reference` is one of them [doc; which one INV]. */
+export const REFERENCE_FIELDS = ['ReferenceA', 'ReferenceB', 'ReferenceC', 'ReferenceD'] as const;
+
+export const isCredit = (m: Movement): boolean => str(m.BalanceDelta)?.toLowerCase() === 'ingreso' || (!m.BalanceDelta && Number(m.Amount) > 0);
+
+/** A statement line in our shape. */
+export function toMovimiento(m: Movement): Movimiento {
+  const amount = Number(m.Amount);
+  if (!Number.isFinite(amount)) throw new FormatError(`movement ${String(m.ControlNumber)} has no numeric Amount`);
+  const delta = str(m.BalanceDelta)?.toLowerCase();
+  return {
+    fecha: fechaDesdeBnc(str(m.Date) ?? ''),
+    hora: null,
+    referencia: str(m.ReferenceA) ?? str(m.ControlNumber) ?? '',
+    concepto: str(m.Concept) ?? '',
+    tipo: delta === 'ingreso' ? 'credito' : delta === 'egreso' ? 'debito' : amount < 0 ? 'debito' : 'credito',
+    monto: Math.abs(amount),
+    saldo: null,
+  };
 }

@@ -1,20 +1,17 @@
 import { createHash } from 'node:crypto';
-import { hasAtMostDecimals, type Instrumento } from '@switch/shared';
+import { account20, addDays, amount2, bankCode4, caracasDate, daysBetween, FormatError, fromDdMmYyyy, idParts, phone58, text, toDdMmYyyy, type Instrumento } from '@switch/shared';
 
 /**
- * Our API's instrument forms → BNC's (PROTOCOLS §0, §1.4): phones `58` + 10 digits, ids a letter and
+ * BNC's requests: its paths, the inner bodies of each operation, and our API's instrument forms → BNC's (PROTOCOLS §0, §1.4): phones `58` + 10 digits, ids a letter and
  * 9 digits zero-padded (`V012345678`), bank codes as a 32-bit int where the field is an int
  * (`BeneficiaryBankCode: 191`) and as the 4-digit string where it is a string (`DebtorBank: "0191"`),
  * amounts as JSON numbers with at most 2 decimals, dates `dd/MM/yyyy` in answers.
  */
 
-export class FormatError extends Error {}
+export { FormatError };
 
-/** `04141234567` → `584141234567`. */
-export function telefonoBnc(local: string): string {
-  if (!/^0[0-9]{10}$/.test(local)) throw new FormatError(`phone "${local}" is not 11 digits with a leading 0`);
-  return `58${local.slice(1)}`;
-}
+/** `04141234567` → `584141234567` (the kit's `phone58`). */
+export const telefonoBnc = phone58;
 
 /** `584141234567` → `04141234567`. */
 export function telefonoLocal(bnc: string): string {
@@ -24,15 +21,14 @@ export function telefonoLocal(bnc: string): string {
 
 /** `V12345678` → `V012345678`: the type letter and the number padded to 9 digits, as the doc's example. */
 export function identificacionBnc(id: string): string {
-  const m = /^([VEJGP])([0-9]{1,9})$/.exec(id);
-  if (!m) throw new FormatError(`identification "${id}" is not a letter V, E, J, G or P and 1 to 9 digits`);
-  return `${m[1]}${m[2]!.padStart(9, '0')}`;
+  if (id !== id.trim().toUpperCase()) throw new FormatError(`identification "${id}" is not a letter V, E, J, G or P and 1 to 9 digits`);
+  const { letter, digits } = idParts(id, 9);
+  return `${letter}${digits.padStart(9, '0')}`;
 }
 
 /** `0102` → 102, for the int fields (`BeneficiaryBankCode`, `DebtorBankCode`). */
 export function codigoBancoInt(code: string): number {
-  if (!/^[0-9]{4}$/.test(code)) throw new FormatError(`bank code "${code}" is not 4 digits`);
-  return Number(code);
+  return Number(bankCode4(code));
 }
 
 /** 191 or "191" → `0191`. */
@@ -44,16 +40,13 @@ export function codigoBancoStr(code: number | string): string {
 
 /** An amount for BNC's `Decimal(13,2)` fields: a positive JSON number of at most 2 decimals. */
 export function montoBnc(valor: number): number {
-  if (!(valor > 0) || !hasAtMostDecimals(valor, 2) || valor >= 1e11) throw new FormatError(`amount ${valor} is not positive with at most 2 decimals`);
-  return valor;
+  if (valor >= 1e11) throw new FormatError(`amount ${valor} does not fit Decimal(13,2)`, 'MONTO_INVALIDO');
+  return amount2(valor);
 }
 
 /** The 20-digit account or the `58…` phone, with its ISO instrument type, for the SIMF fields. */
 export function instrumentoSimf(instr: Pick<Instrumento, 'tipo' | 'valor'>): { account: string; type: 'CNTA' | 'CELE' } {
-  if (instr.tipo === 'cuenta') {
-    if (!/^[0-9]{20}$/.test(instr.valor)) throw new FormatError(`account "${instr.valor}" is not 20 digits`);
-    return { account: instr.valor, type: 'CNTA' };
-  }
+  if (instr.tipo === 'cuenta') return { account: account20(instr.valor), type: 'CNTA' };
   return { account: telefonoBnc(instr.valor), type: 'CELE' };
 }
 
@@ -61,8 +54,8 @@ export function instrumentoSimf(instr: Pick<Instrumento, 'tipo' | 'valor'>): { a
  * `Description`/`Concept` allow 100 characters; control characters are dropped since they would
  * only reach the payer's statement as noise.
  */
-export function textoBnc(text: string, max = 100): string {
-  return Array.from(text.replace(/[\u0000-\u001f\u007f]/g, ' ').trim()).slice(0, max).join('');
+export function textoBnc(value: string, max = 100): string {
+  return text(value, max);
 }
 
 /** The OTP goes in `AddtlInf`, an int in BNC's model (≤ 8 digits). */
@@ -89,36 +82,40 @@ export function operationRef(orderRef: string): string {
   return createHash('sha256').update(orderRef).digest('hex').slice(0, 20);
 }
 
-const VET_OFFSET_MS = 4 * 3600_000;
-
-/** Venezuelan calendar date (UTC-4, no daylight saving) of an instant, `YYYY-MM-DD`. */
-export function venezuelanDate(at: Date): string {
-  return new Date(at.getTime() - VET_OFFSET_MS).toISOString().slice(0, 10);
-}
+/** Venezuelan calendar date of an instant (the kit's Caracas date). */
+export const venezuelanDate = caracasDate;
+export { addDays, daysBetween };
 
 /** `YYYY-MM-DD` → BNC's DateTime `YYYY-MM-DDT00:00:00`. */
 export function fechaBnc(date: string): string {
-  if (!/^[0-9]{4}-[0-9]{2}-[0-9]{2}$/.test(date)) throw new FormatError(`date "${date}" is not YYYY-MM-DD`);
-  return `${date}T00:00:00`;
+  return `${fromDdMmYyyy(toDdMmYyyy(date))!}T00:00:00`;
 }
 
 /** BNC's `dd/MM/yyyy` → `YYYY-MM-DD`. */
 export function fechaDesdeBnc(date: string): string {
-  const m = /^([0-9]{1,2})\/([0-9]{1,2})\/([0-9]{4})$/.exec(date.trim());
-  if (!m) throw new FormatError(`date "${date}" is not dd/MM/yyyy`);
-  return `${m[3]}-${m[2]!.padStart(2, '0')}-${m[1]!.padStart(2, '0')}`;
+  const iso = fromDdMmYyyy(date);
+  if (!iso) throw new FormatError(`date "${date}" is not dd/MM/yyyy`);
+  return iso;
 }
 
 /** `YYYY-MM-DD` → `dd/MM/yyyy` (the emulator's answers). */
-export function fechaHaciaBnc(date: string): string {
-  const [y, m, d] = date.split('-');
-  return `${d}/${m}/${y}`;
-}
+export const fechaHaciaBnc = toDdMmYyyy;
 
-/** Whole days from one `YYYY-MM-DD` to another, and the date `n` days after one. */
-export function daysBetween(from: string, to: string): number {
-  return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000);
-}
-export function addDays(date: string, n: number): string {
-  return new Date(Date.parse(`${date}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
-}
+/** The BNC paths the connector uses (PROTOCOLS §1.4). */
+export const BNC_PATHS = {
+  sendC2P: 'MobPayment/SendC2P',
+  reverseC2P: 'MobPayment/ReverseC2P',
+  sendP2P: 'MobPayment/SendP2P',
+  debitToken: 'SIMF/DebitTokenRequest',
+  debit: 'SIMF/DebitBeginner',
+  credit: 'SIMF/CreditBeginner',
+  status: 'SIMF/GetStatusTrans',
+  balance: 'Position/Current',
+  history: 'Position/HistoryByDate',
+} as const;
+
+/**
+ * `OperationType` of GetStatusTrans [INV]: the public material shows the field, not its values.
+ * Kept here so the real values replace them in one place.
+ */
+export const SIMF_OPERATION_TYPE = { debito_inmediato: 'DEBITO', credito_inmediato: 'CREDITO' } as const;

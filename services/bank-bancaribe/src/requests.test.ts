@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { caracasDate, fechaBanco, fechaIso, FormatError, identificacion, monto, parseMonto, telefono, telefonoCele } from './formats';
+import { caracasDate, fechaBanco, fechaIso, FormatError, identificacion, monto, parseMonto, telefono, telefonoCele } from './requests';
 
 describe('Bancaribe instrument formats', () => {
   it('keeps 11-digit phones and refuses anything else', () => {

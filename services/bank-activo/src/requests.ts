@@ -1,8 +1,7 @@
-import type { CobrarBody, Instrumento, PagarBody, StatusQuery, TokenBody } from '@switch/shared';
-import { cedulaActivo, instrumentoActivo, montoActivo, telefonoActivo, tipoInstrumento } from './formats';
+import { amountText, caracasDate, fromDdMmYyyy, parseAmount, phone58, phoneFrom58, toDdMmYyyy, type CobrarBody, type Instrumento, type PagarBody, type StatusQuery, type TokenBody } from '@switch/shared';
 
 /**
- * Request bodies of Banco Activo's services, built from the switch's orders (the "transformers" of a
+ * Banco Activo's requests: the bodies of its services, built from the switch's orders (the "transformers" of a
  * Hyperswitch connector). C2P and P2P field names are seen in public code [code]; the rest follow
  * PROTOCOLS §4.1 [INV]. Every money order carries `locator` = the switch's orderRef: the bank answers a
  * repeated locator with the original result instead of running it again.
@@ -122,3 +121,56 @@ export function operacionRequest(query: StatusQuery): Body {
     ...(query.endtoend ? { endtoend: query.endtoend } : {}),
   };
 }
+
+
+// ── Instrument forms ─────────────────────────────────────────────────────────────────────────
+
+/**
+ * Our instrument forms → Banco Activo's, and back. Only the comma-decimal amount is seen in public
+ * code [code]; phone, id and date forms are [INV] choices kept here so one edit changes them all.
+ */
+
+/** 150 → "150,00": Activo sends and answers amounts as comma-decimal strings, no thousands mark [code] (the kit's `amountText`). */
+export function montoActivo(valor: number): string {
+  return amountText(valor, ',');
+}
+
+/** "1.234,56" / "1234,56" / "150" → number; null when it is not an amount (the kit's `parseAmount`). */
+export const parseMontoActivo = parseAmount;
+
+/** "04141234567" → "584141234567" [INV]: the CCE's CELE form (country code, no trunk 0; the kit's `phone58`). */
+export const telefonoActivo = phone58;
+
+/** "584141234567" → "04141234567" (the kit's `phoneFrom58`). */
+export const telefonoLocal = phoneFrom58;
+
+/**
+ * "V12345678" stays; legal-entity RIFs (J, G) are padded to 9 digits, "J80066227" → "J080066227",
+ * the way RIFs are printed [INV].
+ */
+export function cedulaActivo(identificacion: string): string {
+  const letter = identificacion.charAt(0).toUpperCase();
+  const digits = identificacion.slice(1).replace(/[^0-9]/g, '');
+  return letter === 'J' || letter === 'G' ? `${letter}${digits.padStart(9, '0')}` : `${letter}${digits}`;
+}
+
+/** "2024-03-05" → "05/03/2024" [INV]: dates in the bank's dd/MM/yyyy (the kit's form). */
+export const fechaActivo = toDdMmYyyy;
+
+/** "05/03/2024" → "2024-03-05"; null when it is not such a date (the kit's `fromDdMmYyyy`). */
+export const fechaIso = fromDdMmYyyy;
+
+/** ISO 20022 instrument kind of the crédito inmediato: account or mobile phone. */
+export function tipoInstrumento(instrumento: Pick<Instrumento, 'tipo'>): 'CNTA' | 'CELE' {
+  return instrumento.tipo === 'cuenta' ? 'CNTA' : 'CELE';
+}
+
+/**
+ * The `cuenta_x` or `telefono_x` field pair the bank takes for an instrument: exactly one is sent.
+ */
+export function instrumentoActivo<S extends string>(suffix: S, instrumento: Pick<Instrumento, 'tipo' | 'valor'>): Record<string, string> {
+  return instrumento.tipo === 'cuenta' ? { [`cuenta_${suffix}`]: instrumento.valor } : { [`telefono_${suffix}`]: telefonoActivo(instrumento.valor) };
+}
+
+/** Caracas time (UTC-4, no daylight saving): the bank's calendar day (the kit's). */
+export { caracasDate };

@@ -1,181 +1,18 @@
-import { bareHttpOrderOutcome } from '@switch/shared';
-import type { BankOutcome, CobrarBody, Movimiento, MotivoRechazo, PagarBody, ReadOutcome, Saldo } from '@switch/shared';
-import { classify, CODES, ESTATUS_CREDITO, ESTATUS_PAGO, EXITO, SIN_CONFIRMACION, type CodeEntry } from './codes';
-import { CODIGO_BANCARIBE, CODIGO_MONEDA_VES, fechaIso, identificacion, monto, parseMonto, telefono, telefonoCele } from './formats';
-import { gatewayFault, isRecord, OPERACIONES_SOAP, unwrapEnvelope } from './protocol';
+import { bareHttpOrderOutcome, orderOutcome as kitOrderOutcome, saldoRead, type CodeEntry } from '@switch/shared';
+import type { BankOutcome, Movimiento, MotivoRechazo, ReadOutcome, Saldo } from '@switch/shared';
+import { classify, ESTATUS_CREDITO, ESTATUS_PAGO, EXITO, SIN_CONFIRMACION } from './codes';
+import { gatewayFault, isRecord, OPERACIONES_SOAP, unwrapEnvelope, type Answer } from './protocol';
+import { fechaIso, parseMonto } from './requests';
 
 /**
- * Bancaribe's request bodies built from our operations, and its answers read back as the switch's
- * outcomes (the Hyperswitch "transformers" of this connector). Pure: no I/O, no clock.
+ * Bancaribe's answers read back as the switch's outcomes: orders, status queries and reads. Pure:
+ * no I/O, no clock.
  */
-
-/** The merchant as Bancaribe knows it: affiliation data issued with the API credentials. */
-export interface Comercio {
-  rif: string;
-  telefono: string;
-  cuenta: string;
-  nombre: string;
-  /** `clienteHash` / `hash`: the merchant's static GUID issued by the bank. */
-  hash: string;
-  /** `direccionInternet` / `requestIP` / `ipOrigen`. */
-  ip: string;
-  terminal: string;
-}
-
-/** `tipoTrx` of the payment query: our own C2P collections and payouts [INV] ("PM" [code] is received pago móvil). */
-export type TipoTrx = 'C2P' | 'B2P';
-
-// ---------------------------------------------------------------------------------------------
-// Requests
-
-/** C2P collection [code]; `numeroReferencia` carries our order reference, the bank's duplicate guard [INV]. */
-export function c2pRequest(ref: string, comercio: Comercio, token: string, body: CobrarBody): Record<string, unknown> {
-  return {
-    request: {
-      identificadorExterno: token,
-      direccionInternet: comercio.ip,
-      rif: identificacion(comercio.rif),
-      telefonoCredito: telefono(comercio.telefono),
-      nombreComercio: comercio.nombre,
-      bancoCredito: CODIGO_BANCARIBE,
-      canalVirtual: 1,
-      identificadorPersona: identificacion(body.pagador.identificacion),
-      telefonoPersona: telefono(body.pagador.valor),
-      otp: body.otp,
-      bancoPagador: body.pagador.banco,
-      codigoMoneda: CODIGO_MONEDA_VES,
-      montoTransaccion: monto(body.monto.valor),
-      sucursal: 1,
-      cajaTerminal: comercio.terminal,
-      tipoTerminal: 'WEB',
-      concepto: body.concepto,
-      vendedor: 1,
-      anulacion: 'N',
-      numeroReferencia: ref,
-    },
-  };
-}
-
-/**
- * Voiding a C2P: the same service with `anulacion: "S"` [inf]. The payment to void is named by its
- * `secuencial` in `secuencialOriginal` [INV]; `numeroReferencia` is this void's own reference.
- */
-export function anulacionRequest(ref: string, comercio: Comercio, token: string, secuencialOriginal: string, concepto: string): Record<string, unknown> {
-  return {
-    request: {
-      identificadorExterno: token,
-      direccionInternet: comercio.ip,
-      rif: identificacion(comercio.rif),
-      telefonoCredito: telefono(comercio.telefono),
-      nombreComercio: comercio.nombre,
-      bancoCredito: CODIGO_BANCARIBE,
-      canalVirtual: 1,
-      codigoMoneda: CODIGO_MONEDA_VES,
-      sucursal: 1,
-      cajaTerminal: comercio.terminal,
-      tipoTerminal: 'WEB',
-      concepto,
-      vendedor: 1,
-      anulacion: 'S',
-      secuencialOriginal,
-      numeroReferencia: ref,
-    },
-  };
-}
-
-/** Pago móvil payout ("vuelto", Pago a Personas) [code], flat; `factura` carries our order reference. */
-export function pagoB2pRequest(ref: string, comercio: Comercio, body: PagarBody): Record<string, unknown> {
-  return {
-    direccionInternet: comercio.ip,
-    bancoCredito: body.beneficiario.banco,
-    bancoPagador: CODIGO_BANCARIBE,
-    cajaTerminal: comercio.terminal,
-    canalVirtual: '1',
-    codigoMoneda: CODIGO_MONEDA_VES,
-    concepto: body.concepto,
-    identificadorPersona: identificacion(body.beneficiario.identificacion),
-    montoTransaccion: monto(body.monto.valor),
-    nombreComercio: comercio.nombre,
-    oficina: 800,
-    rif: identificacion(comercio.rif),
-    sucursal: 1,
-    telefonoDebito: telefono(comercio.telefono),
-    telefonoCredito: telefono(body.beneficiario.valor),
-    tipoTerminal: 'WEB',
-    vendedor: 1,
-    factura: ref,
-  };
-}
-
-/** Crédito inmediato [code]; `numeroReferencia` is our [INV] addition (the bank's duplicate guard). */
-export function creditoRequest(ref: string, comercio: Comercio, token: string, body: PagarBody): Record<string, unknown> {
-  const destino = body.beneficiario;
-  return {
-    requestIniciarCredInmediato: {
-      bancoDestino: destino.banco,
-      cedulaRifBeneficiario: identificacion(destino.identificacion),
-      cedulaRifEmisor: identificacion(comercio.rif),
-      concepto: body.concepto,
-      cuentaDestino: destino.tipo === 'cuenta' ? destino.valor : telefonoCele(destino.valor),
-      monedaDestino: '0',
-      hash: comercio.hash,
-      identificadorExterno: token,
-      ipOrigen: comercio.ip,
-      monto: monto(body.monto.valor),
-      nombreBeneficiario: destino.nombre,
-      nombreEmisor: comercio.nombre,
-      terminal: comercio.terminal,
-      tipoCtaCele: destino.tipo === 'cuenta' ? 'CNTA' : 'CELE',
-      numeroReferencia: ref,
-    },
-  };
-}
-
-/** The payment query [code] asked for one of our own operations by reference [INV]. */
-export function consultaPagoRequest(comercio: Comercio, tipoTrx: TipoTrx, secuencial: string | null, ref: string): Record<string, unknown> {
-  return {
-    rif: identificacion(comercio.rif),
-    identificadorPersona: null,
-    telefonoDebito: telefono(comercio.telefono),
-    montoTransaccion: null,
-    referencia: secuencial,
-    factura: ref,
-    tipoTrx,
-    fecha: null,
-  };
-}
-
-/** Status of a crédito inmediato [INV]: by the bank's `secuencial` when known, else by our reference. */
-export function consultaCreditoRequest(comercio: Comercio, token: string, secuencial: string | null, ref: string): Record<string, unknown> {
-  return {
-    requestConsultarCredInmediato: {
-      identificadorExterno: token,
-      hash: comercio.hash,
-      cedulaRifEmisor: identificacion(comercio.rif),
-      secuencial,
-      referencia: ref,
-    },
-  };
-}
-
-export function saldoRequest(comercio: Comercio, cuenta: string): Record<string, unknown> {
-  return { canal: 'API', clienteRIF: identificacion(comercio.rif), clienteHash: comercio.hash, numeroCuenta: cuenta, requestIP: comercio.ip };
-}
-
-/** [INV] the balance request plus a date range in the bank's `dd/MM/yyyy`. */
-export function movimientosRequest(comercio: Comercio, cuenta: string, fechaDesde: string, fechaHasta: string): Record<string, unknown> {
-  return { ...saldoRequest(comercio, cuenta), fechaDesde, fechaHasta };
-}
 
 // ---------------------------------------------------------------------------------------------
 // Answers
 
-/** One HTTP answer of the gateway, body already parsed when it was JSON. */
-export interface Answer {
-  status: number;
-  json: unknown;
-  text: string;
-}
+export type { Answer };
 
 type Raw = Record<string, unknown>;
 
@@ -189,7 +26,7 @@ export function interpretOrder(answer: Answer, kind: OrderKind): BankOutcome {
     const referencia = text(out.secuencial);
     const raw = rawOf(answer, codigo, text(out.descripcionError) ?? '');
     if (codigo === EXITO) return success(kind, out, referencia, raw);
-    return fromEntry(classify(codigo), referencia, raw);
+    return kitOrderOutcome(classify(codigo), raw, { referencia });
   }
   return fromTransport(answer);
 }
@@ -215,17 +52,14 @@ function success(kind: OrderKind, out: Raw, referencia: string | null, raw: Raw)
   }
 }
 
-function fromEntry(entry: CodeEntry, referencia: string | null, raw: Raw): BankOutcome {
-  switch (entry.disposition) {
-    case 'not_processed':
-      return { type: 'not_processed', raw };
-    case 'unknown':
-      return { type: 'unknown', raw };
-    case 'rejected':
-    case 'not_found':
-      return { type: 'rejected', motivo: entry.motivo, referencia, raw };
-  }
+/** The reason of an explicit rejection (RJCT, RECHAZADA): a reason the table does not know as a rejection leaves it RJCT's. */
+function rejectionReason(codigo: string): CodeEntry {
+  const entry = classify(codigo);
+  return entry && (entry.meaning === 'rejected' || entry.meaning === 'unknown' || entry.meaning === 'not_processed') ? entry : classify('RJCT')!;
 }
+
+/** "No such order" in a status answer (the kit's `notFound`). */
+const saysNotFound = (codigo: string): boolean => classify(codigo)?.inStatus === 'not_processed';
 
 /**
  * An answer without a business code: the gateway's own. Only what the gateway proves is taken as
@@ -235,8 +69,8 @@ function fromTransport(answer: Answer): BankOutcome {
   const fault = gatewayFault(answer.json);
   const codigo = fault?.code ?? String(answer.status);
   const raw = rawOf(answer, codigo, fault?.message ?? snippet(answer.text));
-  const known = fault ? CODES[fault.code] : undefined;
-  if (known) return fromEntry(known, null, raw);
+  const known = fault ? classify(fault.code) : undefined;
+  if (known) return kitOrderOutcome(known, raw);
   // A bare 4xx (429 included) or 5xx may come after the order reached the bank: unknown.
   return bareHttpOrderOutcome(answer.status, raw);
 }
@@ -247,7 +81,7 @@ export function interpretConsultaCredito(answer: Answer): BankOutcome {
   if (!out || !hasCode(out)) return { type: 'unknown', raw: rawOf(answer, gatewayFault(answer.json)?.code ?? String(answer.status), snippet(answer.text)) };
   const codigo = String(out.codigoError).trim();
   const raw = rawOf(answer, codigo, text(out.descripcionError) ?? '');
-  if (codigo !== EXITO) return classify(codigo).disposition === 'not_found' ? { type: 'not_processed', raw } : { type: 'unknown', raw };
+  if (codigo !== EXITO) return saysNotFound(codigo) ? { type: 'not_processed', raw } : { type: 'unknown', raw };
   const referencia = text(out.secuencial);
   const endtoend = text(out.endToEndId);
   const estatus = text(out.estatus) ?? '';
@@ -259,9 +93,9 @@ export function interpretConsultaCredito(answer: Answer): BankOutcome {
     case 'rejected': {
       const rechazo = text(out.codigoRechazo) ?? 'RJCT';
       // RJCT is a rejection; a reason the table does not know leaves it a rejection without motivo.
-      const entry = CODES[rechazo] ?? classify('RJCT');
+      const entry = rejectionReason(rechazo);
       const rejectedRaw = { ...raw, estatus, codigo: rechazo, descripcion: text(out.descripcionRechazo) ?? entry.descripcion };
-      return entry.disposition === 'unknown' ? { type: 'unknown', raw: rejectedRaw } : { type: 'rejected', motivo: entry.motivo, referencia, raw: rejectedRaw };
+      return entry.meaning === 'unknown' ? { type: 'unknown', raw: rejectedRaw } : { type: 'rejected', motivo: entry.motivo ?? 'DESCONOCIDO', referencia, raw: rejectedRaw };
     }
     default:
       return { type: 'unknown', raw: { ...raw, estatus } };
@@ -274,7 +108,7 @@ export function interpretConsultaPago(answer: Answer, secuencial: string | null,
   if (!isRecord(json) || !hasCode(json)) return { type: 'unknown', raw: rawOf(answer, gatewayFault(json)?.code ?? String(answer.status), snippet(answer.text)) };
   const codigo = String(json.codigoError).trim();
   const raw = rawOf(answer, codigo, text(json.descripcionError) ?? '');
-  if (codigo !== EXITO) return classify(codigo).disposition === 'not_found' ? { type: 'not_processed', raw } : { type: 'unknown', raw };
+  if (codigo !== EXITO) return saysNotFound(codigo) ? { type: 'not_processed', raw } : { type: 'unknown', raw };
   const lista = Array.isArray(json.lista) ? json.lista.filter(isRecord) : [];
   const item = lista.find((i) => text(i.factura) === ref || (secuencial !== null && text(i.referencia) === secuencial));
   if (!item) return { type: 'not_processed', raw: { ...raw, descripcion: 'Operación no encontrada' } };
@@ -286,7 +120,7 @@ export function interpretConsultaPago(answer: Answer, secuencial: string | null,
     case 'settled':
       return { type: 'settled', referencia, endtoend: null, raw: itemRaw };
     case 'rejected':
-      return fromEntry(CODES[itemCodigo] ?? classify('RJCT'), referencia, itemRaw);
+      return kitOrderOutcome(rejectionReason(itemCodigo), itemRaw, { referencia });
     default:
       return { type: 'unknown', raw: itemRaw };
   }
@@ -302,7 +136,7 @@ export function interpretSaldo(answer: Answer, cuenta: string, at: Date): ReadOu
     const contable = parseMonto(json.saldo.contable);
     const bloqueado = json.saldo.bloqueado === undefined || json.saldo.bloqueado === null ? 0 : parseMonto(json.saldo.bloqueado);
     if (disponible !== null && contable !== null && bloqueado !== null) {
-      return { ok: true, value: { cuenta, banco: 'bancaribe', moneda: 'VES', disponible, contable, bloqueado, consultado_en: at.toISOString(), raw: json } };
+      return saldoRead('bancaribe', cuenta, { disponible, contable, bloqueado }, at, json);
     }
   }
   return readFailure(answer);
@@ -347,8 +181,8 @@ function readFailure(answer: Answer): { ok: false; motivo: MotivoRechazo; raw: R
   const codigo = bankCode ?? fault?.code ?? String(answer.status);
   const descripcion = (isRecord(json) ? text(json.message) : null) ?? fault?.message ?? snippet(answer.text);
   const raw = rawOf(answer, codigo, descripcion);
-  const known = CODES[codigo];
-  if (known) return { ok: false, motivo: known.motivo, raw };
+  const known = classify(codigo);
+  if (known) return { ok: false, motivo: known.motivo ?? 'DESCONOCIDO', raw };
   if (answer.status >= 500 || answer.status === 429) return { ok: false, motivo: 'BANCO_NO_DISPONIBLE', raw };
   if (answer.status === 401 || answer.status === 403) return { ok: false, motivo: 'FIRMA_AUTH', raw };
   return { ok: false, motivo: bankCode ? 'DESCONOCIDO' : 'RECHAZO_TECNICO', raw };
