@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Value } from '@sinclair/typebox/value';
 import {
+  canonicalJson,
   fingerprint,
   idempotencyScope,
   isReconcilable,
@@ -12,6 +13,8 @@ import {
   ReversoBody,
   TokenBody,
   type Bus,
+  type CobrarBody as CobrarRequest,
+  type TokenBody as TokenRequest,
   type OperationRequest,
   type Resultado,
   type RouterInboxMessage,
@@ -54,6 +57,7 @@ export class Operations {
     const { idempotency_key: _key, ...identity } = body as typeof body & { idempotency_key: string };
     const print = fingerprint(identity);
     if (clean.kind === 'reverso') await this.assertOwned(caller, clean.body.id);
+    if (clean.kind === 'cobrar') await this.assertMatchesToken(caller, clean.body);
 
     const scope = idempotencyScope(caller.merchantId, caller.mode, clean.kind, body.idempotency_key);
     const candidate = newTransactionId();
@@ -150,6 +154,26 @@ export class Operations {
     return this.deps.bus.publish(TOPICS.routerInbox, command.txnId, { type: 'execute', ...command });
   }
 
+  /**
+   * A cobrar under the key of a token collects what the token asked for: the same amount, from the
+   * same payer, into the same account. Anything else is refused (422) before any claim, so nothing
+   * is stored and nothing reaches a bank. A cobrar without a token (an OTP captured by the caller) is free.
+   */
+  private async assertMatchesToken(caller: Caller, body: CobrarRequest): Promise<void> {
+    const claim = await this.deps.store.idempotency.get(idempotencyScope(caller.merchantId, caller.mode, 'token', body.idempotency_key)).catch(unavailable);
+    if (!claim) return;
+    const token = await this.deps.store.transactions.get(claim.txnId).catch(unavailable);
+    if (!token || token.request.kind !== 'token') return;
+    const asked = token.request.body;
+    const fields = tokenMismatch(asked, body);
+    if (fields.length === 0) return;
+    throw new HttpProblem(422, {
+      error: 'TOKEN_MISMATCH',
+      message: `the cobrar does not match the token ${token.id} of idempotency_key ${body.idempotency_key} in: ${fields.join(', ')}`,
+      detail: Object.fromEntries(fields.map((f) => [f, 'differs from the token request'])),
+    });
+  }
+
   /** Another merchant's or the other mode's transaction is indistinguishable from none (404, not 403). */
   private async assertOwned(caller: Caller, id: string): Promise<Transaction> {
     const tx = await this.deps.store.transactions.get(id).catch(unavailable);
@@ -158,6 +182,15 @@ export class Operations {
     }
     return tx;
   }
+}
+
+/** The fields of a cobrar that differ from its token request (amount, payee account, payer). */
+export function tokenMismatch(token: TokenRequest, cobrar: CobrarRequest): string[] {
+  const differs: string[] = [];
+  if (token.monto.valor !== cobrar.monto.valor || (token.monto.moneda ?? 'VES') !== (cobrar.monto.moneda ?? 'VES')) differs.push('monto');
+  if (canonicalJson(token.cobrador) !== canonicalJson(cobrar.cobrador)) differs.push('cobrador');
+  if (canonicalJson(token.pagador) !== canonicalJson(cobrar.pagador)) differs.push('pagador');
+  return differs;
 }
 
 function unavailable(error: unknown): never {
