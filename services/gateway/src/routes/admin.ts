@@ -7,6 +7,7 @@ import {
   issueKey,
   MERCHANT_ID_PATTERN,
   OPEN_STATES,
+  refusedDestination,
   registerWebhook,
   WEBHOOK_EVENTS,
   type Mode,
@@ -31,7 +32,7 @@ const digest = (s: string) => createHash('sha256').update(s).digest();
  * Enabled only when an admin token is configured; authenticated by `authorization: Bearer <token>`.
  * It is not part of the merchant API and is left out of /openapi.json.
  */
-export function adminRoutes(app: FastifyInstance, deps: { store: Store; bus: Bus; adminToken: string }): void {
+export function adminRoutes(app: FastifyInstance, deps: { store: Store; bus: Bus; adminToken: string; allowPrivateWebhooks?: boolean }): void {
   const expected = digest(deps.adminToken);
   app.addHook('onRequest', async (request, reply) => {
     const header = request.headers.authorization ?? '';
@@ -114,6 +115,9 @@ export function adminRoutes(app: FastifyInstance, deps: { store: Store; bus: Bus
       const { merchantId } = request.params as { merchantId: string };
       await merchantOr404(merchantId);
       const body = request.body as { mode: Mode; url: string; events: WebhookEvent[] };
+      // The notifier refuses internal destinations at every live attempt; refuse them here first.
+      const refused = body.mode === 'live' && !deps.allowPrivateWebhooks ? await refusedDestination(body.url) : null;
+      if (refused) throw new HttpProblem(422, { error: 'DESTINATION_REFUSED', message: `webhook url refused: ${refused}` });
       const endpoint = await registerWebhook(deps.store, { merchantId, ...body });
       return reply.code(201).send({ ...endpoint, note: 'the secret is shown once; verify x-service-signature with it' });
     },
