@@ -88,7 +88,7 @@ export async function buildGateway(deps: GatewayDeps): Promise<Gateway> {
       }),
     });
     operationRoutes(api, operations);
-    accountRoutes(api, { routing: deps.routing, replies, readTimeoutMs: config.queryTimeoutMs });
+    accountRoutes(api, { routing: deps.routing, replies, readTimeoutMs: config.queryTimeoutMs, store: deps.store });
   });
 
   // The tool-protocol server with the same key (SPEC 5.5); its tool calls are injected into the API above.

@@ -58,6 +58,7 @@ export class Operations {
     const print = fingerprint(identity);
     if (clean.kind === 'reverso') await this.assertOwned(caller, clean.body.id);
     if (clean.kind === 'cobrar') await this.assertMatchesToken(caller, clean.body);
+    if (caller.mode === 'live') await this.assertOwnAccounts(caller, clean);
 
     const scope = idempotencyScope(caller.merchantId, caller.mode, clean.kind, body.idempotency_key);
     const candidate = newTransactionId();
@@ -172,6 +173,30 @@ export class Operations {
       message: `the cobrar does not match the token ${token.id} of idempotency_key ${body.idempotency_key} in: ${fields.join(', ')}`,
       detail: Object.fromEntries(fields.map((f) => [f, 'differs from the token request'])),
     });
+  }
+
+  /**
+   * Live money moves only through the caller's own registered accounts: `ordenante` of a pagar,
+   * `cobrador` of a cobrar or token (422 ACCOUNT_NOT_REGISTERED naming the field; nothing stored,
+   * nothing sent). A `cuenta` instrument must be registered to the caller; a `telefono` one must be
+   * the phone of one of its registered accounts. Test mode checks no register (SPEC 4.10.4).
+   */
+  private async assertOwnAccounts(caller: Caller, request: OperationRequest): Promise<void> {
+    const field = request.kind === 'pagar' ? 'ordenante' : request.kind === 'cobrar' || request.kind === 'token' ? 'cobrador' : null;
+    if (!field) return;
+    const instrument = (request.body as unknown as Record<string, { tipo: string; valor: string }>)[field]!;
+    const { accounts } = this.deps.store;
+    const own =
+      instrument.tipo === 'cuenta'
+        ? (await accounts.find('live', instrument.valor).catch(unavailable))?.merchantId === caller.merchantId
+        : (await accounts.list(caller.merchantId, 'live').catch(unavailable)).some((a) => a.telefono === instrument.valor);
+    if (!own) {
+      throw new HttpProblem(422, {
+        error: 'ACCOUNT_NOT_REGISTERED',
+        message: `${field} is not one of your registered accounts in live mode (register it with the operator: account add)`,
+        detail: { [field]: 'is not one of your registered accounts' },
+      });
+    }
   }
 
   /** Another merchant's or the other mode's transaction is indistinguishable from none (404, not 403). */

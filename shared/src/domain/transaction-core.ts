@@ -168,7 +168,13 @@ type Plan = { banco: BancoId; rail: ReturnType<typeof railFor> } | { motivo: Mot
 function planRoute(tx: Transaction, ctx: DecisionContext): Plan {
   const { request } = tx;
   const { related } = ctx;
-  const able = candidateBanks(ctx.routing, tx.mode, request, ctx.unavailable);
+  const candidates = candidateBanks(ctx.routing, tx.mode, request, ctx.unavailable);
+  // Live: only a bank that holds one of the merchant's registered accounts moves its money.
+  const held = tx.merchantAccounts ? new Set(tx.merchantAccounts.map((a) => a.banco)) : null;
+  const able = held ? candidates.filter((b) => held.has(b)) : candidates;
+  if (held && request.kind !== 'reverso' && able.length === 0 && candidates.length > 0) {
+    return { motivo: 'BANCO_NO_DISPONIBLE', reason: `the merchant has no registered account at a bank able to run ${request.kind} in ${tx.mode} mode (${candidates.join(', ')})` };
+  }
   // Token and cobrar of one collection go to the same bank; a reverse goes to the bank of the original.
   const pinned = request.kind === 'reverso' || (request.kind === 'cobrar' && related) ? (related?.bancoUsado ?? null) : undefined;
   if (request.kind === 'reverso') {
