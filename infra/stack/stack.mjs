@@ -85,8 +85,8 @@ export async function startStack(options = {}) {
   const sink = options.sink ?? lineSink();
   const log = options.log ?? ((l) => sink.write(`${'stack'.padEnd(16)} | ${l}`));
   if (port === 0) port = await freePort();
-  const operatorPort = options.operatorPort ?? (process.env.OPERATOR_PORT ? Number(process.env.OPERATOR_PORT) : await freePort());
   else if (!(await portFree(port, host))) throw new Error(`${host}:${port} is taken (another switch? \`npm start\`?): set PORT`);
+  const operatorPort = options.operatorPort ?? (process.env.OPERATOR_PORT ? Number(process.env.OPERATOR_PORT) : await freePort());
 
   mkdirSync(resolve(stateDir, 'switch'), { recursive: true });
   const infra = await ensureInfra({ stateDir: resolve(stateDir, 'infra'), ports: { ...DEFAULT_INFRA_PORTS, ...options.infraPorts }, log: (l) => log(l) });
