@@ -111,7 +111,7 @@ export function accountRoutes(app: FastifyInstance, deps: { routing: RoutingTabl
         description: 'Read-only, both modes. In test mode the figures come from the bank test environment or the simulated bank.',
         security,
         querystring: SaldoHttpQuery,
-        response: { 200: Saldo, 400: ValidationErrorBody, 401: UnauthorizedBody, 404: ErrorBody, 422: ErrorBody, 503: ErrorBody },
+        response: { 200: Saldo, 400: ValidationErrorBody, 401: UnauthorizedBody, 404: ErrorBody, 422: { ...ErrorBody, description: 'ACCOUNT_NOT_REGISTERED (live): cuenta is not one of your registered accounts; BANCO_NO_DISPONIBLE: no enabled bank serves it' }, 503: ErrorBody },
       },
     },
     async (request) => {
@@ -133,7 +133,7 @@ export function accountRoutes(app: FastifyInstance, deps: { routing: RoutingTabl
         description: `Movements from \`desde\` to \`hasta\` (default today), oldest first, at most ${MAX_STATEMENT_DAYS} days per request, paged by \`limite\` and \`cursor\` (follow \`siguiente\` until null).`,
         security,
         querystring: MovimientosHttpQuery,
-        response: { 200: Movimientos, 400: ValidationErrorBody, 401: UnauthorizedBody, 404: ErrorBody, 422: ErrorBody, 503: ErrorBody },
+        response: { 200: Movimientos, 400: ValidationErrorBody, 401: UnauthorizedBody, 404: ErrorBody, 422: { ...ErrorBody, description: 'ACCOUNT_NOT_REGISTERED (live): cuenta is not one of your registered accounts; BANCO_NO_DISPONIBLE: no enabled bank serves it' }, 503: ErrorBody },
       },
     },
     async (request) => {
