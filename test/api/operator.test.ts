@@ -44,7 +44,7 @@ describe('operator surfaces are not on the merchant port', () => {
   it('admin routes are not enumerable: an unknown /admin path answers exactly like a known one without the token', async () => {
     t = await startTestSwitch({ config: { adminToken: ADMIN } });
     const known = await t.operator({ method: 'GET', url: '/admin/v1/merchants' });
-    for (const url of ['/admin/v1/nope', '/admin/v1/merchants/x/secret-thing', '/admin', '/admin/v2/merchants', '/admin/v1/merchants?x=1']) {
+    for (const url of ['/admin/v1/nope', '/admin/v1/merchants/x/secret-thing', '/admin', '/admin/v2/merchants', '/admin/v1/merchants?x=1', '/%61dmin/v1/merchants', '//admin/v1/merchants', '/ADMIN/v1/merchants']) {
       const res = await t.operator({ method: 'GET', url, remoteAddress: '10.9.9.9' });
       expect(res.statusCode, url).toBe(known.statusCode);
       expect(res.body, url).toBe(known.body);

@@ -109,6 +109,18 @@ export async function buildGateway(deps: GatewayDeps): Promise<Gateway> {
 }
 export { SwitchKeySecurity };
 
+/** Whether a raw URL names the admin API in any spelling the router could match (%-encoded, //, case). */
+export function isAdminPath(url: string): boolean {
+  let path = url.split('?')[0] ?? '';
+  try {
+    path = decodeURIComponent(path);
+  } catch {
+    // not decodable: judged as written
+  }
+  path = path.replace(/\/{2,}/g, '/').toLowerCase();
+  return path === '/admin' || path.startsWith('/admin/') || path.startsWith('/admin;');
+}
+
 /** Request ids and the HTTP series on a listener. */
 function observe(app: FastifyInstance): void {
   app.addHook('onSend', async (request, reply) => {
@@ -159,7 +171,7 @@ async function buildOperator(deps: GatewayDeps): Promise<FastifyInstance> {
   // Every /admin request, routed or not, passes the token check first (no route enumeration).
   const guard = adminGuard(config.adminToken, { maxFailures: config.adminMaxFailures, lockoutMs: config.adminLockoutSeconds * 1000 });
   operator.addHook('onRequest', async (request, reply) => {
-    if (request.url === '/admin' || request.url.startsWith('/admin/') || request.url.startsWith('/admin?')) return guard(request, reply);
+    if (isAdminPath(request.url)) return guard(request, reply);
   });
   if (config.adminToken) {
     const adminToken = config.adminToken;
