@@ -65,8 +65,7 @@ LABEL org.opencontainers.image.title="switch-pagos" \
 
 ENV NODE_ENV=production \
     SWITCH_BUS=kafka \
-    SWITCH_STORE=mongo \
-    HEALTH_HOST=0.0.0.0
+    SWITCH_STORE=mongo
 
 # A fixed numeric user (10001) that owns nothing in the image: the code is root-owned and read-only to
 # it, and Kubernetes can verify runAsNonRoot from the numeric USER.
@@ -82,8 +81,10 @@ COPY --from=prod-deps /app/ ./
 COPY --from=build /out/ ./
 
 USER 10001:10001
-# gateway: PORT 3000; the other services: HEALTH_PORT 9101-9108 (/healthz, /readyz, /metrics).
-EXPOSE 3000 9101 9102 9103 9104 9105 9106 9107 9108
+# gateway: PORT 3000 (merchant API) and OPERATOR_PORT 9100 (/healthz, /readyz, /metrics, /admin/v1);
+# the other services: HEALTH_PORT 9101-9108 (/healthz, /readyz, /metrics). Operator and health
+# listeners bind 127.0.0.1 unless OPERATOR_HOST / HEALTH_HOST say otherwise (the k8s manifests do).
+EXPOSE 3000 9100 9101 9102 9103 9104 9105 9106 9107 9108
 # Node runs as PID 1 and handles SIGTERM itself (graceful shutdown within SWITCH_SHUTDOWN_MS); it spawns
 # no children, so no init process is needed. Kubernetes replaces this with the Deployment's command.
 ENTRYPOINT ["node"]

@@ -20,6 +20,7 @@ process.stdout.write(
     `  Payments switch (processes on Kafka + MongoDB, test mode, simulated bank and bank emulators) listening on ${url}`,
     `  Docs:          ${url}/docs`,
     `  OpenAPI:       ${url}/openapi.json`,
+    `  Operator:      ${stack.adminUrl}   (/metrics, /healthz, /readyz, /admin/v1; loopback only)`,
     `  x-switch-key:  ${key}`,
     `  Banks test:    bnc (simulated), banco_plaza, bancaribe, banco_activo (emulators; control routes ${Object.values(stack.emulators).join(' ')})`,
     `  Banks live:    bnc (emulator)`,
@@ -28,7 +29,7 @@ process.stdout.write(
     `  curl -s ${url}/switch/v1/bancos -H 'x-switch-key: ${key}'`,
     '',
     `  Onboarding:    SWITCH_STATE_DIR=${dir} npm run switch -- help   (operator token in ${dir}/admin.json)`,
-    `                 or SWITCH_URL=${url} SWITCH_ADMIN_TOKEN=${stack.adminToken} npm run switch -- help`,
+    `                 or SWITCH_URL=${stack.adminUrl} SWITCH_ADMIN_TOKEN=${stack.adminToken} npm run switch -- help`,
     '',
   ].join('\n') + '\n',
 );

@@ -43,6 +43,9 @@ SERVICES = {
     'bank-activo': ('services/bank-activo/dist/src/main.js', 9107, 'services/bank-activo/src/main.ts'),
     'bank-bnc': ('services/bank-bnc/dist/src/main.js', 9108, 'services/bank-bnc/src/main.ts'),
 }
+# Operator listeners apart from the service's main port (services/gateway/src/config.ts: OPERATOR_PORT):
+# /healthz, /readyz, /metrics and the admin API, never exposed by the Ingress, scraped by Prometheus only.
+OPERATOR_PORTS = {'gateway': 9100}
 # Partitions of the topic each autoscaled consumer reads (shared/src/contracts/topics.ts): more
 # replicas than partitions would idle. The gateway reads replies in a private group per pod.
 PARTITION_BOUND = {
@@ -226,9 +229,13 @@ def policy_one(path, f):
         f.check(c.get('command') == ['node', main], f'{where}: command {c.get("command")} != ["node", "{main}"]')
         ports = {p.get('name'): p.get('containerPort') for p in c.get('ports') or []}
         f.check(ports.get('http') == port, f'{where}: container port "http" is {ports.get("http")}, expected {port}')
+        op = OPERATOR_PORTS.get(n)
+        if op:
+            f.check(ports.get('operator') == op, f'{where}: container port "operator" is {ports.get("operator")}, expected {op}')
+        probe_port, probe_name = (op, 'operator') if op else (port, 'http')
         for probe, path in (('readinessProbe', '/readyz'), ('livenessProbe', '/healthz'), ('startupProbe', '/healthz')):
             g = (c.get(probe) or {}).get('httpGet') or {}
-            f.check(g.get('path') == path and g.get('port') in ('http', port), f'{where}: {probe} must GET {path} on port http')
+            f.check(g.get('path') == path and g.get('port') in (probe_name, probe_port), f'{where}: {probe} must GET {path} on port {probe_name}')
         res = c.get('resources') or {}
         for kind in ('cpu', 'memory'):
             req, lim = (res.get('requests') or {}).get(kind), (res.get('limits') or {}).get(kind)
@@ -246,6 +253,8 @@ def policy_one(path, f):
             f.check((env.get('PORT') or {}).get('value') == str(port), f'{where}: PORT must be {port}')
             f.check((env.get('HOST') or {}).get('value') == '0.0.0.0', f'{where}: HOST must be 0.0.0.0 (the default 127.0.0.1 is unreachable)')
             f.check('SWITCH_ADMIN_TOKEN' in env, f'{where}: SWITCH_ADMIN_TOKEN is not set')
+            f.check((env.get('OPERATOR_PORT') or {}).get('value') == str(OPERATOR_PORTS[n]), f'{where}: OPERATOR_PORT must be {OPERATOR_PORTS[n]}')
+            f.check((env.get('OPERATOR_HOST') or {}).get('value') == '0.0.0.0', f'{where}: OPERATOR_HOST must be 0.0.0.0 (the default 127.0.0.1 is unreachable by probes and Prometheus)')
         else:
             f.check((env.get('HEALTH_PORT') or {}).get('value') == str(port), f'{where}: HEALTH_PORT must be {port}')
         heap = re.search(r'--max-old-space-size=(\d+)', (env.get('NODE_OPTIONS') or {}).get('value', ''))
@@ -305,8 +314,14 @@ def policy_one(path, f):
         ing = policies_for(svc, 'Ingress')
         f.check(any(any(fr.get('namespaceSelector') for fr in r.get('from', [])) for p in ing for r in p['spec'].get('ingress', [])),
                 f'{name}: {svc} admits no Prometheus scrape')
+        op = OPERATOR_PORTS.get(svc)
         for p in ing:
             for r in p['spec'].get('ingress', []):
+                rule_ports = {pt.get('port') for pt in r.get('ports', [])}
+                if op and (not r.get('ports') or rule_ports & {'operator', op}):
+                    f.check(bool(r.get('from')) and all(
+                        (fr.get('namespaceSelector') or {}).get('matchLabels', {}).get('kubernetes.io/metadata.name') == 'monitoring' for fr in r['from']),
+                        f'{name}: {p["metadata"]["name"]} admits others than monitoring to the operator port of {svc}')
                 if not r.get('from'):
                     f.check(svc == 'gateway' and all(pt.get('port') == 3000 for pt in r.get('ports', [])) and r.get('ports'),
                             f'{name}: {p["metadata"]["name"]} admits anyone to {svc}: only the gateway on 3000 may be open')
@@ -330,9 +345,32 @@ def policy_one(path, f):
     for o in sms + pms + prs:
         f.check(o.get('apiVersion') == 'monitoring.coreos.com/v1', f'{name}: {o["kind"]} {o["metadata"]["name"]} apiVersion is not monitoring.coreos.com/v1')
     gw_svc = [s for s in by_kind.get('Service', []) if s['metadata']['name'] == 'gateway']
-    f.check(len(sms) == 1 and gw_svc and matches(sms[0]['spec']['selector'], gw_svc[0]['metadata'].get('labels'))
-            and all(e.get('port') in [p['name'] for p in gw_svc[0]['spec']['ports']] and e.get('path') == '/metrics' for e in sms[0]['spec']['endpoints']),
-            f'{name}: the ServiceMonitor must select the gateway Service and scrape /metrics on a named port of it')
+    op_svc = [s for s in by_kind.get('Service', []) if s['metadata']['name'] == 'gateway-operator']
+    f.check(len(sms) == 1 and op_svc and matches(sms[0]['spec']['selector'], op_svc[0]['metadata'].get('labels'))
+            and not (gw_svc and matches(sms[0]['spec']['selector'], gw_svc[0]['metadata'].get('labels')))
+            and all(e.get('port') == 'operator' and e.get('path') == '/metrics' for e in sms[0]['spec']['endpoints']),
+            f'{name}: the ServiceMonitor must select the gateway-operator Service only and scrape /metrics on its "operator" port')
+    if gw_svc:
+        f.check(all(p.get('targetPort') in ('http', 3000) for p in gw_svc[0]['spec']['ports']),
+                f'{name}: the gateway Service must carry the merchant port only (the operator port is in gateway-operator)')
+    if op_svc:
+        f.check(all(p.get('targetPort') in ('operator', OPERATOR_PORTS['gateway']) for p in op_svc[0]['spec']['ports']),
+                f'{name}: the gateway-operator Service must carry the operator port only')
+    # Ingress: the merchant port only, over TLS with a referenced (documented) certificate Secret
+    ings = by_kind.get('Ingress', [])
+    if f.check(len(ings) == 1, f'{name}: expected one Ingress (the merchant API), found {len(ings)}'):
+        ig = ings[0]
+        f.check(ig.get('apiVersion') == 'networking.k8s.io/v1', f'{name}: Ingress apiVersion is not networking.k8s.io/v1')
+        tls = ig['spec'].get('tls') or []
+        f.check(bool(tls) and all(t.get('secretName') in secrets_doc and {'tls.crt', 'tls.key'} <= secrets_doc[t['secretName']] for t in tls),
+                f'{name}: the Ingress must terminate TLS with a Secret documented in secrets.example.yaml (tls.crt, tls.key)')
+        hosts_tls = {h for t in tls for h in t.get('hosts', [])}
+        backends = [ig['spec'].get('defaultBackend')] if ig['spec'].get('defaultBackend') else []
+        for rule in ig['spec'].get('rules', []):
+            f.check(rule.get('host') in hosts_tls, f'{name}: Ingress host {rule.get("host")} is not covered by its TLS section')
+            backends += [p['backend'] for p in (rule.get('http') or {}).get('paths', [])]
+        f.check(bool(backends) and all((b.get('service') or {}).get('name') == 'gateway' and (b['service'].get('port') or {}) in ({'name': 'http'}, {'number': 3000})
+                                       for b in backends), f'{name}: the Ingress may route only to the gateway Service\'s merchant port (http/3000)')
     scraped = set()
     for pm in pms:
         for n, d in dep.items():

@@ -19,11 +19,13 @@ export const DEMO = {
 /** The service kinds, in start order (emulators first: a connector needs its bank's URL). */
 export const SERVICE_NAMES = ['emu-plaza', 'emu-bancaribe', 'emu-activo', 'emu-bnc', 'router', 'bank-sim', 'bank-plaza', 'bank-bancaribe', 'bank-activo', 'bank-bnc', 'notifier', 'reconciler', 'gateway'];
 
-async function serviceDefs({ host, port, emulatorSettleMs }) {
+async function serviceDefs({ host, port, operatorPort, emulatorSettleMs }) {
   const p = {};
   for (const n of SERVICE_NAMES) p[n] = await freePort();
   p.gateway = port;
   p.activoControl = await freePort();
+  // The gateway's operator listener (/metrics, /healthz, /readyz, /admin/v1): loopback, its own port.
+  p.gatewayOperator = operatorPort;
   const health = (name, entry, env = {}) => ({ name, entry, env: { HEALTH_HOST: '127.0.0.1', HEALTH_PORT: String(p[name]), ...env }, readyUrl: `http://127.0.0.1:${p[name]}/readyz`, port: p[name] });
   const emu = (name, entry, env, readyPath, readyPort = p[name]) => ({ name, entry, env: { HOST: '127.0.0.1', PORT: String(p[name]), ...env }, readyUrl: `http://127.0.0.1:${readyPort}${readyPath}`, port: p[name], controlUrl: `http://127.0.0.1:${readyPort}/__emulator` });
   const settle = String(emulatorSettleMs);
@@ -42,7 +44,13 @@ async function serviceDefs({ host, port, emulatorSettleMs }) {
     health('bank-bnc', 'services/bank-bnc/dist/src/main.js', { BNC_LIVE_URL: `http://127.0.0.1:${p['emu-bnc']}/api`, BNC_LIVE_CLIENT_GUID: DEMO.bnc.clientGuid, BNC_LIVE_MASTER_KEY: DEMO.bnc.masterKey, BNC_LIVE_CLIENT_ID: DEMO.bnc.clientId, BNC_LIVE_ACCOUNT: DEMO.bnc.account, BNC_LIVE_TERMINAL: DEMO.bnc.terminal }),
     health('notifier', 'services/notifier/dist/main.js'),
     health('reconciler', 'services/reconciler/dist/main.js'),
-    { name: 'gateway', entry: 'services/gateway/dist/main.js', env: { HOST: host, PORT: String(port) }, readyUrl: `http://127.0.0.1:${port}/readyz`, port },
+    {
+      name: 'gateway',
+      entry: 'services/gateway/dist/main.js',
+      env: { HOST: host, PORT: String(port), OPERATOR_HOST: '127.0.0.1', OPERATOR_PORT: String(operatorPort) },
+      readyUrl: `http://127.0.0.1:${operatorPort}/readyz`,
+      port: operatorPort,
+    },
   ];
   return defs;
 }
@@ -56,6 +64,7 @@ async function admin(url, token, path, body) {
 /**
  * Options (all optional):
  *   host, port            the gateway's listen address (default HOST/PORT env, then 127.0.0.1:3000; port 0 = a free one)
+ *   operatorPort          the gateway's operator port on 127.0.0.1 (default OPERATOR_PORT env, else a free one)
  *   stateDir              default STACK_STATE_DIR or .cache/stack: infra state (infra/), operator file (switch/admin.json), bank-sim journal
  *   infraPorts            { kafka, controller, registry, mongo } (default 19092, 19093, 18081, 37017)
  *   database              Mongo database and Kafka topic namespace (default `switch`)
@@ -64,7 +73,7 @@ async function admin(url, token, path, body) {
  *   emulatorSettleMs      emulators settle pending orders after this (default 1500)
  *   sink                  { write(line), colour } for the prefixed logs (default stdout)
  *   log                   (line) => void for the stack's own messages
- * Returns { url, key, merchant, adminToken, mongo: {url, database}, services: {name → handle}, emulators: {name → controlUrl},
+ * Returns { url, adminUrl (the operator port: /admin/v1, /metrics, /readyz), key, merchant, adminToken, mongo: {url, database}, services: {name → handle}, emulators: {name → controlUrl},
  *           infra: {pause(name), resume(name), reused}, stateDir, stop() }.
  */
 export async function startStack(options = {}) {
@@ -77,6 +86,7 @@ export async function startStack(options = {}) {
   const log = options.log ?? ((l) => sink.write(`${'stack'.padEnd(16)} | ${l}`));
   if (port === 0) port = await freePort();
   else if (!(await portFree(port, host))) throw new Error(`${host}:${port} is taken (another switch? \`npm start\`?): set PORT`);
+  const operatorPort = options.operatorPort ?? (process.env.OPERATOR_PORT ? Number(process.env.OPERATOR_PORT) : await freePort());
 
   mkdirSync(resolve(stateDir, 'switch'), { recursive: true });
   const infra = await ensureInfra({ stateDir: resolve(stateDir, 'infra'), ports: { ...DEFAULT_INFRA_PORTS, ...options.infraPorts }, log: (l) => log(l) });
@@ -98,7 +108,7 @@ export async function startStack(options = {}) {
     LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
     ...options.env,
   };
-  const defs = await serviceDefs({ host, port, emulatorSettleMs: options.emulatorSettleMs ?? 1500 });
+  const defs = await serviceDefs({ host, port, operatorPort, emulatorSettleMs: options.emulatorSettleMs ?? 1500 });
   const services = {};
   for (const def of defs) services[def.name] = managedProcess(def, { sink, baseEnv });
   const killAll = () => Object.values(services).forEach((s) => s.killNow());
@@ -131,15 +141,17 @@ export async function startStack(options = {}) {
   }
 
   const url = `http://${host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host}:${port}`;
-  const created = await admin(url, adminToken, '/merchants', { id: merchant, nombre: 'Comercio Demo' });
+  const adminUrl = `http://127.0.0.1:${operatorPort}`;
+  const created = await admin(adminUrl, adminToken, '/merchants', { id: merchant, nombre: 'Comercio Demo' });
   if (created.status !== 201 && created.status !== 409) throw new Error(`creating merchant ${merchant}: ${created.status} ${JSON.stringify(created.body)}`);
-  const issued = await admin(url, adminToken, `/merchants/${merchant}/keys`, { mode: 'test' });
+  const issued = await admin(adminUrl, adminToken, `/merchants/${merchant}/keys`, { mode: 'test' });
   if (issued.status !== 201 && issued.status !== 200) throw new Error(`issuing a key: ${issued.status} ${JSON.stringify(issued.body)}`);
   // The onboarding tool finds this switch only when told (SWITCH_STATE_DIR): never by accident.
-  writeFileSync(resolve(stateDir, 'switch', 'admin.json'), JSON.stringify({ url, adminToken, pid: process.pid }, null, 2), { mode: 0o600 });
+  writeFileSync(resolve(stateDir, 'switch', 'admin.json'), JSON.stringify({ url: adminUrl, merchantUrl: url, adminToken, pid: process.pid }, null, 2), { mode: 0o600 });
 
   return {
     url,
+    adminUrl,
     key: issued.body.x_switch_key,
     merchant,
     adminToken,

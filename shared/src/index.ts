@@ -45,3 +45,4 @@ export * from './config/risk';
 export * from './config/core-policy';
 export * from './domain/statement';
 export * from './runtime/bank-service';
+export * from './runtime/destination';

@@ -82,6 +82,33 @@ export function storeContract(name: string, makeStore: () => Promise<Store>): vo
       expect((await s.webhooks.listForMerchant(merchantId, 'live'))[0]!.active).toBe(false);
     });
 
+    it('registers merchant accounts: one holder per account number and mode, listed per merchant and mode', async () => {
+      const s = await store();
+      const merchantId = `m-${randomUUID().slice(0, 8)}`;
+      const other = `m-${randomUUID().slice(0, 8)}`;
+      const cuenta = `0191${String(Math.floor(Math.random() * 1e15)).padStart(16, '0')}`;
+      const account = { merchantId, mode: 'live' as const, banco: 'bnc' as const, cuenta, telefono: '04141234567', createdAt: '2026-01-01T00:00:00.000Z' };
+      expect(await s.accounts.register(account)).toBe(true);
+      // The same number in the same mode is taken, for this merchant and any other.
+      expect(await s.accounts.register({ ...account, createdAt: '2026-01-02T00:00:00.000Z' })).toBe(false);
+      expect(await s.accounts.register({ ...account, merchantId: other })).toBe(false);
+      // The same number in the other mode is another registration.
+      expect(await s.accounts.register({ ...account, mode: 'test', telefono: null, createdAt: '2026-01-03T00:00:00.000Z' })).toBe(true);
+      expect(await s.accounts.find('live', cuenta)).toEqual(account);
+      expect(await s.accounts.find('test', cuenta)).toMatchObject({ merchantId, mode: 'test', telefono: null });
+      expect(await s.accounts.find('live', '01910000000000009999')).toBeNull();
+      expect(await s.accounts.list(merchantId)).toHaveLength(2);
+      expect(await s.accounts.list(merchantId, 'live')).toEqual([account]);
+      expect(await s.accounts.list(other)).toEqual([]);
+      const got = (await s.accounts.find('live', cuenta))!;
+      got.banco = 'banco_plaza';
+      expect((await s.accounts.find('live', cuenta))!.banco).toBe('bnc');
+      // Concurrent registrations of one number: exactly one wins.
+      const racing = `0191${String(Math.floor(Math.random() * 1e15)).padStart(16, '0')}`;
+      const wins = await Promise.all([...Array(5).keys()].map((i) => s.accounts.register({ ...account, cuenta: racing, merchantId: `m${i}` })));
+      expect(wins.filter(Boolean)).toHaveLength(1);
+    });
+
     it('lets exactly one of many concurrent claims of a scope win', async () => {
       const s = await store();
       const key = randomUUID();

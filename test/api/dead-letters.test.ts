@@ -29,7 +29,7 @@ describe('admin API: dead letters', () => {
 
   it('lists the dead letters of every switch topic that has some, and of one topic on request', async () => {
     const { message } = await withOneDeadLetter();
-    const all = await t!.inject({ method: 'GET', url: '/admin/v1/dead-letters', headers: bearer });
+    const all = await t!.operator({ method: 'GET', url: '/admin/v1/dead-letters', headers: bearer });
     expect(all.statusCode).toBe(200);
     expect(all.json()).toEqual({
       topics: [
@@ -39,9 +39,9 @@ describe('admin API: dead letters', () => {
         },
       ],
     });
-    const one = await t!.inject({ method: 'GET', url: `/admin/v1/dead-letters?topic=${TOPICS.routerInbox.name}`, headers: bearer });
+    const one = await t!.operator({ method: 'GET', url: `/admin/v1/dead-letters?topic=${TOPICS.routerInbox.name}`, headers: bearer });
     expect(one.json()).toEqual({ topics: [{ topic: TOPICS.routerInbox.name, deadLetters: [] }] });
-    const unknown = await t!.inject({ method: 'GET', url: '/admin/v1/dead-letters?topic=nope.v1', headers: bearer });
+    const unknown = await t!.operator({ method: 'GET', url: '/admin/v1/dead-letters?topic=nope.v1', headers: bearer });
     expect(unknown.statusCode).toBe(404);
     expect(unknown.json()).toMatchObject({ error: 'NOT_FOUND' });
   });
@@ -49,15 +49,15 @@ describe('admin API: dead letters', () => {
   it('redrives dead letters to their topic once each, and reports what it refused', async () => {
     const { message, seen, heal } = await withOneDeadLetter();
     heal();
-    const redrive = await t!.inject({ method: 'POST', url: '/admin/v1/dead-letters/redrive', headers: bearer, payload: { topic: TOPICS.bankHealth.name } });
+    const redrive = await t!.operator({ method: 'POST', url: '/admin/v1/dead-letters/redrive', headers: bearer, payload: { topic: TOPICS.bankHealth.name } });
     expect(redrive.statusCode).toBe(200);
     expect(redrive.json()).toEqual({ topic: TOPICS.bankHealth.name, redriven: ['0:0'], refused: [] });
     await t!.settle();
     expect(seen).toEqual([message]);
 
-    const listed = await t!.inject({ method: 'GET', url: '/admin/v1/dead-letters', headers: bearer });
+    const listed = await t!.operator({ method: 'GET', url: '/admin/v1/dead-letters', headers: bearer });
     expect(listed.json().topics[0].deadLetters[0]).toMatchObject({ id: '0:0', redriven: true });
-    const again = await t!.inject({ method: 'POST', url: '/admin/v1/dead-letters/redrive', headers: bearer, payload: { topic: TOPICS.bankHealth.name, ids: ['0:0'] } });
+    const again = await t!.operator({ method: 'POST', url: '/admin/v1/dead-letters/redrive', headers: bearer, payload: { topic: TOPICS.bankHealth.name, ids: ['0:0'] } });
     expect(again.json()).toEqual({ topic: TOPICS.bankHealth.name, redriven: [], refused: [{ id: '0:0', reason: 'already redriven' }] });
     await t!.settle();
     expect(seen).toHaveLength(1);
@@ -65,17 +65,17 @@ describe('admin API: dead letters', () => {
 
   it('refuses bad requests and requests without the admin token', async () => {
     await withOneDeadLetter();
-    const bad = await t!.inject({ method: 'POST', url: '/admin/v1/dead-letters/redrive', headers: bearer, payload: { topic: TOPICS.bankHealth.name, ids: ['not an id'] } });
+    const bad = await t!.operator({ method: 'POST', url: '/admin/v1/dead-letters/redrive', headers: bearer, payload: { topic: TOPICS.bankHealth.name, ids: ['not an id'] } });
     expect(bad.statusCode).toBe(400);
     expect(bad.json()).toMatchObject({ error: 'VALIDATION' });
-    const unknown = await t!.inject({ method: 'POST', url: '/admin/v1/dead-letters/redrive', headers: bearer, payload: { topic: 'nope.v1' } });
+    const unknown = await t!.operator({ method: 'POST', url: '/admin/v1/dead-letters/redrive', headers: bearer, payload: { topic: 'nope.v1' } });
     expect(unknown.statusCode).toBe(404);
     for (const headers of [{}, { authorization: 'Bearer wrong-token-0123456789' }, { 'x-switch-key': t!.key }]) {
-      expect((await t!.inject({ method: 'GET', url: '/admin/v1/dead-letters', headers })).statusCode).toBe(401);
-      expect((await t!.inject({ method: 'POST', url: '/admin/v1/dead-letters/redrive', headers, payload: { topic: TOPICS.bankHealth.name } })).statusCode).toBe(401);
+      expect((await t!.operator({ method: 'GET', url: '/admin/v1/dead-letters', headers })).statusCode).toBe(401);
+      expect((await t!.operator({ method: 'POST', url: '/admin/v1/dead-letters/redrive', headers, payload: { topic: TOPICS.bankHealth.name } })).statusCode).toBe(401);
     }
     // Nothing was redriven by the refused requests.
-    const listed = await t!.inject({ method: 'GET', url: '/admin/v1/dead-letters', headers: bearer });
+    const listed = await t!.operator({ method: 'GET', url: '/admin/v1/dead-letters', headers: bearer });
     expect(listed.json().topics[0].deadLetters[0]).toMatchObject({ redriven: false });
   });
 });

@@ -61,7 +61,10 @@ export interface TestSwitch {
   /** `demo` merchant's test key. */
   key: string;
   merchantId: string;
+  /** A request to the merchant port. */
   inject(options: InjectOptions): Promise<LightMyRequestResponse>;
+  /** A request to the operator port (/metrics, /healthz, /readyz, /admin/v1). */
+  operator(options: InjectOptions): Promise<LightMyRequestResponse>;
   post(url: string, payload: unknown, key?: string | null): Promise<LightMyRequestResponse>;
   get(url: string, key?: string | null): Promise<LightMyRequestResponse>;
   footprint(): Footprint;
@@ -95,6 +98,7 @@ export async function startTestSwitch(
   });
 
   const inject = (o: InjectOptions) => sw.gateway.app.inject(o);
+  const operator = (o: InjectOptions) => sw.gateway.operator.inject(o);
   const headers = (k: string | null | undefined) => (k === null ? {} : { 'x-switch-key': k ?? switchKey });
   const footprint = (): Footprint => ({
     transactions: rows.txRows!.size,
@@ -114,6 +118,7 @@ export async function startTestSwitch(
     key: switchKey,
     merchantId,
     inject,
+    operator,
     post: (url, payload, k) => inject({ method: 'POST', url, payload: payload as InjectOptions['payload'], headers: headers(k) }),
     get: (url, k) => inject({ method: 'GET', url, headers: headers(k) }),
     footprint,

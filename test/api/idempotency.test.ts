@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { createMerchant, idempotencyScope, issueKey } from '@switch/shared';
-import { cobrarBody, pagarBody, startTestSwitch, tokenBody, type TestSwitch } from './helpers';
+import { CUENTA_ORDENANTE, cobrarBody, pagarBody, startTestSwitch, tokenBody, type TestSwitch } from './helpers';
 
 /** DESIGN rule 5: scope merchant + mode + operation kind + key; a repeat returns the original result. */
 describe('idempotency', () => {
@@ -134,6 +134,8 @@ describe('idempotency', () => {
     await createMerchant(t.sw.store, { id: 'modos', nombre: 'Modos' });
     const testKey = await issueKey(t.sw.store, 'modos', 'test');
     const liveKey = await issueKey(t.sw.store, 'modos', 'live');
+    // Live money moves only through the merchant's own registered accounts.
+    await t.sw.store.accounts.register({ merchantId: 'modos', mode: 'live', banco: 'bnc', cuenta: CUENTA_ORDENANTE, telefono: null, createdAt: new Date().toISOString() });
     const body = pagarBody();
     const test = (await t.post('/switch/v1/pagar', body, testKey.switchKey)).json();
     const live = await t.post('/switch/v1/pagar', { ...body, concepto: 'en vivo' }, liveKey.switchKey);

@@ -219,7 +219,7 @@ describe('MCP server (Streamable HTTP at /mcp and stdio)', () => {
   });
 
   it('counts tool calls by tool and outcome, and logs them without secrets', async () => {
-    const metrics = await (await fetch(`${base}/metrics`)).text();
+    const metrics = (await t.operator({ method: 'GET', url: '/metrics' })).body;
     expect(metrics).toMatch(/switch_mcp_tool_calls_total\{tool="pagar",outcome="ok"\} [1-9]/);
     expect(metrics).toMatch(/switch_mcp_tool_calls_total\{tool="pagar",outcome="VALIDATION"\} [1-9]/);
     expect(metrics).toMatch(/switch_mcp_tool_calls_total\{tool="consultar",outcome="NOT_FOUND"\} [1-9]/);

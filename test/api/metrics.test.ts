@@ -22,7 +22,7 @@ describe('metrics after a scripted flow (what an SRE scrapes)', () => {
   afterAll(async () => {
     await t.close();
   });
-  const scrape = async () => (await t.inject({ method: 'GET', url: '/metrics' })).body;
+  const scrape = async () => (await t.operator({ method: 'GET', url: '/metrics' })).body;
 
   it('moves the HTTP, operation, bank-call and processing series as the flow implies', async () => {
     const before = await scrape();

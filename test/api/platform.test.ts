@@ -96,12 +96,12 @@ describe('documentation', () => {
   });
 });
 
-describe('gateway /readyz', () => {
+describe('gateway /readyz (operator port)', () => {
   it('answers 200 when the store answers, and 503 in the house body when its ping never resolves', async () => {
     t = await startTestSwitch();
-    expect((await t.get('/readyz', null)).statusCode).toBe(200);
+    expect((await t.operator({ method: 'GET', url: '/readyz' })).statusCode).toBe(200);
     t.sw.store.ping = () => new Promise<void>(() => {}); // a store behind a dead link: no answer, no error
-    const res = await t.get('/readyz', null);
+    const res = await t.operator({ method: 'GET', url: '/readyz' });
     expect(res.statusCode).toBe(503);
     expect(res.json()).toEqual({ error: 'SERVICE_UNAVAILABLE', message: expect.any(String) });
   });
@@ -113,35 +113,35 @@ describe('admin / onboarding API', () => {
 
   it('creates a merchant, issues a key that works, revokes it (then 401), registers a webhook', async () => {
     t = await startTestSwitch({ config: { adminToken: ADMIN } });
-    const merchant = await t.inject({ method: 'POST', url: '/admin/v1/merchants', headers: bearer, payload: { id: 'tienda', nombre: 'Tienda Uno' } });
+    const merchant = await t.operator({ method: 'POST', url: '/admin/v1/merchants', headers: bearer, payload: { id: 'tienda', nombre: 'Tienda Uno' } });
     expect(merchant.statusCode, merchant.body).toBe(201);
     expect(merchant.json()).toMatchObject({ id: 'tienda', nombre: 'Tienda Uno', active: true });
-    const dup = await t.inject({ method: 'POST', url: '/admin/v1/merchants', headers: bearer, payload: { id: 'tienda', nombre: 'Otra' } });
+    const dup = await t.operator({ method: 'POST', url: '/admin/v1/merchants', headers: bearer, payload: { id: 'tienda', nombre: 'Otra' } });
     expect(dup.statusCode).toBe(409);
 
-    const issued = await t.inject({ method: 'POST', url: '/admin/v1/merchants/tienda/keys', headers: bearer, payload: { mode: 'test' } });
+    const issued = await t.operator({ method: 'POST', url: '/admin/v1/merchants/tienda/keys', headers: bearer, payload: { mode: 'test' } });
     expect(issued.statusCode, issued.body).toBe(201);
     const key = issued.json();
     expect(key.x_switch_key).toMatch(/^tienda:sk_test_/);
     expect(key).not.toHaveProperty('secretHash');
     expect((await t.get('/switch/v1/bancos', key.x_switch_key)).statusCode).toBe(200);
 
-    const listed = await t.inject({ method: 'GET', url: '/admin/v1/merchants/tienda/keys', headers: bearer });
+    const listed = await t.operator({ method: 'GET', url: '/admin/v1/merchants/tienda/keys', headers: bearer });
     expect(listed.statusCode).toBe(200);
     expect(listed.json()).toEqual([expect.objectContaining({ id: key.id, mode: 'test', active: true })]);
     const secret = key.x_switch_key.slice('tienda:'.length);
     expect(listed.body).not.toContain(secret);
     expect(listed.body).not.toContain('secretHash');
 
-    const revoked = await t.inject({ method: 'DELETE', url: `/admin/v1/merchants/tienda/keys/${key.id}`, headers: bearer });
+    const revoked = await t.operator({ method: 'DELETE', url: `/admin/v1/merchants/tienda/keys/${key.id}`, headers: bearer });
     expect(revoked.statusCode).toBe(200);
     expect(revoked.json()).toEqual({ id: key.id, active: false });
     const after = await t.get('/switch/v1/bancos', key.x_switch_key);
     expect(after.statusCode).toBe(401);
     expect(after.body).toBe('{"error":"unauthorized"}');
-    expect((await t.inject({ method: 'DELETE', url: '/admin/v1/merchants/tienda/keys/key_nope', headers: bearer })).statusCode).toBe(404);
+    expect((await t.operator({ method: 'DELETE', url: '/admin/v1/merchants/tienda/keys/key_nope', headers: bearer })).statusCode).toBe(404);
 
-    const hook = await t.inject({
+    const hook = await t.operator({
       method: 'POST',
       url: '/admin/v1/merchants/tienda/webhooks',
       headers: bearer,
@@ -151,39 +151,39 @@ describe('admin / onboarding API', () => {
     const endpoint = hook.json();
     expect(endpoint.secret).toMatch(/^whsec_.{16,}/);
     expect(endpoint).toMatchObject({ url: 'https://tienda.invalid/hooks', events: ['transaccion.liquidada'], mode: 'test' });
-    const hooks = await t.inject({ method: 'GET', url: '/admin/v1/merchants/tienda/webhooks', headers: bearer });
+    const hooks = await t.operator({ method: 'GET', url: '/admin/v1/merchants/tienda/webhooks', headers: bearer });
     expect(hooks.statusCode).toBe(200);
     expect(hooks.json()).toEqual([expect.objectContaining({ id: endpoint.id, url: 'https://tienda.invalid/hooks' })]);
     expect(hooks.json()[0]).not.toHaveProperty('secret');
     expect(hooks.body).not.toContain(endpoint.secret);
 
     // A bad request to the admin API is a 400 in the house style; an unknown merchant a 404.
-    const bad = await t.inject({ method: 'POST', url: '/admin/v1/merchants/tienda/webhooks', headers: bearer, payload: { mode: 'test', url: 'ftp://x' } });
+    const bad = await t.operator({ method: 'POST', url: '/admin/v1/merchants/tienda/webhooks', headers: bearer, payload: { mode: 'test', url: 'ftp://x' } });
     expect(bad.statusCode).toBe(400);
     expect(bad.json()).toMatchObject({ error: 'VALIDATION', detail: { url: expect.any(String) } });
-    expect((await t.inject({ method: 'POST', url: '/admin/v1/merchants/nadie/keys', headers: bearer, payload: { mode: 'test' } })).statusCode).toBe(404);
+    expect((await t.operator({ method: 'POST', url: '/admin/v1/merchants/nadie/keys', headers: bearer, payload: { mode: 'test' } })).statusCode).toBe(404);
   });
 
   it('a wrong or missing bearer token → 401, and nothing is created', async () => {
-    t = await startTestSwitch({ config: { adminToken: ADMIN } });
+    t = await startTestSwitch({ config: { adminToken: ADMIN, adminMaxFailures: 100 } });
     for (const headers of [{}, { authorization: 'Bearer nope' }, { authorization: ADMIN }, { authorization: `Bearer ${ADMIN}x` }, { authorization: `Basic ${ADMIN}` }]) {
-      const res = await t.inject({ method: 'POST', url: '/admin/v1/merchants', headers, payload: { id: 'intruso', nombre: 'Intruso' } });
+      const res = await t.operator({ method: 'POST', url: '/admin/v1/merchants', headers, payload: { id: 'intruso', nombre: 'Intruso' } });
       expect(res.statusCode).toBe(401);
       expect(res.json()).toEqual({ error: 'unauthorized' });
-      expect((await t.inject({ method: 'GET', url: '/admin/v1/merchants', headers })).statusCode).toBe(401);
+      expect((await t.operator({ method: 'GET', url: '/admin/v1/merchants', headers })).statusCode).toBe(401);
     }
     expect(await t.sw.store.merchants.get('intruso')).toBeNull();
     // A merchant key is not an operator token.
-    expect((await t.inject({ method: 'GET', url: '/admin/v1/merchants', headers: { 'x-switch-key': t.key } })).statusCode).toBe(401);
+    expect((await t.operator({ method: 'GET', url: '/admin/v1/merchants', headers: { 'x-switch-key': t.key } })).statusCode).toBe(401);
   });
 
-  it('is absent (404) when no admin token is configured', async () => {
+  it('is closed (401 to every request) when no admin token is configured', async () => {
     t = await startTestSwitch({ config: { adminToken: undefined } });
     for (const headers of [{}, bearer]) {
-      const res = await t.inject({ method: 'POST', url: '/admin/v1/merchants', headers, payload: { id: 'tienda', nombre: 'Tienda' } });
-      expect(res.statusCode).toBe(404);
-      expect(res.json()).toMatchObject({ error: 'NOT_FOUND' });
-      expect((await t.inject({ method: 'GET', url: '/admin/v1/merchants', headers })).statusCode).toBe(404);
+      const res = await t.operator({ method: 'POST', url: '/admin/v1/merchants', headers, payload: { id: 'tienda', nombre: 'Tienda' } });
+      expect(res.statusCode).toBe(401);
+      expect(res.json()).toEqual({ error: 'unauthorized' });
+      expect((await t.operator({ method: 'GET', url: '/admin/v1/merchants', headers })).statusCode).toBe(401);
     }
     expect(await t.sw.store.merchants.get('tienda')).toBeNull();
   });
@@ -216,7 +216,7 @@ describe('logs', () => {
       payload: { mode: 'test', url: 'https://demo.invalid/h' },
     });
     const webhookSecret = hook.json().secret as string;
-    const issued = await t.inject({ method: 'POST', url: '/admin/v1/merchants/demo/keys', headers: { authorization: `Bearer ${ADMIN}` }, payload: { mode: 'live' } });
+    const issued = await t.operator({ method: 'POST', url: '/admin/v1/merchants/demo/keys', headers: { authorization: `Bearer ${ADMIN}` }, payload: { mode: 'live' } });
     const liveSecret = (issued.json().x_switch_key as string).split(':')[1]!;
     await t.settle();
 
@@ -252,7 +252,7 @@ describe('request ids and metrics', () => {
       expect(own.headers['x-request-id']).toBe('merchant-trace-42');
       const generated = await sw.gateway.app.inject({ method: 'GET', url: '/switch/v1/bancos', headers: { 'x-switch-key': switchKey, 'x-request-id': 'bad id with spaces' } });
       expect(generated.headers['x-request-id']).toMatch(/^req_[0-9a-f]{16}$/);
-      const metricsText = (await sw.gateway.app.inject({ method: 'GET', url: '/metrics' })).body;
+      const metricsText = (await sw.gateway.operator.inject({ method: 'GET', url: '/metrics' })).body;
       expect(metricsText).toMatch(/http_requests_total\{service="gateway",route="\/switch\/v1\/bancos",method="GET",status_code="200"\} [1-9]/);
       expect(metricsText).toContain('http_request_duration_seconds_bucket');
       expect(metricsText).toContain('process_cpu_seconds_total');

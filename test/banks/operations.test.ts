@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger, envReader, issueKey, Movimientos, parseBankList, Saldo, validatorFor } from '@switch/shared';
 import { EMULATOR_TEST_BANKS, seedDemoMerchant, startEmbeddedSwitch } from '@switch/embedded';
 import { startEmulator as startPlazaEmulator } from '@switch/bank-plaza/emulator';
-import { CODE, cuentaBeneficiario, cuentaDe, EMULATED, othersThan, otpFrom, pagar, settleAt, startBankSwitch, telefono, token, type BankSwitch } from './helpers';
+import { CODE, cuentaBeneficiario, cuentaDe, EMULATED, ordenante, othersThan, otpFrom, pagar, settleAt, startBankSwitch, telefono, token, type BankSwitch } from './helpers';
 
 const isSaldo = validatorFor(Saldo);
 const isMovimientos = validatorFor(Movimientos);
@@ -126,6 +126,8 @@ describe('BNC live connector against its emulator (emulator mode, SWITCH_LIVE_BA
   beforeAll(async () => {
     t = await startBankSwitch({ routing: { test: parseBankList('SWITCH_TEST_BANKS', EMULATOR_TEST_BANKS), live: parseBankList('SWITCH_LIVE_BANKS', 'bnc') } });
     liveKey = (await issueKey(t.sw.store, t.merchantId, 'live')).switchKey;
+    // Live money moves only through the merchant's registered accounts (the ordenante of pagar()).
+    await t.sw.store.accounts.register({ merchantId: t.merchantId, mode: 'live', banco: 'bnc', cuenta: ordenante().valor, telefono: null, createdAt: new Date().toISOString() });
   });
   afterAll(async () => {
     await t?.close();

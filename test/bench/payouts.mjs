@@ -148,12 +148,13 @@ async function baseline() {
 }
 
 async function embedded() {
-  const port = 39000 + Math.floor(Math.random() * 1000);
-  const svc = spawnService('services/embedded/dist/main.js', { PORT: String(port), SWITCH_ADMIN_TOKEN: ADMIN, SWITCH_STATE_DIR: resolve(REPO, '.cache/bench-state'), SWITCH_RATE_LIMIT_PER_MINUTE: '10000000' });
+  const port = 39000 + Math.floor(Math.random() * 499);
+  const operatorPort = port + 500; // metrics and probes are on the operator port
+  const svc = spawnService('services/embedded/dist/main.js', { PORT: String(port), OPERATOR_PORT: String(operatorPort), SWITCH_ADMIN_TOKEN: ADMIN, SWITCH_STATE_DIR: resolve(REPO, '.cache/bench-state'), SWITCH_RATE_LIMIT_PER_MINUTE: '10000000' });
   try {
-    await waitFor(`http://127.0.0.1:${port}/healthz`);
+    await waitFor(`http://127.0.0.1:${operatorPort}/healthz`);
     const key = /x-switch-key:\s+(\S+)/.exec(svc.output())[1];
-    const services = [{ name: 'embedded', metrics: `http://127.0.0.1:${port}/metrics` }];
+    const services = [{ name: 'embedded', metrics: `http://127.0.0.1:${operatorPort}/metrics` }];
     return await measureCpu(services, () => drive(`http://127.0.0.1:${port}/switch/v1/pagar`, { 'x-switch-key': key }, 'embedded: all services in one process, memory bus/store'));
   } finally {
     svc.child.kill('SIGTERM');
@@ -165,6 +166,7 @@ async function kafka() {
   const database = `bench_${Date.now()}`;
   const common = { MONGO_DATABASE: database, SWITCH_KAFKA_NAMESPACE: database, SWITCH_BUS: 'kafka', SWITCH_STORE: 'mongo' };
   const base = 39500 + Math.floor(Math.random() * 400);
+  const operator = base + 5; // the gateway's operator port: /readyz, /metrics, /admin/v1
   // Every settled payout is announced to a webhook receiver here, so the notifier does its real work.
   let delivered = 0;
   const receiver = createServer((req, res) => {
@@ -180,22 +182,22 @@ async function kafka() {
     spawnService('services/bank-sim/dist/main.js', { ...common, HEALTH_PORT: String(base + 2) }),
     spawnService('services/notifier/dist/main.js', { ...common, HEALTH_PORT: String(base + 3) }),
     spawnService('services/reconciler/dist/main.js', { ...common, HEALTH_PORT: String(base + 4) }),
-    spawnService('services/gateway/dist/main.js', { ...common, PORT: String(base), SWITCH_ADMIN_TOKEN: ADMIN, SWITCH_RATE_LIMIT_PER_MINUTE: '10000000', SWITCH_LOG_REQUESTS: 'false' }),
+    spawnService('services/gateway/dist/main.js', { ...common, PORT: String(base), OPERATOR_PORT: String(operator), SWITCH_ADMIN_TOKEN: ADMIN, SWITCH_RATE_LIMIT_PER_MINUTE: '10000000', SWITCH_LOG_REQUESTS: 'false' }),
   ];
   try {
     try {
-      for (const port of [base + 1, base + 2, base + 3, base + 4, base]) await waitFor(`http://127.0.0.1:${port}/readyz`);
+      for (const port of [base + 1, base + 2, base + 3, base + 4, operator]) await waitFor(`http://127.0.0.1:${port}/readyz`);
     } catch (e) {
       throw new Error(`${e.message}\n${procs.map((p) => p.output().slice(-800)).join('\n---\n')}`);
     }
     const admin = { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' };
-    await fetch(`http://127.0.0.1:${base}/admin/v1/merchants`, { method: 'POST', headers: admin, body: JSON.stringify({ id: 'bench', nombre: 'Bench' }) });
+    await fetch(`http://127.0.0.1:${operator}/admin/v1/merchants`, { method: 'POST', headers: admin, body: JSON.stringify({ id: 'bench', nombre: 'Bench' }) });
     console.error('kafka mode: services ready');
-    const key = (await (await fetch(`http://127.0.0.1:${base}/admin/v1/merchants/bench/keys`, { method: 'POST', headers: admin, body: JSON.stringify({ mode: 'test' }) })).json()).x_switch_key;
+    const key = (await (await fetch(`http://127.0.0.1:${operator}/admin/v1/merchants/bench/keys`, { method: 'POST', headers: admin, body: JSON.stringify({ mode: 'test' }) })).json()).x_switch_key;
     const hook = { mode: 'test', url: `http://127.0.0.1:${receiver.address().port}/hook`, events: ['transaccion.liquidada'] };
-    await fetch(`http://127.0.0.1:${base}/admin/v1/merchants/bench/webhooks`, { method: 'POST', headers: admin, body: JSON.stringify(hook) });
+    await fetch(`http://127.0.0.1:${operator}/admin/v1/merchants/bench/webhooks`, { method: 'POST', headers: admin, body: JSON.stringify(hook) });
     const services = [
-      { name: 'gateway', metrics: `http://127.0.0.1:${base}/metrics` },
+      { name: 'gateway', metrics: `http://127.0.0.1:${operator}/metrics` },
       { name: 'router', metrics: `http://127.0.0.1:${base + 1}/metrics` },
       { name: 'bank-sim', metrics: `http://127.0.0.1:${base + 2}/metrics` },
       { name: 'notifier', metrics: `http://127.0.0.1:${base + 3}/metrics` },

@@ -75,7 +75,7 @@ process.on('SIGINT', () => void shutdown(130));
 process.on('SIGTERM', () => void shutdown(143));
 
 const receiver = await startReceiver();
-const hook = await fetch(`${stack.url}/admin/v1/merchants/${stack.merchant}/webhooks`, {
+const hook = await fetch(`${stack.adminUrl}/admin/v1/merchants/${stack.merchant}/webhooks`, {
   method: 'POST',
   headers: { authorization: `Bearer ${stack.adminToken}`, 'content-type': 'application/json' },
   body: JSON.stringify({ mode: 'test', url: receiver.url, events: ['transaccion.aprobada', 'transaccion.liquidada', 'transaccion.rechazada'] }),

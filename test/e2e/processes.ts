@@ -7,7 +7,10 @@ const REPO = resolve(__dirname, '../..');
 
 export interface ServiceProcess {
   name: string;
+  /** The service's HTTP port: the merchant API of a gateway, the health server of a worker, an emulator's API. */
   port: number;
+  /** Where /metrics, /healthz, /readyz (and a gateway's /admin/v1) answer: a gateway's OPERATOR_PORT, else `port`. */
+  operatorPort: number;
   child: ChildProcess;
   /** Everything the process wrote, for diagnosis when a test fails. */
   output(): string;
@@ -41,7 +44,7 @@ export function reportServicesOnFailure(): void {
 /** Creates a merchant and a test-mode key through a gateway's operator API. */
 export async function createTestMerchant(gateway: ServiceProcess, adminToken: string, id: string, nombre: string): Promise<{ key: string; merchantUrl: string; admin: Record<string, string> }> {
   const admin = { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' };
-  const base = `http://127.0.0.1:${gateway.port}/admin/v1/merchants`;
+  const base = `http://127.0.0.1:${gateway.operatorPort}/admin/v1/merchants`;
   const created = await fetch(base, { method: 'POST', headers: admin, body: JSON.stringify({ id, nombre }) });
   if (created.status !== 201) throw new Error(`creating merchant ${id} answered ${created.status}: ${await created.text()}`);
   const keyRes = await fetch(`${base}/${id}/keys`, { method: 'POST', headers: admin, body: JSON.stringify({ mode: 'test' }) });
@@ -88,10 +91,22 @@ export async function startService(
   options: { entry?: string; readyTimeoutMs?: number; readyPath?: string } = {},
 ): Promise<ServiceProcess> {
   const port = await freePort();
+  // A gateway has its operator listener (metrics, probes, admin API) on a port of its own.
+  const operatorPort = service === 'gateway' ? await freePort() : port;
   const entry = options.entry ?? `services/${service}/dist/main.js`;
   const child = spawn(process.execPath, [resolve(REPO, entry)], {
     cwd: REPO,
-    env: { ...process.env, LOG_LEVEL: 'warn', HOST: '127.0.0.1', PORT: String(port), HEALTH_HOST: '127.0.0.1', HEALTH_PORT: String(port), ...env },
+    env: {
+      ...process.env,
+      LOG_LEVEL: 'warn',
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      OPERATOR_HOST: '127.0.0.1',
+      OPERATOR_PORT: String(operatorPort),
+      HEALTH_HOST: '127.0.0.1',
+      HEALTH_PORT: String(port),
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let log = '';
@@ -109,6 +124,7 @@ export async function startService(
   const proc: ServiceProcess = {
     name: service,
     port,
+    operatorPort,
     child,
     output: () => log,
     kill9: async () => {
@@ -133,7 +149,8 @@ async function waitReady(proc: ServiceProcess, exited: Promise<number | null>, t
   while (Date.now() < deadline) {
     if (dead) throw new Error(`${proc.name} exited before it was ready:\n${proc.output()}`);
     try {
-      const res = await fetch(`http://127.0.0.1:${proc.port}${readyPath}`);
+      // /readyz is on the operator port; another ready path (an emulator's) on its own port.
+      const res = await fetch(`http://127.0.0.1:${readyPath === '/readyz' ? proc.operatorPort : proc.port}${readyPath}`);
       if (res.status === 200) return;
     } catch {
       // not listening yet

@@ -62,9 +62,11 @@ class ActivoBank implements BankDefinition {
 
   private async run(order: ExecuteOrder): Promise<BankOutcome> {
     const { request, orderRef } = order;
+    // Edge (merchant accounts): a live order's registered account replaces the configured one.
+    const merchant = order.account ? { ...this.merchant, cuenta: order.account.cuenta, ...(order.account.telefono ? { telefono: order.account.telefono } : {}) } : this.merchant;
     switch (request.kind) {
       case 'token': {
-        const result = await this.transport.call('otp', otpRequest(request.body, orderRef, this.merchant));
+        const result = await this.transport.call('otp', otpRequest(request.body, orderRef, merchant));
         return orderOutcome(result, (a, raw) => {
           const id = typeof a.body.id_solicitud === 'string' ? a.body.id_solicitud : nroReferencia(a);
           return { type: 'accepted', pending: false, referencia: id, endtoend: null, raw };
@@ -74,20 +76,20 @@ class ActivoBank implements BankDefinition {
         if (order.rail === 'debito_inmediato') {
           const idSolicitud = order.related?.referencia;
           if (!idSolicitud) return rejectedHere('OTP_INVALIDO', 'no OTP request at the bank for this collection (the token step has no id_solicitud)');
-          const result = await this.transport.call('debito', debitoRequest(request.body, idSolicitud, orderRef, this.merchant));
+          const result = await this.transport.call('debito', debitoRequest(request.body, idSolicitud, orderRef, merchant));
           return orderOutcome(result, estatusOutcome);
         }
-        const body = c2pRequest(request.body, orderRef, this.merchant);
+        const body = c2pRequest(request.body, orderRef, merchant);
         if (isUnsendable(body)) return unsendable(body);
         return orderOutcome(await this.transport.call('c2p', body), (a, raw) => ({ type: 'settled', referencia: nroReferencia(a), endtoend: null, raw }));
       }
       case 'pagar': {
         if (order.rail === 'pago_movil') {
-          const body = p2pRequest(request.body, orderRef, this.merchant);
+          const body = p2pRequest(request.body, orderRef, merchant);
           if (isUnsendable(body)) return unsendable(body);
           return orderOutcome(await this.transport.call('p2p', body), (a, raw) => ({ type: 'settled', referencia: nroReferencia(a), endtoend: null, raw }));
         }
-        const result = await this.transport.call('credito', creditoRequest(request.body, orderRef, this.merchant));
+        const result = await this.transport.call('credito', creditoRequest(request.body, orderRef, merchant));
         return orderOutcome(result, estatusOutcome);
       }
       case 'reverso':

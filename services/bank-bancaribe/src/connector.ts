@@ -99,7 +99,8 @@ class BancaribeBank implements BankDefinition {
   // -------------------------------------------------------------------------------------------
 
   private async executeOrder(order: ExecuteOrder): Promise<BankOutcome> {
-    const { comercio } = this.config;
+    // Edge (merchant accounts): a live order's registered account replaces the configured one.
+    const comercio = order.account ? { ...this.config.comercio, cuenta: order.account.cuenta, ...(order.account.telefono ? { telefono: order.account.telefono } : {}) } : this.config.comercio;
     const request = order.request;
     switch (request.kind) {
       case 'token':

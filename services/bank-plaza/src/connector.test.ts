@@ -436,3 +436,15 @@ describe('replicas sharing one API key', () => {
     expect(new Set(refs).size).toBe(40);
   });
 });
+
+describe('merchant accounts (edge)', () => {
+  it("a live order's registered account is the one debited, not the connector's configured account", async () => {
+    const own = '01380000000000000077';
+    const o = { ...pagar(12.5, beneficiaryAccount, 'credito_inmediato'), account: { cuenta: own, telefono: null } };
+    const outcome = await plaza.execute(o);
+    expect(outcome.type).toBe('accepted');
+    const sent = [...emu.ledger.orders.values()].filter((x) => x.kind === 'pagoO');
+    expect(sent.map((x) => x.from)).toContain(own);
+    expect(sent.every((x) => x.from !== MERCHANT.account || x.monto !== 12.5)).toBe(true);
+  });
+});

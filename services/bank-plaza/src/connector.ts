@@ -61,8 +61,12 @@ function plazaBank(config: BancoPlazaOptions, kit: GuardedSend, deps: BancoPlaza
   const durable = deps.references !== undefined;
   const m: plaza.Merchant = { rif: config.rif, account: config.account, clientIp: config.clientIp ?? '127.0.0.1', ...(config.phone ? { phone: config.phone } : {}) };
   const send = (req: PlazaRequest) => transport.send(req);
+  const merchant = m;
 
   async function plan(order: ExecuteOrder): Promise<Plan> {
+    // Edge (merchant accounts): a live order carries the merchant's registered account at Plaza; it
+    // is debited or credited instead of the connector's configured one.
+    const m = order.account ? { ...merchant, account: order.account.cuenta, ...(order.account.telefono ? { phone: order.account.telefono } : {}) } : merchant;
     const { request, rail } = order;
     switch (request.kind) {
       case 'token':

@@ -11,6 +11,7 @@ import {
   type Movimiento,
   type Movimientos,
   type MovimientosQuery,
+  type ReadContext,
   type ReadOutcome,
   type Saldo,
   type SaldoQuery,
@@ -35,6 +36,7 @@ export class SimulatedBank implements BankConnector {
   readonly banco = 'bnc' as const;
   readonly capabilities = CAPABILITIES;
   private readonly orders = new Map<string, Order>();
+  /** One ledger per merchant: keyed by `<merchantId>|<cuenta>`, so no merchant reads another's movements. */
   private readonly statements = new Map<string, Movimiento[]>();
   /** Every order received per orderRef, repeats included: more than 1 is one attempt sent twice. */
   private readonly received = new Map<string, number>();
@@ -105,14 +107,14 @@ export class SimulatedBank implements BankConnector {
         break;
       case 'cobrar':
         outcome = { type: 'accepted', pending: false, referencia, endtoend: null, raw };
-        this.post(order.request.body.cobrador, 'credito', order.request.body.monto.valor, order.request.body.concepto, referencia, at);
+        this.post(order.merchantId, order.request.body.cobrador, 'credito', order.request.body.monto.valor, order.request.body.concepto, referencia, at);
         break;
       case 'pagar':
         outcome =
           order.rail === 'pago_movil'
             ? { type: 'settled', referencia, endtoend: null, raw }
             : { type: 'accepted', pending: false, referencia, endtoend: null, raw };
-        this.post(order.request.body.ordenante, 'debito', order.request.body.monto.valor, order.request.body.concepto, referencia, at);
+        this.post(order.merchantId, order.request.body.ordenante, 'debito', order.request.body.monto.valor, order.request.body.concepto, referencia, at);
         break;
       case 'reverso':
         outcome = {
@@ -135,8 +137,8 @@ export class SimulatedBank implements BankConnector {
     return { type: 'settled', referencia: order.outcome.referencia, endtoend: null, raw: { simulated: true, codigo: '00', descripcion: 'Liquidada (simulada)' } };
   }
 
-  async saldo(_mode: Mode, query: SaldoQuery): Promise<ReadOutcome<Saldo>> {
-    const balance = this.balanceOf(query.cuenta);
+  async saldo(_mode: Mode, query: SaldoQuery, context: ReadContext = {}): Promise<ReadOutcome<Saldo>> {
+    const balance = this.balanceOf(context.merchantId, query.cuenta);
     return {
       ok: true,
       value: {
@@ -152,29 +154,32 @@ export class SimulatedBank implements BankConnector {
     };
   }
 
-  async movimientos(_mode: Mode, query: MovimientosQuery): Promise<ReadOutcome<Movimientos>> {
+  async movimientos(_mode: Mode, query: MovimientosQuery, context: ReadContext = {}): Promise<ReadOutcome<Movimientos>> {
     const hasta = query.hasta ?? venezuelanDate(this.now());
     const offset = cursorOffset(query.cursor);
     if (offset === null) return invalidCursor();
-    return { ok: true, value: statementPage('bnc', query, hasta, offset, this.statements.get(query.cuenta) ?? []) };
+    return { ok: true, value: statementPage('bnc', query, hasta, offset, this.statements.get(ledgerKey(context.merchantId, query.cuenta)) ?? []) };
   }
 
-  private balanceOf(cuenta: string): number {
-    const list = this.statements.get(cuenta);
+  private balanceOf(merchantId: string | undefined, cuenta: string): number {
+    const list = this.statements.get(ledgerKey(merchantId, cuenta));
     const last = list?.[list.length - 1];
     return last?.saldo ?? OPENING_BALANCE;
   }
 
-  private post(instrumento: { tipo: string; valor: string }, tipo: 'credito' | 'debito', monto: number, concepto: string, referencia: string, at: Date): void {
+  private post(merchantId: string | undefined, instrumento: { tipo: string; valor: string }, tipo: 'credito' | 'debito', monto: number, concepto: string, referencia: string, at: Date): void {
     if (instrumento.tipo !== 'cuenta') return;
-    const saldo = round2(this.balanceOf(instrumento.valor) + (tipo === 'credito' ? monto : -monto));
-    const list = this.statements.get(instrumento.valor) ?? [];
+    const key = ledgerKey(merchantId, instrumento.valor);
+    const saldo = round2(this.balanceOf(merchantId, instrumento.valor) + (tipo === 'credito' ? monto : -monto));
+    const list = this.statements.get(key) ?? [];
     list.push({ fecha: venezuelanDate(at), hora: venezuelanTime(at), referencia, concepto, tipo, monto, saldo });
-    this.statements.set(instrumento.valor, list);
+    this.statements.set(key, list);
   }
 }
 
 const round2 = (n: number) => Math.round(n * 100) / 100;
+/** A merchant's simulated account (orders from before merchants were keyed share the '' ledger). */
+const ledgerKey = (merchantId: string | undefined, cuenta: string) => `${merchantId ?? ''}|${cuenta}`;
 /** Bank statements are dated in Venezuelan time (UTC-4, no daylight saving). */
 const shifted = (d: Date) => new Date(d.getTime() - 4 * 3600_000).toISOString();
 const venezuelanDate = (d: Date) => shifted(d).slice(0, 10);

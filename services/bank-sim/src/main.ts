@@ -10,7 +10,7 @@ async function main(): Promise<void> {
   const adapters = await connectAdapters(loadInfraConfig(env), 'bank-sim', log);
   const journal = env.string('SWITCH_SIM_JOURNAL', '');
   const sim = await startSimulatedBank({ bus: adapters.bus, store: adapters.store, log, bank: new SimulatedBank(undefined, journal || undefined) });
-  const health = await startHealthServer(env.int('HEALTH_PORT', 9102, { min: 0, max: 65535 }), env.string('HEALTH_HOST', '0.0.0.0'), adapters.ready, {
+  const health = await startHealthServer(env.int('HEALTH_PORT', 9102, { min: 0, max: 65535 }), env.string('HEALTH_HOST', '127.0.0.1'), adapters.ready, {
     // Test mode only: lets end-to-end tests count orders at the bank.
     '/sim/orders': () => ({ executed: sim.bank.executedOrders, byTransaction: sim.bank.ordersByTransaction() }),
     // Every order received per orderRef (repeats included) and the ledger: read by the reliability drills.

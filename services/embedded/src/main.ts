@@ -21,11 +21,14 @@ async function main(): Promise<void> {
   const { host, port } = { host: env.string('HOST', '127.0.0.1'), port: env.int('PORT', 3000, { min: 0, max: 65535 }) };
   const address = await sw.gateway.app.listen({ host, port });
   const baseUrl = address.replace('[::1]', 'localhost');
+  // Metrics, probes and the admin API listen apart from the merchant port (loopback by default).
+  const operatorAddress = await sw.gateway.operator.listen({ host: sw.config.operatorHost, port: sw.config.operatorPort });
+  const operatorUrl = operatorAddress.replace('[::1]', 'localhost');
 
-  // The onboarding tool (`npm run switch`) finds the running switch and its operator token here.
+  // The onboarding tool (`npm run switch`) finds the running switch's operator port and token here.
   const dir = env.string('SWITCH_STATE_DIR', join(process.cwd(), '.switch'));
   mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, 'admin.json'), JSON.stringify({ url: baseUrl, adminToken }, null, 2), { mode: 0o600 });
+  writeFileSync(join(dir, 'admin.json'), JSON.stringify({ url: operatorUrl, merchantUrl: baseUrl, adminToken }, null, 2), { mode: 0o600 });
 
   const describe = (mode: 'test' | 'live', banco: string): string => {
     if (mode === 'test' && banco === 'bnc') return 'bnc (simulated)';
@@ -53,6 +56,7 @@ async function main(): Promise<void> {
       `  Docs:          ${baseUrl}/docs`,
       `  OpenAPI:       ${baseUrl}/openapi.json`,
       `  MCP:           ${baseUrl}/mcp   (same x-switch-key; docs/mcp.md)`,
+      `  Operator:      ${operatorUrl}   (/metrics, /healthz, /readyz, /admin/v1; not for merchants)`,
       `  x-switch-key:  ${switchKey}`,
       ...bankLines,
       '',

@@ -8,6 +8,8 @@ import { embeddedRouting, emulatorsEnabled, startEmbeddedBanks, type EmbeddedBan
 
 export interface EmbeddedSwitch {
   gateway: Gateway;
+  /** The gateway's configuration (merchant and operator listeners). */
+  config: GatewayConfig;
   bus: MemoryBus;
   store: MemoryStore;
   bank: SimulatedBank;
@@ -52,6 +54,7 @@ export async function startEmbeddedSwitch(options: {
   const gateway = await buildGateway({ store, bus, routing, log: options.log.child({ service: 'gateway' }), config });
   return {
     gateway,
+    config,
     bus,
     store,
     bank: sim.bank,

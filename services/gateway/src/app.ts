@@ -4,7 +4,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import rateLimit from '@fastify/rate-limit';
 import { addMoneyKeywords, checkReady, metrics, READY_TIMEOUT_MS, registry, type Bus, type Logger, type RoutingTable, type Store } from '@switch/shared';
-import { installAuth } from './auth';
+import { adminGuard, installAuth } from './auth';
 import { installErrorHandling } from './errors';
 import { mcpRoutes } from './mcp/http';
 import { Operations } from './operations';
@@ -26,7 +26,10 @@ export interface GatewayDeps {
 }
 
 export interface Gateway {
+  /** The merchant port: the merchant API, /docs, /openapi.json and /mcp only. */
   app: FastifyInstance;
+  /** The operator port: /metrics, /healthz, /readyz and the admin API (/admin/v1). */
+  operator: FastifyInstance;
   replies: Replies;
   close(): Promise<void>;
 }
@@ -52,16 +55,7 @@ export async function buildGateway(deps: GatewayDeps): Promise<Gateway> {
     },
   });
   installErrorHandling(app);
-  app.addHook('onSend', async (request, reply) => {
-    reply.header('x-request-id', request.id);
-  });
-  app.addHook('onResponse', async (request, reply) => {
-    // The route pattern, never the raw URL: label values stay a bounded set.
-    const route = request.routeOptions.url ?? 'unmatched';
-    const labels = { service: 'gateway', route, method: request.method };
-    metrics.httpRequests.inc({ ...labels, status_code: String(reply.statusCode) });
-    metrics.httpDuration.observe(labels, reply.elapsedTime / 1000);
-  });
+  observe(app);
   // Only JSON bodies: without this, fastify's built-in text/plain parser lets a text body through
   // to validation (400) instead of refusing the media type (415).
   app.removeContentTypeParser('text/plain');
@@ -80,19 +74,6 @@ export async function buildGateway(deps: GatewayDeps): Promise<Gateway> {
     queryTimeoutMs: config.queryTimeoutMs,
   });
 
-  app.get('/metrics', { schema: { hide: true } }, async (_request, reply) => reply.type(registry.contentType).send(await registry.metrics()));
-  app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
-  app.get('/readyz', { schema: { hide: true } }, async (request, reply) => {
-    try {
-      // Bounded: a paused broker or an unreachable store gets a 503 within a second, not a hung probe.
-      await checkReady({ dependencies: deps.ready ?? (() => deps.store.ping()) }, READY_TIMEOUT_MS + 100);
-      return { status: 'ready' };
-    } catch (error) {
-      request.log.warn({ error: error instanceof Error ? error.message : String(error) }, 'not ready');
-      return reply.code(503).send({ error: 'SERVICE_UNAVAILABLE', message: 'a dependency (store or bus) is unreachable' });
-    }
-  });
-
   await app.register(async (api) => {
     installAuth(api, deps.store);
     await api.register(rateLimit, {
@@ -107,25 +88,95 @@ export async function buildGateway(deps: GatewayDeps): Promise<Gateway> {
       }),
     });
     operationRoutes(api, operations);
-    accountRoutes(api, { routing: deps.routing, replies, readTimeoutMs: config.queryTimeoutMs });
+    accountRoutes(api, { routing: deps.routing, replies, readTimeoutMs: config.queryTimeoutMs, store: deps.store });
   });
 
   // The tool-protocol server with the same key (SPEC 5.5); its tool calls are injected into the API above.
   await app.register(async (mcp) => mcpRoutes(mcp, { store: deps.store, inject: (options) => app.inject(options) }));
 
-  if (config.adminToken) {
-    const adminToken = config.adminToken;
-    await app.register(async (admin) => adminRoutes(admin, { store: deps.store, bus: deps.bus, adminToken }));
-  }
-
+  const operator = await buildOperator(deps);
   await app.ready();
   return {
     app,
+    operator,
     replies,
     close: async () => {
       await app.close();
+      await operator.close();
       await replies.stop();
     },
   };
 }
 export { SwitchKeySecurity };
+
+/** Whether a raw URL names the admin API in any spelling the router could match (%-encoded, //, case). */
+export function isAdminPath(url: string): boolean {
+  let path = url.split('?')[0] ?? '';
+  try {
+    path = decodeURIComponent(path);
+  } catch {
+    // not decodable: judged as written
+  }
+  path = path.replace(/\/{2,}/g, '/').toLowerCase();
+  return path === '/admin' || path.startsWith('/admin/') || path.startsWith('/admin;');
+}
+
+/** Request ids and the HTTP series on a listener. */
+function observe(app: FastifyInstance): void {
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+  app.addHook('onResponse', async (request, reply) => {
+    // The route pattern, never the raw URL: label values stay a bounded set.
+    const route = request.routeOptions.url ?? 'unmatched';
+    const labels = { service: 'gateway', route, method: request.method };
+    metrics.httpRequests.inc({ ...labels, status_code: String(reply.statusCode) });
+    metrics.httpDuration.observe(labels, reply.elapsedTime / 1000);
+  });
+}
+
+/**
+ * The operator listener (`OPERATOR_HOST`:`OPERATOR_PORT`, default 127.0.0.1:9100), apart from the
+ * merchant port: metrics, probes and the admin API never share a port with merchants. The admin API
+ * is authenticated before routing (an unknown /admin path answers exactly like a bad token) and
+ * failed attempts are limited per source address.
+ */
+async function buildOperator(deps: GatewayDeps): Promise<FastifyInstance> {
+  const { config } = deps;
+  const operator = Fastify({
+    loggerInstance: deps.log as unknown as FastifyBaseLogger,
+    bodyLimit: config.bodyLimitBytes,
+    genReqId: () => `req_${randomUUID().replace(/-/g, '').slice(0, 16)}`,
+    logController: new LogController({ disableRequestLogging: !config.logRequests }),
+    ajv: { customOptions: { coerceTypes: false, allErrors: true, useDefaults: true, removeAdditional: false } },
+  });
+  installErrorHandling(operator);
+  observe(operator);
+  operator.removeContentTypeParser('text/plain');
+
+  operator.get('/metrics', { schema: { hide: true } }, async (_request, reply) => reply.type(registry.contentType).send(await registry.metrics()));
+  operator.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
+  operator.get('/readyz', { schema: { hide: true } }, async (request, reply) => {
+    try {
+      // Bounded: a paused broker or an unreachable store gets a 503 within a second, not a hung probe.
+      await checkReady({ dependencies: deps.ready ?? (() => deps.store.ping()) }, READY_TIMEOUT_MS + 100);
+      return { status: 'ready' };
+    } catch (error) {
+      request.log.warn({ error: error instanceof Error ? error.message : String(error) }, 'not ready');
+      return reply.code(503).send({ error: 'SERVICE_UNAVAILABLE', message: 'a dependency (store or bus) is unreachable' });
+    }
+  });
+
+
+  // Every /admin request, routed or not, passes the token check first (no route enumeration).
+  const guard = adminGuard(config.adminToken, { maxFailures: config.adminMaxFailures, lockoutMs: config.adminLockoutSeconds * 1000 });
+  operator.addHook('onRequest', async (request, reply) => {
+    if (isAdminPath(request.url)) return guard(request, reply);
+  });
+  if (config.adminToken) {
+    const adminToken = config.adminToken;
+    await operator.register(async (admin) => adminRoutes(admin, { store: deps.store, bus: deps.bus, adminToken, allowPrivateWebhooks: config.allowPrivateWebhooks }));
+  }
+  await operator.ready();
+  return operator;
+}

@@ -1,4 +1,5 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { authenticate, type Mode, type Store } from '@switch/shared';
 import { DependencyDown } from './errors';
 
@@ -28,4 +29,43 @@ export function installAuth(app: FastifyInstance, store: Store): void {
     if (!caller) return reply.code(401).send({ error: 'unauthorized' });
     request.caller = caller;
   });
+}
+
+const digest = (s: string) => createHash('sha256').update(s).digest();
+
+/**
+ * The operator API's door: `authorization: Bearer <SWITCH_ADMIN_TOKEN>`, checked before routing so an
+ * unknown /admin path answers exactly like a bad token (401), and without a configured token every
+ * /admin request is a 401. A source address that fails `maxFailures` times within `lockoutMs` is
+ * refused with 429 and `retry-after` until the window passes, whatever token it then sends.
+ */
+export function adminGuard(adminToken: string | undefined, limits: { maxFailures: number; lockoutMs: number }, now: () => number = Date.now) {
+  const expected = adminToken ? digest(adminToken) : null;
+  const failures = new Map<string, { count: number; since: number }>();
+  const prune = (at: number) => {
+    if (failures.size < 10_000) return;
+    for (const [ip, f] of failures) if (at - f.since >= limits.lockoutMs) failures.delete(ip);
+  };
+  return async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> => {
+    const at = now();
+    const ip = request.ip;
+    let seen = failures.get(ip);
+    if (seen && at - seen.since >= limits.lockoutMs) {
+      failures.delete(ip);
+      seen = undefined;
+    }
+    if (seen && seen.count >= limits.maxFailures) {
+      const retryAfter = Math.max(1, Math.ceil((seen.since + limits.lockoutMs - at) / 1000));
+      return reply
+        .code(429)
+        .header('retry-after', String(retryAfter))
+        .send({ error: 'RATE_LIMITED', message: `too many failed admin token attempts; retry after ${retryAfter} s` });
+    }
+    const header = request.headers.authorization ?? '';
+    const token = header.startsWith('Bearer ') ? header.slice(7) : '';
+    if (expected && token && timingSafeEqual(digest(token), expected)) return undefined;
+    prune(at);
+    failures.set(ip, seen ? { count: seen.count + 1, since: seen.since } : { count: 1, since: at });
+    return reply.code(401).send({ error: 'unauthorized' });
+  };
 }

@@ -11,6 +11,8 @@ async function main(): Promise<void> {
   const adapters = await connectAdapters(loadInfraConfig(env), 'gateway', log);
   const gateway = await buildGateway({ store: adapters.store, bus: adapters.bus, routing: loadRoutingTable(env), log, config, ready: adapters.ready });
   await gateway.app.listen({ host: config.host, port: config.port });
+  // Metrics, probes and the admin API on their own port, never the merchant one.
+  await gateway.operator.listen({ host: config.operatorHost, port: config.operatorPort });
   onShutdown(log, async () => {
     // Stop accepting requests, let in-flight ones finish, then disconnect.
     await gateway.close();

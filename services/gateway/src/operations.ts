@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Value } from '@sinclair/typebox/value';
 import {
+  canonicalJson,
   fingerprint,
   idempotencyScope,
   isReconcilable,
@@ -12,6 +13,8 @@ import {
   ReversoBody,
   TokenBody,
   type Bus,
+  type CobrarBody as CobrarRequest,
+  type TokenBody as TokenRequest,
   type OperationRequest,
   type Resultado,
   type RouterInboxMessage,
@@ -54,6 +57,8 @@ export class Operations {
     const { idempotency_key: _key, ...identity } = body as typeof body & { idempotency_key: string };
     const print = fingerprint(identity);
     if (clean.kind === 'reverso') await this.assertOwned(caller, clean.body.id);
+    if (clean.kind === 'cobrar') await this.assertMatchesToken(caller, clean.body);
+    if (caller.mode === 'live') await this.assertOwnAccounts(caller, clean);
 
     const scope = idempotencyScope(caller.merchantId, caller.mode, clean.kind, body.idempotency_key);
     const candidate = newTransactionId();
@@ -150,6 +155,50 @@ export class Operations {
     return this.deps.bus.publish(TOPICS.routerInbox, command.txnId, { type: 'execute', ...command });
   }
 
+  /**
+   * A cobrar under the key of a token collects what the token asked for: the same amount, from the
+   * same payer, into the same account. Anything else is refused (422) before any claim, so nothing
+   * is stored and nothing reaches a bank. A cobrar without a token (an OTP captured by the caller) is free.
+   */
+  private async assertMatchesToken(caller: Caller, body: CobrarRequest): Promise<void> {
+    const claim = await this.deps.store.idempotency.get(idempotencyScope(caller.merchantId, caller.mode, 'token', body.idempotency_key)).catch(unavailable);
+    if (!claim) return;
+    const token = await this.deps.store.transactions.get(claim.txnId).catch(unavailable);
+    if (!token || token.request.kind !== 'token') return;
+    const asked = token.request.body;
+    const fields = tokenMismatch(asked, body);
+    if (fields.length === 0) return;
+    throw new HttpProblem(422, {
+      error: 'TOKEN_MISMATCH',
+      message: `the cobrar does not match the token ${token.id} of idempotency_key ${body.idempotency_key} in: ${fields.join(', ')}`,
+      detail: Object.fromEntries(fields.map((f) => [f, 'differs from the token request'])),
+    });
+  }
+
+  /**
+   * Live money moves only through the caller's own registered accounts: `ordenante` of a pagar,
+   * `cobrador` of a cobrar or token (422 ACCOUNT_NOT_REGISTERED naming the field; nothing stored,
+   * nothing sent). A `cuenta` instrument must be registered to the caller; a `telefono` one must be
+   * the phone of one of its registered accounts. Test mode checks no register (SPEC 4.10.4).
+   */
+  private async assertOwnAccounts(caller: Caller, request: OperationRequest): Promise<void> {
+    const field = request.kind === 'pagar' ? 'ordenante' : request.kind === 'cobrar' || request.kind === 'token' ? 'cobrador' : null;
+    if (!field) return;
+    const instrument = (request.body as unknown as Record<string, { tipo: string; valor: string }>)[field]!;
+    const { accounts } = this.deps.store;
+    const own =
+      instrument.tipo === 'cuenta'
+        ? (await accounts.find('live', instrument.valor).catch(unavailable))?.merchantId === caller.merchantId
+        : (await accounts.list(caller.merchantId, 'live').catch(unavailable)).some((a) => a.telefono === instrument.valor);
+    if (!own) {
+      throw new HttpProblem(422, {
+        error: 'ACCOUNT_NOT_REGISTERED',
+        message: `${field} is not one of your registered accounts in live mode (register it with the operator: account add)`,
+        detail: { [field]: 'is not one of your registered accounts' },
+      });
+    }
+  }
+
   /** Another merchant's or the other mode's transaction is indistinguishable from none (404, not 403). */
   private async assertOwned(caller: Caller, id: string): Promise<Transaction> {
     const tx = await this.deps.store.transactions.get(id).catch(unavailable);
@@ -158,6 +207,15 @@ export class Operations {
     }
     return tx;
   }
+}
+
+/** The fields of a cobrar that differ from its token request (amount, payee account, payer). */
+export function tokenMismatch(token: TokenRequest, cobrar: CobrarRequest): string[] {
+  const differs: string[] = [];
+  if (token.monto.valor !== cobrar.monto.valor || (token.monto.moneda ?? 'VES') !== (cobrar.monto.moneda ?? 'VES')) differs.push('monto');
+  if (canonicalJson(token.cobrador) !== canonicalJson(cobrar.cobrador)) differs.push('cobrador');
+  if (canonicalJson(token.pagador) !== canonicalJson(cobrar.pagador)) differs.push('pagador');
+  return differs;
 }
 
 function unavailable(error: unknown): never {

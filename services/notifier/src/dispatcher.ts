@@ -11,7 +11,7 @@ import {
   type WebhookDelivery,
 } from '@switch/shared';
 import { nextAttemptAt } from './schedule';
-import { refusedDestination } from './destination';
+import { destinationAgent, fetchVia, refusedDestination, type Resolver } from '@switch/shared';
 
 export interface DispatcherConfig {
   schedule: readonly number[];
@@ -23,6 +23,8 @@ export interface DispatcherConfig {
   allowPrivateDestinations: boolean;
   /** Deliveries attempted at once by this replica. */
   concurrency: number;
+  /** Name resolution of destinations (tests inject a rebinding resolver); default the system's. */
+  resolve?: Resolver;
 }
 
 export interface AttemptResult {
@@ -38,13 +40,22 @@ export interface AttemptResult {
 export class Dispatcher {
   readonly owner = `notifier-${randomUUID().slice(0, 8)}`;
   private readonly listeners: ((r: AttemptResult) => void)[] = [];
+  /** Live deliveries connect only through it: the address checked is the address connected to. */
+  private readonly guarded;
 
   constructor(
     private readonly store: Store,
     private readonly config: DispatcherConfig,
     private readonly log: Logger,
     private readonly now: () => Date = () => new Date(),
-  ) {}
+  ) {
+    this.guarded = destinationAgent({ ...(config.resolve ? { resolve: config.resolve } : {}), connectTimeoutMs: config.attemptTimeoutMs });
+  }
+
+  /** Closes the guarded agent's connections. */
+  async close(): Promise<void> {
+    await this.guarded.close().catch(() => undefined);
+  }
 
   onAttempt(listener: (r: AttemptResult) => void): void {
     this.listeners.push(listener);
@@ -83,9 +94,12 @@ export class Dispatcher {
     if (!endpoint || !endpoint.active) {
       error = 'endpoint removed or inactive';
     } else {
-      const refused = delivery.mode === 'live' && !this.config.allowPrivateDestinations ? await refusedDestination(delivery.url) : null;
+      const guard = delivery.mode === 'live' && !this.config.allowPrivateDestinations;
+      // A readable reason first; the connection itself is vetted again inside the guarded agent,
+      // which resolves the name once and connects to the vetted address only (no DNS rebinding).
+      const refused = guard ? await refusedDestination(delivery.url, this.config.resolve) : null;
       if (refused) error = `destination refused: ${refused}`;
-      else ({ statusCode, error } = await this.post(delivery, endpoint.secret, startedAt));
+      else ({ statusCode, error } = await this.post(delivery, endpoint.secret, startedAt, guard));
     }
     const finishedAt = this.now();
     metrics.webhookDuration.observe((finishedAt.getTime() - startedAt.getTime()) / 1000);
@@ -110,9 +124,10 @@ export class Dispatcher {
     this.listeners.forEach((l) => l(result));
   }
 
-  private async post(delivery: WebhookDelivery, secret: string, at: Date): Promise<{ statusCode: number | null; error: string | null }> {
+  private async post(delivery: WebhookDelivery, secret: string, at: Date, guard: boolean): Promise<{ statusCode: number | null; error: string | null }> {
     try {
-      const res = await fetch(delivery.url, {
+      const send = guard ? (url: string, init: Parameters<typeof fetchVia>[2]) => fetchVia(this.guarded, url, init) : fetch;
+      const res = await send(delivery.url, {
         method: 'POST',
         headers: {
           'content-type': 'application/json',
@@ -127,6 +142,8 @@ export class Dispatcher {
       await res.arrayBuffer().catch(() => undefined);
       return { statusCode: res.status, error: res.ok ? null : `HTTP ${res.status}` };
     } catch (e) {
+      const cause = e instanceof Error && e.cause instanceof Error && e.cause.name === 'DestinationRefused' ? e.cause : null;
+      if (cause) return { statusCode: null, error: `destination refused: ${cause.message}` };
       return { statusCode: null, error: e instanceof Error ? `${e.name}: ${e.message}` : String(e) };
     }
   }

@@ -9,7 +9,7 @@ async function main(): Promise<void> {
   const config = loadNotifierConfig(env);
   const adapters = await connectAdapters(loadInfraConfig(env), 'notifier', log);
   const notifier = await startNotifier({ bus: adapters.bus, store: adapters.store, log, config });
-  const health = await startHealthServer(env.int('HEALTH_PORT', 9103, { min: 0, max: 65535 }), env.string('HEALTH_HOST', '0.0.0.0'), adapters.ready);
+  const health = await startHealthServer(env.int('HEALTH_PORT', 9103, { min: 0, max: 65535 }), env.string('HEALTH_HOST', '127.0.0.1'), adapters.ready);
   log.info({ owner: notifier.dispatcher.owner }, 'notifier ready');
   onShutdown(log, async () => {
     await notifier.stop();

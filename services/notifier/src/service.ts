@@ -74,6 +74,7 @@ export async function startNotifier(deps: { bus: Bus; store: Store; log: Logger;
       clearInterval(timer);
       await subscription.close();
       await running;
+      await dispatcher.close();
     },
   };
 }

@@ -21,6 +21,22 @@ describe('onboarding command line', () => {
     });
   });
 
+  it('maps the account commands', () => {
+    expect(toRequest(['account', 'add', '--merchant', 'tienda', '--mode', 'live', '--banco', 'bnc', '--cuenta', '01910000000000000001', '--telefono', '04141234567'])).toEqual({
+      method: 'POST',
+      path: '/admin/v1/merchants/tienda/accounts',
+      body: { mode: 'live', banco: 'bnc', cuenta: '01910000000000000001', telefono: '04141234567' },
+    });
+    expect(toRequest(['account', 'add', '--merchant', 'tienda', '--mode', 'test', '--banco', 'bnc', '--cuenta', '01910000000000000001'])).toEqual({
+      method: 'POST',
+      path: '/admin/v1/merchants/tienda/accounts',
+      body: { mode: 'test', banco: 'bnc', cuenta: '01910000000000000001' },
+    });
+    expect(toRequest(['account', 'list', '--merchant', 'tienda'])).toEqual({ method: 'GET', path: '/admin/v1/merchants/tienda/accounts' });
+    expect(toRequest(['account', 'list', '--merchant', 'tienda', '--mode', 'live'])).toEqual({ method: 'GET', path: '/admin/v1/merchants/tienda/accounts?mode=live' });
+    expect(() => toRequest(['account', 'add', '--merchant', 'tienda', '--mode', 'live', '--banco', 'bnc'])).toThrow(UsageError);
+  });
+
   it('maps the delivery and review commands', () => {
     expect(toRequest(['delivery', 'list', '--txn', 'txn_1'])).toEqual({ method: 'GET', path: '/admin/v1/transactions/txn_1/deliveries' });
     expect(toRequest(['delivery', 'redeliver', '--id', 'txn_1.v2.we_1'])).toEqual({ method: 'POST', path: '/admin/v1/deliveries/txn_1.v2.we_1/redeliver' });

@@ -15,6 +15,9 @@ export const USAGE = `Usage: npm run switch -- <command> [options]
   webhook add --merchant <id> --mode test|live --url <url> [--events a,b]
                                                    register a webhook endpoint (its secret is shown once)
   webhook list --merchant <id>                     list a merchant's webhook endpoints (no secrets)
+  account add --merchant <id> --mode test|live --banco <routing id> --cuenta <20 digits> [--telefono <11 digits>]
+                                                   register an account the merchant collects into and pays from
+  account list --merchant <id> [--mode test|live]  list a merchant's registered accounts
   delivery list --txn <transaction id>             webhook deliveries of a transaction, every attempt
   delivery redeliver --id <delivery id>            attempt a delivery again now, same body
   review list                                      open operations flagged for manual review
@@ -23,7 +26,8 @@ export const USAGE = `Usage: npm run switch -- <command> [options]
                                                    publish dead letters again to their topic (all not yet
                                                    redriven, or those ids); each goes once
 
-Connection: SWITCH_URL and SWITCH_ADMIN_TOKEN, or the .switch/admin.json that \`npm start\` writes.`;
+Connection: SWITCH_URL (the switch's OPERATOR port, e.g. http://127.0.0.1:9100, never the merchant
+port) and SWITCH_ADMIN_TOKEN, or the .switch/admin.json that \`npm start\` writes.`;
 
 export interface Connection {
   url: string;
@@ -40,7 +44,9 @@ export function resolveConnection(env: Record<string, string | undefined>, cwd: 
   }
   const url = env.SWITCH_URL ?? file.url;
   const adminToken = env.SWITCH_ADMIN_TOKEN ?? file.adminToken;
-  if (!url || !adminToken) throw new UsageError(`cannot find the switch: set SWITCH_URL and SWITCH_ADMIN_TOKEN, or run \`npm start\` (it writes ${path})`);
+  if (!url || !adminToken) {
+    throw new UsageError(`cannot find the switch: set SWITCH_URL (the operator port, e.g. http://127.0.0.1:9100) and SWITCH_ADMIN_TOKEN, or run \`npm start\` (it writes ${path})`);
+  }
   return { url: url.replace(/\/$/, ''), adminToken };
 }
 
@@ -91,6 +97,13 @@ export function toRequest(args: string[]): Request {
       if (flags.events) body.events = flags.events.split(',').map((e) => e.trim());
       return { method: 'POST', path: `/admin/v1/merchants/${merchant()}/webhooks`, body };
     }
+    case 'account add': {
+      const body: Record<string, unknown> = { mode: need('mode'), banco: need('banco'), cuenta: need('cuenta') };
+      if (flags.telefono) body.telefono = flags.telefono;
+      return { method: 'POST', path: `/admin/v1/merchants/${merchant()}/accounts`, body };
+    }
+    case 'account list':
+      return { method: 'GET', path: `/admin/v1/merchants/${merchant()}/accounts${flags.mode ? `?mode=${encodeURIComponent(flags.mode)}` : ''}` };
     case 'webhook list':
       return { method: 'GET', path: `/admin/v1/merchants/${merchant()}/webhooks` };
     case 'delivery list':

@@ -8,7 +8,7 @@ async function main(): Promise<void> {
   const log = createLogger('reconciler');
   const adapters = await connectAdapters(loadInfraConfig(env), 'reconciler', log);
   const reconciler = startReconciler({ bus: adapters.bus, store: adapters.store, log, config: loadReconcilerConfig(env) });
-  const health = await startHealthServer(env.int('HEALTH_PORT', 9104, { min: 0, max: 65535 }), env.string('HEALTH_HOST', '0.0.0.0'), adapters.ready);
+  const health = await startHealthServer(env.int('HEALTH_PORT', 9104, { min: 0, max: 65535 }), env.string('HEALTH_HOST', '127.0.0.1'), adapters.ready);
   log.info('reconciler ready');
   onShutdown(log, async () => {
     await reconciler.stop();

@@ -129,7 +129,7 @@ export class TransactionActor {
     } else if (msg.request.kind === 'reverso') {
       relatedId = msg.request.body.id;
     }
-    return newTransaction({
+    const tx = newTransaction({
       id: msg.txnId,
       merchantId: msg.merchantId,
       mode: msg.mode,
@@ -139,6 +139,11 @@ export class TransactionActor {
       relatedId,
       now,
     });
+    // Live money moves only through the merchant's own registered accounts (gateway-checked too).
+    if (msg.mode === 'live') {
+      tx.merchantAccounts = (await this.deps.store.accounts.list(msg.merchantId, 'live')).map((a) => ({ banco: a.banco, cuenta: a.cuenta, telefono: a.telefono }));
+    }
+    return tx;
   }
 
   /**

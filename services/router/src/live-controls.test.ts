@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
-import { CAPABILITIES, createLogger, MemoryBus, MemoryStore, NO_RISK_RULES, TOPICS, type OperationRequest, type RiskPolicy, type RoutingTable } from '@switch/shared';
+import { bankRequests, CAPABILITIES, createLogger, MemoryBus, MemoryStore, NO_RISK_RULES, TOPICS, type OperationRequest, type RiskPolicy, type RoutingTable } from '@switch/shared';
 import { TransactionActor } from './actor';
 
 const log = createLogger('live-controls-test', 'silent');
@@ -20,6 +20,8 @@ const token = (pagador = ana): OperationRequest => ({
 async function run(policy: RiskPolicy, mode: 'test' | 'live', requests: OperationRequest[]) {
   const bus = new MemoryBus();
   const store = new MemoryStore();
+  // Live money moves only through the merchant's registered accounts (finding 1).
+  await store.accounts.register({ merchantId: 'tienda', mode: 'live', banco: 'banco_plaza', cuenta: comercio.valor, telefono: null, createdAt: new Date().toISOString() });
   const actor = new TransactionActor({ bus, store, routing: BOTH, log, risk: policy });
   const results = [];
   for (const request of requests) {
@@ -62,6 +64,32 @@ describe('live-money controls', () => {
     const txs = await run(policy, 'live', [pagar(60), pagar(50), pagar(40)]);
     expect(txs.map((t) => t.motivoRechazo)).toEqual([null, 'EXCEDE_LIMITE', null]);
     expect(txs[1]!.raw).toEqual({ switch: 'daily_limit', limitVes: 100, usedVes: 60, requestedVes: 50 });
+  });
+
+  it('live: routes only to a bank holding a registered account of the merchant, and the order carries it', async () => {
+    const bus = new MemoryBus();
+    const store = new MemoryStore();
+    const orders: unknown[] = [];
+    await bus.subscribe(bankRequests('banco_plaza'), { group: 'probe' }, async ({ value }) => {
+      orders.push(value);
+    });
+    const actor = new TransactionActor({ bus, store, routing: BOTH, log, risk: NO_RISK_RULES });
+    const send = async (merchantId: string) => {
+      const request = pagar(10);
+      const txnId = `txn_${randomUUID().replace(/-/g, '')}`;
+      await actor.handle({ type: 'execute', txnId, merchantId, mode: 'live', idempotencyKey: request.body.idempotency_key, fingerprint: 'f', request });
+      return (await store.transactions.get(txnId))!;
+    };
+    // No registered account: nothing is sent to any bank.
+    const none = await send('sin-cuentas');
+    expect(none).toMatchObject({ estado: 'RECHAZADA', motivoRechazo: 'BANCO_NO_DISPONIBLE' });
+    expect(none.attempts).toHaveLength(0);
+    await store.accounts.register({ merchantId: 'tienda', mode: 'live', banco: 'banco_plaza', cuenta: '01380000000000000777', telefono: '04140000777', createdAt: new Date().toISOString() });
+    const paid = await send('tienda');
+    expect(paid.attempts).toHaveLength(1);
+    await bus.drained();
+    expect(orders).toEqual([expect.objectContaining({ op: 'execute', txnId: paid.id, merchantId: 'tienda', account: { cuenta: '01380000000000000777', telefono: '04140000777' } })]);
+    await bus.close();
   });
 
   it('skips every live control in test mode', async () => {

@@ -73,6 +73,13 @@ export const BankRequestMessage = Type.Union([
     request: OperationRequestSchema,
     /** For reverso and cobrar: the bank references of the related operation. */
     related: Nullable(Type.Object({ id: Type.String(), referencia: Nullable(Type.String()), rail: Nullable(Rail) })),
+    /** The merchant the order is for (the simulated bank keeps one ledger per merchant). */
+    merchantId: Type.Optional(Type.String()),
+    /**
+     * The merchant's registered account at this bank (live mode): the connector debits (pagar) or
+     * credits (cobrar) it instead of an account configured for the whole connector.
+     */
+    account: Type.Optional(Type.Object({ cuenta: Type.String(), telefono: Nullable(Type.String()) })),
   }),
   Type.Object({
     op: Type.Literal('status'),
@@ -85,13 +92,15 @@ export const BankRequestMessage = Type.Union([
     referencia: Nullable(Type.String()),
     endtoend: Nullable(Type.String()),
   }),
-  Type.Object({ op: Type.Literal('saldo'), correlationId: Type.String(), gatewayId: Type.String(), mode: Mode, query: SaldoQuery }),
+  Type.Object({ op: Type.Literal('saldo'), correlationId: Type.String(), gatewayId: Type.String(), mode: Mode, query: SaldoQuery, merchantId: Type.Optional(Type.String()) }),
   Type.Object({
     op: Type.Literal('movimientos'),
     correlationId: Type.String(),
     gatewayId: Type.String(),
     mode: Mode,
     query: MovimientosQuery,
+    /** The merchant asking (its own account only; the simulated bank keeps one ledger per merchant). */
+    merchantId: Type.Optional(Type.String()),
   }),
 ]);
 export type BankRequestMessage = Static<typeof BankRequestMessage>;

@@ -69,6 +69,11 @@ export interface Transaction {
   request: OperationRequest;
   /** For cobrar: the token operation of the same key; for reverso: the reversed transaction. */
   relatedId: string | null;
+  /**
+   * Live mode: the merchant's registered accounts when the operation was created. Routing only uses
+   * banks that hold one, and the order carries the one at the chosen bank (absent in test mode).
+   */
+  merchantAccounts?: { banco: BancoId; cuenta: string; telefono: string | null }[];
   estado: EstadoOrigen;
   bancoUsado: BancoId | null;
   rail: Rail | null;

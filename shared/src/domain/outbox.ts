@@ -34,8 +34,11 @@ export function effectsOf(tx: Transaction, related: Transaction | null): Effects
         idempotencyKey: tx.idempotencyKey,
         request: tx.request,
         related: related ? { id: related.id, referencia: related.referenciaBanco, rail: related.rail } : null,
+        merchantId: tx.merchantId,
       },
     };
+    const account = tx.merchantAccounts?.find((a) => a.banco === last.banco);
+    if (account && bank.message.op === 'execute') bank.message.account = { cuenta: account.cuenta, telefono: account.telefono };
   } else if (tx.statusQuery && tx.statusQuery.requestedVersion === tx.version && last) {
     bank = {
       banco: last.banco,

@@ -211,3 +211,51 @@ describe('transaction core: deadlines and due times', () => {
     expect(d.effects!.bank).toBeNull();
   });
 });
+
+describe('transaction core: what a reverso may reverse', () => {
+  const reverso = (original: Transaction, over: Partial<Transaction> = {}) => ({
+    ...newTransaction({
+      id: 'txn_rev',
+      merchantId: 'm',
+      mode: 'test',
+      idempotencyKey: KEY,
+      fingerprint: 'f',
+      request: { kind: 'reverso', body: { idempotency_key: KEY, id: original.id } } as OperationRequest,
+      relatedId: original.id,
+      now: T0,
+    }),
+    ...over,
+  });
+  const execute = (tx: Transaction): RouterInboxMessage => ({ type: 'execute', txnId: tx.id, merchantId: tx.merchantId, mode: tx.mode, idempotencyKey: KEY, fingerprint: 'f', request: tx.request });
+  const run = (original: Transaction, over: Partial<Transaction> = {}) => {
+    const tx = reverso(original, over);
+    return decide(tx, execute(tx), ctx(T0, { related: original }));
+  };
+  const refused = (d: ReturnType<typeof decide>) => {
+    expect(d.next).toMatchObject({ estado: 'RECHAZADA', motivoRechazo: 'NO_SOPORTADO' });
+    expect(d.effects!.bank).toBeNull();
+  };
+
+  it('a settled payout or collection goes to the bank of the original', () => {
+    for (const original of [liquidada(), { ...transition(answered(inFlightTx('cobrar'), 'settled'), 'LIQUIDADA', 'bank_outcome', {}, T0), id: 'txn_cobrar' }]) {
+      const d = run(original);
+      expect(d.effects!.bank).toMatchObject({ banco: 'bnc' });
+    }
+  });
+  it('a token is never reversed (it moves no money)', () => refused(run(accepted('token'))));
+  it('a reverso is never reversed', () => {
+    const settledReverso = { ...liquidada(), kind: 'reverso' as const, request: reverso(liquidada()).request };
+    refused(run(settledReverso));
+  });
+  it('an operation not settled is not reversed', () => {
+    for (const original of [accepted(), pendiente(), desconocida(), rechazada(), inFlightTx()]) refused(run(original));
+  });
+  it("another merchant's or mode's operation is not reversed", () => {
+    refused(run(liquidada(), { merchantId: 'other' }));
+    refused(run(liquidada(), { mode: 'live' }));
+  });
+  it('an operation that cannot be found is not reversed', () => {
+    const tx = reverso(liquidada());
+    refused(decide(tx, execute(tx), ctx(T0, { related: null })));
+  });
+});

@@ -168,9 +168,19 @@ type Plan = { banco: BancoId; rail: ReturnType<typeof railFor> } | { motivo: Mot
 function planRoute(tx: Transaction, ctx: DecisionContext): Plan {
   const { request } = tx;
   const { related } = ctx;
-  const able = candidateBanks(ctx.routing, tx.mode, request, ctx.unavailable);
+  const candidates = candidateBanks(ctx.routing, tx.mode, request, ctx.unavailable);
+  // Live: only a bank that holds one of the merchant's registered accounts moves its money.
+  const held = tx.merchantAccounts ? new Set(tx.merchantAccounts.map((a) => a.banco)) : null;
+  const able = held ? candidates.filter((b) => held.has(b)) : candidates;
+  if (held && request.kind !== 'reverso' && able.length === 0 && candidates.length > 0) {
+    return { motivo: 'BANCO_NO_DISPONIBLE', reason: `the merchant has no registered account at a bank able to run ${request.kind} in ${tx.mode} mode (${candidates.join(', ')})` };
+  }
   // Token and cobrar of one collection go to the same bank; a reverse goes to the bank of the original.
   const pinned = request.kind === 'reverso' || (request.kind === 'cobrar' && related) ? (related?.bancoUsado ?? null) : undefined;
+  if (request.kind === 'reverso') {
+    const refused = reversible(tx, related);
+    if (refused) return { motivo: 'NO_SOPORTADO', reason: refused };
+  }
   if (request.kind === 'reverso' && pinned === null) {
     return { motivo: 'NO_SOPORTADO', reason: 'the original operation reached no bank, there is nothing to reverse' };
   }
@@ -185,6 +195,18 @@ function planRoute(tx: Transaction, ctx: DecisionContext): Plan {
     };
   }
   return { banco: chosen, rail: railFor(request, request.kind === 'cobrar' && related !== null) };
+}
+
+/**
+ * Only a settled money-moving operation (pagar or cobrar in LIQUIDADA) of the same merchant and mode
+ * can be reversed; a token moves no money, a reverso is not reversed, and an operation not settled
+ * has nothing a bank could cancel. Anything else is refused here, before any bank sees it.
+ */
+export function reversible(tx: Pick<Transaction, 'merchantId' | 'mode'>, related: Transaction | null): string | null {
+  if (!related || related.merchantId !== tx.merchantId || related.mode !== tx.mode) return 'the operation to reverse does not exist for this merchant and mode';
+  if (related.kind !== 'pagar' && related.kind !== 'cobrar') return `a ${related.kind} moves no money of its own and cannot be reversed`;
+  if (related.estado !== 'LIQUIDADA') return `only a settled (LIQUIDADA) operation can be reversed; this one is ${related.estado ?? 'not started'}`;
+  return null;
 }
 
 /**

@@ -13,6 +13,15 @@ export interface ExecuteOrder {
   idempotencyKey: string;
   request: OperationRequest;
   related: { id: string; referencia: string | null; rail: Rail | null } | null;
+  /** The merchant the order is for. */
+  merchantId?: string;
+  /** The merchant's registered account at this bank (live): prefer it over a connector-wide configured account. */
+  account?: { cuenta: string; telefono: string | null };
+}
+
+/** Who is reading (the simulated bank keeps one ledger per merchant). */
+export interface ReadContext {
+  merchantId?: string;
 }
 
 export interface StatusQuery {
@@ -37,6 +46,6 @@ export interface BankConnector {
   readonly capabilities: readonly Capability[];
   execute(order: ExecuteOrder): Promise<BankOutcome>;
   status(query: StatusQuery): Promise<BankOutcome>;
-  saldo(mode: Mode, query: SaldoQuery): Promise<ReadOutcome<Saldo>>;
-  movimientos(mode: Mode, query: MovimientosQuery): Promise<ReadOutcome<Movimientos>>;
+  saldo(mode: Mode, query: SaldoQuery, context?: ReadContext): Promise<ReadOutcome<Saldo>>;
+  movimientos(mode: Mode, query: MovimientosQuery, context?: ReadContext): Promise<ReadOutcome<Movimientos>>;
 }

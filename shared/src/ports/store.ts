@@ -36,6 +36,23 @@ export interface WebhookEndpoint {
   createdAt: string;
 }
 
+/**
+ * An account a merchant collects into and pays from, at one bank, in one mode. In live mode only a
+ * registered account of the caller may be `ordenante`, `cobrador` or the `cuenta` of /saldo and
+ * /movimientos; an account number belongs to one merchant per mode.
+ */
+export interface MerchantAccount {
+  merchantId: string;
+  mode: Mode;
+  /** Routing id of the bank that holds the account (the bank that debits it and reports on it). */
+  banco: BancoId;
+  /** 20 digits. */
+  cuenta: string;
+  /** The merchant's pago móvil phone at that bank, when it has one (11 digits). */
+  telefono: string | null;
+  createdAt: string;
+}
+
 /** Idempotency scope: merchant + mode + operation kind + key (DESIGN rule 5). */
 export interface IdempotencyClaim {
   scope: string;
@@ -141,6 +158,14 @@ export interface Store {
     insert(endpoint: WebhookEndpoint): Promise<void>;
     listForMerchant(merchantId: string, mode?: Mode): Promise<WebhookEndpoint[]>;
     deactivate(id: string): Promise<boolean>;
+  };
+  accounts: {
+    /** Registers an account; `false` when that account number is registered already in that mode (to anyone). */
+    register(account: MerchantAccount): Promise<boolean>;
+    /** A merchant's accounts (of one mode when given), oldest first. */
+    list(merchantId: string, mode?: Mode): Promise<MerchantAccount[]>;
+    /** Who holds an account number in a mode, or null. */
+    find(mode: Mode, cuenta: string): Promise<MerchantAccount | null>;
   };
   idempotency: {
     claim(claim: IdempotencyClaim): Promise<ClaimResult>;

@@ -87,10 +87,10 @@ async function handle(worker: Worker, connector: BankConnector, request: BankReq
       let result: GatewayReplyMessage['result'];
       try {
         if (request.op === 'saldo') {
-          const r = await call(() => connector.saldo(request.mode, request.query));
+          const r = await call(() => connector.saldo(request.mode, request.query, request.merchantId ? { merchantId: request.merchantId } : {}));
           result = r.ok ? { ok: true, saldo: r.value } : r;
         } else {
-          const r = await call(() => connector.movimientos(request.mode, request.query));
+          const r = await call(() => connector.movimientos(request.mode, request.query, request.merchantId ? { merchantId: request.merchantId } : {}));
           result = r.ok ? { ok: true, movimientos: r.value } : r;
         }
       } catch (error) {

@@ -2,11 +2,18 @@ import { timingSafeEqual, createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import {
+  BANCOS,
+  CODIGO_BCV,
+  NumeroCuenta,
+  NumeroTelefono,
+  type BancoId,
+  type MerchantAccount,
   createMerchant,
   DuplicateRecord,
   issueKey,
   MERCHANT_ID_PATTERN,
   OPEN_STATES,
+  refusedDestination,
   registerWebhook,
   WEBHOOK_EVENTS,
   type Mode,
@@ -31,7 +38,7 @@ const digest = (s: string) => createHash('sha256').update(s).digest();
  * Enabled only when an admin token is configured; authenticated by `authorization: Bearer <token>`.
  * It is not part of the merchant API and is left out of /openapi.json.
  */
-export function adminRoutes(app: FastifyInstance, deps: { store: Store; bus: Bus; adminToken: string }): void {
+export function adminRoutes(app: FastifyInstance, deps: { store: Store; bus: Bus; adminToken: string; allowPrivateWebhooks?: boolean }): void {
   const expected = digest(deps.adminToken);
   app.addHook('onRequest', async (request, reply) => {
     const header = request.headers.authorization ?? '';
@@ -114,8 +121,48 @@ export function adminRoutes(app: FastifyInstance, deps: { store: Store; bus: Bus
       const { merchantId } = request.params as { merchantId: string };
       await merchantOr404(merchantId);
       const body = request.body as { mode: Mode; url: string; events: WebhookEvent[] };
+      // The notifier refuses internal destinations at every live attempt; refuse them here first.
+      const refused = body.mode === 'live' && !deps.allowPrivateWebhooks ? await refusedDestination(body.url) : null;
+      if (refused) throw new HttpProblem(422, { error: 'DESTINATION_REFUSED', message: `webhook url refused: ${refused}` });
       const endpoint = await registerWebhook(deps.store, { merchantId, ...body });
       return reply.code(201).send({ ...endpoint, note: 'the secret is shown once; verify x-service-signature with it' });
+    },
+  );
+
+  // The accounts a merchant collects into and pays from, per bank and mode. In live mode only these
+  // may be ordenante, cobrador or the cuenta of /saldo and /movimientos (finding 1).
+  app.post(
+    '/admin/v1/merchants/:merchantId/accounts',
+    {
+      schema: {
+        ...hide,
+        params: MerchantParams,
+        body: Type.Object({ mode: ModeSchema, banco: literals(BANCOS), cuenta: NumeroCuenta, telefono: Type.Optional(NumeroTelefono) }),
+      },
+    },
+    async (request, reply) => {
+      const { merchantId } = request.params as { merchantId: string };
+      await merchantOr404(merchantId);
+      const body = request.body as { mode: Mode; banco: BancoId; cuenta: string; telefono?: string };
+      if (body.cuenta.slice(0, 4) !== CODIGO_BCV[body.banco]) {
+        throw new HttpProblem(400, { error: 'VALIDATION', detail: { cuenta: `an account of ${body.banco} starts with ${CODIGO_BCV[body.banco]}` } });
+      }
+      const account: MerchantAccount = { merchantId, mode: body.mode, banco: body.banco, cuenta: body.cuenta, telefono: body.telefono ?? null, createdAt: new Date().toISOString() };
+      if (!(await deps.store.accounts.register(account))) {
+        throw new HttpProblem(409, { error: 'ALREADY_EXISTS', message: `account ${body.cuenta} is registered already in ${body.mode} mode` });
+      }
+      return reply.code(201).send(account);
+    },
+  );
+
+  app.get(
+    '/admin/v1/merchants/:merchantId/accounts',
+    { schema: { ...hide, params: MerchantParams, querystring: Type.Object({ mode: Type.Optional(ModeSchema) }) } },
+    async (request) => {
+      const { merchantId } = request.params as { merchantId: string };
+      await merchantOr404(merchantId);
+      const { mode } = request.query as { mode?: Mode };
+      return deps.store.accounts.list(merchantId, mode);
     },
   );
 

@@ -14,6 +14,7 @@ import {
   type BancoId,
   type MovimientosQuery,
   type RoutingTable,
+  type Store,
 } from '@switch/shared';
 import { DependencyDown, HttpProblem } from '../errors';
 import type { Replies } from '../reply';
@@ -33,7 +34,7 @@ const MovimientosHttpQuery = Type.Object({
 /** Longest statement window one request may ask for (BNC's HistoryByDate limit). */
 export const MAX_STATEMENT_DAYS = 31;
 
-export function accountRoutes(app: FastifyInstance, deps: { routing: RoutingTable; replies: Replies; readTimeoutMs: number }): void {
+export function accountRoutes(app: FastifyInstance, deps: { routing: RoutingTable; replies: Replies; readTimeoutMs: number; store: Store }): void {
   app.get(
     '/switch/v1/bancos',
     {
@@ -47,6 +48,28 @@ export function accountRoutes(app: FastifyInstance, deps: { routing: RoutingTabl
     },
     async (request) => catalogue(deps.routing, request.caller.mode),
   );
+
+  /**
+   * Live: only the caller's own registered account may be read, at the bank that holds it
+   * (422 ACCOUNT_NOT_REGISTERED otherwise, nothing sent). Test mode checks no register (SPEC 4.10.4):
+   * the simulated bank keeps one ledger per merchant instead.
+   */
+  const bankOfOwn = async (caller: { merchantId: string; mode: 'test' | 'live' }, cuenta: string, capability: 'saldo' | 'movimientos'): Promise<BancoId> => {
+    if (caller.mode !== 'live') return bankFor(caller.mode, cuenta, capability);
+    const account = await deps.store.accounts.find('live', cuenta).catch((e: unknown) => {
+      throw new DependencyDown(String(e));
+    });
+    if (!account || account.merchantId !== caller.merchantId) {
+      throw new HttpProblem(422, {
+        error: 'ACCOUNT_NOT_REGISTERED',
+        message: 'cuenta is not one of your registered accounts in live mode (register it with the operator: account add)',
+        detail: { cuenta: 'is not one of your registered accounts' },
+      });
+    }
+    const able = deps.routing.live.some((b) => b.banco === account.banco && b.capabilities.includes(capability));
+    if (!able) throw new HttpProblem(422, { error: 'BANCO_NO_DISPONIBLE', message: `bank ${account.banco} of that account does not serve ${capability} in live mode` });
+    return account.banco;
+  };
 
   const bankFor = (mode: 'test' | 'live', cuenta: string, capability: 'saldo' | 'movimientos'): BancoId => {
     // In test mode the simulated bank answers for accounts of banks without an enabled test route.
@@ -88,14 +111,14 @@ export function accountRoutes(app: FastifyInstance, deps: { routing: RoutingTabl
         description: 'Read-only, both modes. In test mode the figures come from the bank test environment or the simulated bank.',
         security,
         querystring: SaldoHttpQuery,
-        response: { 200: Saldo, 400: ValidationErrorBody, 401: UnauthorizedBody, 404: ErrorBody, 422: ErrorBody, 503: ErrorBody },
+        response: { 200: Saldo, 400: ValidationErrorBody, 401: UnauthorizedBody, 404: ErrorBody, 422: { ...ErrorBody, description: 'ACCOUNT_NOT_REGISTERED (live): cuenta is not one of your registered accounts; BANCO_NO_DISPONIBLE: no enabled bank serves it' }, 503: ErrorBody },
       },
     },
     async (request) => {
       const q = request.query as { cuenta: string; moneda?: 'VES' };
-      const banco = bankFor(request.caller.mode, q.cuenta, 'saldo');
+      const banco = await bankOfOwn(request.caller, q.cuenta, 'saldo');
       const r = await readReply<{ saldo: unknown }>(
-        deps.replies.read(banco, { op: 'saldo', mode: request.caller.mode, query: { cuenta: q.cuenta, moneda: 'VES' } }, deps.readTimeoutMs),
+        deps.replies.read(banco, { op: 'saldo', mode: request.caller.mode, query: { cuenta: q.cuenta, moneda: 'VES' }, merchantId: request.caller.merchantId }, deps.readTimeoutMs),
       );
       return r.saldo;
     },
@@ -110,7 +133,7 @@ export function accountRoutes(app: FastifyInstance, deps: { routing: RoutingTabl
         description: `Movements from \`desde\` to \`hasta\` (default today), oldest first, at most ${MAX_STATEMENT_DAYS} days per request, paged by \`limite\` and \`cursor\` (follow \`siguiente\` until null).`,
         security,
         querystring: MovimientosHttpQuery,
-        response: { 200: Movimientos, 400: ValidationErrorBody, 401: UnauthorizedBody, 404: ErrorBody, 422: ErrorBody, 503: ErrorBody },
+        response: { 200: Movimientos, 400: ValidationErrorBody, 401: UnauthorizedBody, 404: ErrorBody, 422: { ...ErrorBody, description: 'ACCOUNT_NOT_REGISTERED (live): cuenta is not one of your registered accounts; BANCO_NO_DISPONIBLE: no enabled bank serves it' }, 503: ErrorBody },
       },
     },
     async (request) => {
@@ -126,8 +149,10 @@ export function accountRoutes(app: FastifyInstance, deps: { routing: RoutingTabl
       if (Object.keys(detail).length) throw new HttpProblem(400, { error: 'VALIDATION', detail });
       const query: MovimientosQuery = { cuenta: q.cuenta, desde: q.desde, hasta, limite: q.limite ? Number(q.limite) : 100 };
       if (q.cursor) query.cursor = q.cursor;
-      const banco = bankFor(request.caller.mode, q.cuenta, 'movimientos');
-      const r = await readReply<{ movimientos: unknown }>(deps.replies.read(banco, { op: 'movimientos', mode: request.caller.mode, query }, deps.readTimeoutMs));
+      const banco = await bankOfOwn(request.caller, q.cuenta, 'movimientos');
+      const r = await readReply<{ movimientos: unknown }>(
+        deps.replies.read(banco, { op: 'movimientos', mode: request.caller.mode, query, merchantId: request.caller.merchantId }, deps.readTimeoutMs),
+      );
       return r.movimientos;
     },
   );

@@ -19,6 +19,11 @@ const errors = {
   400: ValidationErrorBody,
   401: UnauthorizedBody,
   409: { ...ErrorBody, description: 'The idempotency_key was used with a different body' },
+  422: {
+    ...ErrorBody,
+    description:
+      'TOKEN_MISMATCH: a cobrar whose monto, cobrador or pagador differs from its token (same idempotency_key); ACCOUNT_NOT_REGISTERED (live): ordenante or cobrador is not one of your registered accounts. `detail` names each field; nothing is stored or sent',
+  },
   413: ErrorBody,
   415: ErrorBody,
   429: ErrorBody,

@@ -1,4 +1,4 @@
-import type { ApiKeyRecord, BankOrderRecord, ClaimResult, IdempotencyClaim, Merchant, Store, WebhookDelivery, WebhookEndpoint } from '../../ports/store';
+import type { ApiKeyRecord, BankOrderRecord, ClaimResult, IdempotencyClaim, Merchant, MerchantAccount, Store, WebhookDelivery, WebhookEndpoint } from '../../ports/store';
 import { DuplicateRecord } from '../../ports/store';
 import type { Mode } from '../../domain/bancos';
 import type { EstadoTransaccion } from '../../domain/estados';
@@ -14,6 +14,7 @@ export class MemoryStore implements Store {
   private readonly claimRows = new Map<string, IdempotencyClaim>();
   private readonly txRows = new Map<string, Transaction>();
   private readonly deliveryRows = new Map<string, WebhookDelivery>();
+  private readonly accountRows = new Map<string, MerchantAccount>();
 
   readonly merchants: Store['merchants'] = {
     insert: async (m) => {
@@ -58,6 +59,18 @@ export class MemoryStore implements Store {
       e.active = false;
       return true;
     },
+  };
+
+  readonly accounts: Store['accounts'] = {
+    register: async (a) => {
+      const id = `${a.mode}|${a.cuenta}`;
+      if (this.accountRows.has(id)) return false;
+      this.accountRows.set(id, copy(a));
+      return true;
+    },
+    list: async (merchantId, mode?: Mode) =>
+      [...this.accountRows.values()].filter((a) => a.merchantId === merchantId && (mode === undefined || a.mode === mode)).map(copy),
+    find: async (mode, cuenta) => copy(this.accountRows.get(`${mode}|${cuenta}`) ?? null),
   };
 
   readonly idempotency: Store['idempotency'] = {

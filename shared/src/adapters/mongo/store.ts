@@ -8,6 +8,7 @@ import {
   type ClaimResult,
   type IdempotencyClaim,
   type Merchant,
+  type MerchantAccount,
   type Store,
   type WebhookDelivery,
   type WebhookEndpoint,
@@ -34,6 +35,11 @@ function fromRow<T>(key: string, row: Row | null): T | null {
   if (!row) return null;
   const { _id, ...rest } = row;
   return { [key]: _id, ...rest } as T;
+}
+
+function accountOf(row: Row): MerchantAccount {
+  const { _id: _key, ...account } = row;
+  return account as unknown as MerchantAccount;
 }
 
 /**
@@ -65,7 +71,7 @@ const leasable = (d: WebhookDelivery, now: string) =>
  * Merchants, keys, endpoints and claims are plain documents: inserts are atomic through the unique
  * `_id`, and their few updates are single-field flags. Transactions and webhook deliveries change by
  * compare-and-set, which FerretDB cannot do with a filtered update; see ./versioned.ts.
- * Collections: merchants, api_keys, webhook_endpoints, idempotency_claims, transactions (+
+ * Collections: merchants, api_keys, webhook_endpoints, merchant_accounts, idempotency_claims, transactions (+
  * transactions_revisions), webhook_deliveries (+ webhook_deliveries_revisions).
  */
 export class MongoStore implements Store {
@@ -74,6 +80,7 @@ export class MongoStore implements Store {
   private readonly keyRows: Collection<Row>;
   private readonly webhookRows: Collection<Row>;
   private readonly claimRows: Collection<Row>;
+  private readonly accountRows: Collection<Row>;
   private readonly counterEntries: Collection<Row>;
   private readonly orderRows: Collection<Row>;
   private readonly referenceSeqRows: Collection<Row>;
@@ -92,6 +99,8 @@ export class MongoStore implements Store {
     this.keyRows = db.collection('api_keys');
     this.webhookRows = db.collection('webhook_endpoints');
     this.claimRows = db.collection('idempotency_claims');
+    // `_id` = mode|cuenta: an account number belongs to one merchant per mode, by the unique key.
+    this.accountRows = db.collection('merchant_accounts');
     this.counterEntries = db.collection('counter_entries');
     this.orderRows = db.collection('bank_orders');
     this.referenceSeqRows = db.collection('bank_reference_numbers');
@@ -117,6 +126,7 @@ export class MongoStore implements Store {
   async ensureIndexes(): Promise<void> {
     await createIndexesOneByOne(this.keyRows, [{ key: { merchantId: 1 } }]);
     await createIndexesOneByOne(this.webhookRows, [{ key: { merchantId: 1, mode: 1 } }]);
+    await createIndexesOneByOne(this.accountRows, [{ key: { merchantId: 1, mode: 1 } }]);
     await createIndexesOneByOne(this.counterEntries, [{ key: { key: 1 } }]);
     await createIndexesOneByOne(this.orderRows, [{ key: { txnId: 1 } }]);
     await createIndexesOneByOne(this.referenceSeqRows, [{ key: { scope: 1, n: -1 } }]);
@@ -153,6 +163,16 @@ export class MongoStore implements Store {
         (r) => fromRow<WebhookEndpoint>('id', r)!,
       ),
     deactivate: async (id) => (await this.webhookRows.updateOne({ _id: id, active: true }, { $set: { active: false } })).matchedCount === 1,
+  };
+
+  readonly accounts: Store['accounts'] = {
+    register: async (a) => insertNew(this.accountRows, { ...a, _id: `${a.mode}|${a.cuenta}` }),
+    list: async (merchantId, mode) =>
+      (await this.accountRows.find(mode === undefined ? { merchantId } : { merchantId, mode }).sort({ createdAt: 1, _id: 1 }).toArray()).map(accountOf),
+    find: async (mode, cuenta) => {
+      const row = await this.accountRows.findOne({ _id: `${mode}|${cuenta}` });
+      return row ? accountOf(row) : null;
+    },
   };
 
   readonly idempotency: Store['idempotency'] = {
