@@ -92,7 +92,16 @@ export class MongoStore implements Store {
   constructor(options: MongoStoreOptions) {
     // ignoreUndefined: an optional field holding `undefined` (Attempt.outcome while an order is in
     // flight) must read back as absent, as from the memory store, not as `null`.
-    this.client = new MongoClient(options.url, { ...options.client, ignoreUndefined: true, monitorCommands: true });
+    // Every command is bounded: a server that stops answering (paused, partitioned) fails the command
+    // after `socketTimeoutMS` instead of holding its caller for ever (a notifier round waited on one
+    // for good after a 20 s store pause). Callers retry: bus handlers until success, loops next round.
+    this.client = new MongoClient(options.url, {
+      socketTimeoutMS: 30_000,
+      serverSelectionTimeoutMS: 15_000,
+      ...options.client,
+      ignoreUndefined: true,
+      monitorCommands: true,
+    });
     observeCommandLatency(this.client);
     const db = this.client.db(options.database);
     this.merchantRows = db.collection('merchants');
