@@ -54,9 +54,9 @@ const publishFailures = (services, probability, ms) => ({
 
 export function drillList({ quick }) {
   if (quick) {
-    // CI subset, aimed at ≤ 6 minutes on 2 cores: a kill -9 costs ~45 s of restart alone (the new
-    // consumer waits out the dead member's 30 s session), so one stateless and one stateful kill.
-    return [killAndRestart('gateway'), killAndRestart('router'), pause('kafka', 'broker', 20_000), bankTimeout(2), publishFailures(['bank-sim', 'bank-plaza'], 0.5, 10_000)];
+    // CI subset, aimed at ≤ 10 minutes on 2 cores: one stateless and one stateful kill, both pauses,
+    // a bank that times out after accepting, failed publishes after bank calls.
+    return [killAndRestart('gateway'), killAndRestart('router'), pause('kafka', 'broker', 20_000), pause('ferretdb', 'store', 20_000), bankTimeout(2), publishFailures(['bank-sim', 'bank-plaza'], 0.5, 10_000)];
   }
   const banks = ['bank-sim', 'bank-plaza', 'bank-bancaribe', 'bank-activo', 'bank-bnc'];
   return [
