@@ -19,7 +19,7 @@ const quick = flag('quick');
 const jsonFile = option('json');
 const only = option('only')?.split(',');
 const rate = Number(option('rate') ?? (quick ? 2 : 4));
-const timing = quick ? { beforeMs: 4_000, afterMs: 6_000, recoveryMs: 150_000 } : { beforeMs: 8_000, afterMs: 12_000, recoveryMs: 180_000 };
+const timing = quick ? { beforeMs: 4_000, afterMs: 6_000, recoveryMs: 240_000 } : { beforeMs: 8_000, afterMs: 12_000, recoveryMs: 240_000 };
 
 const stateDir = resolve(REPO, '.cache/drills');
 mkdirSync(stateDir, { recursive: true });
