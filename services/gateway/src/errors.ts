@@ -1,7 +1,7 @@
 import type { Socket } from 'node:net';
 import { STATUS_CODES } from 'node:http';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { SchemaViolation, UUID_PATTERN } from '@switch/shared';
+import { NOMBRE_PATTERN, SchemaViolation, UUID_PATTERN } from '@switch/shared';
 import { BodyRefused } from './json';
 import { bodyUnread } from './throttle';
 
@@ -45,6 +45,9 @@ export function validationDetail(errors: AjvLikeError[], root: string): Record<s
     if (e.keyword === 'required') detail[path] ??= 'is required';
     else if (e.keyword === 'format' && e.params.format === 'uuid') detail[path] ??= 'must be a UUID';
     else if (e.keyword === 'pattern' && e.params.pattern === UUID_PATTERN) detail[path] ??= 'must be a UUID';
+    else if (e.keyword === 'pattern' && e.params.pattern === NOMBRE_PATTERN) {
+      detail[path] ??= 'must not be blank nor contain control characters (C0, DEL, C1, U+2028, U+2029)';
+    }
     else detail[path] ??= e.message ?? 'is invalid';
   }
   for (const [path, values] of allowed) detail[path] = `must be one of: ${values.join(', ')}`;
@@ -96,9 +99,10 @@ export function frameworkErrors(error: FastifyError, _request: FastifyRequest, r
 }
 
 export function installErrorHandling(app: FastifyInstance): void {
-  app.setNotFoundHandler((request, reply) => {
+  const notFound = (request: FastifyRequest, reply: FastifyReply) => {
     // A known path with another method is 405 naming the methods it has (RFC 9110 15.5.6).
     const allow = allowedMethods(app, request.url);
+    if (bodyUnread(request)) reply.header('connection', 'close');
     if (allow.length) {
       return reply
         .code(405)
@@ -106,8 +110,11 @@ export function installErrorHandling(app: FastifyInstance): void {
         .send({ error: 'METHOD_NOT_ALLOWED', message: `${request.method} is not served here; allowed: ${allow.join(', ')}` });
     }
     return reply.code(404).send({ error: 'NOT_FOUND' });
-  });
+  };
+  app.setNotFoundHandler(notFound);
   app.setErrorHandler((error: FastifyError & { validationContext?: string }, request, reply) => {
+    // No route here: whatever the body (fastify reads it before the not-found handler), 404 or 405.
+    if (request.is404) return notFound(request, reply);
     if (error instanceof HttpProblem) return reply.code(error.statusCode).send(error.body);
     if (error instanceof BodyRefused) return reply.code(error.statusCode).send(error.body);
     if (error.validation) {
