@@ -42,12 +42,12 @@ done
 [ -n "$KEY" ] || { echo "the switch printed no key" >&2; cat "$LOG" >&2; exit 2; }
 
 echo "schemathesis $ST_VERSION against http://127.0.0.1:$PORT/openapi.json, --max-examples $MAX_EXAMPLES"
-"$VENV/bin/st" run "http://127.0.0.1:$PORT/openapi.json" \
+"$VENV/bin/st" --config-file test/contract/schemathesis.toml run "http://127.0.0.1:$PORT/openapi.json" \
   --checks all \
   --max-examples "$MAX_EXAMPLES" \
   --header "x-switch-key: $KEY" \
   --seed 20261124 \
-  --workers 2 \
+  --workers 1 \
   --request-timeout 40 \
   --report junit --report-dir .cache/schemathesis-report \
   "$@"
