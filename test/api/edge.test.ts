@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { idempotencyScope } from '@switch/shared';
+import { createLogger, envReader, idempotencyScope, loadRoutingTable, MemoryBus, MemoryStore } from '@switch/shared';
+import { buildGateway, loadGatewayConfig } from '@switch/gateway';
+import { seedDemoMerchant } from '@switch/embedded';
 import { cobrarBody, pagarBody, startTestSwitch, telefono, tokenBody, type TestSwitch } from './helpers';
 
 /**
@@ -255,6 +257,27 @@ describe('request budget per merchant across replicas', () => {
       expect(res.headers['retry-after']).toBeDefined();
     } finally {
       await t.close();
+    }
+  });
+});
+
+describe('request budget shared by the live gateways (SWITCH_GATEWAY_REPLICAS=auto)', () => {
+  it('with two other gateways beating in the store, a gateway enforces a third of the limit', async () => {
+    const store = new MemoryStore();
+    const now = new Date().toISOString();
+    await store.gatewayReplicas.beat('gw-other-1', now, 15_000);
+    await store.gatewayReplicas.beat('gw-other-2', now, 15_000);
+    const { switchKey } = await seedDemoMerchant(store);
+    const bus = new MemoryBus({});
+    const config = { ...loadGatewayConfig(envReader({})), rateLimitPerMinute: 12 };
+    expect(config.gatewayReplicas).toBe('auto');
+    const gw = await buildGateway({ store, bus, routing: loadRoutingTable(envReader({})), log: createLogger('test', 'silent'), config });
+    try {
+      const codes: number[] = [];
+      for (let i = 0; i < 6; i++) codes.push((await gw.app.inject({ method: 'GET', url: '/switch/v1/bancos', headers: { 'x-switch-key': switchKey } })).statusCode);
+      expect(codes).toEqual([200, 200, 200, 200, 429, 429]);
+    } finally {
+      await gw.close();
     }
   });
 });

@@ -16,6 +16,10 @@ import { operationRoutes, SwitchKeySecurity } from './routes/operations';
 import type { GatewayConfig } from './config';
 import { openApiDocument, publishedDocument } from './openapi';
 
+/** How often a gateway records that it is alive, and how long a silent one still counts. */
+export const GATEWAY_BEAT_MS = 5_000;
+export const GATEWAY_BEAT_WINDOW_MS = 15_000;
+
 export interface GatewayDeps {
   store: Store;
   bus: Bus;
@@ -73,7 +77,7 @@ export async function buildGateway(deps: GatewayDeps): Promise<Gateway> {
     requestsPerMinute: config.rateLimitPerMinute,
     failuresPerIpPerMinute: config.failureLimitPerIpPerMinute,
     failuresPerMerchantPerMinute: config.failureLimitPerMerchantPerMinute,
-    replicas: config.gatewayReplicas,
+    replicas: config.gatewayReplicas === 'auto' ? 1 : config.gatewayReplicas,
   });
   throttle.install(app);
   app.addHook('onSend', async (request, reply) => {
@@ -111,6 +115,23 @@ export async function buildGateway(deps: GatewayDeps): Promise<Gateway> {
 
   const replies = new Replies(deps.bus);
   await replies.start();
+
+  // Each replica enforces its share of the deployment's limits: with `auto`, the share follows the
+  // gateways alive (a heartbeat in the store every few seconds, off the request path).
+  let beating: NodeJS.Timeout | undefined;
+  if (config.gatewayReplicas === 'auto') {
+    const beat = async () => {
+      try {
+        throttle.setReplicas(await deps.store.gatewayReplicas.beat(replies.gatewayId, new Date().toISOString(), GATEWAY_BEAT_WINDOW_MS));
+      } catch (error) {
+        // The last known share stays; the store's outage is reported by /readyz.
+        deps.log.warn({ error: error instanceof Error ? error.message : String(error) }, 'gateway heartbeat failed');
+      }
+    };
+    await beat();
+    beating = setInterval(() => void beat(), GATEWAY_BEAT_MS);
+    beating.unref();
+  }
   const operations = new Operations({
     store: deps.store,
     bus: deps.bus,
@@ -153,6 +174,7 @@ export async function buildGateway(deps: GatewayDeps): Promise<Gateway> {
     app,
     replies,
     close: async () => {
+      clearInterval(beating);
       await app.close();
       await replies.stop();
     },

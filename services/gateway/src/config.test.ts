@@ -12,7 +12,7 @@ describe('gateway configuration: HTTP edge and throttling', () => {
     expect(c.maxConnections).toBe(4096);
     expect(c.failureLimitPerIpPerMinute).toBe(120);
     expect(c.failureLimitPerMerchantPerMinute).toBe(600);
-    expect(c.gatewayReplicas).toBe(1);
+    expect(c.gatewayReplicas).toBe('auto');
   });
 
   it('reads every variable', () => {
@@ -44,6 +44,7 @@ describe('gateway configuration: HTTP edge and throttling', () => {
     [{ SWITCH_HTTP_REQUEST_TIMEOUT_MS: 'soon' }, /SWITCH_HTTP_REQUEST_TIMEOUT_MS: "soon" is not an integer/],
     [{ SWITCH_HTTP_MAX_CONNECTIONS: '0' }, /SWITCH_HTTP_MAX_CONNECTIONS: 0 is below the minimum 1/],
     [{ SWITCH_GATEWAY_REPLICAS: '0' }, /SWITCH_GATEWAY_REPLICAS/],
+    [{ SWITCH_GATEWAY_REPLICAS: 'many' }, /SWITCH_GATEWAY_REPLICAS: "many" is not an integer/],
     [{ SWITCH_HTTP_HEADERS_TIMEOUT_MS: '20000' }, /SWITCH_HTTP_HEADERS_TIMEOUT_MS: 20000 must not exceed SWITCH_HTTP_REQUEST_TIMEOUT_MS/],
     [{ SWITCH_HTTP_CONNECTION_TIMEOUT_MS: '30000' }, /SWITCH_HTTP_CONNECTION_TIMEOUT_MS: 30000 must exceed the longest answer wait/],
   ])('refuses %o with a message naming the variable', (env, message) => {

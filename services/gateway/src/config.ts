@@ -12,8 +12,11 @@ export interface GatewayConfig {
   failureLimitPerIpPerMinute: number;
   /** Refused requests a minute per merchant id named in `x-switch-key`, before authentication. */
   failureLimitPerMerchantPerMinute: number;
-  /** Gateway replicas sharing the traffic: each enforces `limit / replicas` (docs/decisions.md). */
-  gatewayReplicas: number;
+  /**
+   * Gateway replicas sharing the traffic: each enforces `limit / replicas` (docs/decisions.md).
+   * `auto`: counted from the gateways' heartbeats in the store; a number fixes it.
+   */
+  gatewayReplicas: number | 'auto';
   /** Socket inactivity (Node `server.timeout`): longer than the longest answer wait. */
   connectionTimeoutMs: number;
   /** The whole request (headers and body) must arrive within this (Node `requestTimeout`). */
@@ -42,7 +45,9 @@ export function loadGatewayConfig(env: EnvReader = envReader()): GatewayConfig {
     rateLimitPerMinute: env.int('SWITCH_RATE_LIMIT_PER_MINUTE', 6000, { min: 1, max: 10_000_000 }),
     failureLimitPerIpPerMinute: env.int('SWITCH_FAILURE_LIMIT_PER_IP_PER_MINUTE', 120, { min: 1, max: 10_000_000 }),
     failureLimitPerMerchantPerMinute: env.int('SWITCH_FAILURE_LIMIT_PER_MERCHANT_PER_MINUTE', 600, { min: 1, max: 10_000_000 }),
-    gatewayReplicas: env.int('SWITCH_GATEWAY_REPLICAS', 1, { min: 1, max: 1000 }),
+    gatewayReplicas: env.optionalString('SWITCH_GATEWAY_REPLICAS') === 'auto' || env.optionalString('SWITCH_GATEWAY_REPLICAS') === undefined
+      ? 'auto'
+      : env.int('SWITCH_GATEWAY_REPLICAS', 1, { min: 1, max: 1000 }),
     connectionTimeoutMs: env.int('SWITCH_HTTP_CONNECTION_TIMEOUT_MS', 60_000, { min: 1_000, max: 600_000 }),
     requestTimeoutMs: env.int('SWITCH_HTTP_REQUEST_TIMEOUT_MS', 10_000, { min: 500, max: 300_000 }),
     headersTimeoutMs: env.int('SWITCH_HTTP_HEADERS_TIMEOUT_MS', 5_000, { min: 500, max: 300_000 }),

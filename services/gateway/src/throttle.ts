@@ -86,16 +86,28 @@ export class Throttle {
   private readonly window = 60_000;
   private readonly requests: WindowCounter;
   private readonly failures: WindowCounter;
-  readonly limits: { requests: number; failuresPerIp: number; failuresPerMerchant: number };
+  limits: { requests: number; failuresPerIp: number; failuresPerMerchant: number };
 
-  constructor(limits: ThrottleLimits, now: () => number = Date.now) {
+  constructor(
+    private readonly deployment: ThrottleLimits,
+    now: () => number = Date.now,
+  ) {
     this.requests = new WindowCounter(this.window, 100_000, now);
     this.failures = new WindowCounter(this.window, 100_000, now);
-    this.limits = {
-      requests: share(limits.requestsPerMinute, limits.replicas),
-      failuresPerIp: share(limits.failuresPerIpPerMinute, limits.replicas),
-      failuresPerMerchant: share(limits.failuresPerMerchantPerMinute, limits.replicas),
+    this.limits = this.shares(deployment.replicas);
+  }
+
+  private shares(replicas: number) {
+    return {
+      requests: share(this.deployment.requestsPerMinute, replicas),
+      failuresPerIp: share(this.deployment.failuresPerIpPerMinute, replicas),
+      failuresPerMerchant: share(this.deployment.failuresPerMerchantPerMinute, replicas),
     };
+  }
+
+  /** The live replica count changed (heartbeats): each limit becomes the new share. */
+  setReplicas(replicas: number): void {
+    this.limits = this.shares(Math.max(1, replicas));
   }
 
   private refuse(reply: FastifyReply, counter: WindowCounter, message: string): FastifyReply {
