@@ -101,6 +101,15 @@ describe('slow bodies and connection caps on a real socket', () => {
     expect(body.error).toBe('HEADERS_TOO_LARGE');
   });
 
+  it('a URL too long → 431 in the house body (Node counts the request line within the header limit)', async () => {
+    const p = await open(port);
+    p.socket.write(`GET /switch/v1/bancos?x=${'a'.repeat(20_000)} HTTP/1.1\r\nhost: localhost\r\n\r\n`);
+    await p.closed;
+    expect(p.received).toMatch(/^HTTP\/1\.1 431 /);
+    expect(p.received).toContain('cache-control: no-store');
+    expect(p.received).toContain('"error":"HEADERS_TOO_LARGE"');
+  });
+
   it('a body over the limit announced in content-length → 413, connection closed without reading it', { timeout: 60_000 }, async () => {
     const p = await open(port);
     p.socket.write(slowHeaders(t.key).replace('content-length: 20000', 'content-length: 10000000'));
