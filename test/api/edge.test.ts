@@ -244,6 +244,21 @@ describe('throttling before authentication and validation', () => {
   });
 });
 
+describe('behind a load balancer (SWITCH_TRUST_PROXY)', () => {
+  it('the failure budget is per client address from x-forwarded-for, not per balancer', async () => {
+    const t = await startTestSwitch({ config: { failureLimitPerIpPerMinute: 2, trustProxy: 1 } });
+    try {
+      const from = (client: string) => ({ 'x-forwarded-for': client, 'x-switch-key': 'nadie:sk_test_x' });
+      for (let i = 0; i < 2; i++) expect((await t.inject({ method: 'GET', url: '/switch/v1/bancos', headers: from('198.51.100.1'), remoteAddress: '10.0.0.5' })).statusCode).toBe(401);
+      expect((await t.inject({ method: 'GET', url: '/switch/v1/bancos', headers: from('198.51.100.1'), remoteAddress: '10.0.0.5' })).statusCode).toBe(429);
+      // Another client through the same balancer is not throttled.
+      expect((await t.inject({ method: 'GET', url: '/switch/v1/bancos', headers: { 'x-forwarded-for': '198.51.100.2', 'x-switch-key': t.key }, remoteAddress: '10.0.0.5' })).statusCode).toBe(200);
+    } finally {
+      await t.close();
+    }
+  });
+});
+
 describe('request budget per merchant across replicas', () => {
   it('each of N replicas enforces limit/N of SWITCH_RATE_LIMIT_PER_MINUTE, counted before authentication', async () => {
     const t = await startTestSwitch({ config: { rateLimitPerMinute: 12, gatewayReplicas: 3 } });

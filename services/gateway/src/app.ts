@@ -16,6 +16,9 @@ import { operationRoutes, SwitchKeySecurity } from './routes/operations';
 import type { GatewayConfig } from './config';
 import { openApiDocument, publishedDocument } from './openapi';
 
+/** Believes the nearest `hops` proxies (fastify's numeric trustProxy, as a function for its types). */
+const trustHops = (hops: number) => (_address: string, hop: number) => hop < hops;
+
 /** How often a gateway records that it is alive, and how long a silent one still counts. */
 export const GATEWAY_BEAT_MS = 5_000;
 export const GATEWAY_BEAT_WINDOW_MS = 15_000;
@@ -54,6 +57,8 @@ export async function buildGateway(deps: GatewayDeps): Promise<Gateway> {
     },
     clientErrorHandler,
     frameworkErrors,
+    // Behind a load balancer the client's address is in x-forwarded-for (per-address throttling).
+    trustProxy: typeof config.trustProxy === 'number' ? trustHops(config.trustProxy) : config.trustProxy,
     requestIdHeader: false,
     // A caller's own x-request-id is kept (traceable across systems) when it is a sane token.
     genReqId: (req) => {

@@ -13,6 +13,13 @@ describe('gateway configuration: HTTP edge and throttling', () => {
     expect(c.failureLimitPerIpPerMinute).toBe(120);
     expect(c.failureLimitPerMerchantPerMinute).toBe(600);
     expect(c.gatewayReplicas).toBe('auto');
+    expect(c.trustProxy).toBe(false);
+  });
+
+  it('SWITCH_TRUST_PROXY: a number of hops or addresses and CIDRs', () => {
+    expect(loadGatewayConfig(envReader({ SWITCH_TRUST_PROXY: '1' })).trustProxy).toBe(1);
+    expect(loadGatewayConfig(envReader({ SWITCH_TRUST_PROXY: '10.0.0.0/8, 127.0.0.1' })).trustProxy).toEqual(['10.0.0.0/8', '127.0.0.1']);
+    expect(() => loadGatewayConfig(envReader({ SWITCH_TRUST_PROXY: 'everyone' }))).toThrow(/SWITCH_TRUST_PROXY: "everyone" is not an address/);
   });
 
   it('reads every variable', () => {

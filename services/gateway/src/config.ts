@@ -27,8 +27,24 @@ export interface GatewayConfig {
   keepAliveTimeoutMs: number;
   /** Open connections per process; the next ones are closed at once (Node `maxConnections`). */
   maxConnections: number;
+  /**
+   * Which proxies' `x-forwarded-for` to believe for the client's address (fastify `trustProxy`):
+   * false, a number of hops, or addresses/CIDRs. Per-address throttling needs the real address.
+   */
+  trustProxy: boolean | number | string[];
   adminToken: string | undefined;
   logRequests: boolean;
+}
+
+function readTrustProxy(env: EnvReader): boolean | number | string[] {
+  const raw = env.optionalString('SWITCH_TRUST_PROXY');
+  if (raw === undefined || raw === '' || raw === 'false') return false;
+  if (/^[0-9]+$/.test(raw)) return env.int('SWITCH_TRUST_PROXY', 0, { min: 1, max: 10 });
+  const entries = raw.split(',').map((e) => e.trim()).filter(Boolean);
+  for (const e of entries) {
+    if (!/^[0-9a-fA-F:.]+(\/[0-9]{1,3})?$/.test(e)) throw new ConfigError('SWITCH_TRUST_PROXY', `"${e}" is not an address or CIDR (or give a number of hops)`);
+  }
+  return entries;
 }
 
 export function loadGatewayConfig(env: EnvReader = envReader()): GatewayConfig {
@@ -53,6 +69,7 @@ export function loadGatewayConfig(env: EnvReader = envReader()): GatewayConfig {
     headersTimeoutMs: env.int('SWITCH_HTTP_HEADERS_TIMEOUT_MS', 5_000, { min: 500, max: 300_000 }),
     keepAliveTimeoutMs: env.int('SWITCH_HTTP_KEEP_ALIVE_TIMEOUT_MS', 5_000, { min: 100, max: 600_000 }),
     maxConnections: env.int('SWITCH_HTTP_MAX_CONNECTIONS', 4096, { min: 1, max: 1_000_000 }),
+    trustProxy: readTrustProxy(env),
     adminToken,
     logRequests: env.bool('SWITCH_LOG_REQUESTS', true),
   };
