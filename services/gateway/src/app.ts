@@ -103,8 +103,8 @@ export async function buildGateway(deps: GatewayDeps): Promise<Gateway> {
   // Only JSON bodies: without this, fastify's built-in text/plain parser lets a text body through
   // to validation (400) instead of refusing the media type (415).
   app.removeContentTypeParser('text/plain');
-  // JSON bodies: UTF-8 only, bounded nesting, no duplicate keys, no control characters or lone
-  // surrogates in strings (services/gateway/src/json.ts); a refusal names the field.
+  // JSON bodies: UTF-8 only, bounded nesting, no duplicate keys, no lone surrogates in strings
+  // (services/gateway/src/json.ts); a refusal names the field.
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, raw, done) => {
     try {
@@ -133,7 +133,8 @@ export async function buildGateway(deps: GatewayDeps): Promise<Gateway> {
         deps.log.warn({ error: error instanceof Error ? error.message : String(error) }, 'gateway heartbeat failed');
       }
     };
-    await beat();
+    // Not awaited: an unreachable store must not hold the gateway's start (the share starts at 1).
+    void beat();
     beating = setInterval(() => void beat(), GATEWAY_BEAT_MS);
     beating.unref();
   }
