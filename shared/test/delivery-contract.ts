@@ -105,3 +105,26 @@ export function counterContract(name: string, makeStore: () => Promise<Store>): 
     });
   });
 }
+
+export function gatewayReplicasContract(name: string, makeStore: () => Promise<Store>): void {
+  describe(`Gateway replicas contract: ${name}`, () => {
+    it('counts the gateways that beat within the window, each once, forgetting the silent ones', async () => {
+      const s = await makeStore();
+      try {
+        const t0 = Date.parse('2026-01-01T00:00:00.000Z');
+        const at = (ms: number) => new Date(t0 + ms).toISOString();
+        const a = `gw-${randomUUID()}`;
+        const b = `gw-${randomUUID()}`;
+        const c = `gw-${randomUUID()}`;
+        expect(await s.gatewayReplicas.beat(a, at(0), 15_000)).toBe(1);
+        expect(await s.gatewayReplicas.beat(a, at(5_000), 15_000)).toBe(1);
+        await Promise.all([s.gatewayReplicas.beat(b, at(6_000), 15_000), s.gatewayReplicas.beat(c, at(6_000), 15_000)]);
+        expect(await s.gatewayReplicas.beat(a, at(10_000), 15_000)).toBe(3);
+        // b and c fall silent: 15 s after their last beat they no longer count.
+        expect(await s.gatewayReplicas.beat(a, at(25_000), 15_000)).toBe(1);
+      } finally {
+        await s.close();
+      }
+    });
+  });
+}

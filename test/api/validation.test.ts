@@ -270,14 +270,27 @@ describe('validation of money operations', () => {
     for (const [method, url] of [
       ['GET', '/switch/v1/nada'],
       ['POST', '/switch/v2/pagar'],
-      ['GET', '/switch/v1/pagar'],
-      ['DELETE', '/switch/v1/consultar'],
       ['GET', '/'],
     ] as const) {
       for (const headers of [{}, { 'x-switch-key': t.key }]) {
         const res = await t.inject({ method, url, headers });
         expect(res.statusCode, `${method} ${url}`).toBe(404);
         expect(res.json()).toMatchObject({ error: 'NOT_FOUND' });
+      }
+    }
+  });
+
+  it('a known path with another method → 405 METHOD_NOT_ALLOWED naming the allowed methods, with or without a key', async () => {
+    for (const [method, url, allow] of [
+      ['GET', '/switch/v1/pagar', 'POST'],
+      ['DELETE', '/switch/v1/consultar', 'POST'],
+      ['POST', '/switch/v1/bancos', 'GET, HEAD'],
+    ] as const) {
+      for (const headers of [{}, { 'x-switch-key': t.key }]) {
+        const res = await t.inject({ method, url, headers });
+        expect(res.statusCode, `${method} ${url}`).toBe(405);
+        expect(res.headers.allow).toBe(allow);
+        expect(res.json()).toMatchObject({ error: 'METHOD_NOT_ALLOWED' });
       }
     }
   });

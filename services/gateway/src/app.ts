@@ -2,10 +2,11 @@ import { randomUUID } from 'node:crypto';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import rateLimit from '@fastify/rate-limit';
 import { addMoneyKeywords, checkReady, metrics, READY_TIMEOUT_MS, registry, type Bus, type Logger, type RoutingTable, type Store } from '@switch/shared';
 import { adminGuard, installAuth } from './auth';
-import { installErrorHandling } from './errors';
+import { clientErrorHandler, frameworkErrors, installErrorHandling } from './errors';
+import { BodyRefused, parseJsonBody } from './json';
+import { bodyUnread, INJECTED_ADDRESS, Throttle } from './throttle';
 import { mcpRoutes } from './mcp/http';
 import { Operations } from './operations';
 import { Replies } from './reply';
@@ -13,7 +14,14 @@ import { adminRoutes } from './routes/admin';
 import { accountRoutes } from './routes/cuentas';
 import { operationRoutes, SwitchKeySecurity } from './routes/operations';
 import type { GatewayConfig } from './config';
-import { openApiDocument } from './openapi';
+import { openApiDocument, publishedDocument } from './openapi';
+
+/** Believes the nearest `hops` proxies (fastify's numeric trustProxy, as a function for its types). */
+const trustHops = (hops: number) => (_address: string, hop: number) => hop < hops;
+
+/** How often a gateway records that it is alive, and how long a silent one still counts. */
+export const GATEWAY_BEAT_MS = 5_000;
+export const GATEWAY_BEAT_WINDOW_MS = 15_000;
 
 export interface GatewayDeps {
   store: Store;
@@ -40,6 +48,20 @@ export async function buildGateway(deps: GatewayDeps): Promise<Gateway> {
   const app = Fastify({
     loggerInstance: deps.log as unknown as FastifyBaseLogger,
     bodyLimit: config.bodyLimitBytes,
+    // Bounded time per connection and request (docs/configuration.md "HTTP edge"): a client that
+    // sends its headers or body slowly is cut off, whatever it announced.
+    connectionTimeout: config.connectionTimeoutMs,
+    requestTimeout: config.requestTimeoutMs,
+    keepAliveTimeout: config.keepAliveTimeoutMs,
+    http: {
+      headersTimeout: config.headersTimeoutMs,
+      // How often Node looks for requests past their time: a fraction of the shortest bound.
+      connectionsCheckingInterval: Math.max(100, Math.min(1_000, Math.floor(config.headersTimeoutMs / 4))),
+    },
+    clientErrorHandler,
+    frameworkErrors,
+    // Behind a load balancer the client's address is in x-forwarded-for (per-address throttling).
+    trustProxy: typeof config.trustProxy === 'number' ? trustHops(config.trustProxy) : config.trustProxy,
     requestIdHeader: false,
     // A caller's own x-request-id is kept (traceable across systems) when it is a sane token.
     genReqId: (req) => {
@@ -54,18 +76,64 @@ export async function buildGateway(deps: GatewayDeps): Promise<Gateway> {
       plugins: [addMoneyKeywords],
     },
   });
+  // Connections beyond the cap are closed as they arrive (per process; docs/configuration.md).
+  app.server.maxConnections = config.maxConnections;
   installErrorHandling(app);
+  // First of all hooks: an address or merchant id that spent its failure budget is refused before
+  // authentication, validation or any store work (docs/decisions.md "Throttling before authentication").
+  const throttle = new Throttle({
+    requestsPerMinute: config.rateLimitPerMinute,
+    failuresPerIpPerMinute: config.failureLimitPerIpPerMinute,
+    failuresPerMerchantPerMinute: config.failureLimitPerMerchantPerMinute,
+    replicas: config.gatewayReplicas === 'auto' ? 1 : config.gatewayReplicas,
+  });
+  throttle.install(app);
+  app.addHook('onSend', async (request, reply) => {
+    // Answers are about money and keys: no cache (shared or private) may keep one.
+    if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
+    // An error answered before the announced body was read closes the connection: the rest of the
+    // body is never read (a 401 to a slow body does not hold the socket).
+    if (reply.statusCode >= 400 && bodyUnread(request)) reply.header('connection', 'close');
+  });
   observe(app);
   // Only JSON bodies: without this, fastify's built-in text/plain parser lets a text body through
   // to validation (400) instead of refusing the media type (415).
   app.removeContentTypeParser('text/plain');
+  // JSON bodies: UTF-8 only, bounded nesting, no duplicate keys, no lone surrogates in strings
+  // (services/gateway/src/json.ts); a refusal names the field.
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, raw, done) => {
+    try {
+      done(null, parseJsonBody(raw as Buffer, request.headers['content-type']));
+    } catch (error) {
+      done(error instanceof BodyRefused ? error : (error as Error), undefined);
+    }
+  });
 
   await app.register(swagger, { openapi: openApiDocument(), hideUntagged: false });
   await app.register(swaggerUi, { routePrefix: '/docs' });
-  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  app.get('/openapi.json', { schema: { hide: true } }, async () => publishedDocument(app.swagger()));
 
   const replies = new Replies(deps.bus);
   await replies.start();
+
+  // Each replica enforces its share of the deployment's limits: with `auto`, the share follows the
+  // gateways alive (a heartbeat in the store every few seconds, off the request path).
+  let beating: NodeJS.Timeout | undefined;
+  if (config.gatewayReplicas === 'auto') {
+    const beat = async () => {
+      try {
+        throttle.setReplicas(await deps.store.gatewayReplicas.beat(replies.gatewayId, new Date().toISOString(), GATEWAY_BEAT_WINDOW_MS));
+      } catch (error) {
+        // The last known share stays; the store's outage is reported by /readyz.
+        deps.log.warn({ error: error instanceof Error ? error.message : String(error) }, 'gateway heartbeat failed');
+      }
+    };
+    // Not awaited: an unreachable store must not hold the gateway's start (the share starts at 1).
+    void beat();
+    beating = setInterval(() => void beat(), GATEWAY_BEAT_MS);
+    beating.unref();
+  }
   const operations = new Operations({
     store: deps.store,
     bus: deps.bus,
@@ -75,24 +143,15 @@ export async function buildGateway(deps: GatewayDeps): Promise<Gateway> {
   });
 
   await app.register(async (api) => {
+    // The request budget of the claimed merchant, before the key is looked up in the store.
+    api.addHook('onRequest', throttle.checkRequests);
     installAuth(api, deps.store);
-    await api.register(rateLimit, {
-      hook: 'preHandler',
-      max: config.rateLimitPerMinute,
-      timeWindow: 60_000,
-      keyGenerator: (request) => `${request.caller.merchantId}|${request.caller.mode}`,
-      errorResponseBuilder: (_request, context) => ({
-        statusCode: 429,
-        error: 'RATE_LIMITED',
-        message: `more than ${context.max} requests a minute; retry after ${Math.ceil(context.ttl / 1000)} s`,
-      }),
-    });
     operationRoutes(api, operations);
     accountRoutes(api, { routing: deps.routing, replies, readTimeoutMs: config.queryTimeoutMs, store: deps.store });
   });
 
   // The tool-protocol server with the same key (SPEC 5.5); its tool calls are injected into the API above.
-  await app.register(async (mcp) => mcpRoutes(mcp, { store: deps.store, inject: (options) => app.inject(options) }));
+  await app.register(async (mcp) => mcpRoutes(mcp, { store: deps.store, inject: (options) => app.inject({ ...options, remoteAddress: INJECTED_ADDRESS }) }));
 
   const operator = await buildOperator(deps);
   await app.ready();
@@ -101,6 +160,7 @@ export async function buildGateway(deps: GatewayDeps): Promise<Gateway> {
     operator,
     replies,
     close: async () => {
+      clearInterval(beating);
       await app.close();
       await operator.close();
       await replies.stop();

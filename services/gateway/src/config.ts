@@ -1,4 +1,4 @@
-import { envReader, type EnvReader } from '@switch/shared';
+import { ConfigError, envReader, type EnvReader } from '@switch/shared';
 
 export interface GatewayConfig {
   host: string;
@@ -12,11 +12,47 @@ export interface GatewayConfig {
   bodyLimitBytes: number;
   answerTimeoutMs: number;
   queryTimeoutMs: number;
+  /** Requests a minute per merchant id (the whole deployment's figure; each replica enforces its share). */
   rateLimitPerMinute: number;
+  /** Refused requests (4xx but 404/409/429) a minute per source address, before authentication. */
+  failureLimitPerIpPerMinute: number;
+  /** Refused requests a minute per merchant id named in `x-switch-key`, before authentication. */
+  failureLimitPerMerchantPerMinute: number;
+  /**
+   * Gateway replicas sharing the traffic: each enforces `limit / replicas` (docs/decisions.md).
+   * `auto`: counted from the gateways' heartbeats in the store; a number fixes it.
+   */
+  gatewayReplicas: number | 'auto';
+  /** Socket inactivity (Node `server.timeout`): longer than the longest answer wait. */
+  connectionTimeoutMs: number;
+  /** The whole request (headers and body) must arrive within this (Node `requestTimeout`). */
+  requestTimeoutMs: number;
+  /** The headers must arrive within this (Node `headersTimeout`). */
+  headersTimeoutMs: number;
+  /** An idle keep-alive connection is closed after this (Node `keepAliveTimeout`). */
+  keepAliveTimeoutMs: number;
+  /** Open connections per process; the next ones are closed at once (Node `maxConnections`). */
+  maxConnections: number;
+  /**
+   * Which proxies' `x-forwarded-for` to believe for the client's address (fastify `trustProxy`):
+   * false, a number of hops, or addresses/CIDRs. Per-address throttling needs the real address.
+   */
+  trustProxy: boolean | number | string[];
   adminToken: string | undefined;
   logRequests: boolean;
   /** Live webhook endpoints may be internal addresses (tests and drills only): `SWITCH_WEBHOOK_ALLOW_PRIVATE`. */
   allowPrivateWebhooks: boolean;
+}
+
+function readTrustProxy(env: EnvReader): boolean | number | string[] {
+  const raw = env.optionalString('SWITCH_TRUST_PROXY');
+  if (raw === undefined || raw === '' || raw === 'false') return false;
+  if (/^[0-9]+$/.test(raw)) return env.int('SWITCH_TRUST_PROXY', 0, { min: 1, max: 10 });
+  const entries = raw.split(',').map((e) => e.trim()).filter(Boolean);
+  for (const e of entries) {
+    if (!/^[0-9a-fA-F:.]+(\/[0-9]{1,3})?$/.test(e)) throw new ConfigError('SWITCH_TRUST_PROXY', `"${e}" is not an address or CIDR (or give a number of hops)`);
+  }
+  return entries;
 }
 
 export function loadGatewayConfig(env: EnvReader = envReader()): GatewayConfig {
@@ -24,7 +60,7 @@ export function loadGatewayConfig(env: EnvReader = envReader()): GatewayConfig {
   if (adminToken !== undefined && adminToken.length < 16) {
     throw new Error('configuration SWITCH_ADMIN_TOKEN: must be at least 16 characters');
   }
-  return {
+  const config: GatewayConfig = {
     host: env.string('HOST', '127.0.0.1'),
     port: env.int('PORT', 3000, { min: 0, max: 65535 }),
     operatorHost: env.string('OPERATOR_HOST', '127.0.0.1'),
@@ -35,8 +71,35 @@ export function loadGatewayConfig(env: EnvReader = envReader()): GatewayConfig {
     answerTimeoutMs: env.int('SWITCH_ANSWER_TIMEOUT_MS', 30_000, { min: 100, max: 120_000 }),
     queryTimeoutMs: env.int('SWITCH_QUERY_TIMEOUT_MS', 10_000, { min: 100, max: 60_000 }),
     rateLimitPerMinute: env.int('SWITCH_RATE_LIMIT_PER_MINUTE', 6000, { min: 1, max: 10_000_000 }),
+    failureLimitPerIpPerMinute: env.int('SWITCH_FAILURE_LIMIT_PER_IP_PER_MINUTE', 120, { min: 1, max: 10_000_000 }),
+    failureLimitPerMerchantPerMinute: env.int('SWITCH_FAILURE_LIMIT_PER_MERCHANT_PER_MINUTE', 600, { min: 1, max: 10_000_000 }),
+    gatewayReplicas: env.optionalString('SWITCH_GATEWAY_REPLICAS') === 'auto' || env.optionalString('SWITCH_GATEWAY_REPLICAS') === undefined
+      ? 'auto'
+      : env.int('SWITCH_GATEWAY_REPLICAS', 1, { min: 1, max: 1000 }),
+    connectionTimeoutMs: env.int('SWITCH_HTTP_CONNECTION_TIMEOUT_MS', 60_000, { min: 1_000, max: 600_000 }),
+    requestTimeoutMs: env.int('SWITCH_HTTP_REQUEST_TIMEOUT_MS', 10_000, { min: 500, max: 300_000 }),
+    headersTimeoutMs: env.int('SWITCH_HTTP_HEADERS_TIMEOUT_MS', 5_000, { min: 500, max: 300_000 }),
+    keepAliveTimeoutMs: env.int('SWITCH_HTTP_KEEP_ALIVE_TIMEOUT_MS', 5_000, { min: 100, max: 600_000 }),
+    maxConnections: env.int('SWITCH_HTTP_MAX_CONNECTIONS', 4096, { min: 1, max: 1_000_000 }),
+    trustProxy: readTrustProxy(env),
     adminToken,
     logRequests: env.bool('SWITCH_LOG_REQUESTS', true),
     allowPrivateWebhooks: env.bool('SWITCH_WEBHOOK_ALLOW_PRIVATE', false),
   };
+  checkHttpTimeouts(config);
+  return config;
+}
+
+/** The HTTP bounds must nest: headers within the request, and the socket outliving an answer wait. */
+export function checkHttpTimeouts(c: Pick<GatewayConfig, 'headersTimeoutMs' | 'requestTimeoutMs' | 'connectionTimeoutMs' | 'answerTimeoutMs' | 'queryTimeoutMs'>): void {
+  if (c.headersTimeoutMs > c.requestTimeoutMs) {
+    throw new ConfigError('SWITCH_HTTP_HEADERS_TIMEOUT_MS', `${c.headersTimeoutMs} must not exceed SWITCH_HTTP_REQUEST_TIMEOUT_MS (${c.requestTimeoutMs})`);
+  }
+  const longestWait = Math.max(c.answerTimeoutMs, c.queryTimeoutMs);
+  if (c.connectionTimeoutMs <= longestWait) {
+    throw new ConfigError(
+      'SWITCH_HTTP_CONNECTION_TIMEOUT_MS',
+      `${c.connectionTimeoutMs} must exceed the longest answer wait (SWITCH_ANSWER_TIMEOUT_MS/SWITCH_QUERY_TIMEOUT_MS, ${longestWait}): an answer would be cut`,
+    );
+  }
 }

@@ -1,5 +1,9 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
-import { SchemaViolation, UUID_PATTERN } from '@switch/shared';
+import type { Socket } from 'node:net';
+import { STATUS_CODES } from 'node:http';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { NOMBRE_PATTERN, SchemaViolation, UUID_PATTERN } from '@switch/shared';
+import { BodyRefused } from './json';
+import { bodyUnread } from './throttle';
 
 interface AjvLikeError {
   keyword: string;
@@ -41,22 +45,86 @@ export function validationDetail(errors: AjvLikeError[], root: string): Record<s
     if (e.keyword === 'required') detail[path] ??= 'is required';
     else if (e.keyword === 'format' && e.params.format === 'uuid') detail[path] ??= 'must be a UUID';
     else if (e.keyword === 'pattern' && e.params.pattern === UUID_PATTERN) detail[path] ??= 'must be a UUID';
+    else if (e.keyword === 'pattern' && e.params.pattern === NOMBRE_PATTERN) {
+      detail[path] ??= 'must not be blank nor contain control characters (C0, DEL, C1, U+2028, U+2029)';
+    }
     else detail[path] ??= e.message ?? 'is invalid';
   }
   for (const [path, values] of allowed) detail[path] = `must be one of: ${values.join(', ')}`;
   return detail;
 }
 
+const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'] as const;
+
+/** The methods a path is served with, or none when the path is unknown. */
+export function allowedMethods(app: FastifyInstance, url: string): string[] {
+  const path = url.split('?')[0] ?? url;
+  return METHODS.filter((method) => app.hasRoute({ method, url: path }));
+}
+
+/**
+ * Errors the HTTP parser finds before fastify sees a request (headers too large, a malformed request
+ * line, a request that took too long): the house body, then the connection is closed.
+ */
+export function clientErrorHandler(error: Error & { code?: string }, socket: Socket): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  let status: number;
+  let body: object;
+  switch (error.code) {
+    case 'HPE_HEADER_OVERFLOW':
+      status = 431;
+      body = { error: 'HEADERS_TOO_LARGE', message: 'the request line and headers are too large' };
+      break;
+    case 'ERR_HTTP_REQUEST_TIMEOUT':
+      status = 408;
+      body = { error: 'REQUEST_TIMEOUT', message: 'the request did not arrive in time' };
+      break;
+    default:
+      status = 400;
+      body = { error: 'VALIDATION', detail: { request: 'is not a well-formed HTTP/1.1 request' } };
+  }
+  const text = JSON.stringify(body);
+  if (socket.writable) {
+    socket.write(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\ncontent-type: application/json; charset=utf-8\r\ncache-control: no-store\r\n` +
+        `connection: close\r\ncontent-length: ${Buffer.byteLength(text)}\r\n\r\n${text}`,
+    );
+  }
+  socket.destroy();
+}
+
+/** Router-level faults (a URL that cannot be decoded, a parameter too long): 400 in the house body. */
+export function frameworkErrors(error: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
+  void reply.code(400).send({ error: 'VALIDATION', detail: { url: error.code === 'FST_ERR_BAD_URL' ? 'is not a valid URL' : (error.message || 'is invalid') } });
+}
+
 export function installErrorHandling(app: FastifyInstance): void {
-  app.setNotFoundHandler((_request, reply) => reply.code(404).send({ error: 'NOT_FOUND' }));
+  const notFound = (request: FastifyRequest, reply: FastifyReply) => {
+    // A known path with another method is 405 naming the methods it has (RFC 9110 15.5.6).
+    const allow = allowedMethods(app, request.url);
+    if (bodyUnread(request)) reply.header('connection', 'close');
+    if (allow.length) {
+      return reply
+        .code(405)
+        .header('allow', allow.join(', '))
+        .send({ error: 'METHOD_NOT_ALLOWED', message: `${request.method} is not served here; allowed: ${allow.join(', ')}` });
+    }
+    return reply.code(404).send({ error: 'NOT_FOUND' });
+  };
+  app.setNotFoundHandler(notFound);
   app.setErrorHandler((error: FastifyError & { validationContext?: string }, request, reply) => {
+    // No route here: whatever the body (fastify reads it before the not-found handler), 404 or 405.
+    if (request.is404) return notFound(request, reply);
     if (error instanceof HttpProblem) return reply.code(error.statusCode).send(error.body);
+    if (error instanceof BodyRefused) return reply.code(error.statusCode).send(error.body);
     if (error.validation) {
       const root = error.validationContext === 'querystring' ? 'query' : (error.validationContext ?? 'body');
       return reply.code(400).send({ error: 'VALIDATION', detail: validationDetail(error.validation as AjvLikeError[], root) });
     }
     switch (error.code) {
       case 'FST_ERR_CTP_BODY_TOO_LARGE':
+        // The rest of the body is not read: the connection closes after the answer.
+        if (bodyUnread(request)) reply.header('connection', 'close');
         return reply.code(413).send({ error: 'PAYLOAD_TOO_LARGE', message: 'request body too large' });
       case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
@@ -65,6 +133,9 @@ export function installErrorHandling(app: FastifyInstance): void {
         return reply.code(400).send({ error: 'VALIDATION', detail: { body: 'is required' } });
     }
     if (error.statusCode === 429) return reply.code(429).send({ error: 'RATE_LIMITED', message: error.message });
+    if (error.statusCode === 408 || (error as { code?: string }).code === 'ECONNRESET') {
+      return reply.code(408).header('connection', 'close').send({ error: 'REQUEST_TIMEOUT', message: 'the request did not arrive in time' });
+    }
     if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
       // Malformed JSON and other client faults the parser finds.
       return reply.code(400).send({ error: 'VALIDATION', detail: { body: 'must be valid JSON' } });

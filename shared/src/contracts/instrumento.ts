@@ -13,6 +13,11 @@ export const Identificacion = Type.String({
 export const NumeroCuenta = Type.String({ pattern: '^[0-9]{20}$', description: '20-digit account number' });
 export const NumeroTelefono = Type.String({ pattern: '^0[0-9]{10}$', description: '11-digit local mobile number with a leading 0' });
 
+/** Control characters a name must not carry to a bank (CR/LF/NUL break fixed-width and XML rails). */
+const NOT_CONTROL = '[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029]';
+/** Printable text with at least one non-blank character. */
+export const NOMBRE_PATTERN = `^${NOT_CONTROL}*[^\\s\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029]${NOT_CONTROL}*$`;
+
 /**
  * Origin or destination of money. `valor` depends on `tipo`, expressed as if/then so that a
  * validation error names `valor` rather than a union branch.
@@ -23,7 +28,12 @@ export const Instrumento = Type.Object(
     valor: Type.String({ description: '20-digit account when tipo=cuenta; 11-digit phone with leading 0 when tipo=telefono' }),
     banco: CodigoBanco,
     identificacion: Identificacion,
-    nombre: Type.String({ minLength: 1, maxLength: 40, pattern: '\\S' }),
+    nombre: Type.String({
+      minLength: 1,
+      maxLength: 40,
+      pattern: NOMBRE_PATTERN,
+      description: '1 to 40 characters, not all blank; no control characters (C0, DEL, C1, U+2028, U+2029)',
+    }),
   },
   {
     allOf: [

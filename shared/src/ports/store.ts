@@ -208,6 +208,14 @@ export interface Store {
     /** Adds to a named counter atomically and returns its new totals (amount and count). */
     add(key: string, amount: number, count: number): Promise<{ amount: number; count: number }>;
   };
+  gatewayReplicas: {
+    /**
+     * Records that gateway `id` is alive at `at` (ISO 8601) and returns how many gateways (itself
+     * included) were alive within `windowMs` before `at`: what each replica divides a deployment-wide
+     * limit by (docs/decisions.md "Throttling before authentication").
+     */
+    beat(id: string, at: string, windowMs: number): Promise<number>;
+  };
   deliveries: {
     /** Creates a delivery; `false` when one with that id exists (the event was seen before). */
     insert(delivery: WebhookDelivery): Promise<boolean>;

@@ -5,12 +5,9 @@ import {
   BancoCatalogo,
   catalogue,
   CODIGO_BCV,
-  ErrorBody,
   Movimientos,
   NumeroCuenta,
   Saldo,
-  UnauthorizedBody,
-  ValidationErrorBody,
   type BancoId,
   type MovimientosQuery,
   type RoutingTable,
@@ -18,21 +15,26 @@ import {
 } from '@switch/shared';
 import { DependencyDown, HttpProblem } from '../errors';
 import type { Replies } from '../reply';
+import { errorResponses } from './responses';
 
 const security = [{ switchKey: [] }];
 const Fecha = Type.String({ format: 'date', description: 'YYYY-MM-DD (Venezuelan calendar day)' });
+/** Longest statement window one request may ask for (BNC's HistoryByDate limit). */
+export const MAX_STATEMENT_DAYS = 31;
 /** Query strings are not coerced (money bodies must be exact JSON), so numbers arrive as digit strings. */
 const SaldoHttpQuery = Type.Object({ cuenta: NumeroCuenta, moneda: Type.Optional(Type.Literal('VES')) });
 const MovimientosHttpQuery = Type.Object({
   cuenta: NumeroCuenta,
-  desde: Fecha,
-  hasta: Type.Optional(Fecha),
+  desde: Type.String({ ...Fecha, description: 'First day, YYYY-MM-DD (Venezuelan calendar day, UTC-4); not in the future. Otherwise 400 naming `desde`' }),
+  hasta: Type.Optional(
+    Type.String({
+      ...Fecha,
+      description: `Last day, YYYY-MM-DD (default today); not before \`desde\`, and \`hasta\` − \`desde\` below ${MAX_STATEMENT_DAYS} days (at most ${MAX_STATEMENT_DAYS} calendar days). Otherwise 400 naming \`hasta\``,
+    }),
+  ),
   limite: Type.Optional(Type.String({ pattern: '^([1-9][0-9]?|[1-4][0-9]{2}|500)$', description: 'Page size, 1 to 500 (default 100)' })),
   cursor: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9_-]{1,200}$', description: 'Cursor of the next page from a previous answer' })),
 });
-
-/** Longest statement window one request may ask for (BNC's HistoryByDate limit). */
-export const MAX_STATEMENT_DAYS = 31;
 
 export function accountRoutes(app: FastifyInstance, deps: { routing: RoutingTable; replies: Replies; readTimeoutMs: number; store: Store }): void {
   app.get(
@@ -43,7 +45,7 @@ export function accountRoutes(app: FastifyInstance, deps: { routing: RoutingTabl
         summary: 'Enabled banks of the key mode',
         description: 'Moves no money; usable to check a key.',
         security,
-        response: { 200: Type.Array(BancoCatalogo), 401: UnauthorizedBody },
+        response: { 200: Type.Array(BancoCatalogo), ...errorResponses(400, 401, 429, 503) },
       },
     },
     async (request) => catalogue(deps.routing, request.caller.mode),
@@ -111,7 +113,7 @@ export function accountRoutes(app: FastifyInstance, deps: { routing: RoutingTabl
         description: 'Read-only, both modes. In test mode the figures come from the bank test environment or the simulated bank.',
         security,
         querystring: SaldoHttpQuery,
-        response: { 200: Saldo, 400: ValidationErrorBody, 401: UnauthorizedBody, 404: ErrorBody, 422: { ...ErrorBody, description: 'ACCOUNT_NOT_REGISTERED (live): cuenta is not one of your registered accounts; BANCO_NO_DISPONIBLE: no enabled bank serves it' }, 503: ErrorBody },
+        response: { 200: Saldo, ...errorResponses(400, 401, 404, 422, 429, 503) },
       },
     },
     async (request) => {
@@ -133,7 +135,7 @@ export function accountRoutes(app: FastifyInstance, deps: { routing: RoutingTabl
         description: `Movements from \`desde\` to \`hasta\` (default today), oldest first, at most ${MAX_STATEMENT_DAYS} days per request, paged by \`limite\` and \`cursor\` (follow \`siguiente\` until null).`,
         security,
         querystring: MovimientosHttpQuery,
-        response: { 200: Movimientos, 400: ValidationErrorBody, 401: UnauthorizedBody, 404: ErrorBody, 422: { ...ErrorBody, description: 'ACCOUNT_NOT_REGISTERED (live): cuenta is not one of your registered accounts; BANCO_NO_DISPONIBLE: no enabled bank serves it' }, 503: ErrorBody },
+        response: { 200: Movimientos, ...errorResponses(400, 401, 404, 422, 429, 503) },
       },
     },
     async (request) => {

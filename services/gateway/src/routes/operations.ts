@@ -3,40 +3,25 @@ import { Type } from '@sinclair/typebox';
 import {
   CobrarBody,
   ConsultarBody,
-  ErrorBody,
   PagarBody,
   Resultado,
   ReversoBody,
   TokenBody,
-  UnauthorizedBody,
-  ValidationErrorBody,
   type OperationRequest,
 } from '@switch/shared';
 import type { Operations } from '../operations';
+import { errorResponses } from './responses';
 
 const security = [{ switchKey: [] }];
-const errors = {
-  400: ValidationErrorBody,
-  401: UnauthorizedBody,
-  409: { ...ErrorBody, description: 'The idempotency_key was used with a different body' },
-  422: {
-    ...ErrorBody,
-    description:
-      'TOKEN_MISMATCH: a cobrar whose monto, cobrador or pagador differs from its token (same idempotency_key); ACCOUNT_NOT_REGISTERED (live): ordenante or cobrador is not one of your registered accounts. `detail` names each field; nothing is stored or sent',
-  },
-  413: ErrorBody,
-  415: ErrorBody,
-  429: ErrorBody,
-  503: ErrorBody,
-};
+const errors = errorResponses(400, 401, 409, 413, 415, 422, 429, 503);
 const resultado = { ...Resultado, description: 'Read `estado` for the money outcome; HTTP 200 only says the switch answered' };
 
 /** The money operations (SPEC 4.1–4.4, 4.8). */
 export function operationRoutes(app: FastifyInstance, operations: Operations): void {
-  const money = (path: string, kind: OperationRequest['kind'], body: object, summary: string, description: string) =>
+  const money = (path: string, kind: OperationRequest['kind'], body: object, summary: string, description: string, extra: object = {}) =>
     app.post(
       path,
-      { schema: { tags: ['operaciones'], summary, description, security, body, response: { 200: resultado, ...errors } } },
+      { schema: { tags: ['operaciones'], summary, description, security, body, response: { 200: resultado, ...errors, ...extra } } },
       async (request) => operations.run(request.caller, { kind, body: request.body } as OperationRequest),
     );
 
@@ -67,6 +52,7 @@ export function operationRoutes(app: FastifyInstance, operations: Operations): v
     ReversoBody,
     'Reverse an operation',
     'Names the operation to reverse by `id`. On rails without cancellation it answers RECHAZADA with NO_SOPORTADO. An id of another merchant or mode is 404.',
+    errorResponses(404),
   );
 
   app.post(
@@ -78,7 +64,7 @@ export function operationRoutes(app: FastifyInstance, operations: Operations): v
         description: 'Current state; an operation still open at the bank is asked about first. Unknown id → 404.',
         security,
         body: ConsultarBody,
-        response: { 200: resultado, 400: ValidationErrorBody, 401: UnauthorizedBody, 404: ErrorBody, 503: ErrorBody },
+        response: { 200: resultado, ...errorResponses(400, 401, 404, 413, 415, 429, 503) },
       },
     },
     async (request) => operations.query(request.caller, (request.body as { id: string }).id),

@@ -8,3 +8,6 @@ deliveryContract('memory', async () => new MemoryStore());
 import { counterContract } from '../../../test/delivery-contract';
 
 counterContract('memory', async () => new MemoryStore());
+import { gatewayReplicasContract } from '../../../test/delivery-contract';
+
+gatewayReplicasContract('memory', async () => new MemoryStore());

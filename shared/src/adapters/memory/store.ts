@@ -160,6 +160,20 @@ export class MemoryStore implements Store {
     },
   };
 
+  private readonly gatewayBeats = new Map<string, number>();
+  readonly gatewayReplicas: Store['gatewayReplicas'] = {
+    beat: async (id, at, windowMs) => {
+      const now = Date.parse(at);
+      this.gatewayBeats.set(id, now);
+      let alive = 0;
+      for (const [other, seen] of this.gatewayBeats) {
+        if (seen >= now - windowMs) alive++;
+        else if (seen < now - 86_400_000) this.gatewayBeats.delete(other);
+      }
+      return alive;
+    },
+  };
+
   readonly deliveries: Store['deliveries'] = {
     insert: async (d) => {
       if (this.deliveryRows.has(d.id)) return false;

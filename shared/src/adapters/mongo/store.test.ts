@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { MongoClient } from 'mongodb';
 import { sampleTransaction, storeContract } from '../../../test/store-contract';
-import { counterContract, deliveryContract } from '../../../test/delivery-contract';
+import { counterContract, deliveryContract, gatewayReplicasContract } from '../../../test/delivery-contract';
 import { idempotencyScope, type IdempotencyClaim } from '../../ports/store';
 import { MongoStore } from './store';
 
@@ -39,6 +39,7 @@ const freshStore = () => connect(freshDatabase());
 storeContract('mongo', freshStore);
 deliveryContract('mongo', freshStore);
 counterContract('mongo', freshStore);
+gatewayReplicasContract('mongo', freshStore);
 
 describe('MongoStore specifics', () => {
   const open: MongoStore[] = [];

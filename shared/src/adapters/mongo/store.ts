@@ -82,6 +82,7 @@ export class MongoStore implements Store {
   private readonly claimRows: Collection<Row>;
   private readonly accountRows: Collection<Row>;
   private readonly counterEntries: Collection<Row>;
+  private readonly gatewayBeatRows: Collection<Row>;
   private readonly orderRows: Collection<Row>;
   private readonly referenceSeqRows: Collection<Row>;
   private readonly referenceRows: Collection<Row>;
@@ -111,6 +112,7 @@ export class MongoStore implements Store {
     // `_id` = mode|cuenta: an account number belongs to one merchant per mode, by the unique key.
     this.accountRows = db.collection('merchant_accounts');
     this.counterEntries = db.collection('counter_entries');
+    this.gatewayBeatRows = db.collection('gateway_beats');
     this.orderRows = db.collection('bank_orders');
     this.referenceSeqRows = db.collection('bank_reference_numbers');
     this.referenceRows = db.collection('bank_references');
@@ -277,6 +279,17 @@ export class MongoStore implements Store {
         total += (e as { count?: number }).count ?? 0;
       }
       return { amount: cents / 100, count: total };
+    },
+  };
+
+  readonly gatewayReplicas: Store['gatewayReplicas'] = {
+    beat: async (id, at, windowMs) => {
+      // One document per gateway, replaced whole (no $inc or $max: FerretDB runs them unatomically).
+      await this.gatewayBeatRows.replaceOne({ _id: id }, { _id: id, at } as Row, { upsert: true });
+      const since = new Date(Date.parse(at) - windowMs).toISOString();
+      // Gateways gone for a day are forgotten; the collection stays as small as the fleet.
+      await this.gatewayBeatRows.deleteMany({ at: { $lt: new Date(Date.parse(at) - 86_400_000).toISOString() } });
+      return this.gatewayBeatRows.countDocuments({ at: { $gte: since } });
     },
   };
 
