@@ -310,7 +310,7 @@ describe('OpenAPI states what the server answers', () => {
     const doc = (await t.get('/openapi.json')).json() as { paths: Record<string, Record<string, { responses: Record<string, unknown> }>> };
     const statuses = (path: string, method: string) => Object.keys(doc.paths[path]![method]!.responses).sort();
     for (const path of ['/switch/v1/pagar', '/switch/v1/cobrar', '/switch/v1/cobrar/token']) {
-      expect(statuses(path, 'post')).toEqual(['200', '400', '401', '409', '413', '415', '429', '503']);
+      expect(statuses(path, 'post')).toEqual(['200', '400', '401', '409', '413', '415', '422', '429', '503']);
     }
     expect(statuses('/switch/v1/reverso', 'post')).toEqual(['200', '400', '401', '404', '409', '413', '415', '429', '503']);
     expect(statuses('/switch/v1/consultar', 'post')).toContain('429');

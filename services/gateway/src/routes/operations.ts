@@ -13,7 +13,9 @@ import type { Operations } from '../operations';
 import { errorResponses } from './responses';
 
 const security = [{ switchKey: [] }];
-const errors = errorResponses(400, 401, 409, 413, 415, 422, 429, 503);
+const errors = errorResponses(400, 401, 409, 413, 415, 429, 503);
+/** TOKEN_MISMATCH (cobrar), ACCOUNT_NOT_REGISTERED (live ordenante or cobrador). */
+const refusedRequest = errorResponses(422);
 const resultado = { ...Resultado, description: 'Read `estado` for the money outcome; HTTP 200 only says the switch answered' };
 
 /** The money operations (SPEC 4.1–4.4, 4.8). */
@@ -31,6 +33,7 @@ export function operationRoutes(app: FastifyInstance, operations: Operations): v
     TokenBody,
     'Request an OTP from the payer bank',
     'ACEPTADA means the OTP was requested and sent to the payer; it is valid about 120 s. Reuse the same idempotency_key in /cobrar. In test mode the OTP is simulated and no message is sent.',
+    refusedRequest,
   );
   money(
     '/switch/v1/cobrar',
@@ -38,6 +41,7 @@ export function operationRoutes(app: FastifyInstance, operations: Operations): v
     CobrarBody,
     'Collect from the payer with an OTP',
     'Immediate debit of the payer. LIQUIDADA and ACEPTADA both count as a successful collection; OTP_INVALIDO asks for a new token.',
+    refusedRequest,
   );
   money(
     '/switch/v1/pagar',
@@ -45,6 +49,7 @@ export function operationRoutes(app: FastifyInstance, operations: Operations): v
     PagarBody,
     'Pay a beneficiary',
     'credito_inmediato answers ACEPTADA and settles later (LIQUIDADA); pago_movil (phone destination only) settles at once. A cuenta destination always goes by credito_inmediato.',
+    refusedRequest,
   );
   money(
     '/switch/v1/reverso',
