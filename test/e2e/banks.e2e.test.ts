@@ -1,24 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
-import { createTestMerchant, reportServicesOnFailure, startService, stopAllServices, type ServiceProcess } from './processes';
+import { createTestMerchant, isolatedRun, reportServicesOnFailure, type ServiceProcess, startService, stopAllServices } from './processes';
 
 /**
  * Real bank connectors as their own processes on real Kafka, the schema registry and a MongoDB-compatible
  * server, each in front of its bank's emulator (also a process), driven only over HTTP: the public API,
  * and the emulators' test-only control routes. Few processes on purpose: the machine is small.
  */
-const infra = ['KAFKA_BROKERS', 'SCHEMA_REGISTRY_URL', 'MONGO_URL'].filter((v) => !process.env[v]);
-const RUN = `e2ebk${Date.now().toString(36)}${randomUUID().slice(0, 4)}`;
-const ADMIN = `admin-${randomUUID()}`;
+const RUN = isolatedRun('e2ebk');
+const ADMIN = RUN.adminToken;
 const env = {
-  SWITCH_BUS: 'kafka',
-  SWITCH_STORE: 'mongo',
-  SWITCH_KAFKA_NAMESPACE: RUN,
-  MONGO_DATABASE: RUN,
-  SWITCH_ADMIN_TOKEN: ADMIN,
-  SWITCH_ANSWER_TIMEOUT_MS: '20000',
+  ...RUN.env,
   SWITCH_QUERY_TIMEOUT_MS: '15000',
-  SWITCH_SHUTDOWN_MS: '10000',
   SWITCH_TEST_BANKS: 'banco_plaza,bancaribe',
 };
 
@@ -62,7 +55,7 @@ describe('end to end: bank connectors and their emulators as processes on Kafka 
   const bancaribeOrders = async () => (await control(bancaribeEmu, '/orders')).count as number;
 
   beforeAll(async () => {
-    if (infra.length) throw new Error(`end-to-end tests need ${infra.join(', ')}: run \`npm run infra:up\` and \`. .cache/infra.env\``);
+    RUN.requireInfra();
     // Pending orders settle only when the test says so (-1 / 0: through the control routes).
     [plazaEmu, bancaribeEmu] = await Promise.all([
       startService('plaza-emulator', { PLAZA_EMULATOR_API_KEY: PLAZA.apiKey, PLAZA_EMULATOR_API_SECRET: PLAZA.apiSecret, PLAZA_EMULATOR_RIF: PLAZA.rif, PLAZA_EMULATOR_ACCOUNT: PLAZA.account, PLAZA_EMULATOR_SETTLE_MS: '-1' }, { entry: 'services/bank-plaza/dist/emulator/main.js', readyPath: '/__emulator/state' }),

@@ -3,24 +3,17 @@ import { randomUUID } from 'node:crypto';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { createTestMerchant, reportServicesOnFailure, startService, stopAllServices, type ServiceProcess } from './processes';
+import { createTestMerchant, isolatedRun, reportServicesOnFailure, type ServiceProcess, startService, stopAllServices } from './processes';
 
 /**
  * The MCP endpoint of a gateway process on real Kafka and MongoDB: an agent pays out and queries
  * through tools, with the key the merchant API uses. Only the services the two calls need.
  */
-const infra = ['KAFKA_BROKERS', 'SCHEMA_REGISTRY_URL', 'MONGO_URL'].filter((v) => !process.env[v]);
-const RUN = `mcp${Date.now().toString(36)}${randomUUID().slice(0, 4)}`;
-const ADMIN = `admin-${randomUUID()}`;
+const RUN = isolatedRun('mcp');
+const ADMIN = RUN.adminToken;
 const env = {
-  SWITCH_BUS: 'kafka',
-  SWITCH_STORE: 'mongo',
-  SWITCH_KAFKA_NAMESPACE: RUN,
-  MONGO_DATABASE: RUN,
-  SWITCH_ADMIN_TOKEN: ADMIN,
-  SWITCH_ANSWER_TIMEOUT_MS: '20000',
+  ...RUN.env,
   SWITCH_QUERY_TIMEOUT_MS: '15000',
-  SWITCH_SHUTDOWN_MS: '10000',
 };
 
 describe('end to end: MCP over Streamable HTTP on a gateway process', () => {
@@ -28,7 +21,7 @@ describe('end to end: MCP over Streamable HTTP on a gateway process', () => {
   let client: Client;
 
   beforeAll(async () => {
-    if (infra.length) throw new Error(`end-to-end tests need ${infra.join(', ')}: run \`npm run infra:up\` and \`. .cache/infra.env\``);
+    RUN.requireInfra();
     await Promise.all([startService('router', env), startService('bank-sim', env)]);
     gateway = await startService('gateway', env);
     const { key } = await createTestMerchant(gateway, ADMIN, 'agente', 'Agente MCP');

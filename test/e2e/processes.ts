@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { afterEach } from 'vitest';
 import { createServer } from 'node:net';
 import { resolve } from 'node:path';
@@ -18,6 +19,32 @@ export interface ServiceProcess {
   kill9(): Promise<void>;
   /** SIGTERM and wait for the exit code. */
   stop(): Promise<number | null>;
+}
+
+/**
+ * One test file's run on the shared servers: its own topic namespace and database, an operator token,
+ * and the environment every service process of the file shares. `requireInfra` throws, naming what is
+ * missing, when the real Kafka, registry and MongoDB-compatible endpoints are not given.
+ */
+export function isolatedRun(prefix: string): { adminToken: string; env: Record<string, string>; requireInfra(): void } {
+  const run = `${prefix}${Date.now().toString(36)}${randomUUID().slice(0, 4)}`;
+  const adminToken = `admin-${randomUUID()}`;
+  return {
+    adminToken,
+    env: {
+      SWITCH_BUS: 'kafka',
+      SWITCH_STORE: 'mongo',
+      SWITCH_KAFKA_NAMESPACE: run,
+      MONGO_DATABASE: run,
+      SWITCH_ADMIN_TOKEN: adminToken,
+      SWITCH_ANSWER_TIMEOUT_MS: '20000',
+      SWITCH_SHUTDOWN_MS: '10000',
+    },
+    requireInfra: () => {
+      const missing = ['KAFKA_BROKERS', 'SCHEMA_REGISTRY_URL', 'MONGO_URL'].filter((v) => !process.env[v]);
+      if (missing.length) throw new Error(`end-to-end tests need ${missing.join(', ')}: run \`npm run infra:up\` and \`. .cache/infra.env\``);
+    },
+  };
 }
 
 /** Children still running when the test worker exits are killed, so a failed run leaves no orphans. */

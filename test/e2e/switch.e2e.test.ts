@@ -3,24 +3,17 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { verifyWebhook } from '@switch/shared';
-import { createTestMerchant, reportServicesOnFailure, startService, stopAllServices, type ServiceProcess } from './processes';
+import { createTestMerchant, isolatedRun, reportServicesOnFailure, type ServiceProcess, startService, stopAllServices } from './processes';
 
 /**
  * Every service as its own process on real Kafka, the schema registry and a MongoDB-compatible
  * server, driven only through the public HTTP API. Each run uses its own topic namespace and database.
  */
-const infra = ['KAFKA_BROKERS', 'SCHEMA_REGISTRY_URL', 'MONGO_URL'].filter((v) => !process.env[v]);
-const RUN = `e2e${Date.now().toString(36)}${randomUUID().slice(0, 4)}`;
-const ADMIN = `admin-${randomUUID()}`;
+const RUN = isolatedRun('e2e');
+const ADMIN = RUN.adminToken;
 const env = {
-  SWITCH_BUS: 'kafka',
-  SWITCH_STORE: 'mongo',
-  SWITCH_KAFKA_NAMESPACE: RUN,
-  MONGO_DATABASE: RUN,
-  SWITCH_ADMIN_TOKEN: ADMIN,
-  SWITCH_ANSWER_TIMEOUT_MS: '20000',
+  ...RUN.env,
   SWITCH_QUERY_TIMEOUT_MS: '15000',
-  SWITCH_SHUTDOWN_MS: '10000',
   // Shortened webhook schedule and reconciler cadence; the SPEC schedule is checked in the notifier's unit tests.
   SWITCH_WEBHOOK_SCHEDULE_MS: '0,1500,1500,1500,1500,1500',
   SWITCH_NOTIFIER_POLL_MS: '250',
@@ -77,7 +70,7 @@ describe('end to end: every service its own process on Kafka + MongoDB', () => {
   const simOrders = async () => (await (await fetch(`http://127.0.0.1:${sim.port}/sim/orders`)).json()) as { executed: number; byTransaction: Record<string, number> };
 
   beforeAll(async () => {
-    if (infra.length) throw new Error(`end-to-end tests need ${infra.join(', ')}: run \`npm run infra:up\` and \`. .cache/infra.env\``);
+    RUN.requireInfra();
     receiver = await startReceiver();
     [router, sim, notifier, reconciler] = await Promise.all([startService('router', env), startService('bank-sim', env), startService('notifier', env), startService('reconciler', env)]);
     [gatewayA, gatewayB] = await Promise.all([startService('gateway', env), startService('gateway', env)]);

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createTestMerchant, reportServicesOnFailure, startService, stopAllServices, type ServiceProcess } from './processes';
+import { createTestMerchant, isolatedRun, reportServicesOnFailure, type ServiceProcess, startService, stopAllServices } from './processes';
 
 /**
  * Tracing across processes: gateway, router and bank-sim on real Kafka, the schema registry and a
@@ -10,9 +10,8 @@ import { createTestMerchant, reportServicesOnFailure, startService, stopAllServi
  * one trace, from the merchant's HTTP request at the gateway, over every Kafka hop, to the bank call
  * in bank-sim's process.
  */
-const infra = ['KAFKA_BROKERS', 'SCHEMA_REGISTRY_URL', 'MONGO_URL'].filter((v) => !process.env[v]);
-const RUN = `e2etr${Date.now().toString(36)}${randomUUID().slice(0, 4)}`;
-const ADMIN = `admin-${randomUUID()}`;
+const RUN = isolatedRun('e2etr');
+const ADMIN = RUN.adminToken;
 
 /** A span as read from OTLP/JSON, flattened with its service's name. */
 interface ExportedSpan {
@@ -75,16 +74,10 @@ describe('tracing: one trace from the merchant request to the bank call, across 
   let key: string;
 
   beforeAll(async () => {
-    if (infra.length) throw new Error(`end-to-end tests need ${infra.join(', ')}: run \`npm run infra:up\` and \`. .cache/infra.env\``);
+    RUN.requireInfra();
     receiver = await startOtlpReceiver();
     const env = {
-      SWITCH_BUS: 'kafka',
-      SWITCH_STORE: 'mongo',
-      SWITCH_KAFKA_NAMESPACE: RUN,
-      MONGO_DATABASE: RUN,
-      SWITCH_ADMIN_TOKEN: ADMIN,
-      SWITCH_ANSWER_TIMEOUT_MS: '20000',
-      SWITCH_SHUTDOWN_MS: '10000',
+      ...RUN.env,
       OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
       OTEL_BSP_SCHEDULE_DELAY: '100',
     };
