@@ -3,6 +3,7 @@ import {
   blocklistHit,
   dailyLimitKey,
   decide,
+  effectsOf,
   DEFAULT_CORE_POLICY,
   idempotencyScope,
   metrics,
@@ -63,10 +64,10 @@ export class TransactionActor {
       log.warn({ txnId: message.txnId, type: message.type }, 'message for an unknown transaction');
       return;
     }
+    const related = tx.relatedId ? await store.transactions.get(tx.relatedId) : null;
     // A write whose announcement failed is announced before anything else: a redelivered message
     // finds it so, whatever it carries (DESIGN rule 1: re-announce, never re-execute).
-    if (tx.announcedVersion < tx.version) tx = await this.announce(tx);
-    const related = tx.relatedId ? await store.transactions.get(tx.relatedId) : null;
+    if (tx.announcedVersion < tx.version) tx = await announce(this.deps.bus, store, tx, effectsOf(tx, related));
     const refusal = tx.mode === 'live' && startsOperation(tx, message) ? await this.liveControls(tx) : null;
     const decision = decide(tx, message, {
       now: this.now().toISOString(),
@@ -90,7 +91,7 @@ export class TransactionActor {
     }
     if (decision.rerouted) metrics.reroutes.inc({ from_bank: decision.rerouted.from, to_bank: decision.rerouted.to });
     countTransition(decision.next);
-    await announce(this.deps.bus, store, decision.next, related);
+    await announce(this.deps.bus, store, decision.next, decision.effects);
   }
 
   /**
@@ -101,13 +102,11 @@ export class TransactionActor {
   async relay(limit = 100, minAgeMs = 0): Promise<number> {
     const cutoff = this.now().getTime() - minAgeMs;
     const pending = (await this.deps.store.transactions.listUnannounced(limit)).filter((tx) => Date.parse(tx.updatedAt) <= cutoff);
-    for (const tx of pending) await this.announce(tx);
+    for (const tx of pending) {
+      const related = tx.relatedId ? await this.deps.store.transactions.get(tx.relatedId) : null;
+      await announce(this.deps.bus, this.deps.store, tx, effectsOf(tx, related));
+    }
     return pending.length;
-  }
-
-  private async announce(tx: Transaction): Promise<Transaction> {
-    const related = tx.relatedId ? await this.deps.store.transactions.get(tx.relatedId) : null;
-    return announce(this.deps.bus, this.deps.store, tx, related);
   }
 
   private async loadOrCreate(msg: ExecuteMessage): Promise<Transaction> {

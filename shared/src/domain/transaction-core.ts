@@ -99,11 +99,14 @@ export interface DecisionContext {
   refusal: Refusal | null;
 }
 
-export interface Decision {
-  /** The document to persist (one version step), or null: nothing changes. */
-  next: Transaction | null;
-  /** What persisting `next` must announce (the outbox: rebuilt from the document alone). */
-  effects: Effects | null;
+export type Decision = Write | { next: null; effects: null; why: string; rerouted?: undefined; fence?: undefined };
+
+/** A decision to write. */
+export interface Write {
+  /** The document to persist (one version step). */
+  next: Transaction;
+  /** What persisting `next` must announce (`effectsOf` the document: the outbox rebuilds the same). */
+  effects: Effects;
   /** Why, in a few words (logs, tests). */
   why: string;
   /** A payout moved to another bank because the first provably never got the order. */
@@ -145,7 +148,7 @@ export function decide(tx: Transaction, message: RouterInboxMessage, ctx: Decisi
 }
 
 /** Persisting `next` one version after `before`, with its due time and what it announces. */
-function written(next: Transaction, ctx: DecisionContext, before?: Transaction, extra: Partial<Decision> = {}): Decision {
+function written(next: Transaction, ctx: DecisionContext, before?: Transaction, extra: Pick<Write, 'rerouted' | 'fence'> = {}): Decision {
   const one = before ? asOneWrite(before, next) : next;
   one.nextCheckAt = dueAt(one, ctx.policy);
   const last = one.history[one.history.length - 1];
