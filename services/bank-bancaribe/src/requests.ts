@@ -74,39 +74,11 @@ export type TipoTrx = 'C2P' | 'B2P';
 // ---------------------------------------------------------------------------------------------
 // Requests
 
-/** C2P collection [code]; `numeroReferencia` carries our order reference, the bank's duplicate guard [INV]. */
-export function c2pRequest(ref: string, comercio: Comercio, token: string, body: CobrarBody): Record<string, unknown> {
-  return {
-    request: {
-      identificadorExterno: token,
-      direccionInternet: comercio.ip,
-      rif: identificacion(comercio.rif),
-      telefonoCredito: telefono(comercio.telefono),
-      nombreComercio: comercio.nombre,
-      bancoCredito: CODIGO_BANCARIBE,
-      canalVirtual: 1,
-      identificadorPersona: identificacion(body.pagador.identificacion),
-      telefonoPersona: telefono(body.pagador.valor),
-      otp: body.otp,
-      bancoPagador: body.pagador.banco,
-      codigoMoneda: CODIGO_MONEDA_VES,
-      montoTransaccion: monto(body.monto.valor),
-      sucursal: 1,
-      cajaTerminal: comercio.terminal,
-      tipoTerminal: 'WEB',
-      concepto: body.concepto,
-      vendedor: 1,
-      anulacion: 'N',
-      numeroReferencia: ref,
-    },
-  };
-}
-
 /**
- * Voiding a C2P: the same service with `anulacion: "S"` [inf]. The payment to void is named by its
- * `secuencial` in `secuencialOriginal` [INV]; `numeroReferencia` is this void's own reference.
+ * The C2P service's request [code]: the merchant's side, the same in a collection and in its void,
+ * around what each adds. `numeroReferencia` carries our order reference, the bank's duplicate guard [INV].
  */
-export function anulacionRequest(ref: string, comercio: Comercio, token: string, secuencialOriginal: string, concepto: string): Record<string, unknown> {
+function c2pService(ref: string, comercio: Comercio, token: string, concepto: string, own: Record<string, unknown>): Record<string, unknown> {
   return {
     request: {
       identificadorExterno: token,
@@ -122,11 +94,30 @@ export function anulacionRequest(ref: string, comercio: Comercio, token: string,
       tipoTerminal: 'WEB',
       concepto,
       vendedor: 1,
-      anulacion: 'S',
-      secuencialOriginal,
+      ...own,
       numeroReferencia: ref,
     },
   };
+}
+
+/** C2P collection [code]. */
+export function c2pRequest(ref: string, comercio: Comercio, token: string, body: CobrarBody): Record<string, unknown> {
+  return c2pService(ref, comercio, token, body.concepto, {
+    identificadorPersona: identificacion(body.pagador.identificacion),
+    telefonoPersona: telefono(body.pagador.valor),
+    otp: body.otp,
+    bancoPagador: body.pagador.banco,
+    montoTransaccion: monto(body.monto.valor),
+    anulacion: 'N',
+  });
+}
+
+/**
+ * Voiding a C2P: the same service with `anulacion: "S"` [inf]. The payment to void is named by its
+ * `secuencial` in `secuencialOriginal` [INV]; `numeroReferencia` is this void's own reference.
+ */
+export function anulacionRequest(ref: string, comercio: Comercio, token: string, secuencialOriginal: string, concepto: string): Record<string, unknown> {
+  return c2pService(ref, comercio, token, concepto, { anulacion: 'S', secuencialOriginal });
 }
 
 /** Pago móvil payout ("vuelto", Pago a Personas) [code], flat; `factura` carries our order reference. */
