@@ -59,6 +59,7 @@ describe('router service: every stored state is announced, without a restart', (
 
     brokerBack = true;
     await vi.waitFor(async () => expect((await store.transactions.get(txnId))!.announcedVersion).toBe(stored.version), { timeout: 10_000, interval: 10 });
-    expect(events.some((e) => e.txnId === txnId && e.version === stored.version)).toBe(true);
+    // The probe's subscription delivers asynchronously: the mark can be stored before the event reaches it.
+    await vi.waitFor(() => expect(events.some((e) => e.txnId === txnId && e.version === stored.version)).toBe(true), { timeout: 10_000, interval: 10 });
   });
 });
