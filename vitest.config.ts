@@ -31,13 +31,24 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: 'unit', include: ['shared/**/*.test.ts', 'services/**/*.test.ts', 'test/**/*.test.ts'], exclude: ['**/node_modules/**', '**/dist/**', 'test/e2e/**', 'test/deploy/**'], sequence: { groupOrder: 0 } },
+        test: {
+          name: 'unit',
+          include: ['shared/**/*.test.ts', 'services/**/*.test.ts', 'test/**/*.test.ts'],
+          exclude: ['**/node_modules/**', '**/dist/**', 'test/e2e/**', 'test/deploy/**'],
+          sequence: { groupOrder: 0 },
+        },
       },
       {
         extends: true,
         // One file at a time: each starts a dozen processes that join Kafka groups; side by side on two
         // cores their joins and rebalances starved each other past the readiness waits.
-        test: { name: 'e2e', include: ['test/e2e/**/*.test.ts', 'test/deploy/**/*.test.ts'], exclude: ['**/node_modules/**', '**/dist/**'], sequence: { groupOrder: 1 }, fileParallelism: false },
+        test: {
+          name: 'e2e',
+          include: ['test/e2e/**/*.test.ts', 'test/deploy/**/*.test.ts'],
+          exclude: ['**/node_modules/**', '**/dist/**'],
+          sequence: { groupOrder: 1 },
+          fileParallelism: false,
+        },
       },
     ],
     testTimeout: 60_000,

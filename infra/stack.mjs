@@ -15,7 +15,7 @@ const stack = await startStack().catch((e) => {
 const { url, key } = stack;
 const dir = relative(REPO, stack.operatorStateDir) || '.';
 process.stdout.write(
-  [
+  `${[
     '',
     `  Payments switch (processes on Kafka + MongoDB, test mode, simulated bank and bank emulators) listening on ${url}`,
     `  Docs:          ${url}/docs`,
@@ -31,7 +31,7 @@ process.stdout.write(
     `  Onboarding:    SWITCH_STATE_DIR=${dir} npm run switch -- help   (operator token in ${dir}/admin.json)`,
     `                 or SWITCH_URL=${stack.adminUrl} SWITCH_ADMIN_TOKEN=${stack.adminToken} npm run switch -- help`,
     '',
-  ].join('\n') + '\n',
+  ].join('\n')}\n`,
 );
 
 let stopping = false;

@@ -25,7 +25,14 @@ function scriptEnv(stateDir, ports) {
 function runScript(script, env, log) {
   return new Promise((res, rej) => {
     const child = spawn('bash', [resolve(REPO, 'infra', script)], { cwd: REPO, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    const onData = (d) => d.toString().split('\n').filter(Boolean).forEach((l) => log(l));
+    const onData = (d) =>
+      d
+        .toString()
+        .split('\n')
+        .filter(Boolean)
+        .forEach((l) => {
+          log(l);
+        });
     child.stdout.on('data', onData);
     child.stderr.on('data', onData);
     child.once('exit', (code) => (code === 0 ? res() : rej(new Error(`infra/${script} exited with ${code}`))));
@@ -35,9 +42,15 @@ function runScript(script, env, log) {
 const portOpen = (port) =>
   new Promise((res) => {
     const s = connect({ host: '127.0.0.1', port, timeout: 1000 });
-    s.once('connect', () => (s.destroy(), res(true)));
+    s.once('connect', () => {
+      s.destroy();
+      res(true);
+    });
     s.once('error', () => res(false));
-    s.once('timeout', () => (s.destroy(), res(false)));
+    s.once('timeout', () => {
+      s.destroy();
+      res(false);
+    });
   });
 
 /** The pid in a pid file of this instance, when that process is alive. */

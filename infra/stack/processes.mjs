@@ -57,7 +57,7 @@ export function managedProcess(def, { sink, baseEnv, readyTimeoutMs = 120_000, w
     // Own process group: a terminal's Ctrl-C reaches the stack only, which then stops services in order.
     const c = spawn(process.execPath, [resolve(REPO, def.entry)], { cwd: REPO, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
     child = c;
-    let partial = { out: '', err: '' };
+    const partial = { out: '', err: '' };
     const pipe = (key) => (d) => {
       const text = partial[key] + d.toString();
       const lines = text.split('\n');
@@ -70,7 +70,7 @@ export function managedProcess(def, { sink, baseEnv, readyTimeoutMs = 120_000, w
       c.once('exit', (code, sig) => {
         for (const k of ['out', 'err']) if (partial[k]) sink.write(prefix() + partial[k]);
         // Visible in the log: a crash (or a drill's kill -9) is never silent.
-        sink.write(prefix() + `(exited ${sig ?? code}${stopping ? '' : ', not restarted'})`);
+        sink.write(`${prefix()}(exited ${sig ?? code}${stopping ? '' : ', not restarted'})`);
         r(code);
       }),
     );

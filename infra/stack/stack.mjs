@@ -10,14 +10,47 @@ import { freePort, lineSink, managedProcess, portFree } from './processes.mjs';
 // Fixed demo credentials shared by each connector and its emulator (as EMULATOR_DEMO in
 // services/embedded/src/banks.ts): not secrets, nothing leaves 127.0.0.1.
 export const DEMO = {
-  plaza: { apiKey: 'plaza-demo-key', apiSecret: 'plaza-demo-secret', rif: 'J123456789', account: '01380000000000000001', phone: '04140000138' },
-  bancaribe: { key: 'bancaribe-demo-key', secret: 'bancaribe-demo-secret', rif: 'J000012114', phone: '04141000114', account: '01140111122222233333', hash: '09A2D57E-C433-4581-97C2-6F6ADA944F27' },
+  plaza: {
+    apiKey: 'plaza-demo-key',
+    apiSecret: 'plaza-demo-secret',
+    rif: 'J123456789',
+    account: '01380000000000000001',
+    phone: '04140000138',
+  },
+  bancaribe: {
+    key: 'bancaribe-demo-key',
+    secret: 'bancaribe-demo-secret',
+    rif: 'J000012114',
+    phone: '04141000114',
+    account: '01140111122222233333',
+    hash: '09A2D57E-C433-4581-97C2-6F6ADA944F27',
+  },
   activo: { apiKey: 'activo-demo-key', rif: 'J000000171', account: '01710001000000000001', phone: '04140000171' },
-  bnc: { clientGuid: '4A074C46-DD4E-4E54-8010-B80A6A8758F4', masterKey: 'bnc-demo-master-key', clientId: 'J000121532', account: '01910001482101010049', terminal: 'SWITCH01' },
+  bnc: {
+    clientGuid: '4A074C46-DD4E-4E54-8010-B80A6A8758F4',
+    masterKey: 'bnc-demo-master-key',
+    clientId: 'J000121532',
+    account: '01910001482101010049',
+    terminal: 'SWITCH01',
+  },
 };
 
 /** The service kinds, in start order (emulators first: a connector needs its bank's URL). */
-export const SERVICE_NAMES = ['emu-plaza', 'emu-bancaribe', 'emu-activo', 'emu-bnc', 'router', 'bank-sim', 'bank-plaza', 'bank-bancaribe', 'bank-activo', 'bank-bnc', 'notifier', 'reconciler', 'gateway'];
+export const SERVICE_NAMES = [
+  'emu-plaza',
+  'emu-bancaribe',
+  'emu-activo',
+  'emu-bnc',
+  'router',
+  'bank-sim',
+  'bank-plaza',
+  'bank-bancaribe',
+  'bank-activo',
+  'bank-bnc',
+  'notifier',
+  'reconciler',
+  'gateway',
+];
 
 async function serviceDefs({ host, port, operatorPort, emulatorSettleMs }) {
   const p = {};
@@ -26,22 +59,105 @@ async function serviceDefs({ host, port, operatorPort, emulatorSettleMs }) {
   p.activoControl = await freePort();
   // The gateway's operator listener (/metrics, /healthz, /readyz, /admin/v1): loopback, its own port.
   p.gatewayOperator = operatorPort;
-  const health = (name, entry, env = {}) => ({ name, entry, env: { HEALTH_HOST: '127.0.0.1', HEALTH_PORT: String(p[name]), ...env }, readyUrl: `http://127.0.0.1:${p[name]}/readyz`, port: p[name] });
-  const emu = (name, entry, env, readyPath, readyPort = p[name]) => ({ name, entry, env: { HOST: '127.0.0.1', PORT: String(p[name]), ...env }, readyUrl: `http://127.0.0.1:${readyPort}${readyPath}`, port: p[name], controlUrl: `http://127.0.0.1:${readyPort}/__emulator` });
+  const health = (name, entry, env = {}) => ({
+    name,
+    entry,
+    env: { HEALTH_HOST: '127.0.0.1', HEALTH_PORT: String(p[name]), ...env },
+    readyUrl: `http://127.0.0.1:${p[name]}/readyz`,
+    port: p[name],
+  });
+  const emu = (name, entry, env, readyPath, readyPort = p[name]) => ({
+    name,
+    entry,
+    env: { HOST: '127.0.0.1', PORT: String(p[name]), ...env },
+    readyUrl: `http://127.0.0.1:${readyPort}${readyPath}`,
+    port: p[name],
+    controlUrl: `http://127.0.0.1:${readyPort}/__emulator`,
+  });
   const settle = String(emulatorSettleMs);
   const defs = [
-    emu('emu-plaza', 'services/bank-plaza/dist/emulator/main.js', { PLAZA_EMULATOR_API_KEY: DEMO.plaza.apiKey, PLAZA_EMULATOR_API_SECRET: DEMO.plaza.apiSecret, PLAZA_EMULATOR_RIF: DEMO.plaza.rif, PLAZA_EMULATOR_ACCOUNT: DEMO.plaza.account, PLAZA_EMULATOR_SETTLE_MS: settle }, '/__emulator/state'),
-    emu('emu-bancaribe', 'services/bank-bancaribe/dist/emulator/main.js', { BANCARIBE_EMULATOR_CONSUMER_KEY: DEMO.bancaribe.key, BANCARIBE_EMULATOR_CONSUMER_SECRET: DEMO.bancaribe.secret, SETTLE_DELAY_MS: settle }, '/__emulator/state'),
+    emu(
+      'emu-plaza',
+      'services/bank-plaza/dist/emulator/main.js',
+      {
+        PLAZA_EMULATOR_API_KEY: DEMO.plaza.apiKey,
+        PLAZA_EMULATOR_API_SECRET: DEMO.plaza.apiSecret,
+        PLAZA_EMULATOR_RIF: DEMO.plaza.rif,
+        PLAZA_EMULATOR_ACCOUNT: DEMO.plaza.account,
+        PLAZA_EMULATOR_SETTLE_MS: settle,
+      },
+      '/__emulator/state',
+    ),
+    emu(
+      'emu-bancaribe',
+      'services/bank-bancaribe/dist/emulator/main.js',
+      {
+        BANCARIBE_EMULATOR_CONSUMER_KEY: DEMO.bancaribe.key,
+        BANCARIBE_EMULATOR_CONSUMER_SECRET: DEMO.bancaribe.secret,
+        SETTLE_DELAY_MS: settle,
+      },
+      '/__emulator/state',
+    ),
     // Activo's controls have their own port: they stay up while the bank port refuses connections.
-    emu('emu-activo', 'services/bank-activo/dist/emulator/main.js', { ACTIVO_EMULATOR_API_KEY: DEMO.activo.apiKey, MERCHANT_ACCOUNT: DEMO.activo.account, CONTROL_PORT: String(p.activoControl), SETTLE_DELAY_MS: settle }, '/__emulator/stats', p.activoControl),
-    emu('emu-bnc', 'services/bank-bnc/dist/emulator/main.js', { BNC_EMULATOR_CLIENT_GUID: DEMO.bnc.clientGuid, BNC_EMULATOR_MASTER_KEY: DEMO.bnc.masterKey, BNC_EMULATOR_CLIENT_ID: DEMO.bnc.clientId, BNC_EMULATOR_ACCOUNT: DEMO.bnc.account, BNC_EMULATOR_SETTLE_DELAY_MS: settle }, '/__emulator/state'),
+    emu(
+      'emu-activo',
+      'services/bank-activo/dist/emulator/main.js',
+      {
+        ACTIVO_EMULATOR_API_KEY: DEMO.activo.apiKey,
+        MERCHANT_ACCOUNT: DEMO.activo.account,
+        CONTROL_PORT: String(p.activoControl),
+        SETTLE_DELAY_MS: settle,
+      },
+      '/__emulator/stats',
+      p.activoControl,
+    ),
+    emu(
+      'emu-bnc',
+      'services/bank-bnc/dist/emulator/main.js',
+      {
+        BNC_EMULATOR_CLIENT_GUID: DEMO.bnc.clientGuid,
+        BNC_EMULATOR_MASTER_KEY: DEMO.bnc.masterKey,
+        BNC_EMULATOR_CLIENT_ID: DEMO.bnc.clientId,
+        BNC_EMULATOR_ACCOUNT: DEMO.bnc.account,
+        BNC_EMULATOR_SETTLE_DELAY_MS: settle,
+      },
+      '/__emulator/state',
+    ),
     health('router', 'services/router/dist/main.js'),
     health('bank-sim', 'services/bank-sim/dist/main.js'),
-    health('bank-plaza', 'services/bank-plaza/dist/src/main.js', { PLAZA_TEST_URL: `http://127.0.0.1:${p['emu-plaza']}`, PLAZA_TEST_API_KEY: DEMO.plaza.apiKey, PLAZA_TEST_API_SECRET: DEMO.plaza.apiSecret, PLAZA_TEST_RIF: DEMO.plaza.rif, PLAZA_TEST_ACCOUNT: DEMO.plaza.account, PLAZA_TEST_PHONE: DEMO.plaza.phone }),
-    health('bank-bancaribe', 'services/bank-bancaribe/dist/src/main.js', { BANCARIBE_TEST_URL: `http://127.0.0.1:${p['emu-bancaribe']}`, BANCARIBE_TEST_CONSUMER_KEY: DEMO.bancaribe.key, BANCARIBE_TEST_CONSUMER_SECRET: DEMO.bancaribe.secret, BANCARIBE_TEST_MERCHANT_RIF: DEMO.bancaribe.rif, BANCARIBE_TEST_MERCHANT_PHONE: DEMO.bancaribe.phone, BANCARIBE_TEST_MERCHANT_ACCOUNT: DEMO.bancaribe.account, BANCARIBE_TEST_CLIENT_HASH: DEMO.bancaribe.hash }),
-    health('bank-activo', 'services/bank-activo/dist/src/main.js', { ACTIVO_TEST_URL: `http://127.0.0.1:${p['emu-activo']}`, ACTIVO_TEST_API_KEY: DEMO.activo.apiKey, ACTIVO_TEST_RIF: DEMO.activo.rif, ACTIVO_TEST_ACCOUNT: DEMO.activo.account, ACTIVO_TEST_PHONE: DEMO.activo.phone }),
+    health('bank-plaza', 'services/bank-plaza/dist/src/main.js', {
+      PLAZA_TEST_URL: `http://127.0.0.1:${p['emu-plaza']}`,
+      PLAZA_TEST_API_KEY: DEMO.plaza.apiKey,
+      PLAZA_TEST_API_SECRET: DEMO.plaza.apiSecret,
+      PLAZA_TEST_RIF: DEMO.plaza.rif,
+      PLAZA_TEST_ACCOUNT: DEMO.plaza.account,
+      PLAZA_TEST_PHONE: DEMO.plaza.phone,
+    }),
+    health('bank-bancaribe', 'services/bank-bancaribe/dist/src/main.js', {
+      BANCARIBE_TEST_URL: `http://127.0.0.1:${p['emu-bancaribe']}`,
+      BANCARIBE_TEST_CONSUMER_KEY: DEMO.bancaribe.key,
+      BANCARIBE_TEST_CONSUMER_SECRET: DEMO.bancaribe.secret,
+      BANCARIBE_TEST_MERCHANT_RIF: DEMO.bancaribe.rif,
+      BANCARIBE_TEST_MERCHANT_PHONE: DEMO.bancaribe.phone,
+      BANCARIBE_TEST_MERCHANT_ACCOUNT: DEMO.bancaribe.account,
+      BANCARIBE_TEST_CLIENT_HASH: DEMO.bancaribe.hash,
+    }),
+    health('bank-activo', 'services/bank-activo/dist/src/main.js', {
+      ACTIVO_TEST_URL: `http://127.0.0.1:${p['emu-activo']}`,
+      ACTIVO_TEST_API_KEY: DEMO.activo.apiKey,
+      ACTIVO_TEST_RIF: DEMO.activo.rif,
+      ACTIVO_TEST_ACCOUNT: DEMO.activo.account,
+      ACTIVO_TEST_PHONE: DEMO.activo.phone,
+    }),
     // BNC has no test environment (test-mode bnc is bank-sim): its connector serves live mode.
-    health('bank-bnc', 'services/bank-bnc/dist/src/main.js', { BNC_LIVE_URL: `http://127.0.0.1:${p['emu-bnc']}/api`, BNC_LIVE_CLIENT_GUID: DEMO.bnc.clientGuid, BNC_LIVE_MASTER_KEY: DEMO.bnc.masterKey, BNC_LIVE_CLIENT_ID: DEMO.bnc.clientId, BNC_LIVE_ACCOUNT: DEMO.bnc.account, BNC_LIVE_TERMINAL: DEMO.bnc.terminal }),
+    health('bank-bnc', 'services/bank-bnc/dist/src/main.js', {
+      BNC_LIVE_URL: `http://127.0.0.1:${p['emu-bnc']}/api`,
+      BNC_LIVE_CLIENT_GUID: DEMO.bnc.clientGuid,
+      BNC_LIVE_MASTER_KEY: DEMO.bnc.masterKey,
+      BNC_LIVE_CLIENT_ID: DEMO.bnc.clientId,
+      BNC_LIVE_ACCOUNT: DEMO.bnc.account,
+      BNC_LIVE_TERMINAL: DEMO.bnc.terminal,
+    }),
     health('notifier', 'services/notifier/dist/main.js'),
     health('reconciler', 'services/reconciler/dist/main.js'),
     {
@@ -56,7 +172,11 @@ async function serviceDefs({ host, port, operatorPort, emulatorSettleMs }) {
 }
 
 async function admin(url, token, path, body) {
-  const r = await fetch(`${url}/admin/v1${path}`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const r = await fetch(`${url}/admin/v1${path}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   const text = await r.text();
   return { status: r.status, body: text ? JSON.parse(text) : null };
 }
@@ -89,7 +209,11 @@ export async function startStack(options = {}) {
   const operatorPort = options.operatorPort ?? (process.env.OPERATOR_PORT ? Number(process.env.OPERATOR_PORT) : await freePort());
 
   mkdirSync(resolve(stateDir, 'switch'), { recursive: true });
-  const infra = await ensureInfra({ stateDir: resolve(stateDir, 'infra'), ports: { ...DEFAULT_INFRA_PORTS, ...options.infraPorts }, log: (l) => log(l) });
+  const infra = await ensureInfra({
+    stateDir: resolve(stateDir, 'infra'),
+    ports: { ...DEFAULT_INFRA_PORTS, ...options.infraPorts },
+    log: (l) => log(l),
+  });
   // The simulated bank's ledger lives as long as the infrastructure's data (up.sh wipes it).
   const journal = resolve(stateDir, `bank-sim-${database}.journal`);
   if (!infra.reused) rmSync(journal, { force: true });
@@ -111,7 +235,9 @@ export async function startStack(options = {}) {
   const defs = await serviceDefs({ host, port, operatorPort, emulatorSettleMs: options.emulatorSettleMs ?? 1500 });
   const services = {};
   for (const def of defs) services[def.name] = managedProcess(def, { sink, baseEnv });
-  const killAll = () => Object.values(services).forEach((s) => s.killNow());
+  const killAll = () => {
+    for (const s of Object.values(services)) s.killNow();
+  };
   process.once('exit', killAll); // no orphans if the parent dies
 
   let stopped = false;
@@ -120,7 +246,11 @@ export async function startStack(options = {}) {
     stopped = true;
     log('stopping services');
     // Gateway first (no new work), emulators last (connectors may still be answering).
-    await Promise.all(Object.values(services).filter((s) => !s.name.startsWith('emu-')).map((s) => s.stop()));
+    await Promise.all(
+      Object.values(services)
+        .filter((s) => !s.name.startsWith('emu-'))
+        .map((s) => s.stop()),
+    );
     await Promise.all(Object.values(services).map((s) => s.stop()));
     process.off('exit', killAll);
     removeAdminFile(stateDir, adminToken);
@@ -143,11 +273,16 @@ export async function startStack(options = {}) {
   const url = `http://${host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host}:${port}`;
   const adminUrl = `http://127.0.0.1:${operatorPort}`;
   const created = await admin(adminUrl, adminToken, '/merchants', { id: merchant, nombre: 'Comercio Demo' });
-  if (created.status !== 201 && created.status !== 409) throw new Error(`creating merchant ${merchant}: ${created.status} ${JSON.stringify(created.body)}`);
+  if (created.status !== 201 && created.status !== 409)
+    throw new Error(`creating merchant ${merchant}: ${created.status} ${JSON.stringify(created.body)}`);
   const issued = await admin(adminUrl, adminToken, `/merchants/${merchant}/keys`, { mode: 'test' });
   if (issued.status !== 201 && issued.status !== 200) throw new Error(`issuing a key: ${issued.status} ${JSON.stringify(issued.body)}`);
   // The onboarding tool finds this switch only when told (SWITCH_STATE_DIR): never by accident.
-  writeFileSync(resolve(stateDir, 'switch', 'admin.json'), JSON.stringify({ url: adminUrl, merchantUrl: url, adminToken, pid: process.pid }, null, 2), { mode: 0o600 });
+  writeFileSync(
+    resolve(stateDir, 'switch', 'admin.json'),
+    JSON.stringify({ url: adminUrl, merchantUrl: url, adminToken, pid: process.pid }, null, 2),
+    { mode: 0o600 },
+  );
 
   return {
     url,

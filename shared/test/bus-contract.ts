@@ -9,7 +9,11 @@ import { metrics, PoisonMessage, SchemaViolation, type Bus, type DeadLetter, typ
  */
 export function busContract(name: string, makeBus: () => Promise<Bus>, settle: (bus: Bus) => Promise<void> = async () => {}): void {
   const Ping = Type.Object({ n: Type.Integer(), note: Type.Optional(Type.String()) });
-  const freshTopic = (partitions = 3): Topic<typeof Ping> => ({ name: `contract.${randomUUID().slice(0, 8)}.v1`, schema: Ping, partitions });
+  const freshTopic = (partitions = 3): Topic<typeof Ping> => ({
+    name: `contract.${randomUUID().slice(0, 8)}.v1`,
+    schema: Ping,
+    partitions,
+  });
 
   /** Resolves when `count` messages were collected (no sleeps: the handler itself signals). */
   const collector = <T>(count: number) => {

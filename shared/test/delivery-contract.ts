@@ -50,7 +50,9 @@ export function deliveryContract(name: string, makeStore: () => Promise<Store>):
       const d = sampleDelivery({ nextAttemptAt: '2000-01-01T00:00:00.000Z' });
       await s.deliveries.insert(d);
       const now = '2000-01-01T00:00:01.000Z';
-      const claims = await Promise.all([...Array(8).keys()].map((i) => s.deliveries.claimDue(now, `replica-${i}`, '2000-01-01T00:01:00.000Z')));
+      const claims = await Promise.all(
+        [...Array(8).keys()].map((i) => s.deliveries.claimDue(now, `replica-${i}`, '2000-01-01T00:01:00.000Z')),
+      );
       const mine = claims.filter((c) => c?.id === d.id);
       expect(mine).toHaveLength(1);
       // Leased: nobody else gets it until the lease expires.
@@ -75,14 +77,23 @@ export function deliveryContract(name: string, makeStore: () => Promise<Store>):
       const claimed = (await s.deliveries.claimDue('2002-01-01T00:00:00.000Z', 'owner', '2002-01-01T00:01:00.000Z'))!;
       expect(claimed.id).toBe(d.id);
       const attempt = { n: 1, at: '2002-01-01T00:00:00.000Z', statusCode: 500, latencyMs: 12, error: null };
-      const update = { status: 'pending' as const, attempts: [attempt], nextAttemptAt: '2002-01-01T00:00:30.000Z', updatedAt: '2002-01-01T00:00:00.100Z' };
+      const update = {
+        status: 'pending' as const,
+        attempts: [attempt],
+        nextAttemptAt: '2002-01-01T00:00:30.000Z',
+        updatedAt: '2002-01-01T00:00:00.100Z',
+      };
       expect(await s.deliveries.complete(d.id, 'intruder', update)).toBe(false);
       expect(await s.deliveries.complete(d.id, 'owner', update)).toBe(true);
       const stored = (await s.deliveries.get(d.id))!;
       expect(stored).toMatchObject({ attempts: [attempt], nextAttemptAt: '2002-01-01T00:00:30.000Z', lease: null });
       await s.deliveries.complete(d.id, 'owner', { ...update, status: 'exhausted', nextAttemptAt: null });
       expect(await s.deliveries.requeue(d.id, '2002-01-02T00:00:00.000Z')).toBe(true);
-      expect(await s.deliveries.get(d.id)).toMatchObject({ status: 'pending', nextAttemptAt: '2002-01-02T00:00:00.000Z', attempts: [attempt] });
+      expect(await s.deliveries.get(d.id)).toMatchObject({
+        status: 'pending',
+        nextAttemptAt: '2002-01-02T00:00:00.000Z',
+        attempts: [attempt],
+      });
       const counts = await s.deliveries.countByStatus();
       expect(counts.pending).toBeGreaterThanOrEqual(1);
     });

@@ -48,7 +48,9 @@ export function storeContract(name: string, makeStore: () => Promise<Store>): vo
       const s = await store();
       const id = `m-${randomUUID().slice(0, 8)}`;
       await s.merchants.insert({ id, nombre: 'Tienda', active: true, createdAt: new Date().toISOString() });
-      await expect(s.merchants.insert({ id, nombre: 'Otra', active: true, createdAt: new Date().toISOString() })).rejects.toBeInstanceOf(DuplicateRecord);
+      await expect(s.merchants.insert({ id, nombre: 'Otra', active: true, createdAt: new Date().toISOString() })).rejects.toBeInstanceOf(
+        DuplicateRecord,
+      );
       const got = (await s.merchants.get(id))!;
       got.nombre = 'changed';
       expect((await s.merchants.get(id))!.nombre).toBe('Tienda');
@@ -60,7 +62,16 @@ export function storeContract(name: string, makeStore: () => Promise<Store>): vo
     it('lists and revokes API keys per merchant', async () => {
       const s = await store();
       const merchantId = `m-${randomUUID().slice(0, 8)}`;
-      const key = { id: `key_${randomUUID().slice(0, 8)}`, merchantId, mode: 'test' as const, secretHash: 'a'.repeat(64), hint: 'abcd', active: true, createdAt: new Date().toISOString(), revokedAt: null };
+      const key = {
+        id: `key_${randomUUID().slice(0, 8)}`,
+        merchantId,
+        mode: 'test' as const,
+        secretHash: 'a'.repeat(64),
+        hint: 'abcd',
+        active: true,
+        createdAt: new Date().toISOString(),
+        revokedAt: null,
+      };
       await s.apiKeys.insert(key);
       expect(await s.apiKeys.listForMerchant(merchantId)).toEqual([key]);
       expect(await s.apiKeys.revoke(key.id, '2026-01-01T00:00:00.000Z')).toBe(true);
@@ -72,7 +83,14 @@ export function storeContract(name: string, makeStore: () => Promise<Store>): vo
     it('keeps webhook endpoints per merchant and mode', async () => {
       const s = await store();
       const merchantId = `m-${randomUUID().slice(0, 8)}`;
-      const base = { merchantId, url: 'https://example.test/hook', events: ['transaccion.liquidada' as const], secret: 'whsec_x', active: true, createdAt: new Date().toISOString() };
+      const base = {
+        merchantId,
+        url: 'https://example.test/hook',
+        events: ['transaccion.liquidada' as const],
+        secret: 'whsec_x',
+        active: true,
+        createdAt: new Date().toISOString(),
+      };
       await s.webhooks.insert({ ...base, id: `we_${randomUUID().slice(0, 8)}`, mode: 'test' });
       await s.webhooks.insert({ ...base, id: `we_${randomUUID().slice(0, 8)}`, mode: 'live' });
       expect(await s.webhooks.listForMerchant(merchantId)).toHaveLength(2);
@@ -87,7 +105,14 @@ export function storeContract(name: string, makeStore: () => Promise<Store>): vo
       const merchantId = `m-${randomUUID().slice(0, 8)}`;
       const other = `m-${randomUUID().slice(0, 8)}`;
       const cuenta = `0191${String(Math.floor(Math.random() * 1e15)).padStart(16, '0')}`;
-      const account = { merchantId, mode: 'live' as const, banco: 'bnc' as const, cuenta, telefono: '04141234567', createdAt: '2026-01-01T00:00:00.000Z' };
+      const account = {
+        merchantId,
+        mode: 'live' as const,
+        banco: 'bnc' as const,
+        cuenta,
+        telefono: '04141234567',
+        createdAt: '2026-01-01T00:00:00.000Z',
+      };
       expect(await s.accounts.register(account)).toBe(true);
       // The same number in the same mode is taken, for this merchant and any other.
       expect(await s.accounts.register({ ...account, createdAt: '2026-01-02T00:00:00.000Z' })).toBe(false);
@@ -105,7 +130,9 @@ export function storeContract(name: string, makeStore: () => Promise<Store>): vo
       expect((await s.accounts.find('live', cuenta))!.banco).toBe('bnc');
       // Concurrent registrations of one number: exactly one wins.
       const racing = `0191${String(Math.floor(Math.random() * 1e15)).padStart(16, '0')}`;
-      const wins = await Promise.all([...Array(5).keys()].map((i) => s.accounts.register({ ...account, cuenta: racing, merchantId: `m${i}` })));
+      const wins = await Promise.all(
+        [...Array(5).keys()].map((i) => s.accounts.register({ ...account, cuenta: racing, merchantId: `m${i}` })),
+      );
       expect(wins.filter(Boolean)).toHaveLength(1);
     });
 
@@ -113,7 +140,16 @@ export function storeContract(name: string, makeStore: () => Promise<Store>): vo
       const s = await store();
       const key = randomUUID();
       const scope = idempotencyScope('m1', 'test', 'pagar', key);
-      const claim = (i: number): IdempotencyClaim => ({ scope, merchantId: 'm1', mode: 'test', kind: 'pagar', key, fingerprint: `f${i}`, txnId: `txn_${i}`, createdAt: new Date().toISOString() });
+      const claim = (i: number): IdempotencyClaim => ({
+        scope,
+        merchantId: 'm1',
+        mode: 'test',
+        kind: 'pagar',
+        key,
+        fingerprint: `f${i}`,
+        txnId: `txn_${i}`,
+        createdAt: new Date().toISOString(),
+      });
       const results = await Promise.all([...Array(20).keys()].map((i) => s.idempotency.claim(claim(i))));
       const winners = results.filter((r) => r.claimed);
       expect(winners).toHaveLength(1);
@@ -132,7 +168,16 @@ export function storeContract(name: string, makeStore: () => Promise<Store>): vo
       ];
       expect(new Set(scopes).size).toBe(4);
       for (const scope of scopes) {
-        const r = await s.idempotency.claim({ scope, merchantId: 'm', mode: 'test', kind: 'cobrar', key, fingerprint: 'f', txnId: scope, createdAt: new Date().toISOString() });
+        const r = await s.idempotency.claim({
+          scope,
+          merchantId: 'm',
+          mode: 'test',
+          kind: 'cobrar',
+          key,
+          fingerprint: 'f',
+          txnId: scope,
+          createdAt: new Date().toISOString(),
+        });
         expect(r.claimed).toBe(true);
       }
     });
@@ -178,7 +223,9 @@ export function storeContract(name: string, makeStore: () => Promise<Store>): vo
     it('round-trips a full transaction exactly: nested objects, arrays of objects, nulls, any bank keys', async () => {
       const s = await store();
       // Bank JSON may hold keys a document database refuses ('.', leading '$') and nested arrays.
-      const raw = JSON.parse('{"resultado.codigo":"00","$meta":{"a.b":[{"$x":null}]},"matriz":[[1,2],[[3]]],"%":"%2E","vacio":{},"lista":[]}');
+      const raw = JSON.parse(
+        '{"resultado.codigo":"00","$meta":{"a.b":[{"$x":null}]},"matriz":[[1,2],[[3]]],"%":"%2E","vacio":{},"lista":[]}',
+      );
       const at = '2020-01-01T00:00:00.000Z';
       const tx = sampleTransaction({
         estado: 'ACEPTADA',
@@ -187,7 +234,15 @@ export function storeContract(name: string, makeStore: () => Promise<Store>): vo
         referenciaBanco: '000123',
         raw,
         attempts: [
-          { n: 1, banco: 'banco_plaza', rail: 'pago_movil', dispatchedAt: at, dispatchVersion: 2, outcome: 'not_processed', resolvedAt: at },
+          {
+            n: 1,
+            banco: 'banco_plaza',
+            rail: 'pago_movil',
+            dispatchedAt: at,
+            dispatchVersion: 2,
+            outcome: 'not_processed',
+            resolvedAt: at,
+          },
           { n: 2, banco: 'bnc', rail: 'pago_movil', dispatchedAt: at, dispatchVersion: 3 },
         ],
         history: [{ from: null, to: 'ACEPTADA', at, cause: 'bank_outcome', version: 4, motivo: null, raw }],
@@ -197,14 +252,24 @@ export function storeContract(name: string, makeStore: () => Promise<Store>): vo
       });
       expect(await s.transactions.insert(tx)).toBe(true);
       expect(await s.transactions.get(tx.id)).toStrictEqual(tx);
-      const next: Transaction = { ...tx, version: 5, estado: 'LIQUIDADA', raw: null, history: [...tx.history, { ...tx.history[0]!, from: 'ACEPTADA', to: 'LIQUIDADA', version: 5, raw: { 'otro.campo': [[null]] } }] };
+      const next: Transaction = {
+        ...tx,
+        version: 5,
+        estado: 'LIQUIDADA',
+        raw: null,
+        history: [...tx.history, { ...tx.history[0]!, from: 'ACEPTADA', to: 'LIQUIDADA', version: 5, raw: { 'otro.campo': [[null]] } }],
+      };
       expect(await s.transactions.replace(next, 4)).toBe(true);
       expect(await s.transactions.get(tx.id)).toStrictEqual(next);
     });
 
     it('keeps an attempt without outcome in flight (an explicit undefined reads back as absent)', async () => {
       const s = await store();
-      const tx = sampleTransaction({ attempts: [{ n: 1, banco: 'bnc', rail: 'pago_movil', dispatchedAt: '2020-01-01T00:00:00.000Z', dispatchVersion: 1, outcome: undefined }] });
+      const tx = sampleTransaction({
+        attempts: [
+          { n: 1, banco: 'bnc', rail: 'pago_movil', dispatchedAt: '2020-01-01T00:00:00.000Z', dispatchVersion: 1, outcome: undefined },
+        ],
+      });
       await s.transactions.insert(tx);
       const got = (await s.transactions.get(tx.id))!;
       expect(got.attempts[0]!.outcome).toBeUndefined();
@@ -295,12 +360,27 @@ export function storeContract(name: string, makeStore: () => Promise<Store>): vo
     it('journals bank orders: one claim wins, the outcome (any bank keys) is recorded and read back', async () => {
       const s = await store();
       const txnId = `txn_${randomUUID().replace(/-/g, '')}`;
-      const record = { id: `${txnId}#1`, txnId, attempt: 1, banco: 'bnc' as const, orderRef: `${txnId}-1`, claimedBy: 'w1', claimedAt: new Date().toISOString(), outcome: null, recordedAt: null };
+      const record = {
+        id: `${txnId}#1`,
+        txnId,
+        attempt: 1,
+        banco: 'bnc' as const,
+        orderRef: `${txnId}-1`,
+        claimedBy: 'w1',
+        claimedAt: new Date().toISOString(),
+        outcome: null,
+        recordedAt: null,
+      };
       const claims = await Promise.all(Array.from({ length: 8 }, (_, i) => s.bankOrders.claim({ ...record, claimedBy: `w${i}` })));
       expect(claims.filter((c) => c.claimed)).toHaveLength(1);
       const lost = claims.find((c) => !c.claimed);
       expect(lost).toMatchObject({ claimed: false, existing: { id: record.id, outcome: null } });
-      const outcome = { type: 'settled' as const, referencia: 'R1', endtoend: null, raw: { 'a.b': 1, $code: '00', nested: { 'x.y': [1, { $z: 2 }] } } };
+      const outcome = {
+        type: 'settled' as const,
+        referencia: 'R1',
+        endtoend: null,
+        raw: { 'a.b': 1, $code: '00', nested: { 'x.y': [1, { $z: 2 }] } },
+      };
       await s.bankOrders.recordOutcome(record.id, outcome, new Date().toISOString());
       const again = await s.bankOrders.claim(record);
       expect(again).toMatchObject({ claimed: false, existing: { outcome } });

@@ -1,7 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMerchant, issueKey, type Movimiento } from '@switch/shared';
 import { OPENING_BALANCE } from '@switch/bank-sim';
-import { CUENTA_ORDENANTE, cobrarBody, cuenta, pagarBody, startTestSwitch, telefono, tokenBody, venezuelanDay, type TestSwitch } from './helpers';
+import {
+  CUENTA_ORDENANTE,
+  cobrarBody,
+  cuenta,
+  pagarBody,
+  startTestSwitch,
+  telefono,
+  tokenBody,
+  venezuelanDay,
+  type TestSwitch,
+} from './helpers';
 
 const ADMIN = 'operator-token-0123456789';
 const bearer = { authorization: `Bearer ${ADMIN}` };
@@ -45,10 +55,17 @@ describe('merchant accounts', () => {
     });
 
     it('registers accounts per bank and mode; one holder per account number; lists them', async () => {
-      const add = (merchant: string, payload: Record<string, unknown>) => t.operator({ method: 'POST', url: `/admin/v1/merchants/${merchant}/accounts`, headers: bearer, payload });
+      const add = (merchant: string, payload: Record<string, unknown>) =>
+        t.operator({ method: 'POST', url: `/admin/v1/merchants/${merchant}/accounts`, headers: bearer, payload });
       const created = await add('vivo', { mode: 'live', banco: 'bnc', cuenta: CUENTA_ORDENANTE, telefono: '04140000191' });
       expect(created.statusCode, created.body).toBe(201);
-      expect(created.json()).toMatchObject({ merchantId: 'vivo', mode: 'live', banco: 'bnc', cuenta: CUENTA_ORDENANTE, telefono: '04140000191' });
+      expect(created.json()).toMatchObject({
+        merchantId: 'vivo',
+        mode: 'live',
+        banco: 'bnc',
+        cuenta: CUENTA_ORDENANTE,
+        telefono: '04140000191',
+      });
       expect((await add('vivo', { mode: 'live', banco: 'bnc', cuenta: CUENTA_ORDENANTE })).statusCode).toBe(409);
       // Another merchant cannot claim it.
       const stolen = await add('segundo', { mode: 'live', banco: 'bnc', cuenta: CUENTA_ORDENANTE });
@@ -76,8 +93,12 @@ describe('merchant accounts', () => {
       expect(res.statusCode).toBe(422);
       expect(res.json()).toMatchObject({ error: 'ACCOUNT_NOT_REGISTERED', detail: { ordenante: expect.any(String) } });
       // An account nobody registered, and a phone of none of its accounts.
-      expect((await t.post('/switch/v1/pagar', pagarBody({ ordenante: cuenta({ valor: '01910000000000000555' }) }), liveKey)).json()).toMatchObject({ error: 'ACCOUNT_NOT_REGISTERED' });
-      expect((await t.post('/switch/v1/pagar', pagarBody({ ordenante: telefono({ valor: '04149999999', banco: '0191' }) }), liveKey)).statusCode).toBe(422);
+      expect(
+        (await t.post('/switch/v1/pagar', pagarBody({ ordenante: cuenta({ valor: '01910000000000000555' }) }), liveKey)).json(),
+      ).toMatchObject({ error: 'ACCOUNT_NOT_REGISTERED' });
+      expect(
+        (await t.post('/switch/v1/pagar', pagarBody({ ordenante: telefono({ valor: '04149999999', banco: '0191' }) }), liveKey)).statusCode,
+      ).toBe(422);
       await t.expectNothingSince(before);
     });
 
@@ -111,7 +132,11 @@ describe('merchant accounts', () => {
       const byAccount = await t.post('/switch/v1/pagar', pagarBody({ ordenante: cuenta({ valor: CUENTA_ORDENANTE }) }), liveKey);
       expect(byAccount.statusCode, byAccount.body).toBe(200);
       expect(byAccount.json()).toMatchObject({ estado: 'RECHAZADA', motivo_rechazo: 'BANCO_NO_DISPONIBLE' });
-      const byPhone = await t.post('/switch/v1/cobrar/token', tokenBody({ cobrador: telefono({ valor: '04140000191', banco: '0191' }) }), liveKey);
+      const byPhone = await t.post(
+        '/switch/v1/cobrar/token',
+        tokenBody({ cobrador: telefono({ valor: '04140000191', banco: '0191' }) }),
+        liveKey,
+      );
       expect(byPhone.statusCode, byPhone.body).toBe(200);
       const saldo = await t.get(`/switch/v1/saldo?cuenta=${CUENTA_ORDENANTE}`, liveKey);
       expect(saldo.json()).toMatchObject({ error: 'BANCO_NO_DISPONIBLE' });

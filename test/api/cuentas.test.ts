@@ -49,16 +49,27 @@ describe('account reads with the simulated bank', () => {
 
   describe('GET /switch/v1/movimientos', () => {
     const cuentaMov = '01910000000000000555';
-    const url = (q: Record<string, string | number>) => `/switch/v1/movimientos?${new URLSearchParams(Object.entries(q).map(([k, v]): [string, string] => [k, String(v)]))}`;
+    const url = (q: Record<string, string | number>) =>
+      `/switch/v1/movimientos?${new URLSearchParams(Object.entries(q).map(([k, v]): [string, string] => [k, String(v)]))}`;
 
     it('shows the debit of a payout from the account, in a body matching the Movimientos schema', async () => {
-      const pago = await t.post('/switch/v1/pagar', pagarBody({ ordenante: cuenta({ valor: cuentaMov }), monto: { valor: 33.33, moneda: 'VES' }, concepto: 'Nómina marzo' }));
+      const pago = await t.post(
+        '/switch/v1/pagar',
+        pagarBody({ ordenante: cuenta({ valor: cuentaMov }), monto: { valor: 33.33, moneda: 'VES' }, concepto: 'Nómina marzo' }),
+      );
       expect(pago.statusCode).toBe(200);
       const res = await t.get(url({ cuenta: cuentaMov, desde: venezuelanDay(-1) }));
       expect(res.statusCode, res.body).toBe(200);
       const body = res.json();
       expect(isMovimientos(body), JSON.stringify(isMovimientos.errors)).toBe(true);
-      expect(body).toMatchObject({ cuenta: cuentaMov, banco: 'bnc', moneda: 'VES', desde: venezuelanDay(-1), hasta: venezuelanDay(), siguiente: null });
+      expect(body).toMatchObject({
+        cuenta: cuentaMov,
+        banco: 'bnc',
+        moneda: 'VES',
+        desde: venezuelanDay(-1),
+        hasta: venezuelanDay(),
+        siguiente: null,
+      });
       const debit = body.movimientos.find((m: Movimiento) => m.referencia === pago.json().referencia_banco);
       expect(debit).toMatchObject({ tipo: 'debito', monto: 33.33, concepto: 'Nómina marzo', fecha: venezuelanDay() });
     });
@@ -67,7 +78,11 @@ describe('account reads with the simulated bank', () => {
       const cuentaPag = '01910000000000000444';
       const refs: string[] = [];
       for (let i = 0; i < 3; i++) {
-        refs.push((await t.post('/switch/v1/pagar', pagarBody({ ordenante: cuenta({ valor: cuentaPag }), monto: { valor: i + 1, moneda: 'VES' } }))).json().referencia_banco);
+        refs.push(
+          (
+            await t.post('/switch/v1/pagar', pagarBody({ ordenante: cuenta({ valor: cuentaPag }), monto: { valor: i + 1, moneda: 'VES' } }))
+          ).json().referencia_banco,
+        );
       }
       const seen: Movimiento[] = [];
       let cursor: string | null = null;

@@ -35,7 +35,17 @@ describe('admin API: dead letters', () => {
       topics: [
         {
           topic: TOPICS.bankHealth.name,
-          deadLetters: [{ id: '0:0', topic: TOPICS.bankHealth.name, key: 'bnc.test', value: message, reason: 'probe refuses it until healed', at: expect.any(String), redriven: false }],
+          deadLetters: [
+            {
+              id: '0:0',
+              topic: TOPICS.bankHealth.name,
+              key: 'bnc.test',
+              value: message,
+              reason: 'probe refuses it until healed',
+              at: expect.any(String),
+              redriven: false,
+            },
+          ],
         },
       ],
     });
@@ -49,7 +59,12 @@ describe('admin API: dead letters', () => {
   it('redrives dead letters to their topic once each, and reports what it refused', async () => {
     const { message, seen, heal } = await withOneDeadLetter();
     heal();
-    const redrive = await t!.operator({ method: 'POST', url: '/admin/v1/dead-letters/redrive', headers: bearer, payload: { topic: TOPICS.bankHealth.name } });
+    const redrive = await t!.operator({
+      method: 'POST',
+      url: '/admin/v1/dead-letters/redrive',
+      headers: bearer,
+      payload: { topic: TOPICS.bankHealth.name },
+    });
     expect(redrive.statusCode).toBe(200);
     expect(redrive.json()).toEqual({ topic: TOPICS.bankHealth.name, redriven: ['0:0'], refused: [] });
     await t!.settle();
@@ -57,7 +72,12 @@ describe('admin API: dead letters', () => {
 
     const listed = await t!.operator({ method: 'GET', url: '/admin/v1/dead-letters', headers: bearer });
     expect(listed.json().topics[0].deadLetters[0]).toMatchObject({ id: '0:0', redriven: true });
-    const again = await t!.operator({ method: 'POST', url: '/admin/v1/dead-letters/redrive', headers: bearer, payload: { topic: TOPICS.bankHealth.name, ids: ['0:0'] } });
+    const again = await t!.operator({
+      method: 'POST',
+      url: '/admin/v1/dead-letters/redrive',
+      headers: bearer,
+      payload: { topic: TOPICS.bankHealth.name, ids: ['0:0'] },
+    });
     expect(again.json()).toEqual({ topic: TOPICS.bankHealth.name, redriven: [], refused: [{ id: '0:0', reason: 'already redriven' }] });
     await t!.settle();
     expect(seen).toHaveLength(1);
@@ -65,14 +85,27 @@ describe('admin API: dead letters', () => {
 
   it('refuses bad requests and requests without the admin token', async () => {
     await withOneDeadLetter();
-    const bad = await t!.operator({ method: 'POST', url: '/admin/v1/dead-letters/redrive', headers: bearer, payload: { topic: TOPICS.bankHealth.name, ids: ['not an id'] } });
+    const bad = await t!.operator({
+      method: 'POST',
+      url: '/admin/v1/dead-letters/redrive',
+      headers: bearer,
+      payload: { topic: TOPICS.bankHealth.name, ids: ['not an id'] },
+    });
     expect(bad.statusCode).toBe(400);
     expect(bad.json()).toMatchObject({ error: 'VALIDATION' });
-    const unknown = await t!.operator({ method: 'POST', url: '/admin/v1/dead-letters/redrive', headers: bearer, payload: { topic: 'nope.v1' } });
+    const unknown = await t!.operator({
+      method: 'POST',
+      url: '/admin/v1/dead-letters/redrive',
+      headers: bearer,
+      payload: { topic: 'nope.v1' },
+    });
     expect(unknown.statusCode).toBe(404);
     for (const headers of [{}, { authorization: 'Bearer wrong-token-0123456789' }, { 'x-switch-key': t!.key }]) {
       expect((await t!.operator({ method: 'GET', url: '/admin/v1/dead-letters', headers })).statusCode).toBe(401);
-      expect((await t!.operator({ method: 'POST', url: '/admin/v1/dead-letters/redrive', headers, payload: { topic: TOPICS.bankHealth.name } })).statusCode).toBe(401);
+      expect(
+        (await t!.operator({ method: 'POST', url: '/admin/v1/dead-letters/redrive', headers, payload: { topic: TOPICS.bankHealth.name } }))
+          .statusCode,
+      ).toBe(401);
     }
     // Nothing was redriven by the refused requests.
     const listed = await t!.operator({ method: 'GET', url: '/admin/v1/dead-letters', headers: bearer });

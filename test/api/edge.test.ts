@@ -49,7 +49,16 @@ describe('hostile bodies', () => {
   it('nesting within the bound is parsed as before (33 levels refused, 32 not)', async () => {
     const nest = (n: number) => `${'['.repeat(n - 1)}${']'.repeat(n - 1)}`;
     const ok = JSON.stringify(pagarBody()).replace(/^\{/, `{"extra":${nest(31)},`);
-    expect((await t.inject({ method: 'POST', url: '/switch/v1/pagar', payload: ok, headers: { 'x-switch-key': t.key, 'content-type': 'application/json' } })).statusCode).toBe(200);
+    expect(
+      (
+        await t.inject({
+          method: 'POST',
+          url: '/switch/v1/pagar',
+          payload: ok,
+          headers: { 'x-switch-key': t.key, 'content-type': 'application/json' },
+        })
+      ).statusCode,
+    ).toBe(200);
     await refusedRaw('/switch/v1/pagar', JSON.stringify(pagarBody()).replace(/^\{/, `{"extra":${nest(33)},`), 400);
   });
 
@@ -123,7 +132,12 @@ describe('hostile bodies', () => {
 
   it('QUERY or PUT with a bad body on a known path → 405 all the same', async () => {
     for (const method of ['QUERY', 'PUT'] as const) {
-      const res = await t.inject({ method, url: '/switch/v1/bancos', payload: '{', headers: { 'x-switch-key': t.key, 'content-type': 'application/json' } });
+      const res = await t.inject({
+        method,
+        url: '/switch/v1/bancos',
+        payload: '{',
+        headers: { 'x-switch-key': t.key, 'content-type': 'application/json' },
+      });
       expect(res.statusCode, method).toBe(405);
       expect(res.headers.allow).toBe('GET, HEAD');
     }
@@ -188,7 +202,13 @@ describe('throttling before authentication and validation', () => {
   it('401s from one address: after the budget, 429 RATE_LIMITED with retry-after, before any store work', async () => {
     const ip = '203.0.113.7';
     for (let i = 0; i < 5; i++) {
-      const res = await t.inject({ method: 'POST', url: '/switch/v1/pagar', payload: pagarBody(), headers: { 'x-switch-key': 'nadie:sk_test_wrong' }, remoteAddress: ip });
+      const res = await t.inject({
+        method: 'POST',
+        url: '/switch/v1/pagar',
+        payload: pagarBody(),
+        headers: { 'x-switch-key': 'nadie:sk_test_wrong' },
+        remoteAddress: ip,
+      });
       expect(res.statusCode).toBe(401);
       expect(res.json()).toEqual({ error: 'unauthorized' });
     }
@@ -196,7 +216,13 @@ describe('throttling before authentication and validation', () => {
     const before = t.footprint();
     // Throttled whatever the key, even the right one: the address spent its budget.
     for (const key of ['nadie:sk_test_wrong', t.key]) {
-      const res = await t.inject({ method: 'POST', url: '/switch/v1/pagar', payload: pagarBody(), headers: { 'x-switch-key': key }, remoteAddress: ip });
+      const res = await t.inject({
+        method: 'POST',
+        url: '/switch/v1/pagar',
+        payload: pagarBody(),
+        headers: { 'x-switch-key': key },
+        remoteAddress: ip,
+      });
       expect(res.statusCode).toBe(429);
       expect(res.json()).toMatchObject({ error: 'RATE_LIMITED' });
       expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
@@ -205,13 +231,22 @@ describe('throttling before authentication and validation', () => {
     expect(lookups()).toBe(0);
     await t.expectNothingSince(before);
     // Another address is not affected.
-    expect((await t.inject({ method: 'GET', url: '/switch/v1/bancos', headers: { 'x-switch-key': t.key }, remoteAddress: '203.0.113.8' })).statusCode).toBe(200);
+    expect(
+      (await t.inject({ method: 'GET', url: '/switch/v1/bancos', headers: { 'x-switch-key': t.key }, remoteAddress: '203.0.113.8' }))
+        .statusCode,
+    ).toBe(200);
   });
 
   it('400s from one address are throttled the same way', async () => {
     const ip = '203.0.113.9';
     for (let i = 0; i < 5; i++) {
-      const res = await t.inject({ method: 'POST', url: '/switch/v1/pagar', payload: { nada: 1 }, headers: { 'x-switch-key': `otro${i}:sk_test_x` }, remoteAddress: ip });
+      const res = await t.inject({
+        method: 'POST',
+        url: '/switch/v1/pagar',
+        payload: { nada: 1 },
+        headers: { 'x-switch-key': `otro${i}:sk_test_x` },
+        remoteAddress: ip,
+      });
       expect([400, 401]).toContain(res.statusCode);
     }
     const res = await t.inject({ method: 'GET', url: '/switch/v1/bancos', headers: { 'x-switch-key': t.key }, remoteAddress: ip });
@@ -222,11 +257,23 @@ describe('throttling before authentication and validation', () => {
   it('failures naming one merchant id from many addresses: throttled per merchant id', async () => {
     const merchant = 'victima';
     for (let i = 0; i < 8; i++) {
-      const res = await t.inject({ method: 'POST', url: '/switch/v1/pagar', payload: pagarBody(), headers: { 'x-switch-key': `${merchant}:sk_test_guess${i}` }, remoteAddress: `198.51.100.${i + 1}` });
+      const res = await t.inject({
+        method: 'POST',
+        url: '/switch/v1/pagar',
+        payload: pagarBody(),
+        headers: { 'x-switch-key': `${merchant}:sk_test_guess${i}` },
+        remoteAddress: `198.51.100.${i + 1}`,
+      });
       expect(res.statusCode).toBe(401);
     }
     const lookups = countKeyLookups();
-    const res = await t.inject({ method: 'POST', url: '/switch/v1/pagar', payload: pagarBody(), headers: { 'x-switch-key': `${merchant}:sk_test_guess9` }, remoteAddress: '198.51.100.200' });
+    const res = await t.inject({
+      method: 'POST',
+      url: '/switch/v1/pagar',
+      payload: pagarBody(),
+      headers: { 'x-switch-key': `${merchant}:sk_test_guess9` },
+      remoteAddress: '198.51.100.200',
+    });
     expect(res.statusCode).toBe(429);
     expect(res.json()).toMatchObject({ error: 'RATE_LIMITED' });
     expect(res.headers['retry-after']).toBeDefined();
@@ -236,10 +283,22 @@ describe('throttling before authentication and validation', () => {
   it('400s of an authenticated merchant are throttled per merchant id', async () => {
     const ips = Array.from({ length: 8 }, (_, i) => `192.0.2.${i + 1}`);
     for (const ip of ips) {
-      const res = await t.inject({ method: 'POST', url: '/switch/v1/pagar', payload: { nada: 1 }, headers: { 'x-switch-key': t.key }, remoteAddress: ip });
+      const res = await t.inject({
+        method: 'POST',
+        url: '/switch/v1/pagar',
+        payload: { nada: 1 },
+        headers: { 'x-switch-key': t.key },
+        remoteAddress: ip,
+      });
       expect(res.statusCode).toBe(400);
     }
-    const res = await t.inject({ method: 'POST', url: '/switch/v1/pagar', payload: pagarBody(), headers: { 'x-switch-key': t.key }, remoteAddress: '192.0.2.100' });
+    const res = await t.inject({
+      method: 'POST',
+      url: '/switch/v1/pagar',
+      payload: pagarBody(),
+      headers: { 'x-switch-key': t.key },
+      remoteAddress: '192.0.2.100',
+    });
     expect(res.statusCode).toBe(429);
   });
 });
@@ -249,10 +308,25 @@ describe('behind a load balancer (SWITCH_TRUST_PROXY)', () => {
     const t = await startTestSwitch({ config: { failureLimitPerIpPerMinute: 2, trustProxy: 1 } });
     try {
       const from = (client: string) => ({ 'x-forwarded-for': client, 'x-switch-key': 'nadie:sk_test_x' });
-      for (let i = 0; i < 2; i++) expect((await t.inject({ method: 'GET', url: '/switch/v1/bancos', headers: from('198.51.100.1'), remoteAddress: '10.0.0.5' })).statusCode).toBe(401);
-      expect((await t.inject({ method: 'GET', url: '/switch/v1/bancos', headers: from('198.51.100.1'), remoteAddress: '10.0.0.5' })).statusCode).toBe(429);
+      for (let i = 0; i < 2; i++)
+        expect(
+          (await t.inject({ method: 'GET', url: '/switch/v1/bancos', headers: from('198.51.100.1'), remoteAddress: '10.0.0.5' }))
+            .statusCode,
+        ).toBe(401);
+      expect(
+        (await t.inject({ method: 'GET', url: '/switch/v1/bancos', headers: from('198.51.100.1'), remoteAddress: '10.0.0.5' })).statusCode,
+      ).toBe(429);
       // Another client through the same balancer is not throttled.
-      expect((await t.inject({ method: 'GET', url: '/switch/v1/bancos', headers: { 'x-forwarded-for': '198.51.100.2', 'x-switch-key': t.key }, remoteAddress: '10.0.0.5' })).statusCode).toBe(200);
+      expect(
+        (
+          await t.inject({
+            method: 'GET',
+            url: '/switch/v1/bancos',
+            headers: { 'x-forwarded-for': '198.51.100.2', 'x-switch-key': t.key },
+            remoteAddress: '10.0.0.5',
+          })
+        ).statusCode,
+      ).toBe(200);
     } finally {
       await t.close();
     }
@@ -289,7 +363,8 @@ describe('request budget shared by the live gateways (SWITCH_GATEWAY_REPLICAS=au
     const gw = await buildGateway({ store, bus, routing: loadRoutingTable(envReader({})), log: createLogger('test', 'silent'), config });
     try {
       const codes: number[] = [];
-      for (let i = 0; i < 6; i++) codes.push((await gw.app.inject({ method: 'GET', url: '/switch/v1/bancos', headers: { 'x-switch-key': switchKey } })).statusCode);
+      for (let i = 0; i < 6; i++)
+        codes.push((await gw.app.inject({ method: 'GET', url: '/switch/v1/bancos', headers: { 'x-switch-key': switchKey } })).statusCode);
       expect(codes).toEqual([200, 200, 200, 200, 429, 429]);
     } finally {
       await gw.close();
@@ -320,7 +395,9 @@ describe('OpenAPI states what the server answers', () => {
 
   it('money precision in a standard keyword, and the statement window in the schema', async () => {
     const text = (await t.get('/openapi.json')).body;
-    const doc = JSON.parse(text) as { paths: Record<string, Record<string, { parameters?: { name: string; description?: string }[]; requestBody?: unknown }>> };
+    const doc = JSON.parse(text) as {
+      paths: Record<string, Record<string, { parameters?: { name: string; description?: string }[]; requestBody?: unknown }>>;
+    };
     const valor = JSON.stringify(doc.paths['/switch/v1/pagar']!.post!.requestBody);
     expect(valor).toContain('"multipleOf":0.01');
     const params = doc.paths['/switch/v1/movimientos']!.get!.parameters!;

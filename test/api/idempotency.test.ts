@@ -126,7 +126,11 @@ describe('idempotency', () => {
     expect(t.footprint().transactions - before.transactions).toBe(2);
     expect(t.footprint().bankOrders - before.bankOrders).toBe(2);
     // The scope is the merchant, not the API key: another key of `segundo` with another body conflicts.
-    const c = await t.post('/switch/v1/pagar', { ...body, concepto: 'distinto' }, (await issueKey(t.sw.store, 'segundo', 'test')).switchKey);
+    const c = await t.post(
+      '/switch/v1/pagar',
+      { ...body, concepto: 'distinto' },
+      (await issueKey(t.sw.store, 'segundo', 'test')).switchKey,
+    );
     expect(c.statusCode).toBe(409);
   });
 
@@ -135,7 +139,14 @@ describe('idempotency', () => {
     const testKey = await issueKey(t.sw.store, 'modos', 'test');
     const liveKey = await issueKey(t.sw.store, 'modos', 'live');
     // Live money moves only through the merchant's own registered accounts.
-    await t.sw.store.accounts.register({ merchantId: 'modos', mode: 'live', banco: 'bnc', cuenta: CUENTA_ORDENANTE, telefono: null, createdAt: new Date().toISOString() });
+    await t.sw.store.accounts.register({
+      merchantId: 'modos',
+      mode: 'live',
+      banco: 'bnc',
+      cuenta: CUENTA_ORDENANTE,
+      telefono: null,
+      createdAt: new Date().toISOString(),
+    });
     const body = pagarBody();
     const test = (await t.post('/switch/v1/pagar', body, testKey.switchKey)).json();
     const live = await t.post('/switch/v1/pagar', { ...body, concepto: 'en vivo' }, liveKey.switchKey);

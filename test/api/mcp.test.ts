@@ -8,7 +8,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { createLogger, createMerchant, idempotencyScope, issueKey } from '@switch/shared';
-import { CUENTA_ORDENANTE, cobrarBody, pagarBody, startTestSwitch, tokenBody, type TestSwitch } from './helpers';
+import { CUENTA_ORDENANTE, pagarBody, startTestSwitch, tokenBody, type TestSwitch } from './helpers';
 
 const BIN = resolve(__dirname, '../../services/gateway/bin/switch-mcp.js');
 const MONEY_TOOLS = ['pagar', 'cobrar_token', 'cobrar', 'reverso'];
@@ -22,7 +22,12 @@ describe('MCP server (Streamable HTTP at /mcp and stdio)', () => {
   const clients: Client[] = [];
 
   beforeAll(async () => {
-    const sink = new Writable({ write: (chunk: Buffer, _enc, done) => ((logged += chunk.toString()), done()) });
+    const sink = new Writable({
+      write: (chunk: Buffer, _enc, done) => {
+        logged += chunk.toString();
+        done();
+      },
+    });
     t = await startTestSwitch({ log: createLogger('test', 'info', sink) });
     base = await t.sw.gateway.app.listen({ host: '127.0.0.1', port: 0 });
   });
@@ -37,7 +42,8 @@ describe('MCP server (Streamable HTTP at /mcp and stdio)', () => {
     clients.push(client);
     return client;
   }
-  const call = async (client: Client, name: string, args: Record<string, unknown>) => (await client.callTool({ name, arguments: args })) as CallToolResult;
+  const call = async (client: Client, name: string, args: Record<string, unknown>) =>
+    (await client.callTool({ name, arguments: args })) as CallToolResult;
   const texts = (r: CallToolResult) => r.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n');
   /** The REST body a tool error carries beside its summary. */
   const errorBody = (r: CallToolResult) => JSON.parse((r.content[1] as { text: string }).text) as Record<string, unknown>;
@@ -83,7 +89,12 @@ describe('MCP server (Streamable HTTP at /mcp and stdio)', () => {
     const body = pagarBody({ via: 'pago_movil' });
     const r = await call(client, 'pagar', body);
     expect(r.isError).toBeFalsy();
-    expect(r.structuredContent).toMatchObject({ estado: 'LIQUIDADA', banco_usado: 'bnc', referencia_banco: `TEST-${body.idempotency_key.slice(0, 8)}`, intentos: 1 });
+    expect(r.structuredContent).toMatchObject({
+      estado: 'LIQUIDADA',
+      banco_usado: 'bnc',
+      referencia_banco: `TEST-${body.idempotency_key.slice(0, 8)}`,
+      intentos: 1,
+    });
     expect(texts(r)).toMatch(/LIQUIDADA.*final/);
     // The same request through REST is the same operation, byte for byte.
     const rest = await t.post('/switch/v1/pagar', body);
@@ -158,7 +169,9 @@ describe('MCP server (Streamable HTTP at /mcp and stdio)', () => {
     await t.expectNothingSince(before);
     expect(await t.sw.store.idempotency.get(idempotencyScope(t.merchantId, 'test', 'pagar', bad.idempotency_key))).toBeNull();
     const noArgs = await call(client, 'cobrar', {});
-    expect(Object.keys((errorBody(noArgs) as { detail: object }).detail)).toEqual(expect.arrayContaining(['idempotency_key', 'monto', 'cobrador', 'pagador', 'otp']));
+    expect(Object.keys((errorBody(noArgs) as { detail: object }).detail)).toEqual(
+      expect.arrayContaining(['idempotency_key', 'monto', 'cobrador', 'pagador', 'otp']),
+    );
   });
 
   it("another merchant's transaction is NOT_FOUND", async () => {
@@ -183,7 +196,12 @@ describe('MCP server (Streamable HTTP at /mcp and stdio)', () => {
       { authorization: `Bearer ${revoked}` },
       { authorization: `Basic ${t.key}` },
     ];
-    const init = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } } };
+    const init = {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } },
+    };
     for (const headers of refused) {
       for (const method of ['POST', 'GET', 'DELETE']) {
         const res = await fetch(`${base}/mcp`, {
@@ -203,7 +221,12 @@ describe('MCP server (Streamable HTTP at /mcp and stdio)', () => {
     expect(r.isError).toBeFalsy();
     const raw = await fetch(`${base}/mcp`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${t.key}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'x-request-id': 'agente-42' },
+      headers: {
+        authorization: `Bearer ${t.key}`,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'x-request-id': 'agente-42',
+      },
       body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'consultar', arguments: { id: 'txn_nope' } } }),
     });
     expect(raw.status).toBe(200);
@@ -233,7 +256,12 @@ describe('MCP server (Streamable HTTP at /mcp and stdio)', () => {
 
   describe('stdio (the switch-mcp bin against the running switch)', () => {
     it('lists the tools, pays out, and the same key through REST is the same operation', async () => {
-      const transport = new StdioClientTransport({ command: process.execPath, args: [BIN], env: { ...process.env, SWITCH_URL: base, SWITCH_KEY: t.key } as Record<string, string>, stderr: 'pipe' });
+      const transport = new StdioClientTransport({
+        command: process.execPath,
+        args: [BIN],
+        env: { ...process.env, SWITCH_URL: base, SWITCH_KEY: t.key } as Record<string, string>,
+        stderr: 'pipe',
+      });
       const client = new Client({ name: 'desktop-agent', version: '1.0.0' });
       await client.connect(transport);
       clients.push(client);
@@ -254,7 +282,10 @@ describe('MCP server (Streamable HTTP at /mcp and stdio)', () => {
       // Asynchronous: the switch answering the bin's key check runs in this very process.
       const run = (key: string) =>
         new Promise<{ status: number | null; stdout: string; stderr: string }>((done) => {
-          const child = spawn(process.execPath, [BIN], { env: { ...process.env, SWITCH_URL: base, SWITCH_KEY: key }, stdio: ['pipe', 'pipe', 'pipe'] });
+          const child = spawn(process.execPath, [BIN], {
+            env: { ...process.env, SWITCH_URL: base, SWITCH_KEY: key },
+            stdio: ['pipe', 'pipe', 'pipe'],
+          });
           let stdout = '';
           let stderr = '';
           child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));

@@ -40,9 +40,27 @@ describe('metrics after a scripted flow (what an SRE scrapes)', () => {
     expect(delta('http_requests_total', { service: 'gateway', route: '/switch/v1/pagar', method: 'POST', status_code: '400' })).toBe(1);
     expect(delta('http_request_duration_seconds_count', { service: 'gateway', route: '/switch/v1/consultar', method: 'POST' })).toBe(1);
     expect(delta('switch_operations_started_total', { kind: 'pagar', mode: 'test' })).toBe(2);
-    expect(delta('switch_operations_finished_total', { kind: 'pagar', bank: 'bnc', rail: 'pago_movil', mode: 'test', estado: 'LIQUIDADA' })).toBe(1);
-    expect(delta('switch_operations_finished_total', { kind: 'pagar', bank: 'bnc', rail: 'credito_inmediato', mode: 'test', estado: 'ACEPTADA' })).toBe(1);
-    expect(delta('switch_operations_finished_total', { kind: 'pagar', bank: 'bnc', rail: 'credito_inmediato', mode: 'test', estado: 'LIQUIDADA' })).toBe(1);
+    expect(
+      delta('switch_operations_finished_total', { kind: 'pagar', bank: 'bnc', rail: 'pago_movil', mode: 'test', estado: 'LIQUIDADA' }),
+    ).toBe(1);
+    expect(
+      delta('switch_operations_finished_total', {
+        kind: 'pagar',
+        bank: 'bnc',
+        rail: 'credito_inmediato',
+        mode: 'test',
+        estado: 'ACEPTADA',
+      }),
+    ).toBe(1);
+    expect(
+      delta('switch_operations_finished_total', {
+        kind: 'pagar',
+        bank: 'bnc',
+        rail: 'credito_inmediato',
+        mode: 'test',
+        estado: 'LIQUIDADA',
+      }),
+    ).toBe(1);
     expect(delta('switch_reconciler_resolutions_total', { from_estado: 'ACEPTADA', to_estado: 'LIQUIDADA' })).toBe(1);
     expect(delta('switch_bank_calls_total', { bank: 'bnc', operation: 'execute', outcome: 'settled' })).toBe(1);
     expect(delta('switch_bank_calls_total', { bank: 'bnc', operation: 'execute', outcome: 'accepted' })).toBe(1);

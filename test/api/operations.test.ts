@@ -46,7 +46,14 @@ describe('money operations with the simulated bank (test mode)', () => {
       expect(r).toMatchObject({ estado: 'ACEPTADA', banco_usado: 'bnc', endtoend: null, motivo_rechazo: null, intentos: 1 });
       expect(r.referencia_banco).toBe(`TEST-${body.idempotency_key.slice(0, 8)}`);
       const q = resultado(await t.post('/switch/v1/consultar', { id: r.id }));
-      expect(q).toMatchObject({ id: r.id, estado: 'LIQUIDADA', banco_usado: 'bnc', referencia_banco: r.referencia_banco, intentos: 1, motivo_rechazo: null });
+      expect(q).toMatchObject({
+        id: r.id,
+        estado: 'LIQUIDADA',
+        banco_usado: 'bnc',
+        referencia_banco: r.referencia_banco,
+        intentos: 1,
+        motivo_rechazo: null,
+      });
       expect(q.raw).toMatchObject({ simulated: true });
       // Final: a further query answers the same state without asking the bank again.
       const again = resultado(await t.post('/switch/v1/consultar', { id: r.id }));
@@ -57,7 +64,9 @@ describe('money operations with the simulated bank (test mode)', () => {
     });
 
     it('a cuenta destination goes by credito_inmediato even when via is pago_movil', async () => {
-      const r = resultado(await t.post('/switch/v1/pagar', pagarBody({ via: 'pago_movil', beneficiario: cuenta({ valor: '01020000000000000002' }) })));
+      const r = resultado(
+        await t.post('/switch/v1/pagar', pagarBody({ via: 'pago_movil', beneficiario: cuenta({ valor: '01020000000000000002' }) })),
+      );
       expect(r.estado).toBe('ACEPTADA');
       expect((await t.sw.store.transactions.get(r.id))?.rail).toBe('credito_inmediato');
       expect(resultado(await t.post('/switch/v1/consultar', { id: r.id })).estado).toBe('LIQUIDADA');
@@ -97,7 +106,12 @@ describe('money operations with the simulated bank (test mode)', () => {
       });
 
       const cobro = resultado(await t.post('/switch/v1/cobrar', cobrarBody({ idempotency_key: key })));
-      expect(cobro).toMatchObject({ estado: 'ACEPTADA', banco_usado: token.banco_usado, referencia_banco: `TEST-${key.slice(0, 8)}`, intentos: 1 });
+      expect(cobro).toMatchObject({
+        estado: 'ACEPTADA',
+        banco_usado: token.banco_usado,
+        referencia_banco: `TEST-${key.slice(0, 8)}`,
+        intentos: 1,
+      });
       expect(cobro.id).not.toBe(token.id);
       // The cobrar records the token step of its key.
       const stored = await t.sw.store.transactions.get(cobro.id);
@@ -215,7 +229,14 @@ describe('with every bank disabled (SPEC 4.10.6)', () => {
     expect(bancos.statusCode).toBe(200);
     expect(bancos.json()).toEqual([]);
 
-    const rejected = { estado: 'RECHAZADA', motivo_rechazo: 'BANCO_NO_DISPONIBLE', banco_usado: null, referencia_banco: null, endtoend: null, intentos: 0 };
+    const rejected = {
+      estado: 'RECHAZADA',
+      motivo_rechazo: 'BANCO_NO_DISPONIBLE',
+      banco_usado: null,
+      referencia_banco: null,
+      endtoend: null,
+      intentos: 0,
+    };
     const pago = resultado(await t.post('/switch/v1/pagar', pagarBody()));
     expect(pago).toMatchObject(rejected);
     expect(resultado(await t.post('/switch/v1/pagar', pagarBody({ via: 'credito_inmediato' })))).toMatchObject(rejected);
@@ -239,7 +260,10 @@ describe('with every bank disabled (SPEC 4.10.6)', () => {
   it('a bank enabled without a capability is not used for that operation', async () => {
     t = await startTestSwitch({ routing: { test: [{ banco: 'bnc', capabilities: ['pagar', 'consultar'] }], live: [] } });
     expect((await t.get('/switch/v1/bancos')).json()).toEqual([{ banco: 'bnc', capabilities: ['pagar', 'consultar'] }]);
-    expect(resultado(await t.post('/switch/v1/cobrar/token', tokenBody()))).toMatchObject({ estado: 'RECHAZADA', motivo_rechazo: 'BANCO_NO_DISPONIBLE' });
+    expect(resultado(await t.post('/switch/v1/cobrar/token', tokenBody()))).toMatchObject({
+      estado: 'RECHAZADA',
+      motivo_rechazo: 'BANCO_NO_DISPONIBLE',
+    });
     expect(resultado(await t.post('/switch/v1/pagar', pagarBody()))).toMatchObject({ estado: 'LIQUIDADA', banco_usado: 'bnc' });
     expect(t.sw.bank.executedOrders).toBe(1);
   });

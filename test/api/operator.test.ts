@@ -44,7 +44,16 @@ describe('operator surfaces are not on the merchant port', () => {
   it('admin routes are not enumerable: an unknown /admin path answers exactly like a known one without the token', async () => {
     t = await startTestSwitch({ config: { adminToken: ADMIN } });
     const known = await t.operator({ method: 'GET', url: '/admin/v1/merchants' });
-    for (const url of ['/admin/v1/nope', '/admin/v1/merchants/x/secret-thing', '/admin', '/admin/v2/merchants', '/admin/v1/merchants?x=1', '/%61dmin/v1/merchants', '//admin/v1/merchants', '/ADMIN/v1/merchants']) {
+    for (const url of [
+      '/admin/v1/nope',
+      '/admin/v1/merchants/x/secret-thing',
+      '/admin',
+      '/admin/v2/merchants',
+      '/admin/v1/merchants?x=1',
+      '/%61dmin/v1/merchants',
+      '//admin/v1/merchants',
+      '/ADMIN/v1/merchants',
+    ]) {
       const res = await t.operator({ method: 'GET', url, remoteAddress: '10.9.9.9' });
       expect(res.statusCode, url).toBe(known.statusCode);
       expect(res.body, url).toBe(known.body);
@@ -56,7 +65,8 @@ describe('operator surfaces are not on the merchant port', () => {
 
   it('failed token attempts are limited per source address: 429 with retry-after, even with the right token then', async () => {
     t = await startTestSwitch({ config: { adminToken: ADMIN, adminMaxFailures: 3, adminLockoutSeconds: 60 } });
-    const from = (remoteAddress: string, headers: Record<string, string>) => t!.operator({ method: 'GET', url: '/admin/v1/merchants', headers, remoteAddress });
+    const from = (remoteAddress: string, headers: Record<string, string>) =>
+      t!.operator({ method: 'GET', url: '/admin/v1/merchants', headers, remoteAddress });
     for (let i = 0; i < 3; i++) expect((await from('203.0.113.7', { authorization: `Bearer guess-${i}` })).statusCode).toBe(401);
     const locked = await from('203.0.113.7', { authorization: 'Bearer guess-4' });
     expect(locked.statusCode).toBe(429);
@@ -70,8 +80,20 @@ describe('operator surfaces are not on the merchant port', () => {
 
   it('a live webhook to an internal address is refused at registration (finding 9)', async () => {
     t = await startTestSwitch({ config: { adminToken: ADMIN, allowPrivateWebhooks: false } });
-    for (const url of ['http://[::ffff:127.0.0.1]/hooks', 'http://[::ffff:a9fe:a9fe]/', 'http://10.0.0.1/x', 'http://198.18.0.1/', 'http://[64:ff9b::7f00:1]/', 'http://[2002:7f00:1::]/']) {
-      const res = await t.operator({ method: 'POST', url: '/admin/v1/merchants/demo/webhooks', headers: bearer, payload: { mode: 'live', url } });
+    for (const url of [
+      'http://[::ffff:127.0.0.1]/hooks',
+      'http://[::ffff:a9fe:a9fe]/',
+      'http://10.0.0.1/x',
+      'http://198.18.0.1/',
+      'http://[64:ff9b::7f00:1]/',
+      'http://[2002:7f00:1::]/',
+    ]) {
+      const res = await t.operator({
+        method: 'POST',
+        url: '/admin/v1/merchants/demo/webhooks',
+        headers: bearer,
+        payload: { mode: 'live', url },
+      });
       expect(res.statusCode, url).toBe(422);
       expect(res.json(), url).toMatchObject({ error: 'DESTINATION_REFUSED' });
     }

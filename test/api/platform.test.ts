@@ -71,11 +71,23 @@ describe('documentation', () => {
     // Query parameters of the account reads.
     const names = (path: string) => doc.paths[path].get.parameters.map((p: { name: string; in: string }) => `${p.in}:${p.name}`);
     expect(names('/switch/v1/saldo')).toEqual(expect.arrayContaining(['query:cuenta', 'query:moneda']));
-    expect(names('/switch/v1/movimientos')).toEqual(expect.arrayContaining(['query:cuenta', 'query:desde', 'query:hasta', 'query:limite', 'query:cursor']));
+    expect(names('/switch/v1/movimientos')).toEqual(
+      expect.arrayContaining(['query:cuenta', 'query:desde', 'query:hasta', 'query:limite', 'query:cursor']),
+    );
     // The money contract in the request schemas.
     const pagar = doc.paths['/switch/v1/pagar'].post.requestBody.content['application/json'].schema;
     expect(Object.keys(pagar.properties)).toEqual(
-      expect.arrayContaining(['idempotency_key', 'monto', 'concepto', 'canal', 'banco_preferido', 'ordenante', 'beneficiario', 'proposito', 'via']),
+      expect.arrayContaining([
+        'idempotency_key',
+        'monto',
+        'concepto',
+        'canal',
+        'banco_preferido',
+        'ordenante',
+        'beneficiario',
+        'proposito',
+        'via',
+      ]),
     );
     expect(doc.paths['/switch/v1/cobrar'].post.requestBody.content['application/json'].schema.required).toContain('otp');
     // Operator and internal routes are not part of the merchant API.
@@ -113,10 +125,20 @@ describe('admin / onboarding API', () => {
 
   it('creates a merchant, issues a key that works, revokes it (then 401), registers a webhook', async () => {
     t = await startTestSwitch({ config: { adminToken: ADMIN } });
-    const merchant = await t.operator({ method: 'POST', url: '/admin/v1/merchants', headers: bearer, payload: { id: 'tienda', nombre: 'Tienda Uno' } });
+    const merchant = await t.operator({
+      method: 'POST',
+      url: '/admin/v1/merchants',
+      headers: bearer,
+      payload: { id: 'tienda', nombre: 'Tienda Uno' },
+    });
     expect(merchant.statusCode, merchant.body).toBe(201);
     expect(merchant.json()).toMatchObject({ id: 'tienda', nombre: 'Tienda Uno', active: true });
-    const dup = await t.operator({ method: 'POST', url: '/admin/v1/merchants', headers: bearer, payload: { id: 'tienda', nombre: 'Otra' } });
+    const dup = await t.operator({
+      method: 'POST',
+      url: '/admin/v1/merchants',
+      headers: bearer,
+      payload: { id: 'tienda', nombre: 'Otra' },
+    });
     expect(dup.statusCode).toBe(409);
 
     const issued = await t.operator({ method: 'POST', url: '/admin/v1/merchants/tienda/keys', headers: bearer, payload: { mode: 'test' } });
@@ -158,15 +180,28 @@ describe('admin / onboarding API', () => {
     expect(hooks.body).not.toContain(endpoint.secret);
 
     // A bad request to the admin API is a 400 in the house style; an unknown merchant a 404.
-    const bad = await t.operator({ method: 'POST', url: '/admin/v1/merchants/tienda/webhooks', headers: bearer, payload: { mode: 'test', url: 'ftp://x' } });
+    const bad = await t.operator({
+      method: 'POST',
+      url: '/admin/v1/merchants/tienda/webhooks',
+      headers: bearer,
+      payload: { mode: 'test', url: 'ftp://x' },
+    });
     expect(bad.statusCode).toBe(400);
     expect(bad.json()).toMatchObject({ error: 'VALIDATION', detail: { url: expect.any(String) } });
-    expect((await t.operator({ method: 'POST', url: '/admin/v1/merchants/nadie/keys', headers: bearer, payload: { mode: 'test' } })).statusCode).toBe(404);
+    expect(
+      (await t.operator({ method: 'POST', url: '/admin/v1/merchants/nadie/keys', headers: bearer, payload: { mode: 'test' } })).statusCode,
+    ).toBe(404);
   });
 
   it('a wrong or missing bearer token → 401, and nothing is created', async () => {
     t = await startTestSwitch({ config: { adminToken: ADMIN, adminMaxFailures: 100 } });
-    for (const headers of [{}, { authorization: 'Bearer nope' }, { authorization: ADMIN }, { authorization: `Bearer ${ADMIN}x` }, { authorization: `Basic ${ADMIN}` }]) {
+    for (const headers of [
+      {},
+      { authorization: 'Bearer nope' },
+      { authorization: ADMIN },
+      { authorization: `Bearer ${ADMIN}x` },
+      { authorization: `Basic ${ADMIN}` },
+    ]) {
       const res = await t.operator({ method: 'POST', url: '/admin/v1/merchants', headers, payload: { id: 'intruso', nombre: 'Intruso' } });
       expect(res.statusCode).toBe(401);
       expect(res.json()).toEqual({ error: 'unauthorized' });
@@ -216,7 +251,12 @@ describe('logs', () => {
       payload: { mode: 'test', url: 'https://demo.invalid/h' },
     });
     const webhookSecret = hook.json().secret as string;
-    const issued = await t.operator({ method: 'POST', url: '/admin/v1/merchants/demo/keys', headers: { authorization: `Bearer ${ADMIN}` }, payload: { mode: 'live' } });
+    const issued = await t.operator({
+      method: 'POST',
+      url: '/admin/v1/merchants/demo/keys',
+      headers: { authorization: `Bearer ${ADMIN}` },
+      payload: { mode: 'live' },
+    });
     const liveSecret = (issued.json().x_switch_key as string).split(':')[1]!;
     await t.settle();
 
@@ -231,7 +271,10 @@ describe('logs', () => {
     ] as const) {
       expect(captured.includes(value), `${label} found in the logs`).toBe(false);
     }
-    const lines = captured.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const lines = captured
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     const requestLines = lines.filter((l) => l.msg === 'incoming request' || l.msg === 'request completed');
     expect(requestLines.length).toBeGreaterThanOrEqual(2 * 8);
     for (const l of requestLines) expect(l.reqId, JSON.stringify(l)).toMatch(/^req_/);
@@ -244,16 +287,29 @@ describe('logs', () => {
 describe('request ids and metrics', () => {
   it('answers with a request id (the caller’s own when sane) and exports HTTP and operation metrics', async () => {
     const { startEmbeddedSwitch } = await import('@switch/embedded');
-    const { createLogger, seedDemoMerchant } = await import('@switch/shared').then(async (s) => ({ ...s, seedDemoMerchant: (await import('@switch/embedded')).seedDemoMerchant }));
+    const { createLogger, seedDemoMerchant } = await import('@switch/shared').then(async (s) => ({
+      ...s,
+      seedDemoMerchant: (await import('@switch/embedded')).seedDemoMerchant,
+    }));
     const sw = await startEmbeddedSwitch({ log: createLogger('t', 'silent'), reconciler: { intervalMs: 3_600_000 } });
     try {
       const { switchKey } = await seedDemoMerchant(sw.store);
-      const own = await sw.gateway.app.inject({ method: 'GET', url: '/switch/v1/bancos', headers: { 'x-switch-key': switchKey, 'x-request-id': 'merchant-trace-42' } });
+      const own = await sw.gateway.app.inject({
+        method: 'GET',
+        url: '/switch/v1/bancos',
+        headers: { 'x-switch-key': switchKey, 'x-request-id': 'merchant-trace-42' },
+      });
       expect(own.headers['x-request-id']).toBe('merchant-trace-42');
-      const generated = await sw.gateway.app.inject({ method: 'GET', url: '/switch/v1/bancos', headers: { 'x-switch-key': switchKey, 'x-request-id': 'bad id with spaces' } });
+      const generated = await sw.gateway.app.inject({
+        method: 'GET',
+        url: '/switch/v1/bancos',
+        headers: { 'x-switch-key': switchKey, 'x-request-id': 'bad id with spaces' },
+      });
       expect(generated.headers['x-request-id']).toMatch(/^req_[0-9a-f]{16}$/);
       const metricsText = (await sw.gateway.operator.inject({ method: 'GET', url: '/metrics' })).body;
-      expect(metricsText).toMatch(/http_requests_total\{service="gateway",route="\/switch\/v1\/bancos",method="GET",status_code="200"\} [1-9]/);
+      expect(metricsText).toMatch(
+        /http_requests_total\{service="gateway",route="\/switch\/v1\/bancos",method="GET",status_code="200"\} [1-9]/,
+      );
       expect(metricsText).toContain('http_request_duration_seconds_bucket');
       expect(metricsText).toContain('process_cpu_seconds_total');
     } finally {

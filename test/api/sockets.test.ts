@@ -58,7 +58,9 @@ describe('slow bodies and connection caps on a real socket', () => {
 
   it('200 sockets dribbling a 20,000-byte body, half with a key, are all closed by the server', { timeout: 120_000 }, async () => {
     const probes = await Promise.all(Array.from({ length: 200 }, () => open(port)));
-    probes.forEach((p, i) => p.socket.write(slowHeaders(i % 2 === 0 ? t.key : undefined)));
+    probes.forEach((p, i) => {
+      p.socket.write(slowHeaders(i % 2 === 0 ? t.key : undefined));
+    });
     // One byte every 500 ms per socket, for as long as the server keeps it open.
     const dribble = setInterval(() => {
       for (const p of probes) if (!p.socket.destroyed && p.socket.writable) p.socket.write(' ');

@@ -35,7 +35,11 @@ describe('collections and reversals are tied to what they refer to', () => {
       const before = t.footprint();
       const res = await t.post(
         '/switch/v1/cobrar',
-        cobrarBody({ idempotency_key: key, pagador: telefono({ valor: '04149999999' }), cobrador: cuenta({ valor: '01910000000000000999' }) }),
+        cobrarBody({
+          idempotency_key: key,
+          pagador: telefono({ valor: '04149999999' }),
+          cobrador: cuenta({ valor: '01910000000000000999' }),
+        }),
       );
       expect(res.statusCode).toBe(422);
       const body = res.json() as { error: string; detail: Record<string, string>; message: string };
@@ -47,7 +51,12 @@ describe('collections and reversals are tied to what they refer to', () => {
     it('the same amount, payer and account → collected as before', async () => {
       const key = randomUUID();
       ok(await t.post('/switch/v1/cobrar/token', tokenBody({ idempotency_key: key, monto: { valor: 75, moneda: 'VES' } })));
-      const r = ok(await t.post('/switch/v1/cobrar', cobrarBody({ idempotency_key: key, monto: { valor: 75, moneda: 'VES' }, concepto: 'otro concepto' })));
+      const r = ok(
+        await t.post(
+          '/switch/v1/cobrar',
+          cobrarBody({ idempotency_key: key, monto: { valor: 75, moneda: 'VES' }, concepto: 'otro concepto' }),
+        ),
+      );
       expect(r.estado).toBe('ACEPTADA');
     });
 
@@ -55,8 +64,12 @@ describe('collections and reversals are tied to what they refer to', () => {
       await createMerchant(t.sw.store, { id: 'ties-otro', nombre: 'Otro' });
       const other = await issueKey(t.sw.store, 'ties-otro', 'test');
       const key = randomUUID();
-      ok(await t.post('/switch/v1/cobrar/token', tokenBody({ idempotency_key: key, monto: { valor: 75, moneda: 'VES' } }), other.switchKey));
-      expect(ok(await t.post('/switch/v1/cobrar', cobrarBody({ idempotency_key: key, monto: { valor: 10, moneda: 'VES' } }))).estado).toBe('ACEPTADA');
+      ok(
+        await t.post('/switch/v1/cobrar/token', tokenBody({ idempotency_key: key, monto: { valor: 75, moneda: 'VES' } }), other.switchKey),
+      );
+      expect(ok(await t.post('/switch/v1/cobrar', cobrarBody({ idempotency_key: key, monto: { valor: 10, moneda: 'VES' } }))).estado).toBe(
+        'ACEPTADA',
+      );
     });
   });
 

@@ -71,9 +71,12 @@ describe('validation of money operations', () => {
     ])('refuses valor %s', async (_label, valor) => {
       await refused('/switch/v1/pagar', pagarBody({ monto: { valor, moneda: 'VES' } }), ['monto.valor']);
     });
-    it.each([0.01, 0.1, 19.99, 1.1, 100, 947376.69, 1234567.89, 4451510.44, 5373260801.24, 999999999999.99])('accepts valor %s', async (valor) => {
-      await accepted('/switch/v1/pagar', pagarBody({ monto: { valor, moneda: 'VES' } }));
-    });
+    it.each([0.01, 0.1, 19.99, 1.1, 100, 947376.69, 1234567.89, 4451510.44, 5373260801.24, 999999999999.99])(
+      'accepts valor %s',
+      async (valor) => {
+        await accepted('/switch/v1/pagar', pagarBody({ monto: { valor, moneda: 'VES' } }));
+      },
+    );
     it('refuses moneda USD and a lower-case ves, naming monto.moneda', async () => {
       await refused('/switch/v1/pagar', pagarBody({ monto: { valor: 1, moneda: 'USD' } }), ['monto.moneda']);
       await refused('/switch/v1/cobrar/token', tokenBody({ monto: { valor: 1, moneda: 'ves' } }), ['monto.moneda']);
@@ -218,7 +221,12 @@ describe('validation of money operations', () => {
   it('refuses a body that is not an object', async () => {
     for (const body of [[], 'texto', 42, null]) {
       before = t.footprint();
-      const res = await t.inject({ method: 'POST', url: '/switch/v1/pagar', headers: { 'x-switch-key': t.key, 'content-type': 'application/json' }, payload: JSON.stringify(body) });
+      const res = await t.inject({
+        method: 'POST',
+        url: '/switch/v1/pagar',
+        headers: { 'x-switch-key': t.key, 'content-type': 'application/json' },
+        payload: JSON.stringify(body),
+      });
       expect(res.statusCode, JSON.stringify(body)).toBe(400);
       expect(res.json().error).toBe('VALIDATION');
       expect(res.json().detail).toBeTypeOf('object');
@@ -228,7 +236,12 @@ describe('validation of money operations', () => {
 
   it('a non-JSON body → 400 VALIDATION', async () => {
     before = t.footprint();
-    const res = await t.inject({ method: 'POST', url: '/switch/v1/pagar', headers: { 'x-switch-key': t.key, 'content-type': 'application/json' }, payload: '{"idempotency_key": ' });
+    const res = await t.inject({
+      method: 'POST',
+      url: '/switch/v1/pagar',
+      headers: { 'x-switch-key': t.key, 'content-type': 'application/json' },
+      payload: '{"idempotency_key": ',
+    });
     expect(res.statusCode).toBe(400);
     expect(res.json()).toEqual({ error: 'VALIDATION', detail: { body: expect.any(String) } });
     await t.expectNothingSince(before);
@@ -236,7 +249,12 @@ describe('validation of money operations', () => {
 
   it('an empty JSON body → 400 VALIDATION', async () => {
     before = t.footprint();
-    const res = await t.inject({ method: 'POST', url: '/switch/v1/pagar', headers: { 'x-switch-key': t.key, 'content-type': 'application/json' }, payload: '' });
+    const res = await t.inject({
+      method: 'POST',
+      url: '/switch/v1/pagar',
+      headers: { 'x-switch-key': t.key, 'content-type': 'application/json' },
+      payload: '',
+    });
     expect(res.statusCode).toBe(400);
     expect(res.json()).toEqual({ error: 'VALIDATION', detail: { body: expect.any(String) } });
     await t.expectNothingSince(before);

@@ -76,7 +76,11 @@ describe('wrong bank credentials (emulator mode)', () => {
   let t: BankSwitch;
   beforeAll(async () => {
     t = await startBankSwitch({
-      env: { PLAZA_TEST_API_SECRET: 'not-the-secret', BANCARIBE_TEST_CONSUMER_SECRET: 'not-the-secret', ACTIVO_TEST_API_KEY: 'not-the-key' },
+      env: {
+        PLAZA_TEST_API_SECRET: 'not-the-secret',
+        BANCARIBE_TEST_CONSUMER_SECRET: 'not-the-secret',
+        ACTIVO_TEST_API_KEY: 'not-the-key',
+      },
     });
   });
   afterAll(async () => {
@@ -98,7 +102,14 @@ describe('circuit breaker (emulator mode)', () => {
   let t: BankSwitch;
   beforeAll(async () => {
     // Opens after 3 calls in the window when half fail, and stays open for the whole test.
-    t = await startBankSwitch({ env: { PLAZA_BREAKER_VOLUME: '3', PLAZA_BREAKER_ERROR_PERCENT: '50', PLAZA_BREAKER_RESET_MS: '600000', PLAZA_BREAKER_WINDOW_MS: '600000' } });
+    t = await startBankSwitch({
+      env: {
+        PLAZA_BREAKER_VOLUME: '3',
+        PLAZA_BREAKER_ERROR_PERCENT: '50',
+        PLAZA_BREAKER_RESET_MS: '600000',
+        PLAZA_BREAKER_WINDOW_MS: '600000',
+      },
+    });
   });
   afterAll(async () => {
     await t?.close();
@@ -113,7 +124,9 @@ describe('circuit breaker (emulator mode)', () => {
     }
     await t.sw.bus.drained();
     expect(plaza.breakers.state('p2p')).toBe('open');
-    expect(await registry.getSingleMetricAsString('switch_breaker_state')).toMatch(/switch_breaker_state\{bank="banco_plaza",operation="p2p"\} [1-9]/);
+    expect(await registry.getSingleMetricAsString('switch_breaker_state')).toMatch(
+      /switch_breaker_state\{bank="banco_plaza",operation="p2p"\} [1-9]/,
+    );
 
     // The bank is back, but its breaker is open: the router does not even try it.
     await t.emu.banco_plaza.controls.refuseConnections(false);
@@ -129,7 +142,10 @@ describe('no capable bank enabled (emulator mode)', () => {
   let t: BankSwitch;
   beforeAll(async () => {
     // Every bank enabled, none for payouts (SPEC 4.10.6).
-    const test = parseBankList('SWITCH_TEST_BANKS', 'bnc:saldo+movimientos,banco_plaza:cobrar+token,bancaribe:cobrar+consultar,banco_activo:saldo');
+    const test = parseBankList(
+      'SWITCH_TEST_BANKS',
+      'bnc:saldo+movimientos,banco_plaza:cobrar+token,bancaribe:cobrar+consultar,banco_activo:saldo',
+    );
     t = await startBankSwitch({ routing: { test, live: [] } });
   });
   afterAll(async () => {

@@ -13,10 +13,28 @@ export const CODE: Record<Emulated, string> = { banco_plaza: '0138', bancaribe: 
 /** A 20-digit account of the given bank (`n` distinguishes accounts). */
 export const cuentaDe = (banco: string, n = 1) => `${banco}${String(n).padStart(16, '0')}`;
 
-export const ordenante = (banco = '0191') => ({ tipo: 'cuenta', valor: cuentaDe(banco), banco, identificacion: 'J123456789', nombre: 'Comercio de Prueba' });
+export const ordenante = (banco = '0191') => ({
+  tipo: 'cuenta',
+  valor: cuentaDe(banco),
+  banco,
+  identificacion: 'J123456789',
+  nombre: 'Comercio de Prueba',
+});
 export const telefonoPagador = '04141234567';
-export const telefono = (valor = telefonoPagador) => ({ tipo: 'telefono', valor, banco: '0102', identificacion: 'V12345678', nombre: 'Ana Pérez' });
-export const cuentaBeneficiario = () => ({ tipo: 'cuenta', valor: cuentaDe('0102', 2), banco: '0102', identificacion: 'V12345678', nombre: 'Ana Pérez' });
+export const telefono = (valor = telefonoPagador) => ({
+  tipo: 'telefono',
+  valor,
+  banco: '0102',
+  identificacion: 'V12345678',
+  nombre: 'Ana Pérez',
+});
+export const cuentaBeneficiario = () => ({
+  tipo: 'cuenta',
+  valor: cuentaDe('0102', 2),
+  banco: '0102',
+  identificacion: 'V12345678',
+  nombre: 'Ana Pérez',
+});
 
 export const pagar = (over: Record<string, unknown> = {}) => ({
   idempotency_key: randomUUID(),
@@ -106,7 +124,8 @@ export async function startBankSwitch(
     emu,
     key: switchKey,
     merchantId,
-    post: (url, payload) => inject({ method: 'POST', url, payload: payload as InjectOptions['payload'], headers: { 'x-switch-key': switchKey } }),
+    post: (url, payload) =>
+      inject({ method: 'POST', url, payload: payload as InjectOptions['payload'], headers: { 'x-switch-key': switchKey } }),
     get: (url) => inject({ method: 'GET', url, headers: { 'x-switch-key': switchKey } }),
     counts: () => ({
       banco_plaza: { requests: emu.banco_plaza.controls.callCount(), orders: emu.banco_plaza.controls.orderCount() },

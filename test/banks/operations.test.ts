@@ -2,7 +2,21 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger, envReader, issueKey, Movimientos, parseBankList, Saldo, validatorFor } from '@switch/shared';
 import { EMULATOR_TEST_BANKS, seedDemoMerchant, startEmbeddedSwitch } from '@switch/embedded';
 import { startEmulator as startPlazaEmulator } from '@switch/bank-plaza/emulator';
-import { CODE, cuentaBeneficiario, cuentaDe, EMULATED, ordenante, othersThan, otpFrom, pagar, settleAt, startBankSwitch, telefono, token, type BankSwitch } from './helpers';
+import {
+  CODE,
+  cuentaBeneficiario,
+  cuentaDe,
+  EMULATED,
+  ordenante,
+  othersThan,
+  otpFrom,
+  pagar,
+  settleAt,
+  startBankSwitch,
+  telefono,
+  token,
+  type BankSwitch,
+} from './helpers';
 
 const isSaldo = validatorFor(Saldo);
 const isMovimientos = validatorFor(Movimientos);
@@ -37,17 +51,38 @@ describe('operations through the real bank connectors (emulator mode)', () => {
   describe.each(EMULATED)('%s', (banco) => {
     it('pago móvil payout → LIQUIDADA at once, through that bank only', async () => {
       const before = t.counts();
-      const res = await t.post('/switch/v1/pagar', pagar({ banco_preferido: banco, via: 'pago_movil', ordenante: { ...pagar().ordenante, valor: cuentaDe(CODE[banco]), banco: CODE[banco] } }));
+      const res = await t.post(
+        '/switch/v1/pagar',
+        pagar({
+          banco_preferido: banco,
+          via: 'pago_movil',
+          ordenante: { ...pagar().ordenante, valor: cuentaDe(CODE[banco]), banco: CODE[banco] },
+        }),
+      );
       expect(res.statusCode, res.body).toBe(200);
       const body = res.json();
-      expect(body).toMatchObject({ estado: 'LIQUIDADA', banco_usado: banco, intentos: 1, motivo_rechazo: null, referencia_banco: expect.any(String) });
+      expect(body).toMatchObject({
+        estado: 'LIQUIDADA',
+        banco_usado: banco,
+        intentos: 1,
+        motivo_rechazo: null,
+        referencia_banco: expect.any(String),
+      });
       const after = t.counts();
       expect(after[banco].orders).toBe(before[banco].orders + 1);
       expect(othersThan(after, banco)).toEqual(othersThan(before, banco));
     });
 
     it('crédito inmediato payout → ACEPTADA; once the bank settles it, /consultar → LIQUIDADA', async () => {
-      const res = await t.post('/switch/v1/pagar', pagar({ banco_preferido: banco, via: 'credito_inmediato', beneficiario: cuentaBeneficiario(), monto: { valor: 250, moneda: 'VES' } }));
+      const res = await t.post(
+        '/switch/v1/pagar',
+        pagar({
+          banco_preferido: banco,
+          via: 'credito_inmediato',
+          beneficiario: cuentaBeneficiario(),
+          monto: { valor: 250, moneda: 'VES' },
+        }),
+      );
       expect(res.statusCode, res.body).toBe(200);
       const accepted = res.json();
       expect(accepted).toMatchObject({ estado: 'ACEPTADA', banco_usado: banco, intentos: 1 });
@@ -124,10 +159,19 @@ describe('BNC live connector against its emulator (emulator mode, SWITCH_LIVE_BA
   let t: BankSwitch;
   let liveKey: string;
   beforeAll(async () => {
-    t = await startBankSwitch({ routing: { test: parseBankList('SWITCH_TEST_BANKS', EMULATOR_TEST_BANKS), live: parseBankList('SWITCH_LIVE_BANKS', 'bnc') } });
+    t = await startBankSwitch({
+      routing: { test: parseBankList('SWITCH_TEST_BANKS', EMULATOR_TEST_BANKS), live: parseBankList('SWITCH_LIVE_BANKS', 'bnc') },
+    });
     liveKey = (await issueKey(t.sw.store, t.merchantId, 'live')).switchKey;
     // Live money moves only through the merchant's registered accounts (the ordenante of pagar()).
-    await t.sw.store.accounts.register({ merchantId: t.merchantId, mode: 'live', banco: 'bnc', cuenta: ordenante().valor, telefono: null, createdAt: new Date().toISOString() });
+    await t.sw.store.accounts.register({
+      merchantId: t.merchantId,
+      mode: 'live',
+      banco: 'bnc',
+      cuenta: ordenante().valor,
+      telefono: null,
+      createdAt: new Date().toISOString(),
+    });
   });
   afterAll(async () => {
     await t?.close();
@@ -135,7 +179,12 @@ describe('BNC live connector against its emulator (emulator mode, SWITCH_LIVE_BA
 
   it('a live pago móvil payout goes to the BNC emulator, not to the simulated bank', async () => {
     const [orders, simulated] = [t.emu.bnc.controls.orderCount(), t.sw.bank.executedOrders];
-    const res = await t.sw.gateway.app.inject({ method: 'POST', url: '/switch/v1/pagar', headers: { 'x-switch-key': liveKey }, payload: pagar({ via: 'pago_movil' }) });
+    const res = await t.sw.gateway.app.inject({
+      method: 'POST',
+      url: '/switch/v1/pagar',
+      headers: { 'x-switch-key': liveKey },
+      payload: pagar({ via: 'pago_movil' }),
+    });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toMatchObject({ estado: 'LIQUIDADA', banco_usado: 'bnc', intentos: 1, referencia_banco: expect.any(String) });
     expect(res.json().raw?.simulated).toBeUndefined();
@@ -157,7 +206,11 @@ describe('bank connectors from the environment (no emulator mode)', () => {
   });
 
   it('a bank whose variables are set is served: PLAZA_TEST_* pointing at a Plaza emulator started apart', async () => {
-    const emulator = await startPlazaEmulator({ port: 0, credentials: { apiKey: 'env-key', apiSecret: 'env-secret' }, settleDelayMs: null });
+    const emulator = await startPlazaEmulator({
+      port: 0,
+      credentials: { apiKey: 'env-key', apiSecret: 'env-secret' },
+      settleDelayMs: null,
+    });
     const sw = await startEmbeddedSwitch({
       log: createLogger('test', 'silent'),
       env: envReader({
@@ -174,7 +227,12 @@ describe('bank connectors from the environment (no emulator mode)', () => {
       expect(sw.emulators).toBeNull();
       expect(sw.banks.connected).toEqual({ test: ['banco_plaza'], live: [] });
       const { switchKey } = await seedDemoMerchant(sw.store);
-      const res = await sw.gateway.app.inject({ method: 'POST', url: '/switch/v1/pagar', headers: { 'x-switch-key': switchKey }, payload: pagar() });
+      const res = await sw.gateway.app.inject({
+        method: 'POST',
+        url: '/switch/v1/pagar',
+        headers: { 'x-switch-key': switchKey },
+        payload: pagar(),
+      });
       expect(res.json()).toMatchObject({ estado: 'LIQUIDADA', banco_usado: 'banco_plaza', intentos: 1 });
       expect(emulator.controls.orderCount()).toBe(1);
     } finally {

@@ -13,7 +13,12 @@ import { fileURLToPath } from 'node:url';
 import { cpus, totalmem } from 'node:os';
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-const args = Object.fromEntries(process.argv.slice(2).map((a, i, all) => (a.startsWith('--') ? [a.slice(2), all[i + 1]] : null)).filter(Boolean));
+const args = Object.fromEntries(
+  process.argv
+    .slice(2)
+    .map((a, i, all) => (a.startsWith('--') ? [a.slice(2), all[i + 1]] : null))
+    .filter(Boolean),
+);
 const REQUESTS = Number(args.requests ?? 2000);
 const CONCURRENCY = Number(args.concurrency ?? 32);
 const WARMUP = Math.min(200, Math.floor(REQUESTS / 10));
@@ -25,10 +30,15 @@ const ADMIN = `bench-admin-${randomUUID()}`;
 
 const ordenante = { tipo: 'cuenta', valor: '01910000000000000001', banco: '0191', identificacion: 'J123456789', nombre: 'Comercio Bench' };
 const beneficiario = { tipo: 'telefono', valor: '04141234567', banco: '0102', identificacion: 'V12345678', nombre: 'Ana' };
-const payout = () => JSON.stringify({ idempotency_key: randomUUID(), monto: { valor: 10.5 }, concepto: 'bench', ordenante, beneficiario, via: 'pago_movil' });
+const payout = () =>
+  JSON.stringify({ idempotency_key: randomUUID(), monto: { valor: 10.5 }, concepto: 'bench', ordenante, beneficiario, via: 'pago_movil' });
 
 function spawnService(entry, env) {
-  const child = spawn(process.execPath, [resolve(REPO, entry)], { cwd: REPO, env: { ...process.env, LOG_LEVEL: 'error', SWITCH_LOG_REQUESTS: 'false', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [resolve(REPO, entry)], {
+    cwd: REPO,
+    env: { ...process.env, LOG_LEVEL: 'error', SWITCH_LOG_REQUESTS: 'false', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   child.stdout.on('data', (d) => (out += d));
   child.stderr.on('data', (d) => (out += d));
@@ -65,16 +75,30 @@ async function drive(url, headers, label, requests = REQUESTS, concurrency = CON
   const warmup = Math.min(WARMUP, Math.ceil(requests / 10));
   for (let i = 0; i < warmup; i++) await one(false);
   const t0 = Date.now();
-  await Promise.all(Array.from({ length: concurrency }, async () => {
-    while (next < requests) {
-      next++;
-      await one(true);
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < requests) {
+        next++;
+        await one(true);
+      }
+    }),
+  );
   const seconds = (Date.now() - t0) / 1000;
   latencies.sort((a, b) => a - b);
   const p = (q) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))].toFixed(1);
-  return { label, requests: latencies.length, clients: concurrency, seconds: seconds.toFixed(1), throughput: (latencies.length / seconds).toFixed(0), p50: p(0.5), p95: p(0.95), p99: p(0.99), errors, states: JSON.stringify(states), warmup };
+  return {
+    label,
+    requests: latencies.length,
+    clients: concurrency,
+    seconds: seconds.toFixed(1),
+    throughput: (latencies.length / seconds).toFixed(0),
+    p50: p(0.5),
+    p95: p(0.95),
+    p99: p(0.99),
+    errors,
+    states: JSON.stringify(states),
+    warmup,
+  };
 }
 
 /** Samples of a Prometheus text exposition: [{ name, labels, value }]. */
@@ -127,8 +151,22 @@ async function storeProfile(services) {
     const sums = samples.filter((x) => x.name === 'switch_store_command_duration_seconds_sum');
     for (const sum of sums) {
       const { collection, command } = sum.labels;
-      const count = samples.find((x) => x.name === 'switch_store_command_duration_seconds_count' && x.labels.collection === collection && x.labels.command === command && x.labels.outcome === sum.labels.outcome)?.value ?? 0;
-      rows.push({ service: s.name, collection, command, calls: count, 'total s': sum.value.toFixed(2), 'mean ms': count ? ((sum.value / count) * 1000).toFixed(1) : '-' });
+      const count =
+        samples.find(
+          (x) =>
+            x.name === 'switch_store_command_duration_seconds_count' &&
+            x.labels.collection === collection &&
+            x.labels.command === command &&
+            x.labels.outcome === sum.labels.outcome,
+        )?.value ?? 0;
+      rows.push({
+        service: s.name,
+        collection,
+        command,
+        calls: count,
+        'total s': sum.value.toFixed(2),
+        'mean ms': count ? ((sum.value / count) * 1000).toFixed(1) : '-',
+      });
     }
   }
   return rows.sort((a, b) => Number(b['total s']) - Number(a['total s'])).slice(0, 12);
@@ -150,19 +188,28 @@ async function baseline() {
 async function embedded() {
   const port = 39000 + Math.floor(Math.random() * 499);
   const operatorPort = port + 500; // metrics and probes are on the operator port
-  const svc = spawnService('services/embedded/dist/main.js', { PORT: String(port), OPERATOR_PORT: String(operatorPort), SWITCH_ADMIN_TOKEN: ADMIN, SWITCH_STATE_DIR: resolve(REPO, '.cache/bench-state'), SWITCH_RATE_LIMIT_PER_MINUTE: '10000000' });
+  const svc = spawnService('services/embedded/dist/main.js', {
+    PORT: String(port),
+    OPERATOR_PORT: String(operatorPort),
+    SWITCH_ADMIN_TOKEN: ADMIN,
+    SWITCH_STATE_DIR: resolve(REPO, '.cache/bench-state'),
+    SWITCH_RATE_LIMIT_PER_MINUTE: '10000000',
+  });
   try {
     await waitFor(`http://127.0.0.1:${operatorPort}/healthz`);
     const key = /x-switch-key:\s+(\S+)/.exec(svc.output())[1];
     const services = [{ name: 'embedded', metrics: `http://127.0.0.1:${operatorPort}/metrics` }];
-    return await measureCpu(services, () => drive(`http://127.0.0.1:${port}/switch/v1/pagar`, { 'x-switch-key': key }, 'embedded: all services in one process, memory bus/store'));
+    return await measureCpu(services, () =>
+      drive(`http://127.0.0.1:${port}/switch/v1/pagar`, { 'x-switch-key': key }, 'embedded: all services in one process, memory bus/store'),
+    );
   } finally {
     svc.child.kill('SIGTERM');
   }
 }
 
 async function kafka() {
-  for (const v of ['KAFKA_BROKERS', 'SCHEMA_REGISTRY_URL', 'MONGO_URL']) if (!process.env[v]) throw new Error(`kafka mode needs ${v} (source .cache/infra.env)`);
+  for (const v of ['KAFKA_BROKERS', 'SCHEMA_REGISTRY_URL', 'MONGO_URL'])
+    if (!process.env[v]) throw new Error(`kafka mode needs ${v} (source .cache/infra.env)`);
   const database = `bench_${Date.now()}`;
   const common = { MONGO_DATABASE: database, SWITCH_KAFKA_NAMESPACE: database, SWITCH_BUS: 'kafka', SWITCH_STORE: 'mongo' };
   const base = 39500 + Math.floor(Math.random() * 400);
@@ -182,7 +229,14 @@ async function kafka() {
     spawnService('services/bank-sim/dist/main.js', { ...common, HEALTH_PORT: String(base + 2) }),
     spawnService('services/notifier/dist/main.js', { ...common, HEALTH_PORT: String(base + 3) }),
     spawnService('services/reconciler/dist/main.js', { ...common, HEALTH_PORT: String(base + 4) }),
-    spawnService('services/gateway/dist/main.js', { ...common, PORT: String(base), OPERATOR_PORT: String(operator), SWITCH_ADMIN_TOKEN: ADMIN, SWITCH_RATE_LIMIT_PER_MINUTE: '10000000', SWITCH_LOG_REQUESTS: 'false' }),
+    spawnService('services/gateway/dist/main.js', {
+      ...common,
+      PORT: String(base),
+      OPERATOR_PORT: String(operator),
+      SWITCH_ADMIN_TOKEN: ADMIN,
+      SWITCH_RATE_LIMIT_PER_MINUTE: '10000000',
+      SWITCH_LOG_REQUESTS: 'false',
+    }),
   ];
   try {
     try {
@@ -191,11 +245,27 @@ async function kafka() {
       throw new Error(`${e.message}\n${procs.map((p) => p.output().slice(-800)).join('\n---\n')}`);
     }
     const admin = { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' };
-    await fetch(`http://127.0.0.1:${operator}/admin/v1/merchants`, { method: 'POST', headers: admin, body: JSON.stringify({ id: 'bench', nombre: 'Bench' }) });
+    await fetch(`http://127.0.0.1:${operator}/admin/v1/merchants`, {
+      method: 'POST',
+      headers: admin,
+      body: JSON.stringify({ id: 'bench', nombre: 'Bench' }),
+    });
     console.error('kafka mode: services ready');
-    const key = (await (await fetch(`http://127.0.0.1:${operator}/admin/v1/merchants/bench/keys`, { method: 'POST', headers: admin, body: JSON.stringify({ mode: 'test' }) })).json()).x_switch_key;
+    const key = (
+      await (
+        await fetch(`http://127.0.0.1:${operator}/admin/v1/merchants/bench/keys`, {
+          method: 'POST',
+          headers: admin,
+          body: JSON.stringify({ mode: 'test' }),
+        })
+      ).json()
+    ).x_switch_key;
     const hook = { mode: 'test', url: `http://127.0.0.1:${receiver.address().port}/hook`, events: ['transaccion.liquidada'] };
-    await fetch(`http://127.0.0.1:${operator}/admin/v1/merchants/bench/webhooks`, { method: 'POST', headers: admin, body: JSON.stringify(hook) });
+    await fetch(`http://127.0.0.1:${operator}/admin/v1/merchants/bench/webhooks`, {
+      method: 'POST',
+      headers: admin,
+      body: JSON.stringify(hook),
+    });
     const services = [
       { name: 'gateway', metrics: `http://127.0.0.1:${operator}/metrics` },
       { name: 'router', metrics: `http://127.0.0.1:${base + 1}/metrics` },
@@ -204,7 +274,13 @@ async function kafka() {
       { name: 'reconciler', metrics: `http://127.0.0.1:${base + 4}/metrics` },
     ];
     const result = await measureCpu(services, async () => {
-      const r = await drive(`http://127.0.0.1:${base}/switch/v1/pagar`, { 'x-switch-key': key }, 'kafka+mongo: 5 processes (gateway, router, bank-sim, notifier, reconciler)', KAFKA_REQUESTS, KAFKA_CONCURRENCY);
+      const r = await drive(
+        `http://127.0.0.1:${base}/switch/v1/pagar`,
+        { 'x-switch-key': key },
+        'kafka+mongo: 5 processes (gateway, router, bank-sim, notifier, reconciler)',
+        KAFKA_REQUESTS,
+        KAFKA_CONCURRENCY,
+      );
       // The load ends when every settled payout's webhook has arrived (bounded: a benchmark, not a test).
       const expected = r.requests + r.warmup;
       const deadline = Date.now() + 120_000;
@@ -221,15 +297,20 @@ async function kafka() {
 }
 
 const runners = { baseline, embedded, kafka };
-console.log(`machine: ${cpus().length} cores (${cpus()[0]?.model ?? 'unknown'}), ${(totalmem() / 2 ** 30).toFixed(0)} GiB, node ${process.version}`);
-console.log(`load: ${REQUESTS} pago_movil payouts (kafka mode: ${KAFKA_REQUESTS}) after a warm-up, ${CONCURRENCY} concurrent clients (kafka mode: ${KAFKA_CONCURRENCY}), each a new idempotency_key\n`);
+console.log(
+  `machine: ${cpus().length} cores (${cpus()[0]?.model ?? 'unknown'}), ${(totalmem() / 2 ** 30).toFixed(0)} GiB, node ${process.version}`,
+);
+console.log(
+  `load: ${REQUESTS} pago_movil payouts (kafka mode: ${KAFKA_REQUESTS}) after a warm-up, ${CONCURRENCY} concurrent clients (kafka mode: ${KAFKA_CONCURRENCY}), each a new idempotency_key\n`,
+);
 const rows = [];
 const storeRows = [];
 for (const mode of MODES) {
   try {
     rows.push(await runners[mode]());
   } catch (e) {
-    rows.push({ label: `${mode}: failed (${e.message}${e.cause ? `: ${e.cause.message ?? e.cause}` : ""})` }); console.error(e.stack);
+    rows.push({ label: `${mode}: failed (${e.message}${e.cause ? `: ${e.cause.message ?? e.cause}` : ''})` });
+    console.error(e.stack);
   }
 }
 console.table(rows);

@@ -11,12 +11,16 @@ import { join, resolve } from 'node:path';
  * the production image leaves no bank emulator code (checked statically on the Dockerfile).
  */
 describe('deployment manifests, dashboard and alerts', () => {
-  it('pass ci/check-deploy.sh', () => {
-    const run = spawnSync('bash', [resolve(__dirname, '../../ci/check-deploy.sh')], { encoding: 'utf8', timeout: 25 * 60_000 });
-    expect(run.status, `${run.stdout}\n${run.stderr}`.slice(-4000)).toBe(0);
-    expect(run.stdout).not.toMatch(/FAIL/);
-    expect(run.stdout).toMatch(/PASS {2}the production image's build stage leaves no emulator code/);
-  }, 26 * 60_000);
+  it(
+    'pass ci/check-deploy.sh',
+    () => {
+      const run = spawnSync('bash', [resolve(__dirname, '../../ci/check-deploy.sh')], { encoding: 'utf8', timeout: 25 * 60_000 });
+      expect(run.status, `${run.stdout}\n${run.stderr}`.slice(-4000)).toBe(0);
+      expect(run.stdout).not.toMatch(/FAIL/);
+      expect(run.stdout).toMatch(/PASS {2}the production image's build stage leaves no emulator code/);
+    },
+    26 * 60_000,
+  );
 
   it('the emulator check fails a Dockerfile that would ship an emulator', () => {
     const dockerfile = readFileSync(resolve(__dirname, '../../Dockerfile'), 'utf8');
@@ -24,7 +28,11 @@ describe('deployment manifests, dashboard and alerts', () => {
       const dir = mkdtempSync(join(tmpdir(), 'dockerfile-'));
       try {
         writeFileSync(join(dir, 'Dockerfile'), text);
-        return spawnSync('python3', [resolve(__dirname, '../../deploy/tools/check_image.py'), join(dir, 'Dockerfile'), resolve(__dirname, '../..')], { encoding: 'utf8' });
+        return spawnSync(
+          'python3',
+          [resolve(__dirname, '../../deploy/tools/check_image.py'), join(dir, 'Dockerfile'), resolve(__dirname, '../..')],
+          { encoding: 'utf8' },
+        );
       } finally {
         rmSync(dir, { recursive: true, force: true });
       }

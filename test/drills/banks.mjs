@@ -51,7 +51,8 @@ export async function ledgers(stack, store, txs) {
     // The simulated bank settles an accepted order at the next status query: both mean money moved.
     byBank.bnc.set(ref, o.outcome === 'rejected' ? 'rejected' : o.outcome === 'settled' ? 'settled' : 'pending');
   }
-  for (const o of plaza.orders) if (o.merchantRef) byBank.banco_plaza.set(o.merchantRef, o.state === 'reversed' ? 'rejected' : money(o.state));
+  for (const o of plaza.orders)
+    if (o.merchantRef) byBank.banco_plaza.set(o.merchantRef, o.state === 'reversed' ? 'rejected' : money(o.state));
   for (const o of bancaribe.orders) if (o.type !== 'ANULACION') byBank.bancaribe.set(o.reference, money(o.estatus));
   for (const o of activo.orders) if (o.kind !== 'otp') byBank.banco_activo.set(o.locator, money(o.estatus));
   const plazaRefs = new Map();
@@ -66,7 +67,7 @@ export async function ledgers(stack, store, txs) {
     const m = byBank[banco];
     if (!m) return null;
     const ref = banco === 'banco_plaza' ? plazaRefs.get(orderRef) : null;
-    return m.get(orderRef) ?? (ref ? m.get(ref) ?? null : null);
+    return m.get(orderRef) ?? (ref ? (m.get(ref) ?? null) : null);
   };
 }
 

@@ -53,10 +53,25 @@ export function expectedEvents(tx) {
  * money state of an order; `dups`: references received twice; `receiver`: webhook deliveries.
  */
 export function evaluate({ txs, bank, dups, receiver }) {
-  const out = { ledger_mismatches: [], unresolved: [], unannounced: [], webhooks_missing: [], final_changed: [], duplicate_bank_orders: dups };
+  const out = {
+    ledger_mismatches: [],
+    unresolved: [],
+    unannounced: [],
+    webhooks_missing: [],
+    final_changed: [],
+    duplicate_bank_orders: dups,
+  };
   for (const tx of txs) {
-    if (!resolved(tx)) out.unresolved.push({ id: tx.id, kind: tx.kind, estado: tx.estado, banco: tx.bancoUsado, attempts: tx.attempts.map((a) => `${a.banco}:${a.outcome ?? 'in flight'}`).join(',') });
-    if (tx.announcedVersion < tx.version) out.unannounced.push({ id: tx.id, estado: tx.estado, version: tx.version, announcedVersion: tx.announcedVersion });
+    if (!resolved(tx))
+      out.unresolved.push({
+        id: tx.id,
+        kind: tx.kind,
+        estado: tx.estado,
+        banco: tx.bancoUsado,
+        attempts: tx.attempts.map((a) => `${a.banco}:${a.outcome ?? 'in flight'}`).join(','),
+      });
+    if (tx.announcedVersion < tx.version)
+      out.unannounced.push({ id: tx.id, estado: tx.estado, version: tx.version, announcedVersion: tx.announcedVersion });
     // A final state is never left: no history entry may start from one.
     const left = tx.history.find((h) => FINAL.has(h.from));
     if (left) out.final_changed.push({ id: tx.id, from: left.from, to: left.to });

@@ -4,9 +4,10 @@ import { duplicates, ledgers, otpReader, receivedCounts } from './banks.mjs';
 import { evaluate, resolved } from './checks.mjs';
 
 const delay = (ms) => new Promise((r) => setTimeout(r, ms));
-const post = (url, body) => fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }).then((r) => {
-  if (r.status !== 200) throw new Error(`POST ${url} answered ${r.status}`);
-});
+const post = (url, body) =>
+  fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }).then((r) => {
+    if (r.status !== 200) throw new Error(`POST ${url} answered ${r.status}`);
+  });
 
 const killAndRestart = (name) => ({
   name: `kill -9 ${name}`,
@@ -35,7 +36,11 @@ const bankTimeout = (n) => ({
   fault: `Plaza, Bancaribe and Activo emulators take the next ${n} orders each, then cut the connection without answering`,
   async run({ stack }) {
     const e = stack.emulators;
-    await Promise.all([post(`${e['emu-plaza']}/timeout`, { n }), post(`${e['emu-bancaribe']}/timeout-after-accept`, { n }), post(`${e['emu-activo']}/timeout-after-accept`, { n })]);
+    await Promise.all([
+      post(`${e['emu-plaza']}/timeout`, { n }),
+      post(`${e['emu-bancaribe']}/timeout-after-accept`, { n }),
+      post(`${e['emu-activo']}/timeout-after-accept`, { n }),
+    ]);
   },
 });
 
@@ -56,7 +61,14 @@ export function drillList({ quick }) {
   if (quick) {
     // CI subset, aimed at ≤ 10 minutes on 2 cores: one stateless and one stateful kill, both pauses,
     // a bank that times out after accepting, failed publishes after bank calls.
-    return [killAndRestart('gateway'), killAndRestart('router'), pause('kafka', 'broker', 20_000), pause('ferretdb', 'store', 20_000), bankTimeout(2), publishFailures(['bank-sim', 'bank-plaza'], 0.5, 10_000)];
+    return [
+      killAndRestart('gateway'),
+      killAndRestart('router'),
+      pause('kafka', 'broker', 20_000),
+      pause('ferretdb', 'store', 20_000),
+      bankTimeout(2),
+      publishFailures(['bank-sim', 'bank-plaza'], 0.5, 10_000),
+    ];
   }
   const banks = ['bank-sim', 'bank-plaza', 'bank-bancaribe', 'bank-activo', 'bank-bnc'];
   return [
@@ -64,7 +76,11 @@ export function drillList({ quick }) {
     pause('kafka', 'broker', 20_000),
     pause('ferretdb', 'store', 20_000),
     bankTimeout(4),
-    publishFailures(banks.filter((b) => b !== 'bank-bnc'), 0.5, 20_000),
+    publishFailures(
+      banks.filter((b) => b !== 'bank-bnc'),
+      0.5,
+      20_000,
+    ),
   ];
 }
 
@@ -99,7 +115,9 @@ export async function runDrill(drill, { stack, store, receiver, rate, beforeMs, 
   let recoveredAt = null;
   for (;;) {
     const healthy = txs.every((t) => resolved(t) && t.announcedVersion >= t.version) && load.summary().lost === 0;
-    const delivered = txs.every((t) => t.history.filter((h) => ['ACEPTADA', 'LIQUIDADA', 'RECHAZADA'].includes(h.to)).every((h) => receiver.count(t.id, eventOf(h.to)) > 0));
+    const delivered = txs.every((t) =>
+      t.history.filter((h) => ['ACEPTADA', 'LIQUIDADA', 'RECHAZADA'].includes(h.to)).every((h) => receiver.count(t.id, eventOf(h.to)) > 0),
+    );
     if (healthy && delivered) {
       recoveredAt = Date.now();
       break;
@@ -108,7 +126,12 @@ export async function runDrill(drill, { stack, store, receiver, rate, beforeMs, 
     await delay(1000); // polling interval of the condition above
     txs = await txsNow();
   }
-  const counts = evaluate({ txs, bank: await ledgers(stack, store.store, txs), dups: duplicates(countsBefore, await receivedCounts(stack)), receiver });
+  const counts = evaluate({
+    txs,
+    bank: await ledgers(stack, store.store, txs),
+    dups: duplicates(countsBefore, await receivedCounts(stack)),
+    receiver,
+  });
   const s = load.summary();
   return {
     name: drill.name,
@@ -129,4 +152,5 @@ export async function runDrill(drill, { stack, store, receiver, rate, beforeMs, 
   };
 }
 
-const eventOf = (estado) => ({ ACEPTADA: 'transaccion.aprobada', LIQUIDADA: 'transaccion.liquidada', RECHAZADA: 'transaccion.rechazada' })[estado];
+const eventOf = (estado) =>
+  ({ ACEPTADA: 'transaccion.aprobada', LIQUIDADA: 'transaccion.liquidada', RECHAZADA: 'transaccion.rechazada' })[estado];

@@ -63,16 +63,32 @@ export class Load {
     if (i % 3 === 2) return this.collection(COLLECTION_BANKS[Math.floor(i / 3) % COLLECTION_BANKS.length]);
     const banco = PAYOUT_BANKS[Math.floor(i / 3 + (i % 3)) % PAYOUT_BANKS.length];
     const body = { idempotency_key: randomUUID(), monto: monto(), concepto: 'drill', banco_preferido: banco, ordenante };
-    if (i % 3 === 0) Object.assign(body, { via: 'pago_movil', beneficiario: { tipo: 'telefono', valor: phone(), banco: '0102', identificacion: 'V12345678', nombre: 'Ana' } });
-    else Object.assign(body, { via: 'credito_inmediato', beneficiario: { tipo: 'cuenta', valor: account(), banco: '0102', identificacion: 'V12345678', nombre: 'Ana' } });
+    if (i % 3 === 0)
+      Object.assign(body, {
+        via: 'pago_movil',
+        beneficiario: { tipo: 'telefono', valor: phone(), banco: '0102', identificacion: 'V12345678', nombre: 'Ana' },
+      });
+    else
+      Object.assign(body, {
+        via: 'credito_inmediato',
+        beneficiario: { tipo: 'cuenta', valor: account(), banco: '0102', identificacion: 'V12345678', nombre: 'Ana' },
+      });
     await this.request('/pagar', body, 'pagar');
   }
 
   async collection(banco) {
     const pagador = { tipo: 'telefono', valor: phone(), banco: '0102', identificacion: 'V12345678', nombre: 'Ana' };
-    const base = { idempotency_key: randomUUID(), monto: monto(), concepto: 'drill', canal: 'web', banco_preferido: banco, cobrador: { ...ordenante }, pagador };
+    const base = {
+      idempotency_key: randomUUID(),
+      monto: monto(),
+      concepto: 'drill',
+      canal: 'web',
+      banco_preferido: banco,
+      cobrador: { ...ordenante },
+      pagador,
+    };
     const token = await this.request('/cobrar/token', base, 'token');
-    if (!token || token.estado !== 'ACEPTADA') return;
+    if (token?.estado !== 'ACEPTADA') return;
     const used = token.banco_usado;
     const otp = (await this.otpFor(used, pagador.valor)) ?? '12345678';
     await this.request('/cobrar', { ...base, otp }, 'cobrar');

@@ -27,10 +27,13 @@ const logFile = resolve(stateDir, 'services.log');
 const logStream = createWriteStream(logFile);
 const log = (l) => process.stdout.write(`${l}\n`);
 // A hard bound on the whole run, whatever happens (a hung fetch, a process that never gets ready).
-const hardLimit = setTimeout(() => {
-  log('drills: time limit reached, stopping');
-  process.exit(2);
-}, (quick ? 15 : 60) * 60_000);
+const hardLimit = setTimeout(
+  () => {
+    log('drills: time limit reached, stopping');
+    process.exit(2);
+  },
+  (quick ? 15 : 60) * 60_000,
+);
 hardLimit.unref();
 
 const database = `drills_${Date.now().toString(36)}`;
@@ -78,7 +81,11 @@ const receiver = await startReceiver();
 const hook = await fetch(`${stack.adminUrl}/admin/v1/merchants/${stack.merchant}/webhooks`, {
   method: 'POST',
   headers: { authorization: `Bearer ${stack.adminToken}`, 'content-type': 'application/json' },
-  body: JSON.stringify({ mode: 'test', url: receiver.url, events: ['transaccion.aprobada', 'transaccion.liquidada', 'transaccion.rechazada'] }),
+  body: JSON.stringify({
+    mode: 'test',
+    url: receiver.url,
+    events: ['transaccion.aprobada', 'transaccion.liquidada', 'transaccion.rechazada'],
+  }),
 });
 if (hook.status !== 201) {
   log(`drills: registering the webhook answered ${hook.status}: ${await hook.text()}`);
@@ -93,7 +100,9 @@ for (const [i, drill] of drills.entries()) {
   const t0 = Date.now();
   const r = await runDrill(drill, { stack, store, receiver, rate, ...timing, log });
   results.push(r);
-  log(`  ${r.sent} sent, ${r.answered} answered, ${r.operations} operations; violations ${violationsOf(r)}; recovered ${r.recovery_s === null ? 'NOT within the limit' : `in ${r.recovery_s} s`} (${((Date.now() - t0) / 1000).toFixed(0)} s)`);
+  log(
+    `  ${r.sent} sent, ${r.answered} answered, ${r.operations} operations; violations ${violationsOf(r)}; recovered ${r.recovery_s === null ? 'NOT within the limit' : `in ${r.recovery_s} s`} (${((Date.now() - t0) / 1000).toFixed(0)} s)`,
+  );
   for (const [k, list] of Object.entries(r.details)) for (const x of list.slice(0, 3)) log(`    ${k}: ${JSON.stringify(x)}`);
 }
 
@@ -102,7 +111,18 @@ const violations = results.reduce((n, r) => n + violationsOf(r), 0);
 log(`drills: ${violations} violation(s) in ${results.length} drill(s)`);
 if (jsonFile) {
   const drillsJson = results.map(({ details: _d, answers: _a, operations: _o, ...r }) => r);
-  writeFileSync(resolve(process.cwd(), jsonFile), JSON.stringify({ drills: drillsJson, violations, details: results.map((r) => ({ name: r.name, answers: r.answers, operations: r.operations, ...r.details })) }, null, 2));
+  writeFileSync(
+    resolve(process.cwd(), jsonFile),
+    JSON.stringify(
+      {
+        drills: drillsJson,
+        violations,
+        details: results.map((r) => ({ name: r.name, answers: r.answers, operations: r.operations, ...r.details })),
+      },
+      null,
+      2,
+    ),
+  );
   log(`drills: wrote ${jsonFile}`);
 }
 await store.close().catch(() => {});

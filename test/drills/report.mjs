@@ -1,14 +1,48 @@
 // The drills' table. Every count other than time must be 0 (a drill that did not recover within its
 // limit shows it through its counts: stranded operations, missing webhooks, lost requests).
-export const MUST_BE_ZERO = ['lost', 'duplicate_bank_orders', 'ledger_mismatches', 'unresolved', 'unannounced', 'webhooks_missing', 'final_changed'];
+export const MUST_BE_ZERO = [
+  'lost',
+  'duplicate_bank_orders',
+  'ledger_mismatches',
+  'unresolved',
+  'unannounced',
+  'webhooks_missing',
+  'final_changed',
+];
 
 export function violationsOf(r) {
   return MUST_BE_ZERO.reduce((n, k) => n + (r[k] ?? 0), 0);
 }
 
 export function printTable(results, log) {
-  const head = ['drill', 'sent', 'answered', 'lost', 'dup orders', 'ledger', 'unresolved', 'unannounced', 'webhooks', 'final chg', 'recovery s'];
-  const rows = results.map((r) => [r.name, r.sent, r.answered, r.lost, r.duplicate_bank_orders, r.ledger_mismatches, r.unresolved, r.unannounced, r.webhooks_missing, r.final_changed, r.recovery_s ?? 'no'].map(String));
+  const head = [
+    'drill',
+    'sent',
+    'answered',
+    'lost',
+    'dup orders',
+    'ledger',
+    'unresolved',
+    'unannounced',
+    'webhooks',
+    'final chg',
+    'recovery s',
+  ];
+  const rows = results.map((r) =>
+    [
+      r.name,
+      r.sent,
+      r.answered,
+      r.lost,
+      r.duplicate_bank_orders,
+      r.ledger_mismatches,
+      r.unresolved,
+      r.unannounced,
+      r.webhooks_missing,
+      r.final_changed,
+      r.recovery_s ?? 'no',
+    ].map(String),
+  );
   const width = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
   const line = (cells) => cells.map((c, i) => (i === 0 ? c.padEnd(width[i]) : c.padStart(width[i]))).join('  ');
   log('');

@@ -16,7 +16,14 @@ const env = {
 };
 
 const PLAZA = { apiKey: 'e2e-plaza-key', apiSecret: 'e2e-plaza-secret', rif: 'J123456789', account: '01380000000000000001' };
-const BANCARIBE = { consumerKey: 'e2e-bancaribe-key', consumerSecret: 'e2e-bancaribe-secret', rif: 'J000012114', phone: '04141000114', account: '01140111122222233333', hash: '09A2D57E-C433-4581-97C2-6F6ADA944F27' };
+const BANCARIBE = {
+  consumerKey: 'e2e-bancaribe-key',
+  consumerSecret: 'e2e-bancaribe-secret',
+  rif: 'J000012114',
+  phone: '04141000114',
+  account: '01140111122222233333',
+  hash: '09A2D57E-C433-4581-97C2-6F6ADA944F27',
+};
 
 const ordenante = { tipo: 'cuenta', valor: '01910000000000000001', banco: '0191', identificacion: 'J123456789', nombre: 'Comercio E2E' };
 const payout = (over: Record<string, unknown>) => ({
@@ -32,10 +39,10 @@ const payout = (over: Record<string, unknown>) => ({
 describe('end to end: bank connectors and their emulators as processes on Kafka + MongoDB', () => {
   let plazaEmu: ServiceProcess;
   let bancaribeEmu: ServiceProcess;
-  let router: ServiceProcess;
+  let _router: ServiceProcess;
   let gateway: ServiceProcess;
   let plaza: ServiceProcess;
-  let bancaribe: ServiceProcess;
+  let _bancaribe: ServiceProcess;
   let key: string;
 
   const call = async (path: string, body: unknown) => {
@@ -47,7 +54,10 @@ describe('end to end: bank connectors and their emulators as processes on Kafka 
     return { status: res.status, body: (await res.json()) as Record<string, unknown> };
   };
   const control = async (emu: ServiceProcess, path: string, body?: unknown) => {
-    const res = await fetch(`http://127.0.0.1:${emu.port}/__emulator${path}`, body === undefined ? {} : { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const res = await fetch(
+      `http://127.0.0.1:${emu.port}/__emulator${path}`,
+      body === undefined ? {} : { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) },
+    );
     expect(res.status, `${emu.name} ${path}`).toBe(200);
     return (await res.json()) as Record<string, unknown>;
   };
@@ -58,8 +68,26 @@ describe('end to end: bank connectors and their emulators as processes on Kafka 
     RUN.requireInfra();
     // Pending orders settle only when the test says so (-1 / 0: through the control routes).
     [plazaEmu, bancaribeEmu] = await Promise.all([
-      startService('plaza-emulator', { PLAZA_EMULATOR_API_KEY: PLAZA.apiKey, PLAZA_EMULATOR_API_SECRET: PLAZA.apiSecret, PLAZA_EMULATOR_RIF: PLAZA.rif, PLAZA_EMULATOR_ACCOUNT: PLAZA.account, PLAZA_EMULATOR_SETTLE_MS: '-1' }, { entry: 'services/bank-plaza/dist/emulator/main.js', readyPath: '/__emulator/state' }),
-      startService('bancaribe-emulator', { BANCARIBE_EMULATOR_CONSUMER_KEY: BANCARIBE.consumerKey, BANCARIBE_EMULATOR_CONSUMER_SECRET: BANCARIBE.consumerSecret, SETTLE_DELAY_MS: '0' }, { entry: 'services/bank-bancaribe/dist/emulator/main.js', readyPath: '/__emulator/state' }),
+      startService(
+        'plaza-emulator',
+        {
+          PLAZA_EMULATOR_API_KEY: PLAZA.apiKey,
+          PLAZA_EMULATOR_API_SECRET: PLAZA.apiSecret,
+          PLAZA_EMULATOR_RIF: PLAZA.rif,
+          PLAZA_EMULATOR_ACCOUNT: PLAZA.account,
+          PLAZA_EMULATOR_SETTLE_MS: '-1',
+        },
+        { entry: 'services/bank-plaza/dist/emulator/main.js', readyPath: '/__emulator/state' },
+      ),
+      startService(
+        'bancaribe-emulator',
+        {
+          BANCARIBE_EMULATOR_CONSUMER_KEY: BANCARIBE.consumerKey,
+          BANCARIBE_EMULATOR_CONSUMER_SECRET: BANCARIBE.consumerSecret,
+          SETTLE_DELAY_MS: '0',
+        },
+        { entry: 'services/bank-bancaribe/dist/emulator/main.js', readyPath: '/__emulator/state' },
+      ),
     ]);
     const banks = {
       ...env,
@@ -79,7 +107,7 @@ describe('end to end: bank connectors and their emulators as processes on Kafka 
       BANCARIBE_TEST_CLIENT_HASH: BANCARIBE.hash,
       BANCARIBE_TEST_TIMEOUT_MS: '15000',
     };
-    [router, plaza, bancaribe] = await Promise.all([
+    [_router, plaza, _bancaribe] = await Promise.all([
       startService('router', env),
       startService('bank-plaza', banks, { entry: 'services/bank-plaza/dist/src/main.js' }),
       startService('bank-bancaribe', banks, { entry: 'services/bank-bancaribe/dist/src/main.js' }),
@@ -105,7 +133,14 @@ describe('end to end: bank connectors and their emulators as processes on Kafka 
   it('a timeout after Bancaribe accepted → DESCONOCIDA, not rerouted; /consultar resolves it once the bank settles', async () => {
     const [plazaBefore, before] = [await plazaOrders(), await bancaribeOrders()];
     await control(bancaribeEmu, '/timeout-after-accept', { n: 1 });
-    const r = await call('/pagar', payout({ banco_preferido: 'bancaribe', via: 'credito_inmediato', beneficiario: { tipo: 'cuenta', valor: '01020000000000000002', banco: '0102', identificacion: 'V12345678', nombre: 'Ana' } }));
+    const r = await call(
+      '/pagar',
+      payout({
+        banco_preferido: 'bancaribe',
+        via: 'credito_inmediato',
+        beneficiario: { tipo: 'cuenta', valor: '01020000000000000002', banco: '0102', identificacion: 'V12345678', nombre: 'Ana' },
+      }),
+    );
     expect(r.status).toBe(200);
     expect(r.body).toMatchObject({ estado: 'DESCONOCIDA', banco_usado: 'bancaribe', intentos: 1 });
     expect(await bancaribeOrders()).toBe(before + 1);
@@ -127,7 +162,14 @@ describe('end to end: bank connectors and their emulators as processes on Kafka 
     // Refuses for a minute, then listens again by itself (its control route is on the closed port).
     await control(plazaEmu, '/refuse', { on: true, forMs: 60_000 });
     await expect
-      .poll(async () => fetch(`http://127.0.0.1:${plazaEmu.port}/__emulator/state`).then(() => 'open', () => 'refused'), { timeout: 10_000, interval: 100 })
+      .poll(
+        async () =>
+          fetch(`http://127.0.0.1:${plazaEmu.port}/__emulator/state`).then(
+            () => 'open',
+            () => 'refused',
+          ),
+        { timeout: 10_000, interval: 100 },
+      )
       .toBe('refused');
     const r = await call('/pagar', payout({ banco_preferido: 'banco_plaza' }));
     expect(r.status).toBe(200);

@@ -26,7 +26,11 @@ describe('end to end: MCP over Streamable HTTP on a gateway process', () => {
     gateway = await startService('gateway', env);
     const { key } = await createTestMerchant(gateway, ADMIN, 'agente', 'Agente MCP');
     client = new Client({ name: 'e2e-agent', version: '1.0.0' });
-    await client.connect(new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${gateway.port}/mcp`), { requestInit: { headers: { 'x-switch-key': key } } }));
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${gateway.port}/mcp`), {
+        requestInit: { headers: { 'x-switch-key': key } },
+      }),
+    );
   });
 
   afterAll(async () => {

@@ -42,7 +42,8 @@ export function isolatedRun(prefix: string): { adminToken: string; env: Record<s
     },
     requireInfra: () => {
       const missing = ['KAFKA_BROKERS', 'SCHEMA_REGISTRY_URL', 'MONGO_URL'].filter((v) => !process.env[v]);
-      if (missing.length) throw new Error(`end-to-end tests need ${missing.join(', ')}: run \`npm run infra:up\` and \`. .cache/infra.env\``);
+      if (missing.length)
+        throw new Error(`end-to-end tests need ${missing.join(', ')}: run \`npm run infra:up\` and \`. .cache/infra.env\``);
     },
   };
 }
@@ -69,7 +70,12 @@ export function reportServicesOnFailure(): void {
 }
 
 /** Creates a merchant and a test-mode key through a gateway's operator API. */
-export async function createTestMerchant(gateway: ServiceProcess, adminToken: string, id: string, nombre: string): Promise<{ key: string; merchantUrl: string; admin: Record<string, string> }> {
+export async function createTestMerchant(
+  gateway: ServiceProcess,
+  adminToken: string,
+  id: string,
+  nombre: string,
+): Promise<{ key: string; merchantUrl: string; admin: Record<string, string> }> {
   const admin = { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' };
   const base = `http://127.0.0.1:${gateway.operatorPort}/admin/v1/merchants`;
   const created = await fetch(base, { method: 'POST', headers: admin, body: JSON.stringify({ id, nombre }) });
@@ -87,9 +93,13 @@ const outputs = new Map<ChildProcess, { name: string; output(): string }>();
  */
 export async function stopAllServices(graceMs = 20_000): Promise<void> {
   const children = [...running];
-  const exits = children.map((child) => new Promise<void>((r) => (child.exitCode !== null || child.signalCode !== null ? r() : child.once('exit', () => r()))));
+  const exits = children.map(
+    (child) => new Promise<void>((r) => (child.exitCode !== null || child.signalCode !== null ? r() : child.once('exit', () => r()))),
+  );
   for (const child of children) child.kill('SIGTERM');
-  const timer = setTimeout(() => children.forEach((child) => child.kill('SIGKILL')), graceMs);
+  const timer = setTimeout(() => {
+    for (const child of children) child.kill('SIGKILL');
+  }, graceMs);
   await Promise.all(exits);
   clearTimeout(timer);
 }

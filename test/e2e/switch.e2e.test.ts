@@ -34,10 +34,21 @@ async function startReceiver() {
     });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`, got, failing, close: () => new Promise((r) => server.close(r)) };
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`,
+    got,
+    failing,
+    close: () => new Promise((r) => server.close(r)),
+  };
 }
 
-const cuenta = (n: string) => ({ tipo: 'cuenta', valor: `0191${n.padStart(16, '0')}`, banco: '0191', identificacion: 'J123456789', nombre: 'Comercio E2E' });
+const cuenta = (n: string) => ({
+  tipo: 'cuenta',
+  valor: `0191${n.padStart(16, '0')}`,
+  banco: '0191',
+  identificacion: 'J123456789',
+  nombre: 'Comercio E2E',
+});
 const telefono = { tipo: 'telefono', valor: '04141234567', banco: '0102', identificacion: 'V12345678', nombre: 'Ana' };
 const payout = (via: 'pago_movil' | 'credito_inmediato', key = randomUUID()) => ({
   idempotency_key: key,
@@ -54,7 +65,7 @@ describe('end to end: every service its own process on Kafka + MongoDB', () => {
   let gatewayA: ServiceProcess;
   let gatewayB: ServiceProcess;
   let notifier: ServiceProcess;
-  let reconciler: ServiceProcess;
+  let _reconciler: ServiceProcess;
   let key: string;
   let receiver: Awaited<ReturnType<typeof startReceiver>>;
   let webhookSecret: string;
@@ -67,16 +78,26 @@ describe('end to end: every service its own process on Kafka + MongoDB', () => {
     });
     return { status: res.status, body: (await res.json()) as Record<string, unknown> };
   };
-  const simOrders = async () => (await (await fetch(`http://127.0.0.1:${sim.port}/sim/orders`)).json()) as { executed: number; byTransaction: Record<string, number> };
+  const simOrders = async () =>
+    (await (await fetch(`http://127.0.0.1:${sim.port}/sim/orders`)).json()) as { executed: number; byTransaction: Record<string, number> };
 
   beforeAll(async () => {
     RUN.requireInfra();
     receiver = await startReceiver();
-    [router, sim, notifier, reconciler] = await Promise.all([startService('router', env), startService('bank-sim', env), startService('notifier', env), startService('reconciler', env)]);
+    [router, sim, notifier, _reconciler] = await Promise.all([
+      startService('router', env),
+      startService('bank-sim', env),
+      startService('notifier', env),
+      startService('reconciler', env),
+    ]);
     [gatewayA, gatewayB] = await Promise.all([startService('gateway', env), startService('gateway', env)]);
     const merchant = await createTestMerchant(gatewayA, ADMIN, 'e2e', 'E2E');
     key = merchant.key;
-    const hook = await fetch(`${merchant.merchantUrl}/webhooks`, { method: 'POST', headers: merchant.admin, body: JSON.stringify({ mode: 'test', url: receiver.url, events: ['transaccion.aprobada', 'transaccion.liquidada'] }) });
+    const hook = await fetch(`${merchant.merchantUrl}/webhooks`, {
+      method: 'POST',
+      headers: merchant.admin,
+      body: JSON.stringify({ mode: 'test', url: receiver.url, events: ['transaccion.aprobada', 'transaccion.liquidada'] }),
+    });
     webhookSecret = ((await hook.json()) as { secret: string }).secret;
   });
 
@@ -93,8 +114,17 @@ describe('end to end: every service its own process on Kafka + MongoDB', () => {
     const r = await call(gatewayA, '/pagar', payout('credito_inmediato'));
     expect(r.body.estado).toBe('ACEPTADA');
     // The reconciler asks the bank; the notifier delivers aprobada then liquidada.
-    await expect.poll(() => hooksFor(r.body.id).map((g) => g.headers['x-service-event']).sort(), { timeout: 30_000 }).toEqual(['transaccion.aprobada', 'transaccion.liquidada']);
-    for (const g of hooksFor(r.body.id)) expect(verifyWebhook(g.body, g.headers['x-service-signature'] as string, webhookSecret)).toBe(true);
+    await expect
+      .poll(
+        () =>
+          hooksFor(r.body.id)
+            .map((g) => g.headers['x-service-event'])
+            .sort(),
+        { timeout: 30_000 },
+      )
+      .toEqual(['transaccion.aprobada', 'transaccion.liquidada']);
+    for (const g of hooksFor(r.body.id))
+      expect(verifyWebhook(g.body, g.headers['x-service-signature'] as string, webhookSecret)).toBe(true);
     const consulted = await call(gatewayB, '/consultar', { id: r.body.id });
     expect(consulted.body.estado).toBe('LIQUIDADA');
   });
@@ -116,7 +146,14 @@ describe('end to end: every service its own process on Kafka + MongoDB', () => {
     const body = payout('pago_movil');
     const r = await call(gatewayA, '/pagar', body);
     expect(r.status).toBe(200);
-    expect(r.body).toMatchObject({ estado: 'LIQUIDADA', banco_usado: 'bnc', referencia_banco: `TEST-${body.idempotency_key.slice(0, 8)}`, endtoend: null, intentos: 1, raw: { simulated: true } });
+    expect(r.body).toMatchObject({
+      estado: 'LIQUIDADA',
+      banco_usado: 'bnc',
+      referencia_banco: `TEST-${body.idempotency_key.slice(0, 8)}`,
+      endtoend: null,
+      intentos: 1,
+      raw: { simulated: true },
+    });
   });
 
   it('collects with token then cobrar, and /consultar settles it, across both gateways', async () => {
@@ -165,7 +202,8 @@ describe('end to end: every service its own process on Kafka + MongoDB', () => {
         const gw = i % 2 ? gatewayB : gatewayA;
         let r = await call(gw, '/pagar', b);
         // A gateway whose wait ran out says DESCONOCIDA with raw.switch; the repeat returns the real state.
-        const waitRanOut = () => r.body.estado === 'DESCONOCIDA' && typeof (r.body.raw as { switch?: unknown } | undefined)?.switch === 'string';
+        const waitRanOut = () =>
+          r.body.estado === 'DESCONOCIDA' && typeof (r.body.raw as { switch?: unknown } | undefined)?.switch === 'string';
         for (let n = 0; n < 10 && waitRanOut(); n++) r = await call(gw, '/pagar', b);
         return r;
       }),

@@ -30,14 +30,17 @@ type OtlpAttribute = { key: string; value: OtlpValue };
 type OtlpTraces = {
   resourceSpans?: {
     resource?: { attributes?: OtlpAttribute[] };
-    scopeSpans?: { spans?: { traceId: string; spanId: string; parentSpanId?: string; name: string; kind: number; attributes?: OtlpAttribute[] }[] }[];
+    scopeSpans?: {
+      spans?: { traceId: string; spanId: string; parentSpanId?: string; name: string; kind: number; attributes?: OtlpAttribute[] }[];
+    }[];
   }[];
 };
 
 const attributes = (list: OtlpAttribute[] = []): Record<string, unknown> =>
   Object.fromEntries(list.map(({ key, value }) => [key, value.stringValue ?? value.intValue ?? value.boolValue ?? value.doubleValue]));
 /** OTLP/JSON ids are hex; tolerate base64 too. */
-const hexId = (id: string | undefined): string => (!id ? '' : /^[0-9a-f]+$/i.test(id) ? id.toLowerCase() : Buffer.from(id, 'base64').toString('hex'));
+const hexId = (id: string | undefined): string =>
+  !id ? '' : /^[0-9a-f]+$/i.test(id) ? id.toLowerCase() : Buffer.from(id, 'base64').toString('hex');
 
 /** An OTLP/HTTP receiver accepting JSON on POST /v1/traces. */
 async function startOtlpReceiver() {
@@ -55,7 +58,15 @@ async function startOtlpReceiver() {
         const service = String(attributes(rs.resource?.attributes)['service.name']);
         for (const ss of rs.scopeSpans ?? []) {
           for (const s of ss.spans ?? []) {
-            spans.push({ service, traceId: hexId(s.traceId), spanId: hexId(s.spanId), parentSpanId: hexId(s.parentSpanId), name: s.name, kind: s.kind, attributes: attributes(s.attributes) });
+            spans.push({
+              service,
+              traceId: hexId(s.traceId),
+              spanId: hexId(s.spanId),
+              parentSpanId: hexId(s.parentSpanId),
+              name: s.name,
+              kind: s.kind,
+              attributes: attributes(s.attributes),
+            });
           }
         }
       }
@@ -69,7 +80,7 @@ async function startOtlpReceiver() {
 describe('tracing: one trace from the merchant request to the bank call, across processes', () => {
   let receiver: Awaited<ReturnType<typeof startOtlpReceiver>>;
   let gateway: ServiceProcess | undefined;
-  let router: ServiceProcess | undefined;
+  let _router: ServiceProcess | undefined;
   let sim: ServiceProcess | undefined;
   let key: string;
 
@@ -83,7 +94,10 @@ describe('tracing: one trace from the merchant request to the bank call, across 
     };
     // bank-sim exports only when its batch fills or when it stops: its spans reach the receiver through
     // the flush of its graceful shutdown.
-    [router, sim] = await Promise.all([startService('router', env), startService('bank-sim', { ...env, OTEL_BSP_SCHEDULE_DELAY: '3600000' })]);
+    [_router, sim] = await Promise.all([
+      startService('router', env),
+      startService('bank-sim', { ...env, OTEL_BSP_SCHEDULE_DELAY: '3600000' }),
+    ]);
     // The gateway logs its requests at info: those lines must carry the request's trace id.
     gateway = await startService('gateway', { ...env, LOG_LEVEL: 'info' });
     key = (await createTestMerchant(gateway, ADMIN, 'tr', 'Tracing')).key;
@@ -115,14 +129,29 @@ describe('tracing: one trace from the merchant request to the bank call, across 
 
     // The gateway's server span for this request (the only /pagar request of the run).
     const serverSpan = () =>
-      receiver.spans.find((s) => s.service === 'gateway' && s.kind === SPAN_KIND.SERVER && Object.values(s.attributes).some((v) => typeof v === 'string' && v.includes('/switch/v1/pagar')));
+      receiver.spans.find(
+        (s) =>
+          s.service === 'gateway' &&
+          s.kind === SPAN_KIND.SERVER &&
+          Object.values(s.attributes).some((v) => typeof v === 'string' && v.includes('/switch/v1/pagar')),
+      );
     await expect.poll(() => serverSpan(), { timeout: 30_000 }).toBeDefined();
     const traceId = serverSpan()!.traceId;
     // The router's spans of the operation arrive in its next batches.
     await expect
-      .poll(() => receiver.spans.some((s) => s.service === 'router' && s.traceId === traceId && s.kind === SPAN_KIND.PRODUCER && String(s.attributes['messaging.destination.name']).includes('bank')), {
-        timeout: 30_000,
-      })
+      .poll(
+        () =>
+          receiver.spans.some(
+            (s) =>
+              s.service === 'router' &&
+              s.traceId === traceId &&
+              s.kind === SPAN_KIND.PRODUCER &&
+              String(s.attributes['messaging.destination.name']).includes('bank'),
+          ),
+        {
+          timeout: 30_000,
+        },
+      )
       .toBe(true);
 
     // Its log lines name the trace (pino mixin), e.g. fastify's "request completed".
@@ -136,13 +165,16 @@ describe('tracing: one trace from the merchant request to the bank call, across 
 
     // bank-sim still holds its spans; a graceful stop exports them before the process exits.
     expect(await sim!.stop()).toBe(0);
-    const bankSpan = () => receiver.spans.find((s) => s.service === 'bank-sim' && s.name === 'bank.execute' && s.attributes['switch.txn_id'] === txnId);
+    const bankSpan = () =>
+      receiver.spans.find((s) => s.service === 'bank-sim' && s.name === 'bank.execute' && s.attributes['switch.txn_id'] === txnId);
     await expect.poll(() => bankSpan(), { timeout: 30_000 }).toBeDefined();
     const bank = bankSpan()!;
     expect(bank.attributes).toMatchObject({ 'switch.bank': 'bnc', 'switch.operation': 'execute', 'switch.mode': 'test' });
 
     // One trace: every exported span that names this transaction (Kafka message keys, bank attributes) is in it.
-    const ofTxn = receiver.spans.filter((s) => s.attributes['messaging.kafka.message.key'] === txnId || s.attributes['switch.txn_id'] === txnId);
+    const ofTxn = receiver.spans.filter(
+      (s) => s.attributes['messaging.kafka.message.key'] === txnId || s.attributes['switch.txn_id'] === txnId,
+    );
     expect(new Set(ofTxn.map((s) => s.traceId))).toEqual(new Set([traceId]));
     expect(new Set(ofTxn.map((s) => s.service))).toEqual(new Set(['gateway', 'router', 'bank-sim']));
 
@@ -152,12 +184,20 @@ describe('tracing: one trace from the merchant request to the bank call, across 
     for (let s = bank; s.parentSpanId; ) {
       const parent = byId.get(s.parentSpanId);
       if (!parent) throw new Error(`span ${s.name} (${s.service}) has a parent that was not exported: ${s.parentSpanId}`);
-      chain.push((s = parent));
+      s = parent;
+      chain.push(s);
     }
     expect(chain.at(-1)).toBe(serverSpan());
     const hops = chain.map((s) => `${s.service}:${s.kind}`);
     // Consumer spans in bank-sim and router, continuing producer spans of router and gateway.
-    expect(hops).toEqual(expect.arrayContaining([`bank-sim:${SPAN_KIND.CONSUMER}`, `router:${SPAN_KIND.PRODUCER}`, `router:${SPAN_KIND.CONSUMER}`, `gateway:${SPAN_KIND.PRODUCER}`]));
+    expect(hops).toEqual(
+      expect.arrayContaining([
+        `bank-sim:${SPAN_KIND.CONSUMER}`,
+        `router:${SPAN_KIND.PRODUCER}`,
+        `router:${SPAN_KIND.CONSUMER}`,
+        `gateway:${SPAN_KIND.PRODUCER}`,
+      ]),
+    );
     expect(chain.map((s) => s.service).filter((v, i, all) => v !== all[i - 1])).toEqual(['bank-sim', 'router', 'gateway']);
   }, 120_000);
 });

@@ -29,7 +29,10 @@ import { startSimulatedBank } from '@switch/bank-sim';
  * delay an operation, not dead-letter it. Router and simulated bank run in-process on real Kafka and
  * the real MongoDB-compatible store; a wrapper makes every store call throw while `down` is set.
  */
-const brokers = process.env.KAFKA_BROKERS?.split(',').map((b) => b.trim()).filter(Boolean) ?? [];
+const brokers =
+  process.env.KAFKA_BROKERS?.split(',')
+    .map((b) => b.trim())
+    .filter(Boolean) ?? [];
 const registryUrl = process.env.SCHEMA_REGISTRY_URL ?? '';
 const mongoUrl = process.env.MONGO_URL ?? '';
 const database = `faults_${RUN.replace(/-/g, '_')}`;
@@ -49,7 +52,8 @@ function switchableStore(real: Store) {
       get(t, name, receiver) {
         const value = Reflect.get(t, name, receiver) as unknown;
         if (typeof value === 'function') {
-          return (...args: unknown[]) => (state.down ? Promise.reject(failure(`${path}.${String(name)}`)) : (value as (...a: unknown[]) => unknown).apply(t, args));
+          return (...args: unknown[]) =>
+            state.down ? Promise.reject(failure(`${path}.${String(name)}`)) : (value as (...a: unknown[]) => unknown).apply(t, args);
         }
         if (value && typeof value === 'object') return wrap(value as object, `${path}.${String(name)}`);
         return value;
@@ -59,7 +63,8 @@ function switchableStore(real: Store) {
     store: wrap(real, 'store'),
     state,
     /** Resolves once `count` store calls in all have failed. */
-    failures: (count: number) => (state.failedCalls >= count ? Promise.resolve() : new Promise<void>((resolve) => state.waiters.push({ count, resolve }))),
+    failures: (count: number) =>
+      state.failedCalls >= count ? Promise.resolve() : new Promise<void>((resolve) => state.waiters.push({ count, resolve })),
   };
 }
 
@@ -75,7 +80,10 @@ afterAll(async () => {
     await admin.disconnect();
   }
   const client = await MongoClient.connect(mongoUrl);
-  await client.db(database).dropDatabase().finally(() => client.close());
+  await client
+    .db(database)
+    .dropDatabase()
+    .finally(() => client.close());
 });
 
 describe('store outage', () => {
@@ -96,7 +104,13 @@ describe('store outage', () => {
     cleanups.push(() => router.stop());
 
     const txnId = `txn_${randomUUID().replace(/-/g, '')}`;
-    const ordenante = { tipo: 'cuenta' as const, valor: '01910000000000000001', banco: '0191', identificacion: 'J123456789', nombre: 'Comercio' };
+    const ordenante = {
+      tipo: 'cuenta' as const,
+      valor: '01910000000000000001',
+      banco: '0191',
+      identificacion: 'J123456789',
+      nombre: 'Comercio',
+    };
     const beneficiario = { tipo: 'telefono' as const, valor: '04141234567', banco: '0102', identificacion: 'V12345678', nombre: 'Ana' };
     const execute: RouterInboxMessage = {
       type: 'execute',
@@ -105,7 +119,17 @@ describe('store outage', () => {
       mode: 'test',
       idempotencyKey: randomUUID(),
       fingerprint: 'f'.repeat(64),
-      request: { kind: 'pagar', body: { idempotency_key: randomUUID(), monto: { valor: 25.5, moneda: 'VES' }, concepto: 'pago', ordenante, beneficiario, via: 'pago_movil' } },
+      request: {
+        kind: 'pagar',
+        body: {
+          idempotency_key: randomUUID(),
+          monto: { valor: 25.5, moneda: 'VES' },
+          concepto: 'pago',
+          ordenante,
+          beneficiario,
+          via: 'pago_movil',
+        },
+      },
     };
 
     state.down = true;
@@ -122,6 +146,7 @@ describe('store outage', () => {
     }
     expect(tx?.estado).toBe('LIQUIDADA');
     expect(bank.bank.executedOrders).toBe(1);
-    for (const topic of switchTopics()) expect({ topic: topic.name, dead: await bus.deadLetters(topic.name) }).toEqual({ topic: topic.name, dead: [] });
+    for (const topic of switchTopics())
+      expect({ topic: topic.name, dead: await bus.deadLetters(topic.name) }).toEqual({ topic: topic.name, dead: [] });
   }, 120_000);
 });

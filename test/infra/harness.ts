@@ -17,7 +17,16 @@ const NO_RUNTIME = 'Could not find a working container runtime strategy';
 function fromEnv(): Infra | undefined {
   const { KAFKA_BROKERS: k, SCHEMA_REGISTRY_URL: s, MONGO_URL: m } = process.env;
   if (!k || !s || !m) return undefined;
-  return { kafkaBrokers: k.split(',').map((x) => x.trim()).filter(Boolean), schemaRegistryUrl: s, mongoUrl: m, mode: 'env', stop: async () => {} };
+  return {
+    kafkaBrokers: k
+      .split(',')
+      .map((x) => x.trim())
+      .filter(Boolean),
+    schemaRegistryUrl: s,
+    mongoUrl: m,
+    mode: 'env',
+    stop: async () => {},
+  };
 }
 
 /** 2. testcontainers, when a Docker engine answers (pinned 11.14.0: newer lines need Node 22). */

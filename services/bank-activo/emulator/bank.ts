@@ -25,7 +25,8 @@ export const SERVICE_OF_PATH: Readonly<Record<string, Service>> = {
   '/consulta/movimientos/1.0.0/movimientos': 'movimientos',
 };
 
-export const isOrderService = (s: Service): s is OrderKind => s === 'otp' || s === 'debito' || s === 'c2p' || s === 'p2p' || s === 'credito';
+export const isOrderService = (s: Service): s is OrderKind =>
+  s === 'otp' || s === 'debito' || s === 'c2p' || s === 'p2p' || s === 'credito';
 
 /** Amount cents → the bank code it provokes (emulator/README.md, "magic values"). */
 export const MAGIC_CODES: Readonly<Record<string, string>> = {
@@ -60,7 +61,18 @@ const REQUIRED: Readonly<Record<Service, readonly string[]>> = {
   otp: ['rif_comercio', 'cedula_pago', 'bco_pago', 'monto', 'locator', 'telefono_pago|cuenta_pago'],
   debito: ['id_solicitud', 'otp', 'cedula_pago', 'nombre_pago', 'bco_pago', 'monto', 'concepto', 'locator', 'telefono_pago|cuenta_pago'],
   c2p: ['usuario', 'rif_comercio', 'telefono_comercio', 'ip', 'monto', 'cedula_pago', 'telefono_pago', 'bco_pago', 'motivo', 'otp'],
-  p2p: ['usuario', 'cedula_pagador', 'telefono_pagador', 'ip', 'monto', 'cedula_benef', 'telefono_benef', 'bco_benef', 'motivo', 'tipo_cuenta'],
+  p2p: [
+    'usuario',
+    'cedula_pagador',
+    'telefono_pagador',
+    'ip',
+    'monto',
+    'cedula_benef',
+    'telefono_benef',
+    'bco_benef',
+    'motivo',
+    'tipo_cuenta',
+  ],
   credito: ['cedula_benef', 'nombre_benef', 'tipo_instrumento', 'bco_benef', 'monto', 'concepto', 'locator', 'telefono_benef|cuenta_benef'],
   operacion: ['locator|nroReferencia|endtoend'],
   saldo: ['cuenta'],
@@ -96,7 +108,8 @@ export class ActivoBank {
       const alternatives = spec.split('|');
       const present = alternatives.filter((f) => body[f] !== undefined && body[f] !== null && body[f] !== '');
       if (present.length === 0) return this.invalid(`Campo requerido: ${spec.replace(/\|/g, ' o ')}`);
-      if (alternatives.length > 1 && present.length > 1 && service !== 'operacion') return this.invalid(`Indique solo uno de: ${alternatives.join(', ')}`);
+      if (alternatives.length > 1 && present.length > 1 && service !== 'operacion')
+        return this.invalid(`Indique solo uno de: ${alternatives.join(', ')}`);
     }
     for (const [field, value] of Object.entries(body)) {
       if (value === undefined || value === null) continue;
@@ -108,7 +121,8 @@ export class ActivoBank {
       const cele = body.tipo_instrumento === 'CELE';
       if (cele !== (body.telefono_benef !== undefined)) return this.invalid('tipo_instrumento no corresponde al instrumento');
     }
-    if (typeof body.monto === 'string' && cents(body.monto) <= 0) return { status: 200, body: { code: '406', descripcion: descripcionOf('406') } };
+    if (typeof body.monto === 'string' && cents(body.monto) <= 0)
+      return { status: 200, body: { code: '406', descripcion: descripcionOf('406') } };
     return null;
   }
 
@@ -128,7 +142,10 @@ export class ActivoBank {
   reject(service: OrderKind, body: Fields, code: string): Reply {
     if (code === '503') return { status: 503, body: { code, descripcion: descripcionOf(code) } };
     const iso = /^[A-Z]{2}[0-9A-Z]{2}$/.test(code) ? code : service === 'debito' || service === 'credito' ? ISO_OF[code] : undefined;
-    const reply: Reply = { status: 200, body: iso ? { code: '422', descripcion: descripcionOf(iso), motivo: iso } : { code, descripcion: descripcionOf(code) } };
+    const reply: Reply = {
+      status: 200,
+      body: iso ? { code: '422', descripcion: descripcionOf(iso), motivo: iso } : { code, descripcion: descripcionOf(code) },
+    };
     const order = this.newOrder(service, body, 'RJCT', reply);
     order.motivo = iso ?? code;
     reply.body.nroReferencia = order.nroReferencia;
@@ -161,7 +178,14 @@ export class ActivoBank {
     const reply: Reply = { status: 200, body: { code: '200', descripcion: 'OTP enviado' } };
     const order = this.newOrder('otp', b, 'ACCP', reply);
     const otp = String(randomInt(0, 100_000_000)).padStart(8, '0');
-    this.ledger.grantOtp({ idSolicitud: order.nroReferencia, otp, instrumento, montoCents: order.montoCents, expiresAt: this.options.now().getTime() + this.options.otpTtlMs, used: false });
+    this.ledger.grantOtp({
+      idSolicitud: order.nroReferencia,
+      otp,
+      instrumento,
+      montoCents: order.montoCents,
+      expiresAt: this.options.now().getTime() + this.options.otpTtlMs,
+      used: false,
+    });
     Object.assign(reply.body, { id_solicitud: order.nroReferencia, nroReferencia: order.nroReferencia });
     return reply;
   }
@@ -170,7 +194,12 @@ export class ActivoBank {
     const grant = this.ledger.otps.get(b.id_solicitud as string);
     const payer = (b.telefono_pago ?? b.cuenta_pago) as string;
     const valid =
-      grant !== undefined && !grant.used && grant.otp === b.otp && grant.expiresAt > this.options.now().getTime() && grant.instrumento === payer && grant.montoCents === cents(b.monto as string);
+      grant !== undefined &&
+      !grant.used &&
+      grant.otp === b.otp &&
+      grant.expiresAt > this.options.now().getTime() &&
+      grant.instrumento === payer &&
+      grant.montoCents === cents(b.monto as string);
     if (!valid) return this.reject('debito', b, '410');
     if (!this.ledger.exists(payer)) return this.reject('debito', b, '414');
     const to = (b.cuenta_comercio as string | undefined) ?? this.ledger.merchantAccount;
@@ -222,7 +251,11 @@ export class ActivoBank {
   }
 
   operacion(b: Fields): Reply {
-    const order = this.ledger.find({ locator: b.locator as string | undefined, nroReferencia: b.nroReferencia as string | undefined, endtoend: b.endtoend as string | undefined });
+    const order = this.ledger.find({
+      locator: b.locator as string | undefined,
+      nroReferencia: b.nroReferencia as string | undefined,
+      endtoend: b.endtoend as string | undefined,
+    });
     if (!order) return { status: 200, body: { code: '404', descripcion: descripcionOf('404') } };
     return {
       status: 200,
@@ -243,7 +276,10 @@ export class ActivoBank {
     const cuenta = b.cuenta as string;
     if (!this.ledger.exists(cuenta)) return { status: 200, body: { code: '414', descripcion: descripcionOf('414') } };
     const a = this.ledger.account(cuenta);
-    return { status: 200, body: { code: '200', cuenta, saldo_disponible: amount(a.disponibleCents), saldo_contable: amount(a.contableCents), moneda: 'VES' } };
+    return {
+      status: 200,
+      body: { code: '200', cuenta, saldo_disponible: amount(a.disponibleCents), saldo_contable: amount(a.contableCents), moneda: 'VES' },
+    };
   }
 
   movimientos(b: Fields): Reply {
@@ -254,7 +290,15 @@ export class ActivoBank {
     const movimientos = this.ledger
       .account(cuenta)
       .movements.filter((m) => isoDate(m.fecha) >= desde && isoDate(m.fecha) <= hasta)
-      .map((m) => ({ fecha: m.fecha, hora: m.hora, referencia: m.referencia, concepto: m.concepto, monto: amount(m.montoCents), tipo: m.tipo, saldo: amount(m.saldoCents) }));
+      .map((m) => ({
+        fecha: m.fecha,
+        hora: m.hora,
+        referencia: m.referencia,
+        concepto: m.concepto,
+        monto: amount(m.montoCents),
+        tipo: m.tipo,
+        saldo: amount(m.saldoCents),
+      }));
     return { status: 200, body: { code: '200', cuenta, movimientos } };
   }
 
@@ -262,7 +306,13 @@ export class ActivoBank {
     return { status: 400, body: { code: '400', descripcion } };
   }
 
-  private newOrder(kind: OrderKind, b: Fields, estatus: Order['estatus'], answer: Reply, flow: { from: string; to: string } | null = null): Order {
+  private newOrder(
+    kind: OrderKind,
+    b: Fields,
+    estatus: Order['estatus'],
+    answer: Reply,
+    flow: { from: string; to: string } | null = null,
+  ): Order {
     const locator = typeof b.locator === 'string' && b.locator !== '' ? b.locator : `sin-locator-${++this.internalLocators}`;
     const async = kind === 'debito' || kind === 'credito';
     const order: Order = {

@@ -14,9 +14,17 @@ export interface ControlReply {
 
 const ok = (body: Record<string, unknown> = {}): ControlReply => ({ status: 200, body: { ok: true, ...body } });
 const bad = (error: string): ControlReply => ({ status: 400, body: { ok: false, error } });
-const count = (v: unknown, fallback = 1): number | null => (v === undefined ? fallback : Number.isInteger(v) && (v as number) >= 0 ? (v as number) : null);
+const count = (v: unknown, fallback = 1): number | null =>
+  v === undefined ? fallback : Number.isInteger(v) && (v as number) >= 0 ? (v as number) : null;
 
-export async function controlRoutes(controls: EmulatorControls, ledger: Ledger, method: string, url: URL, text: string, viaBankPort: boolean): Promise<ControlReply> {
+export async function controlRoutes(
+  controls: EmulatorControls,
+  ledger: Ledger,
+  method: string,
+  url: URL,
+  text: string,
+  viaBankPort: boolean,
+): Promise<ControlReply> {
   const route = url.pathname.slice('/__emulator'.length);
   let body: Record<string, unknown> = {};
   if (method === 'POST' && text.trim() !== '') {
@@ -30,9 +38,13 @@ export async function controlRoutes(controls: EmulatorControls, ledger: Ledger, 
   if (method === 'GET') {
     switch (route) {
       case '/otp': {
-        const q = Object.fromEntries(['telefono', 'cuenta', 'id_solicitud'].flatMap((k) => (url.searchParams.get(k) ? [[k, url.searchParams.get(k)!]] : [])));
+        const q = Object.fromEntries(
+          ['telefono', 'cuenta', 'id_solicitud'].flatMap((k) => (url.searchParams.get(k) ? [[k, url.searchParams.get(k)!]] : [])),
+        );
         const grant = ledger.otpFor(q);
-        return grant ? ok({ otp: grant.otp, id_solicitud: grant.idSolicitud, expira: new Date(grant.expiresAt).toISOString(), usado: grant.used }) : { status: 404, body: { ok: false, error: 'no OTP sent to that instrument' } };
+        return grant
+          ? ok({ otp: grant.otp, id_solicitud: grant.idSolicitud, expira: new Date(grant.expiresAt).toISOString(), usado: grant.used })
+          : { status: 404, body: { ok: false, error: 'no OTP sent to that instrument' } };
       }
       case '/orders':
         return ok({ orders: [...ledger.orders.values()].map(view) });
@@ -44,12 +56,16 @@ export async function controlRoutes(controls: EmulatorControls, ledger: Ledger, 
     }
     if (route.startsWith('/orders/')) {
       const order = ledger.orders.get(decodeURIComponent(route.slice('/orders/'.length)));
-      return order ? ok({ order: view(order), calls: controls.callsFor(order.locator) }) : { status: 404, body: { ok: false, error: 'no such order' } };
+      return order
+        ? ok({ order: view(order), calls: controls.callsFor(order.locator) })
+        : { status: 404, body: { ok: false, error: 'no such order' } };
     }
     if (route.startsWith('/accounts/')) {
       const id = decodeURIComponent(route.slice('/accounts/'.length));
       const a = ledger.accounts.get(id);
-      return a ? ok({ id, disponible: a.disponibleCents / 100, contable: a.contableCents / 100, movimientos: a.movements.length }) : { status: 404, body: { ok: false, error: 'no such account' } };
+      return a
+        ? ok({ id, disponible: a.disponibleCents / 100, contable: a.contableCents / 100, movimientos: a.movements.length })
+        : { status: 404, body: { ok: false, error: 'no such account' } };
     }
     return { status: 404, body: { ok: false, error: 'no such control' } };
   }
@@ -97,5 +113,14 @@ export async function controlRoutes(controls: EmulatorControls, ledger: Ledger, 
 }
 
 function view(o: Order) {
-  return { locator: o.locator, kind: o.kind, estatus: o.estatus, motivo: o.motivo, nroReferencia: o.nroReferencia, endtoend: o.endtoend, monto: o.montoCents / 100, calls: o.calls };
+  return {
+    locator: o.locator,
+    kind: o.kind,
+    estatus: o.estatus,
+    motivo: o.motivo,
+    nroReferencia: o.nroReferencia,
+    endtoend: o.endtoend,
+    monto: o.montoCents / 100,
+    calls: o.calls,
+  };
 }

@@ -133,14 +133,22 @@ export class Ledger {
     a.contableCents += delta;
     if (!held) a.disponibleCents += delta;
     const at = caracas(this.now());
-    a.movements.push({ fecha: `${at.slice(8, 10)}/${at.slice(5, 7)}/${at.slice(0, 4)}`, hora: at.slice(11, 19), referencia, concepto, montoCents: cents, tipo, saldoCents: a.contableCents });
+    a.movements.push({
+      fecha: `${at.slice(8, 10)}/${at.slice(5, 7)}/${at.slice(0, 4)}`,
+      hora: at.slice(11, 19),
+      referencia,
+      concepto,
+      montoCents: cents,
+      tipo,
+      saldoCents: a.contableCents,
+    });
   }
 
   /** Moves a pending order to its final state, once. */
   settle(order: Order, estatus: 'ACCP' | 'RJCT', motivo: string | null): boolean {
     if (order.estatus !== 'AC00') return false;
     order.estatus = estatus;
-    order.motivo = estatus === 'RJCT' ? motivo ?? 'RJCT' : null;
+    order.motivo = estatus === 'RJCT' ? (motivo ?? 'RJCT') : null;
     order.settledAt = this.now();
     if (order.from && order.to) {
       if (estatus === 'ACCP') {

@@ -73,10 +73,40 @@ const noFaults = (): Faults => ({ fail: { n: 0, status: 500 }, delay: { n: 0, ms
 
 /** WSO2's fault bodies [inf]. */
 const FAULTS = {
-  missing: { status: 401, body: { fault: { code: 900902, message: 'Missing Credentials', description: "Invalid Credentials. Make sure your API invocation call has a header: 'apikey : API_KEY'" } } },
-  invalid: { status: 401, body: { fault: { code: 900901, message: 'Invalid Credentials', description: 'Invalid Credentials. Make sure you have provided the correct security credentials' } } },
-  noResource: { status: 404, body: { fault: { code: 900906, message: 'No matching resource found in the API for the given request', description: 'Access failure for API' } } },
-  backendDown: { status: 503, body: { fault: { code: 101503, message: 'Runtime Error', description: 'Error connecting to the back end' } } },
+  missing: {
+    status: 401,
+    body: {
+      fault: {
+        code: 900902,
+        message: 'Missing Credentials',
+        description: "Invalid Credentials. Make sure your API invocation call has a header: 'apikey : API_KEY'",
+      },
+    },
+  },
+  invalid: {
+    status: 401,
+    body: {
+      fault: {
+        code: 900901,
+        message: 'Invalid Credentials',
+        description: 'Invalid Credentials. Make sure you have provided the correct security credentials',
+      },
+    },
+  },
+  noResource: {
+    status: 404,
+    body: {
+      fault: {
+        code: 900906,
+        message: 'No matching resource found in the API for the given request',
+        description: 'Access failure for API',
+      },
+    },
+  },
+  backendDown: {
+    status: 503,
+    body: { fault: { code: 101503, message: 'Runtime Error', description: 'Error connecting to the back end' } },
+  },
 } as const;
 
 export async function startEmulator(options: EmulatorOptions): Promise<Emulator> {
@@ -111,10 +141,18 @@ export async function startEmulator(options: EmulatorOptions): Promise<Emulator>
 
   const controls: EmulatorControls = {
     refuseConnections: (on) => (on ? closeBank() : openBank()),
-    failNext: (n, status = 500) => void (faults.fail = { n, status }),
-    delayNext: (n, ms) => void (faults.delay = { n, ms }),
-    timeoutAfterAccept: (n) => void (faults.cut = n),
-    rejectNext: (n, code) => void (faults.reject = { n, code }),
+    failNext: (n, status = 500) => {
+      faults.fail = { n, status };
+    },
+    delayNext: (n, ms) => {
+      faults.delay = { n, ms };
+    },
+    timeoutAfterAccept: (n) => {
+      faults.cut = n;
+    },
+    rejectNext: (n, code) => {
+      faults.reject = { n, code };
+    },
     settle: (ref, outcome) => {
       const order = ledger.find({ locator: ref }) ?? ledger.find({ nroReferencia: ref }) ?? ledger.find({ endtoend: ref });
       if (!order) return false;
@@ -123,8 +161,12 @@ export async function startEmulator(options: EmulatorOptions): Promise<Emulator>
     },
     settleAll: () => [...ledger.orders.values()].filter((o) => ledger.settle(o, o.planned.estatus, o.planned.motivo)).length,
     otpFor: (q) => ledger.otpFor(q)?.otp,
-    setApiKey: (key) => void (apiKey = key),
-    reset: () => void (faults = noFaults()),
+    setApiKey: (key) => {
+      apiKey = key;
+    },
+    reset: () => {
+      faults = noFaults();
+    },
     orderCount: () => ledger.orders.size,
     callsFor: (locator) => calls.get(locator) ?? 0,
     callsByLocator: () => Object.fromEntries(calls),

@@ -23,7 +23,34 @@ describe('Banco Activo codes', () => {
     expect(meaningOf('413').entry?.motivo).toBe('EXCEDE_LIMITE');
     expect(meaningOf('409').entry?.motivo).toBe('DUPLICADA');
     expect(meaningOf('500').entry?.motivo).toBe('RECHAZO_TECNICO');
-    for (const iso of ['AB07', 'AC01', 'AC04', 'AC06', 'AC09', 'AG09', 'AG10', 'AM02', 'AM03', 'AM04', 'AM05', 'BE01', 'BE20', 'CUST', 'CH20', 'DT03', 'DU01', 'FF05', 'FF07', 'RC08', 'RJCT', 'TKCM', 'VE01', 'VE02', 'MD15', 'AB01']) {
+    for (const iso of [
+      'AB07',
+      'AC01',
+      'AC04',
+      'AC06',
+      'AC09',
+      'AG09',
+      'AG10',
+      'AM02',
+      'AM03',
+      'AM04',
+      'AM05',
+      'BE01',
+      'BE20',
+      'CUST',
+      'CH20',
+      'DT03',
+      'DU01',
+      'FF05',
+      'FF07',
+      'RC08',
+      'RJCT',
+      'TKCM',
+      'VE01',
+      'VE02',
+      'MD15',
+      'AB01',
+    ]) {
       expect(ACTIVO_CODES[iso], iso).toBeDefined();
     }
     expect(meaningOf(undefined, 'AM04').entry?.motivo).toBe('SALDO_INSUFICIENTE');
@@ -42,7 +69,9 @@ describe('Banco Activo codes', () => {
   });
 
   it('only "bank unavailable" answers are not processed', () => {
-    const notProcessed = Object.entries(ACTIVO_CODES).filter(([, m]) => m.meaning === 'not_processed').map(([c]) => c);
+    const notProcessed = Object.entries(ACTIVO_CODES)
+      .filter(([, m]) => m.meaning === 'not_processed')
+      .map(([c]) => c);
     expect(notProcessed.sort()).toEqual(['503', wso2Key('101503'), wso2Key('900800'), wso2Key('900802')].sort());
     for (const c of notProcessed) expect(ACTIVO_CODES[c]!.motivo).toBe('BANCO_NO_DISPONIBLE');
   });

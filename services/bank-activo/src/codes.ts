@@ -1,4 +1,14 @@
-import { authRefusal, code, ISO20022_CODES, lookup, notProcessed, rejects, undetermined, type CodeEntry, type CodeTable } from '@switch/shared';
+import {
+  authRefusal,
+  code,
+  ISO20022_CODES,
+  lookup,
+  notProcessed,
+  rejects,
+  undetermined,
+  type CodeEntry,
+  type CodeTable,
+} from '@switch/shared';
 
 /**
  * What a code from Banco Activo means to the switch, in the kit's `CodeTable` shape (code → meaning →

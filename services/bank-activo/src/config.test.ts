@@ -14,8 +14,19 @@ describe('Banco Activo config', () => {
   });
 
   it('reads the merchant account and phone per mode', () => {
-    const c = load({ ...base, ACTIVO_TEST_ACCOUNT: '01710001000000000001', ACTIVO_TEST_PHONE: '04141234567', ACTIVO_TIMEOUT_MS: '5000', ACTIVO_BREAKER_RESET_MS: '200' });
-    expect(c.test).toMatchObject({ cuenta: '01710001000000000001', telefono: '04141234567', timeoutMs: 5000, breaker: { resetTimeoutMs: 200 } });
+    const c = load({
+      ...base,
+      ACTIVO_TEST_ACCOUNT: '01710001000000000001',
+      ACTIVO_TEST_PHONE: '04141234567',
+      ACTIVO_TIMEOUT_MS: '5000',
+      ACTIVO_BREAKER_RESET_MS: '200',
+    });
+    expect(c.test).toMatchObject({
+      cuenta: '01710001000000000001',
+      telefono: '04141234567',
+      timeoutMs: 5000,
+      breaker: { resetTimeoutMs: 200 },
+    });
   });
 
   it('names the variable of a bad or missing value, never the secret', () => {

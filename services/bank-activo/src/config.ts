@@ -59,7 +59,8 @@ function loadMode(env: EnvReader, p: string): Omit<ActivoConnectorConfig, 'timeo
   const cuenta = env.optionalString(`${p}_ACCOUNT`);
   if (cuenta !== undefined && !/^[0-9]{20}$/.test(cuenta)) throw new ConfigError(`${p}_ACCOUNT`, 'must be a 20-digit account number');
   const telefono = env.optionalString(`${p}_PHONE`);
-  if (telefono !== undefined && !/^0[0-9]{10}$/.test(telefono)) throw new ConfigError(`${p}_PHONE`, `"${telefono}" must be an 11-digit phone with a leading 0`);
+  if (telefono !== undefined && !/^0[0-9]{10}$/.test(telefono))
+    throw new ConfigError(`${p}_PHONE`, `"${telefono}" must be an 11-digit phone with a leading 0`);
   const out: Omit<ActivoConnectorConfig, 'timeoutMs'> = { baseUrl: baseUrl.replace(/\/+$/, ''), apiKey, rif };
   if (cuenta) out.cuenta = cuenta;
   if (telefono) out.telefono = telefono;

@@ -58,7 +58,13 @@ let seq = 0;
 const phone = () => `0414${String(1_000_000 + ++seq).slice(-7)}`;
 const account = () => `0102${String(++seq).padStart(16, '0')}`;
 
-const merchant: Instrumento = { tipo: 'cuenta', valor: MERCHANT_ACCOUNT, banco: '0171', identificacion: 'J80066227', nombre: 'Comercio Activo' };
+const merchant: Instrumento = {
+  tipo: 'cuenta',
+  valor: MERCHANT_ACCOUNT,
+  banco: '0171',
+  identificacion: 'J80066227',
+  nombre: 'Comercio Activo',
+};
 const person = (tipo: 'telefono' | 'cuenta' = 'telefono'): Instrumento => ({
   tipo,
   valor: tipo === 'telefono' ? phone() : account(),
@@ -73,10 +79,16 @@ function order(request: ExecuteOrder['request'], rail: Rail, related: ExecuteOrd
   const txnId = `tx-${randomUUID()}`;
   return { txnId, attempt: 1, orderRef: `${txnId}-1`, mode: 'test', rail, idempotencyKey: request.body.idempotency_key, request, related };
 }
-const token = (pagador: Instrumento, valor = 100) => order({ kind: 'token', body: { ...shared(valor), cobrador: merchant, pagador } satisfies TokenBody }, 'debito_inmediato');
+const token = (pagador: Instrumento, valor = 100) =>
+  order({ kind: 'token', body: { ...shared(valor), cobrador: merchant, pagador } satisfies TokenBody }, 'debito_inmediato');
 const debito = (pagador: Instrumento, otp: string, referencia: string | null, valor = 100) =>
-  order({ kind: 'cobrar', body: { ...shared(valor), cobrador: merchant, pagador, otp } satisfies CobrarBody }, 'debito_inmediato', { id: 'tx-token', referencia, rail: 'debito_inmediato' });
-const c2p = (valor = 25.5, pagador = person(), otp = '12345678') => order({ kind: 'cobrar', body: { ...shared(valor), cobrador: merchant, pagador, otp } satisfies CobrarBody }, 'c2p');
+  order({ kind: 'cobrar', body: { ...shared(valor), cobrador: merchant, pagador, otp } satisfies CobrarBody }, 'debito_inmediato', {
+    id: 'tx-token',
+    referencia,
+    rail: 'debito_inmediato',
+  });
+const c2p = (valor = 25.5, pagador = person(), otp = '12345678') =>
+  order({ kind: 'cobrar', body: { ...shared(valor), cobrador: merchant, pagador, otp } satisfies CobrarBody }, 'c2p');
 const pagar = (rail: 'pago_movil' | 'credito_inmediato', valor = 40, beneficiario = person(), ordenante = merchant) =>
   order({ kind: 'pagar', body: { ...shared(valor), ordenante, beneficiario, via: rail } satisfies PagarBody }, rail);
 const statusOf = (o: ExecuteOrder, got: BankOutcome): StatusQuery => ({
@@ -113,11 +125,20 @@ describe('ActivoConnector: operations against the emulator', () => {
     const otp = emulator.controls.otpFor({ telefono: payer.valor })!;
     const o = debito(payer, otp, (t as { referencia: string }).referencia, 100);
     const got = await activo.execute(o);
-    expect(got).toMatchObject({ type: 'accepted', pending: true, referencia: expect.any(String), endtoend: expect.stringMatching(/^0171[0-9]{24}$/) });
+    expect(got).toMatchObject({
+      type: 'accepted',
+      pending: true,
+      referencia: expect.any(String),
+      endtoend: expect.stringMatching(/^0171[0-9]{24}$/),
+    });
     expect(await activo.status(statusOf(o, got))).toMatchObject({ type: 'accepted', pending: true });
     expect(emulator.controls.settleAll()).toBeGreaterThanOrEqual(1);
     const settled = await activo.status(statusOf(o, got));
-    expect(settled).toMatchObject({ type: 'settled', referencia: (got as { referencia: string }).referencia, endtoend: (got as { endtoend: string }).endtoend });
+    expect(settled).toMatchObject({
+      type: 'settled',
+      referencia: (got as { referencia: string }).referencia,
+      endtoend: (got as { endtoend: string }).endtoend,
+    });
     expect(emulator.ledger.account(MERCHANT_ACCOUNT).contableCents - before).toBe(10_000);
   });
 
@@ -125,7 +146,11 @@ describe('ActivoConnector: operations against the emulator', () => {
     const payer = person();
     const t = await activo.execute(token(payer));
     const got = await activo.execute(debito(payer, '00000001', (t as { referencia: string }).referencia));
-    expect(got).toMatchObject({ type: 'rejected', motivo: 'OTP_INVALIDO', raw: { codigo: '410', descripcion: expect.any(String), http_status: 200 } });
+    expect(got).toMatchObject({
+      type: 'rejected',
+      motivo: 'OTP_INVALIDO',
+      raw: { codigo: '410', descripcion: expect.any(String), http_status: 200 },
+    });
   });
 
   it('an OTP serves one debit only', async () => {
@@ -177,13 +202,26 @@ describe('ActivoConnector: operations against the emulator', () => {
     const got = await activo.execute(o);
     expect(got).toMatchObject({ type: 'accepted', pending: true });
     emulator.controls.settle(o.orderRef);
-    expect(await activo.status(statusOf(o, got))).toMatchObject({ type: 'rejected', motivo: 'SALDO_INSUFICIENTE', raw: { body: { estatus: 'RJCT', motivo: 'AM04' } } });
+    expect(await activo.status(statusOf(o, got))).toMatchObject({
+      type: 'rejected',
+      motivo: 'SALDO_INSUFICIENTE',
+      raw: { body: { estatus: 'RJCT', motivo: 'AM04' } },
+    });
   });
 
   it('reverso is NO_SOPORTADO without calling the bank', async () => {
     const before = emulator.controls.requestCount();
-    const o = order({ kind: 'reverso', body: { idempotency_key: randomUUID(), id: 'tx-1' } }, 'reverso', { id: 'tx-1', referencia: '0000000001', rail: 'c2p' });
-    expect(await activo.execute(o)).toMatchObject({ type: 'rejected', motivo: 'NO_SOPORTADO', referencia: null, raw: { codigo: 'NO_SOPORTADO' } });
+    const o = order({ kind: 'reverso', body: { idempotency_key: randomUUID(), id: 'tx-1' } }, 'reverso', {
+      id: 'tx-1',
+      referencia: '0000000001',
+      rail: 'c2p',
+    });
+    expect(await activo.execute(o)).toMatchObject({
+      type: 'rejected',
+      motivo: 'NO_SOPORTADO',
+      referencia: null,
+      raw: { codigo: 'NO_SOPORTADO' },
+    });
     expect(emulator.controls.requestCount()).toBe(before);
   });
 
@@ -234,7 +272,11 @@ describe('ActivoConnector: rejection codes', () => {
     emulator.controls.rejectNext(1, code);
     const got = await activo.execute(make());
     const iso = /^[A-Z]/.test(code);
-    expect(got).toMatchObject({ type: 'rejected', motivo, raw: { codigo: iso ? '422' : code, descripcion: expect.any(String), body: expect.any(Object) } });
+    expect(got).toMatchObject({
+      type: 'rejected',
+      motivo,
+      raw: { codigo: iso ? '422' : code, descripcion: expect.any(String), body: expect.any(Object) },
+    });
     if (iso) expect(got.raw).toMatchObject({ motivo: code });
   });
 
@@ -248,12 +290,19 @@ describe('ActivoConnector: rejection codes', () => {
   it('magic amounts pick outcomes: .51 insufficient funds on C2P and P2P, .56 not processed', async () => {
     expect(await activo.execute(c2p(10.51))).toMatchObject({ type: 'rejected', motivo: 'SALDO_INSUFICIENTE', raw: { codigo: '402' } });
     expect(await activo.execute(pagar('pago_movil', 10.51))).toMatchObject({ type: 'rejected', motivo: 'SALDO_INSUFICIENTE' });
-    expect(await activo.execute(pagar('credito_inmediato', 10.51))).toMatchObject({ type: 'rejected', motivo: 'SALDO_INSUFICIENTE', raw: { codigo: '422', motivo: 'AM04' } });
+    expect(await activo.execute(pagar('credito_inmediato', 10.51))).toMatchObject({
+      type: 'rejected',
+      motivo: 'SALDO_INSUFICIENTE',
+      raw: { codigo: '422', motivo: 'AM04' },
+    });
     expect(await activo.execute(pagar('pago_movil', 10.56))).toMatchObject({ type: 'not_processed' });
   });
 
   it('the WSO2 gateway failing to reach the bank (101503) is not_processed', async () => {
-    expect(await activo.execute(pagar('pago_movil', 3.73))).toMatchObject({ type: 'not_processed', raw: { codigo: '101503', http_status: 503 } });
+    expect(await activo.execute(pagar('pago_movil', 3.73))).toMatchObject({
+      type: 'not_processed',
+      raw: { codigo: '101503', http_status: 503 },
+    });
   });
 });
 
@@ -262,7 +311,11 @@ describe('ActivoConnector: rejection codes', () => {
 describe('ActivoConnector: authentication', () => {
   it('a wrong API key is FIRMA_AUTH with the gateway fault in raw', async () => {
     const wrong = connectorFor({ apiKey: 'not-the-key' });
-    expect(await wrong.execute(pagar('pago_movil'))).toMatchObject({ type: 'rejected', motivo: 'FIRMA_AUTH', raw: { http_status: 401, codigo: '900901' } });
+    expect(await wrong.execute(pagar('pago_movil'))).toMatchObject({
+      type: 'rejected',
+      motivo: 'FIRMA_AUTH',
+      raw: { http_status: 401, codigo: '900901' },
+    });
     expect(await wrong.saldo('test', { cuenta: MERCHANT_ACCOUNT })).toMatchObject({ ok: false, motivo: 'FIRMA_AUTH' });
   });
 
@@ -278,7 +331,10 @@ describe('ActivoConnector: authentication', () => {
     emulator.controls.setApiKey('another-key');
     try {
       expect(await mine.execute(c2p(7))).toMatchObject({ type: 'rejected', motivo: 'FIRMA_AUTH' });
-      expect(await mine.status(statusOf(o, done))).toMatchObject({ type: 'unknown', raw: { codigo: '900901', motivo_switch: 'FIRMA_AUTH' } });
+      expect(await mine.status(statusOf(o, done))).toMatchObject({
+        type: 'unknown',
+        raw: { codigo: '900901', motivo_switch: 'FIRMA_AUTH' },
+      });
     } finally {
       emulator.controls.setApiKey(API_KEY);
     }
@@ -329,13 +385,18 @@ describe('ActivoConnector: faults', () => {
   });
 
   it('the breaker opens after repeated failures, then calls never reach the bank; it closes after its reset time', async () => {
-    const guarded = connectorFor({ breaker: { errorThresholdPercentage: 50, volumeThreshold: 3, resetTimeoutMs: 300, rollingCountTimeoutMs: 60_000 } });
+    const guarded = connectorFor({
+      breaker: { errorThresholdPercentage: 50, volumeThreshold: 3, resetTimeoutMs: 300, rollingCountTimeoutMs: 60_000 },
+    });
     emulator.controls.failNext(3, 503);
     for (let i = 0; i < 3; i++) expect((await guarded.execute(pagar('pago_movil', 2))).type).toBe('unknown');
     expect(guarded.breakers.state('p2p')).toBe('open');
     const before = emulator.controls.requestCount();
     const o = pagar('pago_movil', 2);
-    expect(await guarded.execute(o)).toMatchObject({ type: 'not_processed', raw: { reason: expect.stringContaining('circuit breaker open') } });
+    expect(await guarded.execute(o)).toMatchObject({
+      type: 'not_processed',
+      raw: { reason: expect.stringContaining('circuit breaker open') },
+    });
     expect(emulator.controls.requestCount()).toBe(before);
     // Other operations have their own breaker.
     expect(await guarded.execute(c2p(2))).toMatchObject({ type: 'settled' });
@@ -356,11 +417,22 @@ describe('ActivoConnector: saldo and movimientos', () => {
     expect(got.ok).toBe(true);
     if (!got.ok) return;
     expect(validatorFor(Saldo)(got.value)).toBe(true);
-    expect(got.value).toMatchObject({ cuenta, banco: 'banco_activo', moneda: 'VES', disponible: 1234.56, contable: 1300, bloqueado: 65.44 });
+    expect(got.value).toMatchObject({
+      cuenta,
+      banco: 'banco_activo',
+      moneda: 'VES',
+      disponible: 1234.56,
+      contable: 1300,
+      bloqueado: 65.44,
+    });
   });
 
   it('saldo of an account the bank does not have is CUENTA_NO_EXISTE', async () => {
-    expect(await activo.saldo('test', { cuenta: '01710001000000009999' })).toMatchObject({ ok: false, motivo: 'CUENTA_NO_EXISTE', raw: { codigo: '414' } });
+    expect(await activo.saldo('test', { cuenta: '01710001000000009999' })).toMatchObject({
+      ok: false,
+      motivo: 'CUENTA_NO_EXISTE',
+      raw: { codigo: '414' },
+    });
   });
 
   it('movimientos has the shared shape and pages locally', async () => {
@@ -404,10 +476,19 @@ describe('never a false final answer', () => {
   });
 
   it('an unlisted code to a status query → unknown, never rejected', () => {
-    const answer = (status: number, body: Record<string, unknown>) => ({ kind: 'response' as const, status, headers: {}, body: JSON.stringify(body) });
-    const never = () => { throw new Error('not a success'); };
+    const answer = (status: number, body: Record<string, unknown>) => ({
+      kind: 'response' as const,
+      status,
+      headers: {},
+      body: JSON.stringify(body),
+    });
+    const never = () => {
+      throw new Error('not a success');
+    };
     expect(statusOutcome(answer(200, { code: '0007', descripcion: 'nuevo' }), never).type).toBe('unknown');
     expect(statusOutcome(answer(400, { code: '0007' }), never).type).toBe('unknown');
-    expect(estatusOutcome({ kind: 'answer', status: 200, code: '200', descripcion: null, body: { estatus: 'XYZ' } } as never, {}).type).toBe('unknown');
+    expect(
+      estatusOutcome({ kind: 'answer', status: 200, code: '200', descripcion: null, body: { estatus: 'XYZ' } } as never, {}).type,
+    ).toBe('unknown');
   });
 });

@@ -22,7 +22,20 @@ import {
 } from '@switch/shared';
 import type { ActivoConnectorConfig } from './config';
 import { ActivoTransport } from './protocol';
-import { c2pRequest, caracasDate, creditoRequest, debitoRequest, fechaActivo, isUnsendable, parseMontoActivo, operacionRequest, otpRequest, p2pRequest, type Merchant, type Unsendable } from './requests';
+import {
+  c2pRequest,
+  caracasDate,
+  creditoRequest,
+  debitoRequest,
+  fechaActivo,
+  isUnsendable,
+  parseMontoActivo,
+  operacionRequest,
+  otpRequest,
+  p2pRequest,
+  type Merchant,
+  type Unsendable,
+} from './requests';
 import { estatusOutcome, movimientoOf, nroReferencia, orderOutcome, readOutcome, round2, statusOutcome } from './responses';
 
 export type ActivoConnectorDeps = KitDeps;
@@ -63,7 +76,9 @@ class ActivoBank implements BankDefinition {
   private async run(order: ExecuteOrder): Promise<BankOutcome> {
     const { request, orderRef } = order;
     // Edge (merchant accounts): a live order's registered account replaces the configured one.
-    const merchant = order.account ? { ...this.merchant, cuenta: order.account.cuenta, ...(order.account.telefono ? { telefono: order.account.telefono } : {}) } : this.merchant;
+    const merchant = order.account
+      ? { ...this.merchant, cuenta: order.account.cuenta, ...(order.account.telefono ? { telefono: order.account.telefono } : {}) }
+      : this.merchant;
     switch (request.kind) {
       case 'token': {
         const result = await this.transport.call('otp', otpRequest(request.body, orderRef, merchant));
@@ -75,19 +90,30 @@ class ActivoBank implements BankDefinition {
       case 'cobrar': {
         if (order.rail === 'debito_inmediato') {
           const idSolicitud = order.related?.referencia;
-          if (!idSolicitud) return rejectedHere('OTP_INVALIDO', 'no OTP request at the bank for this collection (the token step has no id_solicitud)');
+          if (!idSolicitud)
+            return rejectedHere('OTP_INVALIDO', 'no OTP request at the bank for this collection (the token step has no id_solicitud)');
           const result = await this.transport.call('debito', debitoRequest(request.body, idSolicitud, orderRef, merchant));
           return orderOutcome(result, estatusOutcome);
         }
         const body = c2pRequest(request.body, orderRef, merchant);
         if (isUnsendable(body)) return unsendable(body);
-        return orderOutcome(await this.transport.call('c2p', body), (a, raw) => ({ type: 'settled', referencia: nroReferencia(a), endtoend: null, raw }));
+        return orderOutcome(await this.transport.call('c2p', body), (a, raw) => ({
+          type: 'settled',
+          referencia: nroReferencia(a),
+          endtoend: null,
+          raw,
+        }));
       }
       case 'pagar': {
         if (order.rail === 'pago_movil') {
           const body = p2pRequest(request.body, orderRef, merchant);
           if (isUnsendable(body)) return unsendable(body);
-          return orderOutcome(await this.transport.call('p2p', body), (a, raw) => ({ type: 'settled', referencia: nroReferencia(a), endtoend: null, raw }));
+          return orderOutcome(await this.transport.call('p2p', body), (a, raw) => ({
+            type: 'settled',
+            referencia: nroReferencia(a),
+            endtoend: null,
+            raw,
+          }));
         }
         const result = await this.transport.call('credito', creditoRequest(request.body, orderRef, merchant));
         return orderOutcome(result, estatusOutcome);
@@ -103,7 +129,8 @@ class ActivoBank implements BankDefinition {
     return statusOutcome(result, (a, raw) => {
       const outcome = estatusOutcome(a, raw);
       // An OTP request that stands is "accepted": there is nothing to settle.
-      if (query.kind === 'token' && outcome.type === 'settled') return { type: 'accepted', pending: false, referencia: outcome.referencia, endtoend: null, raw };
+      if (query.kind === 'token' && outcome.type === 'settled')
+        return { type: 'accepted', pending: false, referencia: outcome.referencia, endtoend: null, raw };
       return outcome;
     });
   }
@@ -114,7 +141,8 @@ class ActivoBank implements BankDefinition {
       const disponible = parseMontoActivo(a.body.saldo_disponible);
       const contable = a.body.saldo_contable === undefined ? disponible : parseMontoActivo(a.body.saldo_contable);
       if (disponible === null || contable === null) return { ok: false, motivo: 'RECHAZO_TECNICO', raw };
-      const bloqueado = a.body.saldo_bloqueado === undefined ? Math.max(0, round2(contable - disponible)) : parseMontoActivo(a.body.saldo_bloqueado);
+      const bloqueado =
+        a.body.saldo_bloqueado === undefined ? Math.max(0, round2(contable - disponible)) : parseMontoActivo(a.body.saldo_bloqueado);
       if (bloqueado === null) return { ok: false, motivo: 'RECHAZO_TECNICO', raw };
       return saldoRead(this.banco, query.cuenta, { disponible, contable, bloqueado }, this.now(), a.body);
     });
@@ -125,7 +153,11 @@ class ActivoBank implements BankDefinition {
     const offset = cursorOffset(query.cursor);
     if (offset === null) return invalidCursor();
     const hasta = query.hasta ?? caracasDate(this.now());
-    const result = await this.transport.call('movimientos', { cuenta: query.cuenta, fecha_desde: fechaActivo(query.desde), fecha_hasta: fechaActivo(hasta) });
+    const result = await this.transport.call('movimientos', {
+      cuenta: query.cuenta,
+      fecha_desde: fechaActivo(query.desde),
+      fecha_hasta: fechaActivo(hasta),
+    });
     return readOutcome(result, (a, raw) => {
       const list = Array.isArray(a.body.movimientos) ? a.body.movimientos.map(movimientoOf) : null;
       if (list === null || list.some((m) => m === null)) return { ok: false, motivo: 'RECHAZO_TECNICO', raw };
@@ -135,5 +167,8 @@ class ActivoBank implements BankDefinition {
 }
 
 /** Banco Activo's connector: the kit's, over `ActivoBank`. */
-export const ActivoConnector = defineConnector<ActivoConnectorConfig, ActivoConnectorDeps, ActivoBank>('banco_activo', (config, kit) => new ActivoBank(config, kit));
+export const ActivoConnector = defineConnector<ActivoConnectorConfig, ActivoConnectorDeps, ActivoBank>(
+  'banco_activo',
+  (config, kit) => new ActivoBank(config, kit),
+);
 export type ActivoConnector = BankConnectorKit<ActivoBank>;

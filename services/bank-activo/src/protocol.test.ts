@@ -13,14 +13,27 @@ describe('Banco Activo protocol', () => {
   });
 
   it('reads a business answer with either spelling of the description', () => {
-    expect(readAnswer(200, '{"code":"200","nroReferencia":"123","descripcion":"ok"}')).toMatchObject({ kind: 'answer', code: '200', descripcion: 'ok' });
-    expect(readAnswer(200, '{"code":"402","description":"Fondos insuficientes"}')).toMatchObject({ kind: 'answer', code: '402', descripcion: 'Fondos insuficientes' });
+    expect(readAnswer(200, '{"code":"200","nroReferencia":"123","descripcion":"ok"}')).toMatchObject({
+      kind: 'answer',
+      code: '200',
+      descripcion: 'ok',
+    });
+    expect(readAnswer(200, '{"code":"402","description":"Fondos insuficientes"}')).toMatchObject({
+      kind: 'answer',
+      code: '402',
+      descripcion: 'Fondos insuficientes',
+    });
     expect(readAnswer(200, '{"code":200}')).toMatchObject({ kind: 'answer', code: '200' });
   });
 
   it('recognises a WSO2 gateway fault', () => {
     const a = readAnswer(401, '{"fault":{"code":900901,"message":"Invalid Credentials","description":"x"}}');
-    expect(a).toEqual({ kind: 'fault', status: 401, fault: { code: '900901', message: 'Invalid Credentials', description: 'x' }, body: expect.any(Object) });
+    expect(a).toEqual({
+      kind: 'fault',
+      status: 401,
+      fault: { code: '900901', message: 'Invalid Credentials', description: 'x' },
+      body: expect.any(Object),
+    });
   });
 
   it('anything else is unreadable, kept verbatim', () => {

@@ -59,7 +59,12 @@ export function readAnswer(status: number, text: string): ActivoAnswer {
   if (!isObject(body)) return { kind: 'unreadable', status, body: text };
   if (isObject(body.fault)) {
     const f = body.fault;
-    return { kind: 'fault', status, body, fault: { code: String(f.code ?? ''), message: String(f.message ?? ''), description: String(f.description ?? '') } };
+    return {
+      kind: 'fault',
+      status,
+      body,
+      fault: { code: String(f.code ?? ''), message: String(f.message ?? ''), description: String(f.description ?? '') },
+    };
   }
   if (typeof body.code !== 'string' && typeof body.code !== 'number') return { kind: 'unreadable', status, body: text };
   // Integrations read both spellings of the description field [code].
@@ -68,7 +73,11 @@ export function readAnswer(status: number, text: string): ActivoAnswer {
 }
 
 /** WSO2's fault body, as the gateway writes it (the emulator answers with the same shape). */
-export function wso2Fault(code: number, message: string, description: string): { fault: { code: number; message: string; description: string } } {
+export function wso2Fault(
+  code: number,
+  message: string,
+  description: string,
+): { fault: { code: number; message: string; description: string } } {
   return { fault: { code, message, description } };
 }
 
@@ -89,6 +98,12 @@ export class ActivoTransport {
   ) {}
 
   call(op: Operacion, body: Record<string, string>): Promise<BankHttpResult> {
-    return this.kit.result({ operation: op, url: `${this.baseUrl}${PATHS[op]}`, method: 'POST', headers: activoHeaders(this.apiKey), body: JSON.stringify(body) });
+    return this.kit.result({
+      operation: op,
+      url: `${this.baseUrl}${PATHS[op]}`,
+      method: 'POST',
+      headers: activoHeaders(this.apiKey),
+      body: JSON.stringify(body),
+    });
   }
 }

@@ -1,5 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { caracasDate, cedulaActivo, fechaActivo, fechaIso, instrumentoActivo, montoActivo, parseMontoActivo, telefonoActivo, telefonoLocal, tipoInstrumento } from './requests';
+import {
+  caracasDate,
+  cedulaActivo,
+  fechaActivo,
+  fechaIso,
+  instrumentoActivo,
+  montoActivo,
+  parseMontoActivo,
+  telefonoActivo,
+  telefonoLocal,
+  tipoInstrumento,
+} from './requests';
 
 describe('Banco Activo formats', () => {
   it('writes amounts with a decimal comma and two decimals', () => {

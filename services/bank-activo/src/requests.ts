@@ -1,4 +1,17 @@
-import { amountText, caracasDate, fromDdMmYyyy, parseAmount, phone58, phoneFrom58, toDdMmYyyy, type CobrarBody, type Instrumento, type PagarBody, type StatusQuery, type TokenBody } from '@switch/shared';
+import {
+  amountText,
+  caracasDate,
+  fromDdMmYyyy,
+  parseAmount,
+  phone58,
+  phoneFrom58,
+  toDdMmYyyy,
+  type CobrarBody,
+  type Instrumento,
+  type PagarBody,
+  type StatusQuery,
+  type TokenBody,
+} from '@switch/shared';
 
 /**
  * Banco Activo's requests: the bodies of its services, built from the switch's orders (the "transformers" of a
@@ -24,7 +37,7 @@ export interface Unsendable {
   motivo: 'NO_SOPORTADO' | 'FIRMA_AUTH';
 }
 
-export const isUnsendable = (b: Body | Unsendable): b is Unsendable => Object.prototype.hasOwnProperty.call(b, 'unsendable');
+export const isUnsendable = (b: Body | Unsendable): b is Unsendable => Object.hasOwn(b, 'unsendable');
 
 const payer = (p: Instrumento): Body => ({
   cedula_pago: cedulaActivo(p.identificacion),
@@ -35,7 +48,13 @@ const payer = (p: Instrumento): Body => ({
 
 /** Débito inmediato step 1: the payer's bank sends him an OTP [INV]. */
 export function otpRequest(body: TokenBody, locator: string, m: Merchant): Body {
-  return { rif_comercio: cedulaActivo(m.rif), ...payer(body.pagador), monto: montoActivo(body.monto.valor), concepto: body.concepto, locator };
+  return {
+    rif_comercio: cedulaActivo(m.rif),
+    ...payer(body.pagador),
+    monto: montoActivo(body.monto.valor),
+    concepto: body.concepto,
+    locator,
+  };
 }
 
 /** Débito inmediato step 2: the debit, naming the OTP request it answers (`id_solicitud`) [INV]. */
@@ -55,9 +74,11 @@ export function debitoRequest(body: CobrarBody, idSolicitud: string, locator: st
 
 /** Cobro C2P: the payer's phone and the key his bank gave him [code]. */
 export function c2pRequest(body: CobrarBody, locator: string, m: Merchant): Body | Unsendable {
-  if (body.pagador.tipo !== 'telefono') return { unsendable: 'C2P collects from a phone (pago móvil); the payer is an account', motivo: 'NO_SOPORTADO' };
+  if (body.pagador.tipo !== 'telefono')
+    return { unsendable: 'C2P collects from a phone (pago móvil); the payer is an account', motivo: 'NO_SOPORTADO' };
   const telefono = body.cobrador.tipo === 'telefono' ? body.cobrador.valor : m.telefono;
-  if (!telefono) return { unsendable: 'no merchant phone for C2P: the cobrador is an account and ACTIVO_<MODE>_PHONE is not set', motivo: 'FIRMA_AUTH' };
+  if (!telefono)
+    return { unsendable: 'no merchant phone for C2P: the cobrador is an account and ACTIVO_<MODE>_PHONE is not set', motivo: 'FIRMA_AUTH' };
   return {
     usuario: m.usuario ?? cedulaActivo(m.rif),
     rif_comercio: cedulaActivo(m.rif),
@@ -76,9 +97,14 @@ export function c2pRequest(body: CobrarBody, locator: string, m: Merchant): Body
 
 /** Pago móvil payout ("vuelto") from the merchant's phone [code]. */
 export function p2pRequest(body: PagarBody, locator: string, m: Merchant): Body | Unsendable {
-  if (body.beneficiario.tipo !== 'telefono') return { unsendable: 'pago móvil pays to a phone; the beneficiary is an account', motivo: 'NO_SOPORTADO' };
+  if (body.beneficiario.tipo !== 'telefono')
+    return { unsendable: 'pago móvil pays to a phone; the beneficiary is an account', motivo: 'NO_SOPORTADO' };
   const telefono = body.ordenante.tipo === 'telefono' ? body.ordenante.valor : m.telefono;
-  if (!telefono) return { unsendable: 'no merchant phone for P2P: the ordenante is an account and ACTIVO_<MODE>_PHONE is not set', motivo: 'FIRMA_AUTH' };
+  if (!telefono)
+    return {
+      unsendable: 'no merchant phone for P2P: the ordenante is an account and ACTIVO_<MODE>_PHONE is not set',
+      motivo: 'FIRMA_AUTH',
+    };
   return {
     usuario: m.usuario ?? cedulaActivo(m.rif),
     cedula_pagador: cedulaActivo(m.rif),
@@ -121,7 +147,6 @@ export function operacionRequest(query: StatusQuery): Body {
     ...(query.endtoend ? { endtoend: query.endtoend } : {}),
   };
 }
-
 
 // ── Instrument forms ─────────────────────────────────────────────────────────────────────────
 
@@ -169,7 +194,9 @@ export function tipoInstrumento(instrumento: Pick<Instrumento, 'tipo'>): 'CNTA' 
  * The `cuenta_x` or `telefono_x` field pair the bank takes for an instrument: exactly one is sent.
  */
 export function instrumentoActivo<S extends string>(suffix: S, instrumento: Pick<Instrumento, 'tipo' | 'valor'>): Record<string, string> {
-  return instrumento.tipo === 'cuenta' ? { [`cuenta_${suffix}`]: instrumento.valor } : { [`telefono_${suffix}`]: telefonoActivo(instrumento.valor) };
+  return instrumento.tipo === 'cuenta'
+    ? { [`cuenta_${suffix}`]: instrumento.valor }
+    : { [`telefono_${suffix}`]: telefonoActivo(instrumento.valor) };
 }
 
 /** Caracas time (UTC-4, no daylight saving): the bank's calendar day (the kit's). */

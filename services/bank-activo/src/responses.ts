@@ -1,4 +1,14 @@
-import { bareHttpOrderOutcome, lookup, orderOutcome as kitOrderOutcome, readFailure, type BankHttpResult, type BankOutcome, type MotivoRechazo, type Movimiento, type ReadOutcome } from '@switch/shared';
+import {
+  bareHttpOrderOutcome,
+  lookup,
+  orderOutcome as kitOrderOutcome,
+  readFailure,
+  type BankHttpResult,
+  type BankOutcome,
+  type MotivoRechazo,
+  type Movimiento,
+  type ReadOutcome,
+} from '@switch/shared';
 import { ACTIVO_CODES, meaningOf, wso2Key } from './codes';
 import { CODE_OK, readAnswer, type ActivoAnswer } from './protocol';
 import { fechaIso, parseMontoActivo } from './requests';
@@ -76,7 +86,9 @@ export function estatusOutcome(answer: Answer, raw: Raw, pendingIsAccepted = tru
       // it a rejection without motivo. AB01 (the CCE timed out) is unknown.
       const given = reason ? lookup(ACTIVO_CODES, reason) : undefined;
       const entry = given && (given.meaning === 'rejected' || given.meaning === 'unknown') ? given : lookup(ACTIVO_CODES, 'RJCT');
-      return entry?.meaning === 'unknown' ? { type: 'unknown', raw } : { type: 'rejected', motivo: entry?.motivo ?? 'DESCONOCIDO', referencia, raw };
+      return entry?.meaning === 'unknown'
+        ? { type: 'unknown', raw }
+        : { type: 'rejected', motivo: entry?.motivo ?? 'DESCONOCIDO', referencia, raw };
     }
     default:
       return { type: 'unknown', raw };

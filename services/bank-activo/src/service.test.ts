@@ -11,7 +11,9 @@ let service: ActivoService;
 beforeAll(async () => {
   emulator = await startEmulator({ port: 0, credentials: { apiKey: 'svc-key' }, settleDelayMs: null });
   bus = new MemoryBus();
-  service = await startActivoService({ bus, store: new MemoryStore(),
+  service = await startActivoService({
+    bus,
+    store: new MemoryStore(),
     log: createLogger('bank-activo-test', 'silent'),
     config: { test: { baseUrl: emulator.url, apiKey: 'svc-key', rif: 'J080066227', telefono: '04140000001', timeoutMs: 5_000 } },
   });

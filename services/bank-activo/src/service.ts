@@ -12,7 +12,14 @@ export async function startActivoService(deps: { bus: Bus; store: Store; log: Lo
     const c = config[mode];
     if (c) connectors[mode] = new ActivoConnector(c);
   }
-  const service = await serveBank({ bus: deps.bus, store: deps.store, log: deps.log, banco: 'banco_activo', group: 'bank-activo', connectors });
+  const service = await serveBank({
+    bus: deps.bus,
+    store: deps.store,
+    log: deps.log,
+    banco: 'banco_activo',
+    group: 'bank-activo',
+    connectors,
+  });
   deps.log.info({ modes: Object.keys(connectors) }, 'banco activo connector ready');
   return service;
 }

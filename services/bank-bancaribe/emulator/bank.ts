@@ -41,7 +41,8 @@ function cents(value: unknown): number | null {
   return null;
 }
 
-const str = (value: unknown): string | null => (typeof value === 'string' && value.trim() !== '' ? value.trim() : typeof value === 'number' ? String(value) : null);
+const str = (value: unknown): string | null =>
+  typeof value === 'string' && value.trim() !== '' ? value.trim() : typeof value === 'number' ? String(value) : null;
 
 /** RIFs compare by letter and number: `J000012114` is `J12114`. */
 function sameRif(a: unknown, b: string): boolean {
@@ -68,7 +69,10 @@ export class EmulatedBank {
 
   /** The payer's bank issuing a C2P key (what the payer would read in an SMS or app). */
   issueKey(telefono: string): { clave: string; expiresMs: number } {
-    const issued = { clave: String(randomInt(0, 100_000_000)).padStart(8, '0').replace(/^0+$/, '12345678'), expiresMs: this.options.now() + this.options.c2pKeyTtlMs };
+    const issued = {
+      clave: String(randomInt(0, 100_000_000)).padStart(8, '0').replace(/^0+$/, '12345678'),
+      expiresMs: this.options.now() + this.options.c2pKeyTtlMs,
+    };
     this.keys.set(telefono, issued);
     return issued;
   }
@@ -76,7 +80,7 @@ export class EmulatedBank {
   /** Settles one pending crédito inmediato as planned, or as told. */
   settle(reference: string, outcome?: Settlement): boolean {
     const order = this.ledger.order(reference) ?? this.ledger.orderBySecuencial(reference);
-    if (!order || order.type !== 'CI' || order.estatus !== 'AC00') return false;
+    if (order?.type !== 'CI' || order.estatus !== 'AC00') return false;
     const result = outcome ?? order.plan ?? { estatus: 'ACCP' };
     if (result.estatus === 'ACCP') {
       this.ledger.transfer(null, order.to, order.cents, order.secuencial, 'CREDITO INMEDIATO RECIBIDO');
@@ -116,8 +120,21 @@ export class EmulatedBank {
   private c2p(): Resource {
     const op = OPERACIONES_SOAP.c2p;
     const answer = (code: string, secuencial: string | null) =>
-      ok(envelope(op, { codigoError: asLong(code), descripcionError: descripcionDe(code), secuencial: secuencial === null ? 0 : Number(secuencial) }));
-    const inner = (body: unknown) => (isRecord(body) ? (isRecord(body.request) ? body.request : isRecord(body.requestRegistrarPagoC2p) ? body.requestRegistrarPagoC2p : null) : null);
+      ok(
+        envelope(op, {
+          codigoError: asLong(code),
+          descripcionError: descripcionDe(code),
+          secuencial: secuencial === null ? 0 : Number(secuencial),
+        }),
+      );
+    const inner = (body: unknown) =>
+      isRecord(body)
+        ? isRecord(body.request)
+          ? body.request
+          : isRecord(body.requestRegistrarPagoC2p)
+            ? body.requestRegistrarPagoC2p
+            : null
+        : null;
     return {
       reference: (body) => str(inner(body)?.numeroReferencia),
       refuse: (code) => answer(code, null),
@@ -133,10 +150,15 @@ export class EmulatedBank {
     };
   }
 
-  private cobrarC2p(req: Record<string, unknown>, reference: string, answer: (code: string, secuencial: string | null) => BankAnswer): BankAnswer {
+  private cobrarC2p(
+    req: Record<string, unknown>,
+    reference: string,
+    answer: (code: string, secuencial: string | null) => BankAnswer,
+  ): BankAnswer {
     const amount = cents(req.montoTransaccion);
     const telefono = str(req.telefonoPersona) ?? '';
-    const book = (code: string, from: string | null) => this.bookSync('C2P', reference, amount ?? 0, code, from, this.merchant.cuenta, answer).answer;
+    const book = (code: string, from: string | null) =>
+      this.bookSync('C2P', reference, amount ?? 0, code, from, this.merchant.cuenta, answer).answer;
     if (amount === null) return book('13', null);
     const magic = CENTAVOS_RECHAZO[amount % 100];
     if (magic) return book(magic, null);
@@ -147,9 +169,13 @@ export class EmulatedBank {
     return book('0', payer);
   }
 
-  private anular(req: Record<string, unknown>, reference: string, answer: (code: string, secuencial: string | null) => BankAnswer): BankAnswer {
+  private anular(
+    req: Record<string, unknown>,
+    reference: string,
+    answer: (code: string, secuencial: string | null) => BankAnswer,
+  ): BankAnswer {
     const original = this.ledger.orderBySecuencial(str(req.secuencialOriginal) ?? '');
-    if (!original || original.type !== 'C2P' || (original.estatus !== 'APROBADA' && original.estatus !== 'ANULADA')) return answer('25', null);
+    if (original?.type !== 'C2P' || (original.estatus !== 'APROBADA' && original.estatus !== 'ANULADA')) return answer('25', null);
     if (original.estatus === 'ANULADA') return answer('94', null);
     const order = this.bookSync('ANULACION', reference, original.cents, '0', this.merchant.cuenta, original.from, answer);
     original.estatus = 'ANULADA';
@@ -207,7 +233,14 @@ export class EmulatedBank {
   ): BookedOrder {
     const secuencial = this.ledger.newSecuencial();
     const approved = code === '0';
-    if (approved) this.ledger.transfer(from, to, amount, secuencial, type === 'ANULACION' ? 'ANULACION PAGO C2P' : type === 'C2P' ? 'PAGO C2P' : 'PAGO MOVIL B2P');
+    if (approved)
+      this.ledger.transfer(
+        from,
+        to,
+        amount,
+        secuencial,
+        type === 'ANULACION' ? 'ANULACION PAGO C2P' : type === 'C2P' ? 'PAGO C2P' : 'PAGO MOVIL B2P',
+      );
     const order: BookedOrder = {
       reference,
       type,
@@ -237,7 +270,8 @@ export class EmulatedBank {
   }
 
   private consultaPago(): Resource {
-    const answer = (code: string, lista: unknown[]) => ok({ codigoError: code, descripcionError: code === '0' ? '' : descripcionDe(code), lista });
+    const answer = (code: string, lista: unknown[]) =>
+      ok({ codigoError: code, descripcionError: code === '0' ? '' : descripcionDe(code), lista });
     return {
       reference: (body) => (isRecord(body) ? str(body.factura) : null),
       refuse: (code) => answer(code, []),
@@ -281,7 +315,8 @@ export class EmulatedBank {
           ...(endToEndId ? { endToEndId } : {}),
         }),
       );
-    const inner = (body: unknown) => (isRecord(body) && isRecord(body.requestIniciarCredInmediato) ? body.requestIniciarCredInmediato : null);
+    const inner = (body: unknown) =>
+      isRecord(body) && isRecord(body.requestIniciarCredInmediato) ? body.requestIniciarCredInmediato : null;
     return {
       reference: (body) => str(inner(body)?.numeroReferencia),
       refuse: (code) => answer(code, null),
@@ -360,7 +395,8 @@ export class EmulatedBank {
             : {}),
         }),
       );
-    const inner = (body: unknown) => (isRecord(body) && isRecord(body.requestConsultarCredInmediato) ? body.requestConsultarCredInmediato : null);
+    const inner = (body: unknown) =>
+      isRecord(body) && isRecord(body.requestConsultarCredInmediato) ? body.requestConsultarCredInmediato : null;
     return {
       reference: (body) => str(inner(body)?.referencia),
       refuse: (code) => answer(code),
@@ -370,7 +406,8 @@ export class EmulatedBank {
         if (req.hash !== this.merchant.hash) return answer('63');
         const secuencial = str(req.secuencial);
         const reference = str(req.referencia);
-        const order = (secuencial ? this.ledger.orderBySecuencial(secuencial) : undefined) ?? (reference ? this.ledger.order(reference) : undefined);
+        const order =
+          (secuencial ? this.ledger.orderBySecuencial(secuencial) : undefined) ?? (reference ? this.ledger.order(reference) : undefined);
         return order && order.type === 'CI' ? answer('0', order) : answer('25');
       },
     };

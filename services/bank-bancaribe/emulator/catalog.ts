@@ -32,12 +32,45 @@ export const ERRORES_CUENTAS: Readonly<Record<string, string>> = {
 
 /** ISO 20022 reasons a crédito inmediato may be rejected with (`codigoRechazo`), PROTOCOLS §5.2. */
 export const RAZONES_ISO: readonly string[] = [
-  'AB01', 'AB07', 'AC01', 'AC04', 'AC06', 'AC09', 'AG09', 'AG10', 'AM02', 'AM03', 'AM04', 'AM05',
-  'BE01', 'BE20', 'CUST', 'CH20', 'DT03', 'DU01', 'FF05', 'FF07', 'RC08', 'RJCT', 'TKCM', 'VE01', 'VE02', 'MD15',
+  'AB01',
+  'AB07',
+  'AC01',
+  'AC04',
+  'AC06',
+  'AC09',
+  'AG09',
+  'AG10',
+  'AM02',
+  'AM03',
+  'AM04',
+  'AM05',
+  'BE01',
+  'BE20',
+  'CUST',
+  'CH20',
+  'DT03',
+  'DU01',
+  'FF05',
+  'FF07',
+  'RC08',
+  'RJCT',
+  'TKCM',
+  'VE01',
+  'VE02',
+  'MD15',
 ];
 
 /** Magic amounts: the cents of a C2P, payout or crédito inmediato choose a synchronous rejection. */
-export const CENTAVOS_RECHAZO: Readonly<Record<number, string>> = { 5: '5', 13: '13', 51: '51', 56: '56', 61: '61', 91: '91', 94: '94', 96: '96' };
+export const CENTAVOS_RECHAZO: Readonly<Record<number, string>> = {
+  5: '5',
+  13: '13',
+  51: '51',
+  56: '56',
+  61: '61',
+  91: '91',
+  94: '94',
+  96: '96',
+};
 
 /** Magic amounts: the cents of a crédito inmediato choose how it settles (otherwise ACCP). */
 export const CENTAVOS_LIQUIDACION: Readonly<Record<number, string>> = {

@@ -111,7 +111,11 @@ export async function startEmulator(options: EmulatorOptions): Promise<Emulator>
   const merchant: Merchant = { ...DEFAULT_MERCHANT, ...options.merchant };
   const ledger = new Ledger(Math.round((options.openingBalance ?? 1_000_000) * 100), now);
   ledger.setBalance(merchant.cuenta, options.merchantBalance ?? 5_000_000);
-  const bank = new EmulatedBank(ledger, merchant, { settleDelayMs: options.settleDelayMs ?? 2000, c2pKeyTtlMs: options.c2pKeyTtlMs ?? 24 * 3600_000, now });
+  const bank = new EmulatedBank(ledger, merchant, {
+    settleDelayMs: options.settleDelayMs ?? 2000,
+    c2pKeyTtlMs: options.c2pKeyTtlMs ?? 24 * 3600_000,
+    now,
+  });
   const resources = bank.resources();
 
   const tokens = new Map<string, number>();
@@ -130,22 +134,36 @@ export async function startEmulator(options: EmulatorOptions): Promise<Emulator>
 
   const controls: EmulatorControls = {
     refuseConnections: (on) => (on ? stopListening() : listen()),
-    failNext: (n, status = 500, scope = 'api') => void (faults.fail = { n, status, scope }),
-    backendDown: (on) => void (faults.backendDown = on),
-    delayNext: (n, ms) => void (faults.delay = { n, ms }),
-    timeoutAfterAccept: (n) => void (faults.timeoutAfterAccept = n),
-    rejectNext: (n, code) => void (faults.reject = { n, code }),
-    invalidTokensNext: (n) => void (faults.invalidTokens = n),
+    failNext: (n, status = 500, scope = 'api') => {
+      faults.fail = { n, status, scope };
+    },
+    backendDown: (on) => {
+      faults.backendDown = on;
+    },
+    delayNext: (n, ms) => {
+      faults.delay = { n, ms };
+    },
+    timeoutAfterAccept: (n) => {
+      faults.timeoutAfterAccept = n;
+    },
+    rejectNext: (n, code) => {
+      faults.reject = { n, code };
+    },
+    invalidTokensNext: (n) => {
+      faults.invalidTokens = n;
+    },
     revokeTokens: () => tokens.clear(),
     settleAll: () => bank.settleAll(),
     settle: (reference, outcome) => bank.settle(reference, outcome),
     issueC2pKey: (telefono) => bank.issueKey(telefono).clave,
     orderCount: () => ledger.orders().length,
     callCount: (reference) => callsByReference.get(reference) ?? 0,
-    requestCount: (path) => (path ? requestsByPath.get(path) ?? 0 : [...requestsByPath.values()].reduce((a, b) => a + b, 0)),
+    requestCount: (path) => (path ? (requestsByPath.get(path) ?? 0) : [...requestsByPath.values()].reduce((a, b) => a + b, 0)),
     tokensIssued: () => issued,
     unauthorizedCount: () => unauthorized,
-    reset: () => void (faults = noFaults()),
+    reset: () => {
+      faults = noFaults();
+    },
   };
 
   // --- token endpoint -------------------------------------------------------------------------
@@ -159,9 +177,16 @@ export async function startEmulator(options: EmulatorOptions): Promise<Emulator>
     const client = parseBasicAuthorization(req.headers.authorization);
     if (!client) return { status: 401, body: { error: 'invalid_client', error_description: 'Client Authentication failed.' } };
     if (client.consumerKey !== options.credentials.consumerKey || client.consumerSecret !== options.credentials.consumerSecret) {
-      return { status: 401, body: { error: 'invalid_client', error_description: `A valid OAuth client could not be found for client_id: ${client.consumerKey}` } };
+      return {
+        status: 401,
+        body: {
+          error: 'invalid_client',
+          error_description: `A valid OAuth client could not be found for client_id: ${client.consumerKey}`,
+        },
+      };
     }
-    if (grant !== 'client_credentials') return { status: 400, body: { error: 'unsupported_grant_type', error_description: 'Unsupported grant_type value' } };
+    if (grant !== 'client_credentials')
+      return { status: 400, body: { error: 'unsupported_grant_type', error_description: 'Unsupported grant_type value' } };
     const accessToken = randomBytes(18).toString('hex');
     tokens.set(accessToken, now() + ttl * 1000);
     issued++;
@@ -173,7 +198,8 @@ export async function startEmulator(options: EmulatorOptions): Promise<Emulator>
   /** The gateway's checks, then the faults, then the bank. `null` means: cut the connection. */
   async function api(req: IncomingMessage, path: string, raw: string): Promise<BankAnswer | null> {
     const resource = resources[path];
-    if (!resource) return { status: 404, body: gatewayFaultBody(WSO2.noMatchingResource, 'No matching resource found for given API Request') };
+    if (!resource)
+      return { status: 404, body: gatewayFaultBody(WSO2.noMatchingResource, 'No matching resource found for given API Request') };
     // Counted as they reach the gateway, refused or not: what "no second call" is measured by.
     requestsByPath.set(path, (requestsByPath.get(path) ?? 0) + 1);
     const body = parseJson(raw);
@@ -181,7 +207,12 @@ export async function startEmulator(options: EmulatorOptions): Promise<Emulator>
     if (reference) callsByReference.set(reference, (callsByReference.get(reference) ?? 0) + 1);
     const presented = parseBearer(req.headers.authorization);
     const expiry = presented ? tokens.get(presented) : undefined;
-    if (!presented) return refuse(WSO2.missingCredentials, 'Missing Credentials', "Make sure your API invocation call has a header: 'Authorization: Bearer ACCESS_TOKEN'");
+    if (!presented)
+      return refuse(
+        WSO2.missingCredentials,
+        'Missing Credentials',
+        "Make sure your API invocation call has a header: 'Authorization: Bearer ACCESS_TOKEN'",
+      );
     if (expiry === undefined || now() >= expiry || take('invalidTokens')) {
       return refuse(WSO2.invalidCredentials, 'Invalid Credentials', 'Make sure you have provided the correct security credentials');
     }
@@ -192,7 +223,8 @@ export async function startEmulator(options: EmulatorOptions): Promise<Emulator>
       faults.delay.n--;
       await new Promise((r) => setTimeout(r, faults.delay.ms));
     }
-    if (faults.backendDown) return { status: 503, body: gatewayFaultBody(WSO2.backendUnreachable, 'Error connecting to the back end', 'Connection refused') };
+    if (faults.backendDown)
+      return { status: 503, body: gatewayFaultBody(WSO2.backendUnreachable, 'Error connecting to the back end', 'Connection refused') };
     if (faults.fail.scope === 'api' && faults.fail.n > 0) {
       faults.fail.n--;
       return { status: faults.fail.status, body: gatewayFaultBody(101500, 'Runtime Error', 'Injected failure') };
@@ -229,8 +261,11 @@ export async function startEmulator(options: EmulatorOptions): Promise<Emulator>
       }
       case '/__emulator/orders': {
         const reference = url.searchParams.get('referencia');
-        const found: BookedOrder | undefined = reference ? ledger.order(reference) ?? ledger.orderBySecuencial(reference) : undefined;
-        if (reference) return found ? { status: 200, body: { ...found, calls: controls.callCount(found.reference) } } : { status: 404, body: { error: 'not found' } };
+        const found: BookedOrder | undefined = reference ? (ledger.order(reference) ?? ledger.orderBySecuencial(reference)) : undefined;
+        if (reference)
+          return found
+            ? { status: 200, body: { ...found, calls: controls.callCount(found.reference) } }
+            : { status: 404, body: { error: 'not found' } };
         return { status: 200, body: { count: controls.orderCount(), orders: ledger.orders() } };
       }
     }
@@ -238,7 +273,8 @@ export async function startEmulator(options: EmulatorOptions): Promise<Emulator>
     switch (url.pathname) {
       case '/__emulator/refuse': {
         const forMs = typeof body.forMs === 'number' ? body.forMs : 0;
-        if (body.on === false) return { status: 409, body: { error: 'the listener is open; it is reopened by forMs or the in-process control' } };
+        if (body.on === false)
+          return { status: 409, body: { error: 'the listener is open; it is reopened by forMs or the in-process control' } };
         // Answer first, then close: the caller must hear that the switch worked.
         setImmediate(() => {
           void stopListening().then(() => {
@@ -273,8 +309,14 @@ export async function startEmulator(options: EmulatorOptions): Promise<Emulator>
       case '/__emulator/settle': {
         const reference = String(body.referencia ?? '');
         const outcome: Settlement | undefined =
-          body.estatus === 'RJCT' ? { estatus: 'RJCT', codigoRechazo: String(body.codigoRechazo ?? 'RJCT') } : body.estatus === 'ACCP' ? { estatus: 'ACCP' } : undefined;
-        return controls.settle(reference, outcome) ? { status: 200, body: { settled: reference } } : { status: 404, body: { error: 'no pending crédito inmediato with that reference' } };
+          body.estatus === 'RJCT'
+            ? { estatus: 'RJCT', codigoRechazo: String(body.codigoRechazo ?? 'RJCT') }
+            : body.estatus === 'ACCP'
+              ? { estatus: 'ACCP' }
+              : undefined;
+        return controls.settle(reference, outcome)
+          ? { status: 200, body: { settled: reference } }
+          : { status: 404, body: { error: 'no pending crédito inmediato with that reference' } };
       }
       case '/__emulator/reset':
         controls.reset();
@@ -300,7 +342,10 @@ export async function startEmulator(options: EmulatorOptions): Promise<Emulator>
           ? Promise.resolve(token(req, raw))
           : req.method === 'POST'
             ? api(req, url.pathname, raw)
-            : Promise.resolve({ status: 405, body: gatewayFaultBody(WSO2.noMatchingResource, 'Method not allowed for given API resource') });
+            : Promise.resolve({
+                status: 405,
+                body: gatewayFaultBody(WSO2.noMatchingResource, 'Method not allowed for given API resource'),
+              });
       answering.then(
         (answer) => {
           if (answer === null) return void req.socket.destroy();
@@ -308,7 +353,10 @@ export async function startEmulator(options: EmulatorOptions): Promise<Emulator>
           res.writeHead(answer.status, { 'content-type': 'application/json' }).end(JSON.stringify(answer.body));
         },
         (error: unknown) => {
-          if (!res.destroyed) res.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify(gatewayFaultBody(101500, 'Runtime Error', String(error))));
+          if (!res.destroyed)
+            res
+              .writeHead(500, { 'content-type': 'application/json' })
+              .end(JSON.stringify(gatewayFaultBody(101500, 'Runtime Error', String(error))));
         },
       );
     });

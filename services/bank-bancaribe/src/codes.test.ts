@@ -6,7 +6,8 @@ import { classify, CODES, isAuthFailure, isNotProcessed } from './codes';
 describe('Bancaribe code table', () => {
   it('maps every code to a motivo_rechazo of SPEC 7.2, with its source', () => {
     for (const [code, entry] of Object.entries(CODES)) {
-      if (entry.meaning === 'rejected' || entry.meaning === 'not_processed' || entry.motivo !== null) expect(MOTIVOS_RECHAZO, code).toContain(entry.motivo);
+      if (entry.meaning === 'rejected' || entry.meaning === 'not_processed' || entry.motivo !== null)
+        expect(MOTIVOS_RECHAZO, code).toContain(entry.motivo);
       expect(['published', 'observed', 'assumed'], code).toContain(entry.source);
     }
     expect(CODES['51']!.source).toBe('assumed');
@@ -32,11 +33,31 @@ describe('Bancaribe code table', () => {
 
   it('maps the ISO 20022 reasons as PROTOCOLS §5.2 suggests', () => {
     const expected: Record<string, string> = {
-      AB07: 'BANCO_NO_DISPONIBLE', AC01: 'CUENTA_NO_EXISTE', AC04: 'CUENTA_NO_EXISTE', AC06: 'CUENTA_BLOQUEADA', AC09: 'MONTO_INVALIDO',
-      AG09: 'RECHAZO_TECNICO', AG10: 'BANCO_NO_DISPONIBLE', AM02: 'EXCEDE_LIMITE', AM03: 'MONTO_INVALIDO', AM04: 'SALDO_INSUFICIENTE',
-      AM05: 'DUPLICADA', BE01: 'BENEFICIARIO_NO_COINCIDE', BE20: 'RECHAZO_TECNICO', CUST: 'CANCELADA_POR_PAGADOR', CH20: 'MONTO_INVALIDO',
-      DT03: 'FUERA_DE_HORARIO', DU01: 'DUPLICADA', FF05: 'RECHAZO_TECNICO', FF07: 'RECHAZO_TECNICO', RC08: 'CUENTA_NO_EXISTE',
-      RJCT: 'DESCONOCIDO', TKCM: 'OTP_INVALIDO', VE01: 'RECHAZO_TECNICO', VE02: 'RECHAZO_TECNICO', MD15: 'DESCONOCIDO',
+      AB07: 'BANCO_NO_DISPONIBLE',
+      AC01: 'CUENTA_NO_EXISTE',
+      AC04: 'CUENTA_NO_EXISTE',
+      AC06: 'CUENTA_BLOQUEADA',
+      AC09: 'MONTO_INVALIDO',
+      AG09: 'RECHAZO_TECNICO',
+      AG10: 'BANCO_NO_DISPONIBLE',
+      AM02: 'EXCEDE_LIMITE',
+      AM03: 'MONTO_INVALIDO',
+      AM04: 'SALDO_INSUFICIENTE',
+      AM05: 'DUPLICADA',
+      BE01: 'BENEFICIARIO_NO_COINCIDE',
+      BE20: 'RECHAZO_TECNICO',
+      CUST: 'CANCELADA_POR_PAGADOR',
+      CH20: 'MONTO_INVALIDO',
+      DT03: 'FUERA_DE_HORARIO',
+      DU01: 'DUPLICADA',
+      FF05: 'RECHAZO_TECNICO',
+      FF07: 'RECHAZO_TECNICO',
+      RC08: 'CUENTA_NO_EXISTE',
+      RJCT: 'DESCONOCIDO',
+      TKCM: 'OTP_INVALIDO',
+      VE01: 'RECHAZO_TECNICO',
+      VE02: 'RECHAZO_TECNICO',
+      MD15: 'DESCONOCIDO',
     };
     for (const [code, motivo] of Object.entries(expected)) expect(classify(code), code).toMatchObject({ motivo, meaning: 'rejected' });
     expect(classify('AB01')?.meaning).toBe('unknown');

@@ -1,4 +1,14 @@
-import { authRefusal, code, ISO20022_CODES, lookup, notProcessed, rejects, undetermined, type CodeEntry, type CodeTable } from '@switch/shared';
+import {
+  authRefusal,
+  code,
+  ISO20022_CODES,
+  lookup,
+  notProcessed,
+  rejects,
+  undetermined,
+  type CodeEntry,
+  type CodeTable,
+} from '@switch/shared';
 
 /**
  * What a code from Bancaribe means for the money, in the kit's `CodeTable` shape (code → meaning →

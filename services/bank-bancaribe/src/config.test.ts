@@ -30,7 +30,9 @@ describe('Bancaribe configuration', () => {
 
   it('names the missing or bad variable', () => {
     const { BANCARIBE_TEST_CONSUMER_SECRET: _s, ...withoutSecret } = TEST_ENV;
-    expect(() => load(withoutSecret)).toThrow(new ConfigError('BANCARIBE_TEST_CONSUMER_SECRET', 'is required when BANCARIBE_TEST_URL is set'));
+    expect(() => load(withoutSecret)).toThrow(
+      new ConfigError('BANCARIBE_TEST_CONSUMER_SECRET', 'is required when BANCARIBE_TEST_URL is set'),
+    );
     expect(() => load({ ...TEST_ENV, BANCARIBE_TEST_MERCHANT_PHONE: '4141000114' })).toThrow(/BANCARIBE_TEST_MERCHANT_PHONE/);
     expect(() => load({ ...TEST_ENV, BANCARIBE_TEST_MERCHANT_ACCOUNT: '01020111122222233333' })).toThrow(/BANCARIBE_TEST_MERCHANT_ACCOUNT/);
     expect(() => load({ ...TEST_ENV, BANCARIBE_TEST_URL: 'not a url' })).toThrow(/BANCARIBE_TEST_URL/);

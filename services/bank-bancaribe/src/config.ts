@@ -90,6 +90,9 @@ function url(variable: string, value: string): string {
 /** What may be logged of a configuration: no secrets. */
 export function describeBancaribeConfig(config: BancaribeConfig): Record<string, unknown> {
   return Object.fromEntries(
-    Object.entries(config).map(([mode, c]) => [mode, { baseUrl: c.baseUrl, tokenUrl: c.tokenUrl ?? null, rif: c.comercio.rif, timeoutMs: c.timeoutMs }]),
+    Object.entries(config).map(([mode, c]) => [
+      mode,
+      { baseUrl: c.baseUrl, tokenUrl: c.tokenUrl ?? null, rif: c.comercio.rif, timeoutMs: c.timeoutMs },
+    ]),
   );
 }

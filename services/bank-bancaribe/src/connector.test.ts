@@ -31,11 +31,32 @@ const MOTIVO_DE_ERROR_CUENTA: Record<string, MotivoRechazo> = {
 };
 
 const MOTIVO_DE_RAZON_ISO: Record<string, MotivoRechazo | 'unknown'> = {
-  AB01: 'unknown', AB07: 'BANCO_NO_DISPONIBLE', AC01: 'CUENTA_NO_EXISTE', AC04: 'CUENTA_NO_EXISTE', AC06: 'CUENTA_BLOQUEADA',
-  AC09: 'MONTO_INVALIDO', AG09: 'RECHAZO_TECNICO', AG10: 'BANCO_NO_DISPONIBLE', AM02: 'EXCEDE_LIMITE', AM03: 'MONTO_INVALIDO',
-  AM04: 'SALDO_INSUFICIENTE', AM05: 'DUPLICADA', BE01: 'BENEFICIARIO_NO_COINCIDE', BE20: 'RECHAZO_TECNICO', CUST: 'CANCELADA_POR_PAGADOR',
-  CH20: 'MONTO_INVALIDO', DT03: 'FUERA_DE_HORARIO', DU01: 'DUPLICADA', FF05: 'RECHAZO_TECNICO', FF07: 'RECHAZO_TECNICO',
-  RC08: 'CUENTA_NO_EXISTE', RJCT: 'DESCONOCIDO', TKCM: 'OTP_INVALIDO', VE01: 'RECHAZO_TECNICO', VE02: 'RECHAZO_TECNICO', MD15: 'DESCONOCIDO',
+  AB01: 'unknown',
+  AB07: 'BANCO_NO_DISPONIBLE',
+  AC01: 'CUENTA_NO_EXISTE',
+  AC04: 'CUENTA_NO_EXISTE',
+  AC06: 'CUENTA_BLOQUEADA',
+  AC09: 'MONTO_INVALIDO',
+  AG09: 'RECHAZO_TECNICO',
+  AG10: 'BANCO_NO_DISPONIBLE',
+  AM02: 'EXCEDE_LIMITE',
+  AM03: 'MONTO_INVALIDO',
+  AM04: 'SALDO_INSUFICIENTE',
+  AM05: 'DUPLICADA',
+  BE01: 'BENEFICIARIO_NO_COINCIDE',
+  BE20: 'RECHAZO_TECNICO',
+  CUST: 'CANCELADA_POR_PAGADOR',
+  CH20: 'MONTO_INVALIDO',
+  DT03: 'FUERA_DE_HORARIO',
+  DU01: 'DUPLICADA',
+  FF05: 'RECHAZO_TECNICO',
+  FF07: 'RECHAZO_TECNICO',
+  RC08: 'CUENTA_NO_EXISTE',
+  RJCT: 'DESCONOCIDO',
+  TKCM: 'OTP_INVALIDO',
+  VE01: 'RECHAZO_TECNICO',
+  VE02: 'RECHAZO_TECNICO',
+  MD15: 'DESCONOCIDO',
 };
 
 function expectRejected(outcome: BankOutcome, motivo: MotivoRechazo, codigo: string): void {
@@ -61,12 +82,18 @@ describe('Bancaribe connector against the emulator', () => {
   describe('never a false final answer', () => {
     it('an unlisted code on an order → unknown, never a rejection', async () => {
       emulator.controls.rejectNext(1, '777');
-      expect(await connector.execute(pagar(ref('unk'), 10, 'pago_movil', { tipo: 'telefono', valor: '04241112299', banco: '0105' }))).toMatchObject({ type: 'unknown' });
+      expect(
+        await connector.execute(pagar(ref('unk'), 10, 'pago_movil', { tipo: 'telefono', valor: '04241112299', banco: '0105' })),
+      ).toMatchObject({ type: 'unknown' });
     });
 
     it.each([429, 400, 404])('a bare HTTP %i on an order → unknown', async (status) => {
       emulator.controls.failNext(1, status);
-      expect(await connector.execute(pagar(ref('bare'), 10, 'credito_inmediato', { tipo: 'cuenta', valor: '01050000000000000042', banco: '0105' }))).toMatchObject({ type: 'unknown' });
+      expect(
+        await connector.execute(
+          pagar(ref('bare'), 10, 'credito_inmediato', { tipo: 'cuenta', valor: '01050000000000000042', banco: '0105' }),
+        ),
+      ).toMatchObject({ type: 'unknown' });
     });
   });
 
@@ -76,7 +103,12 @@ describe('Bancaribe connector against the emulator', () => {
       const payerBefore = emulator.ledger.balance('tel:04241112233');
       const o = c2p(ref('c2p'), 150.25, { telefono: '04241112233' });
       const outcome = await connector.execute(o);
-      expect(outcome).toMatchObject({ type: 'settled', referencia: expect.stringMatching(/^[0-9]+$/), endtoend: null, raw: { codigo: '0' } });
+      expect(outcome).toMatchObject({
+        type: 'settled',
+        referencia: expect.stringMatching(/^[0-9]+$/),
+        endtoend: null,
+        raw: { codigo: '0' },
+      });
       expect(emulator.ledger.balance(DEFAULT_MERCHANT.cuenta)).toBeCloseTo(merchantBefore + 150.25, 2);
       expect(emulator.ledger.balance('tel:04241112233')).toBeCloseTo(payerBefore - 150.25, 2);
       expect(emulator.ledger.order(o.orderRef)).toMatchObject({ type: 'C2P', estatus: 'APROBADA', cents: 15025 });
@@ -101,8 +133,15 @@ describe('Bancaribe connector against the emulator', () => {
 
     it('answers the token step and immediate debit with NO_SOPORTADO without calling the bank', async () => {
       const before = emulator.controls.requestCount();
-      expect(await connector.execute(token(ref('token')))).toMatchObject({ type: 'rejected', motivo: 'NO_SOPORTADO', raw: { codigo: 'NO_SOPORTADO' } });
-      expect(await connector.execute({ ...c2p(ref('di'), 10), rail: 'debito_inmediato' })).toMatchObject({ type: 'rejected', motivo: 'NO_SOPORTADO' });
+      expect(await connector.execute(token(ref('token')))).toMatchObject({
+        type: 'rejected',
+        motivo: 'NO_SOPORTADO',
+        raw: { codigo: 'NO_SOPORTADO' },
+      });
+      expect(await connector.execute({ ...c2p(ref('di'), 10), rail: 'debito_inmediato' })).toMatchObject({
+        type: 'rejected',
+        motivo: 'NO_SOPORTADO',
+      });
       expect(emulator.controls.requestCount()).toBe(before);
     });
 
@@ -115,7 +154,10 @@ describe('Bancaribe connector against the emulator', () => {
     it('reads the status of a C2P by our reference', async () => {
       const o = c2p(ref('c2p-status'), 12);
       const done = await connector.execute(o);
-      expect(await connector.status(statusOf(o))).toMatchObject({ type: 'settled', referencia: (done as { referencia: string }).referencia });
+      expect(await connector.status(statusOf(o))).toMatchObject({
+        type: 'settled',
+        referencia: (done as { referencia: string }).referencia,
+      });
     });
   });
 
@@ -148,10 +190,17 @@ describe('Bancaribe connector against the emulator', () => {
       const before = emulator.ledger.balance(DEFAULT_MERCHANT.cuenta);
       const o = pagar(ref('p2p'), 35.5, 'pago_movil', { tipo: 'telefono', valor: '04125550001' });
       const outcome = await connector.execute(o);
-      expect(outcome).toMatchObject({ type: 'settled', referencia: expect.any(String), raw: { codigo: '0', body: { codigoConfirmacion: expect.stringMatching(/^[1-9][0-9]{5}$/) } } });
+      expect(outcome).toMatchObject({
+        type: 'settled',
+        referencia: expect.any(String),
+        raw: { codigo: '0', body: { codigoConfirmacion: expect.stringMatching(/^[1-9][0-9]{5}$/) } },
+      });
       expect(emulator.ledger.balance(DEFAULT_MERCHANT.cuenta)).toBeCloseTo(before - 35.5, 2);
       expect(emulator.ledger.balance('tel:04125550001')).toBeCloseTo(1_000_035.5, 2);
-      expect(await connector.status(statusOf(o))).toMatchObject({ type: 'settled', referencia: (outcome as { referencia: string }).referencia });
+      expect(await connector.status(statusOf(o))).toMatchObject({
+        type: 'settled',
+        referencia: (outcome as { referencia: string }).referencia,
+      });
     });
 
     it('leaves an unconfirmed pago móvil open, and its status resolves it', async () => {
@@ -164,11 +213,25 @@ describe('Bancaribe connector against the emulator', () => {
       const cuenta = '01020000000000005678';
       const o = pagar(ref('ci'), 250, 'credito_inmediato', { tipo: 'cuenta', valor: cuenta });
       const accepted = await connector.execute(o);
-      expect(accepted).toMatchObject({ type: 'accepted', pending: true, referencia: expect.any(String), endtoend: expect.stringMatching(/^0114[0-9]{24}$/) });
+      expect(accepted).toMatchObject({
+        type: 'accepted',
+        pending: true,
+        referencia: expect.any(String),
+        endtoend: expect.stringMatching(/^0114[0-9]{24}$/),
+      });
       const { referencia, endtoend } = accepted as { referencia: string; endtoend: string };
-      expect(await connector.status(statusOf(o, referencia, endtoend))).toMatchObject({ type: 'accepted', pending: true, raw: { estatus: 'AC00' } });
+      expect(await connector.status(statusOf(o, referencia, endtoend))).toMatchObject({
+        type: 'accepted',
+        pending: true,
+        raw: { estatus: 'AC00' },
+      });
       expect(emulator.controls.settleAll()).toBeGreaterThanOrEqual(1);
-      expect(await connector.status(statusOf(o, referencia, endtoend))).toMatchObject({ type: 'settled', referencia, endtoend, raw: { estatus: 'ACCP' } });
+      expect(await connector.status(statusOf(o, referencia, endtoend))).toMatchObject({
+        type: 'settled',
+        referencia,
+        endtoend,
+        raw: { estatus: 'ACCP' },
+      });
       expect(emulator.ledger.balance(cuenta)).toBeCloseTo(1_000_250, 2);
     });
 
@@ -204,9 +267,13 @@ describe('Bancaribe connector against the emulator', () => {
     });
 
     it('answers not_processed for an order the bank does not have', async () => {
-      expect(await connector.status(statusOf(pagar(ref('ghost'), 1, 'credito_inmediato', { tipo: 'cuenta', valor: '01020000000000001234' })))).toMatchObject({ type: 'not_processed', raw: { codigo: '25' } });
+      expect(
+        await connector.status(statusOf(pagar(ref('ghost'), 1, 'credito_inmediato', { tipo: 'cuenta', valor: '01020000000000001234' }))),
+      ).toMatchObject({ type: 'not_processed', raw: { codigo: '25' } });
       expect(await connector.status(statusOf(c2p(ref('ghost'), 1)))).toMatchObject({ type: 'not_processed' });
-      expect(await connector.status(statusOf(pagar(ref('ghost'), 1, 'pago_movil', { tipo: 'telefono', valor: '04125550009' })))).toMatchObject({ type: 'not_processed' });
+      expect(
+        await connector.status(statusOf(pagar(ref('ghost'), 1, 'pago_movil', { tipo: 'telefono', valor: '04125550009' }))),
+      ).toMatchObject({ type: 'not_processed' });
     });
   });
 
@@ -220,16 +287,25 @@ describe('Bancaribe connector against the emulator', () => {
       expect(voided).toMatchObject({ type: 'settled', referencia: expect.any(String) });
       expect(emulator.ledger.balance('tel:04243334455')).toBeCloseTo(payerAfterPayment + 40, 2);
       expect(emulator.ledger.order(o.orderRef)?.estatus).toBe('ANULADA');
-      expect(await connector.status(statusOf(r))).toMatchObject({ type: 'settled', referencia: (voided as { referencia: string }).referencia });
+      expect(await connector.status(statusOf(r))).toMatchObject({
+        type: 'settled',
+        referencia: (voided as { referencia: string }).referencia,
+      });
       expectRejected(await connector.execute(reverso(ref('void-again'), { referencia: paid.referencia, rail: 'c2p' })), 'DUPLICADA', '94');
     });
 
     it('answers NO_SOPORTADO for other rails and for a C2P without secuencial', async () => {
       const before = emulator.controls.requestCount();
       for (const rail of ['pago_movil', 'credito_inmediato'] as const) {
-        expect(await connector.execute(reverso(ref('rev'), { referencia: '700001', rail }))).toMatchObject({ type: 'rejected', motivo: 'NO_SOPORTADO' });
+        expect(await connector.execute(reverso(ref('rev'), { referencia: '700001', rail }))).toMatchObject({
+          type: 'rejected',
+          motivo: 'NO_SOPORTADO',
+        });
       }
-      expect(await connector.execute(reverso(ref('rev'), { referencia: null, rail: 'c2p' }))).toMatchObject({ type: 'rejected', motivo: 'NO_SOPORTADO' });
+      expect(await connector.execute(reverso(ref('rev'), { referencia: null, rail: 'c2p' }))).toMatchObject({
+        type: 'rejected',
+        motivo: 'NO_SOPORTADO',
+      });
       expect(emulator.controls.requestCount()).toBe(before);
     });
   });
@@ -243,14 +319,27 @@ describe('Bancaribe connector against the emulator', () => {
       expect(result.ok).toBe(true);
       if (!result.ok) return;
       expect(validSaldo(result.value), JSON.stringify(validSaldo.errors)).toBe(true);
-      expect(result.value).toMatchObject({ cuenta: DEFAULT_MERCHANT.cuenta, banco: 'bancaribe', moneda: 'VES', disponible: emulator.ledger.balance(DEFAULT_MERCHANT.cuenta) });
+      expect(result.value).toMatchObject({
+        cuenta: DEFAULT_MERCHANT.cuenta,
+        banco: 'bancaribe',
+        moneda: 'VES',
+        disponible: emulator.ledger.balance(DEFAULT_MERCHANT.cuenta),
+      });
     });
 
     it('maps the balance service errors', async () => {
-      expect(await connector.saldo('test', { cuenta: '01140000000000009999' })).toMatchObject({ ok: false, motivo: 'CUENTA_NO_EXISTE', raw: { codigo: '201004', status: 400 } });
+      expect(await connector.saldo('test', { cuenta: '01140000000000009999' })).toMatchObject({
+        ok: false,
+        motivo: 'CUENTA_NO_EXISTE',
+        raw: { codigo: '201004', status: 400 },
+      });
       for (const [code, motivo] of Object.entries(MOTIVO_DE_ERROR_CUENTA)) {
         emulator.controls.rejectNext(1, code);
-        expect(await connector.saldo('test', { cuenta: DEFAULT_MERCHANT.cuenta }), code).toMatchObject({ ok: false, motivo, raw: { codigo: code, descripcion: ERRORES_CUENTAS[code] } });
+        expect(await connector.saldo('test', { cuenta: DEFAULT_MERCHANT.cuenta }), code).toMatchObject({
+          ok: false,
+          motivo,
+          raw: { codigo: code, descripcion: ERRORES_CUENTAS[code] },
+        });
       }
     });
 
@@ -267,7 +356,10 @@ describe('Bancaribe connector against the emulator', () => {
       expect(all.ok).toBe(true);
       if (!all.ok) return;
       expect(validMovimientos(all.value), JSON.stringify(validMovimientos.errors)).toBe(true);
-      expect(all.value.movimientos.map((m) => [m.tipo, m.monto])).toEqual([['credito', 10], ['credito', 20]]);
+      expect(all.value.movimientos.map((m) => [m.tipo, m.monto])).toEqual([
+        ['credito', 10],
+        ['credito', 20],
+      ]);
       expect(all.value.movimientos[1]?.saldo).toBeCloseTo(1_000_030, 2);
       expect(all.value.siguiente).toBeNull();
 

@@ -35,7 +35,14 @@ import {
   type Comercio,
   type TipoTrx,
 } from './requests';
-import { interpretConsultaCredito, interpretConsultaPago, interpretMovimientos, interpretOrder, interpretSaldo, type OrderKind } from './responses';
+import {
+  interpretConsultaCredito,
+  interpretConsultaPago,
+  interpretMovimientos,
+  interpretOrder,
+  interpretSaldo,
+  type OrderKind,
+} from './responses';
 
 /** Bancaribe's settings: the gateway's credentials, the merchant, and the kit's send options (timeouts, breaker). */
 export interface BancaribeConnectorConfig extends GatewayCredentials, SendOptions {
@@ -89,7 +96,9 @@ class BancaribeBank implements BankDefinition {
     const hasta = query.hasta ?? caracasDate(this.now());
     const offset = cursorOffset(query.cursor);
     if (offset === null) return invalidCursor();
-    const sent = await this.transport.send('movimientos', () => movimientosRequest(this.config.comercio, query.cuenta, fechaBanco(query.desde), fechaBanco(hasta)));
+    const sent = await this.transport.send('movimientos', () =>
+      movimientosRequest(this.config.comercio, query.cuenta, fechaBanco(query.desde), fechaBanco(hasta)),
+    );
     if (sent.kind !== 'answer') return readFailure(sent);
     const read = interpretMovimientos(sent.answer);
     if (!read.ok) return read;
@@ -100,7 +109,9 @@ class BancaribeBank implements BankDefinition {
 
   private async executeOrder(order: ExecuteOrder): Promise<BankOutcome> {
     // Edge (merchant accounts): a live order's registered account replaces the configured one.
-    const comercio = order.account ? { ...this.config.comercio, cuenta: order.account.cuenta, ...(order.account.telefono ? { telefono: order.account.telefono } : {}) } : this.config.comercio;
+    const comercio = order.account
+      ? { ...this.config.comercio, cuenta: order.account.cuenta, ...(order.account.telefono ? { telefono: order.account.telefono } : {}) }
+      : this.config.comercio;
     const request = order.request;
     switch (request.kind) {
       case 'token':
@@ -114,7 +125,8 @@ class BancaribeBank implements BankDefinition {
           if (request.body.beneficiario.tipo !== 'telefono') return noSoportado('El pago móvil requiere el teléfono del beneficiario');
           return this.order('pagoB2p', order.orderRef, () => pagoB2pRequest(order.orderRef, comercio, request.body));
         }
-        if (order.rail === 'credito_inmediato') return this.order('credito', order.orderRef, (token) => creditoRequest(order.orderRef, comercio, token, request.body));
+        if (order.rail === 'credito_inmediato')
+          return this.order('credito', order.orderRef, (token) => creditoRequest(order.orderRef, comercio, token, request.body));
         return noSoportado(`Bancaribe no ofrece pagos por ${order.rail}`);
       case 'reverso': {
         const related = order.related;
@@ -148,7 +160,9 @@ class BancaribeBank implements BankDefinition {
   private async statusOf(query: StatusQuery): Promise<BankOutcome> {
     const { comercio } = this.config;
     const pago = async (tipoTrx: TipoTrx) => {
-      const sent = await this.transport.send('consultaPago', () => consultaPagoRequest(comercio, tipoTrx, query.referencia, query.orderRef));
+      const sent = await this.transport.send('consultaPago', () =>
+        consultaPagoRequest(comercio, tipoTrx, query.referencia, query.orderRef),
+      );
       return sent.kind === 'answer' ? interpretConsultaPago(sent.answer, query.referencia, query.orderRef) : noEvidence(sent);
     };
     if (query.kind === 'cobrar' && query.rail === 'c2p') return pago('C2P');
@@ -156,7 +170,9 @@ class BancaribeBank implements BankDefinition {
     if (query.kind === 'reverso') return pago('C2P');
     if (query.kind === 'pagar' && query.rail === 'pago_movil') return pago('B2P');
     if (query.kind === 'pagar' && query.rail === 'credito_inmediato') {
-      const sent = await this.transport.send('consultaCredito', (token) => consultaCreditoRequest(comercio, token, query.referencia, query.orderRef));
+      const sent = await this.transport.send('consultaCredito', (token) =>
+        consultaCreditoRequest(comercio, token, query.referencia, query.orderRef),
+      );
       return sent.kind === 'answer' ? interpretConsultaCredito(sent.answer) : noEvidence(sent);
     }
     return { type: 'not_processed', raw: { codigo: 'NO_SOPORTADO', descripcion: `Bancaribe no ejecuta ${query.kind} por ${query.rail}` } };
@@ -168,10 +184,19 @@ function noEvidence(sent: Exclude<GatewaySent, { kind: 'answer' }>): BankOutcome
   return { type: 'unknown', raw: sent.kind === 'auth' ? sent.raw : { reason: sent.reason } };
 }
 
-function readFailure(sent: Exclude<GatewaySent, { kind: 'answer' }>): { ok: false; motivo: 'BANCO_NO_DISPONIBLE' | 'FIRMA_AUTH'; raw: Raw } {
-  return sent.kind === 'auth' ? { ok: false, motivo: 'FIRMA_AUTH', raw: sent.raw } : { ok: false, motivo: 'BANCO_NO_DISPONIBLE', raw: { reason: sent.reason } };
+function readFailure(sent: Exclude<GatewaySent, { kind: 'answer' }>): {
+  ok: false;
+  motivo: 'BANCO_NO_DISPONIBLE' | 'FIRMA_AUTH';
+  raw: Raw;
+} {
+  return sent.kind === 'auth'
+    ? { ok: false, motivo: 'FIRMA_AUTH', raw: sent.raw }
+    : { ok: false, motivo: 'BANCO_NO_DISPONIBLE', raw: { reason: sent.reason } };
 }
 
 /** Bancaribe's connector: the kit's, over `BancaribeBank`. */
-export const BancaribeConnector = defineConnector<BancaribeConnectorConfig, BancaribeConnectorDeps, BancaribeBank>('bancaribe', (config, kit) => new BancaribeBank(config, kit));
+export const BancaribeConnector = defineConnector<BancaribeConnectorConfig, BancaribeConnectorDeps, BancaribeBank>(
+  'bancaribe',
+  (config, kit) => new BancaribeBank(config, kit),
+);
 export type BancaribeConnector = BankConnectorKit<BancaribeBank>;

@@ -79,7 +79,12 @@ describe('Bancaribe connector: tokens, credentials and faults', () => {
       expect(await connector.execute(pagoMovil('badsecret'))).toMatchObject({
         type: 'rejected',
         motivo: 'FIRMA_AUTH',
-        raw: { status: 401, codigo: 'invalid_client', descripcion: expect.stringContaining('OAuth client'), body: { error: 'invalid_client' } },
+        raw: {
+          status: 401,
+          codigo: 'invalid_client',
+          descripcion: expect.stringContaining('OAuth client'),
+          body: { error: 'invalid_client' },
+        },
       });
       expect(await connector.saldo('test', { cuenta: DEFAULT_MERCHANT.cuenta })).toMatchObject({ ok: false, motivo: 'FIRMA_AUTH' });
       expect(emulator.controls.requestCount()).toBe(before);
@@ -93,7 +98,12 @@ describe('Bancaribe connector: tokens, credentials and faults', () => {
       expect(await connector.execute(o)).toMatchObject({
         type: 'rejected',
         motivo: 'FIRMA_AUTH',
-        raw: { status: 401, codigo: '900901', descripcion: 'Invalid Credentials', body: { fault: { code: 900901, message: 'Invalid Credentials' } } },
+        raw: {
+          status: 401,
+          codigo: '900901',
+          descripcion: 'Invalid Credentials',
+          body: { fault: { code: 900901, message: 'Invalid Credentials' } },
+        },
       });
       expect(emulator.controls.callCount(o.orderRef)).toBe(2);
       expect(emulator.controls.orderCount()).toBe(orders);
@@ -107,12 +117,18 @@ describe('Bancaribe connector: tokens, credentials and faults', () => {
 
     it('wrong client hash: the crédito inmediato is refused (63) and the balance does not know the client (103000)', async () => {
       const connector = make({ comercio: { ...connectorConfig(emulator).comercio, hash: 'not-the-hash' } });
-      expect(await connector.execute(pagar(ref('hash'), 5, 'credito_inmediato', { tipo: 'cuenta', valor: '01020000000000001234' }))).toMatchObject({
+      expect(
+        await connector.execute(pagar(ref('hash'), 5, 'credito_inmediato', { tipo: 'cuenta', valor: '01020000000000001234' })),
+      ).toMatchObject({
         type: 'rejected',
         motivo: 'FIRMA_AUTH',
         raw: { codigo: '63' },
       });
-      expect(await connector.saldo('test', { cuenta: DEFAULT_MERCHANT.cuenta })).toMatchObject({ ok: false, motivo: 'FIRMA_AUTH', raw: { codigo: '103000' } });
+      expect(await connector.saldo('test', { cuenta: DEFAULT_MERCHANT.cuenta })).toMatchObject({
+        ok: false,
+        motivo: 'FIRMA_AUTH',
+        raw: { codigo: '103000' },
+      });
     });
   });
 
@@ -142,8 +158,14 @@ describe('Bancaribe connector: tokens, credentials and faults', () => {
       const connector = make();
       await emulator.controls.refuseConnections(true);
       try {
-        expect(await connector.execute(pagoMovil('refused'))).toMatchObject({ type: 'not_processed', raw: { reason: expect.stringContaining('ECONNREFUSED') } });
-        expect(await connector.saldo('test', { cuenta: DEFAULT_MERCHANT.cuenta })).toMatchObject({ ok: false, motivo: 'BANCO_NO_DISPONIBLE' });
+        expect(await connector.execute(pagoMovil('refused'))).toMatchObject({
+          type: 'not_processed',
+          raw: { reason: expect.stringContaining('ECONNREFUSED') },
+        });
+        expect(await connector.saldo('test', { cuenta: DEFAULT_MERCHANT.cuenta })).toMatchObject({
+          ok: false,
+          motivo: 'BANCO_NO_DISPONIBLE',
+        });
         expect((await connector.status(statusOf(pagoMovil('refused-status')))).type).toBe('unknown');
       } finally {
         await emulator.controls.refuseConnections(false);
@@ -163,28 +185,39 @@ describe('Bancaribe connector: tokens, credentials and faults', () => {
     it("the gateway's 'cannot reach the backend' proves not processed", async () => {
       const connector = make();
       emulator.controls.backendDown(true);
-      expect(await connector.execute(c2p(ref('backend'), 3))).toMatchObject({ type: 'not_processed', raw: { status: 503, codigo: '101503' } });
+      expect(await connector.execute(c2p(ref('backend'), 3))).toMatchObject({
+        type: 'not_processed',
+        raw: { status: 503, codigo: '101503' },
+      });
     });
 
     it('a token endpoint that fails means the order was never sent', async () => {
       const connector = make();
       const before = emulator.controls.requestCount();
       emulator.controls.failNext(1, 503, 'token');
-      expect(await connector.execute(pagoMovil('tokenfail'))).toMatchObject({ type: 'not_processed', raw: { reason: expect.stringContaining('token') } });
+      expect(await connector.execute(pagoMovil('tokenfail'))).toMatchObject({
+        type: 'not_processed',
+        raw: { reason: expect.stringContaining('token') },
+      });
       expect(emulator.controls.requestCount()).toBe(before);
     });
   });
 
   describe('circuit breaker', () => {
     it('opens after repeated failures, keeps calls away from the bank, and closes after its reset timeout', async () => {
-      const connector = make({ breaker: { volumeThreshold: 2, errorThresholdPercentage: 50, resetTimeoutMs: 300, rollingCountTimeoutMs: 10_000 } });
+      const connector = make({
+        breaker: { volumeThreshold: 2, errorThresholdPercentage: 50, resetTimeoutMs: 300, rollingCountTimeoutMs: 10_000 },
+      });
       await connector.saldo('test', { cuenta: DEFAULT_MERCHANT.cuenta });
       emulator.controls.failNext(10, 502);
       expect((await connector.execute(pagoMovil('br1'))).type).toBe('unknown');
       expect((await connector.execute(pagoMovil('br2'))).type).toBe('unknown');
       expect(connector.breakers.state('pagoB2p')).toBe('open');
       const reached = emulator.controls.requestCount(RUTAS.pagoB2p);
-      expect(await connector.execute(pagoMovil('br3'))).toMatchObject({ type: 'not_processed', raw: { reason: expect.stringContaining('circuit breaker open') } });
+      expect(await connector.execute(pagoMovil('br3'))).toMatchObject({
+        type: 'not_processed',
+        raw: { reason: expect.stringContaining('circuit breaker open') },
+      });
       expect(emulator.controls.requestCount(RUTAS.pagoB2p)).toBe(reached);
       emulator.controls.reset();
       // Other operations keep their own breaker.

@@ -22,7 +22,11 @@ describe('WSO2 OAuth2 client_credentials', () => {
   });
 
   it('reads the token answer and refuses one without token or lifetime', () => {
-    expect(parseTokenResponse({ access_token: 'abc', scope: 'default', token_type: 'Bearer', expires_in: 3600 })).toEqual({ accessToken: 'abc', expiresInSeconds: 3600, tokenType: 'Bearer' });
+    expect(parseTokenResponse({ access_token: 'abc', scope: 'default', token_type: 'Bearer', expires_in: 3600 })).toEqual({
+      accessToken: 'abc',
+      expiresInSeconds: 3600,
+      tokenType: 'Bearer',
+    });
     expect(parseTokenResponse({ access_token: 'abc', expires_in: '3600' })?.expiresInSeconds).toBe(3600);
     expect(parseTokenResponse({ access_token: 'abc' })).toBeNull();
     expect(parseTokenResponse({ expires_in: 3600 })).toBeNull();
@@ -30,7 +34,10 @@ describe('WSO2 OAuth2 client_credentials', () => {
   });
 
   it('reads the OAuth2 error of the token endpoint', () => {
-    expect(oauthError({ error: 'invalid_client', error_description: 'Client Authentication failed.' })).toEqual({ error: 'invalid_client', description: 'Client Authentication failed.' });
+    expect(oauthError({ error: 'invalid_client', error_description: 'Client Authentication failed.' })).toEqual({
+      error: 'invalid_client',
+      description: 'Client Authentication failed.',
+    });
     expect(oauthError({ access_token: 'x' })).toBeNull();
   });
 });
@@ -70,7 +77,12 @@ describe('gateway answers', () => {
   it('unwraps the SOAP-shaped envelope whatever the case of the operation element', () => {
     const body = envelope('iniciarCreditoInmediatoAPIResponse', { codigoError: 0, secuencial: 12 });
     expect(unwrapEnvelope(body, 'iniciarCreditoInmediatoApiResponse')).toEqual({ codigoError: 0, secuencial: 12 });
-    expect(unwrapEnvelope(JSON.parse('{"Envelope":{"Body":{"registrarPagoC2pApiResponse":{"out":{"codigoError":51}}}}}'), 'registrarPagoC2pApiResponse')).toEqual({ codigoError: 51 });
+    expect(
+      unwrapEnvelope(
+        JSON.parse('{"Envelope":{"Body":{"registrarPagoC2pApiResponse":{"out":{"codigoError":51}}}}}'),
+        'registrarPagoC2pApiResponse',
+      ),
+    ).toEqual({ codigoError: 51 });
     expect(unwrapEnvelope({ Envelope: { Body: {} } }, 'registrarPagoC2pApiResponse')).toBeNull();
     expect(unwrapEnvelope('nope', 'x')).toBeNull();
   });

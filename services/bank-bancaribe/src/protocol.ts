@@ -138,7 +138,11 @@ export function gatewayFault(json: unknown): GatewayFault | null {
   if (!isRecord(json) || !isRecord(json.fault)) return null;
   const { code, message, description } = json.fault;
   if (typeof code !== 'number' && typeof code !== 'string') return null;
-  return { code: String(code), message: typeof message === 'string' ? message : '', description: typeof description === 'string' ? description : null };
+  return {
+    code: String(code),
+    message: typeof message === 'string' ? message : '',
+    description: typeof description === 'string' ? description : null,
+  };
 }
 
 export function gatewayFaultBody(code: number, message: string, description?: string): { fault: Record<string, unknown> } {
@@ -158,7 +162,10 @@ export function oauthError(json: unknown): { error: string; description: string 
   return { error: json.error, description: typeof json.error_description === 'string' ? json.error_description : '' };
 }
 
-export function envelope(operation: string, out: Record<string, unknown>): { Envelope: { Body: Record<string, { out: Record<string, unknown> }> } } {
+export function envelope(
+  operation: string,
+  out: Record<string, unknown>,
+): { Envelope: { Body: Record<string, { out: Record<string, unknown> }> } } {
   return { Envelope: { Body: { [operation]: { out } } } };
 }
 
@@ -280,7 +287,10 @@ export class GatewayTransport {
       operation: 'oauth2',
       url: this.tokenUrl,
       method: 'POST',
-      headers: { authorization: basicAuthorization(this.credentials.consumerKey, this.credentials.consumerSecret), ...TOKEN_REQUEST.headers },
+      headers: {
+        authorization: basicAuthorization(this.credentials.consumerKey, this.credentials.consumerSecret),
+        ...TOKEN_REQUEST.headers,
+      },
       body: TOKEN_REQUEST.body,
     });
     // Whatever happened to the token request, the operation itself was never sent.
@@ -297,7 +307,12 @@ export class GatewayTransport {
     if (error || (result.status >= 400 && result.status < 500)) {
       return {
         kind: 'auth',
-        raw: { status: result.status, codigo: error?.error ?? String(result.status), descripcion: error?.description ?? '', body: json ?? result.body },
+        raw: {
+          status: result.status,
+          codigo: error?.error ?? String(result.status),
+          descripcion: error?.description ?? '',
+          body: json ?? result.body,
+        },
       };
     }
     return { kind: 'not_sent', reason: `token: the token endpoint answered ${result.status}` };

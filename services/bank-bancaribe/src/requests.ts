@@ -1,4 +1,15 @@
-import { amountText, caracasDate, FormatError, fromDdMmYyyy, idParts, phone11, phone58, toDdMmYyyy, type CobrarBody, type PagarBody } from '@switch/shared';
+import {
+  amountText,
+  caracasDate,
+  FormatError,
+  fromDdMmYyyy,
+  idParts,
+  phone11,
+  phone58,
+  toDdMmYyyy,
+  type CobrarBody,
+  type PagarBody,
+} from '@switch/shared';
 
 /**
  * Bancaribe's requests: the bodies of its services built from our operations (pure: no I/O, no
@@ -78,7 +89,13 @@ export type TipoTrx = 'C2P' | 'B2P';
  * The C2P service's request [code]: the merchant's side, the same in a collection and in its void,
  * around what each adds. `numeroReferencia` carries our order reference, the bank's duplicate guard [INV].
  */
-function c2pService(ref: string, comercio: Comercio, token: string, concepto: string, own: Record<string, unknown>): Record<string, unknown> {
+function c2pService(
+  ref: string,
+  comercio: Comercio,
+  token: string,
+  concepto: string,
+  own: Record<string, unknown>,
+): Record<string, unknown> {
   return {
     request: {
       identificadorExterno: token,
@@ -116,7 +133,13 @@ export function c2pRequest(ref: string, comercio: Comercio, token: string, body:
  * Voiding a C2P: the same service with `anulacion: "S"` [inf]. The payment to void is named by its
  * `secuencial` in `secuencialOriginal` [INV]; `numeroReferencia` is this void's own reference.
  */
-export function anulacionRequest(ref: string, comercio: Comercio, token: string, secuencialOriginal: string, concepto: string): Record<string, unknown> {
+export function anulacionRequest(
+  ref: string,
+  comercio: Comercio,
+  token: string,
+  secuencialOriginal: string,
+  concepto: string,
+): Record<string, unknown> {
   return c2pService(ref, comercio, token, concepto, { anulacion: 'S', secuencialOriginal });
 }
 
@@ -196,11 +219,16 @@ export function consultaCreditoRequest(comercio: Comercio, token: string, secuen
 }
 
 export function saldoRequest(comercio: Comercio, cuenta: string): Record<string, unknown> {
-  return { canal: 'API', clienteRIF: identificacion(comercio.rif), clienteHash: comercio.hash, numeroCuenta: cuenta, requestIP: comercio.ip };
+  return {
+    canal: 'API',
+    clienteRIF: identificacion(comercio.rif),
+    clienteHash: comercio.hash,
+    numeroCuenta: cuenta,
+    requestIP: comercio.ip,
+  };
 }
 
 /** [INV] the balance request plus a date range in the bank's `dd/MM/yyyy`. */
 export function movimientosRequest(comercio: Comercio, cuenta: string, fechaDesde: string, fechaHasta: string): Record<string, unknown> {
   return { ...saldoRequest(comercio, cuenta), fechaDesde, fechaHasta };
 }
-

@@ -46,7 +46,8 @@ function success(kind: OrderKind, out: Raw, referencia: string | null, raw: Raw)
     case 'pagoB2p': {
       // codigoError "0" alone is not success: without a confirmation code the payout's fate is open.
       const confirmacion = text(out.codigoConfirmacion);
-      if (confirmacion !== null && SIN_CONFIRMACION.includes(confirmacion)) return { type: 'unknown', raw: { ...raw, codigoConfirmacion: confirmacion } };
+      if (confirmacion !== null && SIN_CONFIRMACION.includes(confirmacion))
+        return { type: 'unknown', raw: { ...raw, codigoConfirmacion: confirmacion } };
       return { type: 'settled', referencia, endtoend: null, raw };
     }
   }
@@ -55,7 +56,9 @@ function success(kind: OrderKind, out: Raw, referencia: string | null, raw: Raw)
 /** The reason of an explicit rejection (RJCT, RECHAZADA): a reason the table does not know as a rejection leaves it RJCT's. */
 function rejectionReason(codigo: string): CodeEntry {
   const entry = classify(codigo);
-  return entry && (entry.meaning === 'rejected' || entry.meaning === 'unknown' || entry.meaning === 'not_processed') ? entry : classify('RJCT')!;
+  return entry && (entry.meaning === 'rejected' || entry.meaning === 'unknown' || entry.meaning === 'not_processed')
+    ? entry
+    : classify('RJCT')!;
 }
 
 /** "No such order" in a status answer (the kit's `notFound`). */
@@ -78,7 +81,8 @@ function fromTransport(answer: Answer): BankOutcome {
 /** Status of a crédito inmediato. Anything but a clear answer is `unknown`: the state stays. */
 export function interpretConsultaCredito(answer: Answer): BankOutcome {
   const out = unwrapEnvelope(answer.json, OPERACIONES_SOAP.consultaCredito);
-  if (!out || !hasCode(out)) return { type: 'unknown', raw: rawOf(answer, gatewayFault(answer.json)?.code ?? String(answer.status), snippet(answer.text)) };
+  if (!out || !hasCode(out))
+    return { type: 'unknown', raw: rawOf(answer, gatewayFault(answer.json)?.code ?? String(answer.status), snippet(answer.text)) };
   const codigo = String(out.codigoError).trim();
   const raw = rawOf(answer, codigo, text(out.descripcionError) ?? '');
   if (codigo !== EXITO) return saysNotFound(codigo) ? { type: 'not_processed', raw } : { type: 'unknown', raw };
@@ -95,7 +99,9 @@ export function interpretConsultaCredito(answer: Answer): BankOutcome {
       // RJCT is a rejection; a reason the table does not know leaves it a rejection without motivo.
       const entry = rejectionReason(rechazo);
       const rejectedRaw = { ...raw, estatus, codigo: rechazo, descripcion: text(out.descripcionRechazo) ?? entry.descripcion };
-      return entry.meaning === 'unknown' ? { type: 'unknown', raw: rejectedRaw } : { type: 'rejected', motivo: entry.motivo ?? 'DESCONOCIDO', referencia, raw: rejectedRaw };
+      return entry.meaning === 'unknown'
+        ? { type: 'unknown', raw: rejectedRaw }
+        : { type: 'rejected', motivo: entry.motivo ?? 'DESCONOCIDO', referencia, raw: rejectedRaw };
     }
     default:
       return { type: 'unknown', raw: { ...raw, estatus } };
@@ -105,7 +111,8 @@ export function interpretConsultaCredito(answer: Answer): BankOutcome {
 /** Status of a C2P, a payout or a void, found in the payment query by our reference or the bank's. */
 export function interpretConsultaPago(answer: Answer, secuencial: string | null, ref: string): BankOutcome {
   const json = answer.json;
-  if (!isRecord(json) || !hasCode(json)) return { type: 'unknown', raw: rawOf(answer, gatewayFault(json)?.code ?? String(answer.status), snippet(answer.text)) };
+  if (!isRecord(json) || !hasCode(json))
+    return { type: 'unknown', raw: rawOf(answer, gatewayFault(json)?.code ?? String(answer.status), snippet(answer.text)) };
   const codigo = String(json.codigoError).trim();
   const raw = rawOf(answer, codigo, text(json.descripcionError) ?? '');
   if (codigo !== EXITO) return saysNotFound(codigo) ? { type: 'not_processed', raw } : { type: 'unknown', raw };
@@ -143,7 +150,9 @@ export function interpretSaldo(answer: Answer, cuenta: string, at: Date): ReadOu
 }
 
 /** The statement lines of an answer, oldest first, or why there are none. */
-export function interpretMovimientos(answer: Answer): { ok: true; movimientos: Movimiento[] } | { ok: false; motivo: MotivoRechazo; raw: Raw } {
+export function interpretMovimientos(
+  answer: Answer,
+): { ok: true; movimientos: Movimiento[] } | { ok: false; motivo: MotivoRechazo; raw: Raw } {
   const json = answer.json;
   if (answer.status !== 200 || !isRecord(json) || !Array.isArray(json.movimientos)) return readFailure(answer);
   const movimientos: Movimiento[] = [];

@@ -28,7 +28,12 @@ describe('Bancaribe service on the bus', () => {
         BANCARIBE_TEST_CLIENT_HASH: '09A2D57E-C433-4581-97C2-6F6ADA944F27',
       }),
     );
-    const sink = new Writable({ write: (chunk, _enc, done) => void (logged.push(String(chunk)), done()) });
+    const sink = new Writable({
+      write: (chunk, _enc, done) => {
+        logged.push(String(chunk));
+        done();
+      },
+    });
     service = await startBancaribeService({ bus, store: new MemoryStore(), log: createLogger('bank-bancaribe', 'debug', sink), config });
   });
   afterAll(async () => {
@@ -42,7 +47,9 @@ describe('Bancaribe service on the bus', () => {
     const order = c2p(ref('bus'), 11);
     await bus.publish(bankRequests('bancaribe'), order.txnId, { op: 'execute', ...order });
     await bus.drained();
-    expect(results).toEqual([{ type: 'bank_result', txnId: order.txnId, attempt: 1, op: 'execute', outcome: expect.objectContaining({ type: 'settled' }) }]);
+    expect(results).toEqual([
+      { type: 'bank_result', txnId: order.txnId, attempt: 1, op: 'execute', outcome: expect.objectContaining({ type: 'settled' }) },
+    ]);
     expect(emulator.ledger.order(order.orderRef)?.estatus).toBe('APROBADA');
     expect(logged.join('')).not.toContain(CREDENTIALS.consumerSecret);
   });

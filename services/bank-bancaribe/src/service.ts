@@ -19,7 +19,8 @@ export async function startBancaribeService(deps: {
   const connectors: Partial<Record<Mode, BancaribeConnector>> = {};
   for (const mode of ['test', 'live'] as const) {
     const c = deps.config[mode];
-    if (c) connectors[mode] = new BancaribeConnector(c, { ...(deps.http ? { http: deps.http } : {}), ...(deps.now ? { now: deps.now } : {}) });
+    if (c)
+      connectors[mode] = new BancaribeConnector(c, { ...(deps.http ? { http: deps.http } : {}), ...(deps.now ? { now: deps.now } : {}) });
   }
   return serveBank({ bus: deps.bus, store: deps.store, log: deps.log, banco: 'bancaribe', group: 'bank-bancaribe', connectors });
 }

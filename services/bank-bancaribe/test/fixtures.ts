@@ -20,10 +20,31 @@ let seq = 0;
 /** A fresh order reference, as the router's `<txnId>-<attempt>`. */
 export const ref = (tag: string): string => `tx_${tag}_${++seq}-1`;
 
-const persona = (tipo: 'telefono' | 'cuenta', valor: string, banco = '0102') => ({ tipo, valor, banco, identificacion: 'V12345678', nombre: 'Ana Pérez' });
+const persona = (tipo: 'telefono' | 'cuenta', valor: string, banco = '0102') => ({
+  tipo,
+  valor,
+  banco,
+  identificacion: 'V12345678',
+  nombre: 'Ana Pérez',
+});
 
-function order(orderRef: string, rail: Rail, request: ExecuteOrder['request'], related: ExecuteOrder['related'] = null, mode: Mode = 'test'): ExecuteOrder {
-  return { txnId: orderRef.replace(/-1$/, ''), attempt: 1, orderRef, mode, rail, idempotencyKey: '2b7e1a1e-3c5d-4f3e-9a51-0d2f6f3c1a11', request, related };
+function order(
+  orderRef: string,
+  rail: Rail,
+  request: ExecuteOrder['request'],
+  related: ExecuteOrder['related'] = null,
+  mode: Mode = 'test',
+): ExecuteOrder {
+  return {
+    txnId: orderRef.replace(/-1$/, ''),
+    attempt: 1,
+    orderRef,
+    mode,
+    rail,
+    idempotencyKey: '2b7e1a1e-3c5d-4f3e-9a51-0d2f6f3c1a11',
+    request,
+    related,
+  };
 }
 
 export function c2p(orderRef: string, monto: number, opts: { otp?: string; telefono?: string } = {}): ExecuteOrder {
@@ -40,7 +61,12 @@ export function c2p(orderRef: string, monto: number, opts: { otp?: string; telef
   });
 }
 
-export function pagar(orderRef: string, monto: number, via: 'pago_movil' | 'credito_inmediato', destino: { tipo: 'telefono' | 'cuenta'; valor: string; banco?: string }): ExecuteOrder {
+export function pagar(
+  orderRef: string,
+  monto: number,
+  via: 'pago_movil' | 'credito_inmediato',
+  destino: { tipo: 'telefono' | 'cuenta'; valor: string; banco?: string },
+): ExecuteOrder {
   return order(orderRef, via, {
     kind: 'pagar',
     body: {
@@ -61,10 +87,24 @@ export function token(orderRef: string): ExecuteOrder {
 }
 
 export function reverso(orderRef: string, related: { referencia: string | null; rail: Rail | null }): ExecuteOrder {
-  return order(orderRef, 'reverso', { kind: 'reverso', body: { idempotency_key: '5f0c7c44-8d0e-4c33-a4a5-3f2b8e0c9d21', id: 'tx_original' } }, { id: 'tx_original', ...related });
+  return order(
+    orderRef,
+    'reverso',
+    { kind: 'reverso', body: { idempotency_key: '5f0c7c44-8d0e-4c33-a4a5-3f2b8e0c9d21', id: 'tx_original' } },
+    { id: 'tx_original', ...related },
+  );
 }
 
 /** The status query the router would send for an order, given what the bank answered. */
 export function statusOf(o: ExecuteOrder, referencia: string | null = null, endtoend: string | null = null): StatusQuery {
-  return { txnId: o.txnId, attempt: o.attempt, orderRef: o.orderRef, mode: o.mode, rail: o.rail, kind: o.request.kind, referencia, endtoend };
+  return {
+    txnId: o.txnId,
+    attempt: o.attempt,
+    orderRef: o.orderRef,
+    mode: o.mode,
+    rail: o.rail,
+    kind: o.request.kind,
+    referencia,
+    endtoend,
+  };
 }

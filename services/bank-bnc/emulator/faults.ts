@@ -24,7 +24,9 @@ export class FaultQueue {
 
   /** Takes one use of the first armed fault of this kind matching the path. */
   take<K extends Fault['kind']>(kind: K, path: string): Extract<Fault, { kind: K }> | null {
-    const hit = this.armed.find((a) => a.fault.kind === kind && (a.path === undefined ? path !== 'Auth/LogOn' : a.path.toLowerCase() === path.toLowerCase()));
+    const hit = this.armed.find(
+      (a) => a.fault.kind === kind && (a.path === undefined ? path !== 'Auth/LogOn' : a.path.toLowerCase() === path.toLowerCase()),
+    );
     if (!hit) return null;
     hit.remaining--;
     if (hit.remaining <= 0) this.armed = this.armed.filter((a) => a !== hit);

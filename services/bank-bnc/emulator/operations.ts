@@ -2,7 +2,7 @@ import { randomInt } from 'node:crypto';
 import { hasAtMostDecimals } from '@switch/shared';
 import { BNC_CODES } from '../src/codes';
 import { daysBetween, fechaHaciaBnc, venezuelanDate } from '../src/requests';
-import { Ledger, round2, type LedgerOrder, type OrderKind } from './ledger';
+import { type Ledger, round2, type LedgerOrder, type OrderKind } from './ledger';
 
 /** What the bank answers to one operation (before encryption). */
 export interface Reply {
@@ -21,7 +21,14 @@ export interface OperationsOptions {
 }
 
 /** The BNC paths the emulator serves (besides Auth/LogOn), and whether they take money orders. */
-export const MONEY_PATHS = new Set(['MobPayment/SendC2P', 'MobPayment/ReverseC2P', 'MobPayment/SendP2P', 'SIMF/DebitTokenRequest', 'SIMF/DebitBeginner', 'SIMF/CreditBeginner']);
+export const MONEY_PATHS = new Set([
+  'MobPayment/SendC2P',
+  'MobPayment/ReverseC2P',
+  'MobPayment/SendP2P',
+  'SIMF/DebitTokenRequest',
+  'SIMF/DebitBeginner',
+  'SIMF/CreditBeginner',
+]);
 export const QUERY_PATHS = new Set(['SIMF/GetStatusTrans', 'Position/Current', 'Position/HistoryByDate']);
 const SIMF_ORDER_PATHS = new Set(['SIMF/DebitBeginner', 'SIMF/CreditBeginner']);
 
@@ -65,8 +72,14 @@ const is = {
   account: ((v) => typeof v === 'string' && /^[0-9]{20}$/.test(v)) as Check,
   instrument: ((v) => typeof v === 'string' && (/^[0-9]{20}$/.test(v) || /^58[0-9]{10}$/.test(v))) as Check,
   accType: ((v) => v === 'CNTA' || v === 'CELE') as Check,
-  text: (max: number): Check => (v) => typeof v === 'string' && v.trim().length > 0 && Array.from(v).length <= max,
-  optText: (max: number): Check => (v) => v === undefined || v === null || (typeof v === 'string' && Array.from(v).length <= max),
+  text:
+    (max: number): Check =>
+    (v) =>
+      typeof v === 'string' && v.trim().length > 0 && Array.from(v).length <= max,
+  optText:
+    (max: number): Check =>
+    (v) =>
+      v === undefined || v === null || (typeof v === 'string' && Array.from(v).length <= max),
   date: ((v) => typeof v === 'string' && /^[0-9]{4}-[0-9]{2}-[0-9]{2}(T00:00:00)?$/.test(v)) as Check,
   digits: ((v) => typeof v === 'string' && /^[0-9]{4,12}$/.test(v)) as Check,
   string: ((v) => typeof v === 'string' && v.trim() !== '') as Check,
@@ -74,7 +87,14 @@ const is = {
 
 /** The model each path binds (ASP.NET would refuse the rest with EPIIMS). */
 const MODELS: Readonly<Record<string, Record<string, Check>>> = {
-  'MobPayment/SendC2P': { DebtorBankCode: is.int, DebtorCellPhone: is.phone, DebtorID: is.id, Amount: is.amount, Token: is.digits, Terminal: is.string },
+  'MobPayment/SendC2P': {
+    DebtorBankCode: is.int,
+    DebtorCellPhone: is.phone,
+    DebtorID: is.id,
+    Amount: is.amount,
+    Token: is.digits,
+    Terminal: is.string,
+  },
   'MobPayment/ReverseC2P': { IdTransactionToReverse: is.int, Amount: is.amount, Terminal: is.string },
   'MobPayment/SendP2P': {
     Amount: is.amount,
@@ -85,7 +105,13 @@ const MODELS: Readonly<Record<string, Record<string, Check>>> = {
     Description: is.text(100),
     OperationRef: is.optText(20),
   },
-  'SIMF/DebitTokenRequest': { Amount: is.amount, DebtorAccount: is.instrument, DebtorAccountType: is.accType, DebtorBank: is.bank, DebtorID: is.id },
+  'SIMF/DebitTokenRequest': {
+    Amount: is.amount,
+    DebtorAccount: is.instrument,
+    DebtorAccountType: is.accType,
+    DebtorBank: is.bank,
+    DebtorID: is.id,
+  },
   'SIMF/DebitBeginner': {
     Amount: is.amount,
     DebtorAccount: is.instrument,
@@ -190,7 +216,10 @@ export class BncOperations {
   }
 
   private endToEnd(): string {
-    const stamp = new Date(this.options.now().getTime() - 4 * 3600_000).toISOString().replace(/[^0-9]/g, '').slice(0, 14);
+    const stamp = new Date(this.options.now().getTime() - 4 * 3600_000)
+      .toISOString()
+      .replace(/[^0-9]/g, '')
+      .slice(0, 14);
     return `0191${stamp}${String(++this.e2eSeq).padStart(10, '0')}`;
   }
 
@@ -221,14 +250,28 @@ export class BncOperations {
       controlNumber: String(idTransaction),
       debtorInstrument: phone,
     });
-    this.newOrder({ kind: 'c2p', reference, clientReference, amount, state: 'settled', code: null, from: phone, to: this.ledger.merchantAccount, idTransaction });
-    return { status: 'OK', message: `000000Cobro C2P procesado por un monto de ${amount.toFixed(2)}, Nro de Referencia: ${reference}`, value: { IdTransaction: idTransaction, Reference: reference } };
+    this.newOrder({
+      kind: 'c2p',
+      reference,
+      clientReference,
+      amount,
+      state: 'settled',
+      code: null,
+      from: phone,
+      to: this.ledger.merchantAccount,
+      idTransaction,
+    });
+    return {
+      status: 'OK',
+      message: `000000Cobro C2P procesado por un monto de ${amount.toFixed(2)}, Nro de Referencia: ${reference}`,
+      value: { IdTransaction: idTransaction, Reference: reference },
+    };
   }
 
   private reverseC2P(inner: Record<string, unknown>, clientReference: string): Reply {
     const id = inner.IdTransactionToReverse as number;
     const original = [...this.ledger.orders.values()].find((o) => o.kind === 'c2p' && o.idTransaction === id);
-    if (!original || original.state !== 'settled') return ko('G06', 'Transacción a reversar no encontrada');
+    if (original?.state !== 'settled') return ko('G06', 'Transacción a reversar no encontrada');
     if (original.reversedBy) return ko('G94');
     if (round2(inner.Amount as number) !== original.amount) return ko('G13', 'Monto no coincide con la transacción original');
     if (!this.ledger.canPay(this.ledger.merchantAccount, original.amount)) return ko('G51');
@@ -246,7 +289,16 @@ export class BncOperations {
       referenceC: original.reference,
     });
     original.reversedBy = reference;
-    this.newOrder({ kind: 'reverse_c2p', reference, clientReference, amount: original.amount, state: 'settled', code: null, from: this.ledger.merchantAccount, to: original.from });
+    this.newOrder({
+      kind: 'reverse_c2p',
+      reference,
+      clientReference,
+      amount: original.amount,
+      state: 'settled',
+      code: null,
+      from: this.ledger.merchantAccount,
+      to: original.from,
+    });
     return { status: 'OK', message: `000000Reverso procesado, Nro de Referencia: ${reference}`, value: { Reference: reference } };
   }
 
@@ -255,7 +307,9 @@ export class BncOperations {
     const phone = inner.BeneficiaryCellPhone as string;
     const operationRef = typeof inner.OperationRef === 'string' && inner.OperationRef !== '' ? inner.OperationRef : undefined;
     if (operationRef) {
-      const paid = [...this.ledger.orders.values()].find((o) => o.kind === 'p2p' && o.operationRef === operationRef && o.state === 'settled');
+      const paid = [...this.ledger.orders.values()].find(
+        (o) => o.kind === 'p2p' && o.operationRef === operationRef && o.state === 'settled',
+      );
       if (paid) {
         return {
           status: 'OK',
@@ -282,7 +336,18 @@ export class BncOperations {
       referenceC: operationRef,
       debtorInstrument: phone,
     });
-    this.newOrder({ kind: 'p2p', reference, clientReference, amount, state: 'settled', code: null, from: this.ledger.merchantAccount, to: phone, authorizationCode, operationRef });
+    this.newOrder({
+      kind: 'p2p',
+      reference,
+      clientReference,
+      amount,
+      state: 'settled',
+      code: null,
+      from: this.ledger.merchantAccount,
+      to: phone,
+      authorizationCode,
+      operationRef,
+    });
     return {
       status: 'OK',
       message: `000000Pago Móvil procesado por un monto de ${amount.toFixed(2)}, Código de Autorización: ${authorizationCode}, Nro de Referencia: ${reference}`,
@@ -321,11 +386,36 @@ export class BncOperations {
     const magic = MAGIC_CENTS[cents(amount)];
     if (magic?.simf) return isIso(magic.simf) ? this.simfRejected('credit', amount, clientReference, magic.simf) : ko(magic.simf);
     if (!this.ledger.canPay(this.ledger.merchantAccount, amount)) return this.simfRejected('credit', amount, clientReference, 'AM04');
-    return this.simfAccepted('credit', amount, clientReference, this.ledger.merchantAccount, inner.CreditorAccount as string, magic?.settle ?? null);
+    return this.simfAccepted(
+      'credit',
+      amount,
+      clientReference,
+      this.ledger.merchantAccount,
+      inner.CreditorAccount as string,
+      magic?.settle ?? null,
+    );
   }
 
-  private simfAccepted(kind: 'debit' | 'credit', amount: number, clientReference: string, from: string, to: string, settleAs: string | null): Reply {
-    const order = this.newOrder({ kind, reference: this.nextReference(), clientReference, amount, state: 'pending', code: 'AC00', from, to, endToEndId: this.endToEnd(), settleAs });
+  private simfAccepted(
+    kind: 'debit' | 'credit',
+    amount: number,
+    clientReference: string,
+    from: string,
+    to: string,
+    settleAs: string | null,
+  ): Reply {
+    const order = this.newOrder({
+      kind,
+      reference: this.nextReference(),
+      clientReference,
+      amount,
+      state: 'pending',
+      code: 'AC00',
+      from,
+      to,
+      endToEndId: this.endToEnd(),
+      settleAs,
+    });
     if (this.options.settleDelayMs !== null) {
       const timer = setTimeout(() => {
         this.timers.delete(timer);
@@ -334,11 +424,26 @@ export class BncOperations {
       timer.unref();
       this.timers.add(timer);
     }
-    return { httpStatus: 202, status: 'OK', message: '000000Operación recibida, en espera de respuesta del receptor', value: simfValue(order) };
+    return {
+      httpStatus: 202,
+      status: 'OK',
+      message: '000000Operación recibida, en espera de respuesta del receptor',
+      value: simfValue(order),
+    };
   }
 
   private simfRejected(kind: 'debit' | 'credit', amount: number, clientReference: string, code: string): Reply {
-    const order = this.newOrder({ kind, reference: this.nextReference(), clientReference, amount, state: 'rejected', code, from: null, to: null, endToEndId: this.endToEnd() });
+    const order = this.newOrder({
+      kind,
+      reference: this.nextReference(),
+      clientReference,
+      amount,
+      state: 'rejected',
+      code,
+      from: null,
+      to: null,
+      endToEndId: this.endToEnd(),
+    });
     return { status: 'OK', message: '000000Operación rechazada', value: simfValue(order) };
   }
 
@@ -348,7 +453,7 @@ export class BncOperations {
    */
   settle(reference: string, outcome?: string): LedgerOrder | undefined {
     const order = this.ledger.findOrder(reference);
-    if (!order || order.state !== 'pending') return order;
+    if (order?.state !== 'pending') return order;
     let code = outcome ?? order.settleAs ?? 'ACCP';
     if (code === 'ACCP' && !this.ledger.canPay(order.from!, order.amount)) code = 'AM04';
     if (code !== 'ACCP') {
@@ -384,13 +489,21 @@ export class BncOperations {
     if (!order || order.kind !== kind) return ko('SMF001');
     const txSts = order.state === 'settled' ? 'ACCP' : order.state === 'pending' ? 'AC00' : 'RJCT';
     const rsn = order.state === 'rejected' ? `${order.code}${textOf(order.code!)}` : textOf(txSts);
-    return { status: 'OK', message: '000000Consulta exitosa', value: { Reference: order.reference, TxSts: txSts, RsnDescription: rsn, EndToEndId: order.endToEndId ?? null } };
+    return {
+      status: 'OK',
+      message: '000000Consulta exitosa',
+      value: { Reference: order.reference, TxSts: txSts, RsnDescription: rsn, EndToEndId: order.endToEndId ?? null },
+    };
   }
 
   private current(inner: Record<string, unknown>): Reply {
     if (!sameId(inner.ClientID as string, this.options.clientId)) return ko('EPIANF');
     const account = this.ledger.merchantAccount;
-    return { status: 'OK', message: '000000Consulta exitosa', value: { [account]: { CurrencyCode: 'VES', Balance: this.ledger.balanceOf(account) } } };
+    return {
+      status: 'OK',
+      message: '000000Consulta exitosa',
+      value: { [account]: { CurrencyCode: 'VES', Balance: this.ledger.balanceOf(account) } },
+    };
   }
 
   private history(inner: Record<string, unknown>): Reply {

@@ -20,7 +20,11 @@ interface Answer {
 
 /** A raw client speaking the protocol by hand, so the emulator's checks can be hit one by one. */
 async function post(emu: Emulator, path: string, envelope: Record<string, unknown>, key: string | null): Promise<Answer> {
-  const res = await fetch(`${emu.url}/${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(envelope) });
+  const res = await fetch(`${emu.url}/${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(envelope),
+  });
   const body = (await res.json()) as { status: string; message: string; value: string | null; validation: string | null };
   let value: unknown = null;
   if (body.value && key) {
@@ -31,7 +35,8 @@ async function post(emu: Emulator, path: string, envelope: Record<string, unknow
   return { http: res.status, status: body.status, message: body.message, value };
 }
 
-const seal = (inner: unknown, key: string, reference = ref(), guid = GUID) => ({ ...sealRequest({ clientGuid: guid, reference, inner, encryptionKey: key }) }) as Record<string, unknown>;
+const seal = (inner: unknown, key: string, reference = ref(), guid = GUID) =>
+  ({ ...sealRequest({ clientGuid: guid, reference, inner, encryptionKey: key }) }) as Record<string, unknown>;
 
 async function logon(emu: Emulator): Promise<string> {
   const a = await post(emu, 'Auth/LogOn', seal({ ClientGUID: GUID }, MASTER), MASTER);
@@ -86,7 +91,13 @@ describe('BNC emulator: what the bank verifies', () => {
   it('accepts lowercase value/validation, as ASP.NET binding does', async () => {
     const key = await logon(emu);
     const env = seal({ ClientID: 'J000121532' }, key);
-    const lower = { ClientGUID: env.ClientGUID, Reference: env.Reference, value: env.Value, validation: env.Validation, swTestOperation: false };
+    const lower = {
+      ClientGUID: env.ClientGUID,
+      Reference: env.Reference,
+      value: env.Value,
+      validation: env.Validation,
+      swTestOperation: false,
+    };
     const a = await post(emu, 'Position/Current', lower, key);
     expect(a.status).toBe('OK');
     expect(a.value).toEqual({ [ACCOUNT]: { CurrencyCode: 'VES', Balance: emu.ledger.balanceOf(ACCOUNT) } });
@@ -181,7 +192,15 @@ describe('BNC emulator: asynchronous settlement', () => {
     const emu = await startEmulator({ port: 0, credentials, settleDelayMs: 20 });
     try {
       const key = await logon(emu);
-      const credit = { Amount: 40, CreditorBank: '0102', CreditorID: 'V012345678', CreditorAccType: 'CNTA', CreditorAccount: '01020000000000000001', CreditorName: 'Ana', Concept: 'pago' };
+      const credit = {
+        Amount: 40,
+        CreditorBank: '0102',
+        CreditorID: 'V012345678',
+        CreditorAccType: 'CNTA',
+        CreditorAccount: '01020000000000000001',
+        CreditorName: 'Ana',
+        Concept: 'pago',
+      };
       const a = await post(emu, 'SIMF/CreditBeginner', seal(credit, key), key);
       expect(a).toMatchObject({ http: 202, status: 'OK', value: { Status: 'AC00' } });
       const reference = (a.value as { Reference: string }).Reference;

@@ -108,8 +108,17 @@ export async function startEmulator(options: EmulatorOptions): Promise<Emulator>
   const now = options.now ?? (() => new Date());
   const creds = options.credentials;
   const host = options.host ?? '127.0.0.1';
-  const ledger = new Ledger({ merchantAccount: creds.account, merchantBalance: options.merchantBalance ?? 10_000_000, defaultBalance: options.defaultBalance ?? 1_000_000 });
-  const ops = new BncOperations(ledger, { clientId: creds.clientId, otpTtlMs: options.otpTtlMs ?? 120_000, settleDelayMs: options.settleDelayMs ?? null, now });
+  const ledger = new Ledger({
+    merchantAccount: creds.account,
+    merchantBalance: options.merchantBalance ?? 10_000_000,
+    defaultBalance: options.defaultBalance ?? 1_000_000,
+  });
+  const ops = new BncOperations(ledger, {
+    clientId: creds.clientId,
+    otpTtlMs: options.otpTtlMs ?? 120_000,
+    settleDelayMs: options.settleDelayMs ?? null,
+    now,
+  });
   const faults = new FaultQueue();
   const keys: WorkingKey[] = [];
   const records = new Map<string, Reply>();
@@ -122,7 +131,13 @@ export async function startEmulator(options: EmulatorOptions): Promise<Emulator>
     const value = field(envelope, 'Value');
     const validation = field(envelope, 'Validation');
     const reference = field(envelope, 'Reference');
-    if (typeof guid !== 'string' || typeof value !== 'string' || typeof validation !== 'string' || typeof reference !== 'string' || !/^[A-Za-z0-9]{1,50}$/.test(reference)) {
+    if (
+      typeof guid !== 'string' ||
+      typeof value !== 'string' ||
+      typeof validation !== 'string' ||
+      typeof reference !== 'string' ||
+      !/^[A-Za-z0-9]{1,50}$/.test(reference)
+    ) {
       return { ok: false, key: null, reply: ko('EPIIMS') };
     }
     if (guid.toLowerCase() !== creds.clientGuid.toLowerCase()) return { ok: false, key: null, reply: ko('EPICNF') };
@@ -141,7 +156,7 @@ export async function startEmulator(options: EmulatorOptions): Promise<Emulator>
     if (path === 'Auth/LogOn') {
       const opened = opens(creds.masterKey);
       // [INV] the bank's answer to a logon sealed with the wrong MasterKey is not public: EPIHV.
-      if (!opened || !opened.matches) return { ok: false, key: null, reply: ko('EPIHV') };
+      if (!opened?.matches) return { ok: false, key: null, reply: ko('EPIHV') };
       key = creds.masterKey;
       plaintext = opened.plaintext;
     } else {
@@ -194,7 +209,8 @@ export async function startEmulator(options: EmulatorOptions): Promise<Emulator>
     const path = KNOWN_PATHS.find((p) => p.toLowerCase() === rawPath.toLowerCase());
     const body = await readBody(req);
     stats.calls++;
-    if (!path || req.method !== 'POST') return void res.writeHead(path ? 405 : 404, { 'content-type': 'text/plain' }).end(path ? 'Method Not Allowed' : 'Not Found');
+    if (!path || req.method !== 'POST')
+      return void res.writeHead(path ? 405 : 404, { 'content-type': 'text/plain' }).end(path ? 'Method Not Allowed' : 'Not Found');
     stats.byPath[path] = (stats.byPath[path] ?? 0) + 1;
 
     let envelope: Record<string, unknown>;
@@ -203,13 +219,23 @@ export async function startEmulator(options: EmulatorOptions): Promise<Emulator>
       if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error('not an object');
       envelope = parsed as Record<string, unknown>;
     } catch {
-      return void res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ status: 'KO', message: 'EPIIMSEl modelo recibido no cumple con las validaciones', value: null, validation: null }));
+      return void res.writeHead(400, { 'content-type': 'application/json' }).end(
+        JSON.stringify({
+          status: 'KO',
+          message: 'EPIIMSEl modelo recibido no cumple con las validaciones',
+          value: null,
+          validation: null,
+        }),
+      );
     }
     const reference = field(envelope, 'Reference');
     if (typeof reference === 'string') referenceCalls.set(reference, (referenceCalls.get(reference) ?? 0) + 1);
 
     const fail = faults.take('fail', path);
-    if (fail) return void res.writeHead(fail.status, { 'content-type': 'text/html' }).end(`<html><body><h1>${fail.status} - Internal Server Error</h1></body></html>`);
+    if (fail)
+      return void res
+        .writeHead(fail.status, { 'content-type': 'text/html' })
+        .end(`<html><body><h1>${fail.status} - Internal Server Error</h1></body></html>`);
     const delay = faults.take('delay', path);
     if (delay) await new Promise((r) => setTimeout(r, delay.ms));
 
@@ -219,7 +245,8 @@ export async function startEmulator(options: EmulatorOptions): Promise<Emulator>
       stats.refusals[code] = (stats.refusals[code] ?? 0) + 1;
       return send(res, auth.reply, auth.key);
     }
-    if (field(envelope, 'swTestOperation') === true) return send(res, { status: 'OK', message: '000000Operación de prueba validada, no se procesó', value: null }, auth.key);
+    if (field(envelope, 'swTestOperation') === true)
+      return send(res, { status: 'OK', message: '000000Operación de prueba validada, no se procesó', value: null }, auth.key);
 
     if (path === 'Auth/LogOn') {
       stats.logons++;
@@ -236,7 +263,9 @@ export async function startEmulator(options: EmulatorOptions): Promise<Emulator>
       return send(res, ko(DUPLICATE_REFERENCE, 'Referencia duplicada'), auth.key);
     }
     const forced = money ? faults.take('reject', path) : null;
-    const reply = forced ? ops.forcedRejection(path, forced.code, auth.inner, reference as string) : ops.handle(path, auth.inner, reference as string);
+    const reply = forced
+      ? ops.forcedRejection(path, forced.code, auth.inner, reference as string)
+      : ops.handle(path, auth.inner, reference as string);
     // A request refused at the door (model, key, credentials) was not taken: its Reference may come back.
     if (money && !REFUSED_AT_THE_DOOR.has(extractCode(reply.message) ?? '')) records.set(recordKey, reply);
 
@@ -249,7 +278,8 @@ export async function startEmulator(options: EmulatorOptions): Promise<Emulator>
   }
 
   function control(req: IncomingMessage, res: ServerResponse, url: URL): void {
-    const json = (status: number, body: unknown) => void res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+    const json = (status: number, body: unknown) =>
+      void res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
     void readBody(req).then(async (text) => {
       let body: Record<string, unknown> = {};
       try {
@@ -262,7 +292,8 @@ export async function startEmulator(options: EmulatorOptions): Promise<Emulator>
       const name = url.pathname.slice('/__emulator/'.length);
       switch (`${req.method} ${name}`) {
         case 'GET otp': {
-          const instrument = url.searchParams.get('telefono') ?? url.searchParams.get('cuenta') ?? url.searchParams.get('instrumento') ?? '';
+          const instrument =
+            url.searchParams.get('telefono') ?? url.searchParams.get('cuenta') ?? url.searchParams.get('instrumento') ?? '';
           const otp = controls.otpFor(instrument);
           return otp ? json(200, { otp }) : json(404, { error: 'no OTP issued for that instrument' });
         }
@@ -270,7 +301,12 @@ export async function startEmulator(options: EmulatorOptions): Promise<Emulator>
           // Money calls per envelope Reference, for the reliability drills (docs/reliability.md).
           return json(200, { byRef: Object.fromEntries(referenceCalls) });
         case 'GET state':
-          return json(200, { orderCount: controls.orderCount(), stats, merchantBalance: ledger.balanceOf(ledger.merchantAccount), orders: [...ledger.orders.values()] });
+          return json(200, {
+            orderCount: controls.orderCount(),
+            stats,
+            merchantBalance: ledger.balanceOf(ledger.merchantAccount),
+            orders: [...ledger.orders.values()],
+          });
         case 'POST failNext':
           controls.failNext(n, Number(body.status ?? 500), path);
           return json(200, { ok: true });
@@ -357,7 +393,9 @@ export async function startEmulator(options: EmulatorOptions): Promise<Emulator>
     timeoutAfterAccept: (n, mode = 'hang', path) => faults.arm({ kind: 'timeout_after_accept', mode }, n, path),
     rejectNext: (n, code, path) => faults.arm({ kind: 'reject', code }, n, path),
     clearFaults: () => faults.clear(),
-    revokeWorkingKeys: () => keys.forEach((k) => (k.revoked = true)),
+    revokeWorkingKeys: () => {
+      for (const k of keys) k.revoked = true;
+    },
     settle: (reference, outcome) => ops.settle(reference, outcome),
     settleAll: () => ops.settleAll(),
     otpFor(instrument) {

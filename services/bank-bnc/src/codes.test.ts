@@ -9,7 +9,9 @@ describe('BNC code table', () => {
       expect(MOTIVOS_RECHAZO, code).toContain(entry.motivo);
       expect(['published', 'observed', 'assumed'], code).toContain(entry.source);
       for (const family of ['p2p', 'c2p', 'simf', 'query'] as const) {
-        expect(['reject', 'not_processed', 'unknown', 'refresh_key', 'success', 'pending'], code).toContain(classify(code, family).disposition);
+        expect(['reject', 'not_processed', 'unknown', 'refresh_key', 'success', 'pending'], code).toContain(
+          classify(code, family).disposition,
+        );
       }
     }
     for (const table of Object.values(BNC_FAMILY_CODES)) {
@@ -22,7 +24,24 @@ describe('BNC code table', () => {
 
   it('covers the documented codes: EPI, Pago Móvil / C2P G-codes, ISO 20022 reasons and SMF001', () => {
     const documented = [
-      ...['EPIRWK', 'EPICNF', 'EPIONA', 'EPIIMS', 'EPIHV', 'EPIR01', 'EPIR02', 'EPIR03', 'EPIE00', 'EPIE02', 'EPIE03', 'EPIKNF', 'EPIEDD', 'EPIECP', 'EPIEMP', 'P2PEMP'],
+      ...[
+        'EPIRWK',
+        'EPICNF',
+        'EPIONA',
+        'EPIIMS',
+        'EPIHV',
+        'EPIR01',
+        'EPIR02',
+        'EPIR03',
+        'EPIE00',
+        'EPIE02',
+        'EPIE03',
+        'EPIKNF',
+        'EPIEDD',
+        'EPIECP',
+        'EPIEMP',
+        'P2PEMP',
+      ],
       ...['EPIMC1', 'EPIMC2', 'EPIAVF', 'EPICCA', 'EPIAVM', 'EPIANF', 'EPIEBR', 'EPIESF', 'EPIGN1', 'EPIGN2', 'EPIURS'],
       ...['G05', 'G12', 'G14', 'G41', 'G43', 'G51', 'G52', 'G61', 'G62', 'G65', 'G80', 'G91', 'G96', 'G56', 'G13', 'G55'],
       ...['AC00', 'AB01', 'AB07', 'AC01', 'AC04', 'AC06', 'AC09', 'ACCP', 'AG09', 'AG10', 'AM02', 'AM03', 'AM04', 'AM05', 'BE01', 'BE20'],
@@ -44,11 +63,13 @@ describe('BNC code table', () => {
     expect(m('AM04', 'simf')).toBe('SALDO_INSUFICIENTE');
     expect(m('TKCM', 'simf')).toBe('OTP_INVALIDO');
     expect(m('AC01', 'simf')).toBe('CUENTA_NO_EXISTE');
-    for (const auth of ['EPICNF', 'EPIONA', 'EPIHV', 'EPIR02']) expect(classify(auth, 'p2p')).toMatchObject({ motivo: 'FIRMA_AUTH', disposition: 'reject' });
+    for (const auth of ['EPICNF', 'EPIONA', 'EPIHV', 'EPIR02'])
+      expect(classify(auth, 'p2p')).toMatchObject({ motivo: 'FIRMA_AUTH', disposition: 'reject' });
   });
 
   it('only codes that place the failure before execution are not_processed', () => {
-    for (const code of ['G05', 'G12', 'G91', 'G96', 'EPIR03', 'AB07']) expect(classify(code, 'p2p').disposition, code).toBe('not_processed');
+    for (const code of ['G05', 'G12', 'G91', 'G96', 'EPIR03', 'AB07'])
+      expect(classify(code, 'p2p').disposition, code).toBe('not_processed');
     for (const code of ['EPIE00', 'EPIEMP', 'EPIECP', 'EPIURS', 'AB01']) expect(classify(code, 'p2p').disposition, code).toBe('unknown');
     expect(classify('EPIRWK', 'p2p').disposition).toBe('refresh_key');
   });
@@ -74,8 +95,11 @@ describe('BNC code table', () => {
 
 describe('status answers', () => {
   it('an unlisted code or TxSts to a status query → unknown, never rejected', () => {
-    const call = (status: string, code: string | null, value: unknown = null) =>
-      ({ kind: 'answer' as const, relogon: false, answer: { httpStatus: 200, status, message: `${code ?? ''}x`, code, text: 'x', value, valueProblem: null, body: {} } });
+    const call = (status: string, code: string | null, value: unknown = null) => ({
+      kind: 'answer' as const,
+      relogon: false,
+      answer: { httpStatus: 200, status, message: `${code ?? ''}x`, code, text: 'x', value, valueProblem: null, body: {} },
+    });
     expect(simfStatus(call('KO', '0007')).type).toBe('unknown');
     expect(simfStatus(call('OK', '000000', { TxSts: 'XXXX' })).type).toBe('unknown');
     expect(simfStatus(call('OK', '000000', { TxSts: 'RJCT', RsnCode: 'ZZ99' }))).toMatchObject({ type: 'rejected', motivo: 'DESCONOCIDO' });

@@ -1,4 +1,14 @@
-import { authRefusal, code, lookup, notProcessed, rejects, type CodeEntry, type CodeTable, type Meaning, type MotivoRechazo } from '@switch/shared';
+import {
+  authRefusal,
+  code,
+  lookup,
+  notProcessed,
+  rejects,
+  type CodeEntry,
+  type CodeTable,
+  type Meaning,
+  type MotivoRechazo,
+} from '@switch/shared';
 
 /**
  * BNC's answer codes → the switch's outcome (PROTOCOLS §1.5, §5.2), in the kit's `CodeTable` shape:
@@ -153,7 +163,6 @@ export const BNC_CODES: CodeTable = {
   // SIMF status query: no such operation. For an order this is "the bank has no such order".
   SMF001: code('not_processed', 'DESCONOCIDO', 'Operación no encontrada', 'published', 'not_processed'),
 };
-
 
 /** Per-service readings of a code, over `BNC_CODES`. */
 export const BNC_FAMILY_CODES: Partial<Record<CodeFamily, CodeTable>> = {

@@ -18,7 +18,12 @@ describe('BNC configuration', () => {
 
   it('reads the live connector with defaults', () => {
     const live = loadBncConfig(envReader(full)).live!;
-    expect(live).toMatchObject({ baseUrl: 'https://servicios.bncenlinea.com:16000/api', clientId: 'J000121532', timeoutMs: 30_000, lookbackDays: 3 });
+    expect(live).toMatchObject({
+      baseUrl: 'https://servicios.bncenlinea.com:16000/api',
+      clientId: 'J000121532',
+      timeoutMs: 30_000,
+      lookbackDays: 3,
+    });
     expect(live.breaker?.volumeThreshold).toBeGreaterThan(0);
   });
 

@@ -43,7 +43,11 @@ export function loadBncConfig(env: EnvReader = envReader()): BncConfig {
   return {
     live: {
       baseUrl: url.replace(/\/+$/, ''),
-      clientGuid: required('CLIENT_GUID', /^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}$/, 'a 36-character GUID'),
+      clientGuid: required(
+        'CLIENT_GUID',
+        /^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}$/,
+        'a 36-character GUID',
+      ),
       masterKey: required('MASTER_KEY'),
       clientId: required('CLIENT_ID', /^[VEJGP][0-9]{1,9}$/, 'a letter V, E, J, G or P and 1 to 9 digits'),
       account: required('ACCOUNT', /^[0-9]{20}$/, 'a 20-digit account number'),

@@ -1,5 +1,16 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { BankHttpClient, Movimientos, Saldo, validatorFor, type BankOutcome, type ExecuteOrder, type Instrumento, type OperationRequest, type Rail, type StatusQuery } from '@switch/shared';
+import {
+  BankHttpClient,
+  Movimientos,
+  Saldo,
+  validatorFor,
+  type BankOutcome,
+  type ExecuteOrder,
+  type Instrumento,
+  type OperationRequest,
+  type Rail,
+  type StatusQuery,
+} from '@switch/shared';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startEmulator, type Emulator } from '../emulator';
 import { BNC_CODES, classify } from './codes';
@@ -15,8 +26,20 @@ let clock = new Date('2025-06-10T15:00:00Z');
 const now = () => clock;
 
 const comercio: Instrumento = { tipo: 'cuenta', valor: ACCOUNT, banco: '0191', identificacion: CLIENT_ID, nombre: 'Comercio' };
-const telefono = (valor = '04141234567'): Instrumento => ({ tipo: 'telefono', valor, banco: '0102', identificacion: 'V12345678', nombre: 'Ana Pérez' });
-const cuenta = (valor = '01020000000000000001'): Instrumento => ({ tipo: 'cuenta', valor, banco: '0102', identificacion: 'V12345678', nombre: 'Ana Pérez' });
+const telefono = (valor = '04141234567'): Instrumento => ({
+  tipo: 'telefono',
+  valor,
+  banco: '0102',
+  identificacion: 'V12345678',
+  nombre: 'Ana Pérez',
+});
+const cuenta = (valor = '01020000000000000001'): Instrumento => ({
+  tipo: 'cuenta',
+  valor,
+  banco: '0102',
+  identificacion: 'V12345678',
+  nombre: 'Ana Pérez',
+});
 
 const shared = (valor: number) => ({ idempotency_key: randomUUID(), monto: { valor, moneda: 'VES' as const }, concepto: 'pedido 42' });
 
@@ -24,15 +47,27 @@ function order(request: OperationRequest, rail: Rail, related: ExecuteOrder['rel
   const txnId = `txn_${randomBytes(16).toString('hex')}`;
   return { txnId, attempt: 1, orderRef: orderRef ?? `${txnId}-1`, mode: 'live', rail, idempotencyKey: randomUUID(), request, related };
 }
-const pagar = (valor: number, beneficiario: Instrumento = telefono('04241234567'), via: 'pago_movil' | 'credito_inmediato' = 'pago_movil') =>
-  order({ kind: 'pagar', body: { ...shared(valor), ordenante: comercio, beneficiario, via } }, beneficiario.tipo === 'telefono' && via === 'pago_movil' ? 'pago_movil' : 'credito_inmediato');
-const token = (valor: number, pagador: Instrumento = telefono()) => order({ kind: 'token', body: { ...shared(valor), cobrador: comercio, pagador } }, 'debito_inmediato');
+const pagar = (
+  valor: number,
+  beneficiario: Instrumento = telefono('04241234567'),
+  via: 'pago_movil' | 'credito_inmediato' = 'pago_movil',
+) =>
+  order(
+    { kind: 'pagar', body: { ...shared(valor), ordenante: comercio, beneficiario, via } },
+    beneficiario.tipo === 'telefono' && via === 'pago_movil' ? 'pago_movil' : 'credito_inmediato',
+  );
+const token = (valor: number, pagador: Instrumento = telefono()) =>
+  order({ kind: 'token', body: { ...shared(valor), cobrador: comercio, pagador } }, 'debito_inmediato');
 const cobrar = (valor: number, otp: string, rail: 'c2p' | 'debito_inmediato', pagador: Instrumento = telefono()) =>
   order({ kind: 'cobrar', body: { ...shared(valor), cobrador: comercio, pagador, otp } }, rail);
-const reverso = (related: ExecuteOrder['related']) => order({ kind: 'reverso', body: { idempotency_key: randomUUID(), id: related?.id ?? 'txn_x' } }, 'reverso', related);
+const reverso = (related: ExecuteOrder['related']) =>
+  order({ kind: 'reverso', body: { idempotency_key: randomUUID(), id: related?.id ?? 'txn_x' } }, 'reverso', related);
 
 function statusOf(o: ExecuteOrder, outcome: BankOutcome): StatusQuery {
-  const refs = outcome.type === 'settled' || outcome.type === 'accepted' ? { referencia: outcome.referencia, endtoend: outcome.endtoend } : { referencia: null, endtoend: null };
+  const refs =
+    outcome.type === 'settled' || outcome.type === 'accepted'
+      ? { referencia: outcome.referencia, endtoend: outcome.endtoend }
+      : { referencia: null, endtoend: null };
   return { txnId: o.txnId, attempt: 1, orderRef: o.orderRef, mode: 'live', rail: o.rail, kind: o.request.kind, ...refs };
 }
 
@@ -58,7 +93,11 @@ describe('BNC connector against the emulator', () => {
   };
 
   beforeAll(async () => {
-    emu = await startEmulator({ port: 0, credentials: { clientGuid: GUID, masterKey: MASTER, clientId: CLIENT_ID, account: ACCOUNT }, now });
+    emu = await startEmulator({
+      port: 0,
+      credentials: { clientGuid: GUID, masterKey: MASTER, clientId: CLIENT_ID, account: ACCOUNT },
+      now,
+    });
     bnc = make();
   });
   afterAll(async () => {
@@ -76,7 +115,6 @@ describe('BNC connector against the emulator', () => {
       emu.controls.failNext(1, status, 'SIMF/CreditBeginner');
       expect(await bnc.execute(pagar(10, cuenta('01050000000000000042'), 'credito_inmediato'))).toMatchObject({ type: 'unknown' });
     });
-
   });
 
   describe('orders', () => {
@@ -93,11 +131,19 @@ describe('BNC connector against the emulator', () => {
       const merchantBefore = emu.ledger.balanceOf(ACCOUNT);
 
       const outcome = await bnc.execute(o);
-      expect(outcome).toMatchObject({ type: 'accepted', pending: true, referencia: expect.any(String), endtoend: expect.stringMatching(/^0191/) });
+      expect(outcome).toMatchObject({
+        type: 'accepted',
+        pending: true,
+        referencia: expect.any(String),
+        endtoend: expect.stringMatching(/^0191/),
+      });
       expect(await bnc.status(statusOf(o, outcome))).toMatchObject({ type: 'accepted', pending: true });
 
       emu.controls.settleAll();
-      expect(await bnc.status(statusOf(o, outcome))).toMatchObject({ type: 'settled', referencia: (outcome as { referencia: string }).referencia });
+      expect(await bnc.status(statusOf(o, outcome))).toMatchObject({
+        type: 'settled',
+        referencia: (outcome as { referencia: string }).referencia,
+      });
       expect(emu.ledger.balanceOf(ACCOUNT)).toBe(merchantBefore + 75.5);
     });
 
@@ -116,7 +162,11 @@ describe('BNC connector against the emulator', () => {
     it('cobrar by C2P → settled at once, the payer debited', async () => {
       const payer = telefono('04141110004');
       const outcome = await bnc.execute(cobrar(30, '123456', 'c2p', payer));
-      expect(outcome).toMatchObject({ type: 'settled', referencia: expect.stringMatching(/^[0-9]+$/), raw: { status: 'OK', codigo: '000000' } });
+      expect(outcome).toMatchObject({
+        type: 'settled',
+        referencia: expect.stringMatching(/^[0-9]+$/),
+        raw: { status: 'OK', codigo: '000000' },
+      });
       expect(emu.ledger.balanceOf('584141110004')).toBe(1_000_000 - 30);
     });
 
@@ -141,7 +191,11 @@ describe('BNC connector against the emulator', () => {
       const paid = [...emu.ledger.orders.values()].filter((x) => x.kind === 'p2p').length;
       clock = new Date(clock.getTime() + 24 * 3600_000);
       const again = await bnc.execute(o);
-      expect(again).toMatchObject({ type: 'settled', referencia: (first as { referencia: string }).referencia, raw: { value: { SwAlreadySent: true } } });
+      expect(again).toMatchObject({
+        type: 'settled',
+        referencia: (first as { referencia: string }).referencia,
+        raw: { value: { SwAlreadySent: true } },
+      });
       expect([...emu.ledger.orders.values()].filter((x) => x.kind === 'p2p')).toHaveLength(paid);
     });
 
@@ -150,7 +204,11 @@ describe('BNC connector against the emulator', () => {
       const outcome = await bnc.execute(o);
       expect(outcome).toMatchObject({ type: 'accepted', pending: true, referencia: expect.any(String), endtoend: expect.any(String) });
       emu.controls.settle((outcome as { referencia: string }).referencia, 'AC01');
-      expect(await bnc.status(statusOf(o, outcome))).toMatchObject({ type: 'rejected', motivo: 'CUENTA_NO_EXISTE', raw: { codigo: 'AC01' } });
+      expect(await bnc.status(statusOf(o, outcome))).toMatchObject({
+        type: 'rejected',
+        motivo: 'CUENTA_NO_EXISTE',
+        raw: { codigo: 'AC01' },
+      });
     });
 
     it('pagar by Crédito Inmediato to a phone, rejected at settlement by the magic amount .77 (AM04)', async () => {
@@ -181,7 +239,9 @@ describe('BNC connector against the emulator', () => {
   });
 
   describe('rejections keep the bank answer', () => {
-    const nonIso = Object.keys(BNC_CODES).filter((c) => !/^[A-Z]{4}$|^[A-Z]{2}[0-9]{2}$/.test(c) && !['000000', 'EPIRWK', 'SMF001'].includes(c));
+    const nonIso = Object.keys(BNC_CODES).filter(
+      (c) => !/^[A-Z]{4}$|^[A-Z]{2}[0-9]{2}$/.test(c) && !['000000', 'EPIRWK', 'SMF001'].includes(c),
+    );
     const iso = Object.keys(BNC_CODES).filter((c) => /^[A-Z]{4}$|^[A-Z]{2}[0-9]{2}$/.test(c) && !['ACCP', 'AC00'].includes(c));
     const expected = (code: string, family: 'p2p' | 'simf') => {
       const c = classify(code, family);
@@ -192,7 +252,12 @@ describe('BNC connector against the emulator', () => {
       emu.controls.rejectNext(1, code, 'MobPayment/SendP2P');
       const outcome = await bnc.execute(pagar(10));
       expect(outcome).toMatchObject(expected(code, 'p2p'));
-      expect(outcome.raw).toMatchObject({ codigo: code, status: 'KO', descripcion: expect.any(String), body: expect.objectContaining({ status: 'KO' }) });
+      expect(outcome.raw).toMatchObject({
+        codigo: code,
+        status: 'KO',
+        descripcion: expect.any(String),
+        body: expect.objectContaining({ status: 'KO' }),
+      });
     });
 
     it.each(iso)('Crédito Inmediato answered RJCT %s', async (code) => {
@@ -204,13 +269,25 @@ describe('BNC connector against the emulator', () => {
 
     it('C2P reads G41 as a blocked instrument and G55 (magic .55) as a wrong payer key', async () => {
       emu.controls.rejectNext(1, 'G41', 'MobPayment/SendC2P');
-      expect(await bnc.execute(cobrar(10, '123456', 'c2p'))).toMatchObject({ type: 'rejected', motivo: 'CUENTA_BLOQUEADA', raw: { codigo: 'G41' } });
-      expect(await bnc.execute(cobrar(10.55, '123456', 'c2p'))).toMatchObject({ type: 'rejected', motivo: 'OTP_INVALIDO', raw: { codigo: 'G55' } });
+      expect(await bnc.execute(cobrar(10, '123456', 'c2p'))).toMatchObject({
+        type: 'rejected',
+        motivo: 'CUENTA_BLOQUEADA',
+        raw: { codigo: 'G41' },
+      });
+      expect(await bnc.execute(cobrar(10.55, '123456', 'c2p'))).toMatchObject({
+        type: 'rejected',
+        motivo: 'OTP_INVALIDO',
+        raw: { codigo: 'G55' },
+      });
     });
 
     it('magic amounts pick the insufficient-funds answer (.51) on every rail', async () => {
       expect(await bnc.execute(pagar(10.51))).toMatchObject({ type: 'rejected', motivo: 'SALDO_INSUFICIENTE', raw: { codigo: 'G51' } });
-      expect(await bnc.execute(pagar(10.51, cuenta(), 'credito_inmediato'))).toMatchObject({ type: 'rejected', motivo: 'SALDO_INSUFICIENTE', raw: { codigo: 'AM04' } });
+      expect(await bnc.execute(pagar(10.51, cuenta(), 'credito_inmediato'))).toMatchObject({
+        type: 'rejected',
+        motivo: 'SALDO_INSUFICIENTE',
+        raw: { codigo: 'AM04' },
+      });
     });
   });
 
@@ -251,15 +328,24 @@ describe('BNC connector against the emulator', () => {
 
     it('a wrong MasterKey or ClientGUID → FIRMA_AUTH, the order never sent', async () => {
       const orders = emu.controls.orderCount();
-      expect(await make({ masterKey: 'not-the-key' }).execute(pagar(14))).toMatchObject({ type: 'rejected', motivo: 'FIRMA_AUTH', raw: { etapa: 'logon', codigo: 'EPIHV' } });
-      expect(await make({ clientGuid: '11111111-2222-3333-4444-555555555555' }).execute(pagar(14))).toMatchObject({ type: 'rejected', motivo: 'FIRMA_AUTH', raw: { codigo: 'EPICNF' } });
+      expect(await make({ masterKey: 'not-the-key' }).execute(pagar(14))).toMatchObject({
+        type: 'rejected',
+        motivo: 'FIRMA_AUTH',
+        raw: { etapa: 'logon', codigo: 'EPIHV' },
+      });
+      expect(await make({ clientGuid: '11111111-2222-3333-4444-555555555555' }).execute(pagar(14))).toMatchObject({
+        type: 'rejected',
+        motivo: 'FIRMA_AUTH',
+        raw: { codigo: 'EPICNF' },
+      });
       expect(emu.controls.orderCount()).toBe(orders);
     });
 
     it('a request whose Validation BNC cannot verify → FIRMA_AUTH (EPIHV)', async () => {
       class Tampering extends BankHttpClient {
         override send(req: Parameters<BankHttpClient['send']>[0]) {
-          if (!req.url.endsWith('/Auth/LogOn') && req.body) req = { ...req, body: req.body.replace(/"Validation":"[0-9a-f]{4}/, '"Validation":"0000') };
+          if (!req.url.endsWith('/Auth/LogOn') && req.body)
+            req = { ...req, body: req.body.replace(/"Validation":"[0-9a-f]{4}/, '"Validation":"0000') };
           return super.send(req);
         }
       }
@@ -271,7 +357,11 @@ describe('BNC connector against the emulator', () => {
 
     it('EPIONA (no permission) → FIRMA_AUTH', async () => {
       emu.controls.rejectNext(1, 'EPIONA', 'MobPayment/SendC2P');
-      expect(await bnc.execute(cobrar(16, '123456', 'c2p'))).toMatchObject({ type: 'rejected', motivo: 'FIRMA_AUTH', raw: { codigo: 'EPIONA' } });
+      expect(await bnc.execute(cobrar(16, '123456', 'c2p'))).toMatchObject({
+        type: 'rejected',
+        motivo: 'FIRMA_AUTH',
+        raw: { codigo: 'EPIONA' },
+      });
     });
   });
 
@@ -286,7 +376,10 @@ describe('BNC connector against the emulator', () => {
       expect(emu.controls.orderCount()).toBe(orders + 1);
       expect(emu.controls.callsFor(envelopeReference(o.orderRef))).toBe(1);
       // The statement resolves it: BNC marked the movement with our Reference.
-      expect(await impatient.status(statusOf(o, { type: 'unknown', raw: {} }))).toMatchObject({ type: 'settled', referencia: expect.any(String) });
+      expect(await impatient.status(statusOf(o, { type: 'unknown', raw: {} }))).toMatchObject({
+        type: 'settled',
+        referencia: expect.any(String),
+      });
     });
 
     it('connection refused → not_processed', async () => {
@@ -305,14 +398,19 @@ describe('BNC connector against the emulator', () => {
     });
 
     it('the breaker opens after repeated failures, keeps calls away from BNC, and closes after its reset', async () => {
-      const guarded = make({ breaker: { errorThresholdPercentage: 50, volumeThreshold: 3, resetTimeoutMs: 200, rollingCountTimeoutMs: 10_000 } });
+      const guarded = make({
+        breaker: { errorThresholdPercentage: 50, volumeThreshold: 3, resetTimeoutMs: 200, rollingCountTimeoutMs: 10_000 },
+      });
       await guarded.saldo('live', { cuenta: ACCOUNT });
       emu.controls.failNext(3, 500, 'MobPayment/SendP2P');
       for (let i = 0; i < 3; i++) expect((await guarded.execute(pagar(20))).type).toBe('unknown');
       expect(guarded.breakers.state('MobPayment/SendP2P')).toBe('open');
 
       const reached = emu.controls.stats().byPath['MobPayment/SendP2P'];
-      expect(await guarded.execute(pagar(20))).toMatchObject({ type: 'not_processed', raw: { reason: expect.stringContaining('circuit breaker open') } });
+      expect(await guarded.execute(pagar(20))).toMatchObject({
+        type: 'not_processed',
+        raw: { reason: expect.stringContaining('circuit breaker open') },
+      });
       expect(emu.controls.stats().byPath['MobPayment/SendP2P']).toBe(reached);
 
       await vi.waitFor(() => expect(guarded.breakers.state('MobPayment/SendP2P')).toBe('half_open'), { timeout: 10_000, interval: 20 });
@@ -325,12 +423,18 @@ describe('BNC connector against the emulator', () => {
     it('C2P and P2P are found in the statement by the Reference BNC marks them with', async () => {
       const o = cobrar(23, '123456', 'c2p', telefono('04141110007'));
       const outcome = await bnc.execute(o);
-      expect(await bnc.status(statusOf(o, outcome))).toMatchObject({ type: 'settled', referencia: (outcome as { referencia: string }).referencia });
+      expect(await bnc.status(statusOf(o, outcome))).toMatchObject({
+        type: 'settled',
+        referencia: (outcome as { referencia: string }).referencia,
+      });
     });
 
     it('an order BNC never saw → not_processed (SIMF: SMF001; P2P: no movement)', async () => {
       const simf = pagar(24, cuenta(), 'credito_inmediato');
-      expect(await bnc.status(statusOf(simf, { type: 'unknown', raw: {} }))).toMatchObject({ type: 'not_processed', raw: { codigo: 'SMF001' } });
+      expect(await bnc.status(statusOf(simf, { type: 'unknown', raw: {} }))).toMatchObject({
+        type: 'not_processed',
+        raw: { codigo: 'SMF001' },
+      });
       const p2p = pagar(24);
       expect(await bnc.status(statusOf(p2p, { type: 'unknown', raw: {} }))).toMatchObject({ type: 'not_processed' });
     });
@@ -372,7 +476,12 @@ describe('BNC connector against the emulator', () => {
 
       const all = await bnc.movimientos('live', { cuenta: ACCOUNT, desde: today });
       if (!all.ok) throw new Error('movimientos failed');
-      expect(all.value.movimientos).toEqual(expect.arrayContaining([expect.objectContaining({ tipo: 'credito', monto: 31 }), expect.objectContaining({ tipo: 'debito', monto: 32 })]));
+      expect(all.value.movimientos).toEqual(
+        expect.arrayContaining([
+          expect.objectContaining({ tipo: 'credito', monto: 31 }),
+          expect.objectContaining({ tipo: 'debito', monto: 32 }),
+        ]),
+      );
       const second = await bnc.movimientos('live', { cuenta: ACCOUNT, desde: today, limite: 1, cursor: first.value.siguiente! });
       if (!second.ok) throw new Error('second page failed');
       expect(second.value.movimientos[0]).toEqual(all.value.movimientos[1]);

@@ -111,20 +111,36 @@ class BncBank implements BankDefinition {
   async status(query: StatusQuery): Promise<BankOutcome> {
     if (query.kind === 'token') return { type: 'unknown', raw: { switch: 'una solicitud de OTP no tiene estado que consultar en BNC' } };
     if (query.rail === 'debito_inmediato' || query.rail === 'credito_inmediato') {
-      const inner = this.withChild({ OperationType: SIMF_OPERATION_TYPE[query.rail], Reference: query.referencia ?? envelopeReference(query.orderRef) });
+      const inner = this.withChild({
+        OperationType: SIMF_OPERATION_TYPE[query.rail],
+        Reference: query.referencia ?? envelopeReference(query.orderRef),
+      });
       return simfStatus(await this.client.call(BNC_PATHS.status, inner, this.client.freshReference('Q')));
     }
     return await this.movementStatus(query);
   }
 
   async saldo(_mode: Mode, query: SaldoQuery): Promise<ReadOutcome<Saldo>> {
-    const call = await this.client.call(BNC_PATHS.balance, this.withChild({ ClientID: identificacionBnc(this.config.clientId) }), this.client.freshReference('Q'));
+    const call = await this.client.call(
+      BNC_PATHS.balance,
+      this.withChild({ ClientID: identificacionBnc(this.config.clientId) }),
+      this.client.freshReference('Q'),
+    );
     if (call.kind !== 'answer' || call.answer.status !== 'OK' || call.answer.valueProblem) return readFailure(call);
     const accounts = (call.answer.value ?? {}) as Record<string, { CurrencyCode?: unknown; Balance?: unknown } | undefined>;
     const entry = accounts[query.cuenta];
     const balance = Number(entry?.Balance);
-    if (!entry || !Number.isFinite(balance)) return { ok: false, motivo: 'CUENTA_NO_EXISTE', raw: { ...answerRaw(call.answer), codigo: 'CUENTA', descripcion: 'la cuenta no pertenece al cliente BNC' } };
-    return saldoRead('bnc', query.cuenta, { disponible: balance }, this.now(), { CurrencyCode: entry.CurrencyCode ?? null, Balance: entry.Balance, message: call.answer.message });
+    if (!entry || !Number.isFinite(balance))
+      return {
+        ok: false,
+        motivo: 'CUENTA_NO_EXISTE',
+        raw: { ...answerRaw(call.answer), codigo: 'CUENTA', descripcion: 'la cuenta no pertenece al cliente BNC' },
+      };
+    return saldoRead('bnc', query.cuenta, { disponible: balance }, this.now(), {
+      CurrencyCode: entry.CurrencyCode ?? null,
+      Balance: entry.Balance,
+      message: call.answer.message,
+    });
   }
 
   async movimientos(_mode: Mode, query: MovimientosQuery): Promise<ReadOutcome<Movimientos>> {
@@ -132,7 +148,11 @@ class BncBank implements BankDefinition {
     const offset = cursorOffset(query.cursor);
     if (offset === null) return invalidCursor();
     if (daysBetween(query.desde, hasta) >= HISTORY_MAX_DAYS * HISTORY_MAX_WINDOWS) {
-      return { ok: false, motivo: 'EXCEDE_LIMITE', raw: { codigo: 'RANGO', descripcion: `a lo sumo ${HISTORY_MAX_DAYS * HISTORY_MAX_WINDOWS} días por consulta` } };
+      return {
+        ok: false,
+        motivo: 'EXCEDE_LIMITE',
+        raw: { codigo: 'RANGO', descripcion: `a lo sumo ${HISTORY_MAX_DAYS * HISTORY_MAX_WINDOWS} días por consulta` },
+      };
     }
     const fetched = await this.history(query.cuenta, query.desde, hasta);
     if (!fetched.ok) return readFailure(fetched.call);
@@ -149,7 +169,13 @@ class BncBank implements BankDefinition {
         if (order.rail !== 'debito_inmediato') return noSoportado('BNC solo emite OTP para Débito Inmediato');
         const p = req.body.pagador;
         const debtor = instrumentoSimf(p);
-        const inner = this.withChild({ Amount: montoBnc(req.body.monto.valor), DebtorAccount: debtor.account, DebtorAccountType: debtor.type, DebtorBank: p.banco, DebtorID: identificacionBnc(p.identificacion) });
+        const inner = this.withChild({
+          Amount: montoBnc(req.body.monto.valor),
+          DebtorAccount: debtor.account,
+          DebtorAccountType: debtor.type,
+          DebtorBank: p.banco,
+          DebtorID: identificacionBnc(p.identificacion),
+        });
         return orderOutcome(await this.client.call(BNC_PATHS.debitToken, inner, reference), 'simf', (a, raw) => ({
           type: 'accepted',
           pending: false,
@@ -227,11 +253,16 @@ class BncBank implements BankDefinition {
    */
   private async reverse(order: ExecuteOrder, reference: string): Promise<BankOutcome> {
     const related = order.related;
-    if (!related || related.rail !== 'c2p' || !related.referencia) return noSoportado('BNC solo reversa cobros C2P (MobPayment/ReverseC2P)');
+    if (related?.rail !== 'c2p' || !related.referencia) return noSoportado('BNC solo reversa cobros C2P (MobPayment/ReverseC2P)');
     const original = related.referencia;
     const search = await this.findMovement((m) => str(m.ReferenceA) === original && isCredit(m));
-    if (search.kind === 'failed') return { type: 'not_processed', raw: { etapa: 'buscar original', ...(search.call.kind === 'answer' ? answerRaw(search.call.answer) : search.call.raw) } };
-    if (search.kind === 'absent') return noSoportado(`el cobro C2P ${original} no está en los últimos ${this.lookbackDays} días del estado de cuenta`);
+    if (search.kind === 'failed')
+      return {
+        type: 'not_processed',
+        raw: { etapa: 'buscar original', ...(search.call.kind === 'answer' ? answerRaw(search.call.answer) : search.call.raw) },
+      };
+    if (search.kind === 'absent')
+      return noSoportado(`el cobro C2P ${original} no está en los últimos ${this.lookbackDays} días del estado de cuenta`);
     const inner = this.withChild({
       IdTransactionToReverse: Number(search.movement.ControlNumber),
       Amount: montoBnc(Math.abs(Number(search.movement.Amount))),
@@ -255,7 +286,12 @@ class BncBank implements BankDefinition {
       case 'absent':
         return { type: 'not_processed', raw: search.raw };
       case 'found':
-        return { type: 'settled', referencia: str(search.movement.ReferenceA) ?? str(search.movement.ControlNumber), endtoend: null, raw: { movimiento: search.movement } };
+        return {
+          type: 'settled',
+          referencia: str(search.movement.ReferenceA) ?? str(search.movement.ControlNumber),
+          endtoend: null,
+          raw: { movimiento: search.movement },
+        };
     }
   }
 
@@ -268,15 +304,29 @@ class BncBank implements BankDefinition {
     const fetched = await this.history(this.config.account, addDays(today, 1 - this.lookbackDays), today);
     if (!fetched.ok) return { kind: 'failed', call: fetched.call };
     const movement = fetched.movements.find(match);
-    return movement ? { kind: 'found', movement } : { kind: 'absent', raw: { codigo: 'SIN_MOVIMIENTO', descripcion: 'BNC no muestra un movimiento con esa referencia', cuenta: this.config.account } };
+    return movement
+      ? { kind: 'found', movement }
+      : {
+          kind: 'absent',
+          raw: { codigo: 'SIN_MOVIMIENTO', descripcion: 'BNC no muestra un movimiento con esa referencia', cuenta: this.config.account },
+        };
   }
 
   /** The account's statement lines from `desde` to `hasta`, in windows of at most 31 days. */
-  private async history(account: string, desde: string, hasta: string): Promise<{ ok: true; movements: Movement[] } | { ok: false; call: BncCall }> {
+  private async history(
+    account: string,
+    desde: string,
+    hasta: string,
+  ): Promise<{ ok: true; movements: Movement[] } | { ok: false; call: BncCall }> {
     const movements: Movement[] = [];
     for (let start = desde; daysBetween(start, hasta) >= 0; start = addDays(start, HISTORY_MAX_DAYS)) {
       const end = daysBetween(start, hasta) >= HISTORY_MAX_DAYS ? addDays(start, HISTORY_MAX_DAYS - 1) : hasta;
-      const inner = this.withChild({ ClientID: identificacionBnc(this.config.clientId), AccountNumber: account, StartDate: fechaBnc(start), EndDate: fechaBnc(end) });
+      const inner = this.withChild({
+        ClientID: identificacionBnc(this.config.clientId),
+        AccountNumber: account,
+        StartDate: fechaBnc(start),
+        EndDate: fechaBnc(end),
+      });
       const call = await this.client.call(BNC_PATHS.history, inner, this.client.freshReference('Q'));
       if (call.kind !== 'answer' || call.answer.status !== 'OK' || call.answer.valueProblem) return { ok: false, call };
       const lines = ((call.answer.value ?? {}) as Record<string, unknown>)[account];
@@ -292,7 +342,9 @@ class BncBank implements BankDefinition {
   }
 }
 
-
 /** BNC's connector: the kit's, over `BncBank` (its session is `connector.bank.client.session`). */
-export const BncConnector = defineConnector<BncConnectorConfig, BncConnectorDeps, BncBank>('bnc', (config, kit) => new BncBank(config, kit));
+export const BncConnector = defineConnector<BncConnectorConfig, BncConnectorDeps, BncBank>(
+  'bnc',
+  (config, kit) => new BncBank(config, kit),
+);
 export type BncConnector = BankConnectorKit<BncBank>;

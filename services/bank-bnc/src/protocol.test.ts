@@ -42,12 +42,17 @@ describe('BNC envelope crypto (PROTOCOLS §1.2)', () => {
     const parsed = parseResponseEnvelope(body)!;
     expect(parsed.envelope.status).toBe('OK');
     expect(openValue(parsed.envelope, 'wk')).toMatchObject({ ok: true, value: { PriceRateBCV: 36.6642 } });
-    expect(openValue({ ...parsed.envelope, validation: '00'.repeat(32) }, 'wk')).toEqual({ ok: false, problem: 'validation does not match the decrypted value' });
+    expect(openValue({ ...parsed.envelope, validation: '00'.repeat(32) }, 'wk')).toEqual({
+      ok: false,
+      problem: 'validation does not match the decrypted value',
+    });
     expect(openValue(parsed.envelope, 'other').ok).toBe(false);
   });
 
   it('the doc BCVRates answer: validation is the sha256 of the decrypted value', () => {
-    expect(validationOf('{"PriceRateBCV":36.66420000,"dtRate":"07/08/2024"}')).toBe('4aa6fe4be956d615886f2328d8ad7fcc370f6cf972a5ddfa28ca3c4844dee526');
+    expect(validationOf('{"PriceRateBCV":36.66420000,"dtRate":"07/08/2024"}')).toBe(
+      '4aa6fe4be956d615886f2328d8ad7fcc370f6cf972a5ddfa28ca3c4844dee526',
+    );
   });
 
   it('does not take an HTML error page for an envelope', () => {

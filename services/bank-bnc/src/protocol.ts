@@ -65,7 +65,13 @@ export interface BncRequestEnvelope {
 }
 
 /** Seals an inner request. The JSON string is made once, so the ciphertext and the hash cover the same text. */
-export function sealRequest(input: { clientGuid: string; reference: string; inner: unknown; encryptionKey: string; testOperation?: boolean }): BncRequestEnvelope {
+export function sealRequest(input: {
+  clientGuid: string;
+  reference: string;
+  inner: unknown;
+  encryptionKey: string;
+  testOperation?: boolean;
+}): BncRequestEnvelope {
   const plaintext = JSON.stringify(input.inner);
   return {
     ClientGUID: input.clientGuid,
@@ -127,7 +133,10 @@ export function parseResponseEnvelope(body: string): { envelope: BncResponseEnve
   };
 }
 
-export type OpenedValue = { ok: true; value: unknown; plaintext: string } | { ok: true; value: null; plaintext: null } | { ok: false; problem: string };
+export type OpenedValue =
+  | { ok: true; value: unknown; plaintext: string }
+  | { ok: true; value: null; plaintext: null }
+  | { ok: false; problem: string };
 
 /**
  * Decrypts and checks an answer's `value`: the validation must be the SHA-256 of the decrypted text
@@ -209,7 +218,6 @@ export class WorkingKeySession {
 
 // ── Transport ─────────────────────────────────────────────────────────────────────────────────
 
-
 /** A readable BNC answer: the envelope, its code and the decrypted value. */
 export interface BncAnswer {
   httpStatus: number;
@@ -275,7 +283,10 @@ export class BncClient {
 
   /** A fresh `Reference` for calls that are not orders (logon, queries): unique in the day. */
   freshReference(prefix: string): string {
-    const stamp = this.now().toISOString().replace(/[^0-9]/g, '').slice(0, 14);
+    const stamp = this.now()
+      .toISOString()
+      .replace(/[^0-9]/g, '')
+      .slice(0, 14);
     this.seq = (this.seq + 1) % 1_000_000;
     return `${prefix}${stamp}${String(this.seq).padStart(6, '0')}${Math.floor(Math.random() * 1e6).toString(36)}`;
   }
@@ -310,13 +321,23 @@ export class BncClient {
       case 'unknown':
         return { kind: 'unknown', raw: { reason: posted.reason, path, reference } };
       case 'http_error':
-        return { kind: 'http_error', httpStatus: posted.httpStatus, raw: { http_status: posted.httpStatus, body: posted.body.slice(0, 2000), path, reference } };
+        return {
+          kind: 'http_error',
+          httpStatus: posted.httpStatus,
+          raw: { http_status: posted.httpStatus, body: posted.body.slice(0, 2000), path, reference },
+        };
     }
   }
 
   private async post(path: string, envelope: BncRequestEnvelope, key: string): Promise<Posted> {
     const url = `${this.config.baseUrl.replace(/\/+$/, '')}/${path}`;
-    const result = await this.kit.send({ operation: path, url, method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body: JSON.stringify(envelope) });
+    const result = await this.kit.send({
+      operation: path,
+      url,
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json' },
+      body: JSON.stringify(envelope),
+    });
     if (result.kind !== 'response') return { kind: result.kind, reason: String(result.raw.reason) };
     const parsed = parseResponseEnvelope(result.body);
     if (!parsed) return { kind: 'http_error', httpStatus: result.status, body: result.body };
@@ -340,7 +361,12 @@ export class BncClient {
 
   private async logon(): Promise<LogonResult> {
     const inner = { ClientGUID: this.config.clientGuid };
-    const envelope = sealRequest({ clientGuid: this.config.clientGuid, reference: this.freshReference('L'), inner, encryptionKey: this.config.masterKey });
+    const envelope = sealRequest({
+      clientGuid: this.config.clientGuid,
+      reference: this.freshReference('L'),
+      inner,
+      encryptionKey: this.config.masterKey,
+    });
     const posted = await this.post(LOGON_PATH, envelope, this.config.masterKey);
     switch (posted.kind) {
       case 'not_sent':

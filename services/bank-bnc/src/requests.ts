@@ -1,5 +1,19 @@
 import { createHash } from 'node:crypto';
-import { account20, addDays, amount2, bankCode4, caracasDate, daysBetween, FormatError, fromDdMmYyyy, idParts, phone58, text, toDdMmYyyy, type Instrumento } from '@switch/shared';
+import {
+  account20,
+  addDays,
+  amount2,
+  bankCode4,
+  caracasDate,
+  daysBetween,
+  FormatError,
+  fromDdMmYyyy,
+  idParts,
+  phone58,
+  text,
+  toDdMmYyyy,
+  type Instrumento,
+} from '@switch/shared';
 
 /**
  * BNC's requests: its paths, the inner bodies of each operation, and our API's instrument forms → BNC's (PROTOCOLS §0, §1.4): phones `58` + 10 digits, ids a letter and

@@ -22,7 +22,11 @@ export function orderOutcome(call: BncCall, family: CodeFamily, onAccepted: OnAc
     case 'unknown':
       return { type: 'unknown', raw: call.raw };
     case 'auth':
-      return rejected('FIRMA_AUTH', { ...call.raw, codigo: call.raw.codigo ?? 'AUTH', descripcion: call.raw.descripcion ?? 'credenciales rechazadas por BNC' });
+      return rejected('FIRMA_AUTH', {
+        ...call.raw,
+        codigo: call.raw.codigo ?? 'AUTH',
+        descripcion: call.raw.descripcion ?? 'credenciales rechazadas por BNC',
+      });
     case 'http_error':
       return httpErrorOutcome(call.httpStatus, call.raw);
     case 'answer':
@@ -49,7 +53,12 @@ function httpErrorOutcome(status: number, raw: Record<string, unknown>): BankOut
   return bareHttpOrderOutcome(status, withCode);
 }
 
-function byDisposition(disposition: ReturnType<typeof classify>['disposition'], motivo: MotivoRechazo, raw: Record<string, unknown>, context: 'order' | 'status'): BankOutcome {
+function byDisposition(
+  disposition: ReturnType<typeof classify>['disposition'],
+  motivo: MotivoRechazo,
+  raw: Record<string, unknown>,
+  context: 'order' | 'status',
+): BankOutcome {
   switch (disposition) {
     case 'reject':
       return rejected(motivo, raw);
@@ -66,7 +75,12 @@ function byDisposition(disposition: ReturnType<typeof classify>['disposition'], 
   }
 }
 
-const rejected = (motivo: MotivoRechazo, raw: Record<string, unknown>): BankOutcome => ({ type: 'rejected', motivo, referencia: null, raw });
+const rejected = (motivo: MotivoRechazo, raw: Record<string, unknown>): BankOutcome => ({
+  type: 'rejected',
+  motivo,
+  referencia: null,
+  raw,
+});
 
 const str = (v: unknown): string | null => (typeof v === 'string' && v.trim() !== '' ? v.trim() : typeof v === 'number' ? String(v) : null);
 
@@ -163,7 +177,8 @@ export type Movement = Record<string, unknown>;
 /** The statement fields BNC marks a movement with; our envelope `Reference` is one of them [doc; which one INV]. */
 export const REFERENCE_FIELDS = ['ReferenceA', 'ReferenceB', 'ReferenceC', 'ReferenceD'] as const;
 
-export const isCredit = (m: Movement): boolean => str(m.BalanceDelta)?.toLowerCase() === 'ingreso' || (!m.BalanceDelta && Number(m.Amount) > 0);
+export const isCredit = (m: Movement): boolean =>
+  str(m.BalanceDelta)?.toLowerCase() === 'ingreso' || (!m.BalanceDelta && Number(m.Amount) > 0);
 
 /** A statement line in our shape. */
 export function toMovimiento(m: Movement): Movimiento {

@@ -1,14 +1,30 @@
 import { randomUUID } from 'node:crypto';
-import { MemoryBus, MemoryStore, TOPICS, bankRequests, createLogger, type BankRequestMessage, type RouterInboxMessage } from '@switch/shared';
+import {
+  MemoryBus,
+  MemoryStore,
+  TOPICS,
+  bankRequests,
+  createLogger,
+  type BankRequestMessage,
+  type RouterInboxMessage,
+} from '@switch/shared';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startEmulator, type Emulator } from '../emulator';
 import { BncConnector } from './connector';
 import { startBncService, type BncService } from './service';
 
-const credentials = { clientGuid: '4A074C46-DD4E-4E54-8010-B80A6A8758F4', masterKey: 'test-master-key', clientId: 'J000121532', account: '01910001482101010049' };
+const credentials = {
+  clientGuid: '4A074C46-DD4E-4E54-8010-B80A6A8758F4',
+  masterKey: 'test-master-key',
+  clientId: 'J000121532',
+  account: '01910001482101010049',
+};
 const log = createLogger('bank-bnc-test', 'silent');
 
-function payout(mode: 'live' | 'test', via: 'pago_movil' | 'credito_inmediato' = 'pago_movil'): Extract<BankRequestMessage, { op: 'execute' }> {
+function payout(
+  mode: 'live' | 'test',
+  via: 'pago_movil' | 'credito_inmediato' = 'pago_movil',
+): Extract<BankRequestMessage, { op: 'execute' }> {
   const txnId = `txn_${randomUUID().replace(/-/g, '')}`;
   const persona =
     via === 'pago_movil'
@@ -22,7 +38,17 @@ function payout(mode: 'live' | 'test', via: 'pago_movil' | 'credito_inmediato' =
     mode,
     rail: via,
     idempotencyKey: randomUUID(),
-    request: { kind: 'pagar', body: { idempotency_key: randomUUID(), monto: { valor: 15, moneda: 'VES' }, concepto: 'vuelto', ordenante: persona, beneficiario: persona, via } },
+    request: {
+      kind: 'pagar',
+      body: {
+        idempotency_key: randomUUID(),
+        monto: { valor: 15, moneda: 'VES' },
+        concepto: 'vuelto',
+        ordenante: persona,
+        beneficiario: persona,
+        via,
+      },
+    },
     related: null,
   };
 }
@@ -37,9 +63,21 @@ describe('BNC service on the bus', () => {
     emu = await startEmulator({ port: 0, credentials });
     bus = new MemoryBus();
     await bus.subscribe(TOPICS.routerInbox, { group: 'observer' }, async ({ value }) => void results.push(value));
-    service = await startBncService({ bus, store: new MemoryStore(),
+    service = await startBncService({
+      bus,
+      store: new MemoryStore(),
       log,
-      config: { live: { baseUrl: emu.url, clientGuid: credentials.clientGuid, masterKey: credentials.masterKey, clientId: credentials.clientId, account: credentials.account, terminal: 'T1', timeoutMs: 10_000 } },
+      config: {
+        live: {
+          baseUrl: emu.url,
+          clientGuid: credentials.clientGuid,
+          masterKey: credentials.masterKey,
+          clientId: credentials.clientId,
+          account: credentials.account,
+          terminal: 'T1',
+          timeoutMs: 10_000,
+        },
+      },
     });
   });
   afterAll(async () => {
@@ -53,7 +91,13 @@ describe('BNC service on the bus', () => {
     const live = payout('live');
     await bus.publish(bankRequests('bnc'), test.txnId, test);
     await bus.publish(bankRequests('bnc'), live.txnId, live);
-    await vi.waitFor(() => expect(results.find((r) => r.txnId === live.txnId)).toMatchObject({ type: 'bank_result', op: 'execute', outcome: { type: 'settled' } }));
+    await vi.waitFor(() =>
+      expect(results.find((r) => r.txnId === live.txnId)).toMatchObject({
+        type: 'bank_result',
+        op: 'execute',
+        outcome: { type: 'settled' },
+      }),
+    );
     expect(results.find((r) => r.txnId === test.txnId)).toBeUndefined();
     expect(emu.controls.orderCount()).toBe(1);
     expect(service.connectors.live?.breakers.states()).toMatchObject({ 'MobPayment/SendP2P': 'closed' });
@@ -62,28 +106,39 @@ describe('BNC service on the bus', () => {
   // The first delivery reached BNC but its claim and answer were lost (another store, a crash): the
   // redelivery carries the same Reference, BNC rejects it as a duplicate (G94 → DUPLICADA), and the
   // bank worker asks the original's status instead of reporting a rejection.
-  it.each(['pago_movil', 'credito_inmediato'] as const)('a duplicate Reference (%s) answers with the original order status through the bank worker, never RECHAZADA', async (via) => {
-    const order = payout('live', via);
-    const first = new BncConnector({ baseUrl: emu.url, clientGuid: credentials.clientGuid, masterKey: credentials.masterKey, clientId: credentials.clientId, account: credentials.account, terminal: 'T1', timeoutMs: 10_000 });
-    const original = await first.execute(order);
-    await first.close();
-    expect(original).toMatchObject(via === 'pago_movil' ? { type: 'settled' } : { type: 'accepted', pending: true });
-    const orders = emu.controls.orderCount();
-    const duplicates = emu.controls.stats().duplicates;
+  it.each(['pago_movil', 'credito_inmediato'] as const)(
+    'a duplicate Reference (%s) answers with the original order status through the bank worker, never RECHAZADA',
+    async (via) => {
+      const order = payout('live', via);
+      const first = new BncConnector({
+        baseUrl: emu.url,
+        clientGuid: credentials.clientGuid,
+        masterKey: credentials.masterKey,
+        clientId: credentials.clientId,
+        account: credentials.account,
+        terminal: 'T1',
+        timeoutMs: 10_000,
+      });
+      const original = await first.execute(order);
+      await first.close();
+      expect(original).toMatchObject(via === 'pago_movil' ? { type: 'settled' } : { type: 'accepted', pending: true });
+      const orders = emu.controls.orderCount();
+      const duplicates = emu.controls.stats().duplicates;
 
-    await bus.publish(bankRequests('bnc'), order.txnId, order);
-    await vi.waitFor(() => expect(results.find((r) => r.txnId === order.txnId)).toBeDefined());
-    const result = results.find((r) => r.txnId === order.txnId) as Extract<RouterInboxMessage, { type: 'bank_result' }>;
-    expect(emu.controls.stats().duplicates).toBe(duplicates + 1);
-    expect(emu.controls.orderCount()).toBe(orders);
-    expect(result.outcome.type).not.toBe('rejected');
-    expect(result.outcome).toMatchObject(
-      via === 'pago_movil'
-        ? { type: 'settled', referencia: (original as { referencia: string }).referencia }
-        : { type: 'accepted', pending: true, referencia: (original as { referencia: string }).referencia },
-    );
-    expect(result.outcome.raw).toMatchObject({ duplicate: { codigo: 'G94' } });
-  });
+      await bus.publish(bankRequests('bnc'), order.txnId, order);
+      await vi.waitFor(() => expect(results.find((r) => r.txnId === order.txnId)).toBeDefined());
+      const result = results.find((r) => r.txnId === order.txnId) as Extract<RouterInboxMessage, { type: 'bank_result' }>;
+      expect(emu.controls.stats().duplicates).toBe(duplicates + 1);
+      expect(emu.controls.orderCount()).toBe(orders);
+      expect(result.outcome.type).not.toBe('rejected');
+      expect(result.outcome).toMatchObject(
+        via === 'pago_movil'
+          ? { type: 'settled', referencia: (original as { referencia: string }).referencia }
+          : { type: 'accepted', pending: true, referencia: (original as { referencia: string }).referencia },
+      );
+      expect(result.outcome.raw).toMatchObject({ duplicate: { codigo: 'G94' } });
+    },
+  );
 
   it('without BNC_LIVE_URL nothing subscribes', async () => {
     const none = await startBncService({ bus, store: new MemoryStore(), log, config: {} });

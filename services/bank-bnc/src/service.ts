@@ -8,7 +8,14 @@ export type BncService = BankService<BncConnector>;
  * Serves live `bnc` orders from the bus (group `bank-bnc`); test-mode `bnc` belongs to the simulated
  * bank's group. Without a live configuration nothing subscribes, so no order is taken and dropped.
  */
-export async function startBncService(deps: { bus: Bus; store: Store; log: Logger; config: BncConfig; http?: BankHttpClient; now?: () => Date }): Promise<BncService> {
+export async function startBncService(deps: {
+  bus: Bus;
+  store: Store;
+  log: Logger;
+  config: BncConfig;
+  http?: BankHttpClient;
+  now?: () => Date;
+}): Promise<BncService> {
   const { bus, log, config } = deps;
   if (!config.live) {
     log.warn('BNC_LIVE_URL not set: no live BNC connector, bnc live orders are left on the bus');

@@ -1,4 +1,4 @@
-import { Ledger, plazaFecha, type Order, type OrderKind, type StoredAnswer } from './ledger';
+import { type Ledger, plazaFecha, type Order, type OrderKind, type StoredAnswer } from './ledger';
 
 /**
  * Banco Plaza's operations as the emulator runs them: validation of the bank's field formats,
@@ -70,10 +70,22 @@ export function httpStatusOf(codigo: string): number {
 /** A refusal with one of the bank's codes, or an ISO reason (sent as RJCT + reason in descripcionSistema). */
 export function refusal(code: string, detail?: string): StoredAnswer {
   if (!/^[0-9]{4}$/.test(code) && code !== 'RJCT') {
-    return { status: 400, codigo: 'RJCT', descripcionCliente: TEXTS.RJCT!, descripcionSistema: `${code} ${ISO_TEXTS[code] ?? 'Rechazada'}`, body: null };
+    return {
+      status: 400,
+      codigo: 'RJCT',
+      descripcionCliente: TEXTS.RJCT!,
+      descripcionSistema: `${code} ${ISO_TEXTS[code] ?? 'Rechazada'}`,
+      body: null,
+    };
   }
   const text = TEXTS[code] ?? 'Operacion rechazada';
-  return { status: httpStatusOf(code), codigo: code, descripcionCliente: text, descripcionSistema: detail ? `${text}: ${detail}` : text, body: null };
+  return {
+    status: httpStatusOf(code),
+    codigo: code,
+    descripcionCliente: text,
+    descripcionSistema: detail ? `${text}: ${detail}` : text,
+    body: null,
+  };
 }
 
 const ok = (body: Record<string, unknown> | null, descripcionSistema = 'Operacion exitosa'): StoredAnswer => ({
@@ -85,7 +97,14 @@ const ok = (body: Record<string, unknown> | null, descripcionSistema = 'Operacio
 });
 
 /** Amount cents that pick an immediate refusal (before anything is executed). */
-export const MAGIC_REFUSALS: Readonly<Record<string, string>> = { '51': '0051', '55': '0055', '56': '0056', '61': '0061', '91': '0091', '94': '0094' };
+export const MAGIC_REFUSALS: Readonly<Record<string, string>> = {
+  '51': '0051',
+  '55': '0055',
+  '56': '0056',
+  '61': '0061',
+  '91': '0091',
+  '94': '0094',
+};
 /** Amount cents that make the interbank settlement of a CCE order fail with an ISO reason. */
 export const MAGIC_SETTLEMENT: Readonly<Record<string, string>> = { '41': 'AC01', '42': 'AM04', '43': 'BE01' };
 
@@ -149,25 +168,43 @@ export class EmulatedBank {
     if (b.motivo !== undefined && !text(35)(b.motivo)) return refusal('0030', 'motivo');
     const monto = b.monto as number;
     const key = `${b.telefonoPagador as string}:${b.token as string}`;
-    return this.once('c2p', key, () => {
-      const payer = `0${b.telefonoPagador as string}`;
-      if (!this.ledger.exists(payer)) return refusal('0056');
-      if (b.token === '00000000') return refusal('0055');
-      const referencia = this.ledger.nextReferencia();
-      const concepto = typeof b.motivo === 'string' ? b.motivo : 'C2P';
-      if (!this.ledger.transfer(payer, this.options.merchant.cuenta, monto, referencia, concepto)) return refusal('0051');
-      const answer = ok({ referencia, codigoReverso: referencia.slice(-6) });
-      this.record({ referencia, merchantRef: key, kind: 'c2p', state: 'settled', monto, from: payer, to: this.options.merchant.cuenta, concepto, endtoend: null, planned: 'ACCP', answer });
-      return answer;
-    }, monto);
+    return this.once(
+      'c2p',
+      key,
+      () => {
+        const payer = `0${b.telefonoPagador as string}`;
+        if (!this.ledger.exists(payer)) return refusal('0056');
+        if (b.token === '00000000') return refusal('0055');
+        const referencia = this.ledger.nextReferencia();
+        const concepto = typeof b.motivo === 'string' ? b.motivo : 'C2P';
+        if (!this.ledger.transfer(payer, this.options.merchant.cuenta, monto, referencia, concepto)) return refusal('0051');
+        const answer = ok({ referencia, codigoReverso: referencia.slice(-6) });
+        this.record({
+          referencia,
+          merchantRef: key,
+          kind: 'c2p',
+          state: 'settled',
+          monto,
+          from: payer,
+          to: this.options.merchant.cuenta,
+          concepto,
+          endtoend: null,
+          planned: 'ACCP',
+          answer,
+        });
+        return answer;
+      },
+      monto,
+    );
   }
 
   reversoC2P(call: Call): StoredAnswer {
     const referencia = call.params[0] ?? '';
     const order = this.ledger.orders.get(referencia);
-    if (!order || order.kind !== 'c2p') return refusal('0025');
+    if (order?.kind !== 'c2p') return refusal('0025');
     if (order.reverso) return order.reverso.answer;
-    if (!this.ledger.transfer(order.to, order.from, order.monto, referencia, `Reverso ${order.concepto}`.slice(0, 35))) return refusal('0051');
+    if (!this.ledger.transfer(order.to, order.from, order.monto, referencia, `Reverso ${order.concepto}`.slice(0, 35)))
+      return refusal('0051');
     const answer = ok({ referencia, codigoAnulacion: this.ledger.nextReferencia().slice(-8) });
     order.state = 'reversed';
     order.reverso = { answer, at: this.options.now() };
@@ -176,8 +213,13 @@ export class EmulatedBank {
 
   consultaC2P(call: Call): StoredAnswer {
     const order = this.ledger.orders.get(call.params[1] ?? '');
-    if (!order || order.kind !== 'c2p') return refusal('0025');
-    return ok({ referencia: order.referencia, estado: order.state === 'reversed' ? 'REVERSADA' : 'APROBADA', monto: order.monto, fecha: plazaFecha(order.createdAt) });
+    if (order?.kind !== 'c2p') return refusal('0025');
+    return ok({
+      referencia: order.referencia,
+      estado: order.state === 'reversed' ? 'REVERSADA' : 'APROBADA',
+      monto: order.monto,
+      fecha: plazaFecha(order.createdAt),
+    });
   }
 
   tokenDI(call: Call): StoredAnswer {
@@ -205,17 +247,33 @@ export class EmulatedBank {
     });
     if (bad) return bad === 'Token_p' ? refusal('0055') : refusal(bad === 'monto' ? '0013' : '0030', bad);
     const monto = b.monto as number;
-    return this.once('cobroDI', b.referencia_c as string, () => {
-      const payer = payerKey(b);
-      if (!this.ledger.consumeOtp(payer, b.Token_p as string)) return refusal('0055');
-      const referencia = this.ledger.nextReferencia();
-      const endtoend = this.ledger.nextEndToEnd();
-      const answer = ok({ referencia_c: b.referencia_c, endtoend }, 'AC00 Enviada a la CCE');
-      const planned = MAGIC_SETTLEMENT[cents(monto)] ?? (this.ledger.exists(payer) ? 'ACCP' : 'AC01');
-      const to = b.cuenta_cobrador as string;
-      this.pending({ referencia, merchantRef: b.referencia_c as string, kind: 'cobroDI', monto, from: payer, to, concepto: b.concepto as string, endtoend, planned, answer });
-      return answer;
-    }, monto);
+    return this.once(
+      'cobroDI',
+      b.referencia_c as string,
+      () => {
+        const payer = payerKey(b);
+        if (!this.ledger.consumeOtp(payer, b.Token_p as string)) return refusal('0055');
+        const referencia = this.ledger.nextReferencia();
+        const endtoend = this.ledger.nextEndToEnd();
+        const answer = ok({ referencia_c: b.referencia_c, endtoend }, 'AC00 Enviada a la CCE');
+        const planned = MAGIC_SETTLEMENT[cents(monto)] ?? (this.ledger.exists(payer) ? 'ACCP' : 'AC01');
+        const to = b.cuenta_cobrador as string;
+        this.pending({
+          referencia,
+          merchantRef: b.referencia_c as string,
+          kind: 'cobroDI',
+          monto,
+          from: payer,
+          to,
+          concepto: b.concepto as string,
+          endtoend,
+          planned,
+          answer,
+        });
+        return answer;
+      },
+      monto,
+    );
   }
 
   consultarDI(call: Call): StoredAnswer {
@@ -258,22 +316,46 @@ export class EmulatedBank {
       const answer = ok({ numeroReferencia, endtoend }, 'AC00 Enviada a la CCE');
       const planned = MAGIC_SETTLEMENT[cents(monto)] ?? (this.ledger.exists(to) ? 'ACCP' : 'AC01');
       const merchantRef = typeof b.referencia === 'string' ? b.referencia : null;
-      this.pending({ referencia: numeroReferencia, merchantRef, kind: 'pagoO', monto, from, to, concepto: b.concepto as string, endtoend, planned, answer });
+      this.pending({
+        referencia: numeroReferencia,
+        merchantRef,
+        kind: 'pagoO',
+        monto,
+        from,
+        to,
+        concepto: b.concepto as string,
+        endtoend,
+        planned,
+        answer,
+      });
       return answer;
     };
-    return typeof b.referencia === 'string' ? this.once('pagoO', b.referencia, run, monto, b) : this.magic(monto) ?? run();
+    return typeof b.referencia === 'string' ? this.once('pagoO', b.referencia, run, monto, b) : (this.magic(monto) ?? run());
   }
 
   consultaLiq(call: Call): StoredAnswer {
     const ref = call.query.get('referencia') ?? '';
     const order = this.ledger.byMerchantRef('pagoO', ref) ?? this.ledger.orders.get(ref);
-    if (!order || order.kind !== 'pagoO') return refusal('0025');
-    return stateAnswer(order, { numeroReferencia: order.referencia, referencia: order.merchantRef, endtoend: order.endtoend, monto: order.monto });
+    if (order?.kind !== 'pagoO') return refusal('0025');
+    return stateAnswer(order, {
+      numeroReferencia: order.referencia,
+      referencia: order.merchantRef,
+      endtoend: order.endtoend,
+      monto: order.monto,
+    });
   }
 
   p2p(call: Call): StoredAnswer {
     const b = call.body;
-    const bad = invalid(b, { banco: F.banco, idBeneficiario: F.id12, telefono: F.tel11, telefonoAfiliado: F.tel11, monto: isAmount, motivo: text(35), canal: F.canal });
+    const bad = invalid(b, {
+      banco: F.banco,
+      idBeneficiario: F.id12,
+      telefono: F.tel11,
+      telefonoAfiliado: F.tel11,
+      monto: isAmount,
+      motivo: text(35),
+      canal: F.canal,
+    });
     if (bad) return refusal(bad === 'monto' ? '0013' : '0030', bad);
     if (b.idExterno !== undefined && !text(64)(b.idExterno)) return refusal('0030', 'idExterno');
     const monto = b.monto as number;
@@ -285,10 +367,22 @@ export class EmulatedBank {
       if (!this.ledger.transfer(from, to, monto, numeroReferencia, b.motivo as string)) return refusal('0051');
       const answer = ok({ numeroReferencia });
       const merchantRef = typeof b.idExterno === 'string' ? b.idExterno : null;
-      this.record({ referencia: numeroReferencia, merchantRef, kind: 'p2p', state: 'settled', monto, from, to, concepto: b.motivo as string, endtoend: null, planned: 'ACCP', answer });
+      this.record({
+        referencia: numeroReferencia,
+        merchantRef,
+        kind: 'p2p',
+        state: 'settled',
+        monto,
+        from,
+        to,
+        concepto: b.motivo as string,
+        endtoend: null,
+        planned: 'ACCP',
+        answer,
+      });
       return answer;
     };
-    return typeof b.idExterno === 'string' ? this.once('p2p', b.idExterno, run, monto, b) : this.magic(monto) ?? run();
+    return typeof b.idExterno === 'string' ? this.once('p2p', b.idExterno, run, monto, b) : (this.magic(monto) ?? run());
   }
 
   consultaP2P(call: Call): StoredAnswer {
@@ -317,7 +411,15 @@ export class EmulatedBank {
       saldoDisponible: account.balance,
       movimientos: account.movimientos
         .filter((m) => m.fecha >= d && m.fecha <= h)
-        .map((m) => ({ fecha: m.fecha, hora: m.hora, referencia: m.referencia, concepto: m.concepto, tipo: m.naturaleza === 'C' ? 'CR' : 'DB', naturaleza: m.naturaleza, monto: m.monto })),
+        .map((m) => ({
+          fecha: m.fecha,
+          hora: m.hora,
+          referencia: m.referencia,
+          concepto: m.concepto,
+          tipo: m.naturaleza === 'C' ? 'CR' : 'DB',
+          naturaleza: m.naturaleza,
+          monto: m.monto,
+        })),
     });
   }
 
@@ -384,7 +486,13 @@ function stateAnswer(order: Order, body: Record<string, unknown>): StoredAnswer 
   const full = { ...body, estado, ...(order.reason ? { motivo: order.reason } : {}) };
   if (estado === 'RJCT') {
     const reason = order.reason ?? 'VE01';
-    return { status: 200, codigo: 'RJCT', descripcionCliente: TEXTS.RJCT!, descripcionSistema: `${reason} ${ISO_TEXTS[reason] ?? 'Rechazada'}`, body: full };
+    return {
+      status: 200,
+      codigo: 'RJCT',
+      descripcionCliente: TEXTS.RJCT!,
+      descripcionSistema: `${reason} ${ISO_TEXTS[reason] ?? 'Rechazada'}`,
+      body: full,
+    };
   }
   return ok(full, `${estado} ${ISO_TEXTS[estado]}`);
 }

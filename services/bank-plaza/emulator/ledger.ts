@@ -180,6 +180,14 @@ export class Ledger {
   private post(account: Account, naturaleza: 'C' | 'D', monto: number, referencia: string, concepto: string): void {
     const at = this.now();
     account.balance = round2(account.balance + (naturaleza === 'C' ? monto : -monto));
-    account.movimientos.push({ fecha: plazaFecha(at), hora: plazaHora(at), referencia, concepto, naturaleza, monto, saldo: account.balance });
+    account.movimientos.push({
+      fecha: plazaFecha(at),
+      hora: plazaHora(at),
+      referencia,
+      concepto,
+      naturaleza,
+      monto,
+      saldo: account.balance,
+    });
   }
 }

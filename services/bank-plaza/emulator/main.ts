@@ -11,7 +11,10 @@ async function main(): Promise<void> {
   const settle = env.int('PLAZA_EMULATOR_SETTLE_MS', 2_000, { min: -1, max: 3_600_000 });
   const emulator = await startEmulator({
     port: env.int('PORT', 8585, { min: 0, max: 65535 }),
-    credentials: { apiKey: env.string('PLAZA_EMULATOR_API_KEY', 'plaza-test-key'), apiSecret: env.string('PLAZA_EMULATOR_API_SECRET', 'plaza-test-secret') },
+    credentials: {
+      apiKey: env.string('PLAZA_EMULATOR_API_KEY', 'plaza-test-key'),
+      apiSecret: env.string('PLAZA_EMULATOR_API_SECRET', 'plaza-test-secret'),
+    },
     merchant: { rif: env.string('PLAZA_EMULATOR_RIF', 'J123456789'), cuenta: env.string('PLAZA_EMULATOR_ACCOUNT', '01380000000000000001') },
     settleDelayMs: settle < 0 ? null : settle,
   });

@@ -35,9 +35,15 @@ async function call(
         };
   const res = await fetch(`${emu.url}${path}`, { method, headers, ...(body ? { body: raw } : {}) });
   const text = await res.text();
-  return { status: res.status, codigo: res.headers.get('codigoRespuesta'), sistema: res.headers.get('descripcionSistema'), body: text.startsWith('{') ? (JSON.parse(text) as Record<string, unknown>) : null };
+  return {
+    status: res.status,
+    codigo: res.headers.get('codigoRespuesta'),
+    sistema: res.headers.get('descripcionSistema'),
+    body: text.startsWith('{') ? (JSON.parse(text) as Record<string, unknown>) : null,
+  };
 }
-const control = async (path: string, body: unknown = {}) => (await fetch(`${emu.url}/__emulator/${path}`, { method: 'POST', body: JSON.stringify(body) })).json();
+const control = async (path: string, body: unknown = {}) =>
+  (await fetch(`${emu.url}/__emulator/${path}`, { method: 'POST', body: JSON.stringify(body) })).json();
 
 const p2p = (monto: number, idExterno: string) => ({
   banco: '0105',
@@ -106,7 +112,10 @@ describe('authentication the emulator verifies', () => {
   it('refuses a repeated nonce, or one below the window under the highest (0402), even with a valid signature', async () => {
     const n = ++nonce;
     expect((await call('GET', path, undefined, { signPath: '/v1/cce/consultaLiq', nonce: n })).codigo).toBe('0025');
-    expect(await call('GET', path, undefined, { signPath: '/v1/cce/consultaLiq', nonce: n })).toMatchObject({ status: 401, codigo: '0402' });
+    expect(await call('GET', path, undefined, { signPath: '/v1/cce/consultaLiq', nonce: n })).toMatchObject({
+      status: 401,
+      codigo: '0402',
+    });
     // Within the window a fresh nonce below the highest is accepted once (requests crossing, replicas' clocks).
     nonce += 1_000_000;
     const high = nonce;
@@ -119,7 +128,13 @@ describe('authentication the emulator verifies', () => {
     const strict = await startEmulator({ credentials, nonceWindow: 100n });
     try {
       const get = (n: number) =>
-        fetch(`${strict.url}${path}`, { headers: { 'api-key': credentials.apiKey, nonce: String(n), 'api-signature': sign(credentials.apiSecret, '/v1/cce/consultaLiq', String(n), '') } }).then((r) => r.headers.get('codigoRespuesta'));
+        fetch(`${strict.url}${path}`, {
+          headers: {
+            'api-key': credentials.apiKey,
+            nonce: String(n),
+            'api-signature': sign(credentials.apiSecret, '/v1/cce/consultaLiq', String(n), ''),
+          },
+        }).then((r) => r.headers.get('codigoRespuesta'));
       expect(await get(1_000)).toBe('0025');
       expect(await get(950)).toBe('0025');
       expect(await get(900)).toBe('0402');
@@ -129,7 +144,10 @@ describe('authentication the emulator verifies', () => {
   });
 
   it('refuses a body changed after signing', async () => {
-    const r = await call('POST', '/v1/pagos/p2p/J00123456789', p2p(5, 'ext-tamper'), { signPath: '/v1/pagos/p2p', signedBody: plazaJson(p2p(6, 'ext-tamper')) });
+    const r = await call('POST', '/v1/pagos/p2p/J00123456789', p2p(5, 'ext-tamper'), {
+      signPath: '/v1/pagos/p2p',
+      signedBody: plazaJson(p2p(6, 'ext-tamper')),
+    });
     expect(r.codigo).toBe('0401');
     expect(emu.controls.callsFor('ext-tamper')).toBe(0);
   });
@@ -142,16 +160,32 @@ describe('authentication the emulator verifies', () => {
 describe('orders', () => {
   it('validates the bank formats (v0 phones without the 0)', async () => {
     const body = { banco: '0102', id: 'V00012345678', telefonoPagador: '04141234567', monto: 10, token: '12345678' };
-    expect(await call('POST', '/v0/pagos/c2p', body)).toMatchObject({ status: 400, codigo: '0030', sistema: expect.stringMatching(/telefonoPagador/) });
+    expect(await call('POST', '/v0/pagos/c2p', body)).toMatchObject({
+      status: 400,
+      codigo: '0030',
+      sistema: expect.stringMatching(/telefonoPagador/),
+    });
   });
 
   it('Débito Inmediato with the OTP read over the test route; a repeated referencia_c is refused as a duplicate (0094), not executed', async () => {
     expect((await call('POST', '/v1/cce/debinm/tokenDI', diPayer('04145550001'))).codigo).toBe('0000');
     const { otp } = (await (await fetch(`${emu.url}/__emulator/otp?telefono=04145550001`)).json()) as { otp: string };
-    const cobro = { ...diPayer('04145550001'), identificacion_b: 'J00123456789', nombre_p: 'Ana', concepto: 'pedido', Token_p: otp, referencia_c: '000000000777' };
+    const cobro = {
+      ...diPayer('04145550001'),
+      identificacion_b: 'J00123456789',
+      nombre_p: 'Ana',
+      concepto: 'pedido',
+      Token_p: otp,
+      referencia_c: '000000000777',
+    };
     const orders = emu.controls.orderCount();
     const first = await call('POST', '/v1/cce/debinm/cobroDI/J00123456789', cobro, { signPath: '/v1/cce/debinm/cobroDI' });
-    expect(first).toMatchObject({ status: 200, codigo: '0000', sistema: expect.stringMatching(/^AC00/), body: { referencia_c: '000000000777', endtoend: expect.any(String) } });
+    expect(first).toMatchObject({
+      status: 200,
+      codigo: '0000',
+      sistema: expect.stringMatching(/^AC00/),
+      body: { referencia_c: '000000000777', endtoend: expect.any(String) },
+    });
     const again = await call('POST', '/v1/cce/debinm/cobroDI/J00123456789', cobro, { signPath: '/v1/cce/debinm/cobroDI' });
     expect(again).toMatchObject({ codigo: '0094' });
     expect(again.body).not.toEqual(first.body);
@@ -163,22 +197,41 @@ describe('orders', () => {
     expect((await call('POST', '/v1/cce/debinm/tokenDI', diPayer('04145550002'))).codigo).toBe('0000');
     const otp = emu.controls.otpFor('04145550002')!;
     clock += 121_000;
-    const cobro = { ...diPayer('04145550002'), identificacion_b: 'J00123456789', nombre_p: 'Ana', concepto: 'pedido', Token_p: otp, referencia_c: '000000000778' };
+    const cobro = {
+      ...diPayer('04145550002'),
+      identificacion_b: 'J00123456789',
+      nombre_p: 'Ana',
+      concepto: 'pedido',
+      Token_p: otp,
+      referencia_c: '000000000778',
+    };
     expect((await call('POST', '/v1/cce/debinm/cobroDI/J00123456789', cobro, { signPath: '/v1/cce/debinm/cobroDI' })).codigo).toBe('0055');
   });
 
   it('a credit settles as the magic amount says, by the test route; the state query reads it', async () => {
-    expect((await call('POST', '/v1/cce/pagoO/J00123456789', pagoO(9.41, '000000000888'), { signPath: '/v1/cce/pagoO' })).codigo).toBe('0000');
+    expect((await call('POST', '/v1/cce/pagoO/J00123456789', pagoO(9.41, '000000000888'), { signPath: '/v1/cce/pagoO' })).codigo).toBe(
+      '0000',
+    );
     const q = '/v1/cce/consultaLiq/J00123456789?cuenta=01380000000000000001&referencia=000000000888&monto=0.00&canal=23';
     expect((await call('GET', q, undefined, { signPath: '/v1/cce/consultaLiq' })).sistema).toMatch(/^AC00/);
     expect(await control('settle', { referencia: '000000000888' })).toEqual({ settled: 1 });
-    expect(await call('GET', q, undefined, { signPath: '/v1/cce/consultaLiq' })).toMatchObject({ status: 200, codigo: 'RJCT', sistema: expect.stringMatching(/^AC01/) });
+    expect(await call('GET', q, undefined, { signPath: '/v1/cce/consultaLiq' })).toMatchObject({
+      status: 200,
+      codigo: 'RJCT',
+      sistema: expect.stringMatching(/^AC01/),
+    });
   });
 
   it('statements: unknown accounts open with the default balance; ...99999 does not exist', async () => {
     const q = (cuenta: string) => `/v0/cuentas/${cuenta}/movimientos?moneda=VES&fechaInicio=2025-03-01&fechafin=2025-03-31`;
-    expect(await call('GET', q('01020000000000001234'), undefined, { signPath: '/v0/cuentas' })).toMatchObject({ codigo: '0000', body: { saldoDisponible: 1_000_000, movimientos: [] } });
-    expect(await call('GET', q('01020000000000099999'), undefined, { signPath: '/v0/cuentas' })).toMatchObject({ status: 404, codigo: '0014' });
+    expect(await call('GET', q('01020000000000001234'), undefined, { signPath: '/v0/cuentas' })).toMatchObject({
+      codigo: '0000',
+      body: { saldoDisponible: 1_000_000, movimientos: [] },
+    });
+    expect(await call('GET', q('01020000000000099999'), undefined, { signPath: '/v0/cuentas' })).toMatchObject({
+      status: 404,
+      codigo: '0014',
+    });
   });
 });
 
@@ -187,14 +240,26 @@ describe('faults over the test routes', () => {
     await control('reject', { n: 1, code: '0061' });
     expect((await call('POST', '/v1/pagos/p2p/J00123456789', p2p(5, 'ext-r1'), { signPath: '/v1/pagos/p2p' })).codigo).toBe('0061');
     await control('fail', { n: 1, status: 503 });
-    expect(await call('POST', '/v1/pagos/p2p/J00123456789', p2p(5, 'ext-r2'), { signPath: '/v1/pagos/p2p' })).toMatchObject({ status: 503, codigo: null });
+    expect(await call('POST', '/v1/pagos/p2p/J00123456789', p2p(5, 'ext-r2'), { signPath: '/v1/pagos/p2p' })).toMatchObject({
+      status: 503,
+      codigo: null,
+    });
     const state = (await (await fetch(`${emu.url}/__emulator/state`)).json()) as { orders: { merchantRef: string }[] };
     expect(state.orders.some((o) => o.merchantRef === 'ext-r2')).toBe(false);
   });
 
   it('refuse for a while, then accept again', async () => {
     await control('refuse', { on: true, forMs: 300 });
-    await vi.waitFor(async () => expect(await fetch(`${emu.url}/__emulator/state`).then(() => 'up', (e: Error) => (e.cause as { code?: string })?.code)).toBe('ECONNREFUSED'), { timeout: 5_000, interval: 20 });
+    await vi.waitFor(
+      async () =>
+        expect(
+          await fetch(`${emu.url}/__emulator/state`).then(
+            () => 'up',
+            (e: Error) => (e.cause as { code?: string })?.code,
+          ),
+        ).toBe('ECONNREFUSED'),
+      { timeout: 5_000, interval: 20 },
+    );
     await vi.waitFor(async () => expect((await fetch(`${emu.url}/__emulator/state`)).status).toBe(200), { timeout: 5_000, interval: 50 });
   });
 
@@ -208,7 +273,10 @@ describe('faults over the test routes', () => {
         body: raw,
       });
       expect(res.headers.get('codigoRespuesta')).toBe('0000');
-      await vi.waitFor(() => expect(auto.ledger.byMerchantRef('pagoO', '000000000999')?.state).toBe('settled'), { timeout: 5_000, interval: 20 });
+      await vi.waitFor(() => expect(auto.ledger.byMerchantRef('pagoO', '000000000999')?.state).toBe('settled'), {
+        timeout: 5_000,
+        interval: 20,
+      });
     } finally {
       await auto.close();
     }

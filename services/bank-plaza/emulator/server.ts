@@ -88,16 +88,86 @@ interface Route {
 const base = (p: string) => () => [p];
 const ROUTES: Route[] = [
   { name: 'c2p', method: 'POST', pattern: /^\/v0\/pagos\/c2p$/, signPaths: base('/v0/pagos/c2p'), money: true, handle: (b, c) => b.c2p(c) },
-  { name: 'reversoC2P', method: 'DELETE', pattern: /^\/v0\/pagos\/c2p\/([^/]+)$/, signPaths: base('/v0/pagos/c2p'), money: true, handle: (b, c) => b.reversoC2P(c) },
-  { name: 'consultaC2P', method: 'GET', pattern: /^\/v0\/pagos\/c2p\/([^/]+)\/([^/]+)$/, signPaths: base('/v0/pagos/c2p'), money: false, handle: (b, c) => b.consultaC2P(c) },
-  { name: 'tokenDI', method: 'POST', pattern: /^\/v1\/cce\/debinm\/tokenDI$/, signPaths: base('/v1/cce/debinm/tokenDI'), money: true, handle: (b, c) => b.tokenDI(c) },
-  { name: 'cobroDI', method: 'POST', pattern: /^\/v1\/cce\/debinm\/cobroDI\/([^/]+)$/, signPaths: base('/v1/cce/debinm/cobroDI'), money: true, handle: (b, c) => b.cobroDI(c) },
-  { name: 'consultarDI', method: 'GET', pattern: /^\/v1\/cce\/debinm\/consultarDI\/([^/]+)$/, signPaths: base('/v1/cce/debinm/consultarDI'), money: false, handle: (b, c) => b.consultarDI(c) },
-  { name: 'pagoO', method: 'POST', pattern: /^\/v1\/cce\/pagoO\/([^/]+)$/, signPaths: base('/v1/cce/pagoO'), money: true, handle: (b, c) => b.pagoO(c) },
-  { name: 'consultaLiq', method: 'GET', pattern: /^\/v1\/cce\/consultaLiq\/([^/]+)$/, signPaths: base('/v1/cce/consultaLiq'), money: false, handle: (b, c) => b.consultaLiq(c) },
-  { name: 'p2p', method: 'POST', pattern: /^\/v1\/pagos\/p2p\/([^/]+)$/, signPaths: (p) => ['/v1/pagos/p2p', p], money: true, handle: (b, c) => b.p2p(c) },
-  { name: 'consultaP2P', method: 'GET', pattern: /^\/v1\/pagos\/p2p\/([^/]+)\/([^/]+)$/, signPaths: base('/v1/pagos/p2p'), money: false, handle: (b, c) => b.consultaP2P(c) },
-  { name: 'movimientos', method: 'GET', pattern: /^\/v0\/cuentas\/([^/]+)\/movimientos$/, signPaths: base('/v0/cuentas'), money: false, handle: (b, c) => b.movimientos(c) },
+  {
+    name: 'reversoC2P',
+    method: 'DELETE',
+    pattern: /^\/v0\/pagos\/c2p\/([^/]+)$/,
+    signPaths: base('/v0/pagos/c2p'),
+    money: true,
+    handle: (b, c) => b.reversoC2P(c),
+  },
+  {
+    name: 'consultaC2P',
+    method: 'GET',
+    pattern: /^\/v0\/pagos\/c2p\/([^/]+)\/([^/]+)$/,
+    signPaths: base('/v0/pagos/c2p'),
+    money: false,
+    handle: (b, c) => b.consultaC2P(c),
+  },
+  {
+    name: 'tokenDI',
+    method: 'POST',
+    pattern: /^\/v1\/cce\/debinm\/tokenDI$/,
+    signPaths: base('/v1/cce/debinm/tokenDI'),
+    money: true,
+    handle: (b, c) => b.tokenDI(c),
+  },
+  {
+    name: 'cobroDI',
+    method: 'POST',
+    pattern: /^\/v1\/cce\/debinm\/cobroDI\/([^/]+)$/,
+    signPaths: base('/v1/cce/debinm/cobroDI'),
+    money: true,
+    handle: (b, c) => b.cobroDI(c),
+  },
+  {
+    name: 'consultarDI',
+    method: 'GET',
+    pattern: /^\/v1\/cce\/debinm\/consultarDI\/([^/]+)$/,
+    signPaths: base('/v1/cce/debinm/consultarDI'),
+    money: false,
+    handle: (b, c) => b.consultarDI(c),
+  },
+  {
+    name: 'pagoO',
+    method: 'POST',
+    pattern: /^\/v1\/cce\/pagoO\/([^/]+)$/,
+    signPaths: base('/v1/cce/pagoO'),
+    money: true,
+    handle: (b, c) => b.pagoO(c),
+  },
+  {
+    name: 'consultaLiq',
+    method: 'GET',
+    pattern: /^\/v1\/cce\/consultaLiq\/([^/]+)$/,
+    signPaths: base('/v1/cce/consultaLiq'),
+    money: false,
+    handle: (b, c) => b.consultaLiq(c),
+  },
+  {
+    name: 'p2p',
+    method: 'POST',
+    pattern: /^\/v1\/pagos\/p2p\/([^/]+)$/,
+    signPaths: (p) => ['/v1/pagos/p2p', p],
+    money: true,
+    handle: (b, c) => b.p2p(c),
+  },
+  {
+    name: 'consultaP2P',
+    method: 'GET',
+    pattern: /^\/v1\/pagos\/p2p\/([^/]+)\/([^/]+)$/,
+    signPaths: base('/v1/pagos/p2p'),
+    money: false,
+    handle: (b, c) => b.consultaP2P(c),
+  },
+  {
+    name: 'movimientos',
+    method: 'GET',
+    pattern: /^\/v0\/cuentas\/([^/]+)\/movimientos$/,
+    signPaths: base('/v0/cuentas'),
+    money: false,
+    handle: (b, c) => b.movimientos(c),
+  },
 ];
 
 const MAX_BODY = 1 << 20;
@@ -123,7 +193,13 @@ export async function startEmulator(options: EmulatorOptions): Promise<Emulator>
     },
   });
 
-  const faults = { fail: [] as number[], delay: [] as number[], timeout: 0, reject: [] as string[], query: [] as { code: string; status: number | undefined }[] };
+  const faults = {
+    fail: [] as number[],
+    delay: [] as number[],
+    timeout: 0,
+    reject: [] as string[],
+    query: [] as { code: string; status: number | undefined }[],
+  };
   // Per API key: the highest nonce accepted and those accepted within the window below it.
   const nonces = new Map<string, { highest: bigint; seen: Set<bigint> }>();
   const nonceWindow = options.nonceWindow ?? DEFAULT_NONCE_WINDOW;
@@ -143,7 +219,9 @@ export async function startEmulator(options: EmulatorOptions): Promise<Emulator>
     if (!/^[0-9]{1,30}$/.test(nonce)) return '0402';
     // Clients differ on the body of a GET/DELETE: "" (documented) or "{}" (one older adapter).
     const bodies = raw === '' && req.method !== 'POST' ? ['', '{}'] : [raw];
-    const signed = route.signPaths(path).some((p) => bodies.some((b) => signatureMatches(options.credentials.apiSecret, p, nonce, b, signature)));
+    const signed = route
+      .signPaths(path)
+      .some((p) => bodies.some((b) => signatureMatches(options.credentials.apiSecret, p, nonce, b, signature)));
     if (!signed) return '0401';
     const n = BigInt(nonce);
     const k = nonces.get(key) ?? { highest: -1n, seen: new Set<bigint>() };
@@ -161,11 +239,12 @@ export async function startEmulator(options: EmulatorOptions): Promise<Emulator>
   async function api(req: IncomingMessage, res: ServerResponse, url: URL, raw: string): Promise<void> {
     calls += 1;
     const failStatus = faults.fail.shift();
-    if (failStatus !== undefined) return void res.writeHead(failStatus, { 'content-type': 'text/plain', connection: 'close' }).end('Internal Server Error');
+    if (failStatus !== undefined)
+      return void res.writeHead(failStatus, { 'content-type': 'text/plain', connection: 'close' }).end('Internal Server Error');
     const delay = faults.delay.shift();
     if (delay) await new Promise((r) => setTimeout(r, delay));
-    let match: RegExpExecArray | null = null;
-    const route = ROUTES.find((r) => r.method === req.method && (match = r.pattern.exec(url.pathname)) !== null);
+    const route = ROUTES.find((r) => r.method === req.method && r.pattern.test(url.pathname));
+    const match = route?.pattern.exec(url.pathname);
     if (!route || !match) return void json(res, 404, { error: 'ruta no encontrada' });
     const refused = authenticate(req, route, url.pathname, raw);
     if (refused) return answer(res, refusal(refused));
@@ -228,12 +307,15 @@ export async function startEmulator(options: EmulatorOptions): Promise<Emulator>
     },
     failNext: (n, status = 500) => faults.fail.push(...Array<number>(n).fill(status)),
     delayNext: (n, ms) => faults.delay.push(...Array<number>(n).fill(ms)),
-    timeoutAfterAccept: (n) => void (faults.timeout += n),
+    timeoutAfterAccept: (n) => {
+      faults.timeout += n;
+    },
     rejectNext: (n, code) => faults.reject.push(...Array<string>(n).fill(code)),
     answerQueriesNext: (n, code, status) => faults.query.push(...Array.from({ length: n }, () => ({ code, status }))),
     settleAll: () => ledger.pending().filter((o) => ledger.settle(o)).length,
     settle: (ref, outcome) => {
-      const order = ledger.orders.get(ref) ?? ledger.byMerchantRef('cobroDI', ref) ?? ledger.byMerchantRef('pagoO', ref) ?? ledger.byEndToEnd(ref);
+      const order =
+        ledger.orders.get(ref) ?? ledger.byMerchantRef('cobroDI', ref) ?? ledger.byMerchantRef('pagoO', ref) ?? ledger.byEndToEnd(ref);
       return order ? ledger.settle(order, outcome) : false;
     },
     otpFor: (payer) => ledger.otps.get(payer)?.otp ?? null,
@@ -290,7 +372,8 @@ export async function startEmulator(options: EmulatorOptions): Promise<Emulator>
         controls.rejectNext(n, b.code);
         return json(res, 200, { ok: true });
       case 'POST /__emulator/settle':
-        if (typeof b.referencia === 'string') return json(res, 200, { settled: controls.settle(b.referencia, typeof b.outcome === 'string' ? b.outcome : undefined) ? 1 : 0 });
+        if (typeof b.referencia === 'string')
+          return json(res, 200, { settled: controls.settle(b.referencia, typeof b.outcome === 'string' ? b.outcome : undefined) ? 1 : 0 });
         return json(res, 200, { settled: controls.settleAll() });
       case 'POST /__emulator/reset':
         controls.reset();

@@ -2,7 +2,35 @@ import { describe, expect, it } from 'vitest';
 import { MOTIVOS_RECHAZO } from '@switch/shared';
 import { classify, ISO_CODES, isoCodeIn, PLAZA_CODES } from './codes';
 
-const ISO_5_2 = ['ACCP', 'AC00', 'AB01', 'AB07', 'AC01', 'AC04', 'AC06', 'AC09', 'AG09', 'AG10', 'AM02', 'AM03', 'AM04', 'AM05', 'BE01', 'BE20', 'CUST', 'CH20', 'DT03', 'DU01', 'FF05', 'FF07', 'RC08', 'TKCM', 'VE01', 'VE02', 'MD15'];
+const ISO_5_2 = [
+  'ACCP',
+  'AC00',
+  'AB01',
+  'AB07',
+  'AC01',
+  'AC04',
+  'AC06',
+  'AC09',
+  'AG09',
+  'AG10',
+  'AM02',
+  'AM03',
+  'AM04',
+  'AM05',
+  'BE01',
+  'BE20',
+  'CUST',
+  'CH20',
+  'DT03',
+  'DU01',
+  'FF05',
+  'FF07',
+  'RC08',
+  'TKCM',
+  'VE01',
+  'VE02',
+  'MD15',
+];
 
 describe('code table', () => {
   it('gives every rejection a motivo of SPEC 7.2', () => {
@@ -14,8 +42,15 @@ describe('code table', () => {
   });
 
   it('maps the invented Plaza codes of PROTOCOLS §2.5', () => {
-    const expected = { '0051': 'SALDO_INSUFICIENTE', '0055': 'OTP_INVALIDO', '0056': 'NO_AFILIADO_SERVICIO', '0061': 'EXCEDE_LIMITE', '0094': 'DUPLICADA' };
-    for (const [code, motivo] of Object.entries(expected)) expect(classify(code, null).entry).toMatchObject({ meaning: 'rejected', motivo, source: 'assumed' });
+    const expected = {
+      '0051': 'SALDO_INSUFICIENTE',
+      '0055': 'OTP_INVALIDO',
+      '0056': 'NO_AFILIADO_SERVICIO',
+      '0061': 'EXCEDE_LIMITE',
+      '0094': 'DUPLICADA',
+    };
+    for (const [code, motivo] of Object.entries(expected))
+      expect(classify(code, null).entry).toMatchObject({ meaning: 'rejected', motivo, source: 'assumed' });
     expect(classify('0091', null).entry).toMatchObject({ meaning: 'not_processed', motivo: 'BANCO_NO_DISPONIBLE' });
     expect(classify('0401', null).entry).toMatchObject({ meaning: 'rejected', motivo: 'FIRMA_AUTH', inStatus: 'unknown' });
     expect(classify('0402', null).entry).toMatchObject({ meaning: 'rejected', motivo: 'FIRMA_AUTH', inStatus: 'unknown' });

@@ -18,7 +18,13 @@ describe('Banco Plaza configuration', () => {
 
   it('reads a mode with its defaults', () => {
     const c = loadPlazaConfig(envReader({ ...full, PLAZA_TIMEOUT_MS: '5000', PLAZA_TEST_PHONE: '04141234567' })).test!;
-    expect(c).toMatchObject({ baseUrl: 'http://127.0.0.1:8585', rif: 'J123456789', phone: '04141234567', clientIp: '127.0.0.1', timeoutMs: 5000 });
+    expect(c).toMatchObject({
+      baseUrl: 'http://127.0.0.1:8585',
+      rif: 'J123456789',
+      phone: '04141234567',
+      clientIp: '127.0.0.1',
+      timeoutMs: 5000,
+    });
     expect(c.breaker.resetTimeoutMs).toBe(30_000);
   });
 

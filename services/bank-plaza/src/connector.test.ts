@@ -21,10 +21,28 @@ import { BancoPlazaConnector, type BancoPlazaOptions } from './connector';
 const credentials = { apiKey: 'plaza-key', apiSecret: 'plaza-secret' };
 const MERCHANT = { rif: 'J123456789', account: '01380000000000000001', phone: '04140000001' };
 
-const payerPhone = (n: number): Instrumento => ({ tipo: 'telefono', valor: `0414${String(n).padStart(7, '0')}`, banco: '0102', identificacion: 'V12345678', nombre: 'Ana Pagadora' });
-const merchantAccount: Instrumento = { tipo: 'cuenta', valor: MERCHANT.account, banco: '0138', identificacion: MERCHANT.rif, nombre: 'Tienda' };
+const payerPhone = (n: number): Instrumento => ({
+  tipo: 'telefono',
+  valor: `0414${String(n).padStart(7, '0')}`,
+  banco: '0102',
+  identificacion: 'V12345678',
+  nombre: 'Ana Pagadora',
+});
+const merchantAccount: Instrumento = {
+  tipo: 'cuenta',
+  valor: MERCHANT.account,
+  banco: '0138',
+  identificacion: MERCHANT.rif,
+  nombre: 'Tienda',
+};
 const beneficiaryPhone: Instrumento = { tipo: 'telefono', valor: '04241112233', banco: '0105', identificacion: 'V7654321', nombre: 'Beto' };
-const beneficiaryAccount: Instrumento = { tipo: 'cuenta', valor: '01050000000000000042', banco: '0105', identificacion: 'E8765432', nombre: 'Carla' };
+const beneficiaryAccount: Instrumento = {
+  tipo: 'cuenta',
+  valor: '01050000000000000042',
+  banco: '0105',
+  identificacion: 'E8765432',
+  nombre: 'Carla',
+};
 
 let payerSeq = 100;
 function order(request: ExecuteOrder['request'], rail: Rail, related: ExecuteOrder['related'] = null): ExecuteOrder {
@@ -38,7 +56,15 @@ const cobrar = (valor: number, pagador: Instrumento, otp: string, rail: 'c2p' | 
   order({ kind: 'cobrar', body: { ...shared(valor), cobrador: merchantAccount, pagador, otp } satisfies CobrarBody }, rail);
 const pagar = (valor: number, beneficiario: Instrumento, rail: 'pago_movil' | 'credito_inmediato'): ExecuteOrder =>
   order(
-    { kind: 'pagar', body: { ...shared(valor), ordenante: merchantAccount, beneficiario, via: rail === 'pago_movil' ? 'pago_movil' : 'credito_inmediato' } satisfies PagarBody },
+    {
+      kind: 'pagar',
+      body: {
+        ...shared(valor),
+        ordenante: merchantAccount,
+        beneficiario,
+        via: rail === 'pago_movil' ? 'pago_movil' : 'credito_inmediato',
+      } satisfies PagarBody,
+    },
     rail,
   );
 const statusOf = (o: ExecuteOrder, outcome: BankOutcome | null = null): StatusQuery => ({
@@ -58,7 +84,10 @@ const references = memoryReferenceBook();
 let plaza: BancoPlazaConnector;
 const extra: BancoPlazaConnector[] = [];
 const connector = (over: Partial<BancoPlazaOptions> = {}, now?: () => Date) => {
-  const c = new BancoPlazaConnector({ baseUrl: emu.url, ...credentials, ...MERCHANT, timeoutMs: 5_000, ...over }, { references, ...(now ? { now } : {}) });
+  const c = new BancoPlazaConnector(
+    { baseUrl: emu.url, ...credentials, ...MERCHANT, timeoutMs: 5_000, ...over },
+    { references, ...(now ? { now } : {}) },
+  );
   extra.push(c);
   return c;
 };
@@ -94,10 +123,19 @@ describe('success paths', () => {
   it('Débito Inmediato: accepted with endtoend, pending, then settled after settlement', async () => {
     const before = emu.ledger.balance(MERCHANT.account);
     const { o, outcome } = await debit(150.25);
-    expect(outcome).toMatchObject({ type: 'accepted', pending: true, referencia: expect.stringMatching(/^[0-9]{12}$/), endtoend: expect.stringMatching(/^0138[0-9]{24}$/) });
+    expect(outcome).toMatchObject({
+      type: 'accepted',
+      pending: true,
+      referencia: expect.stringMatching(/^[0-9]{12}$/),
+      endtoend: expect.stringMatching(/^0138[0-9]{24}$/),
+    });
     expect(await plaza.status(statusOf(o, outcome))).toMatchObject({ type: 'accepted', pending: true });
     expect(emu.controls.settleAll()).toBe(1);
-    expect(await plaza.status(statusOf(o, outcome))).toMatchObject({ type: 'settled', endtoend: (outcome as { endtoend: string }).endtoend, raw: { codigo: '0000' } });
+    expect(await plaza.status(statusOf(o, outcome))).toMatchObject({
+      type: 'settled',
+      endtoend: (outcome as { endtoend: string }).endtoend,
+      raw: { codigo: '0000' },
+    });
     expect(emu.ledger.balance(MERCHANT.account)).toBeCloseTo(before + 150.25, 2);
   });
 
@@ -111,8 +149,15 @@ describe('success paths', () => {
   it('C2P: settled at once with the bank reference, and queryable by it', async () => {
     const o = cobrar(80, payerPhone(payerSeq++), '12345678', 'c2p');
     const outcome = await plaza.execute(o);
-    expect(outcome).toMatchObject({ type: 'settled', referencia: expect.stringMatching(/^[0-9]{12}$/), raw: { codigo: '0000', body: { codigoReverso: expect.any(String) } } });
-    expect(await plaza.status(statusOf(o, outcome))).toMatchObject({ type: 'settled', referencia: (outcome as { referencia: string }).referencia });
+    expect(outcome).toMatchObject({
+      type: 'settled',
+      referencia: expect.stringMatching(/^[0-9]{12}$/),
+      raw: { codigo: '0000', body: { codigoReverso: expect.any(String) } },
+    });
+    expect(await plaza.status(statusOf(o, outcome))).toMatchObject({
+      type: 'settled',
+      referencia: (outcome as { referencia: string }).referencia,
+    });
   });
 
   it('pago móvil: settled at once; a redelivered order is not executed twice (idExterno)', async () => {
@@ -124,7 +169,10 @@ describe('success paths', () => {
     expect(again).toMatchObject({ type: 'settled', referencia: (first as { referencia: string }).referencia });
     expect(emu.controls.orderCount()).toBe(orders + 1);
     expect(emu.controls.callsFor(o.orderRef)).toBe(2);
-    expect(await plaza.status(statusOf(o, first))).toMatchObject({ type: 'settled', referencia: (first as { referencia: string }).referencia });
+    expect(await plaza.status(statusOf(o, first))).toMatchObject({
+      type: 'settled',
+      referencia: (first as { referencia: string }).referencia,
+    });
   });
 
   it('Crédito Inmediato to an account: accepted with endtoend, pending, then settled', async () => {
@@ -133,7 +181,10 @@ describe('success paths', () => {
     expect(outcome).toMatchObject({ type: 'accepted', pending: true, referencia: expect.any(String), endtoend: expect.any(String) });
     expect(await plaza.status(statusOf(o, outcome))).toMatchObject({ type: 'accepted', pending: true });
     emu.controls.settleAll();
-    expect(await plaza.status(statusOf(o, outcome))).toMatchObject({ type: 'settled', raw: { descripcionSistema: expect.stringMatching(/^ACCP/) } });
+    expect(await plaza.status(statusOf(o, outcome))).toMatchObject({
+      type: 'settled',
+      raw: { descripcionSistema: expect.stringMatching(/^ACCP/) },
+    });
   });
 
   it('Crédito Inmediato to a phone, refused at settlement: rejected with the ISO reason kept', async () => {
@@ -141,13 +192,21 @@ describe('success paths', () => {
     const outcome = await plaza.execute(o);
     expect(outcome.type).toBe('accepted');
     emu.controls.settleAll();
-    expect(await plaza.status(statusOf(o, outcome))).toMatchObject({ type: 'rejected', motivo: 'SALDO_INSUFICIENTE', raw: { codigo: 'RJCT', descripcionSistema: expect.stringMatching(/^AM04/) } });
+    expect(await plaza.status(statusOf(o, outcome))).toMatchObject({
+      type: 'rejected',
+      motivo: 'SALDO_INSUFICIENTE',
+      raw: { codigo: 'RJCT', descripcionSistema: expect.stringMatching(/^AM04/) },
+    });
   });
 
   it('reverso of a C2P → settled, and its status reads the reversal', async () => {
     const c2p = await plaza.execute(cobrar(55, payerPhone(payerSeq++), '87654321', 'c2p'));
     const referencia = (c2p as { referencia: string }).referencia;
-    const rev = order({ kind: 'reverso', body: { idempotency_key: randomUUID(), id: 'txn_orig' } }, 'reverso', { id: 'txn_orig', referencia, rail: 'c2p' });
+    const rev = order({ kind: 'reverso', body: { idempotency_key: randomUUID(), id: 'txn_orig' } }, 'reverso', {
+      id: 'txn_orig',
+      referencia,
+      rail: 'c2p',
+    });
     const outcome = await plaza.execute(rev);
     expect(outcome).toMatchObject({ type: 'settled', referencia, raw: { codigo: '0000', body: { codigoAnulacion: expect.any(String) } } });
     expect(await plaza.status(statusOf(rev, outcome))).toMatchObject({ type: 'settled' });
@@ -157,14 +216,20 @@ describe('success paths', () => {
 
   it('reverso of another rail → NO_SOPORTADO without calling the bank', async () => {
     const calls = emu.controls.callCount();
-    const rev = order({ kind: 'reverso', body: { idempotency_key: randomUUID(), id: 'txn_x' } }, 'reverso', { id: 'txn_x', referencia: '123', rail: 'credito_inmediato' });
+    const rev = order({ kind: 'reverso', body: { idempotency_key: randomUUID(), id: 'txn_x' } }, 'reverso', {
+      id: 'txn_x',
+      referencia: '123',
+      rail: 'credito_inmediato',
+    });
     expect(await plaza.execute(rev)).toMatchObject({ type: 'rejected', motivo: 'NO_SOPORTADO' });
     expect(emu.controls.callCount()).toBe(calls);
   });
 });
 
 describe('rejections keep the bank answer', () => {
-  const plazaRejections = Object.entries(PLAZA_CODES).filter(([code, e]) => e.meaning === 'rejected' && e.motivo !== 'FIRMA_AUTH' && code !== 'RJCT');
+  const plazaRejections = Object.entries(PLAZA_CODES).filter(
+    ([code, e]) => e.meaning === 'rejected' && e.motivo !== 'FIRMA_AUTH' && code !== 'RJCT',
+  );
   it.each(plazaRejections)('Plaza code %s → its motivo', async (code, entry) => {
     emu.controls.rejectNext(1, code);
     const orders = emu.controls.orderCount();
@@ -177,12 +242,19 @@ describe('rejections keep the bank answer', () => {
   it.each(isoRejections)('CCE reason %s → its motivo', async (code, entry) => {
     emu.controls.rejectNext(1, code);
     const outcome = await plaza.execute(pagar(20, beneficiaryAccount, 'credito_inmediato'));
-    expect(outcome).toMatchObject({ type: 'rejected', motivo: entry.motivo, raw: { codigo: 'RJCT', descripcionSistema: expect.stringMatching(new RegExp(`^${code}`)) } });
+    expect(outcome).toMatchObject({
+      type: 'rejected',
+      motivo: entry.motivo,
+      raw: { codigo: 'RJCT', descripcionSistema: expect.stringMatching(new RegExp(`^${code}`)) },
+    });
   });
 
   it('an unlisted code on an order → unknown (DESCONOCIDA, resolved by a status query), never a rejection; the code is kept', async () => {
     emu.controls.rejectNext(1, '0777');
-    expect(await plaza.execute(pagar(20, beneficiaryPhone, 'pago_movil'))).toEqual({ type: 'unknown', raw: expect.objectContaining({ codigo: '0777' }) });
+    expect(await plaza.execute(pagar(20, beneficiaryPhone, 'pago_movil'))).toEqual({
+      type: 'unknown',
+      raw: expect.objectContaining({ codigo: '0777' }),
+    });
   });
 
   it.each([429, 400, 404, 409, 500, 502, 503])('a bare HTTP %i on an order that may have arrived → unknown', async (status) => {
@@ -201,7 +273,11 @@ describe('rejections keep the bank answer', () => {
 
   it('magic amount .51 → SALDO_INSUFICIENTE without executing', async () => {
     const orders = emu.controls.orderCount();
-    expect(await plaza.execute(cobrar(10.51, payerPhone(payerSeq++), '12345678', 'c2p'))).toMatchObject({ type: 'rejected', motivo: 'SALDO_INSUFICIENTE', raw: { codigo: '0051' } });
+    expect(await plaza.execute(cobrar(10.51, payerPhone(payerSeq++), '12345678', 'c2p'))).toMatchObject({
+      type: 'rejected',
+      motivo: 'SALDO_INSUFICIENTE',
+      raw: { codigo: '0051' },
+    });
     expect(emu.controls.orderCount()).toBe(orders);
   });
 
@@ -292,17 +368,25 @@ describe('faults', () => {
 
   it('an HTTP 500 without a bank code → unknown for a money order', async () => {
     emu.controls.failNext(1, 500);
-    expect(await plaza.execute(pagar(10, beneficiaryAccount, 'credito_inmediato'))).toMatchObject({ type: 'unknown', raw: { status: 500 } });
+    expect(await plaza.execute(pagar(10, beneficiaryAccount, 'credito_inmediato'))).toMatchObject({
+      type: 'unknown',
+      raw: { status: 500 },
+    });
   });
 
   it('the breaker opens after repeated failures, then closes after its reset timeout', async () => {
-    const guarded = connector({ breaker: { volumeThreshold: 2, errorThresholdPercentage: 50, resetTimeoutMs: 300, rollingCountTimeoutMs: 10_000 } });
+    const guarded = connector({
+      breaker: { volumeThreshold: 2, errorThresholdPercentage: 50, resetTimeoutMs: 300, rollingCountTimeoutMs: 10_000 },
+    });
     emu.controls.failNext(2, 502);
     expect((await guarded.execute(pagar(10, beneficiaryPhone, 'pago_movil'))).type).toBe('unknown');
     expect((await guarded.execute(pagar(10, beneficiaryPhone, 'pago_movil'))).type).toBe('unknown');
     expect(guarded.breakers.state('p2p')).toBe('open');
     const calls = emu.controls.callCount();
-    expect(await guarded.execute(pagar(10, beneficiaryPhone, 'pago_movil'))).toMatchObject({ type: 'not_processed', raw: { reason: expect.stringMatching(/circuit breaker open/) } });
+    expect(await guarded.execute(pagar(10, beneficiaryPhone, 'pago_movil'))).toMatchObject({
+      type: 'not_processed',
+      raw: { reason: expect.stringMatching(/circuit breaker open/) },
+    });
     expect(emu.controls.callCount()).toBe(calls);
     await vi.waitFor(() => expect(guarded.breakers.state('p2p')).toBe('half_open'), { timeout: 5_000, interval: 50 });
     expect((await guarded.execute(pagar(10, beneficiaryPhone, 'pago_movil'))).type).toBe('settled');
@@ -354,7 +438,9 @@ describe('status queries', () => {
     }
     expect(await plaza.status(statusOf(lost))).toMatchObject({ type: 'not_processed', raw: { status: 404, codigo: '0025' } });
     expect(await plaza.status(statusOf(pagar(10, beneficiaryPhone, 'pago_movil')))).toMatchObject({ type: 'not_processed' });
-    expect(await plaza.status(statusOf(cobrar(10, payerPhone(1), '12345678', 'debito_inmediato')))).toMatchObject({ type: 'not_processed' });
+    expect(await plaza.status(statusOf(cobrar(10, payerPhone(1), '12345678', 'debito_inmediato')))).toMatchObject({
+      type: 'not_processed',
+    });
   });
 
   it('a Débito Inmediato found by referencia_c alone (its answer was lost)', async () => {
@@ -409,17 +495,23 @@ describe('balance and statement', () => {
   });
 
   it('an account the bank does not have → CUENTA_NO_EXISTE with the answer kept', async () => {
-    expect(await plaza.saldo('test', { cuenta: '01380000000000099999' })).toMatchObject({ ok: false, motivo: 'CUENTA_NO_EXISTE', raw: { codigo: '0014' } });
+    expect(await plaza.saldo('test', { cuenta: '01380000000000099999' })).toMatchObject({
+      ok: false,
+      motivo: 'CUENTA_NO_EXISTE',
+      raw: { codigo: '0014' },
+    });
   });
 });
 
 describe('replicas sharing one API key', () => {
   it('four connectors with clocks 2 s apart, 400 concurrent payouts → 0 nonce refusals, every order settled once', async () => {
     const skews = [-2_000, -700, 0, 2_000];
-    const replicas = skews.map((skew, i) => connector({ replica: i, breaker: { volumeThreshold: 10_000 } }, () => new Date(Date.now() + skew)));
+    const replicas = skews.map((skew, i) =>
+      connector({ replica: i, breaker: { volumeThreshold: 10_000 } }, () => new Date(Date.now() + skew)),
+    );
     const calls = emu.controls.callCount();
     const orders = emu.controls.orderCount();
-    const payouts = Array.from({ length: 400 }, (_, i) => pagar(10, beneficiaryPhone, 'pago_movil'));
+    const payouts = Array.from({ length: 400 }, (_, _i) => pagar(10, beneficiaryPhone, 'pago_movil'));
     const outcomes = await Promise.all(payouts.map((o, i) => replicas[i % replicas.length]!.execute(o)));
     expect(outcomes.filter((o) => o.type !== 'settled')).toEqual([]);
     // A refused nonce would have been re-sent: one call per order means none was refused.

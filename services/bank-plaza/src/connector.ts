@@ -59,44 +59,77 @@ function plazaBank(config: BancoPlazaOptions, kit: GuardedSend, deps: BancoPlaza
   // A book given to the connector (the store's) is where every reference is assigned before its order
   // is sent: an attempt without one was never sent. A private one forgets on restart: it proves nothing.
   const durable = deps.references !== undefined;
-  const m: plaza.Merchant = { rif: config.rif, account: config.account, clientIp: config.clientIp ?? '127.0.0.1', ...(config.phone ? { phone: config.phone } : {}) };
+  const m: plaza.Merchant = {
+    rif: config.rif,
+    account: config.account,
+    clientIp: config.clientIp ?? '127.0.0.1',
+    ...(config.phone ? { phone: config.phone } : {}),
+  };
   const send = (req: PlazaRequest) => transport.send(req);
   const merchant = m;
 
   async function plan(order: ExecuteOrder): Promise<Plan> {
     // Edge (merchant accounts): a live order carries the merchant's registered account at Plaza; it
     // is debited or credited instead of the connector's configured one.
-    const m = order.account ? { ...merchant, account: order.account.cuenta, ...(order.account.telefono ? { phone: order.account.telefono } : {}) } : merchant;
+    const m = order.account
+      ? { ...merchant, account: order.account.cuenta, ...(order.account.telefono ? { phone: order.account.telefono } : {}) }
+      : merchant;
     const { request, rail } = order;
     switch (request.kind) {
       case 'token':
         if (rail !== 'debito_inmediato') return { outcome: unsupported(`no OTP request on rail ${rail}`) };
-        return { request: plaza.tokenDI(request.body, m), success: () => ({ type: 'accepted', pending: false, referencia: null, endtoend: null }) };
+        return {
+          request: plaza.tokenDI(request.body, m),
+          success: () => ({ type: 'accepted', pending: false, referencia: null, endtoend: null }),
+        };
       case 'cobrar':
         if (rail === 'debito_inmediato') {
           const own = await plaza.referenciaFor(references, m.rif, order.orderRef);
           return {
             request: plaza.cobroDI(own, request.body, m),
-            success: (body) => ({ type: 'accepted', pending: true, referencia: field(body, 'referencia_c', 'referencia') ?? own, endtoend: field(body, 'endtoend') }),
+            success: (body) => ({
+              type: 'accepted',
+              pending: true,
+              referencia: field(body, 'referencia_c', 'referencia') ?? own,
+              endtoend: field(body, 'endtoend'),
+            }),
           };
         }
-        if (rail === 'c2p') return { request: plaza.c2p(request.body, m), success: (body) => ({ type: 'settled', pending: false, referencia: field(body, 'referencia'), endtoend: null }) };
+        if (rail === 'c2p')
+          return {
+            request: plaza.c2p(request.body, m),
+            success: (body) => ({ type: 'settled', pending: false, referencia: field(body, 'referencia'), endtoend: null }),
+          };
         return { outcome: unsupported(`no collection on rail ${rail}`) };
       case 'pagar':
         if (rail === 'pago_movil') {
-          return { request: plaza.p2p(order, request.body, m), success: (body) => ({ type: 'settled', pending: false, referencia: field(body, 'numeroReferencia', 'referencia'), endtoend: null }) };
+          return {
+            request: plaza.p2p(order, request.body, m),
+            success: (body) => ({
+              type: 'settled',
+              pending: false,
+              referencia: field(body, 'numeroReferencia', 'referencia'),
+              endtoend: null,
+            }),
+          };
         }
         if (rail === 'credito_inmediato') {
           const own = await plaza.referenciaFor(references, m.rif, order.orderRef);
           return {
             request: plaza.pagoO(own, request.body, m),
-            success: (body) => ({ type: 'accepted', pending: true, referencia: field(body, 'numeroReferencia', 'referencia'), endtoend: field(body, 'endtoend') }),
+            success: (body) => ({
+              type: 'accepted',
+              pending: true,
+              referencia: field(body, 'numeroReferencia', 'referencia'),
+              endtoend: field(body, 'endtoend'),
+            }),
           };
         }
         return { outcome: unsupported(`no payout on rail ${rail}`) };
       case 'reverso': {
         const related = order.related;
-        if (!related || related.rail !== 'c2p') return { outcome: unsupported(`Banco Plaza reverses only C2P collections, not ${related?.rail ?? 'an unknown operation'}`) };
+        if (related?.rail !== 'c2p')
+          return { outcome: unsupported(`Banco Plaza reverses only C2P collections, not ${related?.rail ?? 'an unknown operation'}`) };
         if (!related.referencia) return { outcome: unsupported('the C2P to reverse has no bank reference') };
         const referencia = related.referencia;
         return { request: plaza.reversoC2P(referencia), success: () => ({ type: 'settled', pending: false, referencia, endtoend: null }) };
@@ -108,7 +141,8 @@ function plazaBank(config: BancoPlazaOptions, kit: GuardedSend, deps: BancoPlaza
   async function byReference(query: StatusQuery, ask: (referencia: string) => PlazaRequest, kind: 'cce'): Promise<BankOutcome> {
     const referencia = await plaza.referenciaOf(references, m.rif, query.orderRef);
     if (!referencia) {
-      if (durable) return { type: 'not_processed', raw: { switch: 'no merchant reference was ever assigned to this attempt: it was never sent' } };
+      if (durable)
+        return { type: 'not_processed', raw: { switch: 'no merchant reference was ever assigned to this attempt: it was never sent' } };
       return unknownOutcome({ switch: 'no merchant reference on record for this order; reconcile with the statement (movimientos)' });
     }
     return statusOutcome(await send(ask(referencia)), query, kind);
@@ -135,7 +169,8 @@ function plazaBank(config: BancoPlazaOptions, kit: GuardedSend, deps: BancoPlaza
         case 'c2p':
         case 'reverso':
           // A C2P carries no merchant reference: without the bank's, there is nothing to ask by.
-          if (!query.referencia) return unknownOutcome({ switch: 'no bank reference to query by; reconcile with the statement (movimientos)' });
+          if (!query.referencia)
+            return unknownOutcome({ switch: 'no bank reference to query by; reconcile with the statement (movimientos)' });
           return statusOutcome(await send(plaza.consultaC2P(query.referencia, m)), query, query.rail);
       }
     },
@@ -146,9 +181,16 @@ function plazaBank(config: BancoPlazaOptions, kit: GuardedSend, deps: BancoPlaza
       if (failure || answer.kind !== 'response') return failure ?? { ok: false, motivo: 'DESCONOCIDO', raw: {} };
       const statement = readStatement(answer.body);
       const raw = { ...answer.raw, body: accountData(answer.body) };
-      if (statement.saldoDisponible === null) return { ok: false, motivo: 'DESCONOCIDO', raw: { ...raw, switch: 'no saldoDisponible in the answer' } };
+      if (statement.saldoDisponible === null)
+        return { ok: false, motivo: 'DESCONOCIDO', raw: { ...raw, switch: 'no saldoDisponible in the answer' } };
       // The bank gives only the available balance; the others default to it when absent.
-      return saldoRead('banco_plaza', query.cuenta, { disponible: statement.saldoDisponible, contable: statement.saldoContable, bloqueado: statement.saldoBloqueado }, kit.now(), raw);
+      return saldoRead(
+        'banco_plaza',
+        query.cuenta,
+        { disponible: statement.saldoDisponible, contable: statement.saldoContable, bloqueado: statement.saldoBloqueado },
+        kit.now(),
+        raw,
+      );
     },
     /** The bank answers a whole date range at once; pages are cut here (`cursor` = offset). */
     async movimientos(_mode, query) {
@@ -164,5 +206,8 @@ function plazaBank(config: BancoPlazaOptions, kit: GuardedSend, deps: BancoPlaza
 }
 
 /** Banco Plaza's connector: the kit's, over `plazaBank`. */
-export const BancoPlazaConnector = defineConnector<BancoPlazaOptions, BancoPlazaDeps, ReturnType<typeof plazaBank>>('banco_plaza', plazaBank);
+export const BancoPlazaConnector = defineConnector<BancoPlazaOptions, BancoPlazaDeps, ReturnType<typeof plazaBank>>(
+  'banco_plaza',
+  plazaBank,
+);
 export type BancoPlazaConnector = BankConnectorKit<ReturnType<typeof plazaBank>>;

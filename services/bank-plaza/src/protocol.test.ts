@@ -28,7 +28,11 @@ describe('Banco Plaza signature (PROTOCOLS §2.2)', () => {
 
   it('puts key, nonce and signature in the three headers', () => {
     const h = authHeaders({ apiKey: 'key', apiSecret: 'secret123' }, '/v1/cce/debinm/tokenDI', '1718000000000', body);
-    expect(h).toEqual({ 'api-key': 'key', nonce: '1718000000000', 'api-signature': sign('secret123', '/v1/cce/debinm/tokenDI', '1718000000000', body) });
+    expect(h).toEqual({
+      'api-key': 'key',
+      nonce: '1718000000000',
+      'api-signature': sign('secret123', '/v1/cce/debinm/tokenDI', '1718000000000', body),
+    });
   });
 });
 
@@ -75,7 +79,10 @@ describe('nonces', () => {
 
 describe('business result', () => {
   it('is read from the response headers, any case', () => {
-    const r = readResult({ codigorespuesta: '0051', descripcioncliente: 'Saldo insuficiente', descripcionsistema: 'x', fechahora: '2024-01-01' }, null);
+    const r = readResult(
+      { codigorespuesta: '0051', descripcioncliente: 'Saldo insuficiente', descripcionsistema: 'x', fechahora: '2024-01-01' },
+      null,
+    );
     expect(r).toEqual({ codigo: '0051', descripcionCliente: 'Saldo insuficiente', descripcionSistema: 'x', fechaHora: '2024-01-01' });
   });
 

@@ -23,7 +23,6 @@ export const RESULT_HEADERS = {
   fechaHora: 'fechaHora',
 } as const;
 
-
 /**
  * Lowercase hex HMAC-SHA384 keyed by the API secret over `path + nonce + body`. `path` is the
  * resource base path (leading `/`, no trailing `/{id}`, no query string); `body` is the exact raw
@@ -147,7 +146,13 @@ export class PlazaTransport {
         accept: 'application/json',
         ...(req.body ? { 'content-type': 'application/json' } : {}),
       };
-      const sent = await this.kit.send({ operation: req.operation, url: `${this.baseUrl}${req.path}${query}`, method: req.method, headers, ...(req.body ? { body } : {}) });
+      const sent = await this.kit.send({
+        operation: req.operation,
+        url: `${this.baseUrl}${req.path}${query}`,
+        method: req.method,
+        headers,
+        ...(req.body ? { body } : {}),
+      });
       const answer = readAnswer(sent);
       if (attempt < 3 && answer.kind === 'response' && answer.result.codigo === NONCE_REFUSED) continue;
       return answer;

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { amount2, decimalReference, FormatError, memoryReferenceBook, phone11 } from '@switch/shared';
 import { phone10, plazaId, REFERENCIA_DIGITS, referenciaFor, referenciaOf, text35 } from './requests';
 
-const phoneFrom10 = (t: string) => `0${t}`;
+const _phoneFrom10 = (t: string) => `0${t}`;
 
 describe('instrument conversions', () => {
   it('pads ids to a letter and 11 digits, RIFs to J00 + 9 digits', () => {
@@ -58,4 +58,3 @@ describe('instrument conversions', () => {
     expect(() => decimalReference(1_000_000_000_000, 12)).toThrow();
   });
 });
-

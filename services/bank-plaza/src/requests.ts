@@ -1,4 +1,18 @@
-import { account20, amount2, bankCode4, decimalReference, FormatError, phone11, text, type CobrarBody, type ExecuteOrder, type PagarBody, type ReferenceBook, type StatusQuery, type TokenBody } from '@switch/shared';
+import {
+  account20,
+  amount2,
+  bankCode4,
+  decimalReference,
+  FormatError,
+  phone11,
+  text,
+  type CobrarBody,
+  type ExecuteOrder,
+  type PagarBody,
+  type ReferenceBook,
+  type StatusQuery,
+  type TokenBody,
+} from '@switch/shared';
 import type { PlazaRequest } from './protocol';
 
 /**
@@ -150,7 +164,11 @@ export function reversoC2P(referencia: string): PlazaRequest {
 }
 
 /** `tipo_proposito` of a CCE credit: only 220 is seen in public integrations; all purposes use it until the bank says otherwise. */
-const PROPOSITO_CCE: Readonly<Record<NonNullable<PagarBody['proposito']>, string>> = { transferencia: '220', nomina: '220', proveedor: '220' };
+const PROPOSITO_CCE: Readonly<Record<NonNullable<PagarBody['proposito']>, string>> = {
+  transferencia: '220',
+  nomina: '220',
+  proveedor: '220',
+};
 
 /** `POST /v1/cce/pagoO/{rif}`: Crédito Inmediato from the merchant's account; `referencia` names the attempt. */
 export function pagoO(referencia: string, body: PagarBody, m: Merchant): PlazaRequest {
@@ -233,7 +251,12 @@ export function consultaLiq(_q: StatusQuery, referencia: string, m: Merchant): P
 
 /** `GET /v0/pagos/c2p/{rif}/{referencia}` [inf, shape INV]: a C2P by the bank's reference. */
 export function consultaC2P(referencia: string, m: Merchant): PlazaRequest {
-  return { operation: 'consultaC2P', method: 'GET', path: `${PATHS.c2p}/${plazaId(m.rif)}/${encodeURIComponent(referencia)}`, signPath: PATHS.c2p };
+  return {
+    operation: 'consultaC2P',
+    method: 'GET',
+    path: `${PATHS.c2p}/${plazaId(m.rif)}/${encodeURIComponent(referencia)}`,
+    signPath: PATHS.c2p,
+  };
 }
 
 /** `GET /v1/pagos/p2p/{rif}/{idExterno}` [INV]: a sent pago móvil by its idExterno. */
@@ -257,4 +280,3 @@ export function movimientos(cuenta: string, desde: string, hasta: string): Plaza
     query: { moneda: MONEDA, fechaInicio: desde, fechafin: hasta },
   };
 }
-

@@ -1,5 +1,12 @@
 import { field, FormatError, parseAmount, type BankOutcome, type Movimiento, type StatusQuery } from '@switch/shared';
-import { bareHttpOrderOutcome, orderOutcome as kitOrderOutcome, readFailure as kitReadFailure, statusOutcome as kitStatusOutcome, unknownOutcome, type ReadFailure } from '@switch/shared';
+import {
+  bareHttpOrderOutcome,
+  orderOutcome as kitOrderOutcome,
+  readFailure as kitReadFailure,
+  statusOutcome as kitStatusOutcome,
+  unknownOutcome,
+  type ReadFailure,
+} from '@switch/shared';
 import { classify, CODIGO_EXITO, type Classified } from './codes';
 import type { PlazaAnswer } from './protocol';
 
@@ -14,7 +21,12 @@ export { field };
 type Response = Extract<PlazaAnswer, { kind: 'response' }>;
 
 /** How a successful order answer reads, per operation. */
-export type Success = (body: unknown) => { type: 'settled' | 'accepted'; pending: boolean; referencia: string | null; endtoend: string | null };
+export type Success = (body: unknown) => {
+  type: 'settled' | 'accepted';
+  pending: boolean;
+  referencia: string | null;
+  endtoend: string | null;
+};
 
 function classified(answer: Response): Classified | null {
   return answer.result.codigo ? classify(answer.result.codigo, answer.result.descripcionSistema) : null;
@@ -50,14 +62,16 @@ export function statusOutcome(answer: PlazaAnswer, query: StatusQuery, kind: 'cc
   if (answer.kind !== 'response') return unknownOutcome(answer.raw);
   const { status, raw, body } = answer;
   const c = classified(answer);
-  if (!c || !c.entry) return unknownOutcome(raw);
+  if (!c?.entry) return unknownOutcome(raw);
   const referencia = field(body, 'numeroReferencia', 'referencia', 'referencia_c') ?? query.referencia;
   const endtoend = field(body, 'endtoend') ?? query.endtoend;
   if (c.code === CODIGO_EXITO) {
     if (status >= 300) return unknownOutcome(raw);
     if (kind === 'reverso') {
       // The reversal is read off the C2P it reversed.
-      return field(body, 'estado') === 'REVERSADA' ? { type: 'settled', referencia: query.referencia, endtoend: null, raw } : { type: 'not_processed', raw };
+      return field(body, 'estado') === 'REVERSADA'
+        ? { type: 'settled', referencia: query.referencia, endtoend: null, raw }
+        : { type: 'not_processed', raw };
     }
     return { type: 'settled', referencia, endtoend, raw };
   }
@@ -87,7 +101,8 @@ export function accountData(body: unknown): Record<string, unknown> | null {
   return rest;
 }
 
-const asRecord = (v: unknown): Record<string, unknown> => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {});
+const asRecord = (v: unknown): Record<string, unknown> =>
+  v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
 const asString = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : typeof v === 'number' ? String(v) : null);
 
 /** Statement dates: `YYYYMMDD` (the bank's), `YYYY-MM-DD` or `dd/MM/yyyy` → `YYYY-MM-DD`. */

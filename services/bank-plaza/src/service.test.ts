@@ -58,7 +58,10 @@ describe('bank-plaza service', () => {
       },
       related: null,
     });
-    await vi.waitFor(() => expect(results.find((r) => r.type === 'bank_result' && r.txnId === txnId)).toBeDefined(), { timeout: 10_000, interval: 20 });
+    await vi.waitFor(() => expect(results.find((r) => r.type === 'bank_result' && r.txnId === txnId)).toBeDefined(), {
+      timeout: 10_000,
+      interval: 20,
+    });
     const result = results.find((r) => r.type === 'bank_result' && r.txnId === txnId);
     expect(result).toMatchObject({ op: 'execute', attempt: 1, outcome: { type: 'settled', referencia: expect.any(String) } });
     expect(emulator.controls.callsFor(`${txnId}-1`)).toBe(1);

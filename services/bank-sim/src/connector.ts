@@ -103,18 +103,40 @@ export class SimulatedBank implements BankConnector {
     let outcome: BankOutcome;
     switch (order.request.kind) {
       case 'token':
-        outcome = { type: 'accepted', pending: false, referencia, endtoend: null, raw: { ...raw, descripcion: 'OTP simulado, no se envió mensaje' } };
+        outcome = {
+          type: 'accepted',
+          pending: false,
+          referencia,
+          endtoend: null,
+          raw: { ...raw, descripcion: 'OTP simulado, no se envió mensaje' },
+        };
         break;
       case 'cobrar':
         outcome = { type: 'accepted', pending: false, referencia, endtoend: null, raw };
-        this.post(order.merchantId, order.request.body.cobrador, 'credito', order.request.body.monto.valor, order.request.body.concepto, referencia, at);
+        this.post(
+          order.merchantId,
+          order.request.body.cobrador,
+          'credito',
+          order.request.body.monto.valor,
+          order.request.body.concepto,
+          referencia,
+          at,
+        );
         break;
       case 'pagar':
         outcome =
           order.rail === 'pago_movil'
             ? { type: 'settled', referencia, endtoend: null, raw }
             : { type: 'accepted', pending: false, referencia, endtoend: null, raw };
-        this.post(order.merchantId, order.request.body.ordenante, 'debito', order.request.body.monto.valor, order.request.body.concepto, referencia, at);
+        this.post(
+          order.merchantId,
+          order.request.body.ordenante,
+          'debito',
+          order.request.body.monto.valor,
+          order.request.body.concepto,
+          referencia,
+          at,
+        );
         break;
       case 'reverso':
         outcome = {
@@ -134,7 +156,12 @@ export class SimulatedBank implements BankConnector {
     const order = this.orders.get(query.orderRef);
     if (!order) return { type: 'not_processed', raw: { simulated: true, codigo: 'NF', descripcion: 'Operación no encontrada' } };
     if (order.outcome.type !== 'accepted' || order.kind === 'token') return order.outcome;
-    return { type: 'settled', referencia: order.outcome.referencia, endtoend: null, raw: { simulated: true, codigo: '00', descripcion: 'Liquidada (simulada)' } };
+    return {
+      type: 'settled',
+      referencia: order.outcome.referencia,
+      endtoend: null,
+      raw: { simulated: true, codigo: '00', descripcion: 'Liquidada (simulada)' },
+    };
   }
 
   async saldo(_mode: Mode, query: SaldoQuery, context: ReadContext = {}): Promise<ReadOutcome<Saldo>> {
@@ -158,7 +185,10 @@ export class SimulatedBank implements BankConnector {
     const hasta = query.hasta ?? venezuelanDate(this.now());
     const offset = cursorOffset(query.cursor);
     if (offset === null) return invalidCursor();
-    return { ok: true, value: statementPage('bnc', query, hasta, offset, this.statements.get(ledgerKey(context.merchantId, query.cuenta)) ?? []) };
+    return {
+      ok: true,
+      value: statementPage('bnc', query, hasta, offset, this.statements.get(ledgerKey(context.merchantId, query.cuenta)) ?? []),
+    };
   }
 
   private balanceOf(merchantId: string | undefined, cuenta: string): number {
@@ -167,7 +197,15 @@ export class SimulatedBank implements BankConnector {
     return last?.saldo ?? OPENING_BALANCE;
   }
 
-  private post(merchantId: string | undefined, instrumento: { tipo: string; valor: string }, tipo: 'credito' | 'debito', monto: number, concepto: string, referencia: string, at: Date): void {
+  private post(
+    merchantId: string | undefined,
+    instrumento: { tipo: string; valor: string },
+    tipo: 'credito' | 'debito',
+    monto: number,
+    concepto: string,
+    referencia: string,
+    at: Date,
+  ): void {
     if (instrumento.tipo !== 'cuenta') return;
     const key = ledgerKey(merchantId, instrumento.valor);
     const saldo = round2(this.balanceOf(merchantId, instrumento.valor) + (tipo === 'credito' ? monto : -monto));

@@ -1,4 +1,5 @@
-import { startTracing } from '@switch/shared/dist/telemetry/tracing'; startTracing('bank-sim'); // first line: modules are instrumented as they load
+import { startTracing } from '@switch/shared/dist/telemetry/tracing';
+startTracing('bank-sim'); // first line: modules are instrumented as they load
 import { connectAdapters, createLogger, envReader, loadInfraConfig, onShutdown, startHealthServer } from '@switch/shared';
 import { SimulatedBank } from './connector';
 import { startSimulatedBank } from './service';
@@ -9,13 +10,23 @@ async function main(): Promise<void> {
   const log = createLogger('bank-sim');
   const adapters = await connectAdapters(loadInfraConfig(env), 'bank-sim', log);
   const journal = env.string('SWITCH_SIM_JOURNAL', '');
-  const sim = await startSimulatedBank({ bus: adapters.bus, store: adapters.store, log, bank: new SimulatedBank(undefined, journal || undefined) });
-  const health = await startHealthServer(env.int('HEALTH_PORT', 9102, { min: 0, max: 65535 }), env.string('HEALTH_HOST', '127.0.0.1'), adapters.ready, {
-    // Test mode only: lets end-to-end tests count orders at the bank.
-    '/sim/orders': () => ({ executed: sim.bank.executedOrders, byTransaction: sim.bank.ordersByTransaction() }),
-    // Every order received per orderRef (repeats included) and the ledger: read by the reliability drills.
-    '/sim/received': () => ({ byRef: sim.bank.receivedByOrderRef(), ledger: sim.bank.ledger() }),
+  const sim = await startSimulatedBank({
+    bus: adapters.bus,
+    store: adapters.store,
+    log,
+    bank: new SimulatedBank(undefined, journal || undefined),
   });
+  const health = await startHealthServer(
+    env.int('HEALTH_PORT', 9102, { min: 0, max: 65535 }),
+    env.string('HEALTH_HOST', '127.0.0.1'),
+    adapters.ready,
+    {
+      // Test mode only: lets end-to-end tests count orders at the bank.
+      '/sim/orders': () => ({ executed: sim.bank.executedOrders, byTransaction: sim.bank.ordersByTransaction() }),
+      // Every order received per orderRef (repeats included) and the ledger: read by the reliability drills.
+      '/sim/received': () => ({ byRef: sim.bank.receivedByOrderRef(), ledger: sim.bank.ledger() }),
+    },
+  );
   log.info('simulated bank ready');
   onShutdown(log, async () => {
     await sim.stop();

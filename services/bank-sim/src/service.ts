@@ -2,8 +2,20 @@ import { startBankWorker, type Bus, type Logger, type Store, type Subscription }
 import { SimulatedBank } from './connector';
 
 /** Serves `bnc` orders of test mode; live `bnc` orders are left to the real BNC connector's group. */
-export async function startSimulatedBank(deps: { bus: Bus; store: Store; log: Logger; bank?: SimulatedBank }): Promise<{ bank: SimulatedBank; stop(): Promise<void> }> {
+export async function startSimulatedBank(deps: {
+  bus: Bus;
+  store: Store;
+  log: Logger;
+  bank?: SimulatedBank;
+}): Promise<{ bank: SimulatedBank; stop(): Promise<void> }> {
   const bank = deps.bank ?? new SimulatedBank();
-  const subscription: Subscription = await startBankWorker({ bus: deps.bus, store: deps.store, banco: 'bnc', connectors: { test: bank }, group: 'bank-sim', log: deps.log });
+  const subscription: Subscription = await startBankWorker({
+    bus: deps.bus,
+    store: deps.store,
+    banco: 'bnc',
+    connectors: { test: bank },
+    group: 'bank-sim',
+    log: deps.log,
+  });
   return { bank, stop: () => subscription.close() };
 }

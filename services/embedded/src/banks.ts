@@ -1,4 +1,14 @@
-import { loadRoutingTable, MODES, type BancoId, type Bus, type EnvReader, type Logger, type Mode, type RoutingTable, type Store } from '@switch/shared';
+import {
+  loadRoutingTable,
+  MODES,
+  type BancoId,
+  type Bus,
+  type EnvReader,
+  type Logger,
+  type Mode,
+  type RoutingTable,
+  type Store,
+} from '@switch/shared';
 import { loadPlazaConfig, startPlazaService, type PlazaService } from '@switch/bank-plaza';
 import { loadBancaribeConfig, startBancaribeService, type BancaribeService } from '@switch/bank-bancaribe';
 import { loadActivoConfig, startActivoService, type ActivoService } from '@switch/bank-activo';
@@ -37,10 +47,22 @@ export const EMULATOR_SETTLE_MS = 3_000;
  * on 127.0.0.1 only and move no money.
  */
 export const EMULATOR_DEMO = {
-  banco_plaza: { apiKey: 'plaza-demo-key', apiSecret: 'plaza-demo-secret', rif: 'J123456789', account: '01380000000000000001', phone: '04140000138' },
+  banco_plaza: {
+    apiKey: 'plaza-demo-key',
+    apiSecret: 'plaza-demo-secret',
+    rif: 'J123456789',
+    account: '01380000000000000001',
+    phone: '04140000138',
+  },
   bancaribe: { consumerKey: 'bancaribe-demo-key', consumerSecret: 'bancaribe-demo-secret', ...BANCARIBE_MERCHANT },
   banco_activo: { apiKey: 'activo-demo-key', rif: 'J000000171', account: '01710001000000000001', phone: '04140000171' },
-  bnc: { clientGuid: '4A074C46-DD4E-4E54-8010-B80A6A8758F4', masterKey: 'bnc-demo-master-key', clientId: 'J000121532', account: '01910001482101010049', terminal: 'SWITCH01' },
+  bnc: {
+    clientGuid: '4A074C46-DD4E-4E54-8010-B80A6A8758F4',
+    masterKey: 'bnc-demo-master-key',
+    clientId: 'J000121532',
+    account: '01910001482101010049',
+    terminal: 'SWITCH01',
+  },
 } as const;
 
 export interface EmbeddedEmulators {
@@ -80,22 +102,33 @@ export function emulatorsEnabled(env: EnvReader, options: EmbeddedBanksOptions =
 
 /** The routing of the embedded switch: `SWITCH_TEST_BANKS` / `SWITCH_LIVE_BANKS`, with the emulator default for test. */
 export function embeddedRouting(env: EnvReader, emulators: boolean): RoutingTable {
-  if (emulators && env.present('SWITCH_TEST_BANKS') === undefined) return loadRoutingTable(env.with({ SWITCH_TEST_BANKS: EMULATOR_TEST_BANKS }));
+  if (emulators && env.present('SWITCH_TEST_BANKS') === undefined)
+    return loadRoutingTable(env.with({ SWITCH_TEST_BANKS: EMULATOR_TEST_BANKS }));
   return loadRoutingTable(env);
 }
 
-export async function startEmbeddedBanks(deps: { bus: Bus; store: Store; log: Logger; env: EnvReader; options?: EmbeddedBanksOptions }): Promise<EmbeddedBanks> {
+export async function startEmbeddedBanks(deps: {
+  bus: Bus;
+  store: Store;
+  log: Logger;
+  env: EnvReader;
+  options?: EmbeddedBanksOptions;
+}): Promise<EmbeddedBanks> {
   const options = deps.options ?? {};
   const started: { stop(): Promise<void> }[] = [];
   const stopAll = async () => {
     // Connectors first (no call is left half-sent to a closed emulator), then the emulators.
-    for (const s of [...started].reverse()) await s.stop().catch((e: unknown) => deps.log.warn({ err: e }, 'bank component did not stop cleanly'));
+    for (const s of [...started].reverse())
+      await s.stop().catch((e: unknown) => deps.log.warn({ err: e }, 'bank component did not stop cleanly'));
   };
   try {
     let emulators: EmbeddedEmulators | null = null;
     let overlay: Record<string, string> = {};
     if (emulatorsEnabled(deps.env, options)) {
-      const settle = options.emulatorSettleMs !== undefined ? options.emulatorSettleMs : deps.env.int('SWITCH_EMULATOR_SETTLE_MS', EMULATOR_SETTLE_MS, { min: -1, max: 3_600_000 });
+      const settle =
+        options.emulatorSettleMs !== undefined
+          ? options.emulatorSettleMs
+          : deps.env.int('SWITCH_EMULATOR_SETTLE_MS', EMULATOR_SETTLE_MS, { min: -1, max: 3_600_000 });
       const settleMs = settle === null || settle < 0 ? null : settle;
       emulators = await startEmulators(settleMs, started);
       overlay = emulatorEnv(emulators);
@@ -134,7 +167,12 @@ export async function startEmbeddedBanks(deps: { bus: Bus; store: Store; log: Lo
       for (const mode of MODES) if (service.connectors[mode]) connected[mode].push(banco);
     }
     const emulatorUrls: Partial<Record<BancoId, string>> = emulators
-      ? { banco_plaza: emulators.banco_plaza.url, bancaribe: emulators.bancaribe.url, banco_activo: emulators.banco_activo.url, bnc: emulators.bnc.url }
+      ? {
+          banco_plaza: emulators.banco_plaza.url,
+          bancaribe: emulators.bancaribe.url,
+          banco_activo: emulators.banco_activo.url,
+          bnc: emulators.bnc.url,
+        }
       : {};
     return { emulators, services, connected, emulatorUrls, stop: stopAll };
   } catch (error) {
@@ -154,7 +192,12 @@ export function unservedBanks(routing: RoutingTable, banks: EmbeddedBanks): Reco
 
 async function startEmulators(settleDelayMs: number | null, started: { stop(): Promise<void> }[]): Promise<EmbeddedEmulators> {
   const demo = EMULATOR_DEMO;
-  const [{ startEmulator: startPlazaEmulator }, { startEmulator: startBancaribeEmulator }, { startEmulator: startActivoEmulator }, { startEmulator: startBncEmulator }] = await Promise.all([
+  const [
+    { startEmulator: startPlazaEmulator },
+    { startEmulator: startBancaribeEmulator },
+    { startEmulator: startActivoEmulator },
+    { startEmulator: startBncEmulator },
+  ] = await Promise.all([
     import('@switch/bank-plaza/emulator'),
     import('@switch/bank-bancaribe/emulator'),
     import('@switch/bank-activo/emulator'),
@@ -191,7 +234,12 @@ async function startEmulators(settleDelayMs: number | null, started: { stop(): P
   const bnc = track(
     await startBncEmulator({
       port: 0,
-      credentials: { clientGuid: demo.bnc.clientGuid, masterKey: demo.bnc.masterKey, clientId: demo.bnc.clientId, account: demo.bnc.account },
+      credentials: {
+        clientGuid: demo.bnc.clientGuid,
+        masterKey: demo.bnc.masterKey,
+        clientId: demo.bnc.clientId,
+        account: demo.bnc.account,
+      },
       settleDelayMs,
     }),
   );
@@ -232,4 +280,3 @@ function emulatorEnv(e: EmbeddedEmulators): Record<string, string> {
     BNC_LIVE_TERMINAL: d.bnc.terminal,
   };
 }
-

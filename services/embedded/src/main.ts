@@ -41,16 +41,22 @@ async function main(): Promise<void> {
     const list = sw.routing[mode].map((b) => describe(mode, b.banco));
     const missing = unserved[mode].length ? `   [no connector configured: ${unserved[mode].join(', ')}]` : '';
     const idle = sw.banks.connected[mode].filter((b) => !sw.routing[mode].some((r) => r.banco === b));
-    const notRouted = idle.length ? `   [connector ready, not in SWITCH_${mode.toUpperCase()}_BANKS: ${idle.map((b) => describe(mode, b)).join(', ')}]` : '';
+    const notRouted = idle.length
+      ? `   [connector ready, not in SWITCH_${mode.toUpperCase()}_BANKS: ${idle.map((b) => describe(mode, b)).join(', ')}]`
+      : '';
     return `  Banks ${mode}:    ${list.length ? list.join(', ') : '(none)'}${missing}${notRouted}`;
   });
   for (const mode of ['test', 'live'] as const) {
     if (unserved[mode].length) log.warn({ mode, banks: unserved[mode] }, 'banks routed without a connector: their orders wait on the bus');
   }
-  const kind = sw.emulators ? 'simulated bank and bank emulators' : sw.banks.connected.test.length ? 'simulated bank and bank connectors' : 'simulated bank';
+  const kind = sw.emulators
+    ? 'simulated bank and bank emulators'
+    : sw.banks.connected.test.length
+      ? 'simulated bank and bank connectors'
+      : 'simulated bank';
 
   process.stdout.write(
-    [
+    `${[
       '',
       `  Payments switch (embedded, test mode, ${kind}) listening on ${baseUrl}`,
       `  Docs:          ${baseUrl}/docs`,
@@ -64,7 +70,7 @@ async function main(): Promise<void> {
       '',
       `  Onboarding:    npm run switch -- help   (operator token in ${join(dir, 'admin.json')})`,
       '',
-    ].join('\n') + '\n',
+    ].join('\n')}\n`,
   );
 
   const stop = async (signal: string) => {

@@ -1,10 +1,27 @@
-import { loadCorePolicy, loadRiskPolicy, envReader, type CorePolicy, MemoryBus, MemoryStore, type EnvReader, type Logger, type RoutingTable } from '@switch/shared';
+import {
+  loadCorePolicy,
+  loadRiskPolicy,
+  envReader,
+  type CorePolicy,
+  MemoryBus,
+  MemoryStore,
+  type EnvReader,
+  type Logger,
+  type RoutingTable,
+} from '@switch/shared';
 import { buildGateway, loadGatewayConfig, type Gateway, type GatewayConfig } from '@switch/gateway';
 import { startRouter } from '@switch/router';
 import { startSimulatedBank, type SimulatedBank } from '@switch/bank-sim';
 import { loadReconcilerConfig, startReconciler, type ReconcilerHandle, type ReconcilerServiceConfig } from '@switch/reconciler';
 import { loadNotifierConfig, startNotifier, type NotifierConfig, type NotifierHandle } from '@switch/notifier';
-import { embeddedRouting, emulatorsEnabled, startEmbeddedBanks, type EmbeddedBanks, type EmbeddedBanksOptions, type EmbeddedEmulators } from './banks';
+import {
+  embeddedRouting,
+  emulatorsEnabled,
+  startEmbeddedBanks,
+  type EmbeddedBanks,
+  type EmbeddedBanksOptions,
+  type EmbeddedEmulators,
+} from './banks';
 
 export interface EmbeddedSwitch {
   gateway: Gateway;
@@ -46,11 +63,28 @@ export async function startEmbeddedSwitch(options: {
   // Its retries of failing handlers are logged at warn, as on Kafka.
   const bus = new MemoryBus({ logger: options.log });
   const store = new MemoryStore();
-  const router = await startRouter({ bus, store, routing, log: options.log.child({ service: 'router' }), risk: loadRiskPolicy(env), policy: { ...loadCorePolicy(env), ...options.policy } });
+  const router = await startRouter({
+    bus,
+    store,
+    routing,
+    log: options.log.child({ service: 'router' }),
+    risk: loadRiskPolicy(env),
+    policy: { ...loadCorePolicy(env), ...options.policy },
+  });
   const sim = await startSimulatedBank({ bus, store, log: options.log.child({ service: 'bank-sim' }) });
   const banks = await startEmbeddedBanks({ bus, store, log: options.log, env, ...(options.banks ? { options: options.banks } : {}) });
-  const notifier = await startNotifier({ bus, store, log: options.log.child({ service: 'notifier' }), config: { ...loadNotifierConfig(env), ...options.notifier } });
-  const reconciler = startReconciler({ bus, store, log: options.log.child({ service: 'reconciler' }), config: { ...loadReconcilerConfig(env), ...options.reconciler } });
+  const notifier = await startNotifier({
+    bus,
+    store,
+    log: options.log.child({ service: 'notifier' }),
+    config: { ...loadNotifierConfig(env), ...options.notifier },
+  });
+  const reconciler = startReconciler({
+    bus,
+    store,
+    log: options.log.child({ service: 'reconciler' }),
+    config: { ...loadReconcilerConfig(env), ...options.reconciler },
+  });
   const gateway = await buildGateway({ store, bus, routing, log: options.log.child({ service: 'gateway' }), config });
   return {
     gateway,

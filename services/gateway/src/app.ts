@@ -2,7 +2,17 @@ import { randomUUID } from 'node:crypto';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import { addMoneyKeywords, checkReady, metrics, READY_TIMEOUT_MS, registry, type Bus, type Logger, type RoutingTable, type Store } from '@switch/shared';
+import {
+  addMoneyKeywords,
+  checkReady,
+  metrics,
+  READY_TIMEOUT_MS,
+  registry,
+  type Bus,
+  type Logger,
+  type RoutingTable,
+  type Store,
+} from '@switch/shared';
 import { adminGuard, installAuth } from './auth';
 import { clientErrorHandler, frameworkErrors, installErrorHandling } from './errors';
 import { BodyRefused, parseJsonBody } from './json';
@@ -66,7 +76,9 @@ export async function buildGateway(deps: GatewayDeps): Promise<Gateway> {
     // A caller's own x-request-id is kept (traceable across systems) when it is a sane token.
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
-      return typeof given === 'string' && /^[A-Za-z0-9._-]{1,64}$/.test(given) ? given : `req_${randomUUID().replace(/-/g, '').slice(0, 16)}`;
+      return typeof given === 'string' && /^[A-Za-z0-9._-]{1,64}$/.test(given)
+        ? given
+        : `req_${randomUUID().replace(/-/g, '').slice(0, 16)}`;
     },
     logController: new LogController({ disableRequestLogging: !config.logRequests }),
     ajv: {
@@ -151,7 +163,9 @@ export async function buildGateway(deps: GatewayDeps): Promise<Gateway> {
   });
 
   // The tool-protocol server with the same key (SPEC 5.5); its tool calls are injected into the API above.
-  await app.register(async (mcp) => mcpRoutes(mcp, { store: deps.store, inject: (options) => app.inject({ ...options, remoteAddress: INJECTED_ADDRESS }) }));
+  await app.register(async (mcp) =>
+    mcpRoutes(mcp, { store: deps.store, inject: (options) => app.inject({ ...options, remoteAddress: INJECTED_ADDRESS }) }),
+  );
 
   const operator = await buildOperator(deps);
   await app.ready();
@@ -214,7 +228,9 @@ async function buildOperator(deps: GatewayDeps): Promise<FastifyInstance> {
   observe(operator);
   operator.removeContentTypeParser('text/plain');
 
-  operator.get('/metrics', { schema: { hide: true } }, async (_request, reply) => reply.type(registry.contentType).send(await registry.metrics()));
+  operator.get('/metrics', { schema: { hide: true } }, async (_request, reply) =>
+    reply.type(registry.contentType).send(await registry.metrics()),
+  );
   operator.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
   operator.get('/readyz', { schema: { hide: true } }, async (request, reply) => {
     try {
@@ -227,7 +243,6 @@ async function buildOperator(deps: GatewayDeps): Promise<FastifyInstance> {
     }
   });
 
-
   // Every /admin request, routed or not, passes the token check first (no route enumeration).
   const guard = adminGuard(config.adminToken, { maxFailures: config.adminMaxFailures, lockoutMs: config.adminLockoutSeconds * 1000 });
   operator.addHook('onRequest', async (request, reply) => {
@@ -235,7 +250,9 @@ async function buildOperator(deps: GatewayDeps): Promise<FastifyInstance> {
   });
   if (config.adminToken) {
     const adminToken = config.adminToken;
-    await operator.register(async (admin) => adminRoutes(admin, { store: deps.store, bus: deps.bus, adminToken, allowPrivateWebhooks: config.allowPrivateWebhooks }));
+    await operator.register(async (admin) =>
+      adminRoutes(admin, { store: deps.store, bus: deps.bus, adminToken, allowPrivateWebhooks: config.allowPrivateWebhooks }),
+    );
   }
   await operator.ready();
   return operator;

@@ -39,7 +39,11 @@ const digest = (s: string) => createHash('sha256').update(s).digest();
  * /admin request is a 401. A source address that fails `maxFailures` times within `lockoutMs` is
  * refused with 429 and `retry-after` until the window passes, whatever token it then sends.
  */
-export function adminGuard(adminToken: string | undefined, limits: { maxFailures: number; lockoutMs: number }, now: () => number = Date.now) {
+export function adminGuard(
+  adminToken: string | undefined,
+  limits: { maxFailures: number; lockoutMs: number },
+  now: () => number = Date.now,
+) {
   const expected = adminToken ? digest(adminToken) : null;
   const failures = new Map<string, { count: number; since: number }>();
   const prune = (at: number) => {

@@ -19,7 +19,9 @@ describe('gateway configuration: HTTP edge and throttling', () => {
   it('SWITCH_TRUST_PROXY: a number of hops or addresses and CIDRs', () => {
     expect(loadGatewayConfig(envReader({ SWITCH_TRUST_PROXY: '1' })).trustProxy).toBe(1);
     expect(loadGatewayConfig(envReader({ SWITCH_TRUST_PROXY: '10.0.0.0/8, 127.0.0.1' })).trustProxy).toEqual(['10.0.0.0/8', '127.0.0.1']);
-    expect(() => loadGatewayConfig(envReader({ SWITCH_TRUST_PROXY: 'everyone' }))).toThrow(/SWITCH_TRUST_PROXY: "everyone" is not an address/);
+    expect(() => loadGatewayConfig(envReader({ SWITCH_TRUST_PROXY: 'everyone' }))).toThrow(
+      /SWITCH_TRUST_PROXY: "everyone" is not an address/,
+    );
   });
 
   it('reads every variable', () => {

@@ -48,9 +48,13 @@ function readTrustProxy(env: EnvReader): boolean | number | string[] {
   const raw = env.optionalString('SWITCH_TRUST_PROXY');
   if (raw === undefined || raw === '' || raw === 'false') return false;
   if (/^[0-9]+$/.test(raw)) return env.int('SWITCH_TRUST_PROXY', 0, { min: 1, max: 10 });
-  const entries = raw.split(',').map((e) => e.trim()).filter(Boolean);
+  const entries = raw
+    .split(',')
+    .map((e) => e.trim())
+    .filter(Boolean);
   for (const e of entries) {
-    if (!/^[0-9a-fA-F:.]+(\/[0-9]{1,3})?$/.test(e)) throw new ConfigError('SWITCH_TRUST_PROXY', `"${e}" is not an address or CIDR (or give a number of hops)`);
+    if (!/^[0-9a-fA-F:.]+(\/[0-9]{1,3})?$/.test(e))
+      throw new ConfigError('SWITCH_TRUST_PROXY', `"${e}" is not an address or CIDR (or give a number of hops)`);
   }
   return entries;
 }
@@ -73,9 +77,10 @@ export function loadGatewayConfig(env: EnvReader = envReader()): GatewayConfig {
     rateLimitPerMinute: env.int('SWITCH_RATE_LIMIT_PER_MINUTE', 6000, { min: 1, max: 10_000_000 }),
     failureLimitPerIpPerMinute: env.int('SWITCH_FAILURE_LIMIT_PER_IP_PER_MINUTE', 120, { min: 1, max: 10_000_000 }),
     failureLimitPerMerchantPerMinute: env.int('SWITCH_FAILURE_LIMIT_PER_MERCHANT_PER_MINUTE', 600, { min: 1, max: 10_000_000 }),
-    gatewayReplicas: env.optionalString('SWITCH_GATEWAY_REPLICAS') === 'auto' || env.optionalString('SWITCH_GATEWAY_REPLICAS') === undefined
-      ? 'auto'
-      : env.int('SWITCH_GATEWAY_REPLICAS', 1, { min: 1, max: 1000 }),
+    gatewayReplicas:
+      env.optionalString('SWITCH_GATEWAY_REPLICAS') === 'auto' || env.optionalString('SWITCH_GATEWAY_REPLICAS') === undefined
+        ? 'auto'
+        : env.int('SWITCH_GATEWAY_REPLICAS', 1, { min: 1, max: 1000 }),
     connectionTimeoutMs: env.int('SWITCH_HTTP_CONNECTION_TIMEOUT_MS', 60_000, { min: 1_000, max: 600_000 }),
     requestTimeoutMs: env.int('SWITCH_HTTP_REQUEST_TIMEOUT_MS', 10_000, { min: 500, max: 300_000 }),
     headersTimeoutMs: env.int('SWITCH_HTTP_HEADERS_TIMEOUT_MS', 5_000, { min: 500, max: 300_000 }),
@@ -91,9 +96,14 @@ export function loadGatewayConfig(env: EnvReader = envReader()): GatewayConfig {
 }
 
 /** The HTTP bounds must nest: headers within the request, and the socket outliving an answer wait. */
-export function checkHttpTimeouts(c: Pick<GatewayConfig, 'headersTimeoutMs' | 'requestTimeoutMs' | 'connectionTimeoutMs' | 'answerTimeoutMs' | 'queryTimeoutMs'>): void {
+export function checkHttpTimeouts(
+  c: Pick<GatewayConfig, 'headersTimeoutMs' | 'requestTimeoutMs' | 'connectionTimeoutMs' | 'answerTimeoutMs' | 'queryTimeoutMs'>,
+): void {
   if (c.headersTimeoutMs > c.requestTimeoutMs) {
-    throw new ConfigError('SWITCH_HTTP_HEADERS_TIMEOUT_MS', `${c.headersTimeoutMs} must not exceed SWITCH_HTTP_REQUEST_TIMEOUT_MS (${c.requestTimeoutMs})`);
+    throw new ConfigError(
+      'SWITCH_HTTP_HEADERS_TIMEOUT_MS',
+      `${c.headersTimeoutMs} must not exceed SWITCH_HTTP_REQUEST_TIMEOUT_MS (${c.requestTimeoutMs})`,
+    );
   }
   const longestWait = Math.max(c.answerTimeoutMs, c.queryTimeoutMs);
   if (c.connectionTimeoutMs <= longestWait) {

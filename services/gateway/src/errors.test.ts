@@ -31,7 +31,9 @@ describe('validationDetail', () => {
 
   it('says a non-UUID key must be a UUID, a URN included', () => {
     expect(detailOf(PagarBody, { ...valid, idempotency_key: 'abc' })).toEqual({ idempotency_key: 'must be a UUID' });
-    expect(detailOf(PagarBody, { ...valid, idempotency_key: `urn:uuid:${valid.idempotency_key}` })).toEqual({ idempotency_key: 'must be a UUID' });
+    expect(detailOf(PagarBody, { ...valid, idempotency_key: `urn:uuid:${valid.idempotency_key}` })).toEqual({
+      idempotency_key: 'must be a UUID',
+    });
   });
 
   it('lists the allowed values of an enumeration once, instead of one error per literal', () => {
@@ -59,7 +61,9 @@ describe('validationDetail', () => {
 
   it('names the root when the value itself is wrong', () => {
     expect(detailOf(ConsultarBody, 'text')).toEqual({ body: expect.any(String) });
-    expect(validationDetail([{ keyword: 'type', instancePath: '', message: 'must be object', params: {} }], 'query')).toEqual({ query: 'must be object' });
+    expect(validationDetail([{ keyword: 'type', instancePath: '', message: 'must be object', params: {} }], 'query')).toEqual({
+      query: 'must be object',
+    });
   });
 
   it('keeps the first reason of a field and falls back to "is invalid"', () => {

@@ -47,8 +47,7 @@ export function validationDetail(errors: AjvLikeError[], root: string): Record<s
     else if (e.keyword === 'pattern' && e.params.pattern === UUID_PATTERN) detail[path] ??= 'must be a UUID';
     else if (e.keyword === 'pattern' && e.params.pattern === NOMBRE_PATTERN) {
       detail[path] ??= 'must not be blank nor contain control characters (C0, DEL, C1, U+2028, U+2029)';
-    }
-    else detail[path] ??= e.message ?? 'is invalid';
+    } else detail[path] ??= e.message ?? 'is invalid';
   }
   for (const [path, values] of allowed) detail[path] = `must be one of: ${values.join(', ')}`;
   return detail;
@@ -95,7 +94,10 @@ export function clientErrorHandler(error: Error & { code?: string }, socket: Soc
 
 /** Router-level faults (a URL that cannot be decoded, a parameter too long): 400 in the house body. */
 export function frameworkErrors(error: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
-  void reply.code(400).send({ error: 'VALIDATION', detail: { url: error.code === 'FST_ERR_BAD_URL' ? 'is not a valid URL' : (error.message || 'is invalid') } });
+  void reply.code(400).send({
+    error: 'VALIDATION',
+    detail: { url: error.code === 'FST_ERR_BAD_URL' ? 'is not a valid URL' : error.message || 'is invalid' },
+  });
 }
 
 export function installErrorHandling(app: FastifyInstance): void {
@@ -128,13 +130,18 @@ export function installErrorHandling(app: FastifyInstance): void {
         return reply.code(413).send({ error: 'PAYLOAD_TOO_LARGE', message: 'request body too large' });
       case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
-        return reply.code(error.statusCode ?? 415).send({ error: 'UNSUPPORTED_MEDIA_TYPE', message: 'send content-type: application/json' });
+        return reply
+          .code(error.statusCode ?? 415)
+          .send({ error: 'UNSUPPORTED_MEDIA_TYPE', message: 'send content-type: application/json' });
       case 'FST_ERR_CTP_EMPTY_JSON_BODY':
         return reply.code(400).send({ error: 'VALIDATION', detail: { body: 'is required' } });
     }
     if (error.statusCode === 429) return reply.code(429).send({ error: 'RATE_LIMITED', message: error.message });
     if (error.statusCode === 408 || (error as { code?: string }).code === 'ECONNRESET') {
-      return reply.code(408).header('connection', 'close').send({ error: 'REQUEST_TIMEOUT', message: 'the request did not arrive in time' });
+      return reply
+        .code(408)
+        .header('connection', 'close')
+        .send({ error: 'REQUEST_TIMEOUT', message: 'the request did not arrive in time' });
     }
     if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
       // Malformed JSON and other client faults the parser finds.
@@ -142,7 +149,9 @@ export function installErrorHandling(app: FastifyInstance): void {
     }
     if (error instanceof DependencyDown || error instanceof SchemaViolation) {
       request.log.error({ err: error }, 'dependency unavailable');
-      return reply.code(503).send({ error: 'SERVICE_UNAVAILABLE', message: 'the switch cannot reach a dependency; retry with the same idempotency_key' });
+      return reply
+        .code(503)
+        .send({ error: 'SERVICE_UNAVAILABLE', message: 'the switch cannot reach a dependency; retry with the same idempotency_key' });
     }
     request.log.error({ err: error }, 'unhandled error');
     return reply.code(500).send({ error: 'INTERNAL', message: 'unexpected error; retry with the same idempotency_key' });

@@ -113,7 +113,9 @@ export function checkText(value: unknown, path = ''): void {
     const problem = forbiddenCharacter(value);
     if (problem) throw invalid(path, problem);
   } else if (Array.isArray(value)) {
-    value.forEach((v, k) => checkText(v, join(path, String(k))));
+    value.forEach((v, k) => {
+      checkText(v, join(path, String(k)));
+    });
   } else if (value !== null && typeof value === 'object') {
     for (const [k, v] of Object.entries(value)) {
       const problem = forbiddenCharacter(k);
@@ -128,7 +130,9 @@ function replacedPaths(value: unknown, path = '', out: string[] = []): string[] 
   if (typeof value === 'string') {
     if (value.includes('\ufffd')) out.push(path || 'body');
   } else if (Array.isArray(value)) {
-    value.forEach((v, k) => replacedPaths(v, join(path, String(k)), out));
+    value.forEach((v, k) => {
+      replacedPaths(v, join(path, String(k)), out);
+    });
   } else if (value !== null && typeof value === 'object') {
     for (const [k, v] of Object.entries(value)) replacedPaths(v, join(path, k), out);
   }
@@ -145,7 +149,10 @@ const utf8Lenient = new TextDecoder('utf-8');
 export function parseJsonBody(raw: Buffer, contentType: string | undefined): unknown {
   const charset = charsetOf(contentType);
   if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') {
-    throw new BodyRefused(415, { error: 'UNSUPPORTED_MEDIA_TYPE', message: 'send content-type: application/json with UTF-8 (charset=utf-8 or none)' });
+    throw new BodyRefused(415, {
+      error: 'UNSUPPORTED_MEDIA_TYPE',
+      message: 'send content-type: application/json with UTF-8 (charset=utf-8 or none)',
+    });
   }
   let text: string;
   try {

@@ -1,4 +1,5 @@
-import { startTracing } from '@switch/shared/dist/telemetry/tracing'; startTracing('gateway'); // first line: modules are instrumented as they load
+import { startTracing } from '@switch/shared/dist/telemetry/tracing';
+startTracing('gateway'); // first line: modules are instrumented as they load
 import { connectAdapters, createLogger, envReader, loadInfraConfig, loadRoutingTable, onShutdown } from '@switch/shared';
 import { buildGateway } from './app';
 import { loadGatewayConfig } from './config';
@@ -9,7 +10,14 @@ async function main(): Promise<void> {
   const log = createLogger('gateway');
   const config = loadGatewayConfig(env);
   const adapters = await connectAdapters(loadInfraConfig(env), 'gateway', log);
-  const gateway = await buildGateway({ store: adapters.store, bus: adapters.bus, routing: loadRoutingTable(env), log, config, ready: adapters.ready });
+  const gateway = await buildGateway({
+    store: adapters.store,
+    bus: adapters.bus,
+    routing: loadRoutingTable(env),
+    log,
+    config,
+    ready: adapters.ready,
+  });
   await gateway.app.listen({ host: config.host, port: config.port });
   // Metrics, probes and the admin API on their own port, never the merchant one.
   await gateway.operator.listen({ host: config.operatorHost, port: config.operatorPort });

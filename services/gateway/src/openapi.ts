@@ -39,7 +39,8 @@ export function publishedDocument<T>(document: T): T {
     if (Array.isArray(node)) node.forEach(walk);
     else if (node !== null && typeof node === 'object') {
       const o = node as Record<string, unknown>;
-      if (typeof o[MAX_DECIMALS] === 'number' && o.multipleOf === undefined) o.multipleOf = Number((10 ** -(o[MAX_DECIMALS] as number)).toFixed(o[MAX_DECIMALS] as number));
+      if (typeof o[MAX_DECIMALS] === 'number' && o.multipleOf === undefined)
+        o.multipleOf = Number((10 ** -(o[MAX_DECIMALS] as number)).toFixed(o[MAX_DECIMALS] as number));
       Object.values(o).forEach(walk);
     }
   };

@@ -87,7 +87,12 @@ export class Operations {
   /** Current state of a transaction, asking its bank first when the outcome is still open (SPEC 4.4). */
   async query(caller: Caller, id: string): Promise<Resultado> {
     const tx = await this.assertOwned(caller, id);
-    if (tx.estado === null) return this.awaitEvent(tx.id, (e) => e.settledForReply, () => this.republish(tx));
+    if (tx.estado === null)
+      return this.awaitEvent(
+        tx.id,
+        (e) => e.settledForReply,
+        () => this.republish(tx),
+      );
     if (!isReconcilable(tx)) return toResultado(tx);
     const waiting = this.deps.replies.waitForEvent(tx.id, (e) => e.version > tx.version && e.settledForReply, this.deps.queryTimeoutMs);
     await this.deps.bus.publish(TOPICS.routerInbox, tx.id, { type: 'query', txnId: tx.id }).catch(unavailable);
@@ -99,7 +104,14 @@ export class Operations {
 
   private async answer(caller: Caller, txnId: string, request: OperationRequest, print: string): Promise<Resultado> {
     const execute = () =>
-      this.execute({ txnId, merchantId: caller.merchantId, mode: caller.mode, idempotencyKey: request.body.idempotency_key, fingerprint: print, request });
+      this.execute({
+        txnId,
+        merchantId: caller.merchantId,
+        mode: caller.mode,
+        idempotencyKey: request.body.idempotency_key,
+        fingerprint: print,
+        request,
+      });
     const tx = await this.deps.store.transactions.get(txnId).catch(unavailable);
     if (tx && tx.estado !== null) return toResultado(tx);
     // New, or still in flight: (re)hand it to the actor, which runs it once, and wait for its answer.
@@ -161,10 +173,12 @@ export class Operations {
    * is stored and nothing reaches a bank. A cobrar without a token (an OTP captured by the caller) is free.
    */
   private async assertMatchesToken(caller: Caller, body: CobrarRequest): Promise<void> {
-    const claim = await this.deps.store.idempotency.get(idempotencyScope(caller.merchantId, caller.mode, 'token', body.idempotency_key)).catch(unavailable);
+    const claim = await this.deps.store.idempotency
+      .get(idempotencyScope(caller.merchantId, caller.mode, 'token', body.idempotency_key))
+      .catch(unavailable);
     if (!claim) return;
     const token = await this.deps.store.transactions.get(claim.txnId).catch(unavailable);
-    if (!token || token.request.kind !== 'token') return;
+    if (token?.request.kind !== 'token') return;
     const asked = token.request.body;
     const fields = tokenMismatch(asked, body);
     if (fields.length === 0) return;

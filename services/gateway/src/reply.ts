@@ -38,12 +38,18 @@ export class Replies {
 
   async start(): Promise<void> {
     this.subscriptions = [
-      await this.bus.subscribe(TOPICS.transactions, { group: `gateway-${this.gatewayId}`, latestOnly: true, maxAttempts: 1 }, async ({ value }) =>
-        this.onEvent(value),
+      await this.bus.subscribe(
+        TOPICS.transactions,
+        { group: `gateway-${this.gatewayId}`, latestOnly: true, maxAttempts: 1 },
+        async ({ value }) => this.onEvent(value),
       ),
-      await this.bus.subscribe(TOPICS.gatewayReplies, { group: `gateway-${this.gatewayId}`, latestOnly: true, maxAttempts: 1 }, async ({ value }) => {
-        if (value.gatewayId === this.gatewayId) this.readWaiters.get(value.correlationId)?.(value);
-      }),
+      await this.bus.subscribe(
+        TOPICS.gatewayReplies,
+        { group: `gateway-${this.gatewayId}`, latestOnly: true, maxAttempts: 1 },
+        async ({ value }) => {
+          if (value.gatewayId === this.gatewayId) this.readWaiters.get(value.correlationId)?.(value);
+        },
+      ),
     ];
   }
 
@@ -96,7 +102,11 @@ export class Replies {
         resolve(reply);
       });
     });
-    await this.bus.publish(bankRequests(banco), correlationId, { ...request, correlationId, gatewayId: this.gatewayId } as BankRequestMessage);
+    await this.bus.publish(bankRequests(banco), correlationId, {
+      ...request,
+      correlationId,
+      gatewayId: this.gatewayId,
+    } as BankRequestMessage);
     return answer;
   }
 

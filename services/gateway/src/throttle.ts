@@ -113,7 +113,10 @@ export class Throttle {
   private refuse(reply: FastifyReply, counter: WindowCounter, message: string): FastifyReply {
     const retry = counter.retryAfterSeconds();
     if (bodyUnread(reply.request)) reply.header('connection', 'close');
-    return reply.code(429).header('retry-after', String(retry)).send({ error: 'RATE_LIMITED', message: `${message}; retry after ${retry} s` });
+    return reply
+      .code(429)
+      .header('retry-after', String(retry))
+      .send({ error: 'RATE_LIMITED', message: `${message}; retry after ${retry} s` });
   }
 
   /** onRequest, first of all: refuses when the address or the claimed merchant spent its failure budget. */
@@ -122,7 +125,11 @@ export class Throttle {
     const ipSpent = request.ip !== INJECTED_ADDRESS && this.failures.get(`ip|${request.ip}`) >= this.limits.failuresPerIp;
     const merchantSpent = merchant !== null && this.failures.get(`m|${merchant.merchantId}`) >= this.limits.failuresPerMerchant;
     if (ipSpent || merchantSpent) {
-      return this.refuse(reply, this.failures, `too many refused requests (more than ${ipSpent ? this.limits.failuresPerIp : this.limits.failuresPerMerchant} a minute)`);
+      return this.refuse(
+        reply,
+        this.failures,
+        `too many refused requests (more than ${ipSpent ? this.limits.failuresPerIp : this.limits.failuresPerMerchant} a minute)`,
+      );
     }
     return undefined;
   };

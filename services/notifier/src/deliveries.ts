@@ -1,11 +1,5 @@
 import { context, propagation } from '@opentelemetry/api';
-import {
-  EVENT_FOR_STATE,
-  type Store,
-  type TransactionEventMessage,
-  type WebhookBody,
-  type WebhookDelivery,
-} from '@switch/shared';
+import { EVENT_FOR_STATE, type Store, type TransactionEventMessage, type WebhookBody, type WebhookDelivery } from '@switch/shared';
 
 /**
  * Turns an announced state change into one delivery per endpoint of that merchant and mode that

@@ -45,9 +45,24 @@ describe('webhook destination guard', () => {
 
   it('refuses every special-purpose IPv4 range, benchmarking 198.18.0.0/15 included', () => {
     for (const a of [
-      '0.0.0.0', '10.0.0.1', '100.64.0.1', '127.0.0.1', '169.254.169.254', '172.16.0.1', '172.31.255.255', '192.0.0.8',
-      '192.0.2.1', '192.88.99.1', '192.168.1.1', '198.18.0.1', '198.19.255.254', '198.51.100.1', '203.0.113.1', '224.0.0.1',
-      '240.0.0.1', '255.255.255.255',
+      '0.0.0.0',
+      '10.0.0.1',
+      '100.64.0.1',
+      '127.0.0.1',
+      '169.254.169.254',
+      '172.16.0.1',
+      '172.31.255.255',
+      '192.0.0.8',
+      '192.0.2.1',
+      '192.88.99.1',
+      '192.168.1.1',
+      '198.18.0.1',
+      '198.19.255.254',
+      '198.51.100.1',
+      '203.0.113.1',
+      '224.0.0.1',
+      '240.0.0.1',
+      '255.255.255.255',
     ]) {
       expect(isInternalAddress(a), a).toBe(true);
     }
@@ -62,13 +77,24 @@ describe('webhook destination guard', () => {
   });
 
   it('lets public addresses through, embedded ones included', () => {
-    for (const a of ['8.8.8.8', '1.1.1.1', '198.17.255.255', '198.20.0.1', '2606:4700:4700::1111', '::ffff:8.8.8.8', '64:ff9b::8.8.8.8', '2002:0808:0808::1']) {
+    for (const a of [
+      '8.8.8.8',
+      '1.1.1.1',
+      '198.17.255.255',
+      '198.20.0.1',
+      '2606:4700:4700::1111',
+      '::ffff:8.8.8.8',
+      '64:ff9b::8.8.8.8',
+      '2002:0808:0808::1',
+    ]) {
       expect(isInternalAddress(a), a).toBe(false);
     }
   });
 
   it('refusedDestination: literals and resolved names', async () => {
-    const resolveTo = (address: string): Resolver => async () => [{ address, family: address.includes(':') ? 6 : 4 }];
+    const resolveTo =
+      (address: string): Resolver =>
+      async () => [{ address, family: address.includes(':') ? 6 : 4 }];
     expect(await refusedDestination('http://[::ffff:127.0.0.1]/hook')).toMatch(/internal/);
     expect(await refusedDestination('http://[::ffff:a9fe:a9fe]/')).toMatch(/internal/);
     expect(await refusedDestination('http://198.18.0.1/')).toMatch(/internal/);
@@ -84,7 +110,10 @@ describe('webhook destination guard', () => {
     expect(one).toEqual([null, '93.184.216.34', 4]);
     const all = await new Promise<unknown[]>((resolve) => lookup('h.example', { all: true }, (...args: unknown[]) => resolve(args)));
     expect(all).toEqual([null, [{ address: '93.184.216.34', family: 4 }]]);
-    const bad = guardedLookup(async () => [{ address: '93.184.216.34', family: 4 }, { address: '127.0.0.1', family: 4 }]);
+    const bad = guardedLookup(async () => [
+      { address: '93.184.216.34', family: 4 },
+      { address: '127.0.0.1', family: 4 },
+    ]);
     const refused = await new Promise<unknown[]>((resolve) => bad('h.example', { all: true }, (...args: unknown[]) => resolve(args)));
     expect(refused[0]).toMatchObject({ name: 'DestinationRefused' });
   });
@@ -108,9 +137,15 @@ describe('webhook delivery connects only to the address that was checked (DNS re
 
     let lookups = 0;
     // A rebinding name: the check sees a public address, a second resolution would see loopback.
-    const rebinding: Resolver = async () => (lookups++ === 0 ? [{ address: '93.184.216.34', family: 4 }] : [{ address: '127.0.0.1', family: 4 }]);
+    const rebinding: Resolver = async () =>
+      lookups++ === 0 ? [{ address: '93.184.216.34', family: 4 }] : [{ address: '127.0.0.1', family: 4 }];
     const store = new MemoryStore();
-    await registerWebhook(store, { merchantId: 'tienda', mode: 'live', url: `http://rebind.example:${port}/hooks`, events: ['transaccion.liquidada'] });
+    await registerWebhook(store, {
+      merchantId: 'tienda',
+      mode: 'live',
+      url: `http://rebind.example:${port}/hooks`,
+      events: ['transaccion.liquidada'],
+    });
     await planDeliveries(
       store,
       {
@@ -121,7 +156,15 @@ describe('webhook delivery connects only to the address that was checked (DNS re
         version: 2,
         settledForReply: true,
         transition: { from: null, to: 'LIQUIDADA', at: '2026-11-22T10:00:00.000Z' },
-        resultado: { id: 'txn_rebind', estado: 'LIQUIDADA', banco_usado: 'bnc', referencia_banco: 'R', endtoend: null, motivo_rechazo: null, intentos: 1 },
+        resultado: {
+          id: 'txn_rebind',
+          estado: 'LIQUIDADA',
+          banco_usado: 'bnc',
+          referencia_banco: 'R',
+          endtoend: null,
+          motivo_rechazo: null,
+          intentos: 1,
+        },
         monto: 10,
         moneda: 'VES',
         concepto: 'x',
@@ -131,7 +174,14 @@ describe('webhook delivery connects only to the address that was checked (DNS re
     );
     const dispatcher = new Dispatcher(
       store,
-      { schedule: [0, 5, 5, 5, 5, 5], attemptTimeoutMs: 2000, leaseMs: 10_000, allowPrivateDestinations: false, concurrency: 1, resolve: rebinding },
+      {
+        schedule: [0, 5, 5, 5, 5, 5],
+        attemptTimeoutMs: 2000,
+        leaseMs: 10_000,
+        allowPrivateDestinations: false,
+        concurrency: 1,
+        resolve: rebinding,
+      },
       createLogger('notifier-test', 'silent'),
     );
     cleanup.push(() => dispatcher.close());

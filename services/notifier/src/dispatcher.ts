@@ -72,7 +72,11 @@ export class Dispatcher {
     const worker = async () => {
       for (;;) {
         const now = this.now();
-        const delivery = await this.store.deliveries.claimDue(now.toISOString(), this.owner, new Date(now.getTime() + this.config.leaseMs).toISOString());
+        const delivery = await this.store.deliveries.claimDue(
+          now.toISOString(),
+          this.owner,
+          new Date(now.getTime() + this.config.leaseMs).toISOString(),
+        );
         if (!delivery) return;
         attempted++;
         if (workers.length < this.config.concurrency) workers.push(worker());
@@ -86,12 +90,14 @@ export class Dispatcher {
   }
 
   private async attempt(delivery: WebhookDelivery): Promise<void> {
-    const endpoint = (await this.store.webhooks.listForMerchant(delivery.merchantId, delivery.mode)).find((e) => e.id === delivery.endpointId);
+    const endpoint = (await this.store.webhooks.listForMerchant(delivery.merchantId, delivery.mode)).find(
+      (e) => e.id === delivery.endpointId,
+    );
     const startedAt = this.now();
     const n = delivery.attempts.length + 1;
     let statusCode: number | null = null;
     let error: string | null = null;
-    if (!endpoint || !endpoint.active) {
+    if (!endpoint?.active) {
       error = 'endpoint removed or inactive';
     } else {
       const guard = delivery.mode === 'live' && !this.config.allowPrivateDestinations;
@@ -103,8 +109,18 @@ export class Dispatcher {
     }
     const finishedAt = this.now();
     metrics.webhookDuration.observe((finishedAt.getTime() - startedAt.getTime()) / 1000);
-    metrics.webhookAttempts.inc({ outcome: statusCode !== null && statusCode >= 200 && statusCode < 300 ? 'delivered' : error?.startsWith('destination refused') ? 'refused' : 'failed' });
-    const attempts = [...delivery.attempts, { n, at: startedAt.toISOString(), statusCode, latencyMs: finishedAt.getTime() - startedAt.getTime(), error }];
+    metrics.webhookAttempts.inc({
+      outcome:
+        statusCode !== null && statusCode >= 200 && statusCode < 300
+          ? 'delivered'
+          : error?.startsWith('destination refused')
+            ? 'refused'
+            : 'failed',
+    });
+    const attempts = [
+      ...delivery.attempts,
+      { n, at: startedAt.toISOString(), statusCode, latencyMs: finishedAt.getTime() - startedAt.getTime(), error },
+    ];
     const ok = statusCode !== null && statusCode >= 200 && statusCode < 300;
     const next = ok ? null : nextAttemptAt(this.config.schedule, attempts.length, finishedAt);
     const status = ok ? 'delivered' : next ? 'pending' : 'exhausted';
@@ -119,12 +135,21 @@ export class Dispatcher {
       return;
     }
     if (status === 'exhausted') metrics.webhookExhausted.inc();
-    if (status === 'exhausted') this.log.error({ deliveryId: delivery.id, txnId: delivery.txnId, attempts: attempts.length }, 'webhook delivery exhausted');
-    const result: AttemptResult = { delivery: { ...delivery, status, attempts, nextAttemptAt: next?.toISOString() ?? null, lease: null }, outcome: ok ? 'delivered' : next ? 'retry' : 'exhausted' };
-    this.listeners.forEach((l) => l(result));
+    if (status === 'exhausted')
+      this.log.error({ deliveryId: delivery.id, txnId: delivery.txnId, attempts: attempts.length }, 'webhook delivery exhausted');
+    const result: AttemptResult = {
+      delivery: { ...delivery, status, attempts, nextAttemptAt: next?.toISOString() ?? null, lease: null },
+      outcome: ok ? 'delivered' : next ? 'retry' : 'exhausted',
+    };
+    for (const l of this.listeners) l(result);
   }
 
-  private async post(delivery: WebhookDelivery, secret: string, at: Date, guard: boolean): Promise<{ statusCode: number | null; error: string | null }> {
+  private async post(
+    delivery: WebhookDelivery,
+    secret: string,
+    at: Date,
+    guard: boolean,
+  ): Promise<{ statusCode: number | null; error: string | null }> {
     try {
       const send = guard ? (url: string, init: Parameters<typeof fetchVia>[2]) => fetchVia(this.guarded, url, init) : fetch;
       const res = await send(delivery.url, {

@@ -1,4 +1,5 @@
-import { startTracing } from '@switch/shared/dist/telemetry/tracing'; startTracing('notifier'); // first line: modules are instrumented as they load
+import { startTracing } from '@switch/shared/dist/telemetry/tracing';
+startTracing('notifier'); // first line: modules are instrumented as they load
 import { connectAdapters, createLogger, envReader, loadInfraConfig, onShutdown, startHealthServer } from '@switch/shared';
 import { loadNotifierConfig, startNotifier } from './service';
 
@@ -9,7 +10,11 @@ async function main(): Promise<void> {
   const config = loadNotifierConfig(env);
   const adapters = await connectAdapters(loadInfraConfig(env), 'notifier', log);
   const notifier = await startNotifier({ bus: adapters.bus, store: adapters.store, log, config });
-  const health = await startHealthServer(env.int('HEALTH_PORT', 9103, { min: 0, max: 65535 }), env.string('HEALTH_HOST', '127.0.0.1'), adapters.ready);
+  const health = await startHealthServer(
+    env.int('HEALTH_PORT', 9103, { min: 0, max: 65535 }),
+    env.string('HEALTH_HOST', '127.0.0.1'),
+    adapters.ready,
+  );
   log.info({ owner: notifier.dispatcher.owner }, 'notifier ready');
   onShutdown(log, async () => {
     await notifier.stop();

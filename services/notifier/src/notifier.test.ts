@@ -33,7 +33,14 @@ async function receiver(failFirst = 0) {
 }
 
 const log = createLogger('notifier-test', 'silent');
-const config: NotifierConfig = { schedule: [0, 5, 5, 5, 5, 5], attemptTimeoutMs: 2000, leaseMs: 10_000, allowPrivateDestinations: true, concurrency: 4, pollIntervalMs: 10 };
+const config: NotifierConfig = {
+  schedule: [0, 5, 5, 5, 5, 5],
+  attemptTimeoutMs: 2000,
+  leaseMs: 10_000,
+  allowPrivateDestinations: true,
+  concurrency: 4,
+  pollIntervalMs: 10,
+};
 
 function settled(txnId: string, version = 3): TransactionEventMessage {
   return {
@@ -44,7 +51,15 @@ function settled(txnId: string, version = 3): TransactionEventMessage {
     version,
     settledForReply: true,
     transition: { from: 'ACEPTADA', to: 'LIQUIDADA', at: '2026-11-22T10:00:00.000Z' },
-    resultado: { id: txnId, estado: 'LIQUIDADA', banco_usado: 'bnc', referencia_banco: 'TEST-abcdef12', endtoend: null, motivo_rechazo: null, intentos: 1 },
+    resultado: {
+      id: txnId,
+      estado: 'LIQUIDADA',
+      banco_usado: 'bnc',
+      referencia_banco: 'TEST-abcdef12',
+      endtoend: null,
+      motivo_rechazo: null,
+      intentos: 1,
+    },
     monto: 150.5,
     moneda: 'VES',
     concepto: 'Pago proveedor',
@@ -82,7 +97,16 @@ describe('notifier: signed webhooks from a durable queue', () => {
     expect(body).toEqual({
       type: 'transaccion.liquidada',
       sentAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/),
-      data: { id: 'txn_1', estado: 'LIQUIDADA', monto: 150.5, moneda: 'VES', concepto: 'Pago proveedor', banco: 'bnc', referencia: 'TEST-abcdef12', operacion: 'pagar' },
+      data: {
+        id: 'txn_1',
+        estado: 'LIQUIDADA',
+        monto: 150.5,
+        moneda: 'VES',
+        concepto: 'Pago proveedor',
+        banco: 'bnc',
+        referencia: 'TEST-abcdef12',
+        operacion: 'pagar',
+      },
     });
   });
 
@@ -90,13 +114,18 @@ describe('notifier: signed webhooks from a durable queue', () => {
     const { bus, store, hook } = await setup();
     const notifier = await startNotifier({ bus, store, log, config });
     cleanup.push(notifier.stop);
-    await bus.publish(TOPICS.transactions, 'txn_a', { ...settled('txn_a'), transition: { from: null, to: 'ACEPTADA', at: '2026-11-22T10:00:00.000Z' } });
+    await bus.publish(TOPICS.transactions, 'txn_a', {
+      ...settled('txn_a'),
+      transition: { from: null, to: 'ACEPTADA', at: '2026-11-22T10:00:00.000Z' },
+    });
     await bus.publish(TOPICS.transactions, 'txn_b', { ...settled('txn_b'), merchantId: 'otra' });
     await bus.publish(TOPICS.transactions, 'txn_c', { ...settled('txn_c'), mode: 'live' });
     await bus.publish(TOPICS.transactions, 'txn_d', settled('txn_d'));
     await hook.received(1);
     await bus.drained();
-    expect((await store.deliveries.listForTransaction('txn_a')).length + (await store.deliveries.listForTransaction('txn_b')).length).toBe(0);
+    expect((await store.deliveries.listForTransaction('txn_a')).length + (await store.deliveries.listForTransaction('txn_b')).length).toBe(
+      0,
+    );
     expect(hook.got.map((g) => JSON.parse(g.body).data.id)).toEqual(['txn_d']);
   });
 

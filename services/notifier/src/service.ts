@@ -58,9 +58,13 @@ export async function startNotifier(deps: { bus: Bus; store: Store; log: Logger;
       .catch((error: unknown) => deps.log.error({ err: error }, 'delivery round failed'))
       .finally(() => (inRound = false));
   };
-  const subscription: Subscription = await deps.bus.subscribe(TOPICS.transactions, { group: 'notifier' }, measured('notifier', TOPICS.transactions.name, async ({ value }) => {
-    if ((await planDeliveries(deps.store, value, new Date())) > 0 && !stopped) tick();
-  }));
+  const subscription: Subscription = await deps.bus.subscribe(
+    TOPICS.transactions,
+    { group: 'notifier' },
+    measured('notifier', TOPICS.transactions.name, async ({ value }) => {
+      if ((await planDeliveries(deps.store, value, new Date())) > 0 && !stopped) tick();
+    }),
+  );
   const timer = setInterval(() => {
     void running.then(() => {
       if (!stopped) tick();

@@ -20,10 +20,26 @@ describe('webhook deliveries keep the trace of their state change', () => {
     const traceId = '4bf92f3577b34da6a3ce929d0e0e4736';
     const parent = trace.setSpanContext(ROOT_CONTEXT, { traceId, spanId: '00f067aa0ba902b7', traceFlags: TraceFlags.SAMPLED });
     const event: TransactionEventMessage = {
-      txnId: 'txn_t', merchantId: 'tienda', mode: 'test', kind: 'pagar', version: 2, settledForReply: true,
+      txnId: 'txn_t',
+      merchantId: 'tienda',
+      mode: 'test',
+      kind: 'pagar',
+      version: 2,
+      settledForReply: true,
       transition: { from: null, to: 'LIQUIDADA', at: '2026-11-22T10:00:00.000Z' },
-      resultado: { id: 'txn_t', estado: 'LIQUIDADA', banco_usado: 'bnc', referencia_banco: 'R', endtoend: null, motivo_rechazo: null, intentos: 1 },
-      monto: 1, moneda: 'VES', concepto: 'c', banco: 'bnc',
+      resultado: {
+        id: 'txn_t',
+        estado: 'LIQUIDADA',
+        banco_usado: 'bnc',
+        referencia_banco: 'R',
+        endtoend: null,
+        motivo_rechazo: null,
+        intentos: 1,
+      },
+      monto: 1,
+      moneda: 'VES',
+      concepto: 'c',
+      banco: 'bnc',
     };
     await context.with(parent, () => planDeliveries(store, event, new Date()));
     const [delivery] = await store.deliveries.listForTransaction('txn_t');

@@ -13,8 +13,24 @@ describe('onboarding command line', () => {
       path: '/admin/v1/merchants/tienda/keys',
       body: { mode: 'live' },
     });
-    expect(toRequest(['key', 'revoke', '--merchant', 'tienda', '--key', 'key_1'])).toEqual({ method: 'DELETE', path: '/admin/v1/merchants/tienda/keys/key_1' });
-    expect(toRequest(['webhook', 'add', '--merchant', 'tienda', '--mode', 'test', '--url', 'https://x.test/h', '--events', 'transaccion.liquidada, transaccion.rechazada'])).toEqual({
+    expect(toRequest(['key', 'revoke', '--merchant', 'tienda', '--key', 'key_1'])).toEqual({
+      method: 'DELETE',
+      path: '/admin/v1/merchants/tienda/keys/key_1',
+    });
+    expect(
+      toRequest([
+        'webhook',
+        'add',
+        '--merchant',
+        'tienda',
+        '--mode',
+        'test',
+        '--url',
+        'https://x.test/h',
+        '--events',
+        'transaccion.liquidada, transaccion.rechazada',
+      ]),
+    ).toEqual({
       method: 'POST',
       path: '/admin/v1/merchants/tienda/webhooks',
       body: { mode: 'test', url: 'https://x.test/h', events: ['transaccion.liquidada', 'transaccion.rechazada'] },
@@ -22,30 +38,56 @@ describe('onboarding command line', () => {
   });
 
   it('maps the account commands', () => {
-    expect(toRequest(['account', 'add', '--merchant', 'tienda', '--mode', 'live', '--banco', 'bnc', '--cuenta', '01910000000000000001', '--telefono', '04141234567'])).toEqual({
+    expect(
+      toRequest([
+        'account',
+        'add',
+        '--merchant',
+        'tienda',
+        '--mode',
+        'live',
+        '--banco',
+        'bnc',
+        '--cuenta',
+        '01910000000000000001',
+        '--telefono',
+        '04141234567',
+      ]),
+    ).toEqual({
       method: 'POST',
       path: '/admin/v1/merchants/tienda/accounts',
       body: { mode: 'live', banco: 'bnc', cuenta: '01910000000000000001', telefono: '04141234567' },
     });
-    expect(toRequest(['account', 'add', '--merchant', 'tienda', '--mode', 'test', '--banco', 'bnc', '--cuenta', '01910000000000000001'])).toEqual({
+    expect(
+      toRequest(['account', 'add', '--merchant', 'tienda', '--mode', 'test', '--banco', 'bnc', '--cuenta', '01910000000000000001']),
+    ).toEqual({
       method: 'POST',
       path: '/admin/v1/merchants/tienda/accounts',
       body: { mode: 'test', banco: 'bnc', cuenta: '01910000000000000001' },
     });
     expect(toRequest(['account', 'list', '--merchant', 'tienda'])).toEqual({ method: 'GET', path: '/admin/v1/merchants/tienda/accounts' });
-    expect(toRequest(['account', 'list', '--merchant', 'tienda', '--mode', 'live'])).toEqual({ method: 'GET', path: '/admin/v1/merchants/tienda/accounts?mode=live' });
+    expect(toRequest(['account', 'list', '--merchant', 'tienda', '--mode', 'live'])).toEqual({
+      method: 'GET',
+      path: '/admin/v1/merchants/tienda/accounts?mode=live',
+    });
     expect(() => toRequest(['account', 'add', '--merchant', 'tienda', '--mode', 'live', '--banco', 'bnc'])).toThrow(UsageError);
   });
 
   it('maps the delivery and review commands', () => {
     expect(toRequest(['delivery', 'list', '--txn', 'txn_1'])).toEqual({ method: 'GET', path: '/admin/v1/transactions/txn_1/deliveries' });
-    expect(toRequest(['delivery', 'redeliver', '--id', 'txn_1.v2.we_1'])).toEqual({ method: 'POST', path: '/admin/v1/deliveries/txn_1.v2.we_1/redeliver' });
+    expect(toRequest(['delivery', 'redeliver', '--id', 'txn_1.v2.we_1'])).toEqual({
+      method: 'POST',
+      path: '/admin/v1/deliveries/txn_1.v2.we_1/redeliver',
+    });
     expect(toRequest(['review', 'list'])).toEqual({ method: 'GET', path: '/admin/v1/review' });
   });
 
   it('maps the dead-letter commands', () => {
     expect(toRequest(['dead-letters', 'list'])).toEqual({ method: 'GET', path: '/admin/v1/dead-letters' });
-    expect(toRequest(['dead-letters', 'list', '--topic', 'switch.router.inbox.v1'])).toEqual({ method: 'GET', path: '/admin/v1/dead-letters?topic=switch.router.inbox.v1' });
+    expect(toRequest(['dead-letters', 'list', '--topic', 'switch.router.inbox.v1'])).toEqual({
+      method: 'GET',
+      path: '/admin/v1/dead-letters?topic=switch.router.inbox.v1',
+    });
     expect(toRequest(['dead-letters', 'redrive', '--topic', 'switch.router.inbox.v1'])).toEqual({
       method: 'POST',
       path: '/admin/v1/dead-letters/redrive',
@@ -73,7 +115,11 @@ describe('onboarding command line', () => {
       seen.push({ url, auth: new Headers(init.headers).get('authorization') });
       return new Response(JSON.stringify({ error: 'NOT_FOUND' }), { status: 404 });
     }) as unknown as typeof fetch;
-    const result = await run(['key', 'list', '--merchant', 'nadie'], { url: 'http://127.0.0.1:1', adminToken: 'operator-token-123456' }, fake);
+    const result = await run(
+      ['key', 'list', '--merchant', 'nadie'],
+      { url: 'http://127.0.0.1:1', adminToken: 'operator-token-123456' },
+      fake,
+    );
     expect(result.ok).toBe(false);
     expect(JSON.parse(result.output)).toEqual({ error: 'NOT_FOUND' });
     expect(seen).toEqual([{ url: 'http://127.0.0.1:1/admin/v1/merchants/nadie/keys', auth: 'Bearer operator-token-123456' }]);

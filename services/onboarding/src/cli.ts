@@ -45,7 +45,9 @@ export function resolveConnection(env: Record<string, string | undefined>, cwd: 
   const url = env.SWITCH_URL ?? file.url;
   const adminToken = env.SWITCH_ADMIN_TOKEN ?? file.adminToken;
   if (!url || !adminToken) {
-    throw new UsageError(`cannot find the switch: set SWITCH_URL (the operator port, e.g. http://127.0.0.1:9100) and SWITCH_ADMIN_TOKEN, or run \`npm start\` (it writes ${path})`);
+    throw new UsageError(
+      `cannot find the switch: set SWITCH_URL (the operator port, e.g. http://127.0.0.1:9100) and SWITCH_ADMIN_TOKEN, or run \`npm start\` (it writes ${path})`,
+    );
   }
   return { url: url.replace(/\/$/, ''), adminToken };
 }
@@ -103,7 +105,10 @@ export function toRequest(args: string[]): Request {
       return { method: 'POST', path: `/admin/v1/merchants/${merchant()}/accounts`, body };
     }
     case 'account list':
-      return { method: 'GET', path: `/admin/v1/merchants/${merchant()}/accounts${flags.mode ? `?mode=${encodeURIComponent(flags.mode)}` : ''}` };
+      return {
+        method: 'GET',
+        path: `/admin/v1/merchants/${merchant()}/accounts${flags.mode ? `?mode=${encodeURIComponent(flags.mode)}` : ''}`,
+      };
     case 'webhook list':
       return { method: 'GET', path: `/admin/v1/merchants/${merchant()}/webhooks` };
     case 'delivery list':
@@ -116,7 +121,11 @@ export function toRequest(args: string[]): Request {
       return { method: 'GET', path: `/admin/v1/dead-letters${flags.topic ? `?topic=${encodeURIComponent(flags.topic)}` : ''}` };
     case 'dead-letters redrive': {
       const body: Record<string, unknown> = { topic: need('topic') };
-      if (flags.id) body.ids = flags.id.split(',').map((id) => id.trim()).filter(Boolean);
+      if (flags.id)
+        body.ids = flags.id
+          .split(',')
+          .map((id) => id.trim())
+          .filter(Boolean);
       return { method: 'POST', path: '/admin/v1/dead-letters/redrive', body };
     }
     default:
@@ -124,7 +133,11 @@ export function toRequest(args: string[]): Request {
   }
 }
 
-export async function run(args: string[], connection: Connection, fetchImpl: typeof fetch = fetch): Promise<{ ok: boolean; output: string }> {
+export async function run(
+  args: string[],
+  connection: Connection,
+  fetchImpl: typeof fetch = fetch,
+): Promise<{ ok: boolean; output: string }> {
   const request = toRequest(args);
   const response = await fetchImpl(`${connection.url}${request.path}`, {
     method: request.method,

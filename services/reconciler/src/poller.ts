@@ -1,4 +1,14 @@
-import { metrics, needsReview, OPEN_STATES, TOPICS, type Bus, type DueCursor, type Logger, type Store, type Transaction } from '@switch/shared';
+import {
+  metrics,
+  needsReview,
+  OPEN_STATES,
+  TOPICS,
+  type Bus,
+  type DueCursor,
+  type Logger,
+  type Store,
+  type Transaction,
+} from '@switch/shared';
 
 export interface ReconcilerConfig {
   /** Operations still open after this age are flagged for manual review. */
@@ -30,7 +40,11 @@ export async function reconcileRound(
   const now = (deps.now ?? (() => new Date()))().toISOString();
   const due = await deps.store.transactions.listDue(now, deps.config.batchSize, after);
   const last = due[due.length - 1];
-  const result: RoundResult = { queried: [], flagged: [], cursor: last && due.length >= deps.config.batchSize ? { at: last.nextCheckAt!, id: last.id } : null };
+  const result: RoundResult = {
+    queried: [],
+    flagged: [],
+    cursor: last && due.length >= deps.config.batchSize ? { at: last.nextCheckAt!, id: last.id } : null,
+  };
   metrics.reconcilerCycles.inc();
   for (const tx of due) {
     if (needsReview(tx, now, deps.config.reviewAfterMs)) {
@@ -41,7 +55,8 @@ export async function reconcileRound(
     await deps.bus.publish(TOPICS.routerInbox, tx.id, { type: 'query', txnId: tx.id });
     result.queried.push(tx.id);
   }
-  if (result.queried.length || result.flagged.length) deps.log.info({ queried: result.queried.length, flagged: result.flagged.length }, 'reconciliation round');
+  if (result.queried.length || result.flagged.length)
+    deps.log.info({ queried: result.queried.length, flagged: result.flagged.length }, 'reconciliation round');
   return result;
 }
 

@@ -33,7 +33,9 @@ class ScriptedBank implements BankConnector {
   constructor(public onExecute: BankOutcome) {}
   async execute(order: ExecuteOrder): Promise<BankOutcome> {
     this.executed.push(order);
-    return order.request.kind === 'token' ? { type: 'accepted', pending: false, referencia: 'OTP', endtoend: null, raw: {} } : this.onExecute;
+    return order.request.kind === 'token'
+      ? { type: 'accepted', pending: false, referencia: 'OTP', endtoend: null, raw: {} }
+      : this.onExecute;
   }
   async status(_q: StatusQuery): Promise<BankOutcome> {
     this.statusAsked++;
@@ -59,9 +61,25 @@ describe('reconciler drives open operations to their outcome through the actor',
     const bank = new ScriptedBank(onExecute);
     let clock = Date.parse('2026-11-22T12:00:00.000Z');
     const now = () => new Date(clock);
-    const actor = new TransactionActor({ bus, store, routing: PLAZA_ONLY, log, now, policy: { notFoundSettleMs: 60_000, backoffMs: [0], ...policy } });
+    const actor = new TransactionActor({
+      bus,
+      store,
+      routing: PLAZA_ONLY,
+      log,
+      now,
+      policy: { notFoundSettleMs: 60_000, backoffMs: [0], ...policy },
+    });
     const events: { txnId: string; to: string | undefined }[] = [];
-    const startWorker = () => startBankWorker({ bus, store, banco: 'banco_plaza', connectors: { test: bank }, group: 'bank', log, faults: { publishAfterBankCall: 0 } });
+    const startWorker = () =>
+      startBankWorker({
+        bus,
+        store,
+        banco: 'banco_plaza',
+        connectors: { test: bank },
+        group: 'bank',
+        log,
+        faults: { publishAfterBankCall: 0 },
+      });
     let worker: Subscription | null = await startWorker();
     const subs = [
       await bus.subscribe(TOPICS.routerInbox, { group: 'router' }, ({ value }) => actor.handle(value)),
@@ -85,7 +103,15 @@ describe('reconciler drives open operations to their outcome through the actor',
     const execute = async (request: OperationRequest = payout()) => {
       const txnId = `txn_${randomUUID().replace(/-/g, '')}`;
       const key = request.body.idempotency_key;
-      await bus.publish(TOPICS.routerInbox, txnId, { type: 'execute', txnId, merchantId: 'tienda', mode: 'test', idempotencyKey: key, fingerprint: 'f', request });
+      await bus.publish(TOPICS.routerInbox, txnId, {
+        type: 'execute',
+        txnId,
+        merchantId: 'tienda',
+        mode: 'test',
+        idempotencyKey: key,
+        fingerprint: 'f',
+        request,
+      });
       return txnId;
     };
     const txnId = await execute();
@@ -95,18 +121,54 @@ describe('reconciler drives open operations to their outcome through the actor',
       await bus.drained();
       return r;
     };
-    return { bus, store, bank, txnId, events, round, execute, bankDown, bankUp, advance: (ms: number) => (clock += ms), state: async (id = txnId) => (await store.transactions.get(id))! };
+    return {
+      bus,
+      store,
+      bank,
+      txnId,
+      events,
+      round,
+      execute,
+      bankDown,
+      bankUp,
+      advance: (ms: number) => (clock += ms),
+      state: async (id = txnId) => (await store.transactions.get(id))!,
+    };
   }
 
-  const cuenta = (valor: string, nombre: string) => ({ tipo: 'cuenta' as const, valor, banco: '0138', identificacion: 'J123456789', nombre });
+  const cuenta = (valor: string, nombre: string) => ({
+    tipo: 'cuenta' as const,
+    valor,
+    banco: '0138',
+    identificacion: 'J123456789',
+    nombre,
+  });
   function payout(): OperationRequest {
     const key = randomUUID();
-    return { kind: 'pagar', body: { idempotency_key: key, monto: { valor: 100, moneda: 'VES' }, concepto: 'nómina', ordenante: cuenta('01380000000000000001', 'Tienda'), beneficiario: cuenta('01020000000000000002', 'Ana') } };
+    return {
+      kind: 'pagar',
+      body: {
+        idempotency_key: key,
+        monto: { valor: 100, moneda: 'VES' },
+        concepto: 'nómina',
+        ordenante: cuenta('01380000000000000001', 'Tienda'),
+        beneficiario: cuenta('01020000000000000002', 'Ana'),
+      },
+    };
   }
   function token(): OperationRequest {
     const key = randomUUID();
     const telefono = { tipo: 'telefono' as const, valor: '04141234567', banco: '0102', identificacion: 'V12345678', nombre: 'Ana' };
-    return { kind: 'token', body: { idempotency_key: key, monto: { valor: 5, moneda: 'VES' }, concepto: 'pedido', cobrador: cuenta('01380000000000000001', 'Tienda'), pagador: telefono } };
+    return {
+      kind: 'token',
+      body: {
+        idempotency_key: key,
+        monto: { valor: 5, moneda: 'VES' },
+        concepto: 'pedido',
+        cobrador: cuenta('01380000000000000001', 'Tienda'),
+        pagador: telefono,
+      },
+    };
   }
 
   it('settles a pending immediate credit when the bank later confirms it, and announces it', async () => {
@@ -138,7 +200,9 @@ describe('reconciler drives open operations to their outcome through the actor',
     const tx = await t.state();
     expect(tx.estado).toBe('LIQUIDADA');
     expect(tx.referenciaBanco).toBe('R9');
-    expect(tx.evidence).toEqual([expect.objectContaining({ source: 'status_query', outcome: 'settled', raw: { codigoRespuesta: '0000' } })]);
+    expect(tx.evidence).toEqual([
+      expect.objectContaining({ source: 'status_query', outcome: 'settled', raw: { codigoRespuesta: '0000' } }),
+    ]);
     expect(t.bank.executed).toHaveLength(1);
   });
 
@@ -198,7 +262,10 @@ describe('reconciler drives open operations to their outcome through the actor',
     const unknown = await t.execute(payout());
     await t.bus.drained();
     expect((await t.state(unknown)).estado).toBe('DESCONOCIDA');
-    t.bank.statusAnswers.push({ type: 'settled', referencia: 'R2', endtoend: null, raw: {} }, { type: 'settled', referencia: 'R1', endtoend: null, raw: {} });
+    t.bank.statusAnswers.push(
+      { type: 'settled', referencia: 'R2', endtoend: null, raw: {} },
+      { type: 'settled', referencia: 'R1', endtoend: null, raw: {} },
+    );
     const r = await t.round({ reviewAfterMs: 24 * 3_600_000, batchSize: 500 });
     expect(r.queried).toContain(unknown);
     expect(r.queried.every((id) => id === unknown || id === t.txnId)).toBe(true);

@@ -28,23 +28,54 @@ const TWO_BANKS: RoutingTable = {
   live: [],
 };
 
-const ordenante = { tipo: 'cuenta' as const, valor: '01910000000000000001', banco: '0191', identificacion: 'J123456789', nombre: 'Comercio' };
+const ordenante = {
+  tipo: 'cuenta' as const,
+  valor: '01910000000000000001',
+  banco: '0191',
+  identificacion: 'J123456789',
+  nombre: 'Comercio',
+};
 const telefono = { tipo: 'telefono' as const, valor: '04141234567', banco: '0102', identificacion: 'V12345678', nombre: 'Ana' };
 
 function pagar(via: 'pago_movil' | 'credito_inmediato' = 'pago_movil'): OperationRequest {
   return {
     kind: 'pagar',
-    body: { idempotency_key: randomUUID(), monto: { valor: 25.5, moneda: 'VES' }, concepto: 'pago', ordenante, beneficiario: telefono, via },
+    body: {
+      idempotency_key: randomUUID(),
+      monto: { valor: 25.5, moneda: 'VES' },
+      concepto: 'pago',
+      ordenante,
+      beneficiario: telefono,
+      via,
+    },
   };
 }
 function cobrar(): OperationRequest {
   return {
     kind: 'cobrar',
-    body: { idempotency_key: randomUUID(), monto: { valor: 10, moneda: 'VES' }, concepto: 'cobro', cobrador: ordenante, pagador: telefono, otp: '12345678' },
+    body: {
+      idempotency_key: randomUUID(),
+      monto: { valor: 10, moneda: 'VES' },
+      concepto: 'cobro',
+      cobrador: ordenante,
+      pagador: telefono,
+      otp: '12345678',
+    },
   };
 }
-function executeOf(request: OperationRequest, txnId = `txn_${randomUUID().replace(/-/g, '')}`): Extract<RouterInboxMessage, { type: 'execute' }> {
-  return { type: 'execute', txnId, merchantId: 'acme', mode: 'test', idempotencyKey: request.body.idempotency_key, fingerprint: 'f'.repeat(64), request };
+function executeOf(
+  request: OperationRequest,
+  txnId = `txn_${randomUUID().replace(/-/g, '')}`,
+): Extract<RouterInboxMessage, { type: 'execute' }> {
+  return {
+    type: 'execute',
+    txnId,
+    merchantId: 'acme',
+    mode: 'test',
+    idempotencyKey: request.body.idempotency_key,
+    fingerprint: 'f'.repeat(64),
+    request,
+  };
 }
 const settled: BankOutcome = { type: 'settled', referencia: 'REF-1', endtoend: null, raw: { codigo: '00' } };
 
@@ -116,7 +147,11 @@ async function harness(routing: RoutingTable = TWO_BANKS): Promise<Harness> {
       if (!stored || stored.version < value.version) announcedBeforePersisted.push(value);
     }),
   );
-  await bus.subscribe(TOPICS.routerInbox, { group: 'router' }, counted(({ value }) => actor.handle(value)));
+  await bus.subscribe(
+    TOPICS.routerInbox,
+    { group: 'router' },
+    counted(({ value }) => actor.handle(value)),
+  );
   return {
     bus,
     store,
@@ -158,8 +193,16 @@ describe('TransactionActor', () => {
     expect(tx.attempts).toHaveLength(1);
     expect(tx.bancoUsado).toBe('bnc');
     expect(h.executes()).toHaveLength(1);
-    expect(h.executes('bnc')[0]).toMatchObject({ op: 'execute', txnId: msg.txnId, attempt: 1, orderRef: `${msg.txnId}-1`, rail: 'pago_movil' });
-    expect(await h.store.transactions.listByEstado(['ACEPTADA', 'LIQUIDADA', 'RECHAZADA', 'ERROR', 'DESCONOCIDA', 'PENDIENTE'], 100)).toHaveLength(0);
+    expect(h.executes('bnc')[0]).toMatchObject({
+      op: 'execute',
+      txnId: msg.txnId,
+      attempt: 1,
+      orderRef: `${msg.txnId}-1`,
+      rail: 'pago_movil',
+    });
+    expect(
+      await h.store.transactions.listByEstado(['ACEPTADA', 'LIQUIDADA', 'RECHAZADA', 'ERROR', 'DESCONOCIDA', 'PENDIENTE'], 100),
+    ).toHaveLength(0);
 
     // Concurrent redeliveries through the bus change nothing either.
     await Promise.all([1, 2, 3].map(() => h.bus.publish(TOPICS.routerInbox, msg.txnId, msg)));
@@ -291,7 +334,12 @@ describe('TransactionActor', () => {
     await h.bankResult(msg.txnId, 1, { type: 'accepted', pending: false, referencia: 'R1', endtoend: 'E2E-1', raw: { codigo: 'ACCP' } });
     await h.actor.handle({ type: 'query', txnId: msg.txnId });
     await h.settle();
-    await h.bankResult(msg.txnId, 1, { type: 'accepted', pending: true, referencia: 'R1', endtoend: 'E2E-1', raw: { codigo: 'PEND' } }, 'status');
+    await h.bankResult(
+      msg.txnId,
+      1,
+      { type: 'accepted', pending: true, referencia: 'R1', endtoend: 'E2E-1', raw: { codigo: 'PEND' } },
+      'status',
+    );
     await h.actor.handle({ type: 'query', txnId: msg.txnId });
     await h.settle();
     await h.bankResult(msg.txnId, 2, { type: 'settled', referencia: 'R1', endtoend: 'E2E-1', raw: { codigo: 'LIQ' } }, 'status');
@@ -331,7 +379,18 @@ describe('TransactionActor', () => {
       await h.actor.handle(msg);
       await h.settle();
       // The LIQUIDADA write is persisted, then its event publish fails: the handler throws.
-      const failing = new TransactionActor({ bus: { ...h.bus, publish: async () => Promise.reject(new Error('broker unreachable')), subscribe: h.bus.subscribe.bind(h.bus), deadLetters: h.bus.deadLetters.bind(h.bus), close: h.bus.close.bind(h.bus) }, store: h.store, routing: TWO_BANKS, log });
+      const failing = new TransactionActor({
+        bus: {
+          ...h.bus,
+          publish: async () => Promise.reject(new Error('broker unreachable')),
+          subscribe: h.bus.subscribe.bind(h.bus),
+          deadLetters: h.bus.deadLetters.bind(h.bus),
+          close: h.bus.close.bind(h.bus),
+        },
+        store: h.store,
+        routing: TWO_BANKS,
+        log,
+      });
       const result: RouterInboxMessage = { type: 'bank_result', txnId: msg.txnId, attempt: 1, op: 'execute', outcome: settled };
       await expect(failing.handle(result)).rejects.toThrow('broker unreachable');
       const stored = await get(h, msg.txnId);
@@ -341,7 +400,9 @@ describe('TransactionActor', () => {
       // The bus delivers the same message again: it finds the write unannounced and announces it.
       await h.actor.handle(result);
       await h.settle();
-      expect(h.events).toEqual([expect.objectContaining({ version: stored.version, transition: expect.objectContaining({ to: 'LIQUIDADA' }) })]);
+      expect(h.events).toEqual([
+        expect.objectContaining({ version: stored.version, transition: expect.objectContaining({ to: 'LIQUIDADA' }) }),
+      ]);
       expect((await get(h, msg.txnId)).announcedVersion).toBe(stored.version);
     });
   });
@@ -392,7 +453,9 @@ describe('TransactionActor', () => {
       await h.actor.handle(msg);
       await h.settle();
       expect(h.executes().length).toBe(ordersBefore);
-      expect(h.events).toEqual([expect.objectContaining({ version: done.version, resultado: expect.objectContaining({ estado: 'LIQUIDADA' }) })]);
+      expect(h.events).toEqual([
+        expect.objectContaining({ version: done.version, resultado: expect.objectContaining({ estado: 'LIQUIDADA' }) }),
+      ]);
       expect((await get(h, msg.txnId)).announcedVersion).toBe(done.version);
       expect(await h.actor.relay()).toBe(0);
       await expectNoDeadLetters(h);

@@ -84,7 +84,14 @@ export class TransactionActor {
     if (decision.fence) {
       // Lost to the worker (it claimed first): the order was sent, and the status query will tell.
       const { txnId, attempt } = decision.fence;
-      await store.bankOrders.claim({ ...decision.fence, id: bankOrderId(txnId, attempt), claimedBy: 'router:order-deadline', claimedAt: decision.next.updatedAt, outcome: null, recordedAt: null });
+      await store.bankOrders.claim({
+        ...decision.fence,
+        id: bankOrderId(txnId, attempt),
+        claimedBy: 'router:order-deadline',
+        claimedAt: decision.next.updatedAt,
+        outcome: null,
+        recordedAt: null,
+      });
     }
     if (!(await store.transactions.replace(decision.next, tx.version))) {
       throw new OptimisticConflict(`transaction ${tx.id} changed since version ${tx.version}`);
@@ -140,7 +147,11 @@ export class TransactionActor {
     });
     // Live money moves only through the merchant's own registered accounts (gateway-checked too).
     if (msg.mode === 'live') {
-      tx.merchantAccounts = (await this.deps.store.accounts.list(msg.merchantId, 'live')).map((a) => ({ banco: a.banco, cuenta: a.cuenta, telefono: a.telefono }));
+      tx.merchantAccounts = (await this.deps.store.accounts.list(msg.merchantId, 'live')).map((a) => ({
+        banco: a.banco,
+        cuenta: a.cuenta,
+        telefono: a.telefono,
+      }));
     }
     return tx;
   }
@@ -161,7 +172,16 @@ export class TransactionActor {
       if (policy.maxOperationsPerSubjectPerHour !== null) {
         const { count } = await this.deps.store.counters.add(velocityKey(subject, at), 0, 1);
         if (count > policy.maxOperationsPerSubjectPerHour) {
-          return { motivo: 'BLOQUEO_RIESGO', raw: { switch: 'risk_engine', rule: 'velocity', subject: subject.identificacion, operationsThisHour: count, max: policy.maxOperationsPerSubjectPerHour } };
+          return {
+            motivo: 'BLOQUEO_RIESGO',
+            raw: {
+              switch: 'risk_engine',
+              rule: 'velocity',
+              subject: subject.identificacion,
+              operationsThisHour: count,
+              max: policy.maxOperationsPerSubjectPerHour,
+            },
+          };
         }
       }
     }
@@ -171,7 +191,15 @@ export class TransactionActor {
       const used = await this.deps.store.counters.add(key, body.monto.valor, 1);
       if (used.amount > policy.dailyLimitVes) {
         await this.deps.store.counters.add(key, -body.monto.valor, -1);
-        return { motivo: 'EXCEDE_LIMITE', raw: { switch: 'daily_limit', limitVes: policy.dailyLimitVes, usedVes: Math.round((used.amount - body.monto.valor) * 100) / 100, requestedVes: body.monto.valor } };
+        return {
+          motivo: 'EXCEDE_LIMITE',
+          raw: {
+            switch: 'daily_limit',
+            limitVes: policy.dailyLimitVes,
+            usedVes: Math.round((used.amount - body.monto.valor) * 100) / 100,
+            requestedVes: body.monto.valor,
+          },
+        };
       }
     }
     return null;
@@ -186,6 +214,13 @@ export class TransactionActor {
 function countTransition(tx: Transaction): void {
   const entry = tx.history[tx.history.length - 1];
   if (!entry || entry.version !== tx.version) return;
-  metrics.operationsFinished.inc({ kind: tx.kind, bank: tx.bancoUsado ?? 'none', rail: tx.rail ?? 'none', mode: tx.mode, estado: entry.to, motivo_rechazo: entry.motivo ?? '' });
+  metrics.operationsFinished.inc({
+    kind: tx.kind,
+    bank: tx.bancoUsado ?? 'none',
+    rail: tx.rail ?? 'none',
+    mode: tx.mode,
+    estado: entry.to,
+    motivo_rechazo: entry.motivo ?? '',
+  });
   if (entry.cause === 'status_query') metrics.reconcilerResolutions.inc({ from_estado: entry.from ?? 'new', to_estado: entry.to });
 }

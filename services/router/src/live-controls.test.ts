@@ -1,16 +1,43 @@
 import { describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
-import { bankRequests, CAPABILITIES, createLogger, MemoryBus, MemoryStore, NO_RISK_RULES, TOPICS, type OperationRequest, type RiskPolicy, type RoutingTable } from '@switch/shared';
+import {
+  bankRequests,
+  CAPABILITIES,
+  createLogger,
+  MemoryBus,
+  MemoryStore,
+  NO_RISK_RULES,
+  TOPICS,
+  type OperationRequest,
+  type RiskPolicy,
+  type RoutingTable,
+} from '@switch/shared';
 import { TransactionActor } from './actor';
 
 const log = createLogger('live-controls-test', 'silent');
-const BOTH: RoutingTable = { test: [{ banco: 'bnc', capabilities: [...CAPABILITIES] }], live: [{ banco: 'banco_plaza', capabilities: [...CAPABILITIES] }] };
-const comercio = { tipo: 'cuenta' as const, valor: '01380000000000000001', banco: '0138', identificacion: 'J123456789', nombre: 'Comercio' };
+const BOTH: RoutingTable = {
+  test: [{ banco: 'bnc', capabilities: [...CAPABILITIES] }],
+  live: [{ banco: 'banco_plaza', capabilities: [...CAPABILITIES] }],
+};
+const comercio = {
+  tipo: 'cuenta' as const,
+  valor: '01380000000000000001',
+  banco: '0138',
+  identificacion: 'J123456789',
+  nombre: 'Comercio',
+};
 const ana = { tipo: 'telefono' as const, valor: '04141234567', banco: '0102', identificacion: 'V12345678', nombre: 'Ana' };
 
 const pagar = (valor: number, beneficiario = ana): OperationRequest => ({
   kind: 'pagar',
-  body: { idempotency_key: randomUUID(), monto: { valor, moneda: 'VES' }, concepto: 'pago', ordenante: comercio, beneficiario, via: 'pago_movil' },
+  body: {
+    idempotency_key: randomUUID(),
+    monto: { valor, moneda: 'VES' },
+    concepto: 'pago',
+    ordenante: comercio,
+    beneficiario,
+    via: 'pago_movil',
+  },
 });
 const token = (pagador = ana): OperationRequest => ({
   kind: 'token',
@@ -21,12 +48,27 @@ async function run(policy: RiskPolicy, mode: 'test' | 'live', requests: Operatio
   const bus = new MemoryBus();
   const store = new MemoryStore();
   // Live money moves only through the merchant's registered accounts (finding 1).
-  await store.accounts.register({ merchantId: 'tienda', mode: 'live', banco: 'banco_plaza', cuenta: comercio.valor, telefono: null, createdAt: new Date().toISOString() });
+  await store.accounts.register({
+    merchantId: 'tienda',
+    mode: 'live',
+    banco: 'banco_plaza',
+    cuenta: comercio.valor,
+    telefono: null,
+    createdAt: new Date().toISOString(),
+  });
   const actor = new TransactionActor({ bus, store, routing: BOTH, log, risk: policy });
   const results = [];
   for (const request of requests) {
     const txnId = `txn_${randomUUID().replace(/-/g, '')}`;
-    await actor.handle({ type: 'execute', txnId, merchantId: 'tienda', mode, idempotencyKey: request.body.idempotency_key, fingerprint: 'f', request });
+    await actor.handle({
+      type: 'execute',
+      txnId,
+      merchantId: 'tienda',
+      mode,
+      idempotencyKey: request.body.idempotency_key,
+      fingerprint: 'f',
+      request,
+    });
     results.push((await store.transactions.get(txnId))!);
   }
   await bus.close();
@@ -77,23 +119,51 @@ describe('live-money controls', () => {
     const send = async (merchantId: string) => {
       const request = pagar(10);
       const txnId = `txn_${randomUUID().replace(/-/g, '')}`;
-      await actor.handle({ type: 'execute', txnId, merchantId, mode: 'live', idempotencyKey: request.body.idempotency_key, fingerprint: 'f', request });
+      await actor.handle({
+        type: 'execute',
+        txnId,
+        merchantId,
+        mode: 'live',
+        idempotencyKey: request.body.idempotency_key,
+        fingerprint: 'f',
+        request,
+      });
       return (await store.transactions.get(txnId))!;
     };
     // No registered account: nothing is sent to any bank.
     const none = await send('sin-cuentas');
     expect(none).toMatchObject({ estado: 'RECHAZADA', motivoRechazo: 'BANCO_NO_DISPONIBLE' });
     expect(none.attempts).toHaveLength(0);
-    await store.accounts.register({ merchantId: 'tienda', mode: 'live', banco: 'banco_plaza', cuenta: '01380000000000000777', telefono: '04140000777', createdAt: new Date().toISOString() });
+    await store.accounts.register({
+      merchantId: 'tienda',
+      mode: 'live',
+      banco: 'banco_plaza',
+      cuenta: '01380000000000000777',
+      telefono: '04140000777',
+      createdAt: new Date().toISOString(),
+    });
     const paid = await send('tienda');
     expect(paid.attempts).toHaveLength(1);
     await bus.drained();
-    expect(orders).toEqual([expect.objectContaining({ op: 'execute', txnId: paid.id, merchantId: 'tienda', account: { cuenta: '01380000000000000777', telefono: '04140000777' } })]);
+    expect(orders).toEqual([
+      expect.objectContaining({
+        op: 'execute',
+        txnId: paid.id,
+        merchantId: 'tienda',
+        account: { cuenta: '01380000000000000777', telefono: '04140000777' },
+      }),
+    ]);
     await bus.close();
   });
 
   it('skips every live control in test mode', async () => {
-    const policy: RiskPolicy = { dailyLimitVes: 1, blockedIds: new Set(['V12345678']), blockedPhones: new Set(['04141234567']), blockedAccounts: new Set(), maxOperationsPerSubjectPerHour: 0 };
+    const policy: RiskPolicy = {
+      dailyLimitVes: 1,
+      blockedIds: new Set(['V12345678']),
+      blockedPhones: new Set(['04141234567']),
+      blockedAccounts: new Set(),
+      maxOperationsPerSubjectPerHour: 0,
+    };
     const txs = await run(policy, 'test', [pagar(500), token()]);
     expect(txs.every((t) => t.attempts.length === 1 && t.motivoRechazo === null)).toBe(true);
   });

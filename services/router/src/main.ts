@@ -1,5 +1,16 @@
-import { startTracing } from '@switch/shared/dist/telemetry/tracing'; startTracing('router'); // first line: modules are instrumented as they load
-import { connectAdapters, createLogger, envReader, loadCorePolicy, loadInfraConfig, loadRiskPolicy, loadRoutingTable, onShutdown, startHealthServer } from '@switch/shared';
+import { startTracing } from '@switch/shared/dist/telemetry/tracing';
+startTracing('router'); // first line: modules are instrumented as they load
+import {
+  connectAdapters,
+  createLogger,
+  envReader,
+  loadCorePolicy,
+  loadInfraConfig,
+  loadRiskPolicy,
+  loadRoutingTable,
+  onShutdown,
+  startHealthServer,
+} from '@switch/shared';
 import { startRouter } from './service';
 
 /** The transaction actor as its own process: `node services/router/dist/main.js`. */
@@ -17,7 +28,11 @@ async function main(): Promise<void> {
     policy: loadCorePolicy(env),
     relayIntervalMs: env.int('SWITCH_OUTBOX_RELAY_MS', 1_000, { min: 50, max: 60_000 }),
   });
-  const health = await startHealthServer(env.int('HEALTH_PORT', 9101, { min: 0, max: 65535 }), env.string('HEALTH_HOST', '127.0.0.1'), adapters.ready);
+  const health = await startHealthServer(
+    env.int('HEALTH_PORT', 9101, { min: 0, max: 65535 }),
+    env.string('HEALTH_HOST', '127.0.0.1'),
+    adapters.ready,
+  );
   log.info('router ready');
   onShutdown(log, async () => {
     await router.stop();

@@ -1,6 +1,15 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { randomUUID } from 'node:crypto';
-import { CAPABILITIES, createLogger, MemoryBus, MemoryStore, TOPICS, type Bus, type RoutingTable, type TransactionEventMessage } from '@switch/shared';
+import {
+  CAPABILITIES,
+  createLogger,
+  MemoryBus,
+  MemoryStore,
+  TOPICS,
+  type Bus,
+  type RoutingTable,
+  type TransactionEventMessage,
+} from '@switch/shared';
 import { startRouter, type RouterHandle } from './service';
 
 const log = createLogger('router-service-test', 'silent');
@@ -31,7 +40,10 @@ describe('router service: every stored state is announced, without a restart', (
       close: inner.close.bind(inner),
     };
     const router: RouterHandle = await startRouter({ bus, store, routing: BNC, log, relayIntervalMs: 20 });
-    stops.push(() => router.stop(), () => inner.close());
+    stops.push(
+      () => router.stop(),
+      () => inner.close(),
+    );
     const events: TransactionEventMessage[] = [];
     await inner.subscribe(TOPICS.transactions, { group: 'probe' }, async ({ value }) => {
       events.push(value);
@@ -39,7 +51,13 @@ describe('router service: every stored state is announced, without a restart', (
 
     const txnId = `txn_${randomUUID().replace(/-/g, '')}`;
     const key = randomUUID();
-    const cuenta = { tipo: 'cuenta' as const, valor: '01910000000000000001', banco: '0191', identificacion: 'J123456789', nombre: 'Tienda' };
+    const cuenta = {
+      tipo: 'cuenta' as const,
+      valor: '01910000000000000001',
+      banco: '0191',
+      identificacion: 'J123456789',
+      nombre: 'Tienda',
+    };
     const telefono = { tipo: 'telefono' as const, valor: '04141234567', banco: '0102', identificacion: 'V12345678', nombre: 'Ana' };
     await inner.publish(TOPICS.routerInbox, txnId, {
       type: 'execute',
@@ -48,18 +66,37 @@ describe('router service: every stored state is announced, without a restart', (
       mode: 'test',
       idempotencyKey: key,
       fingerprint: 'f',
-      request: { kind: 'pagar', body: { idempotency_key: key, monto: { valor: 5, moneda: 'VES' }, concepto: 'x', ordenante: cuenta, beneficiario: telefono, via: 'pago_movil' } },
+      request: {
+        kind: 'pagar',
+        body: {
+          idempotency_key: key,
+          monto: { valor: 5, moneda: 'VES' },
+          concepto: 'x',
+          ordenante: cuenta,
+          beneficiario: telefono,
+          via: 'pago_movil',
+        },
+      },
     });
     // The dispatch write is stored; its announcement fails over and over.
-    await vi.waitFor(async () => expect((await store.transactions.get(txnId))?.attempts).toHaveLength(1), { timeout: 10_000, interval: 10 });
+    await vi.waitFor(async () => expect((await store.transactions.get(txnId))?.attempts).toHaveLength(1), {
+      timeout: 10_000,
+      interval: 10,
+    });
     await vi.waitFor(() => expect(refused).toBeGreaterThan(3), { timeout: 10_000, interval: 10 });
     const stored = (await store.transactions.get(txnId))!;
     expect(stored.announcedVersion).toBeLessThan(stored.version);
     expect(events).toHaveLength(0);
 
     brokerBack = true;
-    await vi.waitFor(async () => expect((await store.transactions.get(txnId))!.announcedVersion).toBe(stored.version), { timeout: 10_000, interval: 10 });
+    await vi.waitFor(async () => expect((await store.transactions.get(txnId))!.announcedVersion).toBe(stored.version), {
+      timeout: 10_000,
+      interval: 10,
+    });
     // The probe's subscription delivers asynchronously: the mark can be stored before the event reaches it.
-    await vi.waitFor(() => expect(events.some((e) => e.txnId === txnId && e.version === stored.version)).toBe(true), { timeout: 10_000, interval: 10 });
+    await vi.waitFor(() => expect(events.some((e) => e.txnId === txnId && e.version === stored.version)).toBe(true), {
+      timeout: 10_000,
+      interval: 10,
+    });
   });
 });

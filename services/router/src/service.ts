@@ -1,4 +1,15 @@
-import { BankHealthView, measured, TOPICS, type Bus, type CorePolicy, type RiskPolicy, type Logger, type RoutingTable, type Store, type Subscription } from '@switch/shared';
+import {
+  BankHealthView,
+  measured,
+  TOPICS,
+  type Bus,
+  type CorePolicy,
+  type RiskPolicy,
+  type Logger,
+  type RoutingTable,
+  type Store,
+  type Subscription,
+} from '@switch/shared';
 import { TransactionActor } from './actor';
 
 export interface RouterHandle {
@@ -26,7 +37,11 @@ export async function startRouter(deps: {
   const actor = new TransactionActor({ ...deps, unavailableBanks: (mode) => health.unavailable(mode) });
   const relayed = await actor.relay(1000);
   if (relayed > 0) deps.log.info({ relayed }, 'announced writes left unannounced');
-  const subscription: Subscription = await deps.bus.subscribe(TOPICS.routerInbox, { group: 'router' }, measured('router', TOPICS.routerInbox.name, ({ value }) => actor.handle(value)));
+  const subscription: Subscription = await deps.bus.subscribe(
+    TOPICS.routerInbox,
+    { group: 'router' },
+    measured('router', TOPICS.routerInbox.name, ({ value }) => actor.handle(value)),
+  );
 
   const intervalMs = deps.relayIntervalMs ?? 1_000;
   let relaying: Promise<unknown> = Promise.resolve();

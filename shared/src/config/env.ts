@@ -1,6 +1,9 @@
 /** Typed configuration from the environment, with a clear error naming each bad value. */
 export class ConfigError extends Error {
-  constructor(readonly variable: string, problem: string) {
+  constructor(
+    readonly variable: string,
+    problem: string,
+  ) {
     super(`configuration ${variable}: ${problem}`);
   }
 }

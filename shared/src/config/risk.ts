@@ -8,7 +8,8 @@ import { ConfigError, type EnvReader } from './env';
  */
 export function loadRiskPolicy(env: EnvReader): RiskPolicy {
   const limit = env.optionalString('SWITCH_LIVE_DAILY_LIMIT_VES');
-  if (limit !== undefined && !/^[0-9]+(\.[0-9]{1,2})?$/.test(limit)) throw new ConfigError('SWITCH_LIVE_DAILY_LIMIT_VES', `"${limit}" is not an amount`);
+  if (limit !== undefined && !/^[0-9]+(\.[0-9]{1,2})?$/.test(limit))
+    throw new ConfigError('SWITCH_LIVE_DAILY_LIMIT_VES', `"${limit}" is not an amount`);
   const velocity = env.optionalString('SWITCH_RISK_MAX_OPS_PER_HOUR');
   const list = (name: string, pattern: RegExp) => {
     const values = parseList(env.optionalString(name));

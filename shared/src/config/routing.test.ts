@@ -75,7 +75,10 @@ describe('loadRoutingTable', () => {
 
   it('reads both modes from their own variables', () => {
     const table = loadRoutingTable(envReader({ SWITCH_TEST_BANKS: 'banco_plaza', SWITCH_LIVE_BANKS: 'bnc:pagar' }));
-    expect(table).toEqual({ test: [{ banco: 'banco_plaza', capabilities: [...CAPABILITIES] }], live: [{ banco: 'bnc', capabilities: ['pagar'] }] });
+    expect(table).toEqual({
+      test: [{ banco: 'banco_plaza', capabilities: [...CAPABILITIES] }],
+      live: [{ banco: 'bnc', capabilities: ['pagar'] }],
+    });
     expect(configError(() => loadRoutingTable(envReader({ SWITCH_LIVE_BANKS: 'nope' }))).variable).toBe('SWITCH_LIVE_BANKS');
   });
 });

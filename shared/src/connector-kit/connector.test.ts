@@ -5,8 +5,25 @@ import { BankConnectorKit, saldoRead, type BankDefinition } from './connector';
 import { FormatError } from './formats';
 import { GuardedSend } from './send';
 
-const order = { txnId: 'txn_1', attempt: 1, orderRef: 'txn_1-1', mode: 'test', rail: 'pago_movil', idempotencyKey: 'k', related: null } as unknown as ExecuteOrder;
-const query = { txnId: 'txn_1', attempt: 1, orderRef: 'txn_1-1', mode: 'test', rail: 'pago_movil', kind: 'pagar', referencia: null, endtoend: null } as StatusQuery;
+const order = {
+  txnId: 'txn_1',
+  attempt: 1,
+  orderRef: 'txn_1-1',
+  mode: 'test',
+  rail: 'pago_movil',
+  idempotencyKey: 'k',
+  related: null,
+} as unknown as ExecuteOrder;
+const query = {
+  txnId: 'txn_1',
+  attempt: 1,
+  orderRef: 'txn_1-1',
+  mode: 'test',
+  rail: 'pago_movil',
+  kind: 'pagar',
+  referencia: null,
+  endtoend: null,
+} as StatusQuery;
 
 function kitWith(bank: Partial<BankDefinition>, send: GuardedSend): BankConnectorKit {
   const full: BankDefinition = {
@@ -27,9 +44,23 @@ describe('the kit connector', () => {
   afterAll(() => http.close());
 
   it('refuses an order that throws before anything left, with the FormatError motivo; never throws', async () => {
-    const kit = kitWith({ execute: async () => { throw new FormatError('monto 0', 'MONTO_INVALIDO'); } }, send());
+    const kit = kitWith(
+      {
+        execute: async () => {
+          throw new FormatError('monto 0', 'MONTO_INVALIDO');
+        },
+      },
+      send(),
+    );
     expect(await kit.execute(order)).toMatchObject({ type: 'rejected', motivo: 'MONTO_INVALIDO', raw: { codigo: 'FORMATO' } });
-    const other = kitWith({ execute: async () => { throw new Error('bug'); } }, send());
+    const other = kitWith(
+      {
+        execute: async () => {
+          throw new Error('bug');
+        },
+      },
+      send(),
+    );
     expect(await other.execute(order)).toMatchObject({ type: 'rejected', motivo: 'RECHAZO_TECNICO' });
   });
 
@@ -50,7 +81,17 @@ describe('the kit connector', () => {
   });
 
   it('a status or a read that throws is unknown / a failed read, never a throw', async () => {
-    const kit = kitWith({ status: async () => { throw new Error('x'); }, saldo: async () => { throw new FormatError('cuenta', 'CUENTA_NO_EXISTE'); } }, send());
+    const kit = kitWith(
+      {
+        status: async () => {
+          throw new Error('x');
+        },
+        saldo: async () => {
+          throw new FormatError('cuenta', 'CUENTA_NO_EXISTE');
+        },
+      },
+      send(),
+    );
     expect(await kit.status(query)).toMatchObject({ type: 'unknown' });
     expect(await kit.saldo('test', { cuenta: '01910000000000000001' })).toMatchObject({ ok: false, motivo: 'CUENTA_NO_EXISTE' });
   });
@@ -59,8 +100,20 @@ describe('the kit connector', () => {
     const at = new Date('2026-11-24T12:00:00Z');
     expect(saldoRead('bnc', '01910000000000000001', { disponible: 10.5 }, at, { a: 1 })).toEqual({
       ok: true,
-      value: { cuenta: '01910000000000000001', banco: 'bnc', moneda: 'VES', disponible: 10.5, contable: 10.5, bloqueado: 0, consultado_en: '2026-11-24T12:00:00.000Z', raw: { a: 1 } },
+      value: {
+        cuenta: '01910000000000000001',
+        banco: 'bnc',
+        moneda: 'VES',
+        disponible: 10.5,
+        contable: 10.5,
+        bloqueado: 0,
+        consultado_en: '2026-11-24T12:00:00.000Z',
+        raw: { a: 1 },
+      },
     });
-    expect(saldoRead('bancaribe', 'c', { disponible: 5, contable: 7, bloqueado: 2 }, at, {})).toMatchObject({ ok: true, value: { disponible: 5, contable: 7, bloqueado: 2 } });
+    expect(saldoRead('bancaribe', 'c', { disponible: 5, contable: 7, bloqueado: 2 }, at, {})).toMatchObject({
+      ok: true,
+      value: { disponible: 5, contable: 7, bloqueado: 2 },
+    });
   });
 });

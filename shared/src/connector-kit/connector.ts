@@ -47,8 +47,13 @@ export class BankConnectorKit<B extends BankDefinition = BankDefinition> impleme
     const run = await tracked(() => this.bank.execute(order));
     if ('value' in run) return run.value;
     if (run.sent) return unknownOutcome({ switch: `connector failure after sending: ${message(run.error)}` });
-    if (run.error instanceof FormatError) return rejectedOutcome(run.error.motivo, { switch: true, codigo: 'FORMATO', descripcion: run.error.message });
-    return rejectedOutcome('RECHAZO_TECNICO', { switch: true, codigo: 'NO_ENVIADA', descripcion: `order not built: ${message(run.error)}` });
+    if (run.error instanceof FormatError)
+      return rejectedOutcome(run.error.motivo, { switch: true, codigo: 'FORMATO', descripcion: run.error.message });
+    return rejectedOutcome('RECHAZO_TECNICO', {
+      switch: true,
+      codigo: 'NO_ENVIADA',
+      descripcion: `order not built: ${message(run.error)}`,
+    });
   }
 
   async status(query: StatusQuery): Promise<BankOutcome> {
@@ -88,7 +93,10 @@ async function read<T>(work: () => Promise<ReadOutcome<T>>): Promise<ReadOutcome
 export function defineConnector<C extends SendOptions, D extends KitDeps, B extends BankDefinition>(
   banco: BancoId,
   build: (config: C, kit: GuardedSend, deps: D) => B,
-): new (config: C, deps?: D) => BankConnectorKit<B> {
+): new (
+  config: C,
+  deps?: D,
+) => BankConnectorKit<B> {
   return class extends BankConnectorKit<B> {
     constructor(config: C, deps: D = {} as D) {
       const kit = new GuardedSend(banco, config, deps);
@@ -105,7 +113,25 @@ export interface SaldoFigures {
 }
 
 /** A balance read as the switch reports it (`GET /saldo`), from a bank's figures at `at`. */
-export function saldoRead(banco: BancoId, cuenta: string, figures: SaldoFigures, at: Date, raw: Record<string, unknown>): ReadOutcome<Saldo> {
+export function saldoRead(
+  banco: BancoId,
+  cuenta: string,
+  figures: SaldoFigures,
+  at: Date,
+  raw: Record<string, unknown>,
+): ReadOutcome<Saldo> {
   const { disponible } = figures;
-  return { ok: true, value: { cuenta, banco, moneda: 'VES', disponible, contable: figures.contable ?? disponible, bloqueado: figures.bloqueado ?? 0, consultado_en: at.toISOString(), raw } };
+  return {
+    ok: true,
+    value: {
+      cuenta,
+      banco,
+      moneda: 'VES',
+      disponible,
+      contable: figures.contable ?? disponible,
+      bloqueado: figures.bloqueado ?? 0,
+      consultado_en: at.toISOString(),
+      raw,
+    },
+  };
 }

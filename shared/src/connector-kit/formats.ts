@@ -78,7 +78,9 @@ export function parseAmount(value: unknown): number | null {
 
 /** Free text cut to a bank's limit, control characters dropped. */
 export function text(value: string, max: number): string {
-  return Array.from(value.replace(/[\u0000-\u001f\u007f]/g, ' ').trim()).slice(0, max).join('');
+  return Array.from(value.replace(/[\u0000-\u001f\u007f]/g, ' ').trim())
+    .slice(0, max)
+    .join('');
 }
 
 /** Venezuela's offset: UTC-4, no daylight saving. Every bank's day turns at Caracas midnight. */

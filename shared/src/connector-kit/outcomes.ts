@@ -42,23 +42,32 @@ export interface CodeEntry {
 /** One bank's codes: code → meaning → motivo, with its source. Data only. */
 export type CodeTable = Readonly<Record<string, CodeEntry>>;
 
-export function code(meaning: Meaning, motivo: MotivoRechazo | null, descripcion: string, source: CodeSource, inStatus?: Meaning): CodeEntry {
+export function code(
+  meaning: Meaning,
+  motivo: MotivoRechazo | null,
+  descripcion: string,
+  source: CodeSource,
+  inStatus?: Meaning,
+): CodeEntry {
   return inStatus ? { meaning, motivo, descripcion, source, inStatus } : { meaning, motivo, descripcion, source };
 }
-export const rejects = (motivo: MotivoRechazo, descripcion: string, source: CodeSource): CodeEntry => code('rejected', motivo, descripcion, source);
+export const rejects = (motivo: MotivoRechazo, descripcion: string, source: CodeSource): CodeEntry =>
+  code('rejected', motivo, descripcion, source);
 /** Credentials, signature or nonce refused: FIRMA_AUTH, never rerouted; in a status answer it says nothing of the order. */
-export const authRefusal = (descripcion: string, source: CodeSource): CodeEntry => code('rejected', 'FIRMA_AUTH', descripcion, source, 'unknown');
+export const authRefusal = (descripcion: string, source: CodeSource): CodeEntry =>
+  code('rejected', 'FIRMA_AUTH', descripcion, source, 'unknown');
 export const notProcessed = (descripcion: string, source: CodeSource, inStatus: Meaning = 'unknown'): CodeEntry =>
   code('not_processed', 'BANCO_NO_DISPONIBLE', descripcion, source, inStatus);
 export const undetermined = (descripcion: string, source: CodeSource): CodeEntry => code('unknown', null, descripcion, source);
 /** "No such order": in a status answer the order never ran; on an order it proves nothing. */
-export const notFound = (descripcion: string, source: CodeSource): CodeEntry => code('unknown', 'DESCONOCIDO', descripcion, source, 'not_processed');
+export const notFound = (descripcion: string, source: CodeSource): CodeEntry =>
+  code('unknown', 'DESCONOCIDO', descripcion, source, 'not_processed');
 
 /** Looks a code up; `undefined` when the table does not list it (an unknown code is never a rejection). */
 export function lookup(table: CodeTable, codigo: string | number | null | undefined): CodeEntry | undefined {
   if (codigo === null || codigo === undefined) return undefined;
   const key = String(codigo).trim();
-  return Object.prototype.hasOwnProperty.call(table, key) ? table[key] : undefined;
+  return Object.hasOwn(table, key) ? table[key] : undefined;
 }
 
 /**
@@ -105,9 +114,15 @@ export interface Refs {
 export type Raw = Record<string, unknown>;
 
 export const unknownOutcome = (raw: Raw): BankOutcome => ({ type: 'unknown', raw });
-export const rejectedOutcome = (motivo: MotivoRechazo, raw: Raw, referencia: string | null = null): BankOutcome => ({ type: 'rejected', motivo, referencia, raw });
+export const rejectedOutcome = (motivo: MotivoRechazo, raw: Raw, referencia: string | null = null): BankOutcome => ({
+  type: 'rejected',
+  motivo,
+  referencia,
+  raw,
+});
 /** Refused here, before anything was sent (a capability the bank lacks). */
-export const unsupported = (descripcion: string): BankOutcome => rejectedOutcome('NO_SOPORTADO', { switch: true, codigo: 'NO_SOPORTADO', descripcion });
+export const unsupported = (descripcion: string): BankOutcome =>
+  rejectedOutcome('NO_SOPORTADO', { switch: true, codigo: 'NO_SOPORTADO', descripcion });
 
 /** A meaning as the switch's outcome. `pending` is an accepted order waiting for the receiver. */
 export function outcomeOf(meaning: Meaning, motivo: MotivoRechazo | null, raw: Raw, refs: Refs = {}): BankOutcome {

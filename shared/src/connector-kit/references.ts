@@ -53,7 +53,8 @@ export class ReplicaNonce {
     replica?: number,
   ) {
     this.replica = replica ?? randomInt(1000);
-    if (!Number.isInteger(this.replica) || this.replica < 0 || this.replica > 999) throw new Error(`replica id ${this.replica} is not 0-999`);
+    if (!Number.isInteger(this.replica) || this.replica < 0 || this.replica > 999)
+      throw new Error(`replica id ${this.replica} is not 0-999`);
   }
 
   next(): string {

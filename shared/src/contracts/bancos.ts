@@ -3,7 +3,6 @@ import { Type, type Static } from '@sinclair/typebox';
 import { BANCOS, CAPABILITIES } from '../domain/bancos';
 import { NumeroCuenta } from './instrumento';
 
-
 /** Entry of GET /switch/v1/bancos (SPEC 2.5). */
 export const BancoCatalogo = Type.Object({
   banco: literals(BANCOS),

@@ -37,7 +37,9 @@ export const Instrumento = Type.Object(
   },
   {
     allOf: [
+      // biome-ignore lint/suspicious/noThenProperty: JSON Schema's if/then keywords, not a thenable
       { if: { properties: { tipo: { const: 'cuenta' } }, required: ['tipo'] }, then: { properties: { valor: NumeroCuenta } } },
+      // biome-ignore lint/suspicious/noThenProperty: JSON Schema's if/then keywords, not a thenable
       { if: { properties: { tipo: { const: 'telefono' } }, required: ['tipo'] }, then: { properties: { valor: NumeroTelefono } } },
     ],
   },

@@ -92,7 +92,14 @@ export const BankRequestMessage = Type.Union([
     referencia: Nullable(Type.String()),
     endtoend: Nullable(Type.String()),
   }),
-  Type.Object({ op: Type.Literal('saldo'), correlationId: Type.String(), gatewayId: Type.String(), mode: Mode, query: SaldoQuery, merchantId: Type.Optional(Type.String()) }),
+  Type.Object({
+    op: Type.Literal('saldo'),
+    correlationId: Type.String(),
+    gatewayId: Type.String(),
+    mode: Mode,
+    query: SaldoQuery,
+    merchantId: Type.Optional(Type.String()),
+  }),
   Type.Object({
     op: Type.Literal('movimientos'),
     correlationId: Type.String(),

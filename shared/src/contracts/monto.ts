@@ -40,15 +40,13 @@ export function addMoneyKeywords<A extends { addKeyword(definition: FuncKeywordD
   return ajv.addKeyword(maxDecimalsKeyword);
 }
 
-export const Monto = Type.Object(
-  {
-    valor: Type.Number({
-      exclusiveMinimum: 0,
-      maximum: 999_999_999_999.99,
-      [MAX_DECIMALS_KEYWORD]: 2,
-      description: 'Positive amount with at most 2 decimals',
-    }),
-    moneda: Type.Optional(Moneda),
-  },
-);
+export const Monto = Type.Object({
+  valor: Type.Number({
+    exclusiveMinimum: 0,
+    maximum: 999_999_999_999.99,
+    [MAX_DECIMALS_KEYWORD]: 2,
+    description: 'Positive amount with at most 2 decimals',
+  }),
+  moneda: Type.Optional(Moneda),
+});
 export type Monto = Static<typeof Monto>;

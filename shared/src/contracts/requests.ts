@@ -4,7 +4,6 @@ import { Instrumento } from './instrumento';
 import { Monto } from './monto';
 import { BANCOS } from '../domain/bancos';
 
-
 /**
  * A bare UUID. ajv's `uuid` format alone also accepts a `urn:uuid:` URN, whose first 8 characters
  * would make a meaningless test-mode bank reference (SPEC 4.10.2).

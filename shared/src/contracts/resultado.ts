@@ -4,7 +4,6 @@ import { ESTADOS } from '../domain/estados';
 import { MOTIVOS_RECHAZO } from '../domain/motivos';
 import { BANCOS } from '../domain/bancos';
 
-
 export const EstadoSchema = literals(ESTADOS, {
   description:
     'ACEPTADA (approved, settling), PENDIENTE (in interbank settlement), LIQUIDADA (settled, final), RECHAZADA (final, reason in motivo_rechazo), DESCONOCIDA (the bank may have moved the money: query /switch/v1/consultar, never resend with a new key). ERROR is listed by the contract but never produced by this switch: its own failures are retried until they pass.',

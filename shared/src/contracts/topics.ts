@@ -15,7 +15,11 @@ export type Payload<T extends Topic> = Static<T['schema']>;
  * or test runs) can share one Kafka cluster without reading each other's messages.
  */
 const NAMESPACE = process.env.SWITCH_KAFKA_NAMESPACE ? `${process.env.SWITCH_KAFKA_NAMESPACE}.` : '';
-const topic = <S extends TSchema>(name: string, schema: S, partitions: number): Topic<S> => ({ name: `${NAMESPACE}${name}`, schema, partitions });
+const topic = <S extends TSchema>(name: string, schema: S, partitions: number): Topic<S> => ({
+  name: `${NAMESPACE}${name}`,
+  schema,
+  partitions,
+});
 
 export const TOPICS = {
   routerInbox: topic('switch.router.inbox.v1', RouterInboxMessage, 12),

@@ -7,7 +7,11 @@ const SECRET = 'sk_test_abcdefghijklmnop1234';
 describe('parseSwitchKey (SPEC 5)', () => {
   it('parses <merchant>:<secret> and takes the mode from the prefix', () => {
     expect(parseSwitchKey(`acme:${SECRET}`)).toEqual({ merchantId: 'acme', secret: SECRET, mode: 'test' });
-    expect(parseSwitchKey('acme:sk_live_abcdefghijklmnop1234')).toEqual({ merchantId: 'acme', secret: 'sk_live_abcdefghijklmnop1234', mode: 'live' });
+    expect(parseSwitchKey('acme:sk_live_abcdefghijklmnop1234')).toEqual({
+      merchantId: 'acme',
+      secret: 'sk_live_abcdefghijklmnop1234',
+      mode: 'live',
+    });
   });
 
   it.each([
@@ -68,8 +72,14 @@ describe('authenticate', () => {
     const secret = 'sk_test_abcdefghijklmnop1234';
     // A record claiming live mode for a test-prefixed secret must not authenticate either mode.
     await store.apiKeys.insert({
-      id: 'key_mismatch', merchantId: 'acme', mode: 'live', secretHash: hashSecret(secret), hint: '1234', active: true,
-      createdAt: new Date().toISOString(), revokedAt: null,
+      id: 'key_mismatch',
+      merchantId: 'acme',
+      mode: 'live',
+      secretHash: hashSecret(secret),
+      hint: '1234',
+      active: true,
+      createdAt: new Date().toISOString(),
+      revokedAt: null,
     });
     expect(await authenticate(store, `acme:${secret}`)).toBeNull();
   });
@@ -119,8 +129,18 @@ describe('authenticate', () => {
 
   it('registers webhooks each with its own secret and deduplicated events', async () => {
     const { store } = await setup();
-    const a = await registerWebhook(store, { merchantId: 'acme', mode: 'test', url: 'https://a.example/h', events: ['transaccion.liquidada', 'transaccion.liquidada'] });
-    const b = await registerWebhook(store, { merchantId: 'acme', mode: 'test', url: 'https://b.example/h', events: ['transaccion.rechazada'] });
+    const a = await registerWebhook(store, {
+      merchantId: 'acme',
+      mode: 'test',
+      url: 'https://a.example/h',
+      events: ['transaccion.liquidada', 'transaccion.liquidada'],
+    });
+    const b = await registerWebhook(store, {
+      merchantId: 'acme',
+      mode: 'test',
+      url: 'https://b.example/h',
+      events: ['transaccion.rechazada'],
+    });
     expect(a.events).toEqual(['transaccion.liquidada']);
     expect(a.secret).not.toBe(b.secret);
     expect(a.secret).toMatch(/^whsec_/);

@@ -42,7 +42,7 @@ export async function authenticate(store: Store, header: string | undefined): Pr
   for (const key of keys.length ? keys : [null]) {
     const stored = Buffer.from(key?.secretHash ?? DUMMY_HASH, 'hex');
     const equal = stored.length === presented.length && timingSafeEqual(stored, presented);
-    if (equal && key && key.active && key.mode === parsed.mode) match = true;
+    if (equal && key?.active && key.mode === parsed.mode) match = true;
   }
   return match ? { merchantId: parsed.merchantId, mode: parsed.mode } : null;
 }

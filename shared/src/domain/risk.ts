@@ -53,5 +53,10 @@ export function velocityKey(subject: Instrumento, at: Date): string {
 }
 
 export function parseList(value: string | undefined): Set<string> {
-  return new Set((value ?? '').split(',').map((s) => s.trim()).filter(Boolean));
+  return new Set(
+    (value ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
+  );
 }

@@ -4,19 +4,44 @@ import { CAPABILITIES, CODIGO_BCV, type BancoId } from './bancos';
 import type { OperationRequest } from './operation';
 import type { Instrumento } from '../contracts/instrumento';
 
-const cuenta: Instrumento = { tipo: 'cuenta', valor: '01910000000000000001', banco: '0191', identificacion: 'J123456789', nombre: 'Ordenante' };
-const telefono: Instrumento = { tipo: 'telefono', valor: '04141234567', banco: '0102', identificacion: 'V12345678', nombre: 'Beneficiario' };
+const cuenta: Instrumento = {
+  tipo: 'cuenta',
+  valor: '01910000000000000001',
+  banco: '0191',
+  identificacion: 'J123456789',
+  nombre: 'Ordenante',
+};
+const telefono: Instrumento = {
+  tipo: 'telefono',
+  valor: '04141234567',
+  banco: '0102',
+  identificacion: 'V12345678',
+  nombre: 'Beneficiario',
+};
 const monto = { valor: 10, moneda: 'VES' as const };
 const key = '6f1c2a8e-3b7d-4e0a-9c5f-1d2e3f4a5b6c';
 
-function pagar(beneficiario: Instrumento, extra: { via?: 'pago_movil' | 'credito_inmediato'; banco_preferido?: BancoId } = {}): OperationRequest {
+function pagar(
+  beneficiario: Instrumento,
+  extra: { via?: 'pago_movil' | 'credito_inmediato'; banco_preferido?: BancoId } = {},
+): OperationRequest {
   return { kind: 'pagar', body: { idempotency_key: key, monto, concepto: 'pago', ordenante: cuenta, beneficiario, ...extra } };
 }
 const token = (banco_preferido?: BancoId): OperationRequest => ({
   kind: 'token',
-  body: { idempotency_key: key, monto, concepto: 'cobro', cobrador: cuenta, pagador: telefono, ...(banco_preferido ? { banco_preferido } : {}) },
+  body: {
+    idempotency_key: key,
+    monto,
+    concepto: 'cobro',
+    cobrador: cuenta,
+    pagador: telefono,
+    ...(banco_preferido ? { banco_preferido } : {}),
+  },
 });
-const cobrar: OperationRequest = { kind: 'cobrar', body: { idempotency_key: key, monto, concepto: 'cobro', cobrador: cuenta, pagador: telefono, otp: '12345678' } };
+const cobrar: OperationRequest = {
+  kind: 'cobrar',
+  body: { idempotency_key: key, monto, concepto: 'cobro', cobrador: cuenta, pagador: telefono, otp: '12345678' },
+};
 
 describe('railFor (SPEC 4.3)', () => {
   it('a cuenta destination always goes by credito_inmediato, even with via pago_movil', () => {
@@ -65,7 +90,11 @@ describe('candidateBanks', () => {
   });
 
   it('ignores banco_preferido when that bank is not enabled in the mode', () => {
-    expect(candidateBanks(table, 'test', pagar(telefono, { banco_preferido: 'banco_activo' }))).toEqual(['bnc', 'banco_plaza', 'bancaribe']);
+    expect(candidateBanks(table, 'test', pagar(telefono, { banco_preferido: 'banco_activo' }))).toEqual([
+      'bnc',
+      'banco_plaza',
+      'bancaribe',
+    ]);
     expect(candidateBanks(table, 'live', pagar(telefono, { banco_preferido: 'bnc' }))).toEqual(['banco_activo']);
   });
 
@@ -97,9 +126,9 @@ describe('candidateBanks', () => {
       ],
       live: [],
     };
-    expect(bankForAccount(reads, 'test', '0138' + '0'.repeat(16), 'saldo', codeOf, 'bnc')).toBe('banco_plaza');
-    expect(bankForAccount(reads, 'test', '0138' + '0'.repeat(16), 'movimientos', codeOf, 'bnc')).toBe('bnc');
-    expect(bankForAccount(reads, 'test', '0102' + '0'.repeat(16), 'saldo', codeOf)).toBeNull();
-    expect(bankForAccount(reads, 'live', '0191' + '0'.repeat(16), 'saldo', codeOf, 'bnc')).toBeNull();
+    expect(bankForAccount(reads, 'test', `0138${'0'.repeat(16)}`, 'saldo', codeOf, 'bnc')).toBe('banco_plaza');
+    expect(bankForAccount(reads, 'test', `0138${'0'.repeat(16)}`, 'movimientos', codeOf, 'bnc')).toBe('bnc');
+    expect(bankForAccount(reads, 'test', `0102${'0'.repeat(16)}`, 'saldo', codeOf)).toBeNull();
+    expect(bankForAccount(reads, 'live', `0191${'0'.repeat(16)}`, 'saldo', codeOf, 'bnc')).toBeNull();
   });
 });

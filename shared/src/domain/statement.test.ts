@@ -2,7 +2,15 @@ import { describe, expect, it } from 'vitest';
 import { cursorOffset, invalidCursor, statementPage } from './statement';
 import type { Movimiento } from '../contracts/bancos';
 
-const mov = (fecha: string, referencia: string): Movimiento => ({ fecha, hora: null, referencia, concepto: 'x', tipo: 'credito', monto: 1, saldo: null });
+const mov = (fecha: string, referencia: string): Movimiento => ({
+  fecha,
+  hora: null,
+  referencia,
+  concepto: 'x',
+  tipo: 'credito',
+  monto: 1,
+  saldo: null,
+});
 
 describe('statement paging', () => {
   const all = [mov('2026-11-01', 'a'), mov('2026-11-02', 'b'), mov('2026-11-03', 'c'), mov('2026-11-09', 'out')];

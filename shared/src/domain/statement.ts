@@ -20,7 +20,13 @@ export function invalidCursor(): Extract<ReadOutcome<never>, { ok: false }> {
 }
 
 /** One page of the movements between `desde` and `hasta`, with the cursor of the next page. */
-export function statementPage(banco: BancoId, query: MovimientosQuery, hasta: string, offset: number, movements: readonly Movimiento[]): Movimientos {
+export function statementPage(
+  banco: BancoId,
+  query: MovimientosQuery,
+  hasta: string,
+  offset: number,
+  movements: readonly Movimiento[],
+): Movimientos {
   const all = movements.filter((m) => m.fecha >= query.desde && m.fecha <= hasta);
   const limite = query.limite ?? 100;
   return {

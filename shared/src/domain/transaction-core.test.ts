@@ -9,7 +9,13 @@ import { dispatch, requestStatus, resolveAttempt, transition } from './transacti
 
 const T0 = '2026-11-24T12:00:00.000Z';
 const at = (ms: number) => new Date(Date.parse(T0) + ms).toISOString();
-const policy: CorePolicy = { ...DEFAULT_CORE_POLICY, backoffMs: [5_000, 60_000], orderDeadlineMs: 120_000, statusDeadlineMs: 60_000, notFoundSettleMs: 600_000 };
+const policy: CorePolicy = {
+  ...DEFAULT_CORE_POLICY,
+  backoffMs: [5_000, 60_000],
+  orderDeadlineMs: 120_000,
+  statusDeadlineMs: 60_000,
+  notFoundSettleMs: 600_000,
+};
 const routing: RoutingTable = {
   test: [
     { banco: 'bnc', capabilities: [...CAPABILITIES] },
@@ -22,16 +28,49 @@ const cuenta = { tipo: 'cuenta' as const, valor: '01910000000000000001', banco: 
 const telefono = { tipo: 'telefono' as const, valor: '04141234567', banco: '0102', identificacion: 'V12345678', nombre: 'Ana' };
 const KEY = '6f1c8a52-1d7e-4f55-9a0e-2b1c3d4e5f60';
 const REQUESTS: Record<'pagar' | 'token' | 'cobrar', OperationRequest> = {
-  pagar: { kind: 'pagar', body: { idempotency_key: KEY, monto: { valor: 10, moneda: 'VES' }, concepto: 'x', ordenante: cuenta, beneficiario: telefono, via: 'pago_movil' } },
-  token: { kind: 'token', body: { idempotency_key: KEY, monto: { valor: 10, moneda: 'VES' }, concepto: 'x', cobrador: cuenta, pagador: telefono } },
-  cobrar: { kind: 'cobrar', body: { idempotency_key: KEY, monto: { valor: 10, moneda: 'VES' }, concepto: 'x', cobrador: cuenta, pagador: telefono, otp: '12345678' } },
+  pagar: {
+    kind: 'pagar',
+    body: {
+      idempotency_key: KEY,
+      monto: { valor: 10, moneda: 'VES' },
+      concepto: 'x',
+      ordenante: cuenta,
+      beneficiario: telefono,
+      via: 'pago_movil',
+    },
+  },
+  token: {
+    kind: 'token',
+    body: { idempotency_key: KEY, monto: { valor: 10, moneda: 'VES' }, concepto: 'x', cobrador: cuenta, pagador: telefono },
+  },
+  cobrar: {
+    kind: 'cobrar',
+    body: {
+      idempotency_key: KEY,
+      monto: { valor: 10, moneda: 'VES' },
+      concepto: 'x',
+      cobrador: cuenta,
+      pagador: telefono,
+      otp: '12345678',
+    },
+  },
 };
 
 const fresh = (kind: keyof typeof REQUESTS = 'pagar') =>
-  newTransaction({ id: `txn_${kind}`, merchantId: 'm', mode: 'test', idempotencyKey: KEY, fingerprint: 'f', request: REQUESTS[kind], relatedId: null, now: T0 });
+  newTransaction({
+    id: `txn_${kind}`,
+    merchantId: 'm',
+    mode: 'test',
+    idempotencyKey: KEY,
+    fingerprint: 'f',
+    request: REQUESTS[kind],
+    relatedId: null,
+    now: T0,
+  });
 const inFlightTx = (kind: keyof typeof REQUESTS = 'pagar') => dispatch(fresh(kind), 'bnc', 'pago_movil', T0);
 const answered = (tx: Transaction, outcome: BankOutcome['type']) => resolveAttempt(tx, 1, outcome, T0);
-const accepted = (kind: keyof typeof REQUESTS = 'pagar') => transition(answered(inFlightTx(kind), 'accepted'), 'ACEPTADA', 'bank_outcome', {}, T0);
+const accepted = (kind: keyof typeof REQUESTS = 'pagar') =>
+  transition(answered(inFlightTx(kind), 'accepted'), 'ACEPTADA', 'bank_outcome', {}, T0);
 const pendiente = () => transition(accepted(), 'PENDIENTE', 'status_query', {}, T0);
 const desconocida = () => transition(answered(inFlightTx(), 'unknown'), 'DESCONOCIDA', 'bank_outcome', {}, T0);
 const asking = () => requestStatus(desconocida(), T0);
@@ -75,7 +114,15 @@ function messages(id: string, tx: Transaction): Record<string, RouterInboxMessag
   return out;
 }
 
-const ctx = (now = T0, over: Partial<DecisionContext> = {}): DecisionContext => ({ now, policy, routing, unavailable: new Set(), related: null, refusal: null, ...over });
+const ctx = (now = T0, over: Partial<DecisionContext> = {}): DecisionContext => ({
+  now,
+  policy,
+  routing,
+  unavailable: new Set(),
+  related: null,
+  refusal: null,
+  ...over,
+});
 
 describe('transaction core: every message × every state', () => {
   const cells = Object.entries(STATES).flatMap(([state, make]) => Object.keys(messages('x', make())).map((m) => [state, m] as const));
@@ -158,7 +205,9 @@ describe('transaction core: deadlines and due times', () => {
     // The order is fenced: a copy still queued for the bank is never sent late.
     expect(d.fence).toEqual({ txnId: tx.id, attempt: 1, banco: 'bnc', orderRef: `${tx.id}-1` });
     // A late answer to that order changes nothing; the status query decides.
-    expect(decide(d.next!, { type: 'bank_result', txnId: tx.id, attempt: 1, op: 'execute', outcome: OUTCOMES.settled! }, ctx()).next).toBeNull();
+    expect(
+      decide(d.next!, { type: 'bank_result', txnId: tx.id, attempt: 1, op: 'execute', outcome: OUTCOMES.settled! }, ctx()).next,
+    ).toBeNull();
   });
 
   it('a token past its deadline is DESCONOCIDA without a status query (tokens are not reconciled)', () => {
@@ -173,7 +222,11 @@ describe('transaction core: deadlines and due times', () => {
     expect(decide(tx, { type: 'query', txnId: tx.id }, ctx(at(policy.statusDeadlineMs - 1))).next).toBeNull();
     const d = decide(tx, { type: 'query', txnId: tx.id }, ctx(at(policy.statusDeadlineMs)));
     expect(d.next!.statusQuery!.seq).toBe(tx.statusQuery!.seq + 1);
-    const stale = decide(d.next!, { type: 'bank_result', txnId: tx.id, attempt: tx.statusQuery!.seq, op: 'status', outcome: OUTCOMES.settled! }, ctx());
+    const stale = decide(
+      d.next!,
+      { type: 'bank_result', txnId: tx.id, attempt: tx.statusQuery!.seq, op: 'status', outcome: OUTCOMES.settled! },
+      ctx(),
+    );
     expect(stale.next).toBeNull();
   });
 
@@ -198,10 +251,18 @@ describe('transaction core: deadlines and due times', () => {
   });
 
   it('a payout the bank did not process goes to the next able bank; a collection is rejected', () => {
-    const d = decide(inFlightTx(), { type: 'bank_result', txnId: 'txn_pagar', attempt: 1, op: 'execute', outcome: OUTCOMES.not_processed! }, ctx());
+    const d = decide(
+      inFlightTx(),
+      { type: 'bank_result', txnId: 'txn_pagar', attempt: 1, op: 'execute', outcome: OUTCOMES.not_processed! },
+      ctx(),
+    );
     expect(d.rerouted).toEqual({ from: 'bnc', to: 'banco_plaza' });
     expect(d.effects!.bank).toMatchObject({ banco: 'banco_plaza', message: { op: 'execute', attempt: 2, orderRef: 'txn_pagar-2' } });
-    const c = decide(inFlightTx('cobrar'), { type: 'bank_result', txnId: 'txn_cobrar', attempt: 1, op: 'execute', outcome: OUTCOMES.not_processed! }, ctx());
+    const c = decide(
+      inFlightTx('cobrar'),
+      { type: 'bank_result', txnId: 'txn_cobrar', attempt: 1, op: 'execute', outcome: OUTCOMES.not_processed! },
+      ctx(),
+    );
     expect(c.next).toMatchObject({ estado: 'RECHAZADA', motivoRechazo: 'BANCO_NO_DISPONIBLE' });
   });
 
@@ -226,7 +287,15 @@ describe('transaction core: what a reverso may reverse', () => {
     }),
     ...over,
   });
-  const execute = (tx: Transaction): RouterInboxMessage => ({ type: 'execute', txnId: tx.id, merchantId: tx.merchantId, mode: tx.mode, idempotencyKey: KEY, fingerprint: 'f', request: tx.request });
+  const execute = (tx: Transaction): RouterInboxMessage => ({
+    type: 'execute',
+    txnId: tx.id,
+    merchantId: tx.merchantId,
+    mode: tx.mode,
+    idempotencyKey: KEY,
+    fingerprint: 'f',
+    request: tx.request,
+  });
   const run = (original: Transaction, over: Partial<Transaction> = {}) => {
     const tx = reverso(original, over);
     return decide(tx, execute(tx), ctx(T0, { related: original }));
@@ -237,7 +306,10 @@ describe('transaction core: what a reverso may reverse', () => {
   };
 
   it('a settled payout or collection goes to the bank of the original', () => {
-    for (const original of [liquidada(), { ...transition(answered(inFlightTx('cobrar'), 'settled'), 'LIQUIDADA', 'bank_outcome', {}, T0), id: 'txn_cobrar' }]) {
+    for (const original of [
+      liquidada(),
+      { ...transition(answered(inFlightTx('cobrar'), 'settled'), 'LIQUIDADA', 'bank_outcome', {}, T0), id: 'txn_cobrar' },
+    ]) {
       const d = run(original);
       expect(d.effects!.bank).toMatchObject({ banco: 'bnc' });
     }

@@ -141,7 +141,10 @@ export function decide(tx: Transaction, message: RouterInboxMessage, ctx: Decisi
       decision = tx.review ? unchanged('already flagged') : written(flagForReview(tx, message.reason, ctx.now), ctx);
       break;
     case 'bank_result':
-      decision = message.op === 'execute' ? orderAnswered(tx, message.attempt, message.outcome, ctx) : statusAnswered(tx, message.attempt, message.outcome, ctx);
+      decision =
+        message.op === 'execute'
+          ? orderAnswered(tx, message.attempt, message.outcome, ctx)
+          : statusAnswered(tx, message.attempt, message.outcome, ctx);
       break;
   }
   return decision;
@@ -176,7 +179,10 @@ function planRoute(tx: Transaction, ctx: DecisionContext): Plan {
   const held = tx.merchantAccounts ? new Set(tx.merchantAccounts.map((a) => a.banco)) : null;
   const able = held ? candidates.filter((b) => held.has(b)) : candidates;
   if (held && request.kind !== 'reverso' && able.length === 0 && candidates.length > 0) {
-    return { motivo: 'BANCO_NO_DISPONIBLE', reason: `the merchant has no registered account at a bank able to run ${request.kind} in ${tx.mode} mode (${candidates.join(', ')})` };
+    return {
+      motivo: 'BANCO_NO_DISPONIBLE',
+      reason: `the merchant has no registered account at a bank able to run ${request.kind} in ${tx.mode} mode (${candidates.join(', ')})`,
+    };
   }
   // Token and cobrar of one collection go to the same bank; a reverse goes to the bank of the original.
   const pinned = request.kind === 'reverso' || (request.kind === 'cobrar' && related) ? (related?.bancoUsado ?? null) : undefined;
@@ -206,9 +212,11 @@ function planRoute(tx: Transaction, ctx: DecisionContext): Plan {
  * has nothing a bank could cancel. Anything else is refused here, before any bank sees it.
  */
 export function reversible(tx: Pick<Transaction, 'merchantId' | 'mode'>, related: Transaction | null): string | null {
-  if (!related || related.merchantId !== tx.merchantId || related.mode !== tx.mode) return 'the operation to reverse does not exist for this merchant and mode';
+  if (!related || related.merchantId !== tx.merchantId || related.mode !== tx.mode)
+    return 'the operation to reverse does not exist for this merchant and mode';
   if (related.kind !== 'pagar' && related.kind !== 'cobrar') return `a ${related.kind} moves no money of its own and cannot be reversed`;
-  if (related.estado !== 'LIQUIDADA') return `only a settled (LIQUIDADA) operation can be reversed; this one is ${related.estado ?? 'not started'}`;
+  if (related.estado !== 'LIQUIDADA')
+    return `only a settled (LIQUIDADA) operation can be reversed; this one is ${related.estado ?? 'not started'}`;
   return null;
 }
 
@@ -225,12 +233,15 @@ function check(tx: Transaction, ctx: DecisionContext): Decision {
   if (last && last.outcome === undefined) {
     if (Date.parse(now) < Date.parse(last.dispatchedAt) + policy.orderDeadlineMs) return unchanged('order in flight, within its deadline');
     const silent = resolveAttempt(tx, last.n, 'unknown', now);
-    const raw = { switch: `no answer to order ${last.n} at ${last.banco} within ${Math.round(policy.orderDeadlineMs / 1000)} s; it may have reached the bank: asking its status, never resending` };
+    const raw = {
+      switch: `no answer to order ${last.n} at ${last.banco} within ${Math.round(policy.orderDeadlineMs / 1000)} s; it may have reached the bank: asking its status, never resending`,
+    };
     const unknown = transition(silent, 'DESCONOCIDA', 'order_deadline', { raw }, now);
     const fence = { txnId: tx.id, attempt: last.n, banco: last.banco, orderRef: orderRef(tx.id, last.n) };
     return written(tx.kind === 'token' ? unknown : requestStatus(unknown, now), ctx, tx, { fence });
   }
-  if (!isReconcilable(tx)) return unchanged(tx.kind === 'token' ? 'tokens move no money and are not reconciled' : `${tx.estado} is not asked about`);
+  if (!isReconcilable(tx))
+    return unchanged(tx.kind === 'token' ? 'tokens move no money and are not reconciled' : `${tx.estado} is not asked about`);
   if (tx.statusQuery && Date.parse(now) < Date.parse(tx.lastStatusAt ?? tx.updatedAt) + policy.statusDeadlineMs) {
     return unchanged('status query outstanding, within its deadline');
   }
@@ -259,7 +270,8 @@ function orderAnswered(tx: Transaction, n: number, outcome: BankOutcome, ctx: De
       if (tx.kind === 'pagar') {
         const tried = new Set<BancoId>([...tx.attempts.map((a) => a.banco), ...ctx.unavailable]);
         const next = candidateBanks(ctx.routing, tx.mode, tx.request, tried)[0];
-        if (next) return written(dispatch(resolved, next, railFor(tx.request), ctx.now), ctx, tx, { rerouted: { from: attempt.banco, to: next } });
+        if (next)
+          return written(dispatch(resolved, next, railFor(tx.request), ctx.now), ctx, tx, { rerouted: { from: attempt.banco, to: next } });
       }
       const raw = { banco: attempt.banco, ...outcome.raw };
       return written(transition(resolved, 'RECHAZADA', 'bank_outcome', { motivo: 'BANCO_NO_DISPONIBLE', raw }, ctx.now), ctx, tx);
@@ -271,7 +283,14 @@ function orderAnswered(tx: Transaction, n: number, outcome: BankOutcome, ctx: De
 function statusAnswered(tx: Transaction, seq: number, outcome: BankOutcome, ctx: DecisionContext): Decision {
   if (!tx.statusQuery || tx.statusQuery.seq !== seq) return unchanged(`status answer ${seq} is not the outstanding query`);
   const cleared = clearStatus(tx, outcome, ctx.now);
-  const facts = 'motivo' in outcome ? outcome : { raw: outcome.raw, referencia: 'referencia' in outcome ? outcome.referencia : null, endtoend: 'endtoend' in outcome ? outcome.endtoend : null };
+  const facts =
+    'motivo' in outcome
+      ? outcome
+      : {
+          raw: outcome.raw,
+          referencia: 'referencia' in outcome ? outcome.referencia : null,
+          endtoend: 'endtoend' in outcome ? outcome.endtoend : null,
+        };
   const move = (to: EstadoTransaccion) => written(transition(cleared, to, 'status_query', facts, ctx.now), ctx, tx);
   switch (outcome.type) {
     case 'settled':

@@ -23,7 +23,13 @@ export function nextVersion(tx: Transaction, now: string): Transaction {
 }
 
 /** Moves the state, checked against the one transition table; finals never change. */
-export function transition(tx: Transaction, to: EstadoTransaccion, cause: TransitionCause, facts: TransitionFacts, now: string): Transaction {
+export function transition(
+  tx: Transaction,
+  to: EstadoTransaccion,
+  cause: TransitionCause,
+  facts: TransitionFacts,
+  now: string,
+): Transaction {
   if (isFinal(tx.estado) || !canTransition(tx.estado, to, cause)) throw new ForbiddenTransition(tx.estado, to, cause);
   const next = nextVersion(tx, now);
   next.estado = to;
@@ -52,7 +58,12 @@ export function dispatch(tx: Transaction, banco: BancoId, rail: Rail, now: strin
   return next;
 }
 
-export function resolveAttempt(tx: Transaction, n: number, outcome: NonNullable<Transaction['attempts'][number]['outcome']>, now: string): Transaction {
+export function resolveAttempt(
+  tx: Transaction,
+  n: number,
+  outcome: NonNullable<Transaction['attempts'][number]['outcome']>,
+  now: string,
+): Transaction {
   const next = nextVersion(tx, now);
   const attempt = next.attempts.find((a) => a.n === n);
   if (!attempt) throw new Error(`transaction ${tx.id} has no attempt ${n}`);
@@ -72,7 +83,10 @@ export function requestStatus(tx: Transaction, now: string): Transaction {
 /** Closes the outstanding status query, keeping what the bank said as evidence. */
 export function clearStatus(tx: Transaction, outcome: BankOutcome, now: string): Transaction {
   const next = nextVersion(tx, now);
-  next.evidence = [...(tx.evidence ?? []), { at: now, source: 'status_query', seq: tx.statusQuery?.seq ?? 0, outcome: outcome.type, raw: outcome.raw }];
+  next.evidence = [
+    ...(tx.evidence ?? []),
+    { at: now, source: 'status_query', seq: tx.statusQuery?.seq ?? 0, outcome: outcome.type, raw: outcome.raw },
+  ];
   next.statusQuery = null;
   return next;
 }

@@ -132,7 +132,10 @@ export type BankOrderClaim = { claimed: true } | { claimed: false; existing: Ban
 export type ClaimResult = { claimed: true } | { claimed: false; existing: IdempotencyClaim };
 
 export class DuplicateRecord extends Error {
-  constructor(readonly collection: string, readonly id: string) {
+  constructor(
+    readonly collection: string,
+    readonly id: string,
+  ) {
     super(`${collection} ${id} already exists`);
   }
 }

@@ -24,7 +24,12 @@ describe('bank health as the router sees it', () => {
     const bus = new MemoryBus();
     const view = new BankHealthView(0);
     await view.follow(bus);
-    await bus.publish(TOPICS.bankHealth, 'bnc|live', { banco: 'bnc', mode: 'live', openOperations: ['pagar'], at: new Date().toISOString() });
+    await bus.publish(TOPICS.bankHealth, 'bnc|live', {
+      banco: 'bnc',
+      mode: 'live',
+      openOperations: ['pagar'],
+      at: new Date().toISOString(),
+    });
     await bus.drained();
     expect([...view.unavailable('live')]).toEqual([]);
     await bus.close();

@@ -21,8 +21,12 @@ export function startBankHealthReporter(options: {
   const byMode = Object.entries(options.breakers) as [Mode, BankBreakers][];
   const publish = () => {
     for (const [mode, b] of byMode) {
-      const open = Object.entries(b.states()).filter(([, s]) => s === 'open').map(([op]) => op);
-      bus.publish(TOPICS.bankHealth, `${banco}|${mode}`, { banco, mode, openOperations: open, at: new Date().toISOString() }).catch((e: unknown) => log.warn({ err: e }, 'could not publish bank health'));
+      const open = Object.entries(b.states())
+        .filter(([, s]) => s === 'open')
+        .map(([op]) => op);
+      bus
+        .publish(TOPICS.bankHealth, `${banco}|${mode}`, { banco, mode, openOperations: open, at: new Date().toISOString() })
+        .catch((e: unknown) => log.warn({ err: e }, 'could not publish bank health'));
     }
   };
   for (const [, b] of byMode) {
@@ -47,9 +51,18 @@ export class BankHealthView {
 
   async follow(bus: Bus): Promise<Subscription> {
     // Every router replica needs every report: a group of its own.
-    return bus.subscribe(TOPICS.bankHealth, { group: `bank-health-${randomUUID().slice(0, 8)}`, latestOnly: true, maxAttempts: 1 }, async ({ value }) => {
-      this.reports.set(`${value.banco}|${value.mode}`, { banco: value.banco, mode: value.mode, open: value.openOperations.length > 0, at: Date.now() });
-    });
+    return bus.subscribe(
+      TOPICS.bankHealth,
+      { group: `bank-health-${randomUUID().slice(0, 8)}`, latestOnly: true, maxAttempts: 1 },
+      async ({ value }) => {
+        this.reports.set(`${value.banco}|${value.mode}`, {
+          banco: value.banco,
+          mode: value.mode,
+          open: value.openOperations.length > 0,
+          at: Date.now(),
+        });
+      },
+    );
   }
 
   /** Banks with an open breaker on the connector of `mode`. */

@@ -54,7 +54,12 @@ describe('bank HTTP calls classified for money safety', () => {
   });
 
   it('opens the breaker after repeated failures; while open nothing reaches the bank', async () => {
-    const breakers = new BankBreakers('banco_plaza', { errorThresholdPercentage: 50, volumeThreshold: 3, resetTimeoutMs: 60_000, rollingCountTimeoutMs: 10_000 });
+    const breakers = new BankBreakers('banco_plaza', {
+      errorThresholdPercentage: 50,
+      volumeThreshold: 3,
+      resetTimeoutMs: 60_000,
+      rollingCountTimeoutMs: 10_000,
+    });
     const states: string[] = [];
     breakers.onStateChange((_b, _op, s) => states.push(s));
     let reached = 0;

@@ -27,7 +27,11 @@ const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOST
 export class BankHttpClient {
   private readonly agent: Agent;
   constructor(options: { connectTimeoutMs?: number; connections?: number } = {}) {
-    this.agent = new Agent({ connect: { timeout: options.connectTimeoutMs ?? 3_000 }, connections: options.connections ?? 64, keepAliveTimeout: 10_000 });
+    this.agent = new Agent({
+      connect: { timeout: options.connectTimeoutMs ?? 3_000 },
+      connections: options.connections ?? 64,
+      keepAliveTimeout: 10_000,
+    });
   }
 
   async send(req: BankHttpRequest): Promise<BankHttpResult> {

@@ -33,7 +33,9 @@ export async function serveBank<C extends GuardedConnector>(deps: {
 }): Promise<BankService<C>> {
   const { bus, log, banco, connectors } = deps;
   const all = Object.values(connectors) as C[];
-  const breakers = Object.fromEntries(Object.entries(connectors).map(([mode, c]) => [mode, (c as C).breakers])) as Partial<Record<Mode, BankBreakers>>;
+  const breakers = Object.fromEntries(Object.entries(connectors).map(([mode, c]) => [mode, (c as C).breakers])) as Partial<
+    Record<Mode, BankBreakers>
+  >;
   const health = startBankHealthReporter({ bus, banco, breakers, log });
   const subscription = await startBankWorker({ bus, store: deps.store, banco, connectors, group: deps.group, log });
   return {

@@ -52,7 +52,17 @@ function order(txnId = `txn_${randomUUID().replace(/-/g, '')}`, attempt = 1): Ex
     mode: 'test',
     rail: 'pago_movil',
     idempotencyKey: key,
-    request: { kind: 'pagar', body: { idempotency_key: key, monto: { valor: 10, moneda: 'VES' }, concepto: 'x', ordenante: cuenta, beneficiario: telefono, via: 'pago_movil' } },
+    request: {
+      kind: 'pagar',
+      body: {
+        idempotency_key: key,
+        monto: { valor: 10, moneda: 'VES' },
+        concepto: 'x',
+        ordenante: cuenta,
+        beneficiario: telefono,
+        via: 'pago_movil',
+      },
+    },
     related: null,
   };
 }
@@ -87,7 +97,16 @@ describe('bank worker: an order goes to the bank at most once per attempt', () =
       if (value.type === 'bank_result') results.push(value);
     });
     const store = options.store ?? new MemoryStore();
-    await startBankWorker({ bus, store, banco: 'bnc', connectors: { test: bank }, group: 'bank', log, faults: { publishAfterBankCall: 0 }, recordTries: options.recordTries ?? 1 });
+    await startBankWorker({
+      bus,
+      store,
+      banco: 'bnc',
+      connectors: { test: bank },
+      group: 'bank',
+      log,
+      faults: { publishAfterBankCall: 0 },
+      recordTries: options.recordTries ?? 1,
+    });
     const send = async (message: BankRequestMessage) => {
       await inner.publish(bankRequests('bnc'), 'txnId' in message ? message.txnId : 'x', message);
       await inner.drained();
@@ -129,14 +148,26 @@ describe('bank worker: an order goes to the bank at most once per attempt', () =
     const o = order();
     await t.send(o);
     expect(bank.orders).toHaveLength(1);
-    expect(t.results).toEqual([expect.objectContaining({ txnId: o.txnId, op: 'execute', outcome: expect.objectContaining({ type: 'unknown' }) })]);
+    expect(t.results).toEqual([
+      expect.objectContaining({ txnId: o.txnId, op: 'execute', outcome: expect.objectContaining({ type: 'unknown' }) }),
+    ]);
   });
 
   it('an order the router gave up on (fenced past its deadline) is never sent late: unknown', async () => {
     const bank = new CountingBank(settled);
     const t = await setup(bank);
     const o = order();
-    await t.store.bankOrders.claim({ id: `${o.txnId}#1`, txnId: o.txnId, attempt: 1, banco: 'bnc', orderRef: o.orderRef, claimedBy: 'router:order-deadline', claimedAt: new Date().toISOString(), outcome: null, recordedAt: null });
+    await t.store.bankOrders.claim({
+      id: `${o.txnId}#1`,
+      txnId: o.txnId,
+      attempt: 1,
+      banco: 'bnc',
+      orderRef: o.orderRef,
+      claimedBy: 'router:order-deadline',
+      claimedAt: new Date().toISOString(),
+      outcome: null,
+      recordedAt: null,
+    });
     await t.send(o);
     expect(bank.orders).toHaveLength(0);
     expect(t.results).toEqual([expect.objectContaining({ outcome: expect.objectContaining({ type: 'unknown' }) })]);

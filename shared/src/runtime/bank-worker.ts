@@ -36,7 +36,8 @@ export interface BankWorkerFaults {
 export function loadBankWorkerFaults(env: EnvReader = envReader()): BankWorkerFaults {
   const text = env.optionalString('SWITCH_FAULT_PUBLISH_AFTER_BANK_CALL');
   const rate = text === undefined ? 0 : Number(text);
-  if (!Number.isFinite(rate) || rate < 0 || rate > 1) throw new ConfigError('SWITCH_FAULT_PUBLISH_AFTER_BANK_CALL', `"${text}" is not a probability between 0 and 1`);
+  if (!Number.isFinite(rate) || rate < 0 || rate > 1)
+    throw new ConfigError('SWITCH_FAULT_PUBLISH_AFTER_BANK_CALL', `"${text}" is not a probability between 0 and 1`);
   return { publishAfterBankCall: rate };
 }
 
@@ -52,14 +53,18 @@ export async function startBankWorker(options: BankWorkerOptions): Promise<Subsc
   const { bus, banco, connectors } = options;
   const faults = options.faults ?? loadBankWorkerFaults();
   const topic = bankRequests(banco);
-  return bus.subscribe(topic, { group: options.group }, measured(options.group, topic.name, async ({ value }) => {
-    const connector = connectors[value.mode];
-    if (!connector) return;
-    const end = metrics.bankCallDuration.startTimer({ bank: banco, operation: value.op });
-    const outcome = await handle({ ...options, faults }, connector, value);
-    end({ outcome });
-    metrics.bankCalls.inc({ bank: banco, operation: value.op, outcome });
-  }));
+  return bus.subscribe(
+    topic,
+    { group: options.group },
+    measured(options.group, topic.name, async ({ value }) => {
+      const connector = connectors[value.mode];
+      if (!connector) return;
+      const end = metrics.bankCallDuration.startTimer({ bank: banco, operation: value.op });
+      const outcome = await handle({ ...options, faults }, connector, value);
+      end({ outcome });
+      metrics.bankCalls.inc({ bank: banco, operation: value.op, outcome });
+    }),
+  );
 }
 
 type Worker = BankWorkerOptions & { faults: BankWorkerFaults };
@@ -73,13 +78,25 @@ async function handle(worker: Worker, connector: BankConnector, request: BankReq
     case 'execute': {
       const { outcome, sent } = await executeOnce(worker, connector, request);
       if (sent && Math.random() < worker.faults.publishAfterBankCall) throw new Error('injected fault: publish failed after the bank call');
-      await bus.publish(TOPICS.routerInbox, request.txnId, { type: 'bank_result', txnId: request.txnId, attempt: request.attempt, op: 'execute', outcome });
+      await bus.publish(TOPICS.routerInbox, request.txnId, {
+        type: 'bank_result',
+        txnId: request.txnId,
+        attempt: request.attempt,
+        op: 'execute',
+        outcome,
+      });
       return sent ? outcome.type : 'journal_replay';
     }
     case 'status': {
       // A status query moves no money: asking again is always safe, so it is not journaled.
       const outcome = await guarded(log, request, () => call(() => connector.status(request)));
-      await bus.publish(TOPICS.routerInbox, request.txnId, { type: 'bank_result', txnId: request.txnId, attempt: request.attempt, op: 'status', outcome });
+      await bus.publish(TOPICS.routerInbox, request.txnId, {
+        type: 'bank_result',
+        txnId: request.txnId,
+        attempt: request.attempt,
+        op: 'status',
+        outcome,
+      });
       return outcome.type;
     }
     case 'saldo':
@@ -87,17 +104,25 @@ async function handle(worker: Worker, connector: BankConnector, request: BankReq
       let result: GatewayReplyMessage['result'];
       try {
         if (request.op === 'saldo') {
-          const r = await call(() => connector.saldo(request.mode, request.query, request.merchantId ? { merchantId: request.merchantId } : {}));
+          const r = await call(() =>
+            connector.saldo(request.mode, request.query, request.merchantId ? { merchantId: request.merchantId } : {}),
+          );
           result = r.ok ? { ok: true, saldo: r.value } : r;
         } else {
-          const r = await call(() => connector.movimientos(request.mode, request.query, request.merchantId ? { merchantId: request.merchantId } : {}));
+          const r = await call(() =>
+            connector.movimientos(request.mode, request.query, request.merchantId ? { merchantId: request.merchantId } : {}),
+          );
           result = r.ok ? { ok: true, movimientos: r.value } : r;
         }
       } catch (error) {
         log.error({ err: error, op: request.op }, 'connector threw');
         result = { ok: false, motivo: 'RECHAZO_TECNICO', raw: { switch: 'connector failure' } };
       }
-      await bus.publish(TOPICS.gatewayReplies, request.gatewayId, { correlationId: request.correlationId, gatewayId: request.gatewayId, result });
+      await bus.publish(TOPICS.gatewayReplies, request.gatewayId, {
+        correlationId: request.correlationId,
+        gatewayId: request.gatewayId,
+        result,
+      });
       return result.ok ? 'ok' : result.motivo;
     }
   }
@@ -109,7 +134,11 @@ async function handle(worker: Worker, connector: BankConnector, request: BankReq
  * redelivery that finds the outcome answers it again; one that finds only the claim never calls the
  * bank again: the attempt is `unknown`, which the router resolves by asking the bank's status.
  */
-async function executeOnce(worker: Worker, connector: BankConnector, request: ExecuteRequest): Promise<{ outcome: BankOutcome; sent: boolean }> {
+async function executeOnce(
+  worker: Worker,
+  connector: BankConnector,
+  request: ExecuteRequest,
+): Promise<{ outcome: BankOutcome; sent: boolean }> {
   const { store, banco, log } = worker;
   const id = bankOrderId(request.txnId, request.attempt);
   // A store that cannot be reached throws here, before any bank call: the bus retries the message.
@@ -126,8 +155,15 @@ async function executeOnce(worker: Worker, connector: BankConnector, request: Ex
   });
   if (!claim.claimed) {
     if (claim.existing.outcome) return { outcome: claim.existing.outcome, sent: false };
-    log.warn({ txnId: request.txnId, attempt: request.attempt, claimedBy: claim.existing.claimedBy }, 'order claimed before without a recorded outcome: not sent again');
-    const raw = { switch: 'this order was claimed by an earlier delivery that recorded no outcome (crash, failover or redelivery); it is never sent twice: its status is asked instead', claimedAt: claim.existing.claimedAt };
+    log.warn(
+      { txnId: request.txnId, attempt: request.attempt, claimedBy: claim.existing.claimedBy },
+      'order claimed before without a recorded outcome: not sent again',
+    );
+    const raw = {
+      switch:
+        'this order was claimed by an earlier delivery that recorded no outcome (crash, failover or redelivery); it is never sent twice: its status is asked instead',
+      claimedAt: claim.existing.claimedAt,
+    };
     return { outcome: { type: 'unknown', raw }, sent: false };
   }
   let outcome = await guarded(log, request, () => bankCall(banco, request, () => connector.execute(request)));
@@ -141,10 +177,30 @@ async function executeOnce(worker: Worker, connector: BankConnector, request: Ex
  * of this attempt, whose answer was lost. Its status is what the merchant must be told, never a
  * rejection (the first one may have moved the money).
  */
-async function originalOf(worker: Worker, connector: BankConnector, request: ExecuteRequest, duplicate: Extract<BankOutcome, { type: 'rejected' }>): Promise<BankOutcome> {
-  const query = { txnId: request.txnId, attempt: request.attempt, orderRef: request.orderRef, mode: request.mode, rail: request.rail, kind: request.request.kind, referencia: duplicate.referencia, endtoend: null };
-  const status = await guarded(worker.log, request, () => bankCall(worker.banco, { ...query, op: 'status' }, () => connector.status(query)));
-  const raw = { switch: 'the bank answered duplicate reference: the original order was asked for its status', duplicate: duplicate.raw, status: status.raw };
+async function originalOf(
+  worker: Worker,
+  connector: BankConnector,
+  request: ExecuteRequest,
+  duplicate: Extract<BankOutcome, { type: 'rejected' }>,
+): Promise<BankOutcome> {
+  const query = {
+    txnId: request.txnId,
+    attempt: request.attempt,
+    orderRef: request.orderRef,
+    mode: request.mode,
+    rail: request.rail,
+    kind: request.request.kind,
+    referencia: duplicate.referencia,
+    endtoend: null,
+  };
+  const status = await guarded(worker.log, request, () =>
+    bankCall(worker.banco, { ...query, op: 'status' }, () => connector.status(query)),
+  );
+  const raw = {
+    switch: 'the bank answered duplicate reference: the original order was asked for its status',
+    duplicate: duplicate.raw,
+    status: status.raw,
+  };
   if (status.type === 'settled' || status.type === 'accepted') return { ...status, raw };
   if (status.type === 'rejected' && status.motivo !== 'DUPLICADA') return { ...status, raw };
   return { type: 'unknown', raw };
@@ -169,7 +225,11 @@ async function recordOutcome(store: Store, id: string, outcome: BankOutcome, log
 }
 
 /** A connector that throws is treated as `unknown`: the order may have reached the bank. */
-async function guarded(log: Logger, request: Extract<BankRequestMessage, { op: 'execute' | 'status' }>, work: () => Promise<BankOutcome>): Promise<BankOutcome> {
+async function guarded(
+  log: Logger,
+  request: Extract<BankRequestMessage, { op: 'execute' | 'status' }>,
+  work: () => Promise<BankOutcome>,
+): Promise<BankOutcome> {
   try {
     return await work();
   } catch (error) {
@@ -184,7 +244,11 @@ const tracer = trace.getTracer('@switch/shared');
  * The connector's call as its own span, `bank.<op>` (the bank's HTTP requests are its children), in the
  * trace the request message carried. A no-op when tracing is off.
  */
-function bankCall<T>(banco: BancoId, request: Pick<BankRequestMessage, 'op' | 'mode'> & Partial<{ txnId: string; attempt: number }>, work: () => Promise<T>): Promise<T> {
+function bankCall<T>(
+  banco: BancoId,
+  request: Pick<BankRequestMessage, 'op' | 'mode'> & Partial<{ txnId: string; attempt: number }>,
+  work: () => Promise<T>,
+): Promise<T> {
   const attributes = {
     'switch.bank': banco,
     'switch.operation': request.op,

@@ -14,7 +14,12 @@ export interface BreakerOptions {
   rollingCountTimeoutMs: number;
 }
 
-export const DEFAULT_BREAKER: BreakerOptions = { errorThresholdPercentage: 50, volumeThreshold: 5, resetTimeoutMs: 30_000, rollingCountTimeoutMs: 10_000 };
+export const DEFAULT_BREAKER: BreakerOptions = {
+  errorThresholdPercentage: 50,
+  volumeThreshold: 5,
+  resetTimeoutMs: 30_000,
+  rollingCountTimeoutMs: 10_000,
+};
 
 class CallFailed extends Error {
   constructor(readonly result: BankHttpResult) {
@@ -49,7 +54,8 @@ export class BankBreakers {
       return await breaker.fire(send);
     } catch (error) {
       if (error instanceof CallFailed) return error.result;
-      if ((error as { code?: string }).code === 'EOPENBREAKER') return { kind: 'not_sent', reason: `circuit breaker open for ${this.banco} ${operation}` };
+      if ((error as { code?: string }).code === 'EOPENBREAKER')
+        return { kind: 'not_sent', reason: `circuit breaker open for ${this.banco} ${operation}` };
       return { kind: 'unknown', reason: error instanceof Error ? error.message : String(error) };
     }
   }
@@ -87,7 +93,9 @@ export class BankBreakers {
           name: `${this.banco}:${operation}`,
         },
       );
-      const emit = (state: BreakerState) => () => this.listeners.forEach((l) => l(this.banco, operation, state));
+      const emit = (state: BreakerState) => () => {
+        for (const l of this.listeners) l(this.banco, operation, state);
+      };
       b.on('open', emit('open'));
       b.on('halfOpen', emit('half_open'));
       b.on('close', emit('closed'));

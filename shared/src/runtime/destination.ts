@@ -64,7 +64,10 @@ export class DestinationRefused extends Error {
 }
 
 /** Resolves `hostname` once and returns its addresses only when every one of them is allowed. */
-export async function vettedAddresses(hostname: string, resolve: Resolver = systemResolver): Promise<{ address: string; family: number }[]> {
+export async function vettedAddresses(
+  hostname: string,
+  resolve: Resolver = systemResolver,
+): Promise<{ address: string; family: number }[]> {
   const host = hostname.replace(/^\[|\]$/g, '');
   if (isIP(host)) {
     if (isInternalAddress(host)) throw new DestinationRefused(`${host} is an internal address`);
@@ -118,7 +121,10 @@ export function guardedLookup(resolve: Resolver = systemResolver): LookupFunctio
  * socket opens, a name is resolved by `guardedLookup` inside the connection (no second resolution).
  */
 export function destinationAgent(options: { resolve?: Resolver; connectTimeoutMs?: number } = {}): Agent {
-  const base = buildConnector({ lookup: guardedLookup(options.resolve), timeout: options.connectTimeoutMs ?? 10_000 } as buildConnector.BuildOptions);
+  const base = buildConnector({
+    lookup: guardedLookup(options.resolve),
+    timeout: options.connectTimeoutMs ?? 10_000,
+  } as buildConnector.BuildOptions);
   return new Agent({
     connect: (opts, callback) => {
       const host = opts.hostname.replace(/^\[|\]$/g, '');

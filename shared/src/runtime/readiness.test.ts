@@ -24,11 +24,17 @@ describe('readiness', () => {
   it('checkReady names each dependency that does not answer, and passes when all do', async () => {
     await expect(checkReady({ store: async () => {}, bus: async () => {} })).resolves.toBeUndefined();
     await expect(checkReady({ store: never, bus: async () => {} }, 50)).rejects.toThrow(/^store: no answer within 50 ms$/);
-    await expect(checkReady({ store: async () => {}, bus: () => Promise.reject(new Error('registry down')) })).rejects.toThrow('bus: registry down');
+    await expect(checkReady({ store: async () => {}, bus: () => Promise.reject(new Error('registry down')) })).rejects.toThrow(
+      'bus: registry down',
+    );
   });
 
   it('/readyz answers 503 in the house error body when a store ping never resolves, 200 when it answers', async () => {
-    const adapters = await connectAdapters({ bus: { kind: 'memory' }, store: { kind: 'memory' } }, 'readiness-test', createLogger('test', 'silent'));
+    const adapters = await connectAdapters(
+      { bus: { kind: 'memory' }, store: { kind: 'memory' } },
+      'readiness-test',
+      createLogger('test', 'silent'),
+    );
     try {
       expect(await readyz(adapters.ready)).toEqual({ status: 200, body: { status: 'ready' } });
       adapters.store.ping = never;

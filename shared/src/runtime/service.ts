@@ -41,13 +41,19 @@ export function loadInfraConfig(env: EnvReader = envReader()): InfraConfig {
       busKind === 'kafka'
         ? {
             kind: 'kafka',
-            brokers: required('KAFKA_BROKERS').split(',').map((b) => b.trim()).filter(Boolean),
+            brokers: required('KAFKA_BROKERS')
+              .split(',')
+              .map((b) => b.trim())
+              .filter(Boolean),
             schemaRegistryUrl: required('SCHEMA_REGISTRY_URL'),
             // 6 s is the broker's usual minimum (group.min.session.timeout.ms); the broker refuses less.
             sessionTimeoutMs: env.int('SWITCH_KAFKA_SESSION_TIMEOUT_MS', 6_000, { min: 1_000, max: 300_000 }),
           }
         : { kind: 'memory' },
-    store: storeKind === 'mongo' ? { kind: 'mongo', url: required('MONGO_URL'), database: env.string('MONGO_DATABASE', 'switch') } : { kind: 'memory' },
+    store:
+      storeKind === 'mongo'
+        ? { kind: 'mongo', url: required('MONGO_URL'), database: env.string('MONGO_DATABASE', 'switch') }
+        : { kind: 'memory' },
   };
 }
 
@@ -60,7 +66,10 @@ export interface Adapters {
 }
 
 export async function connectAdapters(config: InfraConfig, clientId: string, log: Logger): Promise<Adapters> {
-  const store: Store = config.store.kind === 'mongo' ? await MongoStore.connect({ url: config.store.url, database: config.store.database }) : new MemoryStore();
+  const store: Store =
+    config.store.kind === 'mongo'
+      ? await MongoStore.connect({ url: config.store.url, database: config.store.database })
+      : new MemoryStore();
   const { bus: b } = config;
   const bus: Bus & { ping?: () => Promise<void> } =
     b.kind === 'kafka'
@@ -102,10 +111,13 @@ export function startHealthServer(
     };
     if (req.url === '/healthz') return send(200, { status: 'ok' });
     if (req.url === '/metrics') {
-      registry.metrics().then((text) => {
-        res.writeHead(200, { 'content-type': registry.contentType });
-        res.end(text);
-      }, (e: unknown) => send(500, { error: 'INTERNAL', message: String(e) }));
+      registry.metrics().then(
+        (text) => {
+          res.writeHead(200, { 'content-type': registry.contentType });
+          res.end(text);
+        },
+        (e: unknown) => send(500, { error: 'INTERNAL', message: String(e) }),
+      );
       return;
     }
     if (req.url === '/readyz') {

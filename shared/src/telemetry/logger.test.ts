@@ -19,10 +19,24 @@ describe('createLogger', () => {
     const log = createLogger('t', 'info', out.stream);
     log.info({ req: { headers: { 'x-switch-key': 'demo:sk_test_AAAA1111', authorization: 'Bearer TOKEN1111' } } }, 'request');
     log.info({ headers: { 'x-switch-key': 'demo:sk_test_BBBB2222', authorization: 'Bearer TOKEN2222' } }, 'outbound');
-    log.info({ body: { otp: '73915248' }, endpoint: { secret: 'whsec_CCCC3333', secretHash: 'HASH4444' }, key: { apiKey: 'sk_live_DDDD5555' } }, 'nested');
+    log.info(
+      { body: { otp: '73915248' }, endpoint: { secret: 'whsec_CCCC3333', secretHash: 'HASH4444' }, key: { apiKey: 'sk_live_DDDD5555' } },
+      'nested',
+    );
     log.info({ otp: '11223344', secret: 'whsec_EEEE6666' }, 'top level');
     const text = out.text();
-    for (const s of ['sk_test_AAAA1111', 'TOKEN1111', 'sk_test_BBBB2222', 'TOKEN2222', '73915248', 'whsec_CCCC3333', 'HASH4444', 'sk_live_DDDD5555', '11223344', 'whsec_EEEE6666']) {
+    for (const s of [
+      'sk_test_AAAA1111',
+      'TOKEN1111',
+      'sk_test_BBBB2222',
+      'TOKEN2222',
+      '73915248',
+      'whsec_CCCC3333',
+      'HASH4444',
+      'sk_live_DDDD5555',
+      '11223344',
+      'whsec_EEEE6666',
+    ]) {
       expect(text.includes(s), s).toBe(false);
     }
     expect(text.match(/\[redacted\]/g)?.length).toBe(10);

@@ -18,7 +18,13 @@ import type { RouterInboxMessage } from '../contracts/messages';
  * context carried by the in-memory bus, the bank-call span, and the spans exported as OTLP/JSON when
  * tracing stops. (Across real processes and Kafka: test/e2e/tracing.e2e.test.ts.)
  */
-type Exported = { name: string; traceId: string; spanId: string; parentSpanId?: string; attributes: { key: string; value: { stringValue?: string } }[] };
+type Exported = {
+  name: string;
+  traceId: string;
+  spanId: string;
+  parentSpanId?: string;
+  attributes: { key: string; value: { stringValue?: string } }[];
+};
 const received: { service: string; span: Exported }[] = [];
 let receiver: Server;
 
@@ -64,24 +70,49 @@ describe('tracing on', () => {
 
   it('puts the active trace and span ids in log lines', () => {
     let text = '';
-    const log = createLogger('unit', 'info', new Writable({ write: (chunk: Buffer, _e, done) => ((text += chunk.toString()), done()) }));
+    const log = createLogger(
+      'unit',
+      'info',
+      new Writable({
+        write: (chunk: Buffer, _e, done) => {
+          text += chunk.toString();
+          done();
+        },
+      }),
+    );
     log.info('outside');
     const span = trace.getTracer('unit').startActiveSpan('logging', (s) => {
       log.info('inside');
       s.end();
       return s;
     });
-    const [outside, inside] = text.trim().split('\n').map((l) => JSON.parse(l));
+    const [outside, inside] = text
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(outside).not.toHaveProperty('trace_id');
     expect(inside).toMatchObject({ trace_id: span.spanContext().traceId, span_id: span.spanContext().spanId });
   });
 
   it('carries the trace over the in-memory bus into the bank call span, and exports it on stop', async () => {
     const bus = new MemoryBus();
-    const connector = { execute: async () => ({ type: 'settled', referencia: 'R-1', endtoend: null, raw: {} }) } as unknown as BankConnector;
-    await startBankWorker({ bus, store: new MemoryStore(), banco: 'bnc', connectors: { test: connector }, group: 'bank-test', log: createLogger('unit', 'silent') });
+    const connector = {
+      execute: async () => ({ type: 'settled', referencia: 'R-1', endtoend: null, raw: {} }),
+    } as unknown as BankConnector;
+    await startBankWorker({
+      bus,
+      store: new MemoryStore(),
+      banco: 'bnc',
+      connectors: { test: connector },
+      group: 'bank-test',
+      log: createLogger('unit', 'silent'),
+    });
     const answers: { value: RouterInboxMessage; headers: Record<string, string>; traceId: string | undefined }[] = [];
-    await bus.subscribe(TOPICS.routerInbox, { group: 'probe' }, async ({ value, headers }) => void answers.push({ value, headers, traceId: trace.getActiveSpan()?.spanContext().traceId }));
+    await bus.subscribe(
+      TOPICS.routerInbox,
+      { group: 'probe' },
+      async ({ value, headers }) => void answers.push({ value, headers, traceId: trace.getActiveSpan()?.spanContext().traceId }),
+    );
 
     const txnId = 'txn_traced';
     const publisher: Span = await trace.getTracer('unit').startActiveSpan('publisher', async (span) => {
@@ -122,7 +153,13 @@ describe('tracing on', () => {
     expect(bank?.service).toBe('unit-service');
     expect(bank?.span).toMatchObject({ traceId, parentSpanId: spanId });
     const attributes = Object.fromEntries(bank!.span.attributes.map((a) => [a.key, a.value.stringValue]));
-    expect(attributes).toMatchObject({ 'switch.bank': 'bnc', 'switch.operation': 'execute', 'switch.mode': 'test', 'switch.txn_id': txnId, 'switch.outcome': 'settled' });
+    expect(attributes).toMatchObject({
+      'switch.bank': 'bnc',
+      'switch.operation': 'execute',
+      'switch.mode': 'test',
+      'switch.txn_id': txnId,
+      'switch.outcome': 'settled',
+    });
     await bus.close();
   });
 });

@@ -41,7 +41,16 @@ describe('tracing off by default', () => {
     expect('__wrapped' in Kafka.prototype.consumer).toBe(false);
 
     let text = '';
-    const log = createLogger('unit', 'info', new Writable({ write: (chunk: Buffer, _e, done) => ((text += chunk.toString()), done()) }));
+    const log = createLogger(
+      'unit',
+      'info',
+      new Writable({
+        write: (chunk: Buffer, _e, done) => {
+          text += chunk.toString();
+          done();
+        },
+      }),
+    );
     const carrier: Record<string, string> = {};
     trace.getTracer('unit').startActiveSpan('work', (span) => {
       expect(span.isRecording()).toBe(false);

@@ -39,7 +39,10 @@ export function presentedKey(headers: Record<string, string | string[] | undefin
  * idempotency, rate limits (keyed on the merchant, not on the injected request's address), isolation
  * and error bodies are the REST API's own.
  */
-export function mcpRoutes(app: FastifyInstance, deps: { store: Store; inject: (options: InjectOptions) => Promise<LightMyRequestResponse> }): void {
+export function mcpRoutes(
+  app: FastifyInstance,
+  deps: { store: Store; inject: (options: InjectOptions) => Promise<LightMyRequestResponse> },
+): void {
   app.decorateRequest('mcpCaller', null as unknown as McpCaller);
   // Before the body is read, as on the REST API: no key, no parsing. Same 401 body (SPEC 5.4).
   app.addHook('onRequest', async (request, reply) => {
@@ -69,7 +72,9 @@ export function mcpRoutes(app: FastifyInstance, deps: { store: Store; inject: (o
     } catch (error) {
       log.warn({ err: error }, 'mcp request failed');
       if (!reply.raw.headersSent) {
-        reply.raw.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32603, message: 'internal error' }, id: null }));
+        reply.raw
+          .writeHead(500, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32603, message: 'internal error' }, id: null }));
       }
     }
   });
@@ -77,7 +82,14 @@ export function mcpRoutes(app: FastifyInstance, deps: { store: Store; inject: (o
   // Stateless mode has no stream to open (GET) and no session to end (DELETE): 405, as the
   // Streamable HTTP transport specifies for a server that offers neither.
   const notAllowed = async (_request: unknown, reply: FastifyReply) =>
-    reply.code(405).header('allow', 'POST').send({ jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed: this server is stateless; send JSON-RPC by POST' }, id: null });
+    reply
+      .code(405)
+      .header('allow', 'POST')
+      .send({
+        jsonrpc: '2.0',
+        error: { code: -32000, message: 'Method not allowed: this server is stateless; send JSON-RPC by POST' },
+        id: null,
+      });
   app.get(MCP_PATH, { schema: { hide: true } }, notAllowed);
   app.delete(MCP_PATH, { schema: { hide: true } }, notAllowed);
 }

@@ -1,5 +1,11 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  ListToolsRequestSchema,
+  McpError,
+  type CallToolResult,
+} from '@modelcontextprotocol/sdk/types.js';
 import { metrics, type BancoCatalogo, type Logger, type Mode, type Movimientos, type Resultado, type Saldo } from '@switch/shared';
 import type { RestAnswer, RestPort } from './rest';
 import { resumenBancos, resumenError, resumenMovimientos, resumenResultado, resumenSaldo } from './summaries';
@@ -46,7 +52,8 @@ export function createMcpServer(deps: McpServerDeps): Server {
 
   server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
     const tool = byName.get(request.params.name);
-    if (!tool) throw new McpError(ErrorCode.InvalidParams, `unknown tool ${request.params.name}; tools: ${tools.map((t) => t.name).join(', ')}`);
+    if (!tool)
+      throw new McpError(ErrorCode.InvalidParams, `unknown tool ${request.params.name}; tools: ${tools.map((t) => t.name).join(', ')}`);
     const outcome = await runTool(tool, request.params.arguments ?? {}, deps.rest);
     metrics.mcpToolCalls.inc({ tool: tool.name, outcome: outcome.label });
     deps.log?.info({ tool: tool.name, outcome: outcome.label, status: outcome.status, mode: deps.mode }, 'mcp tool call');

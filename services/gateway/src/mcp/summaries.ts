@@ -19,7 +19,8 @@ export const REACCION: Record<MotivoRechazo, string> = {
   EXCEDE_LIMITE: 'excede un límite (del banco o de riesgo): reduce el monto',
   BENEFICIARIO_NO_COINCIDE: 'el nombre o la identificación no coinciden con la cuenta: verifica los datos del destino',
   NO_AFILIADO_SERVICIO: 'el titular no está afiliado al servicio de pago: debe afiliarse en su banco',
-  BANCO_NO_DISPONIBLE: 'el banco no está disponible o no procesó la operación: reintenta más tarde (los pagos pueden reencaminarse a otro banco)',
+  BANCO_NO_DISPONIBLE:
+    'el banco no está disponible o no procesó la operación: reintenta más tarde (los pagos pueden reencaminarse a otro banco)',
   DUPLICADA: 'la operación ya fue procesada: consulta la original, no la repitas',
   FUERA_DE_HORARIO: 'fuera del horario del banco: reintenta en unas horas',
   CANCELADA_POR_PAGADOR: 'el pagador la canceló: no se puede reintentar',
@@ -31,7 +32,8 @@ export const REACCION: Record<MotivoRechazo, string> = {
   DESCONOCIDO: 'motivo no clasificado: consulta con `consultar` e inspecciona `raw`',
 };
 
-const NUEVO_INTENTO = 'RECHAZADA es definitiva: repetir con la misma idempotency_key devuelve este mismo rechazo; un nuevo intento es una operación nueva con una idempotency_key nueva.';
+const NUEVO_INTENTO =
+  'RECHAZADA es definitiva: repetir con la misma idempotency_key devuelve este mismo rechazo; un nuevo intento es una operación nueva con una idempotency_key nueva.';
 
 /** The next step after a Resultado, by its state and the tool that produced it. */
 export function resumenResultado(tool: ToolName, r: Resultado): string {

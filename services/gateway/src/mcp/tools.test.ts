@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { CobrarBody, ConsultarBody, MOTIVOS_RECHAZO, MovimientosQuery, PagarBody, Resultado, ReversoBody, SaldoQuery, TokenBody } from '@switch/shared';
+import {
+  CobrarBody,
+  ConsultarBody,
+  MOTIVOS_RECHAZO,
+  MovimientosQuery,
+  PagarBody,
+  Resultado,
+  ReversoBody,
+  SaldoQuery,
+  TokenBody,
+} from '@switch/shared';
 import { REACCION, resumenError, resumenResultado } from './summaries';
 import { switchTools } from './tools';
 
@@ -8,9 +18,18 @@ const plain = (schema: unknown) => JSON.parse(JSON.stringify(schema)) as unknown
 describe('MCP tool catalogue', () => {
   it('takes its input schemas from the REST contracts and answers the Resultado schema', () => {
     const tools = new Map(switchTools('test').map((t) => [t.name, t]));
-    const expected = { pagar: PagarBody, cobrar_token: TokenBody, cobrar: CobrarBody, reverso: ReversoBody, consultar: ConsultarBody, saldo: SaldoQuery, movimientos: MovimientosQuery };
+    const expected = {
+      pagar: PagarBody,
+      cobrar_token: TokenBody,
+      cobrar: CobrarBody,
+      reverso: ReversoBody,
+      consultar: ConsultarBody,
+      saldo: SaldoQuery,
+      movimientos: MovimientosQuery,
+    };
     for (const [name, schema] of Object.entries(expected)) expect(tools.get(name as 'pagar')!.inputSchema, name).toEqual(plain(schema));
-    for (const name of ['pagar', 'cobrar_token', 'cobrar', 'reverso', 'consultar'] as const) expect(tools.get(name)!.outputSchema).toEqual(plain(Resultado));
+    for (const name of ['pagar', 'cobrar_token', 'cobrar', 'reverso', 'consultar'] as const)
+      expect(tools.get(name)!.outputSchema).toEqual(plain(Resultado));
   });
 
   it('maps each tool to its REST request; GET arguments become query strings', () => {
@@ -29,7 +48,9 @@ describe('MCP tool catalogue', () => {
       for (const tool of switchTools(mode)) {
         const moves = ['pagar', 'cobrar', 'reverso'].includes(tool.name);
         expect(tool.annotations.destructiveHint, `${mode} ${tool.name}`).toBe(moves && mode === 'live');
-        expect(tool.annotations.readOnlyHint, `${mode} ${tool.name}`).toBe(['bancos', 'consultar', 'saldo', 'movimientos'].includes(tool.name));
+        expect(tool.annotations.readOnlyHint, `${mode} ${tool.name}`).toBe(
+          ['bancos', 'consultar', 'saldo', 'movimientos'].includes(tool.name),
+        );
         expect(tool.annotations.idempotentHint).toBe(true);
       }
     }
@@ -57,6 +78,8 @@ describe('summaries for agents', () => {
   });
 
   it('VALIDATION names every field', () => {
-    expect(resumenError(400, { error: 'VALIDATION', detail: { 'monto.valor': 'must be > 0', via: 'must be one of: a, b' } })).toMatch(/monto\.valor must be > 0; via must be one of/);
+    expect(resumenError(400, { error: 'VALIDATION', detail: { 'monto.valor': 'must be > 0', via: 'must be one of: a, b' } })).toMatch(
+      /monto\.valor must be > 0; via must be one of/,
+    );
   });
 });

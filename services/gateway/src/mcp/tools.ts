@@ -66,12 +66,14 @@ function queryOf(args: Record<string, unknown>): Record<string, string> {
   const query: Record<string, string> = {};
   for (const [name, value] of Object.entries(args)) {
     if (value === undefined || value === null) continue;
-    query[name] = typeof value === 'string' ? value : typeof value === 'number' || typeof value === 'boolean' ? String(value) : JSON.stringify(value);
+    query[name] =
+      typeof value === 'string' ? value : typeof value === 'number' || typeof value === 'boolean' ? String(value) : JSON.stringify(value);
   }
   return query;
 }
 
-const asObject = (body: unknown): Record<string, unknown> => (body && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : { valor: body });
+const asObject = (body: unknown): Record<string, unknown> =>
+  body && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : { valor: body };
 
 /** The tools a server lists for a key of `mode`: titles, descriptions and hints say which mode it is. */
 export function switchTools(mode: Mode): SwitchTool[] {
@@ -86,15 +88,25 @@ export function switchTools(mode: Mode): SwitchTool[] {
     idempotentHint: true,
     openWorldHint: true,
   });
-  const readHints = (title: string, openWorld: boolean): ToolAnnotations => ({ title, readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: openWorld });
-  const post = (path: string) => (args: Record<string, unknown>): RestRequest => ({ method: 'POST', path, body: args });
+  const readHints = (title: string, openWorld: boolean): ToolAnnotations => ({
+    title,
+    readOnlyHint: true,
+    destructiveHint: false,
+    idempotentHint: true,
+    openWorldHint: openWorld,
+  });
+  const post =
+    (path: string) =>
+    (args: Record<string, unknown>): RestRequest => ({ method: 'POST', path, body: args });
   const resultado = jsonSchema(Resultado);
 
   const tools: SwitchTool[] = [
     {
       name: 'bancos',
       title: `Bancos habilitados (${modeTag})`,
-      description: describe(`Lista los bancos habilitados para el modo de la clave y lo que cada uno puede hacer (cobrar, pagar, token, consultar, saldo, movimientos). ${READ_NOTE} Sirve para comprobar la clave.`),
+      description: describe(
+        `Lista los bancos habilitados para el modo de la clave y lo que cada uno puede hacer (cobrar, pagar, token, consultar, saldo, movimientos). ${READ_NOTE} Sirve para comprobar la clave.`,
+      ),
       inputSchema: jsonSchema(NoArguments),
       outputSchema: jsonSchema(BancosOutput),
       annotations: readHints(`Bancos habilitados (${modeTag})`, false),

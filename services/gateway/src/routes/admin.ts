@@ -38,7 +38,10 @@ const digest = (s: string) => createHash('sha256').update(s).digest();
  * Enabled only when an admin token is configured; authenticated by `authorization: Bearer <token>`.
  * It is not part of the merchant API and is left out of /openapi.json.
  */
-export function adminRoutes(app: FastifyInstance, deps: { store: Store; bus: Bus; adminToken: string; allowPrivateWebhooks?: boolean }): void {
+export function adminRoutes(
+  app: FastifyInstance,
+  deps: { store: Store; bus: Bus; adminToken: string; allowPrivateWebhooks?: boolean },
+): void {
   const expected = digest(deps.adminToken);
   app.addHook('onRequest', async (request, reply) => {
     const header = request.headers.authorization ?? '';
@@ -145,11 +148,24 @@ export function adminRoutes(app: FastifyInstance, deps: { store: Store; bus: Bus
       await merchantOr404(merchantId);
       const body = request.body as { mode: Mode; banco: BancoId; cuenta: string; telefono?: string };
       if (body.cuenta.slice(0, 4) !== CODIGO_BCV[body.banco]) {
-        throw new HttpProblem(400, { error: 'VALIDATION', detail: { cuenta: `an account of ${body.banco} starts with ${CODIGO_BCV[body.banco]}` } });
+        throw new HttpProblem(400, {
+          error: 'VALIDATION',
+          detail: { cuenta: `an account of ${body.banco} starts with ${CODIGO_BCV[body.banco]}` },
+        });
       }
-      const account: MerchantAccount = { merchantId, mode: body.mode, banco: body.banco, cuenta: body.cuenta, telefono: body.telefono ?? null, createdAt: new Date().toISOString() };
+      const account: MerchantAccount = {
+        merchantId,
+        mode: body.mode,
+        banco: body.banco,
+        cuenta: body.cuenta,
+        telefono: body.telefono ?? null,
+        createdAt: new Date().toISOString(),
+      };
       if (!(await deps.store.accounts.register(account))) {
-        throw new HttpProblem(409, { error: 'ALREADY_EXISTS', message: `account ${body.cuenta} is registered already in ${body.mode} mode` });
+        throw new HttpProblem(409, {
+          error: 'ALREADY_EXISTS',
+          message: `account ${body.cuenta} is registered already in ${body.mode} mode`,
+        });
       }
       return reply.code(201).send(account);
     },
@@ -176,7 +192,17 @@ export function adminRoutes(app: FastifyInstance, deps: { store: Store; bus: Bus
     const open = await deps.store.transactions.listByEstado([...OPEN_STATES], 10_000);
     return open
       .filter((tx) => tx.review)
-      .map((tx) => ({ id: tx.id, merchantId: tx.merchantId, mode: tx.mode, kind: tx.kind, estado: tx.estado, banco: tx.bancoUsado, createdAt: tx.createdAt, review: tx.review, evidence: tx.evidence ?? [] }));
+      .map((tx) => ({
+        id: tx.id,
+        merchantId: tx.merchantId,
+        mode: tx.mode,
+        kind: tx.kind,
+        estado: tx.estado,
+        banco: tx.bancoUsado,
+        createdAt: tx.createdAt,
+        review: tx.review,
+        evidence: tx.evidence ?? [],
+      }));
   });
 
   app.get(
@@ -209,24 +235,31 @@ export function adminRoutes(app: FastifyInstance, deps: { store: Store; bus: Bus
   };
   const TopicName = Type.String({ minLength: 1, maxLength: 249 });
 
-  app.get('/admin/v1/dead-letters', { schema: { ...hide, querystring: Type.Object({ topic: Type.Optional(TopicName) }) } }, async (request) => {
-    const { topic } = request.query as { topic?: string };
-    const topics = topic ? [topicOr404(topic)] : switchTopics();
-    const found: { topic: string; deadLetters: Awaited<ReturnType<Bus['deadLetters']>> }[] = [];
-    // One topic after the other: each non-empty one is a short read of its dead-letter topic.
-    for (const t of topics) {
-      const deadLetters = await deps.bus.deadLetters(t.name);
-      if (deadLetters.length > 0 || topic) found.push({ topic: t.name, deadLetters });
-    }
-    return { topics: found };
-  });
+  app.get(
+    '/admin/v1/dead-letters',
+    { schema: { ...hide, querystring: Type.Object({ topic: Type.Optional(TopicName) }) } },
+    async (request) => {
+      const { topic } = request.query as { topic?: string };
+      const topics = topic ? [topicOr404(topic)] : switchTopics();
+      const found: { topic: string; deadLetters: Awaited<ReturnType<Bus['deadLetters']>> }[] = [];
+      // One topic after the other: each non-empty one is a short read of its dead-letter topic.
+      for (const t of topics) {
+        const deadLetters = await deps.bus.deadLetters(t.name);
+        if (deadLetters.length > 0 || topic) found.push({ topic: t.name, deadLetters });
+      }
+      return { topics: found };
+    },
+  );
 
   app.post(
     '/admin/v1/dead-letters/redrive',
     {
       schema: {
         ...hide,
-        body: Type.Object({ topic: TopicName, ids: Type.Optional(Type.Array(Type.String({ pattern: '^[0-9]+:[0-9]+$' }), { minItems: 1, maxItems: 1000 })) }),
+        body: Type.Object({
+          topic: TopicName,
+          ids: Type.Optional(Type.Array(Type.String({ pattern: '^[0-9]+:[0-9]+$' }), { minItems: 1, maxItems: 1000 })),
+        }),
       },
     },
     async (request) => {

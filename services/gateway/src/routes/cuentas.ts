@@ -25,7 +25,10 @@ export const MAX_STATEMENT_DAYS = 31;
 const SaldoHttpQuery = Type.Object({ cuenta: NumeroCuenta, moneda: Type.Optional(Type.Literal('VES')) });
 const MovimientosHttpQuery = Type.Object({
   cuenta: NumeroCuenta,
-  desde: Type.String({ ...Fecha, description: 'First day, YYYY-MM-DD (Venezuelan calendar day, UTC-4); not in the future. Otherwise 400 naming `desde`' }),
+  desde: Type.String({
+    ...Fecha,
+    description: 'First day, YYYY-MM-DD (Venezuelan calendar day, UTC-4); not in the future. Otherwise 400 naming `desde`',
+  }),
   hasta: Type.Optional(
     Type.String({
       ...Fecha,
@@ -36,7 +39,10 @@ const MovimientosHttpQuery = Type.Object({
   cursor: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9_-]{1,200}$', description: 'Cursor of the next page from a previous answer' })),
 });
 
-export function accountRoutes(app: FastifyInstance, deps: { routing: RoutingTable; replies: Replies; readTimeoutMs: number; store: Store }): void {
+export function accountRoutes(
+  app: FastifyInstance,
+  deps: { routing: RoutingTable; replies: Replies; readTimeoutMs: number; store: Store },
+): void {
   app.get(
     '/switch/v1/bancos',
     {
@@ -56,7 +62,11 @@ export function accountRoutes(app: FastifyInstance, deps: { routing: RoutingTabl
    * (422 ACCOUNT_NOT_REGISTERED otherwise, nothing sent). Test mode checks no register (SPEC 4.10.4):
    * the simulated bank keeps one ledger per merchant instead.
    */
-  const bankOfOwn = async (caller: { merchantId: string; mode: 'test' | 'live' }, cuenta: string, capability: 'saldo' | 'movimientos'): Promise<BancoId> => {
+  const bankOfOwn = async (
+    caller: { merchantId: string; mode: 'test' | 'live' },
+    cuenta: string,
+    capability: 'saldo' | 'movimientos',
+  ): Promise<BancoId> => {
     if (caller.mode !== 'live') return bankFor(caller.mode, cuenta, capability);
     const account = await deps.store.accounts.find('live', cuenta).catch((e: unknown) => {
       throw new DependencyDown(String(e));
@@ -69,7 +79,11 @@ export function accountRoutes(app: FastifyInstance, deps: { routing: RoutingTabl
       });
     }
     const able = deps.routing.live.some((b) => b.banco === account.banco && b.capabilities.includes(capability));
-    if (!able) throw new HttpProblem(422, { error: 'BANCO_NO_DISPONIBLE', message: `bank ${account.banco} of that account does not serve ${capability} in live mode` });
+    if (!able)
+      throw new HttpProblem(422, {
+        error: 'BANCO_NO_DISPONIBLE',
+        message: `bank ${account.banco} of that account does not serve ${capability} in live mode`,
+      });
     return account.banco;
   };
 
@@ -88,14 +102,16 @@ export function accountRoutes(app: FastifyInstance, deps: { routing: RoutingTabl
   const readReply = async <T>(promise: Promise<unknown>): Promise<T> => {
     const reply = (await promise.catch((e: unknown) => {
       throw new DependencyDown(String(e));
-    })) as { result: { ok: true } & Record<string, unknown> | { ok: false; motivo: string; raw: Record<string, unknown> } } | null;
+    })) as { result: ({ ok: true } & Record<string, unknown>) | { ok: false; motivo: string; raw: Record<string, unknown> } } | null;
     if (!reply) throw new HttpProblem(503, { error: 'SERVICE_UNAVAILABLE', message: 'the bank did not answer in time; retry later' });
     const result = reply.result;
     if (!result.ok) {
       // A connector names the query field it could not use (e.g. a cursor it never gave): a client error.
       const field = result.raw.field;
-      if (typeof field === 'string') throw new HttpProblem(400, { error: 'VALIDATION', detail: { [field]: String(result.raw.descripcion ?? 'is invalid') } });
-      if (result.motivo === 'CUENTA_NO_EXISTE') throw new HttpProblem(404, { error: 'NOT_FOUND', message: 'the bank does not know that account' });
+      if (typeof field === 'string')
+        throw new HttpProblem(400, { error: 'VALIDATION', detail: { [field]: String(result.raw.descripcion ?? 'is invalid') } });
+      if (result.motivo === 'CUENTA_NO_EXISTE')
+        throw new HttpProblem(404, { error: 'NOT_FOUND', message: 'the bank does not know that account' });
       if (result.motivo === 'BANCO_NO_DISPONIBLE' || result.motivo === 'RECHAZO_TECNICO') {
         throw new HttpProblem(503, { error: 'SERVICE_UNAVAILABLE', message: `the bank could not answer (${result.motivo})` });
       }
@@ -120,7 +136,11 @@ export function accountRoutes(app: FastifyInstance, deps: { routing: RoutingTabl
       const q = request.query as { cuenta: string; moneda?: 'VES' };
       const banco = await bankOfOwn(request.caller, q.cuenta, 'saldo');
       const r = await readReply<{ saldo: unknown }>(
-        deps.replies.read(banco, { op: 'saldo', mode: request.caller.mode, query: { cuenta: q.cuenta, moneda: 'VES' }, merchantId: request.caller.merchantId }, deps.readTimeoutMs),
+        deps.replies.read(
+          banco,
+          { op: 'saldo', mode: request.caller.mode, query: { cuenta: q.cuenta, moneda: 'VES' }, merchantId: request.caller.merchantId },
+          deps.readTimeoutMs,
+        ),
       );
       return r.saldo;
     },
@@ -153,7 +173,11 @@ export function accountRoutes(app: FastifyInstance, deps: { routing: RoutingTabl
       if (q.cursor) query.cursor = q.cursor;
       const banco = await bankOfOwn(request.caller, q.cuenta, 'movimientos');
       const r = await readReply<{ movimientos: unknown }>(
-        deps.replies.read(banco, { op: 'movimientos', mode: request.caller.mode, query, merchantId: request.caller.merchantId }, deps.readTimeoutMs),
+        deps.replies.read(
+          banco,
+          { op: 'movimientos', mode: request.caller.mode, query, merchantId: request.caller.merchantId },
+          deps.readTimeoutMs,
+        ),
       );
       return r.movimientos;
     },

@@ -1,14 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
-import {
-  CobrarBody,
-  ConsultarBody,
-  PagarBody,
-  Resultado,
-  ReversoBody,
-  TokenBody,
-  type OperationRequest,
-} from '@switch/shared';
+import { CobrarBody, ConsultarBody, PagarBody, Resultado, ReversoBody, TokenBody, type OperationRequest } from '@switch/shared';
 import type { Operations } from '../operations';
 import { errorResponses } from './responses';
 

@@ -32,5 +32,5 @@ export const ERROR_RESPONSES: Record<400 | 401 | 404 | 409 | 413 | 415 | 422 | 4
 };
 
 type Status = keyof typeof ERROR_RESPONSES;
-export const errorResponses = (...statuses: Status[]): Record<number, TSchema> => Object.fromEntries(statuses.map((s) => [s, ERROR_RESPONSES[s]]));
-
+export const errorResponses = (...statuses: Status[]): Record<number, TSchema> =>
+  Object.fromEntries(statuses.map((s) => [s, ERROR_RESPONSES[s]]));

@@ -14,7 +14,10 @@ import { RegistryCodec } from './registry';
  * Runs against real Kafka and the real schema registry (infra/up.sh). Without them this file fails:
  * a Kafka adapter that was never run against Kafka must not look green.
  */
-const brokers = process.env.KAFKA_BROKERS?.split(',').map((b) => b.trim()).filter(Boolean) ?? [];
+const brokers =
+  process.env.KAFKA_BROKERS?.split(',')
+    .map((b) => b.trim())
+    .filter(Boolean) ?? [];
 const registryUrl = process.env.SCHEMA_REGISTRY_URL ?? '';
 const MISSING = 'KAFKA_BROKERS and SCHEMA_REGISTRY_URL are not set: run `npm run infra:up`, then `source .cache/infra.env`, then the tests';
 
@@ -45,7 +48,13 @@ afterAll(async () => {
 // A small backoff keeps the retry cases fast; the semantics do not depend on it.
 const newBus = (name = 'test') => {
   if (brokers.length === 0 || !registryUrl) throw new Error(MISSING);
-  return new TestBus({ brokers, schemaRegistryUrl: registryUrl, clientId: `${name}-${randomUUID().slice(0, 8)}`, retryBackoffMs: 10, retryBackoffMaxMs: 100 });
+  return new TestBus({
+    brokers,
+    schemaRegistryUrl: registryUrl,
+    clientId: `${name}-${randomUUID().slice(0, 8)}`,
+    retryBackoffMs: 10,
+    retryBackoffMaxMs: 100,
+  });
 };
 
 // The contract's `settle` stays a no-op: KafkaBus.subscribe resolves only once the consumer has joined its group.
@@ -53,8 +62,13 @@ busContract('kafka', async () => newBus('contract'));
 
 describe('KafkaBus on real Kafka and the schema registry', () => {
   const Ping = Type.Object({ n: Type.Integer(), note: Type.Optional(Type.String()) });
-  const freshTopic = (partitions = 3): Topic<typeof Ping> => ({ name: `kafkabus.${randomUUID().slice(0, 8)}.v1`, schema: Ping, partitions });
-  const registry = (path: string) => fetch(`${registryUrl}${path}`).then(async (r) => ({ status: r.status, body: (await r.json()) as unknown }));
+  const freshTopic = (partitions = 3): Topic<typeof Ping> => ({
+    name: `kafkabus.${randomUUID().slice(0, 8)}.v1`,
+    schema: Ping,
+    partitions,
+  });
+  const registry = (path: string) =>
+    fetch(`${registryUrl}${path}`).then(async (r) => ({ status: r.status, body: (await r.json()) as unknown }));
 
   const open: KafkaBus[] = [];
   const bus = (name?: string) => {
@@ -86,7 +100,8 @@ describe('KafkaBus on real Kafka and the schema registry', () => {
         got.push(m);
         for (const w of waiters) if (distinct() >= w.count) w.resolve();
       },
-      until: (count: number) => (distinct() >= count ? Promise.resolve() : new Promise<void>((resolve) => waiters.push({ count, resolve }))),
+      until: (count: number) =>
+        distinct() >= count ? Promise.resolve() : new Promise<void>((resolve) => waiters.push({ count, resolve })),
     };
   };
 
@@ -101,7 +116,10 @@ describe('KafkaBus on real Kafka and the schema registry', () => {
     expect((await registry(`/config/${subject}`)).body).toEqual({ compatibilityLevel: 'BACKWARD' });
     const latest = (await registry(`/subjects/${subject}/versions/latest`)).body as { id: number; schema: string; schemaType?: string };
     expect(latest.schemaType).toBe('JSON');
-    expect(JSON.parse(latest.schema)).toEqual({ $schema: 'http://json-schema.org/draft-07/schema#', ...JSON.parse(JSON.stringify(topic.schema)) });
+    expect(JSON.parse(latest.schema)).toEqual({
+      $schema: 'http://json-schema.org/draft-07/schema#',
+      ...JSON.parse(JSON.stringify(topic.schema)),
+    });
 
     // Publishing again (and from another process) reuses the registration: one version.
     await bus().publish(topic, 'k', { n: 2 });
@@ -121,7 +139,11 @@ describe('KafkaBus on real Kafka and the schema registry', () => {
   });
 
   it("validates with the project's formats and decimal precision, at publish and in the registry's own checks", async () => {
-    const Amount = Type.Object({ id: Type.String({ format: 'uuid' }), valor: Type.Number({ multipleOf: 0.01 }), at: Type.String({ format: 'date-time' }) });
+    const Amount = Type.Object({
+      id: Type.String({ format: 'uuid' }),
+      valor: Type.Number({ multipleOf: 0.01 }),
+      at: Type.String({ format: 'date-time' }),
+    });
     const topic: Topic<typeof Amount> = { name: `kafkabus.${randomUUID().slice(0, 8)}.v1`, schema: Amount, partitions: 1 };
     const b = bus();
     const got: unknown[] = [];
@@ -131,7 +153,9 @@ describe('KafkaBus on real Kafka and the schema registry', () => {
       got.push(m.value);
       done();
     });
-    await expect(b.publish(topic, 'k', { id: 'not-a-uuid', valor: 1, at: new Date().toISOString() })).rejects.toBeInstanceOf(SchemaViolation);
+    await expect(b.publish(topic, 'k', { id: 'not-a-uuid', valor: 1, at: new Date().toISOString() })).rejects.toBeInstanceOf(
+      SchemaViolation,
+    );
     // 0.07 / 0.01 is 7.000000000000001 in binary floating point: only multipleOfPrecision 8 accepts it.
     const value = { id: randomUUID(), valor: 0.07, at: '2026-01-02T03:04:05.678Z' };
     await b.publish(topic, 'k', value);
@@ -189,7 +213,11 @@ describe('KafkaBus on real Kafka and the schema registry', () => {
       { type: SchemaType.JSON, schema: JSON.stringify(wider) },
       { subject: `kafkabus-wider-${randomUUID().slice(0, 8)}-value` },
     );
-    await rawProducer.send({ topic: topic.name, acks: -1, messages: [{ key: 'k', value: await other.encode(widerId, { n: 1, extra: 'x' }) }] });
+    await rawProducer.send({
+      topic: topic.name,
+      acks: -1,
+      messages: [{ key: 'k', value: await other.encode(widerId, { n: 1, extra: 'x' }) }],
+    });
     await b.publish(topic, 'k', { n: 2 });
     await c.until(2);
     expect(c.got.map((m) => m.value)).toEqual([{ n: 1, extra: 'x' }, { n: 2 }]);
@@ -245,7 +273,10 @@ describe('KafkaBus on real Kafka and the schema registry', () => {
     await b.subscribe(topic, { group: 'g' }, c.handler);
     const other = new SchemaRegistry({ host: registryUrl });
     const loose = Type.Object({ n: Type.String() });
-    const { id } = await other.register({ type: SchemaType.JSON, schema: JSON.stringify(loose) }, { subject: `kafkabus-loose-${randomUUID().slice(0, 8)}-value` });
+    const { id } = await other.register(
+      { type: SchemaType.JSON, schema: JSON.stringify(loose) },
+      { subject: `kafkabus-loose-${randomUUID().slice(0, 8)}-value` },
+    );
     await rawProducer.send({ topic: topic.name, acks: -1, messages: [{ key: 'k', value: await other.encode(id, { n: 'one' }) }] });
     await b.publish(topic, 'k', { n: 1 });
     await c.until(1);
@@ -297,7 +328,11 @@ describe('KafkaBus on real Kafka and the schema registry', () => {
     await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
     try {
       const { port } = proxy.address() as AddressInfo;
-      const reader = new TestBus({ brokers, schemaRegistryUrl: `http://127.0.0.1:${port}${upstream.pathname}`, clientId: `reader-${randomUUID().slice(0, 8)}` });
+      const reader = new TestBus({
+        brokers,
+        schemaRegistryUrl: `http://127.0.0.1:${port}${upstream.pathname}`,
+        clientId: `reader-${randomUUID().slice(0, 8)}`,
+      });
       open.push(reader);
       const c = collector();
       await reader.subscribe(topic, { group: 'g' }, c.handler);
@@ -401,7 +436,12 @@ describe('KafkaBus on real Kafka and the schema registry', () => {
 
   it('readiness answers within its bound when the broker does not answer', async () => {
     // A port nothing listens on behind a black hole would be better; an unroutable address does the same.
-    const unreachable = new TestBus({ brokers: ['10.255.255.1:9092'], schemaRegistryUrl: registryUrl, clientId: 'unreachable', readyTimeoutMs: 300 });
+    const unreachable = new TestBus({
+      brokers: ['10.255.255.1:9092'],
+      schemaRegistryUrl: registryUrl,
+      clientId: 'unreachable',
+      readyTimeoutMs: 300,
+    });
     open.push(unreachable);
     const r = await unreachable.ready();
     expect(r).toMatchObject({ ok: false, broker: { ok: false }, registry: { ok: true } });
@@ -422,7 +462,11 @@ describe('consumer lag', () => {
     const { KafkaBus } = await import('./bus');
     const { Type } = await import('@sinclair/typebox');
     const { registry } = await import('../../telemetry/metrics');
-    const bus = new KafkaBus({ brokers: (process.env.KAFKA_BROKERS ?? '').split(','), schemaRegistryUrl: process.env.SCHEMA_REGISTRY_URL ?? '', clientId: 'lag-test' });
+    const bus = new KafkaBus({
+      brokers: (process.env.KAFKA_BROKERS ?? '').split(','),
+      schemaRegistryUrl: process.env.SCHEMA_REGISTRY_URL ?? '',
+      clientId: 'lag-test',
+    });
     const topic = { name: `contract.lag${Date.now()}.v1`, schema: Type.Object({ n: Type.Integer() }), partitions: 1 };
     try {
       let seen = 0;

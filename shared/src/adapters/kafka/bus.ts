@@ -266,7 +266,10 @@ export class KafkaBus implements Bus {
   async measureLag(): Promise<Record<string, number>> {
     const lags: Record<string, number> = {};
     for (const [groupId, { group, topic }] of this.lagGroups) {
-      const [ends, committed] = await Promise.all([this.admin.fetchTopicOffsets(topic), this.admin.fetchOffsets({ groupId, topics: [topic] })]);
+      const [ends, committed] = await Promise.all([
+        this.admin.fetchTopicOffsets(topic),
+        this.admin.fetchOffsets({ groupId, topics: [topic] }),
+      ]);
       const done = new Map((committed[0]?.partitions ?? []).map((p) => [p.partition, BigInt(p.offset)]));
       let lag = 0n;
       for (const p of ends) {
@@ -292,7 +295,9 @@ export class KafkaBus implements Bus {
     if (missing.length > 0) {
       const creating = this.createTopics(missing);
       for (const t of missing) this.topicsReady.set(t.name, creating);
-      creating.catch(() => missing.forEach((t) => this.topicsReady.delete(t.name)));
+      creating.catch(() => {
+        for (const t of missing) this.topicsReady.delete(t.name);
+      });
     }
     await Promise.all([...wanted.keys()].map((name) => this.topicsReady.get(name)));
   }
@@ -352,7 +357,14 @@ export class KafkaBus implements Bus {
       const decoded = await this.codec.decode(m.value);
       if (!decoded.ok) {
         const at = new Date(Number(m.timestamp)).toISOString();
-        const letter = { id, topic: topicName, key: m.key?.toString() ?? '', value: m.value?.toString() ?? null, reason: `unreadable dead letter: ${decoded.reason}`, at };
+        const letter = {
+          id,
+          topic: topicName,
+          key: m.key?.toString() ?? '',
+          value: m.value?.toString() ?? null,
+          reason: `unreadable dead letter: ${decoded.reason}`,
+          at,
+        };
         out.push({ letter: { ...letter, redriven: redriven.has(id) }, headers });
         continue;
       }
@@ -366,14 +378,25 @@ export class KafkaBus implements Bus {
   }
 
   /** Reads topics from their beginning up to their ends as they are now, in partition and offset order. */
-  private async readTopics(names: string[]): Promise<{ topic: string; partition: number; offset: string; key: Buffer | null; value: Buffer | null; headers: IHeaders | undefined; timestamp: string }[]> {
+  private async readTopics(names: string[]): Promise<
+    {
+      topic: string;
+      partition: number;
+      offset: string;
+      key: Buffer | null;
+      value: Buffer | null;
+      headers: IHeaders | undefined;
+      timestamp: string;
+    }[]
+  > {
     if (this.state === 'closed') throw new Error('bus closed');
     await this.connect();
     const listed = new Set(await this.admin.listTopics());
     const present = names.filter((n) => listed.has(n));
     const ends = new Map<string, bigint>();
     for (const name of present) {
-      for (const p of await this.admin.fetchTopicOffsets(name)) if (BigInt(p.high) > BigInt(p.low)) ends.set(`${name}|${p.partition}`, BigInt(p.high));
+      for (const p of await this.admin.fetchTopicOffsets(name))
+        if (BigInt(p.high) > BigInt(p.low)) ends.set(`${name}|${p.partition}`, BigInt(p.high));
     }
     const found: Awaited<ReturnType<KafkaBus['readTopics']>> = [];
     if (ends.size === 0) return found;
@@ -391,7 +414,15 @@ export class KafkaBus implements Bus {
           const at = `${topic}|${partition}`;
           const end = ends.get(at);
           if (end === undefined || BigInt(message.offset) >= end) return;
-          found.push({ topic, partition, offset: message.offset, key: message.key, value: message.value, headers: message.headers, timestamp: message.timestamp });
+          found.push({
+            topic,
+            partition,
+            offset: message.offset,
+            key: message.key,
+            value: message.value,
+            headers: message.headers,
+            timestamp: message.timestamp,
+          });
           if (BigInt(message.offset) + 1n >= end) ends.delete(at);
           if (ends.size === 0) done();
         },
@@ -473,7 +504,10 @@ export class KafkaBus implements Bus {
       // Resolves false (no throw) when another process created them meanwhile. Not `waitForLeaders`:
       // kafkajs then retries only LEADER_NOT_AVAILABLE, and a KRaft broker whose metadata cache lags
       // the controller answers UNKNOWN_TOPIC_OR_PARTITION for a moment, which it throws.
-      await this.admin.createTopics({ waitForLeaders: false, topics: toCreate.map((t) => ({ topic: t.name, numPartitions: t.partitions })) });
+      await this.admin.createTopics({
+        waitForLeaders: false,
+        topics: toCreate.map((t) => ({ topic: t.name, numPartitions: t.partitions })),
+      });
       this.log?.info({ topics: toCreate.map((t) => `${t.name}(${t.partitions})`) }, 'topics created');
     }
     await this.leadersElected(topics.map((t) => t.name));
@@ -603,7 +637,8 @@ export class KafkaBus implements Bus {
       return undefined;
     } catch (error) {
       if (error instanceof PoisonMessage) return { value: decoded.value, raw: null, reason: error.message, attempts };
-      if (maxAttempts !== undefined && attempts >= maxAttempts) return { value: decoded.value, raw: null, reason: errorText(error), attempts };
+      if (maxAttempts !== undefined && attempts >= maxAttempts)
+        return { value: decoded.value, raw: null, reason: errorText(error), attempts };
       throw error;
     }
   }
@@ -629,7 +664,6 @@ export class KafkaBus implements Bus {
     metrics.deadLettered.inc({ group: at.group, topic: at.topic });
     this.log?.warn({ ...where, reason: what.reason }, 'message dead-lettered');
   }
-
 }
 
 function withTimeout<T>(work: Promise<T>, ms: number, what: string): Promise<T> {

@@ -14,7 +14,10 @@ import { KafkaBus } from './bus';
  * and 1 s heartbeats hand the partitions over within seconds. The bound below is generous (20 s, under
  * the old 30 s), not a timing claim.
  */
-const brokers = process.env.KAFKA_BROKERS?.split(',').map((b) => b.trim()).filter(Boolean) ?? [];
+const brokers =
+  process.env.KAFKA_BROKERS?.split(',')
+    .map((b) => b.trim())
+    .filter(Boolean) ?? [];
 const registryUrl = process.env.SCHEMA_REGISTRY_URL ?? '';
 const Ping = Type.Object({ n: Type.Integer() });
 
@@ -49,10 +52,14 @@ describe('KafkaBus failover', () => {
     await survivor.ensureTopics([topic]);
 
     // The member to be killed, in its own process.
-    const child = spawn(resolve(__dirname, '../../../../node_modules/.bin/vite-node'), [resolve(__dirname, '../../../test/fixtures/kafka-member.ts')], {
-      env: { ...process.env, TOPIC: topic.name, PARTITIONS: String(topic.partitions), GROUP: group },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
+    const child = spawn(
+      resolve(__dirname, '../../../../node_modules/.bin/vite-node'),
+      [resolve(__dirname, '../../../test/fixtures/kafka-member.ts')],
+      {
+        env: { ...process.env, TOPIC: topic.name, PARTITIONS: String(topic.partitions), GROUP: group },
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    );
     children.push(child);
     const childHandled = new Set<number>();
     let joined!: () => void;
@@ -66,7 +73,9 @@ describe('KafkaBus failover', () => {
 
     const got = new Set<number>();
     const waiters: { until: () => boolean; resolve: () => void }[] = [];
-    const notify = () => waiters.filter((w) => w.until()).forEach((w) => w.resolve());
+    const notify = () => {
+      for (const w of waiters.filter((w) => w.until())) w.resolve();
+    };
     const when = (until: () => boolean) => (until() ? Promise.resolve() : new Promise<void>((r) => waiters.push({ until, resolve: r })));
     // Resolves once the group has both members (the child rejoins at its next heartbeat).
     await survivor.subscribe(topic, { group }, async (m: Delivered<{ n: number }>) => {
@@ -78,13 +87,21 @@ describe('KafkaBus failover', () => {
     for (let n = 0; n < 10; n++) await survivor.publish(topic, `key-${n}`, { n });
     const poll = setInterval(notify, 100);
     try {
-      await within(when(() => got.size + childHandled.size >= 10), 30_000, 'first round handled');
+      await within(
+        when(() => got.size + childHandled.size >= 10),
+        30_000,
+        'first round handled',
+      );
       expect(childHandled.size).toBeGreaterThan(0); // the child really held a partition
 
       child.kill('SIGKILL');
       await new Promise((r) => child.once('exit', r));
       for (let n = 100; n < 110; n++) await survivor.publish(topic, `key-${n - 100}`, { n });
-      await within(when(() => [...Array(10).keys()].every((i) => got.has(100 + i))), 20_000, "the killed member's partitions taken over");
+      await within(
+        when(() => [...Array(10).keys()].every((i) => got.has(100 + i))),
+        20_000,
+        "the killed member's partitions taken over",
+      );
     } finally {
       clearInterval(poll);
     }

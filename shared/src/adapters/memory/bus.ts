@@ -79,8 +79,14 @@ class PartitionQueue {
         await context.with(parent, () => this.handler(structuredClone(message)));
         return true;
       } catch (error) {
-        if (error instanceof PoisonMessage) return (this.onDead(message, error.message), true);
-        if (maxAttempts !== undefined && attempt >= maxAttempts) return (this.onDead(message, errorText(error)), true);
+        if (error instanceof PoisonMessage) {
+          this.onDead(message, error.message);
+          return true;
+        }
+        if (maxAttempts !== undefined && attempt >= maxAttempts) {
+          this.onDead(message, errorText(error));
+          return true;
+        }
         if (pauses.stopped) return false;
         this.onRetry(errorText(error), attempt);
         await pauses.sleep(backoffMs(attempt, backoff));
@@ -135,26 +141,35 @@ export class MemoryBus implements Bus {
     if (!group) {
       const g: Group = { members: [], queues: [], pauses: new Pauses() };
       const where = { group: options.group, topic: topic.name };
-      const policy = { maxAttempts: options.maxAttempts === undefined ? undefined : Math.max(1, options.maxAttempts), backoff: this.options, pauses: g.pauses };
+      const policy = {
+        maxAttempts: options.maxAttempts === undefined ? undefined : Math.max(1, options.maxAttempts),
+        backoff: this.options,
+        pauses: g.pauses,
+      };
       // Each partition is bound to one member, chosen when the message is handled, like a group rebalance.
-      g.queues = Array.from({ length: topic.partitions }, (_, p) =>
-        new PartitionQueue(
-          (m) => {
-            const member = g.members[p % g.members.length];
-            if (!member) throw new Error('no member left in the group');
-            return member(m);
-          },
-          policy,
-          (reason, attempt) => {
-            metrics.handlerRetries.inc(where);
-            this.log?.warn({ ...where, partition: p, attempt, error: reason }, 'handler failed; retrying the message, its partition waits');
-          },
-          (m, reason) => {
-            metrics.deadLettered.inc(where);
-            this.log?.warn({ ...where, partition: p, key: m.key, reason }, 'message dead-lettered');
-            this.deadLetter(topic.name, m, reason);
-          },
-        ),
+      g.queues = Array.from(
+        { length: topic.partitions },
+        (_, p) =>
+          new PartitionQueue(
+            (m) => {
+              const member = g.members[p % g.members.length];
+              if (!member) throw new Error('no member left in the group');
+              return member(m);
+            },
+            policy,
+            (reason, attempt) => {
+              metrics.handlerRetries.inc(where);
+              this.log?.warn(
+                { ...where, partition: p, attempt, error: reason },
+                'handler failed; retrying the message, its partition waits',
+              );
+            },
+            (m, reason) => {
+              metrics.deadLettered.inc(where);
+              this.log?.warn({ ...where, partition: p, key: m.key, reason }, 'message dead-lettered');
+              this.deadLetter(topic.name, m, reason);
+            },
+          ),
       );
       group = g;
       byGroup.set(options.group, g);
@@ -226,7 +241,16 @@ export class MemoryBus implements Bus {
     const list = this.dead.get(name) ?? [];
     // Partition 0 like a Kafka dead-letter topic (one partition); the offset is the entry's position.
     const { traceparent: _t, tracestate: _s, ...headers } = message.headers;
-    list.push({ id: `0:${list.length}`, topic: topicName, key: message.key, value: message.value, headers, reason, at: new Date().toISOString(), redriven: false });
+    list.push({
+      id: `0:${list.length}`,
+      topic: topicName,
+      key: message.key,
+      value: message.value,
+      headers,
+      reason,
+      at: new Date().toISOString(),
+      redriven: false,
+    });
     this.dead.set(name, list);
   }
 }

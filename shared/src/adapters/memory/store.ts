@@ -1,4 +1,14 @@
-import type { ApiKeyRecord, BankOrderRecord, ClaimResult, IdempotencyClaim, Merchant, MerchantAccount, Store, WebhookDelivery, WebhookEndpoint } from '../../ports/store';
+import type {
+  ApiKeyRecord,
+  BankOrderRecord,
+  ClaimResult,
+  IdempotencyClaim,
+  Merchant,
+  MerchantAccount,
+  Store,
+  WebhookDelivery,
+  WebhookEndpoint,
+} from '../../ports/store';
 import { DuplicateRecord } from '../../ports/store';
 import type { Mode } from '../../domain/bancos';
 import type { EstadoTransaccion } from '../../domain/estados';
@@ -39,7 +49,7 @@ export class MemoryStore implements Store {
     listForMerchant: async (merchantId) => [...this.keyRows.values()].filter((k) => k.merchantId === merchantId).map(copy),
     revoke: async (id, at) => {
       const k = this.keyRows.get(id);
-      if (!k || !k.active) return false;
+      if (!k?.active) return false;
       k.active = false;
       k.revokedAt = at;
       return true;
@@ -55,7 +65,7 @@ export class MemoryStore implements Store {
       [...this.webhookRows.values()].filter((e) => e.merchantId === merchantId && (mode === undefined || e.mode === mode)).map(copy),
     deactivate: async (id) => {
       const e = this.webhookRows.get(id);
-      if (!e || !e.active) return false;
+      if (!e?.active) return false;
       e.active = false;
       return true;
     },
@@ -182,10 +192,15 @@ export class MemoryStore implements Store {
     },
     get: async (id) => copy(this.deliveryRows.get(id) ?? null),
     listForTransaction: async (txnId) =>
-      [...this.deliveryRows.values()].filter((d) => d.txnId === txnId).sort((a, b) => a.createdAt.localeCompare(b.createdAt)).map(copy),
+      [...this.deliveryRows.values()]
+        .filter((d) => d.txnId === txnId)
+        .sort((a, b) => a.createdAt.localeCompare(b.createdAt))
+        .map(copy),
     claimDue: async (now, owner, leaseUntil) => {
       const due = [...this.deliveryRows.values()]
-        .filter((d) => d.status === 'pending' && d.nextAttemptAt !== null && d.nextAttemptAt <= now && (d.lease === null || d.lease.until < now))
+        .filter(
+          (d) => d.status === 'pending' && d.nextAttemptAt !== null && d.nextAttemptAt <= now && (d.lease === null || d.lease.until < now),
+        )
         .sort((a, b) => a.nextAttemptAt!.localeCompare(b.nextAttemptAt!))[0];
       if (!due) return null;
       due.lease = { owner, until: leaseUntil };

@@ -38,7 +38,7 @@ describe('mongo key codec', () => {
     expect(storable(encodeDocument(bankAnswer))).toBe(true);
   });
 
-  it('leaves ordinary documents untouched, so the switch\'s fields stay queryable', () => {
+  it("leaves ordinary documents untouched, so the switch's fields stay queryable", () => {
     const doc = { estado: 'ACEPTADA', createdAt: '2020-01-01T00:00:00.000Z', history: [{ raw: { codigo: '00' } }], raw: null };
     expect(encodeDocument(doc)).toStrictEqual(doc);
   });

@@ -16,7 +16,9 @@ const databases: string[] = [];
 
 beforeAll(async () => {
   if (!url) {
-    throw new Error('MONGO_URL is not set: run `npm run infra:up` and `source .cache/infra.env` (or export MONGO_URL), then run the tests again');
+    throw new Error(
+      'MONGO_URL is not set: run `npm run infra:up` and `source .cache/infra.env` (or export MONGO_URL), then run the tests again',
+    );
   }
   admin = await MongoClient.connect(url);
 });
@@ -64,11 +66,19 @@ describe('MongoStore specifics', () => {
     const indexes = async () => {
       const db = admin!.db(database);
       const names = await db.listCollections({}, { nameOnly: true }).toArray();
-      const all = await Promise.all(names.map(async (c) => (await db.collection(c.name).indexes()).map((i) => `${c.name}:${JSON.stringify(i.key)}`)));
+      const all = await Promise.all(
+        names.map(async (c) => (await db.collection(c.name).indexes()).map((i) => `${c.name}:${JSON.stringify(i.key)}`)),
+      );
       return all.flat().sort();
     };
     const first = await indexes();
-    expect(first).toEqual(expect.arrayContaining(['transactions:{"estado":1,"createdAt":1}', 'transactions:{"_unannounced":1,"updatedAt":1}', 'api_keys:{"merchantId":1}']));
+    expect(first).toEqual(
+      expect.arrayContaining([
+        'transactions:{"estado":1,"createdAt":1}',
+        'transactions:{"_unannounced":1,"updatedAt":1}',
+        'api_keys:{"merchantId":1}',
+      ]),
+    );
     const again = await connect(database);
     open.push(again);
     await again.ensureIndexes();
@@ -80,9 +90,15 @@ describe('MongoStore specifics', () => {
   it('stores bank keys escaped and nested arrays wrapped, and reads them back unchanged', async () => {
     const { database, stores } = await replicas(1);
     const raw = JSON.parse('{"a.b":1,"$set":{"$inc":2},"m":[[1],[2,[3]]],"__proto__":{"x.y":1}}');
-    const tx = sampleTransaction({ raw, history: [{ from: null, to: 'ACEPTADA', at: '2020-01-01T00:00:00.000Z', cause: 'bank_outcome', version: 1, motivo: null, raw }] });
+    const tx = sampleTransaction({
+      raw,
+      history: [{ from: null, to: 'ACEPTADA', at: '2020-01-01T00:00:00.000Z', cause: 'bank_outcome', version: 1, motivo: null, raw }],
+    });
     expect(await stores[0]!.transactions.insert(tx)).toBe(true);
-    const stored = await admin!.db(database).collection('transactions').findOne({ _id: tx.id as never });
+    const stored = await admin!
+      .db(database)
+      .collection('transactions')
+      .findOne({ _id: tx.id as never });
     expect(stored!.raw).toStrictEqual(
       JSON.parse('{"a%2Eb":1,"%24set":{"%24inc":2},"m":[{"%array":[1]},{"%array":[2,{"%array":[3]}]}],"__proto__":{"x%2Ey":1}}'),
     );
@@ -95,7 +111,16 @@ describe('MongoStore specifics', () => {
     for (let round = 0; round < 5; round++) {
       const key = randomUUID();
       const scope = idempotencyScope('m1', 'test', 'pagar', key);
-      const claim = (i: number): IdempotencyClaim => ({ scope, merchantId: 'm1', mode: 'test', kind: 'pagar', key, fingerprint: `f${i}`, txnId: `txn_${i}`, createdAt: '2020-01-01T00:00:00.000Z' });
+      const claim = (i: number): IdempotencyClaim => ({
+        scope,
+        merchantId: 'm1',
+        mode: 'test',
+        kind: 'pagar',
+        key,
+        fingerprint: `f${i}`,
+        txnId: `txn_${i}`,
+        createdAt: '2020-01-01T00:00:00.000Z',
+      });
       const results = await Promise.all([...Array(20).keys()].map((i) => stores[i % 4]!.idempotency.claim(claim(i))));
       expect(results.filter((r) => r.claimed)).toHaveLength(1);
       const stored = (await stores[0]!.idempotency.get(scope))!;

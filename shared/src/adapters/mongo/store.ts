@@ -1,5 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { MongoClient, type Collection, type CommandFailedEvent, type CommandSucceededEvent, type Document, type MongoClientOptions } from 'mongodb';
+import {
+  MongoClient,
+  type Collection,
+  type CommandFailedEvent,
+  type CommandSucceededEvent,
+  type Document,
+  type MongoClientOptions,
+} from 'mongodb';
 import { metrics } from '../../telemetry/metrics';
 import {
   DuplicateRecord,
@@ -117,7 +124,10 @@ export class MongoStore implements Store {
     this.referenceSeqRows = db.collection('bank_reference_numbers');
     this.referenceRows = db.collection('bank_references');
     // `_unannounced`: FerretDB cannot index (or push down) `announcedVersion < version`, so it is stored.
-    this.txs = new VersionedCollection(db, 'transactions', { key: 'id', derived: (tx) => ({ _unannounced: tx.announcedVersion < tx.version }) });
+    this.txs = new VersionedCollection(db, 'transactions', {
+      key: 'id',
+      derived: (tx) => ({ _unannounced: tx.announcedVersion < tx.version }),
+    });
     this.deliveryDocs = new VersionedCollection(db, 'webhook_deliveries', { key: 'id' });
   }
 
@@ -141,7 +151,11 @@ export class MongoStore implements Store {
     await createIndexesOneByOne(this.counterEntries, [{ key: { key: 1 } }]);
     await createIndexesOneByOne(this.orderRows, [{ key: { txnId: 1 } }]);
     await createIndexesOneByOne(this.referenceSeqRows, [{ key: { scope: 1, n: -1 } }]);
-    await this.txs.ensureIndexes([{ key: { estado: 1, createdAt: 1 } }, { key: { _unannounced: 1, updatedAt: 1 } }, { key: { nextCheckAt: 1 } }]);
+    await this.txs.ensureIndexes([
+      { key: { estado: 1, createdAt: 1 } },
+      { key: { _unannounced: 1, updatedAt: 1 } },
+      { key: { nextCheckAt: 1 } },
+    ]);
     await this.deliveryDocs.ensureIndexes([{ key: { status: 1, nextAttemptAt: 1 } }, { key: { txnId: 1 } }]);
   }
 
@@ -170,16 +184,24 @@ export class MongoStore implements Store {
       if (!(await insertNew(this.webhookRows, toRow('id', e)))) throw new DuplicateRecord('webhooks', e.id);
     },
     listForMerchant: async (merchantId, mode) =>
-      (await this.webhookRows.find(mode === undefined ? { merchantId } : { merchantId, mode }).sort({ createdAt: 1, _id: 1 }).toArray()).map(
-        (r) => fromRow<WebhookEndpoint>('id', r)!,
-      ),
+      (
+        await this.webhookRows
+          .find(mode === undefined ? { merchantId } : { merchantId, mode })
+          .sort({ createdAt: 1, _id: 1 })
+          .toArray()
+      ).map((r) => fromRow<WebhookEndpoint>('id', r)!),
     deactivate: async (id) => (await this.webhookRows.updateOne({ _id: id, active: true }, { $set: { active: false } })).matchedCount === 1,
   };
 
   readonly accounts: Store['accounts'] = {
     register: async (a) => insertNew(this.accountRows, { ...a, _id: `${a.mode}|${a.cuenta}` }),
     list: async (merchantId, mode) =>
-      (await this.accountRows.find(mode === undefined ? { merchantId } : { merchantId, mode }).sort({ createdAt: 1, _id: 1 }).toArray()).map(accountOf),
+      (
+        await this.accountRows
+          .find(mode === undefined ? { merchantId } : { merchantId, mode })
+          .sort({ createdAt: 1, _id: 1 })
+          .toArray()
+      ).map(accountOf),
     find: async (mode, cuenta) => {
       const row = await this.accountRows.findOne({ _id: `${mode}|${cuenta}` });
       return row ? accountOf(row) : null;
@@ -200,14 +222,17 @@ export class MongoStore implements Store {
   readonly transactions: Store['transactions'] = {
     insert: (tx) => this.txs.insert(tx),
     get: (id) => this.txs.get(id),
-    replace: async (tx, expectedVersion) => (await this.txs.update(tx.id, (current) => (current.version === expectedVersion ? tx : null))) !== null,
+    replace: async (tx, expectedVersion) =>
+      (await this.txs.update(tx.id, (current) => (current.version === expectedVersion ? tx : null))) !== null,
     listByEstado: async (estados, limit) =>
       estados.length === 0 ? [] : this.txs.find({ estado: { $in: estados } }, { createdAt: 1, _id: 1 }, limit),
     listUnannounced: (limit) => this.txs.find({ _unannounced: true }, { updatedAt: 1, _id: 1 }, limit),
     // `$type: string` keeps null (nothing owed) out by the query itself, not after reading.
     listDue: (now, limit, after) => {
       const due: Document = { nextCheckAt: { $type: 'string', $lte: now } };
-      const filter: Document = after ? { $and: [due, { $or: [{ nextCheckAt: { $gt: after.at } }, { nextCheckAt: after.at, _id: { $gt: after.id } }] }] } : due;
+      const filter: Document = after
+        ? { $and: [due, { $or: [{ nextCheckAt: { $gt: after.at } }, { nextCheckAt: after.at, _id: { $gt: after.id } }] }] }
+        : due;
       return this.txs.find(filter, { nextCheckAt: 1, _id: 1 }, limit);
     },
   };
@@ -220,7 +245,8 @@ export class MongoStore implements Store {
   readonly bankOrders: Store['bankOrders'] = {
     claim: async (record) => {
       const { outcome, ...rest } = record;
-      if (await insertNew(this.orderRows, { ...toRow('id', rest), outcome: outcome === null ? null : encodeDocument(outcome) } as Row)) return { claimed: true };
+      if (await insertNew(this.orderRows, { ...toRow('id', rest), outcome: outcome === null ? null : encodeDocument(outcome) } as Row))
+        return { claimed: true };
       const existing = await this.bankOrders.get(record.id);
       if (!existing) throw new Error(`bank order ${record.id} conflicted but cannot be read`);
       return { claimed: false, existing };
@@ -305,7 +331,9 @@ export class MongoStore implements Store {
       const start = Math.floor(Math.random() * candidates.length);
       for (const c of [...candidates.slice(start), ...candidates.slice(0, start)]) {
         // Re-checked on the current state: of replicas leasing the same delivery, one write wins.
-        const leased = await this.deliveryDocs.update(c.id, (d) => (leasable(d, now) ? { ...d, lease: { owner, until: leaseUntil } } : null));
+        const leased = await this.deliveryDocs.update(c.id, (d) =>
+          leasable(d, now) ? { ...d, lease: { owner, until: leaseUntil } } : null,
+        );
         if (leased) return leased;
       }
       // Nothing due, or every candidate went to another worker: this worker rests until the next poll

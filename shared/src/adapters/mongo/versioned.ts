@@ -76,7 +76,11 @@ export class VersionedCollection<T extends object> {
   private readonly heads: Collection<Head>;
   private readonly revisions: Collection<Revision>;
 
-  constructor(db: Db, name: string, private readonly options: VersionedOptions<T>) {
+  constructor(
+    db: Db,
+    name: string,
+    private readonly options: VersionedOptions<T>,
+  ) {
     this.heads = db.collection(name);
     this.revisions = db.collection(`${name}_revisions`);
   }
@@ -98,7 +102,8 @@ export class VersionedCollection<T extends object> {
   async get(id: string): Promise<T | null> {
     // A remembered revision with no successor is the newest state: one read instead of two.
     const known = this.known.get(id);
-    if (known && !(await this.revisions.findOne({ _id: `${id}#${known._rev + 1}` }, { projection: { _id: 1 } }))) return this.fromHead(known);
+    if (known && !(await this.revisions.findOne({ _id: `${id}#${known._rev + 1}` }, { projection: { _id: 1 } })))
+      return this.fromHead(known);
     const head = await this.settle(id);
     return head && this.fromHead(head);
   }
@@ -224,7 +229,10 @@ export class VersionedCollection<T extends object> {
   private repairing: Promise<void> | undefined;
 
   private async repairPendingOnce(): Promise<void> {
-    const pending = await this.revisions.find({ pending: true }, { projection: { recordId: 1, rev: 1 } }).limit(100).toArray();
+    const pending = await this.revisions
+      .find({ pending: true }, { projection: { recordId: 1, rev: 1 } })
+      .limit(100)
+      .toArray();
     for (const r of pending) {
       const head = await this.settle(r.recordId);
       if (head && head._rev >= r.rev) await this.revisions.updateOne({ _id: r._id }, { $set: { pending: false } });
