@@ -293,6 +293,7 @@ export async function startStack(options = {}) {
     stateDir,
     operatorStateDir: resolve(stateDir, 'switch'),
     mongo: { url: infra.env.MONGO_URL, database },
+    kafka: { brokers: infra.env.KAFKA_BROKERS.split(','), namespace: database },
     services,
     emulators: Object.fromEntries(defs.filter((d) => d.controlUrl).map((d) => [d.name, d.controlUrl])),
     healthUrls: Object.fromEntries(defs.map((d) => [d.name, `http://127.0.0.1:${d.port}`])),

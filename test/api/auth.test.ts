@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMerchant, fingerprint, issueKey } from '@switch/shared';
+import { announceKeyChange } from '@switch/gateway';
 import { pagarBody, startTestSwitch, type TestSwitch } from './helpers';
 
 /** SPEC 5: every refusal is 401 with exactly {"error":"unauthorized"}, and leaves nothing behind. */
@@ -72,6 +73,9 @@ describe('authentication (x-switch-key)', () => {
     const { record, switchKey } = await issueKey(t.sw.store, 'revocado', 'test');
     expect((await t.get('/switch/v1/bancos', switchKey)).statusCode).toBe(200);
     await t.sw.store.apiKeys.revoke(record.id, new Date().toISOString());
+    // Whoever revokes announces it (the admin API does); gateways forget the cached key at once.
+    await announceKeyChange(t.sw.bus, undefined, 'revocado');
+    await t.settle();
     await expectUnauthorized({ 'x-switch-key': switchKey });
   });
 
@@ -80,6 +84,8 @@ describe('authentication (x-switch-key)', () => {
     const { switchKey } = await issueKey(t.sw.store, 'inactivo', 'test');
     expect((await t.get('/switch/v1/bancos', switchKey)).statusCode).toBe(200);
     await t.sw.store.merchants.setActive('inactivo', false);
+    await announceKeyChange(t.sw.bus, undefined, 'inactivo');
+    await t.settle();
     await expectUnauthorized({ 'x-switch-key': switchKey });
   });
 

@@ -41,6 +41,24 @@ describe('operator surfaces are not on the merchant port', () => {
     expect((await t.operator({ method: 'GET', url: '/switch/v1/bancos', headers: { 'x-switch-key': t.key } })).statusCode).toBe(404);
   });
 
+  it('a key revoked through the admin API is refused at once, although the gateway had it cached', async () => {
+    t = await startTestSwitch({ config: { adminToken: ADMIN } });
+    const issued = await t.operator({
+      method: 'POST',
+      url: `/admin/v1/merchants/${t.merchantId}/keys`,
+      headers: bearer,
+      payload: { mode: 'test' },
+    });
+    expect(issued.statusCode).toBe(201);
+    const { id, x_switch_key: key } = issued.json() as { id: string; x_switch_key: string };
+    expect((await t.get('/switch/v1/bancos', key)).statusCode).toBe(200);
+    const revoked = await t.operator({ method: 'DELETE', url: `/admin/v1/merchants/${t.merchantId}/keys/${id}`, headers: bearer });
+    expect(revoked.statusCode).toBe(200);
+    expect((await t.get('/switch/v1/bancos', key)).statusCode).toBe(401);
+    // The merchant's other key keeps working.
+    expect((await t.get('/switch/v1/bancos')).statusCode).toBe(200);
+  });
+
   it('admin routes are not enumerable: an unknown /admin path answers exactly like a known one without the token', async () => {
     t = await startTestSwitch({ config: { adminToken: ADMIN } });
     const known = await t.operator({ method: 'GET', url: '/admin/v1/merchants' });

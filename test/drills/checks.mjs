@@ -50,9 +50,10 @@ export function expectedEvents(tx) {
 
 /**
  * The counts of one drill. `txs`: the transactions of the drill; `bank(banco, orderRef)`: the bank's
- * money state of an order; `dups`: references received twice; `receiver`: webhook deliveries.
+ * money state of an order; `dups`: references received twice; `receiver`: webhook deliveries;
+ * `announced(id)`: the newest version of a transaction seen on the events topic.
  */
-export function evaluate({ txs, bank, dups, receiver }) {
+export function evaluate({ txs, bank, dups, receiver, announced }) {
   const out = {
     ledger_mismatches: [],
     unresolved: [],
@@ -70,8 +71,8 @@ export function evaluate({ txs, bank, dups, receiver }) {
         banco: tx.bancoUsado,
         attempts: tx.attempts.map((a) => `${a.banco}:${a.outcome ?? 'in flight'}`).join(','),
       });
-    if (tx.announcedVersion < tx.version)
-      out.unannounced.push({ id: tx.id, estado: tx.estado, version: tx.version, announcedVersion: tx.announcedVersion });
+    if (announced(tx.id) < tx.version)
+      out.unannounced.push({ id: tx.id, estado: tx.estado, version: tx.version, announced: announced(tx.id) });
     // A final state is never left: no history entry may start from one.
     const left = tx.history.find((h) => FINAL.has(h.from));
     if (left) out.final_changed.push({ id: tx.id, from: left.from, to: left.to });

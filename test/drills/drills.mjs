@@ -89,7 +89,7 @@ export function drillList({ quick }) {
  * the drill waits (bounded) until every request is answered and every operation is final or
  * documented-open, every state announced and every webhook delivered; then counts.
  */
-export async function runDrill(drill, { stack, store, receiver, rate, beforeMs, afterMs, recoveryMs, log }) {
+export async function runDrill(drill, { stack, store, receiver, announcements, rate, beforeMs, afterMs, recoveryMs, log }) {
   const since = new Date(Date.now() - 1000).toISOString();
   const countsBefore = await receivedCounts(stack);
   const load = new Load({ url: stack.url, key: stack.key, otpFor: otpReader(stack) });
@@ -114,7 +114,7 @@ export async function runDrill(drill, { stack, store, receiver, rate, beforeMs, 
   let txs = await txsNow();
   let recoveredAt = null;
   for (;;) {
-    const healthy = txs.every((t) => resolved(t) && t.announcedVersion >= t.version) && load.summary().lost === 0;
+    const healthy = txs.every((t) => resolved(t) && announcements.version(t.id) >= t.version) && load.summary().lost === 0;
     const delivered = txs.every((t) =>
       t.history.filter((h) => ['ACEPTADA', 'LIQUIDADA', 'RECHAZADA'].includes(h.to)).every((h) => receiver.count(t.id, eventOf(h.to)) > 0),
     );
@@ -131,6 +131,7 @@ export async function runDrill(drill, { stack, store, receiver, rate, beforeMs, 
     bank: await ledgers(stack, store.store, txs),
     dups: duplicates(countsBefore, await receivedCounts(stack)),
     receiver,
+    announced: announcements.version,
   });
   const s = load.summary();
   return {

@@ -9,6 +9,7 @@ import { REPO } from '../../infra/stack/infra.mjs';
 import { startStack } from '../../infra/stack/stack.mjs';
 import { startReceiver } from './receiver.mjs';
 import { openStore } from './checks.mjs';
+import { followAnnouncements } from './announcements.mjs';
 import { drillList, runDrill } from './drills.mjs';
 import { printTable, violationsOf } from './report.mjs';
 
@@ -92,13 +93,14 @@ if (hook.status !== 201) {
   await shutdown(2);
 }
 const store = await openStore(stack.mongo);
+const announcements = await followAnnouncements(stack.kafka);
 
 const results = [];
 const drills = drillList({ quick }).filter((d) => !only || only.some((o) => d.name.includes(o)));
 for (const [i, drill] of drills.entries()) {
   log(`[${i + 1}/${drills.length}] ${drill.name}`);
   const t0 = Date.now();
-  const r = await runDrill(drill, { stack, store, receiver, rate, ...timing, log });
+  const r = await runDrill(drill, { stack, store, receiver, announcements, rate, ...timing, log });
   results.push(r);
   log(
     `  ${r.sent} sent, ${r.answered} answered, ${r.operations} operations; violations ${violationsOf(r)}; recovered ${r.recovery_s === null ? 'NOT within the limit' : `in ${r.recovery_s} s`} (${((Date.now() - t0) / 1000).toFixed(0)} s)`,
@@ -125,6 +127,7 @@ if (jsonFile) {
   );
   log(`drills: wrote ${jsonFile}`);
 }
+await announcements.close().catch(() => {});
 await store.close().catch(() => {});
 await receiver.close();
 await shutdown(violations > 0 ? 1 : 0);

@@ -8,6 +8,7 @@ import {
   type EnvReader,
   type Logger,
   type RoutingTable,
+  type Store,
 } from '@switch/shared';
 import { buildGateway, loadGatewayConfig, type Gateway, type GatewayConfig } from '@switch/gateway';
 import { startRouter } from '@switch/router';
@@ -28,7 +29,7 @@ export interface EmbeddedSwitch {
   /** The gateway's configuration (merchant and operator listeners). */
   config: GatewayConfig;
   bus: MemoryBus;
-  store: MemoryStore;
+  store: Store;
   bank: SimulatedBank;
   routing: RoutingTable;
   notifier: NotifierHandle;
@@ -56,13 +57,15 @@ export async function startEmbeddedSwitch(options: {
   policy?: Partial<CorePolicy>;
   /** Real bank connectors and emulator mode (default: from the environment). */
   banks?: EmbeddedBanksOptions;
+  /** Another store for every service (default: a new in-memory one); closed with the switch. */
+  store?: Store;
 }): Promise<EmbeddedSwitch> {
   const env = options.env ?? envReader();
   const routing = options.routing ?? embeddedRouting(env, emulatorsEnabled(env, options.banks));
   const config = { ...loadGatewayConfig(env), ...options.config };
   // Its retries of failing handlers are logged at warn, as on Kafka.
   const bus = new MemoryBus({ logger: options.log });
-  const store = new MemoryStore();
+  const store = options.store ?? new MemoryStore();
   const router = await startRouter({
     bus,
     store,

@@ -14,6 +14,7 @@ import {
   type Store,
 } from '@switch/shared';
 import { adminGuard, installAuth } from './auth';
+import { KeyCache } from './key-cache';
 import { clientErrorHandler, frameworkErrors, installErrorHandling } from './errors';
 import { BodyRefused, parseJsonBody } from './json';
 import { bodyUnread, INJECTED_ADDRESS, Throttle } from './throttle';
@@ -128,6 +129,8 @@ export async function buildGateway(deps: GatewayDeps): Promise<Gateway> {
 
   const replies = new Replies(deps.bus);
   await replies.start();
+  const keys = new KeyCache(deps.store, config.keyCacheMs);
+  await keys.follow(deps.bus, replies.gatewayId);
 
   // Each replica enforces its share of the deployment's limits: with `auto`, the share follows the
   // gateways alive (a heartbeat in the store every few seconds, off the request path).
@@ -157,17 +160,17 @@ export async function buildGateway(deps: GatewayDeps): Promise<Gateway> {
   await app.register(async (api) => {
     // The request budget of the claimed merchant, before the key is looked up in the store.
     api.addHook('onRequest', throttle.checkRequests);
-    installAuth(api, deps.store);
+    installAuth(api, keys);
     operationRoutes(api, operations);
     accountRoutes(api, { routing: deps.routing, replies, readTimeoutMs: config.queryTimeoutMs, store: deps.store });
   });
 
   // The tool-protocol server with the same key (SPEC 5.5); its tool calls are injected into the API above.
   await app.register(async (mcp) =>
-    mcpRoutes(mcp, { store: deps.store, inject: (options) => app.inject({ ...options, remoteAddress: INJECTED_ADDRESS }) }),
+    mcpRoutes(mcp, { keys, inject: (options) => app.inject({ ...options, remoteAddress: INJECTED_ADDRESS }) }),
   );
 
-  const operator = await buildOperator(deps);
+  const operator = await buildOperator(deps, keys);
   await app.ready();
   return {
     app,
@@ -177,6 +180,7 @@ export async function buildGateway(deps: GatewayDeps): Promise<Gateway> {
       clearInterval(beating);
       await app.close();
       await operator.close();
+      await keys.stop();
       await replies.stop();
     },
   };
@@ -215,7 +219,7 @@ function observe(app: FastifyInstance): void {
  * is authenticated before routing (an unknown /admin path answers exactly like a bad token) and
  * failed attempts are limited per source address.
  */
-async function buildOperator(deps: GatewayDeps): Promise<FastifyInstance> {
+async function buildOperator(deps: GatewayDeps, keys: KeyCache): Promise<FastifyInstance> {
   const { config } = deps;
   const operator = Fastify({
     loggerInstance: deps.log as unknown as FastifyBaseLogger,
@@ -251,7 +255,7 @@ async function buildOperator(deps: GatewayDeps): Promise<FastifyInstance> {
   if (config.adminToken) {
     const adminToken = config.adminToken;
     await operator.register(async (admin) =>
-      adminRoutes(admin, { store: deps.store, bus: deps.bus, adminToken, allowPrivateWebhooks: config.allowPrivateWebhooks }),
+      adminRoutes(admin, { store: deps.store, bus: deps.bus, adminToken, allowPrivateWebhooks: config.allowPrivateWebhooks, keys }),
     );
   }
   await operator.ready();

@@ -1,7 +1,8 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { authenticate, type Mode, type Store } from '@switch/shared';
+import type { Mode } from '@switch/shared';
 import { DependencyDown } from './errors';
+import type { KeyCache } from './key-cache';
 
 export interface Caller {
   merchantId: string;
@@ -19,11 +20,11 @@ declare module 'fastify' {
  * prefix only; anything the body says about mode is ignored. Runs before the body is read, so a
  * request without a valid key is refused whatever its body.
  */
-export function installAuth(app: FastifyInstance, store: Store): void {
+export function installAuth(app: FastifyInstance, keys: KeyCache): void {
   app.decorateRequest('caller', null as unknown as Caller);
   app.addHook('onRequest', async (request: FastifyRequest, reply) => {
     const header = request.headers['x-switch-key'];
-    const caller = await authenticate(store, typeof header === 'string' ? header : undefined).catch((error: unknown) => {
+    const caller = await keys.authenticate(typeof header === 'string' ? header : undefined).catch((error: unknown) => {
       throw new DependencyDown(`key store unavailable: ${String(error)}`);
     });
     if (!caller) return reply.code(401).send({ error: 'unauthorized' });

@@ -11,6 +11,8 @@ export interface GatewayConfig {
   adminLockoutSeconds: number;
   bodyLimitBytes: number;
   answerTimeoutMs: number;
+  /** How long an authenticated key is remembered (0: every request reads the key store); the bound on revocation if its event is lost. */
+  keyCacheMs: number;
   queryTimeoutMs: number;
   /** Requests a minute per merchant id (the whole deployment's figure; each replica enforces its share). */
   rateLimitPerMinute: number;
@@ -73,6 +75,7 @@ export function loadGatewayConfig(env: EnvReader = envReader()): GatewayConfig {
     adminLockoutSeconds: env.int('SWITCH_ADMIN_LOCKOUT_SECONDS', 900, { min: 1, max: 86_400 }),
     bodyLimitBytes: env.int('SWITCH_BODY_LIMIT_BYTES', 32 * 1024, { min: 1024, max: 10 * 1024 * 1024 }),
     answerTimeoutMs: env.int('SWITCH_ANSWER_TIMEOUT_MS', 30_000, { min: 100, max: 120_000 }),
+    keyCacheMs: env.int('SWITCH_KEY_CACHE_MS', 10_000, { min: 0, max: 300_000 }),
     queryTimeoutMs: env.int('SWITCH_QUERY_TIMEOUT_MS', 10_000, { min: 100, max: 60_000 }),
     rateLimitPerMinute: env.int('SWITCH_RATE_LIMIT_PER_MINUTE', 6000, { min: 1, max: 10_000_000 }),
     failureLimitPerIpPerMinute: env.int('SWITCH_FAILURE_LIMIT_PER_IP_PER_MINUTE', 120, { min: 1, max: 10_000_000 }),

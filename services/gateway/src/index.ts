@@ -1,3 +1,4 @@
 export { buildGateway, type Gateway, type GatewayDeps } from './app';
 export { loadGatewayConfig, type GatewayConfig } from './config';
 export { validationDetail } from './errors';
+export { announceKeyChange, KeyCache } from './key-cache';

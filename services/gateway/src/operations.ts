@@ -81,7 +81,7 @@ export class Operations {
         message: `idempotency_key ${body.idempotency_key} was already used for a different ${clean.kind} request; use a new key for a new operation`,
       });
     }
-    return this.answer(caller, txnId, clean, print);
+    return this.answer(caller, txnId, clean, print, claim.claimed);
   }
 
   /** Current state of a transaction, asking its bank first when the outcome is still open (SPEC 4.4). */
@@ -102,7 +102,8 @@ export class Operations {
     return toResultado(fresh ?? tx);
   }
 
-  private async answer(caller: Caller, txnId: string, request: OperationRequest, print: string): Promise<Resultado> {
+  /** `fresh`: this request made the claim, so no transaction exists yet and none is read. */
+  private async answer(caller: Caller, txnId: string, request: OperationRequest, print: string, fresh: boolean): Promise<Resultado> {
     const execute = () =>
       this.execute({
         txnId,
@@ -112,20 +113,24 @@ export class Operations {
         fingerprint: print,
         request,
       });
-    const tx = await this.deps.store.transactions.get(txnId).catch(unavailable);
-    if (tx && tx.estado !== null) return toResultado(tx);
+    if (!fresh) {
+      const tx = await this.deps.store.transactions.get(txnId).catch(unavailable);
+      if (tx && tx.estado !== null) return toResultado(tx);
+    }
     // New, or still in flight: (re)hand it to the actor, which runs it once, and wait for its answer.
-    return this.awaitEvent(txnId, (e) => e.settledForReply, execute);
+    return this.awaitEvent(txnId, (e) => e.settledForReply, execute, !fresh);
   }
 
+  /** `recheck`: the operation may exist already (a repeat, a query), so its state is read after the wait is registered. */
   private async awaitEvent(
     txnId: string,
     predicate: (e: TransactionEventMessage) => boolean,
     send: () => Promise<void>,
+    recheck = true,
   ): Promise<Resultado> {
     const waiting = this.deps.replies.waitForEvent(txnId, predicate, this.deps.answerTimeoutMs);
     // The outcome may have been written between the caller's read and the registration above.
-    const current = await this.deps.store.transactions.get(txnId).catch(unavailable);
+    const current = recheck ? await this.deps.store.transactions.get(txnId).catch(unavailable) : null;
     if (current && settledForReply(current)) {
       waiting.cancel();
       return toResultado(current);

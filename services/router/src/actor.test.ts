@@ -192,7 +192,10 @@ describe('TransactionActor', () => {
     const tx = await get(h, msg.txnId);
     expect(tx.attempts).toHaveLength(1);
     expect(tx.bancoUsado).toBe('bnc');
-    expect(h.executes()).toHaveLength(1);
+    // Each redelivery of the message that made the write announces it again: the same order (the
+    // bank worker's journal sends it once), never another attempt.
+    expect(h.executes()).toHaveLength(3);
+    expect(new Set(h.executes().map((o) => o.orderRef))).toEqual(new Set([`${msg.txnId}-1`]));
     expect(h.executes('bnc')[0]).toMatchObject({
       op: 'execute',
       txnId: msg.txnId,
@@ -204,10 +207,10 @@ describe('TransactionActor', () => {
       await h.store.transactions.listByEstado(['ACEPTADA', 'LIQUIDADA', 'RECHAZADA', 'ERROR', 'DESCONOCIDA', 'PENDIENTE'], 100),
     ).toHaveLength(0);
 
-    // Concurrent redeliveries through the bus change nothing either.
+    // Concurrent redeliveries through the bus change nothing either: at most the same order again.
     await Promise.all([1, 2, 3].map(() => h.bus.publish(TOPICS.routerInbox, msg.txnId, msg)));
     await h.settle();
-    expect(h.executes()).toHaveLength(1);
+    expect(new Set(h.executes().map((o) => o.orderRef))).toEqual(new Set([`${msg.txnId}-1`]));
     expect((await get(h, msg.txnId)).version).toBe(tx.version);
     await expectNoDeadLetters(h);
   });
@@ -223,10 +226,12 @@ describe('TransactionActor', () => {
 
     await h.bankResult(msg.txnId, 1, settled);
     await h.actor.handle({ type: 'bank_result', txnId: msg.txnId, attempt: 1, op: 'execute', outcome: settled });
+    await h.settle();
     const again = await get(h, msg.txnId);
     expect(again.version).toBe(after.version);
     expect(again.history).toHaveLength(1);
-    expect(h.events.length).toBe(eventsAfterFirst);
+    // Redeliveries repeat the announcement of the same version, nothing new.
+    expect(h.events.slice(eventsAfterFirst).map((e) => e.version)).toEqual([after.version, after.version]);
     // An answer for an attempt that never existed is ignored too.
     await h.bankResult(msg.txnId, 7, { type: 'rejected', motivo: 'SALDO_INSUFICIENTE', referencia: null, raw: {} });
     expect((await get(h, msg.txnId)).estado).toBe('LIQUIDADA');
@@ -372,92 +377,87 @@ describe('TransactionActor', () => {
     await expectNoDeadLetters(h);
   });
 
-  describe('announced always', () => {
+  /** An actor on the same store whose every publish fails (a broker gone, or a crash before the announcement). */
+  const unannouncing = (h: Harness, routing: RoutingTable = TWO_BANKS) =>
+    new TransactionActor({
+      bus: {
+        ...h.bus,
+        publish: async () => Promise.reject(new Error('broker unreachable')),
+        subscribe: h.bus.subscribe.bind(h.bus),
+        deadLetters: h.bus.deadLetters.bind(h.bus),
+        close: h.bus.close.bind(h.bus),
+      },
+      store: h.store,
+      routing,
+      log,
+    });
+
+  describe('announced always (the inbox is the outbox)', () => {
     it('a redelivered bank result whose first handling failed to announce announces it, without a restart', async () => {
       const h = await harness();
       const msg = executeOf(pagar());
       await h.actor.handle(msg);
       await h.settle();
       // The LIQUIDADA write is persisted, then its event publish fails: the handler throws.
-      const failing = new TransactionActor({
-        bus: {
-          ...h.bus,
-          publish: async () => Promise.reject(new Error('broker unreachable')),
-          subscribe: h.bus.subscribe.bind(h.bus),
-          deadLetters: h.bus.deadLetters.bind(h.bus),
-          close: h.bus.close.bind(h.bus),
-        },
-        store: h.store,
-        routing: TWO_BANKS,
-        log,
-      });
       const result: RouterInboxMessage = { type: 'bank_result', txnId: msg.txnId, attempt: 1, op: 'execute', outcome: settled };
-      await expect(failing.handle(result)).rejects.toThrow('broker unreachable');
+      await expect(unannouncing(h).handle(result)).rejects.toThrow('broker unreachable');
       const stored = await get(h, msg.txnId);
       expect(stored.estado).toBe('LIQUIDADA');
-      expect(stored.announcedVersion).toBeLessThan(stored.version);
       h.events.length = 0;
-      // The bus delivers the same message again: it finds the write unannounced and announces it.
+      // The bus delivers the same message again: it finds the write made and announces it.
       await h.actor.handle(result);
       await h.settle();
       expect(h.events).toEqual([
         expect.objectContaining({ version: stored.version, transition: expect.objectContaining({ to: 'LIQUIDADA' }) }),
       ]);
-      expect((await get(h, msg.txnId)).announcedVersion).toBe(stored.version);
+      expect((await get(h, msg.txnId)).version).toBe(stored.version);
     });
-  });
 
-  describe('crash repair', () => {
-    it('a write persisted but never announced is announced by the outbox relay, without a new order', async () => {
+    it('a first write (route and order in one insert) never announced is announced by the redelivered execute: the same order, never a second', async () => {
       const h = await harness();
       const msg = executeOf(pagar());
-      // Make the dispatch write, then forget its announcement as a crash between the two would.
-      await h.actor.handle(msg);
-      await h.settle();
+      // The insert is made, then nothing is published: what a crash between write and announce leaves.
+      await expect(unannouncing(h).handle(msg)).rejects.toThrow('broker unreachable');
       const dispatched = await get(h, msg.txnId);
-      expect(h.executes()).toHaveLength(1);
-      const crashed = { ...dispatched, announcedVersion: dispatched.version - 1 };
-      expect(await h.store.transactions.replace(crashed, dispatched.version)).toBe(true);
-      h.orders.bnc!.length = 0;
-      h.events.length = 0;
+      expect(dispatched.attempts).toHaveLength(1);
+      expect(h.executes()).toHaveLength(0);
+      expect(h.events).toHaveLength(0);
 
-      expect(await h.actor.relay()).toBe(1);
-      await h.settle();
-      const repaired = await get(h, msg.txnId);
-      expect(repaired.announcedVersion).toBe(repaired.version);
-      expect(repaired.attempts).toHaveLength(1);
-      // The same order (same attempt, same orderRef: the bank dedupes it), never a second one.
-      expect(h.executes()).toEqual([expect.objectContaining({ attempt: 1, orderRef: `${msg.txnId}-1` })]);
-      expect(h.events.map((e) => e.version)).toEqual([repaired.version]);
-
-      // Nothing is left to repair; a redelivered execute does not order again.
-      expect(await h.actor.relay()).toBe(0);
       await h.actor.handle(msg);
       await h.settle();
-      expect(h.executes()).toHaveLength(1);
+      // The same order (same attempt, same orderRef: the bank worker's journal sends it once).
+      expect(h.executes()).toEqual([expect.objectContaining({ attempt: 1, orderRef: `${msg.txnId}-1` })]);
+      expect(h.events.map((e) => e.version)).toEqual([dispatched.version]);
+      const after = await get(h, msg.txnId);
+      expect(after.version).toBe(dispatched.version);
+      expect(after.attempts).toHaveLength(1);
+
+      // Another redelivery repeats the announcement, never a new attempt.
+      await h.actor.handle(msg);
+      await h.settle();
+      expect(new Set(h.executes().map((o) => o.orderRef))).toEqual(new Set([`${msg.txnId}-1`]));
       expect((await get(h, msg.txnId)).attempts).toHaveLength(1);
       await expectNoDeadLetters(h);
     });
 
-    it('an outcome persisted but not announced is re-announced, not re-executed', async () => {
+    it('a message that did not make the stored version announces nothing (no noise from late or repeated messages)', async () => {
       const h = await harness();
       const msg = executeOf(pagar());
       await h.actor.handle(msg);
       await h.bankResult(msg.txnId, 1, settled);
+      await h.settle();
       const done = await get(h, msg.txnId);
-      await h.store.transactions.replace({ ...done, announcedVersion: done.version - 1 }, done.version);
+      expect(done.estado).toBe('LIQUIDADA');
       h.events.length = 0;
       const ordersBefore = h.executes().length;
-
-      // The redelivered execute itself repairs the announcement.
+      // A repeated execute, a query and a late status answer: none of them made the LIQUIDADA write.
       await h.actor.handle(msg);
+      await h.actor.handle({ type: 'query', txnId: msg.txnId });
+      await h.bankResult(msg.txnId, 1, settled, 'status');
       await h.settle();
       expect(h.executes().length).toBe(ordersBefore);
-      expect(h.events).toEqual([
-        expect.objectContaining({ version: done.version, resultado: expect.objectContaining({ estado: 'LIQUIDADA' }) }),
-      ]);
-      expect((await get(h, msg.txnId)).announcedVersion).toBe(done.version);
-      expect(await h.actor.relay()).toBe(0);
+      expect(h.events).toEqual([]);
+      expect((await get(h, msg.txnId)).version).toBe(done.version);
       await expectNoDeadLetters(h);
     });
   });

@@ -4,6 +4,7 @@ import {
   dailyLimitKey,
   decide,
   effectsOf,
+  messageKey,
   DEFAULT_CORE_POLICY,
   idempotencyScope,
   metrics,
@@ -59,15 +60,15 @@ export class TransactionActor {
 
   async handle(message: RouterInboxMessage): Promise<void> {
     const { store, log } = this.deps;
-    let tx = message.type === 'execute' ? await this.loadOrCreate(message) : await store.transactions.get(message.txnId);
-    if (!tx) {
+    const stored = await store.transactions.get(message.txnId);
+    if (!stored && message.type !== 'execute') {
       log.warn({ txnId: message.txnId, type: message.type }, 'message for an unknown transaction');
       return;
     }
+    // A new operation is decided before it is stored: its first write already holds the route and the
+    // order (one insert, not an insert and then a dispatch write).
+    const tx = stored ?? (await this.create(message as ExecuteMessage));
     const related = tx.relatedId ? await store.transactions.get(tx.relatedId) : null;
-    // A write whose announcement failed is announced before anything else: a redelivered message
-    // finds it so, whatever it carries (DESIGN rule 1: re-announce, never re-execute).
-    if (tx.announcedVersion < tx.version) tx = await announce(this.deps.bus, store, tx, effectsOf(tx, related));
     const refusal = tx.mode === 'live' && startsOperation(tx, message) ? await this.liveControls(tx) : null;
     const decision = decide(tx, message, {
       now: this.now().toISOString(),
@@ -79,8 +80,14 @@ export class TransactionActor {
     });
     if (!decision.next) {
       if (message.type === 'bank_result') log.debug({ txnId: tx.id, why: decision.why }, 'bank result changes nothing');
+      // Nothing new. If this message made the stored version, this is its redelivery after a failed
+      // announcement or a crash: the inbox is the outbox (the offset of the message that made a write
+      // is committed only after its announcement), so announcing the stored state again is what
+      // repairs a lost one (DESIGN rule 1: re-announce, never re-execute). Receivers dedupe.
+      if (stored && stored.writtenBy === messageKey(message)) await announce(this.deps.bus, stored, effectsOf(stored, related));
       return;
     }
+    decision.next.writtenBy = messageKey(message);
     if (decision.fence) {
       // Lost to the worker (it claimed first): the order was sent, and the status query will tell.
       const { txnId, attempt } = decision.fence;
@@ -93,37 +100,17 @@ export class TransactionActor {
         recordedAt: null,
       });
     }
-    if (!(await store.transactions.replace(decision.next, tx.version))) {
-      throw new OptimisticConflict(`transaction ${tx.id} changed since version ${tx.version}`);
+    if (stored) {
+      if (!(await store.transactions.replace(decision.next, stored.version))) {
+        throw new OptimisticConflict(`transaction ${tx.id} changed since version ${stored.version}`);
+      }
+    } else {
+      if (!(await store.transactions.insert(decision.next))) throw new OptimisticConflict(`transaction ${tx.id} created concurrently`);
+      metrics.operationsStarted.inc({ kind: decision.next.kind, mode: decision.next.mode });
     }
     if (decision.rerouted) metrics.reroutes.inc({ from_bank: decision.rerouted.from, to_bank: decision.rerouted.to });
     countTransition(decision.next);
-    await announce(this.deps.bus, store, decision.next, decision.effects);
-  }
-
-  /**
-   * The outbox relay: announces writes whose announcement failed (a publish error, a crash between
-   * write and announce). Run continuously by the router service; only writes at least `minAgeMs` old,
-   * so the actor's own announcement of a fresh write is not duplicated.
-   */
-  async relay(limit = 100, minAgeMs = 0): Promise<number> {
-    const cutoff = this.now().getTime() - minAgeMs;
-    const pending = (await this.deps.store.transactions.listUnannounced(limit)).filter((tx) => Date.parse(tx.updatedAt) <= cutoff);
-    for (const tx of pending) {
-      const related = tx.relatedId ? await this.deps.store.transactions.get(tx.relatedId) : null;
-      await announce(this.deps.bus, this.deps.store, tx, effectsOf(tx, related));
-    }
-    return pending.length;
-  }
-
-  private async loadOrCreate(msg: ExecuteMessage): Promise<Transaction> {
-    const { store } = this.deps;
-    const existing = await store.transactions.get(msg.txnId);
-    if (existing) return existing;
-    const created = await this.create(msg);
-    if (!(await store.transactions.insert(created))) throw new OptimisticConflict(`transaction ${msg.txnId} created concurrently`);
-    metrics.operationsStarted.inc({ kind: created.kind, mode: created.mode });
-    return created;
+    await announce(this.deps.bus, decision.next, decision.effects);
   }
 
   private async create(msg: ExecuteMessage): Promise<Transaction> {

@@ -21,7 +21,7 @@ describe('router service: every stored state is announced, without a restart', (
     for (const stop of stops.splice(0)) await stop();
   });
 
-  it('an event publish that keeps failing for every redelivery is announced by the outbox relay once the broker answers', async () => {
+  it('an event publish that keeps failing is announced by the redelivered message once the broker answers, without a restart', async () => {
     const inner = new MemoryBus();
     const store = new MemoryStore();
     // The events topic refuses every publish until `brokerBack`: the handler fails each time it runs.
@@ -39,7 +39,7 @@ describe('router service: every stored state is announced, without a restart', (
       deadLetters: inner.deadLetters.bind(inner),
       close: inner.close.bind(inner),
     };
-    const router: RouterHandle = await startRouter({ bus, store, routing: BNC, log, relayIntervalMs: 20 });
+    const router: RouterHandle = await startRouter({ bus, store, routing: BNC, log });
     stops.push(
       () => router.stop(),
       () => inner.close(),
@@ -85,15 +85,9 @@ describe('router service: every stored state is announced, without a restart', (
     });
     await vi.waitFor(() => expect(refused).toBeGreaterThan(3), { timeout: 10_000, interval: 10 });
     const stored = (await store.transactions.get(txnId))!;
-    expect(stored.announcedVersion).toBeLessThan(stored.version);
     expect(events).toHaveLength(0);
 
     brokerBack = true;
-    await vi.waitFor(async () => expect((await store.transactions.get(txnId))!.announcedVersion).toBe(stored.version), {
-      timeout: 10_000,
-      interval: 10,
-    });
-    // The probe's subscription delivers asynchronously: the mark can be stored before the event reaches it.
     await vi.waitFor(() => expect(events.some((e) => e.txnId === txnId && e.version === stored.version)).toBe(true), {
       timeout: 10_000,
       interval: 10,

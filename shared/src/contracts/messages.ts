@@ -154,3 +154,7 @@ export const BankHealthMessage = Type.Object({
   at: Type.String(),
 });
 export type BankHealthMessage = Static<typeof BankHealthMessage>;
+
+/** A merchant's keys changed (a key revoked, the merchant deactivated): gateways forget what they cached. */
+export const KeyChangeMessage = Type.Object({ merchantId: Type.String(), at: Type.String() });
+export type KeyChangeMessage = Static<typeof KeyChangeMessage>;

@@ -1,5 +1,12 @@
 import type { Static, TSchema } from '@sinclair/typebox';
-import { BankHealthMessage, BankRequestMessage, GatewayReplyMessage, RouterInboxMessage, TransactionEventMessage } from './messages';
+import {
+  BankHealthMessage,
+  BankRequestMessage,
+  GatewayReplyMessage,
+  KeyChangeMessage,
+  RouterInboxMessage,
+  TransactionEventMessage,
+} from './messages';
 import { BANCOS, type BancoId } from '../domain/bancos';
 
 /** A topic: its name (purpose and version), payload schema and partition count. */
@@ -26,6 +33,7 @@ export const TOPICS = {
   transactions: topic('switch.transactions.events.v1', TransactionEventMessage, 12),
   gatewayReplies: topic('switch.gateway.replies.v1', GatewayReplyMessage, 4),
   bankHealth: topic('switch.bank.health.v1', BankHealthMessage, 1),
+  keyChanges: topic('switch.keys.changes.v1', KeyChangeMessage, 1),
 } as const;
 
 const bankTopics = new Map<BancoId, Topic<typeof BankRequestMessage>>();

@@ -85,10 +85,13 @@ export interface Transaction {
   history: HistoryEntry[];
   /** Incremented on every write; writes are conditional on it. */
   version: number;
-  /** Highest version announced on the bus (outbox mark). */
-  announcedVersion: number;
   /** The outstanding status query at the bank, if any (set by the router, cleared by the answer). */
   statusQuery: { seq: number; requestedVersion: number } | null;
+  /**
+   * The inbox message that made this version (`messageKey`): its redelivery announces the version
+   * again (the inbox is the outbox); any other message that changes nothing stays silent.
+   */
+  writtenBy?: string;
   /** Status queries asked so far. */
   statusChecks: number;
   /** When the last status query was asked (the reconciler's backoff counts from it). */
@@ -132,8 +135,6 @@ export function newTransaction(fields: {
     attempts: [],
     history: [],
     version: 1,
-    // Creation alone has nothing to tell: the first dispatch or outcome is the first announcement.
-    announcedVersion: 1,
     statusQuery: null,
     statusChecks: 0,
     // Until its first write nothing else owns it: a crash right after the insert is found at once.

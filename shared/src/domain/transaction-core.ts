@@ -118,6 +118,20 @@ export interface Write {
   fence?: { txnId: string; attempt: number; banco: BancoId; orderRef: string };
 }
 
+/**
+ * What identifies a router message for re-announcement: a redelivery of the message that made the
+ * stored version has the same key. Queries are alike on purpose: any query after a write a query
+ * made repeats that write's announcement (a status query is safe to ask twice).
+ */
+export function messageKey(message: RouterInboxMessage): string {
+  switch (message.type) {
+    case 'bank_result':
+      return `bank_result:${message.op}:${message.attempt}`;
+    default:
+      return message.type;
+  }
+}
+
 const unchanged = (why: string): Decision => ({ next: null, effects: null, why });
 
 /** Whether `decide` would start the operation (route it and send its first order), so live controls apply. */

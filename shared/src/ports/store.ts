@@ -182,8 +182,6 @@ export interface Store {
     replace(tx: Transaction, expectedVersion: number): Promise<boolean>;
     /** Oldest first. */
     listByEstado(estados: EstadoTransaccion[], limit: number): Promise<Transaction[]>;
-    /** Transactions whose last write was not announced yet (outbox relay), least recently written first. */
-    listUnannounced(limit: number): Promise<Transaction[]>;
     /**
      * Transactions whose `nextCheckAt` is at or before `now`, earliest first (ties by id), starting
      * after `after` when given: the reconciler's walk, by an index.

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { authenticate, type Mode, type Store } from '@switch/shared';
+import type { Mode } from '@switch/shared';
+import type { KeyCache } from '../key-cache';
 import { DependencyDown } from '../errors';
 import { parseJsonBody, withQuery, type RestPort } from './rest';
 import { createMcpServer } from './server';
@@ -41,13 +42,13 @@ export function presentedKey(headers: Record<string, string | string[] | undefin
  */
 export function mcpRoutes(
   app: FastifyInstance,
-  deps: { store: Store; inject: (options: InjectOptions) => Promise<LightMyRequestResponse> },
+  deps: { keys: KeyCache; inject: (options: InjectOptions) => Promise<LightMyRequestResponse> },
 ): void {
   app.decorateRequest('mcpCaller', null as unknown as McpCaller);
   // Before the body is read, as on the REST API: no key, no parsing. Same 401 body (SPEC 5.4).
   app.addHook('onRequest', async (request, reply) => {
     const switchKey = presentedKey(request.headers);
-    const caller = await authenticate(deps.store, switchKey).catch((error: unknown) => {
+    const caller = await deps.keys.authenticate(switchKey).catch((error: unknown) => {
       throw new DependencyDown(`key store unavailable: ${String(error)}`);
     });
     if (!caller || !switchKey) return reply.code(401).send({ error: 'unauthorized' });

@@ -1,4 +1,5 @@
 import { timingSafeEqual, createHash } from 'node:crypto';
+import { announceKeyChange, type KeyCache } from '../key-cache';
 import type { FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import {
@@ -40,7 +41,7 @@ const digest = (s: string) => createHash('sha256').update(s).digest();
  */
 export function adminRoutes(
   app: FastifyInstance,
-  deps: { store: Store; bus: Bus; adminToken: string; allowPrivateWebhooks?: boolean },
+  deps: { store: Store; bus: Bus; adminToken: string; allowPrivateWebhooks?: boolean; keys?: KeyCache },
 ): void {
   const expected = digest(deps.adminToken);
   app.addHook('onRequest', async (request, reply) => {
@@ -103,6 +104,8 @@ export function adminRoutes(
       const key = (await deps.store.apiKeys.listForMerchant(merchantId)).find((k) => k.id === keyId);
       if (!key) throw new HttpProblem(404, { error: 'NOT_FOUND', message: `no key ${keyId} for ${merchantId}` });
       await deps.store.apiKeys.revoke(keyId, new Date().toISOString());
+      // Cached keys are forgotten here at once and on every other gateway by the event.
+      await announceKeyChange(deps.bus, deps.keys, merchantId);
       return { id: keyId, active: false };
     },
   );

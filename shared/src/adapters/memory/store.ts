@@ -112,12 +112,6 @@ export class MemoryStore implements Store {
         .sort((a, b) => a.createdAt.localeCompare(b.createdAt))
         .slice(0, limit)
         .map(copy),
-    listUnannounced: async (limit) =>
-      [...this.txRows.values()]
-        .filter((t) => t.announcedVersion < t.version)
-        .sort((a, b) => a.updatedAt.localeCompare(b.updatedAt))
-        .slice(0, limit)
-        .map(copy),
     listDue: async (now, limit, after) =>
       [...this.txRows.values()]
         .filter((t) => t.nextCheckAt !== null && t.nextCheckAt !== undefined && t.nextCheckAt <= now)

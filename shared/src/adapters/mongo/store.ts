@@ -4,6 +4,7 @@ import {
   type Collection,
   type CommandFailedEvent,
   type CommandSucceededEvent,
+  type Db,
   type Document,
   type MongoClientOptions,
 } from 'mongodb';
@@ -21,13 +22,30 @@ import {
   type WebhookEndpoint,
 } from '../../ports/store';
 import type { Transaction } from '../../domain/operation';
-import { createIndexesOneByOne, insertNew, VersionedCollection } from './versioned';
+import { createIndexesOneByOne, insertNew, VersionedCollection, type RecordCollection } from './versioned';
+import { ConditionalCollection } from './conditional';
 import { decodeDocument, encodeDocument } from './keys';
+
+/**
+ * How transactions and deliveries change by compare-and-set: `native` is one conditional
+ * `replaceOne` per write (MongoDB: atomic on a document); `revisions` the insert-a-revision scheme for
+ * servers whose conditional updates are not atomic (FerretDB 1.x, ./versioned.ts); `auto` asks the
+ * server at connect (`buildInfo`: FerretDB names itself) and picks.
+ */
+export type StoreConsistency = 'native' | 'revisions';
 
 export interface MongoStoreOptions {
   url: string;
   database: string;
   client?: MongoClientOptions;
+  /** Default `auto` in `connect`; a store built with `new` uses `revisions` (safe on every server). */
+  consistency?: StoreConsistency | 'auto';
+}
+
+/** `revisions` on FerretDB (its conditional updates are a read, a check in Go, then a write), else `native`. */
+export async function detectConsistency(client: MongoClient): Promise<StoreConsistency> {
+  const info = await client.db('admin').command({ buildInfo: 1 });
+  return 'ferretdbVersion' in info || 'ferretdb' in info ? 'revisions' : 'native';
 }
 
 /** A plain record: its own key (`id`, or `scope` for claims) is the primary key `_id`, not kept twice. */
@@ -53,11 +71,13 @@ function accountOf(row: Row): MerchantAccount {
  * `switch_store_command_duration_seconds` by collection and command, from the driver's command
  * monitoring: where the store's time goes (a query the server scans shows up here first).
  */
-function observeCommandLatency(client: MongoClient): void {
+function observeCommandLatency(client: MongoClient, listeners: Set<CommandListener>): void {
   const collections = new Map<number, string>();
   client.on('commandStarted', (e) => {
     const target: unknown = e.commandName === 'getMore' ? e.command.collection : e.command[e.commandName];
-    collections.set(e.requestId, typeof target === 'string' ? target : 'none');
+    const collection = typeof target === 'string' ? target : 'none';
+    collections.set(e.requestId, collection);
+    for (const listener of listeners) listener({ collection, command: e.commandName });
   });
   const observe = (e: CommandSucceededEvent | CommandFailedEvent, outcome: 'ok' | 'error') => {
     const collection = collections.get(e.requestId) ?? 'none';
@@ -67,6 +87,9 @@ function observeCommandLatency(client: MongoClient): void {
   client.on('commandSucceeded', (e) => observe(e, 'ok'));
   client.on('commandFailed', (e) => observe(e, 'error'));
 }
+
+/** One command sent to the server (see `MongoStore.onCommand`). */
+export type CommandListener = (command: { collection: string; command: string }) => void;
 
 /** Whether a delivery can be leased at `now` (same rule as the memory store). */
 const leasable = (d: WebhookDelivery, now: string) =>
@@ -93,8 +116,13 @@ export class MongoStore implements Store {
   private readonly orderRows: Collection<Row>;
   private readonly referenceSeqRows: Collection<Row>;
   private readonly referenceRows: Collection<Row>;
-  private readonly txs: VersionedCollection<Transaction>;
-  private readonly deliveryDocs: VersionedCollection<WebhookDelivery>;
+  private txs!: RecordCollection<Transaction>;
+  private deliveryDocs!: RecordCollection<WebhookDelivery>;
+  private readonly db: Db;
+  /** Which compare-and-set scheme this store runs (see `StoreConsistency`). */
+  consistency: StoreConsistency = 'revisions';
+
+  private readonly commandListeners = new Set<CommandListener>();
 
   /** Not connected yet: prefer `MongoStore.connect`, which also creates the indexes. */
   constructor(options: MongoStoreOptions) {
@@ -110,8 +138,9 @@ export class MongoStore implements Store {
       ignoreUndefined: true,
       monitorCommands: true,
     });
-    observeCommandLatency(this.client);
+    observeCommandLatency(this.client, this.commandListeners);
     const db = this.client.db(options.database);
+    this.db = db;
     this.merchantRows = db.collection('merchants');
     this.keyRows = db.collection('api_keys');
     this.webhookRows = db.collection('webhook_endpoints');
@@ -123,18 +152,22 @@ export class MongoStore implements Store {
     this.orderRows = db.collection('bank_orders');
     this.referenceSeqRows = db.collection('bank_reference_numbers');
     this.referenceRows = db.collection('bank_references');
-    // `_unannounced`: FerretDB cannot index (or push down) `announcedVersion < version`, so it is stored.
-    this.txs = new VersionedCollection(db, 'transactions', {
-      key: 'id',
-      derived: (tx) => ({ _unannounced: tx.announcedVersion < tx.version }),
-    });
-    this.deliveryDocs = new VersionedCollection(db, 'webhook_deliveries', { key: 'id' });
+    this.useConsistency(options.consistency === 'native' ? 'native' : 'revisions');
+  }
+
+  private useConsistency(consistency: StoreConsistency): void {
+    this.consistency = consistency;
+    const Records = consistency === 'native' ? ConditionalCollection : VersionedCollection;
+    this.txs = new Records<Transaction>(this.db, 'transactions', { key: 'id' });
+    this.deliveryDocs = new Records<WebhookDelivery>(this.db, 'webhook_deliveries', { key: 'id' });
   }
 
   static async connect(options: MongoStoreOptions): Promise<MongoStore> {
     const store = new MongoStore(options);
     try {
       await store.client.connect();
+      const wanted = options.consistency ?? 'auto';
+      store.useConsistency(wanted === 'auto' ? await detectConsistency(store.client) : wanted);
       await store.ensureIndexes();
     } catch (e) {
       await store.client.close();
@@ -151,11 +184,7 @@ export class MongoStore implements Store {
     await createIndexesOneByOne(this.counterEntries, [{ key: { key: 1 } }]);
     await createIndexesOneByOne(this.orderRows, [{ key: { txnId: 1 } }]);
     await createIndexesOneByOne(this.referenceSeqRows, [{ key: { scope: 1, n: -1 } }]);
-    await this.txs.ensureIndexes([
-      { key: { estado: 1, createdAt: 1 } },
-      { key: { _unannounced: 1, updatedAt: 1 } },
-      { key: { nextCheckAt: 1 } },
-    ]);
+    await this.txs.ensureIndexes([{ key: { estado: 1, createdAt: 1 } }, { key: { nextCheckAt: 1 } }]);
     await this.deliveryDocs.ensureIndexes([{ key: { status: 1, nextAttemptAt: 1 } }, { key: { txnId: 1 } }]);
   }
 
@@ -226,7 +255,6 @@ export class MongoStore implements Store {
       (await this.txs.update(tx.id, (current) => (current.version === expectedVersion ? tx : null))) !== null,
     listByEstado: async (estados, limit) =>
       estados.length === 0 ? [] : this.txs.find({ estado: { $in: estados } }, { createdAt: 1, _id: 1 }, limit),
-    listUnannounced: (limit) => this.txs.find({ _unannounced: true }, { updatedAt: 1, _id: 1 }, limit),
     // `$type: string` keeps null (nothing owed) out by the query itself, not after reading.
     listDue: (now, limit, after) => {
       const due: Document = { nextCheckAt: { $type: 'string', $lte: now } };
@@ -351,6 +379,12 @@ export class MongoStore implements Store {
       return { pending: pending!, delivered: delivered!, exhausted: exhausted! };
     },
   };
+
+  /** Calls `listener` for every command this store sends (the store-call budget counts them); returns the unsubscribe. */
+  onCommand(listener: CommandListener): () => void {
+    this.commandListeners.add(listener);
+    return () => this.commandListeners.delete(listener);
+  }
 
   async ping(): Promise<void> {
     await this.client.db('admin').command({ ping: 1 });

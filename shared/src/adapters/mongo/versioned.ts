@@ -46,6 +46,18 @@ export async function createIndexesOneByOne<T extends Document>(collection: Coll
   for (const index of indexes) await collection.createIndexes([index]);
 }
 
+/** A collection of records that change only by compare-and-set (two implementations: see `detectConsistency`). */
+export interface RecordCollection<T extends object> {
+  ensureIndexes(indexes: IndexDescription[]): Promise<void>;
+  /** `false` when a record with that id exists. */
+  insert(record: T): Promise<boolean>;
+  get(id: string): Promise<T | null>;
+  /** Compare-and-set with retry; returns what was written, or null (no such record, or `change` declined). */
+  update(id: string, change: (current: T) => T | null): Promise<T | null>;
+  find(filter: Filter<Document>, sort: Sort, limit?: number): Promise<T[]>;
+  count(filter: Filter<Document>): Promise<number>;
+}
+
 export interface VersionedOptions<T> {
   /** The record's own key, stored as `_id`. */
   key: keyof T & string;
@@ -72,7 +84,7 @@ export interface VersionedOptions<T> {
  * Records go through the key codec (./keys) and read back equal to what was written; top-level
  * fields starting with `_` belong to this class and are stripped on read.
  */
-export class VersionedCollection<T extends object> {
+export class VersionedCollection<T extends object> implements RecordCollection<T> {
   private readonly heads: Collection<Head>;
   private readonly revisions: Collection<Revision>;
 

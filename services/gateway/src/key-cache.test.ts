@@ -1,0 +1,63 @@
+import { describe, expect, it, vi } from 'vitest';
+import { createMerchant, issueKey, MemoryBus, MemoryStore } from '@switch/shared';
+import { announceKeyChange, KeyCache } from './key-cache';
+
+async function setup() {
+  const store = new MemoryStore();
+  await createMerchant(store, { id: 'm1', nombre: 'Uno' });
+  const { switchKey, record } = await issueKey(store, 'm1', 'test');
+  const reads = vi.spyOn(store.apiKeys, 'listForMerchant');
+  return { store, switchKey, keyId: record.id, reads };
+}
+
+describe('KeyCache', () => {
+  it('reads the key store once per key within its time, and never keeps a refusal', async () => {
+    const { store, switchKey, reads } = await setup();
+    const cache = new KeyCache(store, 60_000);
+    expect(await cache.authenticate(switchKey)).toEqual({ merchantId: 'm1', mode: 'test' });
+    expect(await cache.authenticate(switchKey)).toEqual({ merchantId: 'm1', mode: 'test' });
+    expect(reads).toHaveBeenCalledTimes(1);
+    expect(await cache.authenticate(`${switchKey}x`)).toBeNull();
+    expect(await cache.authenticate(`${switchKey}x`)).toBeNull();
+    expect(reads).toHaveBeenCalledTimes(3);
+  });
+
+  it('forgets a key after its time: a revocation whose event is lost takes effect within that bound', async () => {
+    const { store, switchKey, keyId } = await setup();
+    let now = 1_000;
+    const cache = new KeyCache(store, 10_000, () => now);
+    expect(await cache.authenticate(switchKey)).not.toBeNull();
+    await store.apiKeys.revoke(keyId, new Date().toISOString());
+    now += 9_999;
+    expect(await cache.authenticate(switchKey)).not.toBeNull();
+    now += 2;
+    expect(await cache.authenticate(switchKey)).toBeNull();
+  });
+
+  it('a revocation announced on one gateway is forgotten at once there and by the event on every other', async () => {
+    const { store, switchKey, keyId } = await setup();
+    const bus = new MemoryBus();
+    const here = new KeyCache(store, 60_000);
+    const there = new KeyCache(store, 60_000);
+    await here.follow(bus, 'gw-here');
+    await there.follow(bus, 'gw-there');
+    expect(await here.authenticate(switchKey)).not.toBeNull();
+    expect(await there.authenticate(switchKey)).not.toBeNull();
+    await store.apiKeys.revoke(keyId, new Date().toISOString());
+    await announceKeyChange(bus, here, 'm1');
+    expect(await here.authenticate(switchKey)).toBeNull();
+    await bus.drained();
+    expect(await there.authenticate(switchKey)).toBeNull();
+    await here.stop();
+    await there.stop();
+    await bus.close();
+  });
+
+  it('with a time of 0 every request reads the key store', async () => {
+    const { store, switchKey, reads } = await setup();
+    const cache = new KeyCache(store, 0);
+    await cache.authenticate(switchKey);
+    await cache.authenticate(switchKey);
+    expect(reads).toHaveBeenCalledTimes(2);
+  });
+});

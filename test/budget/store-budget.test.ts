@@ -1,0 +1,74 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createLogger, MongoStore, TOPICS, type StoreConsistency } from '@switch/shared';
+import { seedDemoMerchant, startEmbeddedSwitch, type EmbeddedSwitch } from '@switch/embedded';
+import { pagarBody } from '../api/helpers';
+
+const mongoUrl = process.env.MONGO_URL;
+
+/**
+ * The store-call budget of a settled pago-móvil payout (docs/benchmarks.md): every service's calls
+ * through the production store adapter, counted from the driver's own command events (the figures
+ * `npm run bench` prints come from the same events). Counts, not times: a change that adds a store
+ * call to the payout path fails here.
+ */
+const BUDGET: Record<StoreConsistency, { writes: number; reads: number }> = {
+  // Writes: the idempotency claim; the insert that holds route and order; the outcome write; the bank
+  // journal's claim before the call and its outcome before the publish (what makes "send once" hold
+  // across redeliveries). Reads: the router's read of the transaction for each of its two messages,
+  // and the notifier's look-up of the merchant's endpoints. Keys are cached by the gateway.
+  native: { writes: 5, reads: 3 },
+  // Each compare-and-set write is a revision insert, a head write and the revision's mark, and its
+  // catch-up reads the head and the next revision (shared/src/adapters/mongo/versioned.ts).
+  revisions: { writes: 7, reads: 5 },
+};
+
+const READS = new Set(['find', 'aggregate', 'count', 'getMore']);
+
+describe.runIf(mongoUrl).each(['native', 'revisions'] as const)('store calls per settled payout (%s compare-and-set)', (consistency) => {
+  let sw: EmbeddedSwitch;
+  let store: MongoStore;
+  let key: string;
+  const calls: { collection: string; command: string }[] = [];
+  const settled = new Set<string>();
+
+  beforeAll(async () => {
+    store = await MongoStore.connect({ url: mongoUrl!, database: `budget_${randomUUID().slice(0, 8)}`, consistency });
+    sw = await startEmbeddedSwitch({
+      log: createLogger('budget', 'silent'),
+      store,
+      reconciler: { intervalMs: 3_600_000 },
+      notifier: { pollIntervalMs: 60_000 },
+    });
+    key = (await seedDemoMerchant(store)).switchKey;
+    await sw.bus.subscribe(TOPICS.transactions, { group: 'budget-probe' }, async ({ value }) => {
+      if (value.resultado?.estado === 'LIQUIDADA') settled.add(value.txnId);
+    });
+    store.onCommand((c) => calls.push(c));
+  });
+  afterAll(async () => {
+    await sw?.close();
+  });
+
+  it(`keeps the budget: ${BUDGET[consistency].writes} writes and ${BUDGET[consistency].reads} reads`, async () => {
+    // The first payout warms the caches (key, merchant, endpoints); the budget is the steady state.
+    for (let i = 0; i < 3; i++) {
+      calls.length = 0;
+      const res = await sw.gateway.app.inject({
+        method: 'POST',
+        url: '/switch/v1/pagar',
+        headers: { 'x-switch-key': key },
+        payload: pagarBody(),
+      });
+      expect(res.statusCode).toBe(200);
+      const id: string = res.json().id;
+      await vi.waitFor(() => expect(settled.has(id)).toBe(true), { timeout: 20_000, interval: 5 });
+      await sw.bus.drained();
+      if (i === 0) continue;
+      const reads = calls.filter((c) => READS.has(c.command));
+      const writes = calls.filter((c) => !READS.has(c.command));
+      const summary = calls.map((c) => `${c.collection}.${c.command}`).sort();
+      expect({ writes: writes.length, reads: reads.length, summary }).toMatchObject(BUDGET[consistency]);
+    }
+  });
+});
