@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { authenticate, TOPICS, type Bus, type Store, type Subscription } from '@switch/shared';
+import { announceMerchantChange, authenticate, TOPICS, type Bus, type Store, type Subscription } from '@switch/shared';
 import type { Caller } from './auth';
 
 const MAX_ENTRIES = 50_000;
@@ -24,9 +24,11 @@ export class KeyCache {
   /** Follows the key changes every gateway announces (its own group: each gateway sees them all). */
   async follow(bus: Bus, gatewayId: string): Promise<void> {
     this.subscription = await bus.subscribe(
-      TOPICS.keyChanges,
+      TOPICS.merchantChanges,
       { group: `gateway-${gatewayId}`, latestOnly: true, maxAttempts: 1 },
-      async ({ value }) => this.forgetMerchant(value.merchantId),
+      async ({ value }) => {
+        if (value.change === 'keys') this.forgetMerchant(value.merchantId);
+      },
     );
   }
 
@@ -59,5 +61,5 @@ export class KeyCache {
 /** Tells every gateway that a merchant's keys changed (revoked key, deactivated merchant). */
 export async function announceKeyChange(bus: Bus, cache: KeyCache | undefined, merchantId: string): Promise<void> {
   cache?.forgetMerchant(merchantId);
-  await bus.publish(TOPICS.keyChanges, merchantId, { merchantId, at: new Date().toISOString() });
+  await announceMerchantChange(bus, merchantId, 'keys');
 }

@@ -1,4 +1,5 @@
 import { context, propagation } from '@opentelemetry/api';
+import { EndpointBook } from './endpoints';
 import { EVENT_FOR_STATE, type Store, type TransactionEventMessage, type WebhookBody, type WebhookDelivery } from '@switch/shared';
 
 /**
@@ -6,13 +7,18 @@ import { EVENT_FOR_STATE, type Store, type TransactionEventMessage, type Webhook
  * subscribed to the event (SPEC 6). Idempotent: the delivery id derives from the transaction version
  * and the endpoint, so an event seen twice creates nothing new.
  */
-export async function planDeliveries(store: Store, event: TransactionEventMessage, now: Date): Promise<number> {
+export async function planDeliveries(
+  store: Store,
+  event: TransactionEventMessage,
+  now: Date,
+  endpoints: Pick<EndpointBook, 'list'> = new EndpointBook(store, 0),
+): Promise<number> {
   if (!event.transition || !event.resultado) return 0;
   const type = EVENT_FOR_STATE[event.transition.to];
   if (!type) return 0;
-  const endpoints = (await store.webhooks.listForMerchant(event.merchantId, event.mode)).filter((e) => e.active && e.events.includes(type));
+  const subscribed = (await endpoints.list(event.merchantId, event.mode)).filter((e) => e.active && e.events.includes(type));
   let created = 0;
-  for (const endpoint of endpoints) {
+  for (const endpoint of subscribed) {
     const body: WebhookBody = {
       type,
       // The first attempt is made at once, so its time is the delivery's creation time (DESIGN).

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { EndpointBook } from './endpoints';
 import { context, propagation, ROOT_CONTEXT } from '@opentelemetry/api';
 import {
   EVENT_HEADER,
@@ -48,6 +49,7 @@ export class Dispatcher {
     private readonly config: DispatcherConfig,
     private readonly log: Logger,
     private readonly now: () => Date = () => new Date(),
+    private readonly endpoints: Pick<EndpointBook, 'list'> = new EndpointBook(store, 0),
   ) {
     this.guarded = destinationAgent({ ...(config.resolve ? { resolve: config.resolve } : {}), connectTimeoutMs: config.attemptTimeoutMs });
   }
@@ -90,9 +92,7 @@ export class Dispatcher {
   }
 
   private async attempt(delivery: WebhookDelivery): Promise<void> {
-    const endpoint = (await this.store.webhooks.listForMerchant(delivery.merchantId, delivery.mode)).find(
-      (e) => e.id === delivery.endpointId,
-    );
+    const endpoint = (await this.endpoints.list(delivery.merchantId, delivery.mode)).find((e) => e.id === delivery.endpointId);
     const startedAt = this.now();
     const n = delivery.attempts.length + 1;
     let statusCode: number | null = null;

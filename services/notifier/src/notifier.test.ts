@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createLogger, MemoryBus, MemoryStore, registerWebhook, TOPICS, verifyWebhook, type TransactionEventMessage } from '@switch/shared';
+import { announceMerchantChange, createLogger, MemoryBus, MemoryStore, registerWebhook, TOPICS, verifyWebhook, type TransactionEventMessage } from '@switch/shared';
 import { startNotifier, type NotifierConfig } from './service';
 import { Dispatcher } from './dispatcher';
 
@@ -40,6 +40,7 @@ const config: NotifierConfig = {
   allowPrivateDestinations: true,
   concurrency: 4,
   pollIntervalMs: 10,
+  endpointCacheMs: 3_600_000,
 };
 
 function settled(txnId: string, version = 3): TransactionEventMessage {
@@ -81,6 +82,24 @@ describe('notifier: signed webhooks from a durable queue', () => {
     const endpoint = await registerWebhook(store, { merchantId: 'tienda', mode: 'test', url: hook.url, events: ['transaccion.liquidada'] });
     return { bus, store, hook, endpoint };
   }
+
+  it('an endpoint added after the merchant's endpoints were cached gets the next event, once the change is announced', async () => {
+    const bus = new MemoryBus();
+    const store = new MemoryStore();
+    const hook = await receiver();
+    cleanup.push(hook.close, () => bus.close());
+    const notifier = await startNotifier({ bus, store, log, config });
+    cleanup.push(notifier.stop);
+    // The merchant has no endpoint: that (empty) list is what the notifier now remembers, for an hour.
+    await bus.publish(TOPICS.transactions, 'txn_before', settled('txn_before'));
+    await bus.drained();
+    await registerWebhook(store, { merchantId: 'tienda', mode: 'test', url: hook.url, events: ['transaccion.liquidada'] });
+    await announceMerchantChange(bus, 'tienda', 'webhooks');
+    await bus.drained();
+    await bus.publish(TOPICS.transactions, 'txn_after', settled('txn_after'));
+    await hook.received(1);
+    expect(JSON.parse(hook.got[0]!.body).data.id).toBe('txn_after');
+  });
 
   it('delivers the SPEC 6 body, headers and a signature the receiver verifies over the raw body', async () => {
     const { bus, store, hook, endpoint } = await setup();

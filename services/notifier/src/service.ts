@@ -1,10 +1,13 @@
 import { envReader, measured, metrics, TOPICS, type Bus, type EnvReader, type Logger, type Store, type Subscription } from '@switch/shared';
 import { planDeliveries } from './deliveries';
+import { EndpointBook } from './endpoints';
 import { Dispatcher, type DispatcherConfig } from './dispatcher';
 import { SPEC_SCHEDULE_MS } from './schedule';
 
 export interface NotifierConfig extends DispatcherConfig {
   pollIntervalMs: number;
+  /** How long a merchant's endpoints are remembered; changes made through the switch are forgotten at once by event. */
+  endpointCacheMs: number;
 }
 
 export function loadNotifierConfig(env: EnvReader = envReader()): NotifierConfig {
@@ -17,6 +20,7 @@ export function loadNotifierConfig(env: EnvReader = envReader()): NotifierConfig
     allowPrivateDestinations: env.bool('SWITCH_WEBHOOK_ALLOW_PRIVATE', false),
     concurrency: env.int('SWITCH_WEBHOOK_CONCURRENCY', 8, { min: 1, max: 256 }),
     pollIntervalMs: env.int('SWITCH_NOTIFIER_POLL_MS', 500, { min: 10, max: 60_000 }),
+    endpointCacheMs: env.int('SWITCH_WEBHOOK_ENDPOINT_CACHE_MS', 10_000, { min: 0, max: 300_000 }),
   };
 }
 
@@ -30,7 +34,9 @@ export interface NotifierHandle {
  * Deliveries live in the store, so a restarted notifier resumes each at its next scheduled attempt.
  */
 export async function startNotifier(deps: { bus: Bus; store: Store; log: Logger; config: NotifierConfig }): Promise<NotifierHandle> {
-  const dispatcher = new Dispatcher(deps.store, deps.config, deps.log);
+  const endpoints = new EndpointBook(deps.store, deps.config.endpointCacheMs ?? 0);
+  await endpoints.follow(deps.bus);
+  const dispatcher = new Dispatcher(deps.store, deps.config, deps.log, undefined, endpoints);
   let running: Promise<unknown> = Promise.resolve();
   let inRound = false;
   let again = false;
@@ -62,7 +68,7 @@ export async function startNotifier(deps: { bus: Bus; store: Store; log: Logger;
     TOPICS.transactions,
     { group: 'notifier' },
     measured('notifier', TOPICS.transactions.name, async ({ value }) => {
-      if ((await planDeliveries(deps.store, value, new Date())) > 0 && !stopped) tick();
+      if ((await planDeliveries(deps.store, value, new Date(), endpoints)) > 0 && !stopped) tick();
     }),
   );
   const timer = setInterval(() => {
@@ -77,6 +83,7 @@ export async function startNotifier(deps: { bus: Bus; store: Store; log: Logger;
       stopped = true;
       clearInterval(timer);
       await subscription.close();
+      await endpoints.stop();
       await running;
       await dispatcher.close();
     },

@@ -155,6 +155,13 @@ export const BankHealthMessage = Type.Object({
 });
 export type BankHealthMessage = Static<typeof BankHealthMessage>;
 
-/** A merchant's keys changed (a key revoked, the merchant deactivated): gateways forget what they cached. */
-export const KeyChangeMessage = Type.Object({ merchantId: Type.String(), at: Type.String() });
-export type KeyChangeMessage = Static<typeof KeyChangeMessage>;
+/**
+ * A merchant's configuration changed: `keys` (a key revoked, the merchant deactivated) or `webhooks`
+ * (an endpoint added, changed or removed). Services that cache it (gateways, notifiers) forget it.
+ */
+export const MerchantChangeMessage = Type.Object({
+  merchantId: Type.String(),
+  change: literals(['keys', 'webhooks'] as const),
+  at: Type.String(),
+});
+export type MerchantChangeMessage = Static<typeof MerchantChangeMessage>;

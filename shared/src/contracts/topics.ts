@@ -3,7 +3,7 @@ import {
   BankHealthMessage,
   BankRequestMessage,
   GatewayReplyMessage,
-  KeyChangeMessage,
+  MerchantChangeMessage,
   RouterInboxMessage,
   TransactionEventMessage,
 } from './messages';
@@ -33,7 +33,7 @@ export const TOPICS = {
   transactions: topic('switch.transactions.events.v1', TransactionEventMessage, 12),
   gatewayReplies: topic('switch.gateway.replies.v1', GatewayReplyMessage, 4),
   bankHealth: topic('switch.bank.health.v1', BankHealthMessage, 1),
-  keyChanges: topic('switch.keys.changes.v1', KeyChangeMessage, 1),
+  merchantChanges: topic('switch.merchants.changes.v1', MerchantChangeMessage, 1),
 } as const;
 
 const bankTopics = new Map<BancoId, Topic<typeof BankRequestMessage>>();

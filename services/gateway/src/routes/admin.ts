@@ -3,6 +3,7 @@ import { announceKeyChange, type KeyCache } from '../key-cache';
 import type { FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import {
+  announceMerchantChange,
   BANCOS,
   CODIGO_BCV,
   NumeroCuenta,
@@ -131,6 +132,7 @@ export function adminRoutes(
       const refused = body.mode === 'live' && !deps.allowPrivateWebhooks ? await refusedDestination(body.url) : null;
       if (refused) throw new HttpProblem(422, { error: 'DESTINATION_REFUSED', message: `webhook url refused: ${refused}` });
       const endpoint = await registerWebhook(deps.store, { merchantId, ...body });
+      await announceMerchantChange(deps.bus, merchantId, 'webhooks');
       return reply.code(201).send({ ...endpoint, note: 'the secret is shown once; verify x-service-signature with it' });
     },
   );

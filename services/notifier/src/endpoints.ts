@@ -1,0 +1,48 @@
+import { randomUUID } from 'node:crypto';
+import { TOPICS, type Bus, type Mode, type Store, type Subscription, type WebhookEndpoint } from '@switch/shared';
+
+/**
+ * A merchant's webhook endpoints per mode, remembered for `ttlMs` so that planning and attempting
+ * deliveries do not read the endpoint store for every event. A change made through the switch (an
+ * endpoint added, changed or removed) is announced on the merchant-changes topic and forgotten at
+ * once by every notifier; `ttlMs` bounds a change made behind the switch's back.
+ */
+export class EndpointBook {
+  private readonly entries = new Map<string, { endpoints: WebhookEndpoint[]; until: number }>();
+  private subscription: Subscription | undefined;
+
+  constructor(
+    private readonly store: Store,
+    private readonly ttlMs: number,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** Each notifier follows every change (a group of its own, newest messages only). */
+  async follow(bus: Bus): Promise<void> {
+    this.subscription = await bus.subscribe(
+      TOPICS.merchantChanges,
+      { group: `notifier-${randomUUID().slice(0, 8)}`, latestOnly: true, maxAttempts: 1 },
+      async ({ value }) => {
+        if (value.change === 'webhooks') this.forget(value.merchantId);
+      },
+    );
+  }
+
+  async stop(): Promise<void> {
+    await this.subscription?.close();
+  }
+
+  async list(merchantId: string, mode: Mode): Promise<WebhookEndpoint[]> {
+    const key = `${merchantId}|${mode}`;
+    const at = this.now();
+    const hit = this.entries.get(key);
+    if (hit && hit.until > at) return hit.endpoints;
+    const endpoints = await this.store.webhooks.listForMerchant(merchantId, mode);
+    if (this.ttlMs > 0) this.entries.set(key, { endpoints, until: at + this.ttlMs });
+    return endpoints;
+  }
+
+  forget(merchantId: string): void {
+    for (const key of this.entries.keys()) if (key.startsWith(`${merchantId}|`)) this.entries.delete(key);
+  }
+}
