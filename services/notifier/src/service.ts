@@ -53,7 +53,7 @@ export async function startNotifier(deps: { bus: Bus; store: Store; log: Logger;
       do {
         again = false;
         await dispatcher.runDue();
-        // The queue gauges count the whole collection: refreshed at most every 5 s, not every poll.
+        // The queue gauges (pending and exhausted deliveries, not the history): at most every 5 s.
         if (Date.now() - countedAt >= 5_000) {
           countedAt = Date.now();
           const counts = await deps.store.deliveries.countByStatus();

@@ -236,7 +236,11 @@ export interface Store {
     ): Promise<boolean>;
     /** A manual redelivery: pending again, due now, its attempts kept. */
     requeue(id: string, now: string): Promise<boolean>;
-    countByStatus(): Promise<Record<WebhookDelivery['status'], number>>;
+    /**
+     * Deliveries waiting (pending) and given up (exhausted): the queue gauges. Delivered ones are the
+     * history, counted by the attempt counters instead, so the gauges cost the same at any age.
+     */
+    countByStatus(): Promise<Record<'pending' | 'exhausted', number>>;
   };
   ping(): Promise<void>;
   close(): Promise<void>;

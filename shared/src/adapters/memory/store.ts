@@ -213,8 +213,8 @@ export class MemoryStore implements Store {
       return true;
     },
     countByStatus: async () => {
-      const counts = { pending: 0, delivered: 0, exhausted: 0 };
-      for (const d of this.deliveryRows.values()) counts[d.status]++;
+      const counts = { pending: 0, exhausted: 0 };
+      for (const d of this.deliveryRows.values()) if (d.status !== 'delivered') counts[d.status]++;
       return counts;
     },
   };

@@ -73,7 +73,7 @@ describe('MongoStore specifics', () => {
     };
     const first = await indexes();
     expect(first).toEqual(
-      expect.arrayContaining(['transactions:{"estado":1,"createdAt":1}', 'transactions:{"nextCheckAt":1}', 'api_keys:{"merchantId":1}']),
+      expect.arrayContaining(['transactions:{"estado":1,"createdAt":1}', 'transactions:{"_due":1,"nextCheckAt":1,"_id":1}', 'api_keys:{"merchantId":1}']),
     );
     const again = await connect(database);
     open.push(again);
@@ -206,5 +206,6 @@ const serverIsFerretDb = async () => {
     await client.close();
   }
 };
-storeContract('mongo (native compare-and-set)', freshNativeStore, { atomicConditionalWrites: !(await serverIsFerretDb()) });
-deliveryContract('mongo (native compare-and-set)', freshNativeStore);
+const ferretDb = await serverIsFerretDb();
+storeContract('mongo (native compare-and-set)', freshNativeStore, { atomicConditionalWrites: !ferretDb });
+deliveryContract('mongo (native compare-and-set)', freshNativeStore, { atomicConditionalWrites: !ferretDb });

@@ -17,6 +17,7 @@ import {
   type IdempotencyClaim,
   type Merchant,
   type MerchantAccount,
+  type DueCursor,
   type Store,
   type WebhookDelivery,
   type WebhookEndpoint,
@@ -91,6 +92,31 @@ function observeCommandLatency(client: MongoClient, listeners: Set<CommandListen
 /** One command sent to the server (see `MongoStore.onCommand`). */
 export type CommandListener = (command: { collection: string; command: string }) => void;
 
+const BY_CREATION = { createdAt: 1, _id: 1 } as const;
+
+/**
+ * Every query a service runs in a loop (polls, gauges), in one place: each leads with an equality on
+ * an indexed field, which MongoDB serves from the index and FerretDB evaluates in PostgreSQL (pushed
+ * down) rather than in Go. `store-queries.test.ts` checks each with `explain` on the real server.
+ */
+export const LOOP_QUERIES = {
+  /** The reconciler's walk: due operations, earliest first, after a cursor. */
+  transactionsDue: (now: string, after?: DueCursor): Document => {
+    const due: Document = { _due: true, nextCheckAt: { $lte: now } };
+    return after ? { ...due, $or: [{ nextCheckAt: { $gt: after.at } }, { nextCheckAt: after.at, _id: { $gt: after.id } }] } : due;
+  },
+  /** The reconciler's backlog gauges and the admin list of open operations, one state at a time. */
+  transactionsByEstado: (estado: string): Document => ({ estado }),
+  /** The notifier's poll: pending deliveries due now whose lease (if any) ran out. */
+  deliveriesDue: (now: string): Document => ({
+    status: 'pending',
+    nextAttemptAt: { $ne: null, $lte: now },
+    $or: [{ lease: null }, { 'lease.until': { $lt: now } }],
+  }),
+  /** The notifier's queue gauges. */
+  deliveriesByStatus: (status: 'pending' | 'exhausted'): Document => ({ status }),
+} as const;
+
 /** Whether a delivery can be leased at `now` (same rule as the memory store). */
 const leasable = (d: WebhookDelivery, now: string) =>
   d.status === 'pending' && d.nextAttemptAt !== null && d.nextAttemptAt <= now && (d.lease === null || d.lease.until < now);
@@ -158,7 +184,9 @@ export class MongoStore implements Store {
   private useConsistency(consistency: StoreConsistency): void {
     this.consistency = consistency;
     const Records = consistency === 'native' ? ConditionalCollection : VersionedCollection;
-    this.txs = new Records<Transaction>(this.db, 'transactions', { key: 'id' });
+    // `_due`: owed a check (nextCheckAt set). The due walk leads with this equality, which both servers
+    // evaluate where the data is; only open operations come back, however long the history.
+    this.txs = new Records<Transaction>(this.db, 'transactions', { key: 'id', derived: (tx) => ({ _due: tx.nextCheckAt !== null }) });
     this.deliveryDocs = new Records<WebhookDelivery>(this.db, 'webhook_deliveries', { key: 'id' });
   }
 
@@ -184,7 +212,7 @@ export class MongoStore implements Store {
     await createIndexesOneByOne(this.counterEntries, [{ key: { key: 1 } }]);
     await createIndexesOneByOne(this.orderRows, [{ key: { txnId: 1 } }]);
     await createIndexesOneByOne(this.referenceSeqRows, [{ key: { scope: 1, n: -1 } }]);
-    await this.txs.ensureIndexes([{ key: { estado: 1, createdAt: 1 } }, { key: { nextCheckAt: 1 } }]);
+    await this.txs.ensureIndexes([{ key: { estado: 1, createdAt: 1 } }, { key: { _due: 1, nextCheckAt: 1, _id: 1 } }]);
     await this.deliveryDocs.ensureIndexes([{ key: { status: 1, nextAttemptAt: 1 } }, { key: { txnId: 1 } }]);
   }
 
@@ -253,16 +281,17 @@ export class MongoStore implements Store {
     get: (id) => this.txs.get(id),
     replace: async (tx, expectedVersion) =>
       (await this.txs.update(tx.id, (current) => (current.version === expectedVersion ? tx : null))) !== null,
-    listByEstado: async (estados, limit) =>
-      estados.length === 0 ? [] : this.txs.find({ estado: { $in: estados } }, { createdAt: 1, _id: 1 }, limit),
-    // `$type: string` keeps null (nothing owed) out by the query itself, not after reading.
-    listDue: (now, limit, after) => {
-      const due: Document = { nextCheckAt: { $type: 'string', $lte: now } };
-      const filter: Document = after
-        ? { $and: [due, { $or: [{ nextCheckAt: { $gt: after.at } }, { nextCheckAt: after.at, _id: { $gt: after.id } }] }] }
-        : due;
-      return this.txs.find(filter, { nextCheckAt: 1, _id: 1 }, limit);
+    // One equality query per state (FerretDB evaluates an equality in PostgreSQL, an `$in` in Go).
+    listByEstado: async (estados, limit) => {
+      const lists = await Promise.all(
+        estados.map((estado) => this.txs.find(LOOP_QUERIES.transactionsByEstado(estado), BY_CREATION, limit)),
+      );
+      return lists
+        .flat()
+        .sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id))
+        .slice(0, Math.max(0, limit));
     },
+    listDue: (now, limit, after) => this.txs.find(LOOP_QUERIES.transactionsDue(now, after), { _due: 1, nextCheckAt: 1, _id: 1 }, limit),
   };
 
   /**
@@ -352,8 +381,7 @@ export class MongoStore implements Store {
     get: (id) => this.deliveryDocs.get(id),
     listForTransaction: (txnId) => this.deliveryDocs.find({ txnId }, { createdAt: 1, _id: 1 }),
     claimDue: async (now, owner, leaseUntil) => {
-      const query = { status: 'pending', nextAttemptAt: { $ne: null, $lte: now }, $or: [{ lease: null }, { 'lease.until': { $lt: now } }] };
-      const candidates = await this.deliveryDocs.find(query, { nextAttemptAt: 1, _id: 1 }, 10);
+      const candidates = await this.deliveryDocs.find(LOOP_QUERIES.deliveriesDue(now), { nextAttemptAt: 1, _id: 1 }, 10);
       // Workers and replicas polling together see the same candidates; starting each at a random one
       // spreads them instead of all racing for the first.
       const start = Math.floor(Math.random() * candidates.length);
@@ -373,10 +401,10 @@ export class MongoStore implements Store {
     requeue: async (id, now) =>
       (await this.deliveryDocs.update(id, (d) => ({ ...d, status: 'pending', nextAttemptAt: now, lease: null, updatedAt: now }))) !== null,
     countByStatus: async () => {
-      const [pending, delivered, exhausted] = await Promise.all(
-        (['pending', 'delivered', 'exhausted'] as const).map((status) => this.deliveryDocs.count({ status })),
+      const [pending, exhausted] = await Promise.all(
+        (['pending', 'exhausted'] as const).map((status) => this.deliveryDocs.count(LOOP_QUERIES.deliveriesByStatus(status))),
       );
-      return { pending: pending!, delivered: delivered!, exhausted: exhausted! };
+      return { pending: pending!, exhausted: exhausted! };
     },
   };
 
