@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { Writable } from 'node:stream';
 import { createLogger, createMerchant, issueKey } from '@switch/shared';
 import { cobrarBody, pagarBody, startTestSwitch, tokenBody, type TestSwitch } from './helpers';
+import { dereferenced } from './openapi-doc';
 
 let t: TestSwitch | undefined;
 afterEach(async () => {
@@ -50,7 +51,8 @@ describe('documentation', () => {
     t = await startTestSwitch({ config: { adminToken: 'operator-token-0123456789' } });
     const res = await t.inject({ method: 'GET', url: '/openapi.json' });
     expect(res.statusCode).toBe(200);
-    const doc = res.json();
+    // Named schemas are references to components.schemas: read through them.
+    const doc = dereferenced<ReturnType<typeof res.json>>(res.json());
     expect(doc.openapi).toMatch(/^3\.1\./);
     expect(doc.components.securitySchemes.switchKey).toMatchObject({ type: 'apiKey', in: 'header', name: 'x-switch-key' });
     expect(Object.keys(doc.paths).sort()).toEqual(Object.keys(PATHS).sort());

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, InjectOptions, LightMyRequestRespon
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { authenticate, type Mode, type Store } from '@switch/shared';
 import { DependencyDown } from '../errors';
-import { parseJsonBody, withQuery, type RestPort } from './rest';
+import { parseJsonBody, REPLAYED_HEADER, withQuery, type RestPort } from './rest';
 import { createMcpServer } from './server';
 
 export const MCP_PATH = '/mcp';
@@ -104,6 +104,6 @@ function injectedRest(inject: (options: InjectOptions) => Promise<LightMyRequest
       options.payload = JSON.stringify(body ?? {});
     }
     const res = await inject(options);
-    return { status: res.statusCode, body: parseJsonBody(res.body) };
+    return { status: res.statusCode, body: parseJsonBody(res.body), replayed: res.headers[REPLAYED_HEADER] === 'true' };
   };
 }
