@@ -1,10 +1,10 @@
 /** The served OpenAPI document with every local `$ref` replaced by what it names (for reading it in tests). */
-export function dereferenced<T = Record<string, unknown>>(doc: Record<string, unknown>): T {
+export function dereferenced<T>(doc: T): T {
   const resolve = (pointer: string): unknown =>
     pointer
       .replace(/^#\//, '')
       .split('/')
-      .reduce<unknown>((node, part) => (node as Record<string, unknown>)[part.replace(/~1/g, '/').replace(/~0/g, '~')], doc);
+      .reduce<unknown>((node, part) => (node as Record<string, unknown>)[part.replace(/~1/g, '/').replace(/~0/g, '~')], doc as unknown);
   const walk = (node: unknown, seen: string[]): unknown => {
     if (Array.isArray(node)) return node.map((n) => walk(n, seen));
     if (node === null || typeof node !== 'object') return node;
