@@ -23,6 +23,7 @@ export default defineConfig({
       '@switch/bank-bancaribe': src('services/bank-bancaribe/src/index.ts'),
       '@switch/bank-activo': src('services/bank-activo/src/index.ts'),
       '@switch/bank-bnc': src('services/bank-bnc/src/index.ts'),
+      '@switch-pagos/client': src('kit/client/src/index.ts'),
     },
   },
   test: {
