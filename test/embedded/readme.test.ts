@@ -28,6 +28,12 @@ function walkthrough(): { shell: string; typescript: string } {
 
 let sw: EmbeddedProcess;
 beforeAll(async () => {
+  // Required, never skipped: CI installs them (.ci/run, "tools").
+  for (const tool of ['curl', 'jq']) {
+    await run(tool, ['--version']).catch(() => {
+      throw new Error(`${tool} is required by the README walkthrough test: apt-get install ${tool}`);
+    });
+  }
   sw = await startEmbeddedProcess();
 });
 afterAll(() => sw?.stop());

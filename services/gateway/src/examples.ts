@@ -16,8 +16,14 @@ const cobrador = {
 const pagador = { tipo: 'telefono', valor: '04141234567', banco: '0102', identificacion: 'V12345678', nombre: 'Ana Pérez' };
 const cuentaDestino = { tipo: 'cuenta', valor: '01020000000000000002', banco: '0102', identificacion: 'V12345678', nombre: 'Ana Pérez' };
 
-const COBRO_KEY = '9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d';
-const cobro = { idempotency_key: COBRO_KEY, monto: { valor: 75, moneda: 'VES' }, concepto: 'Pedido 1234', canal: 'web', cobrador, pagador };
+const TOKEN_KEY = '9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d';
+const cobro = { monto: { valor: 75, moneda: 'VES' }, concepto: 'Pedido 1234', canal: 'web', cobrador, pagador };
+/**
+ * The cobrar example has a key of its own (an OTP the caller captured itself, SPEC 4.2): under the
+ * token example's key, any other amount, payer or account is refused with 422 TOKEN_MISMATCH, and tools
+ * that vary the examples (schemathesis) would read that as a valid request refused.
+ */
+const COBRO_KEY = '4e6a8c0e-2b4d-4f6a-8c1e-3a5c7e9b1d2f';
 
 const simulated = (idempotencyKey: string, estado: string, descripcion: string, id: string) => ({
   id,
@@ -46,19 +52,21 @@ export interface OperationExamples {
 
 export const OPERATION_EXAMPLES: Record<string, OperationExamples> = {
   cobrarToken: {
-    request: { otp: { summary: 'Ask the payer bank for an OTP', value: cobro } },
+    request: { otp: { summary: 'Ask the payer bank for an OTP', value: { idempotency_key: TOKEN_KEY, ...cobro } } },
     response: {
       aceptada: {
         summary: 'OTP requested (simulated in test mode)',
-        value: simulated(COBRO_KEY, 'ACEPTADA', 'OTP simulado, no se envió mensaje', 'txn_3f0c9a1e5b7d4c2a8e6f1a0b9c8d7e6f'),
+        value: simulated(TOKEN_KEY, 'ACEPTADA', 'OTP simulado, no se envió mensaje', 'txn_3f0c9a1e5b7d4c2a8e6f1a0b9c8d7e6f'),
       },
     },
   },
   cobrar: {
     request: {
       cobro: {
-        summary: 'Collect with the OTP, under the token step’s idempotency_key',
-        value: { ...cobro, otp: '12345678' },
+        summary: 'Collect with an OTP',
+        description:
+          'After `cobrar/token`, send the token request again under its idempotency_key, with `otp` added. Here, an OTP the caller captured itself (no token step), under a key of its own.',
+        value: { idempotency_key: COBRO_KEY, ...cobro, otp: '12345678' },
       },
     },
     response: {
