@@ -34,7 +34,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'unit',
-          include: ['shared/**/*.test.ts', 'services/**/*.test.ts', 'test/**/*.test.ts'],
+          include: ['shared/**/*.test.ts', 'services/**/*.test.ts', 'kit/**/*.test.ts', 'test/**/*.test.ts'],
           exclude: ['**/node_modules/**', '**/dist/**', 'test/e2e/**', 'test/deploy/**'],
           sequence: { groupOrder: 0 },
         },

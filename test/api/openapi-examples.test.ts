@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { randomUUID } from 'node:crypto';
+import { issueKey } from '@switch/shared';
 import { startTestSwitch, type TestSwitch } from './helpers';
 
 /**
@@ -79,5 +81,21 @@ describe('every example of /openapi.json works against the switch with a test ke
         'listarMovimientos',
       ]),
     );
+  });
+
+  it('the sandbox example operation exists for test keys only: a live key gets 404 for it', async () => {
+    const live = (await issueKey(t.sw.store, t.merchantId, 'live')).switchKey;
+    for (const id of ['txn_ejemplo', 'txn_ejemplo_reverso']) {
+      expect((await t.post('/switch/v1/consultar', { id })).statusCode, id).toBe(200);
+      const res = await t.post('/switch/v1/consultar', { id }, live);
+      expect(res.statusCode, id).toBe(404);
+      expect(res.json()).toMatchObject({ error: 'NOT_FOUND' });
+    }
+    const reverse = await t.post('/switch/v1/reverso', { idempotency_key: randomUUID(), id: 'txn_ejemplo' }, live);
+    expect(reverse.statusCode).toBe(404);
+    // Nothing is stored for the test-mode answers either.
+    const before = t.footprint();
+    await t.post('/switch/v1/reverso', { idempotency_key: randomUUID(), id: 'txn_ejemplo' });
+    await t.expectNothingSince(before);
   });
 });
