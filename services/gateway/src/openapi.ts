@@ -65,7 +65,8 @@ export interface PublishOptions {
 /**
  * The document as served, from what @fastify/swagger generated:
  * - each `x-max-decimals: n` (read by the server's own check only) is stated in a standard keyword
- *   too, `multipleOf: 10^-n`, so tools generating and checking requests know it;
+ *   too, `multipleOf: 10^-n`, so tools generating and checking requests know it; a conditional
+ *   branch states that it leaves other fields open (`additionalProperties: true`);
  * - every schema equal to one of the contracts' named schemas (API_SCHEMAS) becomes a `$ref` to its
  *   `components.schemas` entry, named schemas inside named schemas included;
  * - examples (./examples.ts), the replay header of money operations, the webhooks, the server and contact.
@@ -90,6 +91,14 @@ function statePrecision(node: unknown): void {
   else if (isObject(node)) {
     if (typeof node[MAX_DECIMALS] === 'number' && node.multipleOf === undefined)
       node.multipleOf = Number((10 ** -(node[MAX_DECIMALS] as number)).toFixed(node[MAX_DECIMALS] as number));
+    // A conditional branch adds a rule to some properties (Instrumento: `valor` by `tipo`); it closes
+    // nothing. Said explicitly (`additionalProperties: true` is JSON Schema's default), because tools
+    // that check examples as if every object listing `properties` were closed (Redocly) would
+    // otherwise read the branch as refusing the other fields.
+    for (const branch of ['then', 'else'] as const) {
+      const b = node[branch];
+      if (isObject(b) && b.properties !== undefined && b.additionalProperties === undefined) b.additionalProperties = true;
+    }
     Object.values(node).forEach(statePrecision);
   }
 }

@@ -36,19 +36,11 @@ export const Instrumento = Type.Object(
     }),
   },
   {
-    // Each `then` is an allOf of its parts: the same meaning, and OpenAPI tools that check examples as
-    // if every object listing `properties` were closed (Redocly) read a part as partial, not closed.
     allOf: [
-      {
-        if: { properties: { tipo: { const: 'cuenta' } }, required: ['tipo'] },
-        // biome-ignore lint/suspicious/noThenProperty: JSON Schema's if/then keywords, not a thenable
-        then: { allOf: [{ required: ['valor'] }, { properties: { valor: NumeroCuenta } }] },
-      },
-      {
-        if: { properties: { tipo: { const: 'telefono' } }, required: ['tipo'] },
-        // biome-ignore lint/suspicious/noThenProperty: JSON Schema's if/then keywords, not a thenable
-        then: { allOf: [{ required: ['valor'] }, { properties: { valor: NumeroTelefono } }] },
-      },
+      // biome-ignore lint/suspicious/noThenProperty: JSON Schema's if/then keywords, not a thenable
+      { if: { properties: { tipo: { const: 'cuenta' } }, required: ['tipo'] }, then: { properties: { valor: NumeroCuenta } } },
+      // biome-ignore lint/suspicious/noThenProperty: JSON Schema's if/then keywords, not a thenable
+      { if: { properties: { tipo: { const: 'telefono' } }, required: ['tipo'] }, then: { properties: { valor: NumeroTelefono } } },
     ],
   },
 );
