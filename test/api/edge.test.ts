@@ -3,6 +3,7 @@ import { createLogger, envReader, idempotencyScope, loadRoutingTable, MemoryBus,
 import { buildGateway, loadGatewayConfig } from '@switch/gateway';
 import { seedDemoMerchant } from '@switch/embedded';
 import { cobrarBody, pagarBody, startTestSwitch, telefono, tokenBody, type TestSwitch } from './helpers';
+import { dereferenced } from './openapi-doc';
 
 /**
  * Hardening the edge (the findings of an attack on `npm start`): no client input reaches a 5xx or
@@ -395,7 +396,7 @@ describe('OpenAPI states what the server answers', () => {
 
   it('money precision in a standard keyword, and the statement window in the schema', async () => {
     const text = (await t.get('/openapi.json')).body;
-    const doc = JSON.parse(text) as {
+    const doc = dereferenced(JSON.parse(text)) as {
       paths: Record<string, Record<string, { parameters?: { name: string; description?: string }[]; requestBody?: unknown }>>;
     };
     const valor = JSON.stringify(doc.paths['/switch/v1/pagar']!.post!.requestBody);

@@ -36,6 +36,39 @@ describe('idempotency', () => {
     expect((await t.sw.store.idempotency.get(scope))?.txnId).toBe(first.json().id);
   });
 
+  it('a repeat is marked `idempotent-replayed: true`; a first answer, a new key and a refusal are not', async () => {
+    for (const [url, make] of [
+      ['/switch/v1/pagar', () => pagarBody()],
+      ['/switch/v1/cobrar/token', () => tokenBody()],
+      ['/switch/v1/cobrar', () => cobrarBody()],
+    ] as const) {
+      const body = make();
+      const first = await t.post(url, body);
+      expect(first.statusCode, url).toBe(200);
+      expect(first.headers['idempotent-replayed'], url).toBeUndefined();
+      const again = await t.post(url, body);
+      expect(again.headers['idempotent-replayed'], url).toBe('true');
+      expect(again.json().id, url).toBe(first.json().id);
+      // Same key, another body: refused, not a replay.
+      const conflict = await t.post(url, { ...body, concepto: 'otro concepto' });
+      expect(conflict.statusCode, url).toBe(409);
+      expect(conflict.headers['idempotent-replayed'], url).toBeUndefined();
+    }
+    // The cobrar under a token's key is another operation (its own first answer), not a replay of the token.
+    const token = tokenBody();
+    await t.post('/switch/v1/cobrar/token', token);
+    const cobro = await t.post('/switch/v1/cobrar', { ...token, otp: '12345678' });
+    expect(cobro.statusCode).toBe(200);
+    expect(cobro.headers['idempotent-replayed']).toBeUndefined();
+  });
+
+  it('concurrent repeats: one first answer, every other one marked replayed', async () => {
+    const body = pagarBody();
+    const answers = await Promise.all(Array.from({ length: 5 }, () => t.post('/switch/v1/pagar', body)));
+    expect(answers.map((a) => a.statusCode)).toEqual([200, 200, 200, 200, 200]);
+    expect(answers.filter((a) => a.headers['idempotent-replayed'] === 'true')).toHaveLength(4);
+  });
+
   it('a repeat after the operation moved on returns its current state, still one operation', async () => {
     const body = pagarBody({ via: 'credito_inmediato' });
     const first = (await t.post('/switch/v1/pagar', body)).json();

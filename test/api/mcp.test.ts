@@ -146,6 +146,9 @@ describe('MCP server (Streamable HTTP at /mcp and stdio)', () => {
     const rest = (await t.post('/switch/v1/pagar', body)).json();
     const mcp = await call(await connect(), 'pagar', body);
     expect(mcp.structuredContent).toEqual(rest);
+    // The tool result says it is a replay, as REST's `idempotent-replayed: true` does.
+    expect(mcp._meta).toEqual({ 'idempotent-replayed': true });
+    expect((mcp.content[0] as { text: string }).text).toMatch(/^Respuesta repetida/);
     await t.settle();
     expect(t.footprint().transactions - before.transactions).toBe(1);
     // Another body under the same key is refused as on REST.
@@ -270,6 +273,9 @@ describe('MCP server (Streamable HTTP at /mcp and stdio)', () => {
       const body = pagarBody({ via: 'pago_movil' });
       const r = await call(client, 'pagar', body);
       expect(r.structuredContent).toMatchObject({ estado: 'LIQUIDADA' });
+      expect(r._meta).toBeUndefined();
+      // A retry through the remote REST port is marked a replay too.
+      expect((await call(client, 'pagar', body))._meta).toEqual({ 'idempotent-replayed': true });
       expect((await t.post('/switch/v1/pagar', body)).json()).toEqual(r.structuredContent);
       const q = await call(client, 'consultar', { id: 'txn_nope' });
       expect(q.isError).toBe(true);

@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { Writable } from 'node:stream';
-import { createLogger, createMerchant, issueKey } from '@switch/shared';
+import { API_SCHEMAS, createLogger, createMerchant, issueKey } from '@switch/shared';
 import { cobrarBody, pagarBody, startTestSwitch, tokenBody, type TestSwitch } from './helpers';
+import { dereferenced } from './openapi-doc';
 
 let t: TestSwitch | undefined;
 afterEach(async () => {
@@ -50,7 +51,8 @@ describe('documentation', () => {
     t = await startTestSwitch({ config: { adminToken: 'operator-token-0123456789' } });
     const res = await t.inject({ method: 'GET', url: '/openapi.json' });
     expect(res.statusCode).toBe(200);
-    const doc = res.json();
+    // Named schemas are references to components.schemas: read through them.
+    const doc = dereferenced(res.json());
     expect(doc.openapi).toMatch(/^3\.1\./);
     expect(doc.components.securitySchemes.switchKey).toMatchObject({ type: 'apiKey', in: 'header', name: 'x-switch-key' });
     expect(Object.keys(doc.paths).sort()).toEqual(Object.keys(PATHS).sort());
@@ -97,14 +99,52 @@ describe('documentation', () => {
     expect(text).not.toContain('/openapi.json');
   });
 
-  it('/docs (no key) serves the interactive documentation', async () => {
+  it('/docs (no key) serves the interactive documentation, titled as this switch, loading the published document', async () => {
     t = await startTestSwitch();
     for (const url of ['/docs/', '/docs']) {
       const res = await t.inject({ method: 'GET', url });
       expect(res.statusCode, url).toBe(200);
       expect(res.headers['content-type'], url).toMatch(/^text\/html/);
       expect(res.body.toLowerCase(), url).toContain('<html');
+      expect(res.body, url).toContain('<title>Switch de pagos API — documentation</title>');
+      expect(res.body, url).not.toContain('Swagger UI');
     }
+    // The page loads ./json: the same document as /openapi.json (named schemas, examples, webhooks).
+    const page = (await t.inject({ method: 'GET', url: '/docs/json' })).json();
+    const served = (await t.inject({ method: 'GET', url: '/openapi.json' })).json();
+    expect(page).toEqual(served);
+  });
+
+  it('/openapi.json: operationIds, named components with $refs, the replay header, webhooks, server, contact, license', async () => {
+    t = await startTestSwitch();
+    const doc = (await t.inject({ method: 'GET', url: '/openapi.json', headers: { host: 'pagos.test:8443' } })).json();
+    const operations = Object.values(doc.paths as Record<string, Record<string, { operationId: string }>>).flatMap((item) =>
+      Object.values(item),
+    );
+    expect(operations.map((o) => o.operationId).sort()).toEqual(
+      ['cobrar', 'cobrarToken', 'consultar', 'consultarSaldo', 'listarBancos', 'listarMovimientos', 'pagar', 'reverso'].sort(),
+    );
+    expect(Object.keys(doc.components.schemas).sort()).toEqual(Object.keys(API_SCHEMAS).sort());
+    const pagar = doc.paths['/switch/v1/pagar'].post;
+    expect(pagar.requestBody.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/PagarRequest' });
+    expect(pagar.responses['200'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Resultado' });
+    expect(pagar.responses['409'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/IdempotencyConflictError' });
+    expect(doc.components.schemas.PagarRequest.properties.ordenante).toEqual({ $ref: '#/components/schemas/Instrumento' });
+    expect(doc.components.schemas.PagarRequest.properties.monto).toEqual({ $ref: '#/components/schemas/Monto' });
+    expect(pagar.responses['200'].headers['idempotent-replayed'].schema).toEqual({ type: 'string', enum: ['true'] });
+    expect(doc.paths['/switch/v1/consultar'].post.responses['200'].headers).toBeUndefined();
+    expect(Object.keys(doc.webhooks).sort()).toEqual(['transaccion.aprobada', 'transaccion.liquidada', 'transaccion.rechazada']);
+    const headers = doc.webhooks['transaccion.liquidada'].post.parameters.map((p: { name: string; in: string }) => `${p.in}:${p.name}`);
+    expect(headers).toEqual([
+      'header:x-service-event',
+      'header:x-service-signature',
+      'header:webhook-id',
+      'header:webhook-timestamp',
+      'header:webhook-signature',
+    ]);
+    expect(doc.servers).toEqual([expect.objectContaining({ url: 'http://pagos.test:8443' })]);
+    expect(doc.info.contact).toMatchObject({ url: 'http://pagos.test:8443/docs' });
+    expect(doc.info.license).toEqual({ name: 'Apache 2.0', identifier: 'Apache-2.0' });
   });
 });
 

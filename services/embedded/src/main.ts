@@ -1,3 +1,7 @@
+import { startTracing } from '@switch/shared/dist/telemetry/tracing';
+// First line, as in every service's main: modules are instrumented as they load. Honours the same
+// OTEL_* variables (off unless an exporter is asked for); the one process is the service `switch`.
+startTracing('switch');
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';

@@ -4,6 +4,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import {
   addMoneyKeywords,
+  API_SCHEMAS,
   checkReady,
   metrics,
   READY_TIMEOUT_MS,
@@ -26,6 +27,7 @@ import { accountRoutes } from './routes/cuentas';
 import { operationRoutes, SwitchKeySecurity } from './routes/operations';
 import type { GatewayConfig } from './config';
 import { openApiDocument, publishedDocument } from './openapi';
+import { baseUrlOf, docsPage } from './docs-page';
 
 /** Believes the nearest `hops` proxies (fastify's numeric trustProxy, as a function for its types). */
 const trustHops = (hops: number) => (_address: string, hop: number) => hop < hops;
@@ -123,9 +125,18 @@ export async function buildGateway(deps: GatewayDeps): Promise<Gateway> {
     }
   });
 
-  await app.register(swagger, { openapi: openApiDocument(), hideUntagged: false });
-  await app.register(swaggerUi, { routePrefix: '/docs' });
-  app.get('/openapi.json', { schema: { hide: true } }, async () => publishedDocument(app.swagger()));
+  // The contracts' named schemas (shared/src/contracts/api.ts) become the document's components.
+  for (const [name, schema] of Object.entries(API_SCHEMAS)) app.addSchema({ ...schema, $id: name });
+  await app.register(swagger, {
+    openapi: openApiDocument(),
+    hideUntagged: false,
+    refResolver: { buildLocalReference: (json, _base, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
+  });
+  await app.register(swaggerUi, docsPage());
+  // The server entry is where this request reached the switch.
+  app.get('/openapi.json', { schema: { hide: true } }, async (request) =>
+    publishedDocument(app.swagger(), { baseUrl: baseUrlOf(request) }),
+  );
 
   const replies = new Replies(deps.bus);
   await replies.start();

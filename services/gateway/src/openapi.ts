@@ -1,28 +1,37 @@
+import { API_SCHEMAS, WEBHOOK_EVENTS } from '@switch/shared';
 import { SwitchKeySecurity } from './routes/operations';
+import { OPERATION_EXAMPLES, type OperationExamples } from './examples';
+import { REPLAYED_HEADER } from './mcp/rest';
 
-/** The OpenAPI document's frame; paths and schemas come from the routes' TypeBox schemas. */
+export const API_TITLE = 'Switch de pagos API';
+
+/** The OpenAPI document's frame; paths come from the routes' TypeBox schemas, named schemas from shared/src/contracts/api.ts. */
 export function openApiDocument() {
   return {
     openapi: '3.1.0',
     info: {
-      title: 'Payments Switch API',
+      title: API_TITLE,
       version: '1.0.0',
+      summary: 'Collect and pay out in VES over the Venezuelan bank rails, with one integration.',
       description: [
         'One integration to collect (`cobrar`) and pay out (`pagar`) in VES over the national bank rails.',
         'The mode comes from the key: `sk_test_` keys run in test mode (simulated bank `bnc` never reaches a network), `sk_live_` keys move real money.',
-        'Every money operation needs an `idempotency_key` (UUID). Repeat a request with the same key to retry safely; the same key with another body is refused with 409.',
+        `Every money operation needs an \`idempotency_key\` (UUID). Repeat a request with the same key to retry safely: the answer is the original operation's, marked with the header \`${REPLAYED_HEADER}: true\`; the same key with another body is refused with 409.`,
         'Settlement is asynchronous: read `estado`, not the HTTP status. On `DESCONOCIDA`, query `/switch/v1/consultar` before any refund and never resend with a new key.',
+        `Try it out: every example here works as it is with a test key (test-mode instruments, the simulated bank). In test mode the id \`txn_ejemplo\` is a sample operation every key can query and reverse.`,
+        'Webhooks: the switch POSTs the events under `webhooks` to each registered endpoint, signed twice: `x-service-signature` (`sha256=` + hex HMAC-SHA256 of the raw body with the endpoint secret) and the Standard Webhooks headers `webhook-id`, `webhook-timestamp`, `webhook-signature`.',
         'AI agents: the same key serves the Model Context Protocol (MCP) server at `/mcp` (Streamable HTTP, stateless, JSON answers; key in `x-switch-key` or `Authorization: Bearer <merchant>:<secret>`). Tools `bancos`, `pagar`, `cobrar_token`, `cobrar`, `consultar`, `reverso`, `saldo`, `movimientos` take the request bodies and queries below and answer the same bodies, with the same validation, idempotency and rate limits. Add it to an agent client as `{"mcpServers":{"switch-pagos":{"type":"http","url":"<base_url>/mcp","headers":{"x-switch-key":"<merchant>:<API_KEY>"}}}}`; for desktop agents over stdio: `{"mcpServers":{"switch-pagos":{"command":"node","args":["<repo>/services/gateway/bin/switch-mcp.js"],"env":{"SWITCH_URL":"<base_url>","SWITCH_KEY":"<merchant>:<API_KEY>"}}}}`. Details and a worked example: `docs/mcp.md` in the repository.',
         'Errors, every one in the body `{"error": CODE, "message": ...}` (400 adds `detail` naming each bad field, 401 is exactly `{"error":"unauthorized"}`): 400 `VALIDATION` (a field; JSON that is malformed, not UTF-8, nested deeper than 32 levels or with a duplicate key; a lone surrogate in any string; a control character in `nombre` or `concepto`; a malformed URL or request); 401 `unauthorized`; 404 `NOT_FOUND`; 405 `METHOD_NOT_ALLOWED` with `allow` on a known path with another method; 408 `REQUEST_TIMEOUT` when the headers or body arrive too slowly; 409 `IDEMPOTENCY_CONFLICT`; 413 `PAYLOAD_TOO_LARGE`; 415 `UNSUPPORTED_MEDIA_TYPE` (not `application/json`, or a charset other than UTF-8); 431 `HEADERS_TOO_LARGE`; 429 `RATE_LIMITED` with `retry-after` (too many requests, or too many refused requests, from an address or for a merchant id; checked before the key); 503 `SERVICE_UNAVAILABLE`.',
         'Every answer carries `cache-control: no-store`. Amounts (`monto.valor`) have at most 2 decimals (`multipleOf: 0.01`, checked exactly on the decimal written).',
       ].join('\n\n'),
+      license: { name: 'Apache 2.0', identifier: 'Apache-2.0' },
     },
-    servers: [{ url: '/' }],
     components: { securitySchemes: SwitchKeySecurity },
     tags: [
       { name: 'operaciones', description: 'Money operations and their state' },
       { name: 'bancos', description: 'Bank catalogue' },
       { name: 'cuentas', description: 'Balances and statements for reconciliation' },
+      { name: 'webhooks', description: 'Signed events the switch sends to your endpoints (SPEC 6)' },
     ],
   };
 }
@@ -30,21 +39,237 @@ export function openApiDocument() {
 /** JSON-Schema keyword of the exact decimals check (shared/src/contracts/monto.ts). */
 const MAX_DECIMALS = 'x-max-decimals';
 
+type Json = Record<string, unknown>;
+const isObject = (v: unknown): v is Json => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/** Key-order-independent JSON, for comparing schemas. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (isObject(value))
+    return `{${Object.keys(value)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonical(value[k])}`)
+      .join(',')}}`;
+  return JSON.stringify(value);
+}
+const withoutDescription = (schema: Json): Json => {
+  const { description: _d, ...rest } = schema;
+  return rest;
+};
+
+export interface PublishOptions {
+  /** The base URL merchants reach this switch at (the `servers` entry). */
+  baseUrl: string;
+}
+
 /**
- * The document as served: each `x-max-decimals: n` (read by the server's own check only) is stated
- * in a standard keyword too, `multipleOf: 10^-n`, so tools generating and checking requests know it.
+ * The document as served, from what @fastify/swagger generated:
+ * - each `x-max-decimals: n` (read by the server's own check only) is stated in a standard keyword
+ *   too, `multipleOf: 10^-n`, so tools generating and checking requests know it; a conditional
+ *   branch states that it leaves other fields open (`additionalProperties: true`);
+ * - every schema equal to one of the contracts' named schemas (API_SCHEMAS) becomes a `$ref` to its
+ *   `components.schemas` entry, named schemas inside named schemas included;
+ * - examples (./examples.ts), the replay header of money operations, the webhooks, the server and contact.
  */
-export function publishedDocument<T>(document: T): T {
-  const walk = (node: unknown): void => {
-    if (Array.isArray(node)) node.forEach(walk);
-    else if (node !== null && typeof node === 'object') {
-      const o = node as Record<string, unknown>;
-      if (typeof o[MAX_DECIMALS] === 'number' && o.multipleOf === undefined)
-        o.multipleOf = Number((10 ** -(o[MAX_DECIMALS] as number)).toFixed(o[MAX_DECIMALS] as number));
-      Object.values(o).forEach(walk);
+export function publishedDocument<T>(document: T, options: PublishOptions): T {
+  const doc = JSON.parse(JSON.stringify(document)) as Json;
+  statePrecision(doc);
+  const components = (doc.components ?? {}) as Json;
+  const schemas = (components.schemas ?? {}) as Record<string, Json>;
+  for (const schema of Object.values(schemas)) delete schema.$id;
+  nameSchemas(doc, schemas);
+  const paths = (doc.paths ?? {}) as Record<string, Record<string, Json>>;
+  for (const item of Object.values(paths)) for (const operation of Object.values(item)) decorateOperation(operation);
+  doc.webhooks = webhooks();
+  doc.servers = [{ url: options.baseUrl, description: 'This switch (the mode comes from the key: test or live)' }];
+  (doc.info as Json).contact = { name: 'Switch de pagos', url: `${options.baseUrl}/docs` };
+  return doc as T;
+}
+
+function statePrecision(node: unknown): void {
+  if (Array.isArray(node)) node.forEach(statePrecision);
+  else if (isObject(node)) {
+    if (typeof node[MAX_DECIMALS] === 'number' && node.multipleOf === undefined)
+      node.multipleOf = Number((10 ** -(node[MAX_DECIMALS] as number)).toFixed(node[MAX_DECIMALS] as number));
+    // A conditional branch adds a rule to some properties (Instrumento: `valor` by `tipo`); it closes
+    // nothing. Said explicitly (`additionalProperties: true` is JSON Schema's default), because tools
+    // that check examples as if every object listing `properties` were closed (Redocly) would
+    // otherwise read the branch as refusing the other fields.
+    for (const branch of ['then', 'else'] as const) {
+      const b = node[branch];
+      if (isObject(b) && b.properties !== undefined && b.additionalProperties === undefined) b.additionalProperties = true;
     }
+    Object.values(node).forEach(statePrecision);
+  }
+}
+
+/**
+ * Replaces, bottom-up, every schema equal to a named one by its `$ref`. A named schema is compared
+ * in its own published form (its inner named schemas already references), so the smaller ones are
+ * settled first; a description of its own at the place of use stays beside the `$ref`.
+ */
+function nameSchemas(doc: Json, schemas: Record<string, Json>): void {
+  const names = Object.keys(API_SCHEMAS).filter((n) => schemas[n]);
+  const known = new Map<string, string>(); // canonical form without description -> name
+  const replace = (node: unknown, self?: string): unknown => {
+    if (Array.isArray(node)) return node.map((n) => replace(n));
+    if (!isObject(node)) return node;
+    const out: Json = {};
+    for (const [k, v] of Object.entries(node)) out[k] = replace(v);
+    const name = known.get(canonical(withoutDescription(out)));
+    if (!name || name === self) return out;
+    const ref: Json = { $ref: `#/components/schemas/${name}` };
+    if (typeof out.description === 'string' && out.description !== schemas[name]?.description) ref.description = out.description;
+    return ref;
   };
-  const copy = JSON.parse(JSON.stringify(document)) as T;
-  walk(copy);
-  return copy;
+  for (const name of names.sort((a, b) => canonical(schemas[a]).length - canonical(schemas[b]).length)) {
+    schemas[name] = replace(schemas[name], name) as Json;
+    known.set(canonical(withoutDescription(schemas[name]!)), name);
+  }
+  // The schema of a response repeats the response's description: said once, on the response.
+  for (const item of Object.values((doc.paths ?? {}) as Record<string, Record<string, Json>>)) {
+    for (const operation of Object.values(item)) {
+      for (const response of Object.values((operation.responses ?? {}) as Record<string, Json>)) {
+        for (const media of Object.values((response.content ?? {}) as Record<string, Json>)) {
+          const schema = media.schema as Json | undefined;
+          if (schema && schema.description === response.description) delete schema.description;
+        }
+      }
+    }
+  }
+  doc.paths = replace(doc.paths);
+}
+
+const MONEY_OPERATIONS = new Set(['cobrarToken', 'cobrar', 'pagar', 'reverso']);
+
+function decorateOperation(operation: Json): void {
+  const id = operation.operationId as string | undefined;
+  const examples: OperationExamples | undefined = id ? OPERATION_EXAMPLES[id] : undefined;
+  const responses = (operation.responses ?? {}) as Record<string, Json>;
+  const ok = responses['200'];
+  if (examples?.request) {
+    const media = ((operation.requestBody as Json | undefined)?.content as Record<string, Json> | undefined)?.['application/json'];
+    if (media) media.examples = examples.request;
+  }
+  for (const parameter of (operation.parameters ?? []) as Json[]) {
+    const example = examples?.parameters?.[parameter.name as string];
+    if (example !== undefined) parameter.example = example;
+  }
+  const okMedia = (ok?.content as Record<string, Json> | undefined)?.['application/json'];
+  if (okMedia && examples) okMedia.examples = examples.response;
+  if (ok && id && MONEY_OPERATIONS.has(id)) {
+    ok.headers = {
+      [REPLAYED_HEADER]: {
+        description:
+          'Present (`true`) when this answer is a replay: the idempotency_key was already used by an earlier request with the same body, and this is that operation (no new one was created). Absent on the first answer.',
+        schema: { type: 'string', enum: ['true'] },
+      },
+    };
+  }
+}
+
+const ESTADO_DEL_EVENTO = {
+  'transaccion.aprobada': 'ACEPTADA',
+  'transaccion.liquidada': 'LIQUIDADA',
+  'transaccion.rechazada': 'RECHAZADA',
+};
+const WEBHOOK_SUMMARY = {
+  'transaccion.aprobada': 'A transaction entered ACEPTADA',
+  'transaccion.liquidada': 'A transaction entered LIQUIDADA',
+  'transaccion.rechazada': 'A transaction entered RECHAZADA',
+};
+const OPERATION_ID = {
+  'transaccion.aprobada': 'eventoTransaccionAprobada',
+  'transaccion.liquidada': 'eventoTransaccionLiquidada',
+  'transaccion.rechazada': 'eventoTransaccionRechazada',
+};
+
+const SIGNATURE_SCHEME = [
+  'Each delivery is signed twice with the endpoint secret given at registration (`whsec_` followed by base64); verify either, over the RAW body bytes as received, comparing in constant time:',
+  '1. `x-service-signature: sha256=<hex>`: lowercase hex HMAC-SHA256 of the raw body, keyed with the secret exactly as issued (SPEC 6).',
+  '2. Standard Webhooks (https://www.standardwebhooks.com): `webhook-signature: v1,<base64>` is the base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>`, keyed with the secret as that specification defines it; reject a `webhook-timestamp` outside your tolerance (e.g. 5 minutes) to refuse replays. Its libraries verify these headers.',
+  'Answer 2xx quickly. Any other answer, or none within the timeout, is retried: immediately, then after 30 s, 2 min, 5 min, 15 min and 1 h (6 attempts), with the same body bytes and `webhook-id`. The same state change may arrive more than once: deduplicate by `data.id` + `type` (or by `webhook-id`).',
+].join('\n\n');
+
+function webhooks(): Json {
+  const header = (name: string, description: string, schema: Json, example: string): Json => ({
+    name,
+    in: 'header',
+    required: true,
+    description,
+    schema,
+    example,
+  });
+  return Object.fromEntries(
+    WEBHOOK_EVENTS.map((event) => [
+      event,
+      {
+        post: {
+          operationId: OPERATION_ID[event],
+          tags: ['webhooks'],
+          summary: WEBHOOK_SUMMARY[event],
+          description: `Sent to each endpoint subscribed to \`${event}\` when one of your transactions, in the endpoint's mode, enters ${ESTADO_DEL_EVENTO[event]}. Token operations send it too (\`data.operacion\` names the operation kind).\n\n${SIGNATURE_SCHEME}`,
+          security: [],
+          parameters: [
+            header('x-service-event', "The event, the body's `type`", { type: 'string', enum: [event] }, event),
+            header(
+              'x-service-signature',
+              '`sha256=` + lowercase hex HMAC-SHA256 of the raw body with the endpoint secret',
+              { type: 'string', pattern: '^sha256=[0-9a-f]{64}$' },
+              'sha256=5e2bf0e8e1bd9d5c21a6c0a0b1b94f1a3d6a2f2c4b7e1f0a9c8d7e6f5a4b3c2d',
+            ),
+            header(
+              'webhook-id',
+              'Id of the delivery, the same on every attempt (Standard Webhooks)',
+              { type: 'string' },
+              'msg_2b7e1f0a9c8d7e6f',
+            ),
+            header(
+              'webhook-timestamp',
+              'Seconds since the Unix epoch when this attempt was signed (Standard Webhooks)',
+              { type: 'string', pattern: '^[0-9]+$' },
+              '1795532578',
+            ),
+            header(
+              'webhook-signature',
+              'Space-separated `v1,<base64 signature>` entries (Standard Webhooks)',
+              { type: 'string' },
+              'v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=',
+            ),
+          ],
+          requestBody: {
+            required: true,
+            content: {
+              'application/json': {
+                schema: { $ref: '#/components/schemas/WebhookEvento' },
+                examples: {
+                  [OPERATION_ID[event]]: {
+                    summary: `${event} of a pago móvil payout`,
+                    value: {
+                      type: event,
+                      sentAt: '2026-11-24T15:02:58.123Z',
+                      data: {
+                        id: 'txn_5d7f9b1d3f5a7c9e1b3d5f7a9c1e3b5d',
+                        estado: ESTADO_DEL_EVENTO[event],
+                        monto: 150.5,
+                        moneda: 'VES',
+                        concepto: 'Pago a proveedor',
+                        banco: 'bnc',
+                        referencia: 'TEST-6f1c8a52',
+                        operacion: 'pagar',
+                      },
+                    },
+                  },
+                },
+              },
+            },
+          },
+          responses: {
+            '200': { description: 'Received: any 2xx acknowledges the delivery' },
+            '400': { description: 'Not accepted (e.g. the signature did not verify): any non-2xx answer is retried on the schedule' },
+          },
+        },
+      },
+    ]),
+  );
 }

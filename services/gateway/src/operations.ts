@@ -25,6 +25,7 @@ import {
 import type { Caller } from './auth';
 import { DependencyDown, HttpProblem } from './errors';
 import type { Replies } from './reply';
+import { exampleOperation, exampleReverse } from './sandbox';
 
 const BODY_SCHEMAS = { token: TokenBody, cobrar: CobrarBody, pagar: PagarBody, reverso: ReversoBody } as const;
 
@@ -40,6 +41,13 @@ export interface OperationsDeps {
 
 export const newTransactionId = (): string => `txn_${randomUUID().replace(/-/g, '')}`;
 
+/** A money operation's answer, and whether it is a replay (its key had been used already). */
+export interface Answer {
+  resultado: Resultado;
+  /** The idempotency_key was claimed by an earlier request with the same body: this is that operation. */
+  replayed: boolean;
+}
+
 /**
  * The gateway's side of a money operation: claim the idempotency key, hand the operation to the
  * transaction actor, wait for its answer. A repeat of a key gets the original operation's answer,
@@ -48,7 +56,7 @@ export const newTransactionId = (): string => `txn_${randomUUID().replace(/-/g, 
 export class Operations {
   constructor(private readonly deps: OperationsDeps) {}
 
-  async run(caller: Caller, request: OperationRequest): Promise<Resultado> {
+  async run(caller: Caller, request: OperationRequest): Promise<Answer> {
     const { store } = this.deps;
     // Fields the contract does not know (`mode`, `test`...) take no part in the identity of a request.
     const body = Value.Clean(BODY_SCHEMAS[request.kind], structuredClone(request.body)) as typeof request.body;
@@ -56,7 +64,11 @@ export class Operations {
     // The key is the scope, not the identity: a repeat may spell the UUID in another case.
     const { idempotency_key: _key, ...identity } = body as typeof body & { idempotency_key: string };
     const print = fingerprint(identity);
-    if (clean.kind === 'reverso') await this.assertOwned(caller, clean.body.id);
+    if (clean.kind === 'reverso') {
+      const example = exampleReverse(caller.mode, clean.body.id);
+      if (example) return { resultado: example, replayed: false };
+      await this.assertOwned(caller, clean.body.id);
+    }
     if (clean.kind === 'cobrar') await this.assertMatchesToken(caller, clean.body);
     if (caller.mode === 'live') await this.assertOwnAccounts(caller, clean);
 
@@ -81,11 +93,13 @@ export class Operations {
         message: `idempotency_key ${body.idempotency_key} was already used for a different ${clean.kind} request; use a new key for a new operation`,
       });
     }
-    return this.answer(caller, txnId, clean, print, claim.claimed);
+    return { resultado: await this.answer(caller, txnId, clean, print, claim.claimed), replayed: !claim.claimed };
   }
 
   /** Current state of a transaction, asking its bank first when the outcome is still open (SPEC 4.4). */
   async query(caller: Caller, id: string): Promise<Resultado> {
+    const example = exampleOperation(caller.mode, id);
+    if (example) return example;
     const tx = await this.assertOwned(caller, id);
     if (tx.estado === null)
       return this.awaitEvent(

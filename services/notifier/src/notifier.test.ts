@@ -1,7 +1,16 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { announceMerchantChange, createLogger, MemoryBus, MemoryStore, registerWebhook, TOPICS, verifyWebhook, type TransactionEventMessage } from '@switch/shared';
+import {
+  announceMerchantChange,
+  createLogger,
+  MemoryBus,
+  MemoryStore,
+  registerWebhook,
+  TOPICS,
+  verifyWebhook,
+  type TransactionEventMessage,
+} from '@switch/shared';
 import { startNotifier, type NotifierConfig } from './service';
 import { Dispatcher } from './dispatcher';
 
@@ -83,7 +92,7 @@ describe('notifier: signed webhooks from a durable queue', () => {
     return { bus, store, hook, endpoint };
   }
 
-  it('an endpoint added after the merchant's endpoints were cached gets the next event, once the change is announced', async () => {
+  it('an endpoint added after the merchant endpoints were cached gets the next event, once the change is announced', async () => {
     const bus = new MemoryBus();
     const store = new MemoryStore();
     const hook = await receiver();

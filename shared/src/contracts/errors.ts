@@ -23,9 +23,37 @@ export const ErrorBody = Type.Object({
 });
 export type ErrorBody = Static<typeof ErrorBody>;
 
-export const ValidationErrorBody = Type.Object({
-  error: Type.Literal('VALIDATION'),
-  detail: Type.Record(Type.String(), Type.String(), { description: 'Each invalid field by its path, with the reason' }),
-});
+export const ValidationErrorBody = Type.Object(
+  {
+    error: Type.Literal('VALIDATION'),
+    detail: Type.Record(Type.String(), Type.String(), { description: 'Each invalid field by its path, with the reason' }),
+  },
+  { description: 'A field, the query, the JSON itself or the URL is invalid; `detail` names each' },
+);
 
-export const UnauthorizedBody = Type.Object({ error: Type.Literal('unauthorized') });
+export const UnauthorizedBody = Type.Object(
+  { error: Type.Literal('unauthorized') },
+  { description: '`x-switch-key` missing, malformed, invalid or inactive' },
+);
+
+/** A house error body whose `error` is the given code (SPEC 7.1). */
+const houseError = <C extends string>(code: C, description: string) =>
+  Type.Object(
+    { error: Type.Literal(code), message: Type.Optional(Type.String()), detail: Type.Optional(Type.Record(Type.String(), Type.String())) },
+    { description },
+  );
+
+export const NotFoundBody = houseError('NOT_FOUND', 'No operation with that id for this merchant and mode');
+export const IdempotencyConflictBody = houseError('IDEMPOTENCY_CONFLICT', 'The idempotency_key was used with a different body');
+export const PayloadTooLargeBody = houseError('PAYLOAD_TOO_LARGE', 'The body is larger than the limit');
+export const UnsupportedMediaTypeBody = houseError('UNSUPPORTED_MEDIA_TYPE', 'Not `application/json` in UTF-8');
+export const RateLimitedBody = houseError(
+  'RATE_LIMITED',
+  'Too many requests, or too many refused requests, from this address or merchant; see `retry-after`',
+);
+export const ServiceUnavailableBody = houseError('SERVICE_UNAVAILABLE', 'A dependency (store, bus or bank) is unreachable; retry later');
+/** 422: a well-formed request the switch refuses (its `error` code names why). */
+export const RefusedRequestBody = Type.Object(ErrorBody.properties, {
+  description:
+    'TOKEN_MISMATCH: a cobrar whose monto, cobrador or pagador differs from its token (same idempotency_key); ACCOUNT_NOT_REGISTERED (live): ordenante, cobrador or cuenta is not one of your registered accounts (`detail` names each field; nothing is stored or sent); BANCO_NO_DISPONIBLE: no enabled bank serves the account, or the bank refused the query',
+});

@@ -3,7 +3,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import type { Mode } from '@switch/shared';
 import type { KeyCache } from '../key-cache';
 import { DependencyDown } from '../errors';
-import { parseJsonBody, withQuery, type RestPort } from './rest';
+import { parseJsonBody, REPLAYED_HEADER, withQuery, type RestPort } from './rest';
 import { createMcpServer } from './server';
 
 export const MCP_PATH = '/mcp';
@@ -105,6 +105,6 @@ function injectedRest(inject: (options: InjectOptions) => Promise<LightMyRequest
       options.payload = JSON.stringify(body ?? {});
     }
     const res = await inject(options);
-    return { status: res.statusCode, body: parseJsonBody(res.body) };
+    return { status: res.statusCode, body: parseJsonBody(res.body), replayed: res.headers[REPLAYED_HEADER] === 'true' };
   };
 }

@@ -1,4 +1,4 @@
-import { parseJsonBody, withQuery, type RestPort } from './rest';
+import { parseJsonBody, REPLAYED_HEADER, withQuery, type RestPort } from './rest';
 
 /**
  * The merchant REST API of a switch somewhere else, for the stdio server: each tool call is one HTTP
@@ -15,6 +15,6 @@ export function remoteRest(baseUrl: string, switchKey: string, timeoutMs = 65_00
       init.body = JSON.stringify(body ?? {});
     }
     const res = await fetch(`${base}${withQuery(path, query)}`, init);
-    return { status: res.status, body: parseJsonBody(await res.text()) };
+    return { status: res.status, body: parseJsonBody(await res.text()), replayed: res.headers.get(REPLAYED_HEADER) === 'true' };
   };
 }

@@ -17,11 +17,16 @@ export interface RestAnswer {
   status: number;
   /** Parsed JSON body; a body that is not JSON is kept as its text. */
   body: unknown;
+  /** The answer is a replay: the idempotency_key had been used already (header `idempotent-replayed: true`). */
+  replayed?: boolean;
 }
 
 export type RestPort = (request: RestRequest) => Promise<RestAnswer>;
 
 /** `path?a=1&b=2` for a GET's query. */
+/** The response header that marks the answer to a repeated idempotency key (docs/decisions.md). */
+export const REPLAYED_HEADER = 'idempotent-replayed';
+
 export function withQuery(path: string, query: Record<string, string> | undefined): string {
   const search = new URLSearchParams(query ?? {}).toString();
   return search ? `${path}?${search}` : path;

@@ -62,6 +62,9 @@ export function createMcpServer(deps: McpServerDeps): Server {
   return server;
 }
 
+/** A replay is said first: the agent must not take it for a second operation. */
+const REPETIDA = 'Respuesta repetida: esta idempotency_key ya se había usado, así que es la misma operación de antes (no se creó otra).';
+
 interface ToolOutcome {
   result: CallToolResult;
   /** Metric label: `ok`, the REST error code, or `unreachable`. Always a bounded set. */
@@ -81,14 +84,17 @@ async function runTool(tool: SwitchTool, args: Record<string, unknown>, rest: Re
   }
   if (answer.status >= 200 && answer.status < 300) {
     const structured = tool.structured(answer.body);
+    const summary = summarize(tool.name, answer.body);
     return {
       result: {
         // The JSON twin of the structured content is for clients that read only text.
         content: [
-          { type: 'text', text: summarize(tool.name, answer.body) },
+          { type: 'text', text: answer.replayed ? `${REPETIDA} ${summary}` : summary },
           { type: 'text', text: JSON.stringify(structured) },
         ],
         structuredContent: structured,
+        // The REST answer's `idempotent-replayed: true`, for clients that act on it.
+        ...(answer.replayed ? { _meta: { 'idempotent-replayed': true } } : {}),
       },
       label: 'ok',
       status: answer.status,

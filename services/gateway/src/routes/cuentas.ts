@@ -47,6 +47,7 @@ export function accountRoutes(
     '/switch/v1/bancos',
     {
       schema: {
+        operationId: 'listarBancos',
         tags: ['bancos'],
         summary: 'Enabled banks of the key mode',
         description: 'Moves no money; usable to check a key.',
@@ -124,6 +125,7 @@ export function accountRoutes(
     '/switch/v1/saldo',
     {
       schema: {
+        operationId: 'consultarSaldo',
         tags: ['cuentas'],
         summary: 'Balance of a collecting account',
         description: 'Read-only, both modes. In test mode the figures come from the bank test environment or the simulated bank.',
@@ -150,6 +152,7 @@ export function accountRoutes(
     '/switch/v1/movimientos',
     {
       schema: {
+        operationId: 'listarMovimientos',
         tags: ['cuentas'],
         summary: 'Statement of an account, for reconciliation',
         description: `Movements from \`desde\` to \`hasta\` (default today), oldest first, at most ${MAX_STATEMENT_DAYS} days per request, paged by \`limite\` and \`cursor\` (follow \`siguiente\` until null).`,

@@ -3,6 +3,7 @@ import { Type } from '@sinclair/typebox';
 import { CobrarBody, ConsultarBody, PagarBody, Resultado, ReversoBody, TokenBody, type OperationRequest } from '@switch/shared';
 import type { Operations } from '../operations';
 import { errorResponses } from './responses';
+import { REPLAYED_HEADER } from '../mcp/rest';
 
 const security = [{ switchKey: [] }];
 const errors = errorResponses(400, 401, 409, 413, 415, 429, 503);
@@ -12,16 +13,40 @@ const resultado = { ...Resultado, description: 'Read `estado` for the money outc
 
 /** The money operations (SPEC 4.1–4.4, 4.8). */
 export function operationRoutes(app: FastifyInstance, operations: Operations): void {
-  const money = (path: string, kind: OperationRequest['kind'], body: object, summary: string, description: string, extra: object = {}) =>
+  const money = (
+    path: string,
+    kind: OperationRequest['kind'],
+    operationId: string,
+    body: object,
+    summary: string,
+    description: string,
+    extra: object = {},
+  ) =>
     app.post(
       path,
-      { schema: { tags: ['operaciones'], summary, description, security, body, response: { 200: resultado, ...errors, ...extra } } },
-      async (request) => operations.run(request.caller, { kind, body: request.body } as OperationRequest),
+      {
+        schema: {
+          operationId,
+          tags: ['operaciones'],
+          summary,
+          description,
+          security,
+          body,
+          response: { 200: resultado, ...errors, ...extra },
+        },
+      },
+      async (request, reply) => {
+        const { resultado, replayed } = await operations.run(request.caller, { kind, body: request.body } as OperationRequest);
+        // The answer of an operation an earlier request created (SPEC 4.9): said, so a client can tell.
+        if (replayed) reply.header(REPLAYED_HEADER, 'true');
+        return resultado;
+      },
     );
 
   money(
     '/switch/v1/cobrar/token',
     'token',
+    'cobrarToken',
     TokenBody,
     'Request an OTP from the payer bank',
     'ACEPTADA means the OTP was requested and sent to the payer; it is valid about 120 s. Reuse the same idempotency_key in /cobrar. In test mode the OTP is simulated and no message is sent.',
@@ -29,6 +54,7 @@ export function operationRoutes(app: FastifyInstance, operations: Operations): v
   );
   money(
     '/switch/v1/cobrar',
+    'cobrar',
     'cobrar',
     CobrarBody,
     'Collect from the payer with an OTP',
@@ -38,6 +64,7 @@ export function operationRoutes(app: FastifyInstance, operations: Operations): v
   money(
     '/switch/v1/pagar',
     'pagar',
+    'pagar',
     PagarBody,
     'Pay a beneficiary',
     'credito_inmediato answers ACEPTADA and settles later (LIQUIDADA); pago_movil (phone destination only) settles at once. A cuenta destination always goes by credito_inmediato.',
@@ -45,6 +72,7 @@ export function operationRoutes(app: FastifyInstance, operations: Operations): v
   );
   money(
     '/switch/v1/reverso',
+    'reverso',
     'reverso',
     ReversoBody,
     'Reverse an operation',
@@ -56,6 +84,7 @@ export function operationRoutes(app: FastifyInstance, operations: Operations): v
     '/switch/v1/consultar',
     {
       schema: {
+        operationId: 'consultar',
         tags: ['operaciones'],
         summary: 'Query an operation',
         description: 'Current state; an operation still open at the bank is asked about first. Unknown id → 404.',

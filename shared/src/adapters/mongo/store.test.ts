@@ -73,7 +73,11 @@ describe('MongoStore specifics', () => {
     };
     const first = await indexes();
     expect(first).toEqual(
-      expect.arrayContaining(['transactions:{"estado":1,"createdAt":1}', 'transactions:{"_due":1,"nextCheckAt":1,"_id":1}', 'api_keys:{"merchantId":1}']),
+      expect.arrayContaining([
+        'transactions:{"estado":1,"createdAt":1}',
+        'transactions:{"_due":1,"nextCheckAt":1,"_id":1}',
+        'api_keys:{"merchantId":1}',
+      ]),
     );
     const again = await connect(database);
     open.push(again);

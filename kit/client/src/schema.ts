@@ -1,0 +1,1397 @@
+/**
+ * Generated from the Switch de pagos OpenAPI document (/openapi.json) by openapi-typescript.
+ * Do not edit: run `npm run build && npm run -w @switch-pagos/client generate`.
+ */
+
+export interface paths {
+    "/switch/v1/cobrar/token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Request an OTP from the payer bank
+         * @description ACEPTADA means the OTP was requested and sent to the payer; it is valid about 120 s. Reuse the same idempotency_key in /cobrar. In test mode the OTP is simulated and no message is sent.
+         */
+        post: operations["cobrarToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/switch/v1/cobrar": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Collect from the payer with an OTP
+         * @description Immediate debit of the payer. LIQUIDADA and ACEPTADA both count as a successful collection; OTP_INVALIDO asks for a new token.
+         */
+        post: operations["cobrar"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/switch/v1/pagar": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Pay a beneficiary
+         * @description credito_inmediato answers ACEPTADA and settles later (LIQUIDADA); pago_movil (phone destination only) settles at once. A cuenta destination always goes by credito_inmediato.
+         */
+        post: operations["pagar"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/switch/v1/reverso": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reverse an operation
+         * @description Names the operation to reverse by `id`. On rails without cancellation it answers RECHAZADA with NO_SOPORTADO. An id of another merchant or mode is 404.
+         */
+        post: operations["reverso"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/switch/v1/consultar": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Query an operation
+         * @description Current state; an operation still open at the bank is asked about first. Unknown id → 404.
+         */
+        post: operations["consultar"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/switch/v1/bancos": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Enabled banks of the key mode
+         * @description Moves no money; usable to check a key.
+         */
+        get: operations["listarBancos"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/switch/v1/saldo": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Balance of a collecting account
+         * @description Read-only, both modes. In test mode the figures come from the bank test environment or the simulated bank.
+         */
+        get: operations["consultarSaldo"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/switch/v1/movimientos": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Statement of an account, for reconciliation
+         * @description Movements from `desde` to `hasta` (default today), oldest first, at most 31 days per request, paged by `limite` and `cursor` (follow `siguiente` until null).
+         */
+        get: operations["listarMovimientos"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
+export interface webhooks {
+    "transaccion.aprobada": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A transaction entered ACEPTADA
+         * @description Sent to each endpoint subscribed to `transaccion.aprobada` when one of your transactions, in the endpoint's mode, enters ACEPTADA. Token operations send it too (`data.operacion` names the operation kind).
+         *
+         *     Each delivery is signed twice with the endpoint secret given at registration (`whsec_` followed by base64); verify either, over the RAW body bytes as received, comparing in constant time:
+         *
+         *     1. `x-service-signature: sha256=<hex>`: lowercase hex HMAC-SHA256 of the raw body, keyed with the secret exactly as issued (SPEC 6).
+         *
+         *     2. Standard Webhooks (https://www.standardwebhooks.com): `webhook-signature: v1,<base64>` is the base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>`, keyed with the secret as that specification defines it; reject a `webhook-timestamp` outside your tolerance (e.g. 5 minutes) to refuse replays. Its libraries verify these headers.
+         *
+         *     Answer 2xx quickly. Any other answer, or none within the timeout, is retried: immediately, then after 30 s, 2 min, 5 min, 15 min and 1 h (6 attempts), with the same body bytes and `webhook-id`. The same state change may arrive more than once: deduplicate by `data.id` + `type` (or by `webhook-id`).
+         */
+        post: operations["eventoTransaccionAprobada"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "transaccion.liquidada": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A transaction entered LIQUIDADA
+         * @description Sent to each endpoint subscribed to `transaccion.liquidada` when one of your transactions, in the endpoint's mode, enters LIQUIDADA. Token operations send it too (`data.operacion` names the operation kind).
+         *
+         *     Each delivery is signed twice with the endpoint secret given at registration (`whsec_` followed by base64); verify either, over the RAW body bytes as received, comparing in constant time:
+         *
+         *     1. `x-service-signature: sha256=<hex>`: lowercase hex HMAC-SHA256 of the raw body, keyed with the secret exactly as issued (SPEC 6).
+         *
+         *     2. Standard Webhooks (https://www.standardwebhooks.com): `webhook-signature: v1,<base64>` is the base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>`, keyed with the secret as that specification defines it; reject a `webhook-timestamp` outside your tolerance (e.g. 5 minutes) to refuse replays. Its libraries verify these headers.
+         *
+         *     Answer 2xx quickly. Any other answer, or none within the timeout, is retried: immediately, then after 30 s, 2 min, 5 min, 15 min and 1 h (6 attempts), with the same body bytes and `webhook-id`. The same state change may arrive more than once: deduplicate by `data.id` + `type` (or by `webhook-id`).
+         */
+        post: operations["eventoTransaccionLiquidada"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "transaccion.rechazada": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A transaction entered RECHAZADA
+         * @description Sent to each endpoint subscribed to `transaccion.rechazada` when one of your transactions, in the endpoint's mode, enters RECHAZADA. Token operations send it too (`data.operacion` names the operation kind).
+         *
+         *     Each delivery is signed twice with the endpoint secret given at registration (`whsec_` followed by base64); verify either, over the RAW body bytes as received, comparing in constant time:
+         *
+         *     1. `x-service-signature: sha256=<hex>`: lowercase hex HMAC-SHA256 of the raw body, keyed with the secret exactly as issued (SPEC 6).
+         *
+         *     2. Standard Webhooks (https://www.standardwebhooks.com): `webhook-signature: v1,<base64>` is the base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>`, keyed with the secret as that specification defines it; reject a `webhook-timestamp` outside your tolerance (e.g. 5 minutes) to refuse replays. Its libraries verify these headers.
+         *
+         *     Answer 2xx quickly. Any other answer, or none within the timeout, is retried: immediately, then after 30 s, 2 min, 5 min, 15 min and 1 h (6 attempts), with the same body bytes and `webhook-id`. The same state change may arrive more than once: deduplicate by `data.id` + `type` (or by `webhook-id`).
+         */
+        post: operations["eventoTransaccionRechazada"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
+export interface components {
+    schemas: {
+        Instrumento: {
+            tipo: "cuenta" | "telefono";
+            /** @description 20-digit account when tipo=cuenta; 11-digit phone with leading 0 when tipo=telefono */
+            valor: string;
+            /** @description 4-digit central bank code */
+            banco: string;
+            /**
+             * @description Person-type prefix V, E, J, G or P (upper case) followed by 1 to 9 digits
+             * @example V12345678
+             */
+            identificacion: string;
+            /** @description 1 to 40 characters, not all blank; no control characters (C0, DEL, C1, U+2028, U+2029) */
+            nombre: string;
+        } & (unknown & unknown);
+        Monto: {
+            /** @description Positive amount with at most 2 decimals */
+            valor: number;
+            /**
+             * @description ISO-4217; only VES is accepted
+             * @default VES
+             * @enum {string}
+             */
+            moneda?: "VES";
+        };
+        /** @description ACEPTADA (approved, settling), PENDIENTE (in interbank settlement), LIQUIDADA (settled, final), RECHAZADA (final, reason in motivo_rechazo), DESCONOCIDA (the bank may have moved the money: query /switch/v1/consultar, never resend with a new key). ERROR is listed by the contract but never produced by this switch: its own failures are retried until they pass. */
+        Estado: "ACEPTADA" | "PENDIENTE" | "LIQUIDADA" | "RECHAZADA" | "ERROR" | "DESCONOCIDA";
+        MotivoRechazo: "SALDO_INSUFICIENTE" | "OTP_INVALIDO" | "CUENTA_NO_EXISTE" | "CUENTA_BLOQUEADA" | "CUENTA_NO_DEBITO" | "CUENTA_NO_CREDITO" | "MONTO_INVALIDO" | "EXCEDE_LIMITE" | "BENEFICIARIO_NO_COINCIDE" | "NO_AFILIADO_SERVICIO" | "BANCO_NO_DISPONIBLE" | "DUPLICADA" | "FUERA_DE_HORARIO" | "CANCELADA_POR_PAGADOR" | "PENDIENTE_BCV" | "RECHAZO_TECNICO" | "FIRMA_AUTH" | "NO_SOPORTADO" | "BLOQUEO_RIESGO" | "DESCONOCIDO";
+        TokenRequest: {
+            /**
+             * Format: uuid
+             * @description UUID (v4 recommended), unique per operation; reuse it to retry safely (SPEC 4.9, 7.4)
+             */
+            idempotency_key: string;
+            monto: components["schemas"]["Monto"];
+            concepto: string;
+            /** @description Channel the merchant collected the order through */
+            canal?: "web" | "app" | "pos" | "api";
+            /** @description Hint for the rail; honoured when that bank is enabled and able */
+            banco_preferido?: "banco_plaza" | "bnc" | "bancaribe" | "banco_activo";
+            cobrador: components["schemas"]["Instrumento"];
+            pagador: components["schemas"]["Instrumento"];
+        };
+        CobrarRequest: {
+            /**
+             * Format: uuid
+             * @description UUID (v4 recommended), unique per operation; reuse it to retry safely (SPEC 4.9, 7.4)
+             */
+            idempotency_key: string;
+            monto: components["schemas"]["Monto"];
+            concepto: string;
+            /** @description Channel the merchant collected the order through */
+            canal?: "web" | "app" | "pos" | "api";
+            /** @description Hint for the rail; honoured when that bank is enabled and able */
+            banco_preferido?: "banco_plaza" | "bnc" | "bancaribe" | "banco_activo";
+            cobrador: components["schemas"]["Instrumento"];
+            pagador: components["schemas"]["Instrumento"];
+            /** @description OTP from the payer bank, 6 to 8 digits */
+            otp: string;
+        };
+        PagarRequest: {
+            /**
+             * Format: uuid
+             * @description UUID (v4 recommended), unique per operation; reuse it to retry safely (SPEC 4.9, 7.4)
+             */
+            idempotency_key: string;
+            monto: components["schemas"]["Monto"];
+            concepto: string;
+            /** @description Channel the merchant collected the order through */
+            canal?: "web" | "app" | "pos" | "api";
+            /** @description Hint for the rail; honoured when that bank is enabled and able */
+            banco_preferido?: "banco_plaza" | "bnc" | "bancaribe" | "banco_activo";
+            ordenante: components["schemas"]["Instrumento"];
+            beneficiario: components["schemas"]["Instrumento"];
+            proposito?: "transferencia" | "nomina" | "proveedor";
+            /** @description Rail; a destination of type cuenta always goes by credito_inmediato */
+            via?: "credito_inmediato" | "pago_movil";
+        };
+        ConsultarRequest: {
+            id: string;
+        };
+        ReversoRequest: {
+            /**
+             * Format: uuid
+             * @description UUID (v4 recommended), unique per operation; reuse it to retry safely (SPEC 4.9, 7.4)
+             */
+            idempotency_key: string;
+            id: string;
+            concepto?: string;
+        };
+        Resultado: {
+            /** @description Transaction id, used by /consultar */
+            id: string;
+            estado: components["schemas"]["Estado"];
+            /** @description Bank that processed the operation; null only when no bank was able to (BANCO_NO_DISPONIBLE by routing) */
+            banco_usado: ("banco_plaza" | "bnc" | "bancaribe" | "banco_activo") | null;
+            referencia_banco: string | null;
+            endtoend: string | null;
+            motivo_rechazo: components["schemas"]["MotivoRechazo"] | null;
+            intentos: number;
+            /** @description Untouched bank data */
+            raw?: {
+                [key: string]: unknown;
+            };
+        };
+        BancoCatalogo: {
+            banco: "banco_plaza" | "bnc" | "bancaribe" | "banco_activo";
+            capabilities: ("cobrar" | "pagar" | "token" | "consultar" | "saldo" | "movimientos")[];
+        };
+        Saldo: {
+            cuenta: string;
+            banco: "banco_plaza" | "bnc" | "bancaribe" | "banco_activo";
+            /** @enum {string} */
+            moneda: "VES";
+            /** @description Amount in the account currency, 2 decimals */
+            disponible: number;
+            /** @description Amount in the account currency, 2 decimals */
+            contable: number;
+            /** @description Amount in the account currency, 2 decimals */
+            bloqueado: number;
+            /**
+             * Format: date-time
+             * @description When the bank gave the figures (UTC)
+             */
+            consultado_en: string;
+            raw?: {
+                [key: string]: unknown;
+            };
+        };
+        Movimiento: {
+            /**
+             * Format: date
+             * @description YYYY-MM-DD
+             */
+            fecha: string;
+            hora: string | null;
+            referencia: string;
+            concepto: string;
+            tipo: "credito" | "debito";
+            /** @description Amount in the account currency, 2 decimals */
+            monto: number;
+            /** @description Balance after the movement, when the bank gives it */
+            saldo: number | null;
+        };
+        Movimientos: {
+            cuenta: string;
+            banco: "banco_plaza" | "bnc" | "bancaribe" | "banco_activo";
+            /** @enum {string} */
+            moneda: "VES";
+            /**
+             * Format: date
+             * @description YYYY-MM-DD
+             */
+            desde: string;
+            /**
+             * Format: date
+             * @description YYYY-MM-DD
+             */
+            hasta: string;
+            movimientos: components["schemas"]["Movimiento"][];
+            /** @description Cursor of the next page, null on the last */
+            siguiente: string | null;
+        };
+        /** @description A field, the query, the JSON itself or the URL is invalid; `detail` names each */
+        ValidationError: {
+            /** @enum {string} */
+            error: "VALIDATION";
+            /** @description Each invalid field by its path, with the reason */
+            detail: {
+                [key: string]: string;
+            };
+        };
+        /** @description `x-switch-key` missing, malformed, invalid or inactive */
+        UnauthorizedError: {
+            /** @enum {string} */
+            error: "unauthorized";
+        };
+        /** @description No operation with that id for this merchant and mode */
+        NotFoundError: {
+            /** @enum {string} */
+            error: "NOT_FOUND";
+            message?: string;
+            detail?: {
+                [key: string]: string;
+            };
+        };
+        /** @description The idempotency_key was used with a different body */
+        IdempotencyConflictError: {
+            /** @enum {string} */
+            error: "IDEMPOTENCY_CONFLICT";
+            message?: string;
+            detail?: {
+                [key: string]: string;
+            };
+        };
+        /** @description The body is larger than the limit */
+        PayloadTooLargeError: {
+            /** @enum {string} */
+            error: "PAYLOAD_TOO_LARGE";
+            message?: string;
+            detail?: {
+                [key: string]: string;
+            };
+        };
+        /** @description Not `application/json` in UTF-8 */
+        UnsupportedMediaTypeError: {
+            /** @enum {string} */
+            error: "UNSUPPORTED_MEDIA_TYPE";
+            message?: string;
+            detail?: {
+                [key: string]: string;
+            };
+        };
+        /** @description TOKEN_MISMATCH: a cobrar whose monto, cobrador or pagador differs from its token (same idempotency_key); ACCOUNT_NOT_REGISTERED (live): ordenante, cobrador or cuenta is not one of your registered accounts (`detail` names each field; nothing is stored or sent); BANCO_NO_DISPONIBLE: no enabled bank serves the account, or the bank refused the query */
+        RefusedRequestError: {
+            error: string;
+            message?: string;
+            detail?: {
+                [key: string]: string;
+            };
+        };
+        /** @description Too many requests, or too many refused requests, from this address or merchant; see `retry-after` */
+        RateLimitedError: {
+            /** @enum {string} */
+            error: "RATE_LIMITED";
+            message?: string;
+            detail?: {
+                [key: string]: string;
+            };
+        };
+        /** @description A dependency (store, bus or bank) is unreachable; retry later */
+        ServiceUnavailableError: {
+            /** @enum {string} */
+            error: "SERVICE_UNAVAILABLE";
+            message?: string;
+            detail?: {
+                [key: string]: string;
+            };
+        };
+        WebhookEvento: {
+            type: "transaccion.aprobada" | "transaccion.liquidada" | "transaccion.rechazada";
+            /** @description ISO 8601 UTC with milliseconds */
+            sentAt: string;
+            data: {
+                id: string;
+                estado: components["schemas"]["Estado"];
+                monto: number;
+                moneda: string;
+                concepto: string;
+                banco: string | null;
+                referencia: string | null;
+                operacion: "token" | "cobrar" | "pagar" | "reverso";
+            };
+        };
+    };
+    responses: never;
+    parameters: never;
+    requestBodies: never;
+    headers: never;
+    pathItems: never;
+}
+export type $defs = Record<string, never>;
+export interface operations {
+    cobrarToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TokenRequest"];
+            };
+        };
+        responses: {
+            /** @description Read `estado` for the money outcome; HTTP 200 only says the switch answered */
+            200: {
+                headers: {
+                    /** @description Present (`true`) when this answer is a replay: the idempotency_key was already used by an earlier request with the same body, and this is that operation (no new one was created). Absent on the first answer. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Resultado"];
+                };
+            };
+            /** @description A field, the query, the JSON itself or the URL is invalid; `detail` names each */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description `x-switch-key` missing, malformed, invalid or inactive */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedError"];
+                };
+            };
+            /** @description The idempotency_key was used with a different body */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IdempotencyConflictError"];
+                };
+            };
+            /** @description The body is larger than the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeError"];
+                };
+            };
+            /** @description Not `application/json` in UTF-8 */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnsupportedMediaTypeError"];
+                };
+            };
+            /** @description TOKEN_MISMATCH: a cobrar whose monto, cobrador or pagador differs from its token (same idempotency_key); ACCOUNT_NOT_REGISTERED (live): ordenante, cobrador or cuenta is not one of your registered accounts (`detail` names each field; nothing is stored or sent); BANCO_NO_DISPONIBLE: no enabled bank serves the account, or the bank refused the query */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RefusedRequestError"];
+                };
+            };
+            /** @description Too many requests, or too many refused requests, from this address or merchant; see `retry-after` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitedError"];
+                };
+            };
+            /** @description A dependency (store, bus or bank) is unreachable; retry later */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
+                };
+            };
+        };
+    };
+    cobrar: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CobrarRequest"];
+            };
+        };
+        responses: {
+            /** @description Read `estado` for the money outcome; HTTP 200 only says the switch answered */
+            200: {
+                headers: {
+                    /** @description Present (`true`) when this answer is a replay: the idempotency_key was already used by an earlier request with the same body, and this is that operation (no new one was created). Absent on the first answer. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Resultado"];
+                };
+            };
+            /** @description A field, the query, the JSON itself or the URL is invalid; `detail` names each */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description `x-switch-key` missing, malformed, invalid or inactive */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedError"];
+                };
+            };
+            /** @description The idempotency_key was used with a different body */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IdempotencyConflictError"];
+                };
+            };
+            /** @description The body is larger than the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeError"];
+                };
+            };
+            /** @description Not `application/json` in UTF-8 */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnsupportedMediaTypeError"];
+                };
+            };
+            /** @description TOKEN_MISMATCH: a cobrar whose monto, cobrador or pagador differs from its token (same idempotency_key); ACCOUNT_NOT_REGISTERED (live): ordenante, cobrador or cuenta is not one of your registered accounts (`detail` names each field; nothing is stored or sent); BANCO_NO_DISPONIBLE: no enabled bank serves the account, or the bank refused the query */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RefusedRequestError"];
+                };
+            };
+            /** @description Too many requests, or too many refused requests, from this address or merchant; see `retry-after` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitedError"];
+                };
+            };
+            /** @description A dependency (store, bus or bank) is unreachable; retry later */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
+                };
+            };
+        };
+    };
+    pagar: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PagarRequest"];
+            };
+        };
+        responses: {
+            /** @description Read `estado` for the money outcome; HTTP 200 only says the switch answered */
+            200: {
+                headers: {
+                    /** @description Present (`true`) when this answer is a replay: the idempotency_key was already used by an earlier request with the same body, and this is that operation (no new one was created). Absent on the first answer. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Resultado"];
+                };
+            };
+            /** @description A field, the query, the JSON itself or the URL is invalid; `detail` names each */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description `x-switch-key` missing, malformed, invalid or inactive */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedError"];
+                };
+            };
+            /** @description The idempotency_key was used with a different body */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IdempotencyConflictError"];
+                };
+            };
+            /** @description The body is larger than the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeError"];
+                };
+            };
+            /** @description Not `application/json` in UTF-8 */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnsupportedMediaTypeError"];
+                };
+            };
+            /** @description TOKEN_MISMATCH: a cobrar whose monto, cobrador or pagador differs from its token (same idempotency_key); ACCOUNT_NOT_REGISTERED (live): ordenante, cobrador or cuenta is not one of your registered accounts (`detail` names each field; nothing is stored or sent); BANCO_NO_DISPONIBLE: no enabled bank serves the account, or the bank refused the query */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RefusedRequestError"];
+                };
+            };
+            /** @description Too many requests, or too many refused requests, from this address or merchant; see `retry-after` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitedError"];
+                };
+            };
+            /** @description A dependency (store, bus or bank) is unreachable; retry later */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
+                };
+            };
+        };
+    };
+    reverso: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReversoRequest"];
+            };
+        };
+        responses: {
+            /** @description Read `estado` for the money outcome; HTTP 200 only says the switch answered */
+            200: {
+                headers: {
+                    /** @description Present (`true`) when this answer is a replay: the idempotency_key was already used by an earlier request with the same body, and this is that operation (no new one was created). Absent on the first answer. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Resultado"];
+                };
+            };
+            /** @description A field, the query, the JSON itself or the URL is invalid; `detail` names each */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description `x-switch-key` missing, malformed, invalid or inactive */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedError"];
+                };
+            };
+            /** @description No operation with that id for this merchant and mode */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description The idempotency_key was used with a different body */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IdempotencyConflictError"];
+                };
+            };
+            /** @description The body is larger than the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeError"];
+                };
+            };
+            /** @description Not `application/json` in UTF-8 */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnsupportedMediaTypeError"];
+                };
+            };
+            /** @description Too many requests, or too many refused requests, from this address or merchant; see `retry-after` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitedError"];
+                };
+            };
+            /** @description A dependency (store, bus or bank) is unreachable; retry later */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
+                };
+            };
+        };
+    };
+    consultar: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ConsultarRequest"];
+            };
+        };
+        responses: {
+            /** @description Read `estado` for the money outcome; HTTP 200 only says the switch answered */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Resultado"];
+                };
+            };
+            /** @description A field, the query, the JSON itself or the URL is invalid; `detail` names each */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description `x-switch-key` missing, malformed, invalid or inactive */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedError"];
+                };
+            };
+            /** @description No operation with that id for this merchant and mode */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description The body is larger than the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeError"];
+                };
+            };
+            /** @description Not `application/json` in UTF-8 */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnsupportedMediaTypeError"];
+                };
+            };
+            /** @description Too many requests, or too many refused requests, from this address or merchant; see `retry-after` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitedError"];
+                };
+            };
+            /** @description A dependency (store, bus or bank) is unreachable; retry later */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
+                };
+            };
+        };
+    };
+    listarBancos: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BancoCatalogo"][];
+                };
+            };
+            /** @description A field, the query, the JSON itself or the URL is invalid; `detail` names each */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description `x-switch-key` missing, malformed, invalid or inactive */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedError"];
+                };
+            };
+            /** @description Too many requests, or too many refused requests, from this address or merchant; see `retry-after` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitedError"];
+                };
+            };
+            /** @description A dependency (store, bus or bank) is unreachable; retry later */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
+                };
+            };
+        };
+    };
+    consultarSaldo: {
+        parameters: {
+            query: {
+                /**
+                 * @description 20-digit account number
+                 * @example 01910000000000000001
+                 */
+                cuenta: string;
+                /** @example VES */
+                moneda?: "VES";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Saldo"];
+                };
+            };
+            /** @description A field, the query, the JSON itself or the URL is invalid; `detail` names each */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description `x-switch-key` missing, malformed, invalid or inactive */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedError"];
+                };
+            };
+            /** @description No operation with that id for this merchant and mode */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description TOKEN_MISMATCH: a cobrar whose monto, cobrador or pagador differs from its token (same idempotency_key); ACCOUNT_NOT_REGISTERED (live): ordenante, cobrador or cuenta is not one of your registered accounts (`detail` names each field; nothing is stored or sent); BANCO_NO_DISPONIBLE: no enabled bank serves the account, or the bank refused the query */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RefusedRequestError"];
+                };
+            };
+            /** @description Too many requests, or too many refused requests, from this address or merchant; see `retry-after` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitedError"];
+                };
+            };
+            /** @description A dependency (store, bus or bank) is unreachable; retry later */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
+                };
+            };
+        };
+    };
+    listarMovimientos: {
+        parameters: {
+            query: {
+                /**
+                 * @description 20-digit account number
+                 * @example 01910000000000000001
+                 */
+                cuenta: string;
+                /**
+                 * @description First day, YYYY-MM-DD (Venezuelan calendar day, UTC-4); not in the future. Otherwise 400 naming `desde`
+                 * @example 2026-11-01
+                 */
+                desde: string;
+                /**
+                 * @description Last day, YYYY-MM-DD (default today); not before `desde`, and `hasta` − `desde` below 31 days (at most 31 calendar days). Otherwise 400 naming `hasta`
+                 * @example 2026-11-30
+                 */
+                hasta?: string;
+                /**
+                 * @description Page size, 1 to 500 (default 100)
+                 * @example 50
+                 */
+                limite?: string;
+                /** @description Cursor of the next page from a previous answer */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Movimientos"];
+                };
+            };
+            /** @description A field, the query, the JSON itself or the URL is invalid; `detail` names each */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description `x-switch-key` missing, malformed, invalid or inactive */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedError"];
+                };
+            };
+            /** @description No operation with that id for this merchant and mode */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description TOKEN_MISMATCH: a cobrar whose monto, cobrador or pagador differs from its token (same idempotency_key); ACCOUNT_NOT_REGISTERED (live): ordenante, cobrador or cuenta is not one of your registered accounts (`detail` names each field; nothing is stored or sent); BANCO_NO_DISPONIBLE: no enabled bank serves the account, or the bank refused the query */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RefusedRequestError"];
+                };
+            };
+            /** @description Too many requests, or too many refused requests, from this address or merchant; see `retry-after` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitedError"];
+                };
+            };
+            /** @description A dependency (store, bus or bank) is unreachable; retry later */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
+                };
+            };
+        };
+    };
+    eventoTransaccionAprobada: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event, the body's `type`
+                 * @example transaccion.aprobada
+                 */
+                "x-service-event": "transaccion.aprobada";
+                /**
+                 * @description `sha256=` + lowercase hex HMAC-SHA256 of the raw body with the endpoint secret
+                 * @example sha256=5e2bf0e8e1bd9d5c21a6c0a0b1b94f1a3d6a2f2c4b7e1f0a9c8d7e6f5a4b3c2d
+                 */
+                "x-service-signature": string;
+                /**
+                 * @description Id of the delivery, the same on every attempt (Standard Webhooks)
+                 * @example msg_2b7e1f0a9c8d7e6f
+                 */
+                "webhook-id": string;
+                /**
+                 * @description Seconds since the Unix epoch when this attempt was signed (Standard Webhooks)
+                 * @example 1795532578
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description Space-separated `v1,<base64 signature>` entries (Standard Webhooks)
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEvento"];
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx acknowledges the delivery */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not accepted (e.g. the signature did not verify): any non-2xx answer is retried on the schedule */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    eventoTransaccionLiquidada: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event, the body's `type`
+                 * @example transaccion.liquidada
+                 */
+                "x-service-event": "transaccion.liquidada";
+                /**
+                 * @description `sha256=` + lowercase hex HMAC-SHA256 of the raw body with the endpoint secret
+                 * @example sha256=5e2bf0e8e1bd9d5c21a6c0a0b1b94f1a3d6a2f2c4b7e1f0a9c8d7e6f5a4b3c2d
+                 */
+                "x-service-signature": string;
+                /**
+                 * @description Id of the delivery, the same on every attempt (Standard Webhooks)
+                 * @example msg_2b7e1f0a9c8d7e6f
+                 */
+                "webhook-id": string;
+                /**
+                 * @description Seconds since the Unix epoch when this attempt was signed (Standard Webhooks)
+                 * @example 1795532578
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description Space-separated `v1,<base64 signature>` entries (Standard Webhooks)
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEvento"];
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx acknowledges the delivery */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not accepted (e.g. the signature did not verify): any non-2xx answer is retried on the schedule */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    eventoTransaccionRechazada: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event, the body's `type`
+                 * @example transaccion.rechazada
+                 */
+                "x-service-event": "transaccion.rechazada";
+                /**
+                 * @description `sha256=` + lowercase hex HMAC-SHA256 of the raw body with the endpoint secret
+                 * @example sha256=5e2bf0e8e1bd9d5c21a6c0a0b1b94f1a3d6a2f2c4b7e1f0a9c8d7e6f5a4b3c2d
+                 */
+                "x-service-signature": string;
+                /**
+                 * @description Id of the delivery, the same on every attempt (Standard Webhooks)
+                 * @example msg_2b7e1f0a9c8d7e6f
+                 */
+                "webhook-id": string;
+                /**
+                 * @description Seconds since the Unix epoch when this attempt was signed (Standard Webhooks)
+                 * @example 1795532578
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description Space-separated `v1,<base64 signature>` entries (Standard Webhooks)
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEvento"];
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx acknowledges the delivery */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not accepted (e.g. the signature did not verify): any non-2xx answer is retried on the schedule */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+}

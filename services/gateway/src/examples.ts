@@ -1,0 +1,223 @@
+import { EXAMPLE_REVERSO_ID, EXAMPLE_TXN_ID } from './sandbox';
+
+/**
+ * The examples of the OpenAPI document, by operationId. Each request example succeeds as it is when
+ * sent from `/docs` ("Try it out") with any test key: test-mode instruments, the simulated bank, and
+ * the sandbox's example operation for `consultar` and `reverso` (./sandbox.ts). test/api/openapi-examples.test.ts
+ * sends every one of them to the switch. Responses show what the simulated bank answers.
+ */
+const cobrador = {
+  tipo: 'cuenta',
+  valor: '01910000000000000001',
+  banco: '0191',
+  identificacion: 'J123456789',
+  nombre: 'Mi Tienda',
+};
+const pagador = { tipo: 'telefono', valor: '04141234567', banco: '0102', identificacion: 'V12345678', nombre: 'Ana Pérez' };
+const cuentaDestino = { tipo: 'cuenta', valor: '01020000000000000002', banco: '0102', identificacion: 'V12345678', nombre: 'Ana Pérez' };
+
+const TOKEN_KEY = '9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d';
+const cobro = { monto: { valor: 75, moneda: 'VES' }, concepto: 'Pedido 1234', canal: 'web', cobrador, pagador };
+/**
+ * The cobrar example has a key of its own (an OTP the caller captured itself, SPEC 4.2): under the
+ * token example's key, any other amount, payer or account is refused with 422 TOKEN_MISMATCH, and tools
+ * that vary the examples (schemathesis) would read that as a valid request refused.
+ */
+const COBRO_KEY = '4e6a8c0e-2b4d-4f6a-8c1e-3a5c7e9b1d2f';
+
+const simulated = (idempotencyKey: string, estado: string, descripcion: string, id: string) => ({
+  id,
+  estado,
+  banco_usado: 'bnc',
+  referencia_banco: `TEST-${idempotencyKey.slice(0, 8)}`,
+  endtoend: null,
+  motivo_rechazo: null,
+  intentos: 1,
+  raw: { simulated: true, codigo: '00', descripcion },
+});
+
+export interface ExampleObject {
+  summary: string;
+  description?: string;
+  value: unknown;
+}
+export interface OperationExamples {
+  /** Examples of the JSON request body. */
+  request?: Record<string, ExampleObject>;
+  /** Example of each query parameter. */
+  parameters?: Record<string, string>;
+  /** Examples of the 200 answer. */
+  response: Record<string, ExampleObject>;
+}
+
+export const OPERATION_EXAMPLES: Record<string, OperationExamples> = {
+  cobrarToken: {
+    request: { otp: { summary: 'Ask the payer bank for an OTP', value: { idempotency_key: TOKEN_KEY, ...cobro } } },
+    response: {
+      aceptada: {
+        summary: 'OTP requested (simulated in test mode)',
+        value: simulated(TOKEN_KEY, 'ACEPTADA', 'OTP simulado, no se envió mensaje', 'txn_3f0c9a1e5b7d4c2a8e6f1a0b9c8d7e6f'),
+      },
+    },
+  },
+  cobrar: {
+    request: {
+      cobro: {
+        summary: 'Collect with an OTP',
+        description:
+          'After `cobrar/token`, send the token request again under its idempotency_key, with `otp` added. Here, an OTP the caller captured itself (no token step), under a key of its own.',
+        value: { idempotency_key: COBRO_KEY, ...cobro, otp: '12345678' },
+      },
+    },
+    response: {
+      aceptada: {
+        summary: 'Collected (ACEPTADA counts as success; LIQUIDADA once settled)',
+        value: simulated(COBRO_KEY, 'ACEPTADA', 'Aprobada (simulada)', 'txn_8b2e4d6f0a1c3e5a7b9d1f3a5c7e9b0d'),
+      },
+    },
+  },
+  pagar: {
+    request: {
+      pagoMovil: {
+        summary: 'Pago móvil to a phone: settles at once',
+        value: {
+          idempotency_key: '6f1c8a52-1d7e-4f55-9a0e-2b1c3d4e5f60',
+          monto: { valor: 150.5, moneda: 'VES' },
+          concepto: 'Pago a proveedor',
+          canal: 'api',
+          ordenante: cobrador,
+          beneficiario: pagador,
+          proposito: 'proveedor',
+          via: 'pago_movil',
+        },
+      },
+      creditoInmediato: {
+        summary: 'Immediate credit to an account: ACEPTADA, LIQUIDADA once settled',
+        value: {
+          idempotency_key: '0b7e2c1a-5a8f-4c3e-9d21-7f6e5d4c3b2a',
+          monto: { valor: 2500, moneda: 'VES' },
+          concepto: 'Nómina noviembre',
+          canal: 'api',
+          ordenante: cobrador,
+          beneficiario: cuentaDestino,
+          proposito: 'nomina',
+          via: 'credito_inmediato',
+        },
+      },
+    },
+    response: {
+      liquidada: {
+        summary: 'Pago móvil settled',
+        value: simulated(
+          '6f1c8a52-1d7e-4f55-9a0e-2b1c3d4e5f60',
+          'LIQUIDADA',
+          'Aprobada (simulada)',
+          'txn_5d7f9b1d3f5a7c9e1b3d5f7a9c1e3b5d',
+        ),
+      },
+      aceptada: {
+        summary: 'Immediate credit accepted, settling',
+        value: simulated('0b7e2c1a-5a8f-4c3e-9d21-7f6e5d4c3b2a', 'ACEPTADA', 'Aprobada (simulada)', 'txn_2a4c6e8a0c2e4a6c8e0a2c4e6a8c0e2a'),
+      },
+    },
+  },
+  consultar: {
+    request: {
+      ejemplo: {
+        summary: 'The sandbox example operation (any test key)',
+        description: `\`${EXAMPLE_TXN_ID}\` answers in test mode for every key; put the \`id\` of one of your own operations instead.`,
+        value: { id: EXAMPLE_TXN_ID },
+      },
+    },
+    response: {
+      liquidada: {
+        summary: 'Settled',
+        value: {
+          id: EXAMPLE_TXN_ID,
+          estado: 'LIQUIDADA',
+          banco_usado: 'bnc',
+          referencia_banco: 'TEST-6f1c8a52',
+          endtoend: null,
+          motivo_rechazo: null,
+          intentos: 1,
+          raw: { simulated: true, ejemplo: true },
+        },
+      },
+    },
+  },
+  reverso: {
+    request: {
+      ejemplo: {
+        summary: 'Reverse the sandbox example operation (any test key)',
+        value: { idempotency_key: '3c5e7a9b-1d2f-4a6b-8c0d-2e4f6a8b0c1d', id: EXAMPLE_TXN_ID, concepto: 'Devolución pedido 1234' },
+      },
+    },
+    response: {
+      noSoportado: {
+        summary: 'The rail has no cancellation',
+        value: {
+          id: EXAMPLE_REVERSO_ID,
+          estado: 'RECHAZADA',
+          banco_usado: 'bnc',
+          referencia_banco: null,
+          endtoend: null,
+          motivo_rechazo: 'NO_SOPORTADO',
+          intentos: 1,
+          raw: { simulated: true, ejemplo: true, codigo: 'NS', descripcion: 'El riel simulado no admite reverso' },
+        },
+      },
+    },
+  },
+  listarBancos: {
+    response: {
+      test: {
+        summary: 'Test mode with the simulated bank',
+        value: [{ banco: 'bnc', capabilities: ['cobrar', 'pagar', 'token', 'consultar', 'saldo', 'movimientos'] }],
+      },
+    },
+  },
+  consultarSaldo: {
+    parameters: { cuenta: '01910000000000000001', moneda: 'VES' },
+    response: {
+      saldo: {
+        summary: 'Balance',
+        value: {
+          cuenta: '01910000000000000001',
+          banco: 'bnc',
+          moneda: 'VES',
+          disponible: 1000000,
+          contable: 1000000,
+          bloqueado: 0,
+          consultado_en: '2026-11-24T15:04:05.123Z',
+        },
+      },
+    },
+  },
+  listarMovimientos: {
+    parameters: { cuenta: '01910000000000000001', desde: '2026-11-01', hasta: '2026-11-30', limite: '50' },
+    response: {
+      pagina: {
+        summary: 'One page of a statement',
+        value: {
+          cuenta: '01910000000000000001',
+          banco: 'bnc',
+          moneda: 'VES',
+          desde: '2026-11-01',
+          hasta: '2026-11-30',
+          movimientos: [
+            {
+              fecha: '2026-11-24',
+              hora: '11:04:05',
+              referencia: 'TEST-6f1c8a52',
+              concepto: 'Pago a proveedor',
+              tipo: 'debito',
+              monto: 150.5,
+              saldo: 999849.5,
+            },
+          ],
+          siguiente: null,
+        },
+      },
+    },
+  },
+};

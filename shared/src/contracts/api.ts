@@ -1,0 +1,52 @@
+import type { TSchema } from '@sinclair/typebox';
+import { Instrumento } from './instrumento';
+import { Monto } from './monto';
+import { CobrarBody, ConsultarBody, PagarBody, ReversoBody, TokenBody } from './requests';
+import { EstadoSchema, MotivoSchema, Resultado } from './resultado';
+import { BancoCatalogo, Movimiento, Movimientos, Saldo } from './bancos';
+import {
+  IdempotencyConflictBody,
+  NotFoundBody,
+  PayloadTooLargeBody,
+  RateLimitedBody,
+  RefusedRequestBody,
+  ServiceUnavailableBody,
+  UnauthorizedBody,
+  UnsupportedMediaTypeBody,
+  ValidationErrorBody,
+} from './errors';
+import { WebhookBody } from './webhook';
+
+/**
+ * The API's named schemas. The OpenAPI document publishes each under `components.schemas` by this
+ * name, and every place the same schema appears becomes a `$ref` to it
+ * (services/gateway/src/openapi.ts). The schemas themselves stay plain TypeBox, inline wherever they
+ * are used, so validation (HTTP edge, bus, MCP) is unchanged; the names live here, beside them.
+ */
+export const API_SCHEMAS = {
+  Instrumento,
+  Monto,
+  Estado: EstadoSchema,
+  MotivoRechazo: MotivoSchema,
+  TokenRequest: TokenBody,
+  CobrarRequest: CobrarBody,
+  PagarRequest: PagarBody,
+  ConsultarRequest: ConsultarBody,
+  ReversoRequest: ReversoBody,
+  Resultado,
+  BancoCatalogo,
+  Saldo,
+  Movimiento,
+  Movimientos,
+  ValidationError: ValidationErrorBody,
+  UnauthorizedError: UnauthorizedBody,
+  NotFoundError: NotFoundBody,
+  IdempotencyConflictError: IdempotencyConflictBody,
+  PayloadTooLargeError: PayloadTooLargeBody,
+  UnsupportedMediaTypeError: UnsupportedMediaTypeBody,
+  RefusedRequestError: RefusedRequestBody,
+  RateLimitedError: RateLimitedBody,
+  ServiceUnavailableError: ServiceUnavailableBody,
+  WebhookEvento: WebhookBody,
+} as const satisfies Record<string, TSchema>;
+export type ApiSchemaName = keyof typeof API_SCHEMAS;

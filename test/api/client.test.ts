@@ -1,0 +1,98 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createSwitchClient, newIdempotencyKey, withIdempotencyKey, type PagarRequest, type SwitchClient } from '@switch-pagos/client';
+import { CUENTA_ORDENANTE, startTestSwitch, venezuelanDay, type TestSwitch } from './helpers';
+
+/**
+ * The generated client (kit/client, `@switch-pagos/client`) against the in-process switch over real
+ * HTTP: it pays, consults and lists, retries with the same key, and answers errors as values.
+ */
+let t: TestSwitch;
+let baseUrl: string;
+let client: SwitchClient;
+
+const payout = (over: Partial<PagarRequest> = {}): Omit<PagarRequest, 'idempotency_key'> => ({
+  monto: { valor: 150.5 },
+  concepto: 'Pago a proveedor',
+  ordenante: { tipo: 'cuenta', valor: CUENTA_ORDENANTE, banco: '0191', identificacion: 'J123456789', nombre: 'Mi Tienda' },
+  beneficiario: { tipo: 'telefono', valor: '04141234567', banco: '0102', identificacion: 'V12345678', nombre: 'Ana Pérez' },
+  via: 'pago_movil',
+  ...over,
+});
+
+beforeAll(async () => {
+  t = await startTestSwitch();
+  baseUrl = await t.sw.gateway.app.listen({ host: '127.0.0.1', port: 0 });
+  client = createSwitchClient({ baseUrl, key: t.key });
+});
+afterAll(() => t?.close());
+
+describe('the generated client (@switch-pagos/client)', () => {
+  it('lists the banks, pays, consults and lists the statement', async () => {
+    const bancos = await client.bancos();
+    expect(bancos.ok && bancos.data.map((b) => b.banco)).toContain('bnc');
+
+    const pago = await client.pagar(withIdempotencyKey(payout()));
+    if (!pago.ok) throw new Error(`pagar: ${pago.status} ${JSON.stringify(pago.error)}`);
+    expect(pago.data).toMatchObject({ estado: 'LIQUIDADA', banco_usado: 'bnc' });
+    expect(pago.replayed).toBe(false);
+
+    const credito = await client.pagar(
+      withIdempotencyKey(
+        payout({
+          via: 'credito_inmediato',
+          beneficiario: { tipo: 'cuenta', valor: '01020000000000000002', banco: '0102', identificacion: 'V12345678', nombre: 'Ana Pérez' },
+        }),
+      ),
+    );
+    expect(credito.ok && credito.data.estado).toBe('ACEPTADA');
+    const consulta = await client.consultar(credito.ok ? credito.data.id : '');
+    expect(consulta.ok && consulta.data).toMatchObject({ id: credito.ok && credito.data.id, estado: 'LIQUIDADA' });
+
+    const extracto = await client.movimientos({ cuenta: CUENTA_ORDENANTE, desde: venezuelanDay(-1) });
+    if (!extracto.ok) throw new Error(`movimientos: ${extracto.status} ${JSON.stringify(extracto.error)}`);
+    expect(extracto.data.movimientos.map((m) => m.referencia)).toContain(pago.data.referencia_banco);
+  });
+
+  it('a retry sends the same key: the switch answers the original operation, marked replayed', async () => {
+    const body = withIdempotencyKey(payout());
+    const first = await client.pagar(body);
+    const again = await client.pagar(body);
+    expect(first.ok && again.ok).toBe(true);
+    expect(again.ok && again.data.id).toBe(first.ok && first.data.id);
+    expect(again.replayed).toBe(true);
+    expect(again.response.headers.get('idempotent-replayed')).toBe('true');
+    // A new payment is a new key: a new operation.
+    const other = await client.pagar(withIdempotencyKey(payout()));
+    expect(other.ok && other.data.id).not.toBe(first.ok && first.data.id);
+  });
+
+  it('retries a cut answer with the same key, so the payment is made once', async () => {
+    let calls = 0;
+    const cutOnce: typeof fetch = async (input, init) => {
+      const res = await fetch(input, init);
+      // The switch got the request and acted; the answer is lost on the way back.
+      if (++calls === 1) throw new TypeError('fetch failed: connection reset');
+      return res;
+    };
+    const flaky = createSwitchClient({ baseUrl, key: t.key, fetch: cutOnce });
+    const before = t.footprint().transactions;
+    const answer = await flaky.pagar(withIdempotencyKey(payout()), { attempts: 3, backoffMs: 1 });
+    expect(calls).toBe(2);
+    expect(answer.ok && answer.data.estado).toBe('LIQUIDADA');
+    expect(answer.replayed).toBe(true);
+    expect(t.footprint().transactions).toBe(before + 1);
+  });
+
+  it('answers refusals as values with the house error body', async () => {
+    const stranger = createSwitchClient({ baseUrl, key: 'demo:sk_test_wrong' });
+    const refused = await stranger.bancos();
+    expect(refused).toMatchObject({ ok: false, status: 401, error: { error: 'unauthorized' } });
+
+    const invalid = await client.pagar({ ...payout(), idempotency_key: 'not-a-uuid' });
+    expect(invalid).toMatchObject({ ok: false, status: 400, error: { error: 'VALIDATION' } });
+    expect(Object.keys(invalid.ok ? {} : ((invalid.error as { detail?: object }).detail ?? {}))).toContain('idempotency_key');
+
+    const unknown = await client.consultar(`txn_${newIdempotencyKey().replace(/-/g, '')}`);
+    expect(unknown).toMatchObject({ ok: false, status: 404, error: { error: 'NOT_FOUND' } });
+  });
+});

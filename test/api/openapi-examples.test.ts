@@ -1,0 +1,101 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { randomUUID } from 'node:crypto';
+import { issueKey } from '@switch/shared';
+import { startTestSwitch, type TestSwitch } from './helpers';
+
+/**
+ * The `/docs` "Try it out" examples, replayed: every request example of the served document, sent as
+ * it is with a test key, must succeed; its answer must have the shape of the documented example.
+ */
+type Example = { value: unknown };
+type Operation = {
+  operationId: string;
+  parameters?: { name: string; in: string; example?: string }[];
+  requestBody?: { content: Record<string, { examples?: Record<string, Example> }> };
+  responses: Record<string, { content?: Record<string, { examples?: Record<string, Example> }> }>;
+};
+
+let t: TestSwitch;
+let paths: Record<string, Record<string, Operation>>;
+beforeAll(async () => {
+  t = await startTestSwitch();
+  paths = (await t.get('/openapi.json', null)).json().paths;
+});
+afterAll(() => t?.close());
+
+describe('every example of /openapi.json works against the switch with a test key', () => {
+  it('the document has request examples for every operation with a body, and response examples for every operation', () => {
+    for (const [path, item] of Object.entries(paths)) {
+      for (const [method, op] of Object.entries(item)) {
+        if (op.requestBody)
+          expect(Object.keys(op.requestBody.content['application/json']?.examples ?? {}), `${method} ${path}`).not.toEqual([]);
+        expect(Object.keys(op.responses['200']?.content?.['application/json']?.examples ?? {}), `${method} ${path}`).not.toEqual([]);
+        for (const p of op.parameters ?? [])
+          if (p.in === 'query' && p.name !== 'cursor') expect(p.example, `${path} ${p.name}`).toBeDefined();
+      }
+    }
+  });
+
+  it('each request example (sent twice: the second is a replay) succeeds', async () => {
+    const sent: string[] = [];
+    for (const [path, item] of Object.entries(paths)) {
+      for (const [method, op] of Object.entries(item)) {
+        const examples = Object.entries(op.requestBody?.content['application/json']?.examples ?? {});
+        const responses = Object.values(op.responses['200']?.content?.['application/json']?.examples ?? {});
+        // Fields every documented answer of the operation shows: a real answer has them all.
+        const shown = responses.map((r) => Object.keys((Array.isArray(r.value) ? r.value[0] : r.value) as object));
+        const send = async (label: string, body?: unknown) => {
+          const query = (op.parameters ?? [])
+            .filter((p) => p.example !== undefined)
+            .map((p) => `${p.name}=${encodeURIComponent(p.example!)}`);
+          const url = query.length ? `${path}?${query.join('&')}` : path;
+          for (const attempt of [1, 2]) {
+            const res = method === 'post' ? await t.post(url, body) : await t.get(url);
+            expect(res.statusCode, `${op.operationId} ${label} (attempt ${attempt}): ${res.body}`).toBe(200);
+            const answer = res.json();
+            const fields = Object.keys(Array.isArray(answer) ? answer[0] : answer);
+            expect(
+              shown.some((documented) => documented.every((f) => fields.includes(f))),
+              `${op.operationId} ${label}: ${fields}`,
+            ).toBe(true);
+            // A money example sent again is the same operation, said by the replay header.
+            if (attempt === 2 && (body as { idempotency_key?: string } | undefined)?.idempotency_key && op.operationId !== 'reverso') {
+              expect(res.headers['idempotent-replayed'], `${op.operationId} ${label}`).toBe('true');
+            }
+          }
+          sent.push(`${op.operationId}:${label}`);
+        };
+        if (examples.length === 0) await send('parameters');
+        for (const [name, example] of examples) await send(name, example.value);
+      }
+    }
+    expect(sent.map((s) => s.split(':')[0])).toEqual(
+      expect.arrayContaining([
+        'cobrarToken',
+        'cobrar',
+        'pagar',
+        'reverso',
+        'consultar',
+        'listarBancos',
+        'consultarSaldo',
+        'listarMovimientos',
+      ]),
+    );
+  });
+
+  it('the sandbox example operation exists for test keys only: a live key gets 404 for it', async () => {
+    const live = (await issueKey(t.sw.store, t.merchantId, 'live')).switchKey;
+    for (const id of ['txn_ejemplo', 'txn_ejemplo_reverso']) {
+      expect((await t.post('/switch/v1/consultar', { id })).statusCode, id).toBe(200);
+      const res = await t.post('/switch/v1/consultar', { id }, live);
+      expect(res.statusCode, id).toBe(404);
+      expect(res.json()).toMatchObject({ error: 'NOT_FOUND' });
+    }
+    const reverse = await t.post('/switch/v1/reverso', { idempotency_key: randomUUID(), id: 'txn_ejemplo' }, live);
+    expect(reverse.statusCode).toBe(404);
+    // Nothing is stored for the test-mode answers either.
+    const before = t.footprint();
+    await t.post('/switch/v1/reverso', { idempotency_key: randomUUID(), id: 'txn_ejemplo' });
+    await t.expectNothingSince(before);
+  });
+});
