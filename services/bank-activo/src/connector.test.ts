@@ -280,6 +280,13 @@ describe('ActivoConnector: rejection codes', () => {
     if (iso) expect(got.raw).toMatchObject({ motivo: code });
   });
 
+  it('an order answered "operación no encontrada" (404) is an unknown outcome to query, never a final rejection', async () => {
+    emulator.controls.rejectNext(1, '404');
+    expect(await activo.execute(c2p())).toMatchObject({ type: 'unknown', raw: { codigo: '404' } });
+    emulator.controls.rejectNext(1, '404');
+    expect(await activo.execute(pagar('credito_inmediato'))).toMatchObject({ type: 'unknown', raw: { codigo: '404' } });
+  });
+
   it('the bank saying it did not process (503) is not_processed, and leaves no order', async () => {
     emulator.controls.rejectNext(1, '503');
     const o = pagar('pago_movil');

@@ -1,8 +1,8 @@
 import {
   authRefusal,
-  code,
   ISO20022_CODES,
   lookup,
+  notFound,
   notProcessed,
   rejects,
   undetermined,
@@ -30,9 +30,9 @@ export const CODES: CodeTable = {
   // codigoError of C2P / B2P / crédito inmediato: not public; ISO 8583 response codes (PROTOCOLS §3.3).
   '5': rejects('OTP_INVALIDO', 'Clave de pago inválida o vencida', 'assumed'),
   '13': rejects('MONTO_INVALIDO', 'Monto inválido', 'assumed'),
-  // On an order the bank refused it for a record it lacks (a final rejection, as before the kit); in a
-  // status answer: no such order.
-  '25': code('rejected', 'DESCONOCIDO', 'Registro no encontrado', 'assumed', 'not_processed'),
+  // "Record not found": in a status answer, no such order; on an order (a void whose original the bank
+  // does not find) it does not say the order did not run: unknown, then queried (the kit's rule).
+  '25': notFound('Registro no encontrado', 'assumed'),
   '51': rejects('SALDO_INSUFICIENTE', 'Fondos insuficientes', 'assumed'),
   '56': rejects('NO_AFILIADO_SERVICIO', 'Cliente no afiliado al servicio', 'assumed'),
   '61': rejects('EXCEDE_LIMITE', 'Excede el límite de monto', 'assumed'),

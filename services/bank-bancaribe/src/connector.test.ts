@@ -6,10 +6,11 @@ import { BancaribeConnector } from './connector';
 import { c2p, connectorConfig, CREDENTIALS, pagar, ref, reverso, statusOf, token } from '../test/fixtures';
 
 /** What each bank code must become; written out here, apart from codes.ts, so a slip there fails. */
-const MOTIVO_DE_CODIGO: Record<string, MotivoRechazo | 'not_processed'> = {
+const MOTIVO_DE_CODIGO: Record<string, MotivoRechazo | 'not_processed' | 'unknown'> = {
   '5': 'OTP_INVALIDO',
   '13': 'MONTO_INVALIDO',
-  '25': 'DESCONOCIDO',
+  // "Registro no encontrado" does not say an order did not run: unknown, then queried (the kit's rule).
+  '25': 'unknown',
   '51': 'SALDO_INSUFICIENTE',
   '56': 'NO_AFILIADO_SERVICIO',
   '61': 'EXCEDE_LIMITE',
@@ -177,8 +178,9 @@ describe('Bancaribe connector against the emulator', () => {
         for (const code of codes) {
           emulator.controls.rejectNext(1, code);
           const outcome = await connector.execute(build(ref(`rej-${code}`)));
-          const expected = MOTIVO_DE_CODIGO[code] as MotivoRechazo | 'not_processed';
-          if (expected === 'not_processed') expect(outcome, code).toMatchObject({ type: 'not_processed', raw: { codigo: code } });
+          const expected = MOTIVO_DE_CODIGO[code] as MotivoRechazo | 'not_processed' | 'unknown';
+          if (expected === 'not_processed' || expected === 'unknown')
+            expect(outcome, code).toMatchObject({ type: expected, raw: { codigo: code } });
           else expectRejected(outcome, expected, code);
         }
       });
@@ -292,6 +294,11 @@ describe('Bancaribe connector against the emulator', () => {
         referencia: (voided as { referencia: string }).referencia,
       });
       expectRejected(await connector.execute(reverso(ref('void-again'), { referencia: paid.referencia, rail: 'c2p' })), 'DUPLICADA', '94');
+    });
+
+    it('a void answered "registro no encontrado" (25) is an unknown outcome to query, never a final rejection', async () => {
+      const outcome = await connector.execute(reverso(ref('void-ghost'), { referencia: '999999', rail: 'c2p' }));
+      expect(outcome).toMatchObject({ type: 'unknown', raw: { codigo: '25' } });
     });
 
     it('answers NO_SOPORTADO for other rails and for a C2P without secuencial', async () => {
