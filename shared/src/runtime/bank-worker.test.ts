@@ -193,9 +193,72 @@ describe('bank worker: an order goes to the bank at most once per attempt', () =
     expect(bank.statusQueries).toHaveLength(1);
     expect(t.results[0]!.outcome).toMatchObject({ type: 'settled', referencia: 'R9' });
 
+    // The original is asked about the account the order was made with (live: the merchant's own).
+    const account = { cuenta: '01910000000000000777', telefono: null, rif: 'J000000777' };
+    const live = new CountingBank(duplicate, { type: 'settled', referencia: 'R9', endtoend: null, raw: {} });
+    const l = await setup(live);
+    await l.send({ ...order(), merchantId: 'tienda', account });
+    expect(live.statusQueries).toEqual([expect.objectContaining({ merchantId: 'tienda', account })]);
+
     const unsure = new CountingBank(duplicate, { type: 'not_processed', raw: {} });
     const u = await setup(unsure);
     await u.send(order());
     expect(u.results[0]!.outcome.type).toBe('unknown');
+  });
+});
+
+describe('bank worker: reads', () => {
+  it("a read of a registered account carries that account (with its holder RIF) to the connector; another merchant's does not", async () => {
+    const bus = new MemoryBus();
+    const store = new MemoryStore();
+    const contexts: unknown[] = [];
+    const bank: BankConnector = {
+      banco: 'bnc',
+      capabilities: CAPABILITIES,
+      execute: async () => settled,
+      status: async () => settled,
+      saldo: async (_mode, _query, context) => {
+        contexts.push(context);
+        return { ok: false, motivo: 'DESCONOCIDO', raw: {} };
+      },
+      movimientos: async (_mode, _query, context) => {
+        contexts.push(context);
+        return { ok: false, motivo: 'DESCONOCIDO', raw: {} };
+      },
+    };
+    await store.accounts.register({
+      merchantId: 'tienda',
+      mode: 'live',
+      banco: 'bnc',
+      cuenta: '01910000000000000777',
+      telefono: null,
+      rif: 'J000000777',
+      createdAt: new Date().toISOString(),
+    });
+    await startBankWorker({
+      bus,
+      store,
+      banco: 'bnc',
+      connectors: { live: bank },
+      group: 'bank',
+      log,
+      faults: { publishAfterBankCall: 0 },
+    });
+    const read = (merchantId: string, op: 'saldo' | 'movimientos' = 'saldo') =>
+      bus.publish(bankRequests('bnc'), 'r', {
+        op,
+        correlationId: randomUUID(),
+        gatewayId: 'g',
+        mode: 'live',
+        merchantId,
+        query: op === 'saldo' ? { cuenta: '01910000000000000777' } : { cuenta: '01910000000000000777', desde: '2026-11-01' },
+      } as BankRequestMessage);
+    await read('tienda');
+    await read('tienda', 'movimientos');
+    await read('otro');
+    await bus.drained();
+    const account = { cuenta: '01910000000000000777', telefono: null, rif: 'J000000777' };
+    expect(contexts).toEqual([{ merchantId: 'tienda', account }, { merchantId: 'tienda', account }, { merchantId: 'otro' }]);
+    await bus.close();
   });
 });

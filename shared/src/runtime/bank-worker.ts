@@ -4,7 +4,7 @@ import type { BankRequestMessage, GatewayReplyMessage } from '../contracts/messa
 import { hostname } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Bus, Subscription } from '../ports/bus';
-import type { BankConnector } from '../ports/bank';
+import type { BankConnector, ReadContext } from '../ports/bank';
 import { bankOrderId, type Store } from '../ports/store';
 import { envReader, ConfigError, type EnvReader } from '../config/env';
 import type { BancoId, Mode } from '../domain/bancos';
@@ -102,16 +102,13 @@ async function handle(worker: Worker, connector: BankConnector, request: BankReq
     case 'saldo':
     case 'movimientos': {
       let result: GatewayReplyMessage['result'];
+      const context = await readContext(worker.store, request);
       try {
         if (request.op === 'saldo') {
-          const r = await call(() =>
-            connector.saldo(request.mode, request.query, request.merchantId ? { merchantId: request.merchantId } : {}),
-          );
+          const r = await call(() => connector.saldo(request.mode, request.query, context));
           result = r.ok ? { ok: true, saldo: r.value } : r;
         } else {
-          const r = await call(() =>
-            connector.movimientos(request.mode, request.query, request.merchantId ? { merchantId: request.merchantId } : {}),
-          );
+          const r = await call(() => connector.movimientos(request.mode, request.query, context));
           result = r.ok ? { ok: true, movimientos: r.value } : r;
         }
       } catch (error) {
@@ -126,6 +123,19 @@ async function handle(worker: Worker, connector: BankConnector, request: BankReq
       return result.ok ? 'ok' : result.motivo;
     }
   }
+}
+
+/**
+ * Who reads, and the registered account read when it is the reader's (live: the gateway lets only
+ * registered accounts through): the bank must be asked as the merchant that holds it (BNC's
+ * `ChildClientID`), not as the switch. A store that cannot be read throws: the bus retries.
+ */
+async function readContext(store: Store, request: Extract<BankRequestMessage, { op: 'saldo' | 'movimientos' }>): Promise<ReadContext> {
+  if (!request.merchantId) return {};
+  const held = await store.accounts.find(request.mode, request.query.cuenta);
+  if (!held || held.merchantId !== request.merchantId) return { merchantId: request.merchantId };
+  const account = { cuenta: held.cuenta, telefono: held.telefono, ...(held.rif ? { rif: held.rif } : {}) };
+  return { merchantId: request.merchantId, account };
 }
 
 /**
@@ -192,6 +202,8 @@ async function originalOf(
     kind: request.request.kind,
     referencia: duplicate.referencia,
     endtoend: null,
+    ...(request.merchantId ? { merchantId: request.merchantId } : {}),
+    ...(request.account ? { account: request.account } : {}),
   };
   const status = await guarded(worker.log, request, () =>
     bankCall(worker.banco, { ...query, op: 'status' }, () => connector.status(query)),
