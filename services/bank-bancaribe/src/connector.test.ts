@@ -187,6 +187,32 @@ describe('Bancaribe connector against the emulator', () => {
     }
   });
 
+  describe('merchant accounts (edge)', () => {
+    it("a live payout and its status use the order's registered account and phone, not the configured ones", async () => {
+      // The connector is configured with another phone: only the order's registered account is the bank's merchant.
+      const other = new BancaribeConnector(
+        connectorConfig(emulator, {
+          comercio: { ...DEFAULT_MERCHANT, rif: 'J12114', ip: '10.0.0.1', terminal: 'T01', telefono: '04140009999' },
+        }),
+      );
+      try {
+        const account = { cuenta: DEFAULT_MERCHANT.cuenta, telefono: DEFAULT_MERCHANT.telefono, rif: DEFAULT_MERCHANT.rif };
+        const o = {
+          ...pagar(ref('p2p-own'), 6.5, 'pago_movil', { tipo: 'telefono', valor: '04125550066' }),
+          mode: 'live' as const,
+          account,
+        };
+        const paid = await other.execute(o);
+        expect(paid).toMatchObject({ type: 'settled' });
+        expect(await other.status({ ...statusOf(o), account })).toMatchObject({ type: 'settled' });
+        // Asked with the configured phone the bank does not know this merchant's payment: never settled.
+        expect(await other.status(statusOf(o))).toMatchObject({ type: 'unknown', raw: { codigo: '63' } });
+      } finally {
+        await other.close();
+      }
+    });
+  });
+
   describe('payouts', () => {
     it('pays by pago móvil: settled at once, merchant debited, beneficiary credited', async () => {
       const before = emulator.ledger.balance(DEFAULT_MERCHANT.cuenta);
