@@ -1,5 +1,6 @@
 import {
   authRefusal,
+  code,
   ISO20022_CODES,
   lookup,
   notFound,
@@ -51,7 +52,8 @@ export const ACTIVO_CODES: CodeTable = {
   '416': rejects('BENEFICIARIO_NO_COINCIDE', 'Los datos del cliente no coinciden con la cuenta', 'assumed'),
   '418': rejects('FUERA_DE_HORARIO', 'Fuera del horario del servicio', 'assumed'),
   '422': rejects('DESCONOCIDO', 'Transacción rechazada', 'assumed'),
-  '500': rejects('RECHAZO_TECNICO', 'Error de sistema', 'assumed'),
+  // "System error" does not say the order did not run: unknown, then queried (the kit's rule).
+  '500': code('unknown', 'RECHAZO_TECNICO', 'Error de sistema', 'assumed'),
   '503': notProcessed('Servicio no disponible, operación no procesada', 'assumed'),
 
   // 2. WSO2 gateway faults [inf]

@@ -1,5 +1,6 @@
 import {
   authRefusal,
+  code,
   ISO20022_CODES,
   lookup,
   notFound,
@@ -39,7 +40,9 @@ export const CODES: CodeTable = {
   '63': authRefusal('Violación de seguridad: comercio, RIF o hash no corresponden', 'assumed'),
   '91': notProcessed('Banco no disponible, operación no procesada', 'assumed'),
   '94': rejects('DUPLICADA', 'Transacción duplicada', 'assumed'),
-  '96': rejects('RECHAZO_TECNICO', 'Error de sistema', 'assumed'),
+  // "System error" does not say the order did not run: unknown, then queried (the kit's rule); as the
+  // reason of a record the bank calls RECHAZADA it is RECHAZO_TECNICO.
+  '96': code('unknown', 'RECHAZO_TECNICO', 'Error de sistema', 'assumed'),
 
   // Balance and statement service (`{code, message}`), PROTOCOLS §3.2. Our RIF, hash and cédula are
   // configuration, so the bank not knowing them is a credential problem.

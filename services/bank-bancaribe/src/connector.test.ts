@@ -17,7 +17,8 @@ const MOTIVO_DE_CODIGO: Record<string, MotivoRechazo | 'not_processed' | 'unknow
   '63': 'FIRMA_AUTH',
   '91': 'not_processed',
   '94': 'DUPLICADA',
-  '96': 'RECHAZO_TECNICO',
+  // "Error de sistema" does not say an order did not run either: unknown, then queried.
+  '96': 'unknown',
 };
 
 const MOTIVO_DE_ERROR_CUENTA: Record<string, MotivoRechazo> = {
@@ -320,6 +321,12 @@ describe('Bancaribe connector against the emulator', () => {
         referencia: (voided as { referencia: string }).referencia,
       });
       expectRejected(await connector.execute(reverso(ref('void-again'), { referencia: paid.referencia, rail: 'c2p' })), 'DUPLICADA', '94');
+    });
+
+    it('a C2P answered "error de sistema" (96) is unknown, and its status query resolves it from the bank\'s record', async () => {
+      const o = c2p(ref('c2p-96'), 10.96);
+      expect(await connector.execute(o)).toMatchObject({ type: 'unknown', raw: { codigo: '96' } });
+      expect(await connector.status(statusOf(o))).toMatchObject({ type: 'rejected', motivo: 'RECHAZO_TECNICO', raw: { codigo: '96' } });
     });
 
     it('a void answered "registro no encontrado" (25) is an unknown outcome to query, never a final rejection', async () => {
