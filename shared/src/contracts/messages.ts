@@ -59,14 +59,6 @@ export const RouterInboxMessage = Type.Union([
 ]);
 export type RouterInboxMessage = Static<typeof RouterInboxMessage>;
 
-/** A merchant's registered account as an order carries it (ports/bank.ts `OrderAccount`). */
-const OrderAccountSchema = Type.Object({
-  cuenta: Type.String(),
-  telefono: Nullable(Type.String()),
-  /** RIF of the account's holder, when registered (BNC's `ChildClientID`). */
-  rif: Type.Optional(Type.String()),
-});
-
 /** An order for one bank connector. Money orders answer to the router, reads to the asking gateway. */
 export const BankRequestMessage = Type.Union([
   Type.Object({
@@ -87,7 +79,7 @@ export const BankRequestMessage = Type.Union([
      * The merchant's registered account at this bank (live mode): the connector debits (pagar) or
      * credits (cobrar) it instead of an account configured for the whole connector.
      */
-    account: Type.Optional(OrderAccountSchema),
+    account: Type.Optional(Type.Object({ cuenta: Type.String(), telefono: Nullable(Type.String()) })),
   }),
   Type.Object({
     op: Type.Literal('status'),
@@ -99,9 +91,6 @@ export const BankRequestMessage = Type.Union([
     kind: literals(['token', 'cobrar', 'pagar', 'reverso'] as const),
     referencia: Nullable(Type.String()),
     endtoend: Nullable(Type.String()),
-    merchantId: Type.Optional(Type.String()),
-    /** The registered account the order was made with (live): the status is asked about it. */
-    account: Type.Optional(OrderAccountSchema),
   }),
   Type.Object({
     op: Type.Literal('saldo'),

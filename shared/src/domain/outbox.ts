@@ -7,13 +7,6 @@ import { settledForReply } from './transaction-core';
 /** The bank-side duplicate guard of one attempt: stable across redeliveries and re-announces. */
 export const orderRef = (txnId: string, attempt: number): string => `${txnId}-${attempt}`;
 
-/** The merchant's registered account at the bank of an attempt (live), as its orders and status queries carry it. */
-function orderAccount(tx: Transaction, banco: BancoId): { cuenta: string; telefono: string | null; rif?: string } | null {
-  const account = tx.merchantAccounts?.find((a) => a.banco === banco);
-  if (!account) return null;
-  return { cuenta: account.cuenta, telefono: account.telefono, ...(account.rif ? { rif: account.rif } : {}) };
-}
-
 /** What the write at `tx.version` must tell the world: an order or status query for a bank, and the event. */
 export interface Effects {
   bank: { banco: BancoId; message: BankRequestMessage } | null;
@@ -44,10 +37,9 @@ export function effectsOf(tx: Transaction, related: Transaction | null): Effects
         merchantId: tx.merchantId,
       },
     };
-    const account = orderAccount(tx, last.banco);
-    if (account && bank.message.op === 'execute') bank.message.account = account;
+    const account = tx.merchantAccounts?.find((a) => a.banco === last.banco);
+    if (account && bank.message.op === 'execute') bank.message.account = { cuenta: account.cuenta, telefono: account.telefono };
   } else if (tx.statusQuery && tx.statusQuery.requestedVersion === tx.version && last) {
-    const account = orderAccount(tx, last.banco);
     bank = {
       banco: last.banco,
       message: {
@@ -60,9 +52,6 @@ export function effectsOf(tx: Transaction, related: Transaction | null): Effects
         kind: tx.kind,
         referencia: tx.referenciaBanco,
         endtoend: tx.endtoend,
-        merchantId: tx.merchantId,
-        // The status is asked about the account the order was made with, never a connector-wide one.
-        ...(account ? { account } : {}),
       },
     };
   }

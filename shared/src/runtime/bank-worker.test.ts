@@ -9,6 +9,7 @@ import type { Bus } from '../ports/bus';
 import type { Store } from '../ports/store';
 import type { BankOutcome } from '../domain/operation';
 import { CAPABILITIES } from '../domain/bancos';
+import { newTransaction } from '../domain/operation';
 import { createLogger } from '../telemetry/logger';
 import { startBankWorker } from './bank-worker';
 
@@ -193,13 +194,6 @@ describe('bank worker: an order goes to the bank at most once per attempt', () =
     expect(bank.statusQueries).toHaveLength(1);
     expect(t.results[0]!.outcome).toMatchObject({ type: 'settled', referencia: 'R9' });
 
-    // The original is asked about the account the order was made with (live: the merchant's own).
-    const account = { cuenta: '01910000000000000777', telefono: null, rif: 'J000000777' };
-    const live = new CountingBank(duplicate, { type: 'settled', referencia: 'R9', endtoend: null, raw: {} });
-    const l = await setup(live);
-    await l.send({ ...order(), merchantId: 'tienda', account });
-    expect(live.statusQueries).toEqual([expect.objectContaining({ merchantId: 'tienda', account })]);
-
     const unsure = new CountingBank(duplicate, { type: 'not_processed', raw: {} });
     const u = await setup(unsure);
     await u.send(order());
@@ -259,6 +253,62 @@ describe('bank worker: reads', () => {
     await bus.drained();
     const account = { cuenta: '01910000000000000777', telefono: null, rif: 'J000000777' };
     expect(contexts).toEqual([{ merchantId: 'tienda', account }, { merchantId: 'tienda', account }, { merchantId: 'otro' }]);
+    await bus.close();
+  });
+});
+
+describe("bank worker: a live order and its status queries act on the merchant's registered account", () => {
+  it("the order gets the holder RIF from the transaction; its status query (and a duplicate's) the account itself", async () => {
+    const bus = new MemoryBus();
+    const store = new MemoryStore();
+    const bank = new CountingBank(
+      { type: 'rejected', motivo: 'DUPLICADA', referencia: 'R9', raw: { codigo: 'G94' } },
+      { type: 'settled', referencia: 'R9', endtoend: null, raw: {} },
+    );
+    await startBankWorker({
+      bus,
+      store,
+      banco: 'bnc',
+      connectors: { live: bank },
+      group: 'bank',
+      log,
+      faults: { publishAfterBankCall: 0 },
+    });
+    const o = { ...order(), mode: 'live' as const, merchantId: 'tienda', account: { cuenta: '01910000000000000777', telefono: null } };
+    const tx = newTransaction({
+      id: o.txnId,
+      merchantId: 'tienda',
+      mode: 'live',
+      idempotencyKey: o.idempotencyKey,
+      fingerprint: 'f',
+      request: o.request,
+      relatedId: null,
+      now: new Date().toISOString(),
+    });
+    tx.merchantAccounts = [{ banco: 'bnc', cuenta: '01910000000000000777', telefono: null, rif: 'J000000777' }];
+    await store.transactions.insert(tx);
+    const account = { cuenta: '01910000000000000777', telefono: null, rif: 'J000000777' };
+
+    await bus.publish(bankRequests('bnc'), o.txnId, o);
+    await bus.drained();
+    expect(bank.orders).toEqual([expect.objectContaining({ account })]);
+    // "Duplicate reference": the original is asked about the same account.
+    expect(bank.statusQueries).toEqual([expect.objectContaining({ merchantId: 'tienda', account })]);
+
+    const status: BankRequestMessage = {
+      op: 'status',
+      txnId: o.txnId,
+      attempt: 1,
+      orderRef: o.orderRef,
+      mode: 'live',
+      rail: o.rail,
+      kind: 'pagar',
+      referencia: null,
+      endtoend: null,
+    };
+    await bus.publish(bankRequests('bnc'), o.txnId, status);
+    await bus.drained();
+    expect(bank.statusQueries[1]).toMatchObject({ op: 'status', merchantId: 'tienda', account });
     await bus.close();
   });
 });

@@ -4,7 +4,7 @@ import type { BankRequestMessage, GatewayReplyMessage } from '../contracts/messa
 import { hostname } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Bus, Subscription } from '../ports/bus';
-import type { BankConnector, ReadContext } from '../ports/bank';
+import type { BankConnector, OrderAccount, ReadContext, StatusQuery } from '../ports/bank';
 import { bankOrderId, type Store } from '../ports/store';
 import { envReader, ConfigError, type EnvReader } from '../config/env';
 import type { BancoId, Mode } from '../domain/bancos';
@@ -69,6 +69,7 @@ export async function startBankWorker(options: BankWorkerOptions): Promise<Subsc
 
 type Worker = BankWorkerOptions & { faults: BankWorkerFaults };
 type ExecuteRequest = Extract<BankRequestMessage, { op: 'execute' }>;
+type StatusRequest = Extract<BankRequestMessage, { op: 'status' }>;
 
 /** Handles one request and returns its outcome's name (for metrics). */
 async function handle(worker: Worker, connector: BankConnector, request: BankRequestMessage): Promise<string> {
@@ -76,7 +77,7 @@ async function handle(worker: Worker, connector: BankConnector, request: BankReq
   const call = <T>(work: () => Promise<T>) => bankCall(banco, request, work);
   switch (request.op) {
     case 'execute': {
-      const { outcome, sent } = await executeOnce(worker, connector, request);
+      const { outcome, sent } = await executeOnce(worker, connector, await withHolder(worker.store, banco, request));
       if (sent && Math.random() < worker.faults.publishAfterBankCall) throw new Error('injected fault: publish failed after the bank call');
       await bus.publish(TOPICS.routerInbox, request.txnId, {
         type: 'bank_result',
@@ -89,7 +90,8 @@ async function handle(worker: Worker, connector: BankConnector, request: BankReq
     }
     case 'status': {
       // A status query moves no money: asking again is always safe, so it is not journaled.
-      const outcome = await guarded(log, request, () => call(() => connector.status(request)));
+      const query = await statusWithAccount(worker.store, banco, request);
+      const outcome = await guarded(log, request, () => call(() => connector.status(query)));
       await bus.publish(TOPICS.routerInbox, request.txnId, {
         type: 'bank_result',
         txnId: request.txnId,
@@ -123,6 +125,44 @@ async function handle(worker: Worker, connector: BankConnector, request: BankReq
       return result.ok ? 'ok' : result.motivo;
     }
   }
+}
+
+/**
+ * The registered accounts of a live transaction, as snapshotted when it was created (what routing
+ * used). Bank messages carry only the account number and phone (their schemas are registered and a
+ * new field would not pass the registry's BACKWARD check), so what else a connector needs of the
+ * account — its holder's RIF, and for a status query the account itself — is read here, once per
+ * message. A store that cannot be read throws before any bank call: the bus retries.
+ */
+async function transactionAccount(
+  store: Store,
+  txnId: string,
+  banco: BancoId,
+): Promise<{ merchantId: string; account: OrderAccount | null } | null> {
+  const tx = await store.transactions.get(txnId);
+  if (!tx) return null;
+  const held = tx.merchantAccounts?.find((a) => a.banco === banco);
+  return {
+    merchantId: tx.merchantId,
+    account: held ? { cuenta: held.cuenta, telefono: held.telefono, ...(held.rif ? { rif: held.rif } : {}) } : null,
+  };
+}
+
+/** A live order's account with its holder's RIF (BNC acts for it as `ChildClientID`). */
+async function withHolder(store: Store, bancoId: BancoId, request: ExecuteRequest): Promise<ExecuteRequest & { account?: OrderAccount }> {
+  if (request.mode !== 'live' || !request.account) return request;
+  const found = await transactionAccount(store, request.txnId, bancoId);
+  const account = found?.account;
+  if (!account || account.cuenta !== request.account.cuenta) return request;
+  return { ...request, account };
+}
+
+/** A live status query asks about the account the order was made with, as the merchant that holds it. */
+async function statusWithAccount(store: Store, bancoId: BancoId, request: StatusRequest): Promise<StatusQuery> {
+  if (request.mode !== 'live') return request;
+  const found = await transactionAccount(store, request.txnId, bancoId);
+  if (!found) return request;
+  return { ...request, merchantId: found.merchantId, ...(found.account ? { account: found.account } : {}) };
 }
 
 /**
