@@ -20,9 +20,7 @@ export const IdempotencyKey = Type.String({
  * Plaza's C2P `motivo` carries 35 characters, the shortest of the rails, so a concepto of at most
  * 35 printable characters reaches every bank unchanged.
  */
-/** No control character (C0, DEL, C1) nor line/paragraph separator: the same class `nombre` refuses (DESIGN formats). */
-export const CONCEPTO_PATTERN = '^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029]+$';
-export const Concepto = Type.String({ minLength: 1, maxLength: 35, pattern: CONCEPTO_PATTERN });
+export const Concepto = Type.String({ minLength: 1, maxLength: 35, pattern: '^[^\\u0000-\\u001f\\u007f]+$' });
 
 export const CANALES = ['web', 'app', 'pos', 'api'] as const;
 export const Canal = literals(CANALES, { description: 'Channel the merchant collected the order through' });
