@@ -116,6 +116,8 @@ export function storeContract(name: string, makeStore: () => Promise<Store>, opt
         banco: 'bnc' as const,
         cuenta,
         telefono: '04141234567',
+        // The holder's RIF (BNC's ChildClientID) is kept as registered.
+        rif: 'J123456789',
         createdAt: '2026-01-01T00:00:00.000Z',
       };
       expect(await s.accounts.register(account)).toBe(true);

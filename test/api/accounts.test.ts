@@ -77,6 +77,14 @@ describe('merchant accounts', () => {
       expect(wrongBank.json()).toMatchObject({ error: 'VALIDATION', detail: { cuenta: expect.any(String) } });
       const bad = await add('segundo', { mode: 'live', banco: 'bnc', cuenta: '123' });
       expect(bad.statusCode).toBe(400);
+      // The holder's RIF (BNC acts for it) is kept; a malformed one is refused naming the field.
+      const withRif = await add('segundo', { mode: 'live', banco: 'bnc', cuenta: '01910000000000000778', rif: 'J000000778' });
+      expect(withRif.statusCode, withRif.body).toBe(201);
+      expect(await t.sw.store.accounts.find('live', '01910000000000000778')).toMatchObject({ merchantId: 'segundo', rif: 'J000000778' });
+      const badRif = await add('segundo', { mode: 'live', banco: 'bnc', cuenta: '01910000000000000779', rif: 'J-0000-779' });
+      expect(badRif.statusCode).toBe(400);
+      expect(badRif.json()).toMatchObject({ error: 'VALIDATION', detail: { rif: expect.any(String) } });
+      expect(await t.sw.store.accounts.find('live', '01910000000000000779')).toBeNull();
       expect((await add('nadie', { mode: 'live', banco: 'bnc', cuenta: CUENTA_ORDENANTE })).statusCode).toBe(404);
       expect((await add('segundo', { mode: 'live', banco: 'bnc', cuenta: '01910000000000000888' })).statusCode).toBe(201);
 

@@ -1,5 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLogger, envReader, idempotencyScope, loadRoutingTable, MemoryBus, MemoryStore } from '@switch/shared';
+import {
+  createLogger,
+  createMerchant,
+  envReader,
+  idempotencyScope,
+  issueKey,
+  loadRoutingTable,
+  MemoryBus,
+  MemoryStore,
+} from '@switch/shared';
 import { buildGateway, loadGatewayConfig } from '@switch/gateway';
 import { seedDemoMerchant } from '@switch/embedded';
 import { cobrarBody, pagarBody, startTestSwitch, telefono, tokenBody, type TestSwitch } from './helpers';
@@ -86,6 +95,18 @@ describe('hostile bodies', () => {
     expect(json.detail!['ordenante.nombre']).toMatch(reason);
   });
 
+  it.each([
+    ['NUL', '\\u0000'],
+    ['a C1 control (NEL)', '\\u0085'],
+    ['a C1 control (CSI)', '\\u009b'],
+    ['U+2028', '\\u2028'],
+    ['U+2029', '\\u2029'],
+  ])('%s in concepto → 400 naming the field (C1 and the separators were paid)', async (_label, char) => {
+    const text = JSON.stringify(pagarBody({ concepto: 'PLACEHOLDER' })).replace('PLACEHOLDER', `Pago${char}x`);
+    const json = await refusedRaw('/switch/v1/pagar', text, 400);
+    expect(json.detail).toEqual({ concepto: expect.stringMatching(/control characters/) });
+  });
+
   it('a surrogate pair (an emoji) is text, not an error', async () => {
     const res = await t.post('/switch/v1/pagar', pagarBody({ beneficiario: telefono({ nombre: 'Ana 😀' }) }));
     expect(res.statusCode, res.body).toBe(200);
@@ -109,6 +130,11 @@ describe('hostile bodies', () => {
       expect(json.error).toBe('UNSUPPORTED_MEDIA_TYPE');
     },
   );
+
+  it('a second charset parameter naming another charset → 415 (the first one alone was read)', async () => {
+    const json = await refusedRaw('/switch/v1/pagar', JSON.stringify(pagarBody()), 415, 'application/json; charset=utf-8; charset=latin1');
+    expect(json.error).toBe('UNSUPPORTED_MEDIA_TYPE');
+  });
 
   it('charset=utf-8 (any case) is accepted', async () => {
     const res = await t.inject({
@@ -299,6 +325,60 @@ describe('throttling before authentication and validation', () => {
       payload: pagarBody(),
       headers: { 'x-switch-key': t.key },
       remoteAddress: '192.0.2.100',
+    });
+    expect(res.statusCode).toBe(429);
+  });
+  it('404s (unknown routes and unknown ids) from one address are throttled too: scans and id guesses cost the client', async () => {
+    const ip = '203.0.113.40';
+    // A merchant of its own: the demo merchant spent its failure budget in the test above.
+    await createMerchant(t.sw.store, { id: 'adivino', nombre: 'Comercio adivino' });
+    const { switchKey } = await issueKey(t.sw.store, 'adivino', 'test');
+    for (let i = 0; i < 5; i++) {
+      const url = i % 2 ? '/switch/v1/nada' : '/switch/v1/consultar';
+      const res =
+        i % 2
+          ? await t.inject({ method: 'GET', url, headers: { 'x-switch-key': 'escaner:sk_test_x' }, remoteAddress: ip })
+          : await t.inject({
+              method: 'POST',
+              url,
+              payload: { id: `txn_${'0'.repeat(31)}${i}` },
+              headers: { 'x-switch-key': switchKey },
+              remoteAddress: ip,
+            });
+      expect(res.statusCode, res.body).toBe(404);
+    }
+    const res = await t.inject({ method: 'GET', url: '/switch/v1/nada', remoteAddress: ip });
+    expect(res.statusCode).toBe(429);
+    expect(res.headers['retry-after']).toBeDefined();
+  });
+
+  it('422s refusing the input (a cobrar that does not match its token) spend the merchant failure budget', async () => {
+    await createMerchant(t.sw.store, { id: 'desalineado', nombre: 'Comercio desalineado' });
+    const { switchKey } = await issueKey(t.sw.store, 'desalineado', 'test');
+    const token = tokenBody();
+    const first = await t.inject({
+      method: 'POST',
+      url: '/switch/v1/cobrar/token',
+      payload: token,
+      headers: { 'x-switch-key': switchKey },
+    });
+    expect(first.statusCode, first.body).toBe(200);
+    for (let i = 0; i < 8; i++) {
+      const res = await t.inject({
+        method: 'POST',
+        url: '/switch/v1/cobrar',
+        payload: { ...token, otp: '12345678', monto: { valor: 1 + i, moneda: 'VES' } },
+        headers: { 'x-switch-key': switchKey },
+        remoteAddress: `198.51.100.${50 + i}`,
+      });
+      expect(res.statusCode, res.body).toBe(422);
+      expect(res.json()).toMatchObject({ error: 'TOKEN_MISMATCH' });
+    }
+    const res = await t.inject({
+      method: 'GET',
+      url: '/switch/v1/bancos',
+      headers: { 'x-switch-key': switchKey },
+      remoteAddress: '198.51.100.99',
     });
     expect(res.statusCode).toBe(429);
   });

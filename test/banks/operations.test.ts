@@ -163,13 +163,16 @@ describe('BNC live connector against its emulator (emulator mode, SWITCH_LIVE_BA
       routing: { test: parseBankList('SWITCH_TEST_BANKS', EMULATOR_TEST_BANKS), live: parseBankList('SWITCH_LIVE_BANKS', 'bnc') },
     });
     liveKey = (await issueKey(t.sw.store, t.merchantId, 'live')).switchKey;
-    // Live money moves only through the merchant's registered accounts (the ordenante of pagar()).
+    // Live money moves only through the merchant's registered accounts (the ordenante of pagar()),
+    // and at BNC in the merchant's own books: the account's holder RIF is its ChildClientID.
+    t.emu.bnc.controls.addChild({ clientId: 'J000000191', account: ordenante().valor });
     await t.sw.store.accounts.register({
       merchantId: t.merchantId,
       mode: 'live',
       banco: 'bnc',
       cuenta: ordenante().valor,
       telefono: null,
+      rif: 'J000000191',
       createdAt: new Date().toISOString(),
     });
   });
@@ -190,6 +193,20 @@ describe('BNC live connector against its emulator (emulator mode, SWITCH_LIVE_BA
     expect(res.json().raw?.simulated).toBeUndefined();
     expect(t.emu.bnc.controls.orderCount()).toBe(orders + 1);
     expect(t.sw.bank.executedOrders).toBe(simulated);
+  });
+
+  it("a live payout moves the money in the merchant's own BNC account, and /saldo reads it as that merchant", async () => {
+    const cuenta = ordenante().valor;
+    const [own, switchOwn] = [t.emu.bnc.ledger.balanceOf(cuenta), t.emu.bnc.ledger.balanceOf(t.emu.bnc.ledger.merchantAccount)];
+    const headers = { 'x-switch-key': liveKey };
+    const res = await t.sw.gateway.app.inject({ method: 'POST', url: '/switch/v1/pagar', headers, payload: pagar({ via: 'pago_movil' }) });
+    expect(res.json()).toMatchObject({ estado: 'LIQUIDADA', banco_usado: 'bnc' });
+    const monto = pagar({ via: 'pago_movil' }).monto.valor;
+    expect(t.emu.bnc.ledger.balanceOf(cuenta)).toBeCloseTo(own - monto, 2);
+    expect(t.emu.bnc.ledger.balanceOf(t.emu.bnc.ledger.merchantAccount)).toBeCloseTo(switchOwn, 2);
+    const saldo = await t.sw.gateway.app.inject({ method: 'GET', url: `/switch/v1/saldo?cuenta=${cuenta}`, headers });
+    expect(saldo.statusCode, saldo.body).toBe(200);
+    expect(saldo.json()).toMatchObject({ cuenta, disponible: t.emu.bnc.ledger.balanceOf(cuenta) });
   });
 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MOTIVOS_RECHAZO, orderOutcome } from '@switch/shared';
+import { MOTIVOS_RECHAZO, orderOutcome, orderRuleConflicts, statusOutcome } from '@switch/shared';
 import { ACTIVO_CODES, isAuthFailure, meaningOf, wso2Key } from './codes';
 
 describe('Banco Activo codes', () => {
@@ -85,5 +85,11 @@ describe('Banco Activo codes', () => {
   it('a backend timeout behind the gateway is undetermined, not a rejection', () => {
     expect(ACTIVO_CODES[wso2Key('101504')]!.meaning).toBe('unknown');
     expect(ACTIVO_CODES.AB01!.meaning).toBe('unknown');
+  });
+
+  it('follows the kit rule for orders: "no encontrada" (404) answering an order is unknown, queried; in a status, no such order', () => {
+    expect(orderRuleConflicts(ACTIVO_CODES)).toEqual([]);
+    expect(orderOutcome(meaningOf('404').entry, { codigo: '404' })).toEqual({ type: 'unknown', raw: { codigo: '404' } });
+    expect(statusOutcome(meaningOf('404').entry, { codigo: '404' })).toMatchObject({ type: 'not_processed' });
   });
 });

@@ -3,6 +3,7 @@ import {
   code,
   ISO20022_CODES,
   lookup,
+  notFound,
   notProcessed,
   rejects,
   undetermined,
@@ -38,9 +39,9 @@ export const ACTIVO_CODES: CodeTable = {
   // 1. Activo business codes [INV]
   '400': rejects('RECHAZO_TECNICO', 'Solicitud inválida (campo faltante o con formato errado)', 'assumed'),
   '402': rejects('SALDO_INSUFICIENTE', 'Fondos insuficientes', 'assumed'),
-  // On an order the bank refused it for a record it lacks (a final rejection, as before the kit); in a
-  // status answer: no such order.
-  '404': code('rejected', 'DESCONOCIDO', 'Operación no encontrada', 'assumed', 'not_processed'),
+  // "Not found": in a status answer, no such order; on an order it does not say the order did not
+  // run: unknown, then queried (the kit's rule).
+  '404': notFound('Operación no encontrada', 'assumed'),
   '406': rejects('MONTO_INVALIDO', 'Monto inválido', 'assumed'),
   '409': rejects('DUPLICADA', 'Operación duplicada', 'assumed'),
   '410': rejects('OTP_INVALIDO', 'OTP inválido o vencido', 'assumed'),
@@ -51,7 +52,8 @@ export const ACTIVO_CODES: CodeTable = {
   '416': rejects('BENEFICIARIO_NO_COINCIDE', 'Los datos del cliente no coinciden con la cuenta', 'assumed'),
   '418': rejects('FUERA_DE_HORARIO', 'Fuera del horario del servicio', 'assumed'),
   '422': rejects('DESCONOCIDO', 'Transacción rechazada', 'assumed'),
-  '500': rejects('RECHAZO_TECNICO', 'Error de sistema', 'assumed'),
+  // "System error" does not say the order did not run: unknown, then queried (the kit's rule).
+  '500': code('unknown', 'RECHAZO_TECNICO', 'Error de sistema', 'assumed'),
   '503': notProcessed('Servicio no disponible, operación no procesada', 'assumed'),
 
   // 2. WSO2 gateway faults [inf]

@@ -255,7 +255,6 @@ describe('ActivoConnector: rejection codes', () => {
     ['418', () => c2p(), 'FUERA_DE_HORARIO'],
     ['406', () => c2p(), 'MONTO_INVALIDO'],
     ['409', () => c2p(), 'DUPLICADA'],
-    ['500', () => c2p(), 'RECHAZO_TECNICO'],
     ['422', () => c2p(), 'DESCONOCIDO'],
     ['AM04', () => pagar('credito_inmediato'), 'SALDO_INSUFICIENTE'],
     ['AC01', () => pagar('credito_inmediato', 5, person('cuenta')), 'CUENTA_NO_EXISTE'],
@@ -278,6 +277,18 @@ describe('ActivoConnector: rejection codes', () => {
       raw: { codigo: iso ? '422' : code, descripcion: expect.any(String), body: expect.any(Object) },
     });
     if (iso) expect(got.raw).toMatchObject({ motivo: code });
+  });
+
+  it('an order answered "error de sistema" (500) is an unknown outcome to query, never a final rejection', async () => {
+    emulator.controls.rejectNext(1, '500');
+    expect(await activo.execute(c2p())).toMatchObject({ type: 'unknown', raw: { codigo: '500' } });
+  });
+
+  it('an order answered "operación no encontrada" (404) is an unknown outcome to query, never a final rejection', async () => {
+    emulator.controls.rejectNext(1, '404');
+    expect(await activo.execute(c2p())).toMatchObject({ type: 'unknown', raw: { codigo: '404' } });
+    emulator.controls.rejectNext(1, '404');
+    expect(await activo.execute(pagar('credito_inmediato'))).toMatchObject({ type: 'unknown', raw: { codigo: '404' } });
   });
 
   it('the bank saying it did not process (503) is not_processed, and leaves no order', async () => {

@@ -277,7 +277,9 @@ export class EmulatedBank {
       refuse: (code) => answer(code, []),
       handle: (body) => {
         if (!isRecord(body)) return answer('96', []);
-        if (!sameRif(body.rif, this.merchant.rif)) return answer('63', []);
+        // The merchant's phone names whose payments are asked about: another phone is not this merchant's.
+        const telefono = str(body.telefonoDebito);
+        if (!sameRif(body.rif, this.merchant.rif) || (telefono !== null && telefono !== this.merchant.telefono)) return answer('63', []);
         const types = body.tipoTrx === 'B2P' ? ['B2P'] : ['C2P', 'ANULACION'];
         const secuencial = str(body.referencia);
         const factura = str(body.factura);

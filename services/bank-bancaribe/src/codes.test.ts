@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MOTIVOS_RECHAZO, orderOutcome, statusOutcome } from '@switch/shared';
+import { MOTIVOS_RECHAZO, orderOutcome, orderRuleConflicts, statusOutcome } from '@switch/shared';
 import { CODIGOS_ERROR, ERRORES_CUENTAS, RAZONES_ISO } from '../emulator/catalog';
 import { classify, CODES, isAuthFailure, isNotProcessed } from './codes';
 
@@ -82,5 +82,11 @@ describe('Bancaribe code table', () => {
       expect(orderOutcome(classify(code), {}), String(code)).toEqual({ type: 'unknown', raw: {} });
       expect(statusOutcome(classify(code), {}), String(code)).toEqual({ type: 'unknown', raw: {} });
     }
+  });
+
+  it('follows the kit rule for orders: "registro no encontrado" (25) answering an order is unknown, queried; in a status, no such order', () => {
+    expect(orderRuleConflicts(CODES)).toEqual([]);
+    expect(orderOutcome(classify('25'), { codigo: '25' })).toEqual({ type: 'unknown', raw: { codigo: '25' } });
+    expect(statusOutcome(classify('25'), { codigo: '25' })).toMatchObject({ type: 'not_processed' });
   });
 });

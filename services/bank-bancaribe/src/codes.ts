@@ -3,6 +3,7 @@ import {
   code,
   ISO20022_CODES,
   lookup,
+  notFound,
   notProcessed,
   rejects,
   undetermined,
@@ -30,16 +31,18 @@ export const CODES: CodeTable = {
   // codigoError of C2P / B2P / crédito inmediato: not public; ISO 8583 response codes (PROTOCOLS §3.3).
   '5': rejects('OTP_INVALIDO', 'Clave de pago inválida o vencida', 'assumed'),
   '13': rejects('MONTO_INVALIDO', 'Monto inválido', 'assumed'),
-  // On an order the bank refused it for a record it lacks (a final rejection, as before the kit); in a
-  // status answer: no such order.
-  '25': code('rejected', 'DESCONOCIDO', 'Registro no encontrado', 'assumed', 'not_processed'),
+  // "Record not found": in a status answer, no such order; on an order (a void whose original the bank
+  // does not find) it does not say the order did not run: unknown, then queried (the kit's rule).
+  '25': notFound('Registro no encontrado', 'assumed'),
   '51': rejects('SALDO_INSUFICIENTE', 'Fondos insuficientes', 'assumed'),
   '56': rejects('NO_AFILIADO_SERVICIO', 'Cliente no afiliado al servicio', 'assumed'),
   '61': rejects('EXCEDE_LIMITE', 'Excede el límite de monto', 'assumed'),
   '63': authRefusal('Violación de seguridad: comercio, RIF o hash no corresponden', 'assumed'),
   '91': notProcessed('Banco no disponible, operación no procesada', 'assumed'),
   '94': rejects('DUPLICADA', 'Transacción duplicada', 'assumed'),
-  '96': rejects('RECHAZO_TECNICO', 'Error de sistema', 'assumed'),
+  // "System error" does not say the order did not run: unknown, then queried (the kit's rule); as the
+  // reason of a record the bank calls RECHAZADA it is RECHAZO_TECNICO.
+  '96': code('unknown', 'RECHAZO_TECNICO', 'Error de sistema', 'assumed'),
 
   // Balance and statement service (`{code, message}`), PROTOCOLS §3.2. Our RIF, hash and cédula are
   // configuration, so the bank not knowing them is a credential problem.

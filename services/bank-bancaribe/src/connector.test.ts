@@ -6,17 +6,19 @@ import { BancaribeConnector } from './connector';
 import { c2p, connectorConfig, CREDENTIALS, pagar, ref, reverso, statusOf, token } from '../test/fixtures';
 
 /** What each bank code must become; written out here, apart from codes.ts, so a slip there fails. */
-const MOTIVO_DE_CODIGO: Record<string, MotivoRechazo | 'not_processed'> = {
+const MOTIVO_DE_CODIGO: Record<string, MotivoRechazo | 'not_processed' | 'unknown'> = {
   '5': 'OTP_INVALIDO',
   '13': 'MONTO_INVALIDO',
-  '25': 'DESCONOCIDO',
+  // "Registro no encontrado" does not say an order did not run: unknown, then queried (the kit's rule).
+  '25': 'unknown',
   '51': 'SALDO_INSUFICIENTE',
   '56': 'NO_AFILIADO_SERVICIO',
   '61': 'EXCEDE_LIMITE',
   '63': 'FIRMA_AUTH',
   '91': 'not_processed',
   '94': 'DUPLICADA',
-  '96': 'RECHAZO_TECNICO',
+  // "Error de sistema" does not say an order did not run either: unknown, then queried.
+  '96': 'unknown',
 };
 
 const MOTIVO_DE_ERROR_CUENTA: Record<string, MotivoRechazo> = {
@@ -177,12 +179,39 @@ describe('Bancaribe connector against the emulator', () => {
         for (const code of codes) {
           emulator.controls.rejectNext(1, code);
           const outcome = await connector.execute(build(ref(`rej-${code}`)));
-          const expected = MOTIVO_DE_CODIGO[code] as MotivoRechazo | 'not_processed';
-          if (expected === 'not_processed') expect(outcome, code).toMatchObject({ type: 'not_processed', raw: { codigo: code } });
+          const expected = MOTIVO_DE_CODIGO[code] as MotivoRechazo | 'not_processed' | 'unknown';
+          if (expected === 'not_processed' || expected === 'unknown')
+            expect(outcome, code).toMatchObject({ type: expected, raw: { codigo: code } });
           else expectRejected(outcome, expected, code);
         }
       });
     }
+  });
+
+  describe('merchant accounts (edge)', () => {
+    it("a live payout and its status use the order's registered account and phone, not the configured ones", async () => {
+      // The connector is configured with another phone: only the order's registered account is the bank's merchant.
+      const other = new BancaribeConnector(
+        connectorConfig(emulator, {
+          comercio: { ...DEFAULT_MERCHANT, rif: 'J12114', ip: '10.0.0.1', terminal: 'T01', telefono: '04140009999' },
+        }),
+      );
+      try {
+        const account = { cuenta: DEFAULT_MERCHANT.cuenta, telefono: DEFAULT_MERCHANT.telefono, rif: DEFAULT_MERCHANT.rif };
+        const o = {
+          ...pagar(ref('p2p-own'), 6.5, 'pago_movil', { tipo: 'telefono', valor: '04125550066' }),
+          mode: 'live' as const,
+          account,
+        };
+        const paid = await other.execute(o);
+        expect(paid).toMatchObject({ type: 'settled' });
+        expect(await other.status({ ...statusOf(o), account })).toMatchObject({ type: 'settled' });
+        // Asked with the configured phone the bank does not know this merchant's payment: never settled.
+        expect(await other.status(statusOf(o))).toMatchObject({ type: 'unknown', raw: { codigo: '63' } });
+      } finally {
+        await other.close();
+      }
+    });
   });
 
   describe('payouts', () => {
@@ -292,6 +321,17 @@ describe('Bancaribe connector against the emulator', () => {
         referencia: (voided as { referencia: string }).referencia,
       });
       expectRejected(await connector.execute(reverso(ref('void-again'), { referencia: paid.referencia, rail: 'c2p' })), 'DUPLICADA', '94');
+    });
+
+    it('a C2P answered "error de sistema" (96) is unknown, and its status query resolves it from the bank\'s record', async () => {
+      const o = c2p(ref('c2p-96'), 10.96);
+      expect(await connector.execute(o)).toMatchObject({ type: 'unknown', raw: { codigo: '96' } });
+      expect(await connector.status(statusOf(o))).toMatchObject({ type: 'rejected', motivo: 'RECHAZO_TECNICO', raw: { codigo: '96' } });
+    });
+
+    it('a void answered "registro no encontrado" (25) is an unknown outcome to query, never a final rejection', async () => {
+      const outcome = await connector.execute(reverso(ref('void-ghost'), { referencia: '999999', rail: 'c2p' }));
+      expect(outcome).toMatchObject({ type: 'unknown', raw: { codigo: '25' } });
     });
 
     it('answers NO_SOPORTADO for other rails and for a C2P without secuencial', async () => {

@@ -15,6 +15,7 @@ import {
   type Mode,
   type Movimientos,
   type MovimientosQuery,
+  type OrderAccount,
   type ReadOutcome,
   type Saldo,
   type SaldoQuery,
@@ -107,11 +108,14 @@ class BancaribeBank implements BankDefinition {
 
   // -------------------------------------------------------------------------------------------
 
+  /** Edge (merchant accounts): a live order's registered account (and its phone) replaces the configured one, for the order and its status. */
+  private comercioOf(account: OrderAccount | undefined): Comercio {
+    if (!account) return this.config.comercio;
+    return { ...this.config.comercio, cuenta: account.cuenta, ...(account.telefono ? { telefono: account.telefono } : {}) };
+  }
+
   private async executeOrder(order: ExecuteOrder): Promise<BankOutcome> {
-    // Edge (merchant accounts): a live order's registered account replaces the configured one.
-    const comercio = order.account
-      ? { ...this.config.comercio, cuenta: order.account.cuenta, ...(order.account.telefono ? { telefono: order.account.telefono } : {}) }
-      : this.config.comercio;
+    const comercio = this.comercioOf(order.account);
     const request = order.request;
     switch (request.kind) {
       case 'token':
@@ -158,7 +162,8 @@ class BancaribeBank implements BankDefinition {
   }
 
   private async statusOf(query: StatusQuery): Promise<BankOutcome> {
-    const { comercio } = this.config;
+    // Asked with the merchant data the order was made with (its phone is `telefonoDebito`).
+    const comercio = this.comercioOf(query.account);
     const pago = async (tipoTrx: TipoTrx) => {
       const sent = await this.transport.send('consultaPago', () =>
         consultaPagoRequest(comercio, tipoTrx, query.referencia, query.orderRef),

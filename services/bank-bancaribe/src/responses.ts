@@ -126,8 +126,12 @@ export function interpretConsultaPago(answer: Answer, secuencial: string | null,
   switch (ESTATUS_PAGO[estatus]) {
     case 'settled':
       return { type: 'settled', referencia, endtoend: null, raw: itemRaw };
-    case 'rejected':
-      return kitOrderOutcome(rejectionReason(itemCodigo), itemRaw, { referencia });
+    case 'rejected': {
+      // The bank's own record says RECHAZADA: final. Its code only names the reason, even one that
+      // would leave an order's answer open (a system error, "not found").
+      const entry = rejectionReason(itemCodigo);
+      return { type: 'rejected', motivo: entry.motivo ?? 'DESCONOCIDO', referencia, raw: itemRaw };
+    }
     default:
       return { type: 'unknown', raw: itemRaw };
   }

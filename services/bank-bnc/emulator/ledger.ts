@@ -51,7 +51,17 @@ export interface LedgerOrder {
   reversedBy?: string;
   /** SIMF: the settlement chosen in advance (magic amount), if any. */
   settleAs?: string | null;
+  /** The merchant (ClientID, the parent's or a child's) the order was taken for: only it can ask about it. */
+  merchant: string;
   createdAt: string;
+}
+
+/** A merchant the ClientGUID acts for: the parent itself or a child (`ChildClientID`), with its own account. */
+export interface EmulatedMerchant {
+  /** RIF as BNC knows it (`J000121532`). */
+  clientId: string;
+  /** Its 20-digit account: its collections land in it, its payouts leave it. */
+  account: string;
 }
 
 export interface LedgerOptions {
@@ -63,17 +73,34 @@ export interface LedgerOptions {
 /** Accounts whose number or phone ends in 0000 open empty: "insufficient funds" without magic amounts. */
 export const EMPTY_ACCOUNT_SUFFIX = '0000';
 
+/** `V012345678` and `V12345678` name the same person. */
+export const sameId = (a: string, b: string): boolean => a[0] === b[0] && Number(a.slice(1)) === Number(b.slice(1));
+
 export class Ledger {
   readonly accounts = new Map<string, LedgerAccount>();
   readonly orders = new Map<string, LedgerOrder>();
+  /** Child merchants (sub-merchants under the parent's ClientGUID), each with its own account and books. */
+  readonly children: EmulatedMerchant[] = [];
   private control = 700_000;
 
   constructor(readonly options: LedgerOptions) {
     this.accounts.set(options.merchantAccount, { id: options.merchantAccount, balance: options.merchantBalance, movements: [] });
   }
 
+  /** The parent's (the ClientGUID's own merchant) account. */
   get merchantAccount(): string {
     return this.options.merchantAccount;
+  }
+
+  /** Registers a child merchant; its account opens with `balance` (default: the merchant balance). */
+  addChild(child: EmulatedMerchant, balance = this.options.merchantBalance): void {
+    if (this.children.some((c) => sameId(c.clientId, child.clientId))) return;
+    this.children.push({ ...child });
+    if (!this.accounts.has(child.account)) this.accounts.set(child.account, { id: child.account, balance, movements: [] });
+  }
+
+  childOf(clientId: string): EmulatedMerchant | undefined {
+    return this.children.find((c) => sameId(c.clientId, clientId));
   }
 
   /** An account, opened on first sight with the default balance (or empty, see EMPTY_ACCOUNT_SUFFIX). */

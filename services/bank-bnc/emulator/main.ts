@@ -5,7 +5,8 @@ import { startEmulator } from './server';
  * The BNC emulator as a process for local runs: `node services/bank-bnc/dist/emulator/main.js`.
  * Env: PORT (default 16500, BNC's QA port), HOST, BNC_EMULATOR_CLIENT_GUID, BNC_EMULATOR_MASTER_KEY,
  * BNC_EMULATOR_CLIENT_ID, BNC_EMULATOR_ACCOUNT, BNC_EMULATOR_SETTLE_DELAY_MS (default 3000; -1 =
- * only through the controls).
+ * only through the controls), BNC_EMULATOR_CHILDREN (child merchants, `RIF:account` separated by
+ * commas, e.g. `J000000191:01910000000000000001`).
  */
 async function main(): Promise<void> {
   const env = envReader();
@@ -20,11 +21,21 @@ async function main(): Promise<void> {
       account: env.string('BNC_EMULATOR_ACCOUNT', '01910001482101010049'),
     },
     settleDelayMs: settle < 0 ? null : settle,
+    children: children(env.optionalString('BNC_EMULATOR_CHILDREN')),
   });
   process.stdout.write(`BNC emulator listening on ${emulator.url}\n`);
   const stop = () => void emulator.close().then(() => process.exit(0));
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);
+}
+
+function children(list: string | undefined): { clientId: string; account: string }[] {
+  if (!list) return [];
+  return list.split(',').map((item) => {
+    const m = /^\s*([VEJGP][0-9]{1,9}):([0-9]{20})\s*$/.exec(item);
+    if (!m) throw new Error(`BNC_EMULATOR_CHILDREN: "${item}" is not RIF:account (J123456789:<20 digits>)`);
+    return { clientId: m[1]!, account: m[2]! };
+  });
 }
 
 main().catch((error: unknown) => {

@@ -2,7 +2,7 @@ import { randomInt } from 'node:crypto';
 import { hasAtMostDecimals } from '@switch/shared';
 import { BNC_CODES } from '../src/codes';
 import { daysBetween, fechaHaciaBnc, venezuelanDate } from '../src/requests';
-import { type Ledger, round2, type LedgerOrder, type OrderKind } from './ledger';
+import { type EmulatedMerchant, type Ledger, round2, sameId, type LedgerOrder, type OrderKind } from './ledger';
 
 /** What the bank answers to one operation (before encryption). */
 export interface Reply {
@@ -13,7 +13,10 @@ export interface Reply {
 }
 
 export interface OperationsOptions {
+  /** The parent's RIF (the ClientGUID's own merchant). */
   clientId: string;
+  /** Whether the ClientGUID may act for child merchants (`ChildClientID`); without it any child → EPIMC1. Default true. */
+  childPermission?: boolean;
   otpTtlMs: number;
   /** null: SIMF orders settle only through the controls. */
   settleDelayMs: number | null;
@@ -152,9 +155,6 @@ function invalidFields(path: string, inner: Record<string, unknown>): string[] {
   return bad;
 }
 
-/** `V012345678` and `V12345678` name the same person. */
-const sameId = (a: string, b: string) => a[0] === b[0] && Number(a.slice(1)) === Number(b.slice(1));
-
 /**
  * The bank's operations on decrypted inner requests: executes against the ledger, issues OTPs,
  * keeps SIMF orders pending until they settle (timer or controls).
@@ -171,28 +171,47 @@ export class BncOperations {
     private readonly options: OperationsOptions,
   ) {}
 
+  /**
+   * The merchant a request acts for: the parent (no `ChildClientID`, or the parent's own RIF), or a
+   * child merchant the bank knows under this ClientGUID (PROTOCOLS §1.4). A child the ClientGUID may
+   * not act for → EPIMC1; one the bank does not know → EPIMC2 (both refused at the door, §1.5).
+   */
+  merchantOf(inner: Record<string, unknown>): { ok: true; merchant: EmulatedMerchant } | { ok: false; reply: Reply } {
+    const parent = { clientId: this.options.clientId, account: this.ledger.merchantAccount };
+    const child = inner.ChildClientID;
+    if (child === undefined || child === null || child === '') return { ok: true, merchant: parent };
+    if (!is.id(child)) return { ok: false, reply: ko('EPIIMS', 'El modelo recibido no cumple con las validaciones: ChildClientID') };
+    if (sameId(child as string, this.options.clientId)) return { ok: true, merchant: parent };
+    if (this.options.childPermission === false) return { ok: false, reply: ko('EPIMC1') };
+    const known = this.ledger.childOf(child as string);
+    return known ? { ok: true, merchant: known } : { ok: false, reply: ko('EPIMC2') };
+  }
+
   handle(path: string, inner: Record<string, unknown>, clientReference: string): Reply {
     const bad = invalidFields(path, inner);
     if (bad.length) return ko('EPIIMS', `El modelo recibido no cumple con las validaciones: ${bad.join(', ')}`);
+    const acting = this.merchantOf(inner);
+    if (!acting.ok) return acting.reply;
+    const m = acting.merchant;
     switch (path) {
       case 'MobPayment/SendC2P':
-        return this.sendC2P(inner, clientReference);
+        return this.sendC2P(m, inner, clientReference);
       case 'MobPayment/ReverseC2P':
-        return this.reverseC2P(inner, clientReference);
+        return this.reverseC2P(m, inner, clientReference);
       case 'MobPayment/SendP2P':
-        return this.sendP2P(inner, clientReference);
+        return this.sendP2P(m, inner, clientReference);
       case 'SIMF/DebitTokenRequest':
-        return this.debitToken(inner, clientReference);
+        return this.debitToken(m, inner, clientReference);
       case 'SIMF/DebitBeginner':
-        return this.debit(inner, clientReference);
+        return this.debit(m, inner, clientReference);
       case 'SIMF/CreditBeginner':
-        return this.credit(inner, clientReference);
+        return this.credit(m, inner, clientReference);
       case 'SIMF/GetStatusTrans':
-        return this.status(inner);
+        return this.status(m, inner);
       case 'Position/Current':
-        return this.current(inner);
+        return this.current(m, inner);
       case 'Position/HistoryByDate':
-        return this.history(inner);
+        return this.history(m, inner);
       default:
         return ko('EPIIMS', 'Operación desconocida');
     }
@@ -202,7 +221,9 @@ export class BncOperations {
   forcedRejection(path: string, code: string, inner: Record<string, unknown>, clientReference: string): Reply {
     if (SIMF_ORDER_PATHS.has(path) && isIso(code)) {
       const kind = path === 'SIMF/DebitBeginner' ? 'debit' : 'credit';
-      return this.simfRejected(kind, Number(inner.Amount) || 0, clientReference, code);
+      const acting = this.merchantOf(inner);
+      const merchant = acting.ok ? acting.merchant.clientId : this.options.clientId;
+      return this.simfRejected(merchant, kind, Number(inner.Amount) || 0, clientReference, code);
     }
     return ko(code);
   }
@@ -227,7 +248,7 @@ export class BncOperations {
     return this.ledger.addOrder({ ...fields, createdAt: this.options.now().toISOString() });
   }
 
-  private sendC2P(inner: Record<string, unknown>, clientReference: string): Reply {
+  private sendC2P(m: EmulatedMerchant, inner: Record<string, unknown>, clientReference: string): Reply {
     const amount = inner.Amount as number;
     const phone = inner.DebtorCellPhone as string;
     const magic = MAGIC_CENTS[cents(amount)]?.c2p;
@@ -239,7 +260,7 @@ export class BncOperations {
     const idTransaction = ++this.transactionSeq;
     this.ledger.transfer({
       from: phone,
-      to: this.ledger.merchantAccount,
+      to: m.account,
       amount,
       date: this.today,
       concept: `COBRO C2P ${phone}`,
@@ -252,13 +273,14 @@ export class BncOperations {
     });
     this.newOrder({
       kind: 'c2p',
+      merchant: m.clientId,
       reference,
       clientReference,
       amount,
       state: 'settled',
       code: null,
       from: phone,
-      to: this.ledger.merchantAccount,
+      to: m.account,
       idTransaction,
     });
     return {
@@ -268,16 +290,17 @@ export class BncOperations {
     };
   }
 
-  private reverseC2P(inner: Record<string, unknown>, clientReference: string): Reply {
+  private reverseC2P(m: EmulatedMerchant, inner: Record<string, unknown>, clientReference: string): Reply {
     const id = inner.IdTransactionToReverse as number;
-    const original = [...this.ledger.orders.values()].find((o) => o.kind === 'c2p' && o.idTransaction === id);
+    // Only the merchant's own collections: another merchant's transaction is not found.
+    const original = [...this.ledger.orders.values()].find((o) => o.kind === 'c2p' && o.idTransaction === id && o.merchant === m.clientId);
     if (original?.state !== 'settled') return ko('G06', 'Transacción a reversar no encontrada');
     if (original.reversedBy) return ko('G94');
     if (round2(inner.Amount as number) !== original.amount) return ko('G13', 'Monto no coincide con la transacción original');
-    if (!this.ledger.canPay(this.ledger.merchantAccount, original.amount)) return ko('G51');
+    if (!this.ledger.canPay(m.account, original.amount)) return ko('G51');
     const reference = this.nextReference();
     this.ledger.transfer({
-      from: this.ledger.merchantAccount,
+      from: m.account,
       to: original.from!,
       amount: original.amount,
       date: this.today,
@@ -291,24 +314,25 @@ export class BncOperations {
     original.reversedBy = reference;
     this.newOrder({
       kind: 'reverse_c2p',
+      merchant: m.clientId,
       reference,
       clientReference,
       amount: original.amount,
       state: 'settled',
       code: null,
-      from: this.ledger.merchantAccount,
+      from: m.account,
       to: original.from,
     });
     return { status: 'OK', message: `000000Reverso procesado, Nro de Referencia: ${reference}`, value: { Reference: reference } };
   }
 
-  private sendP2P(inner: Record<string, unknown>, clientReference: string): Reply {
+  private sendP2P(m: EmulatedMerchant, inner: Record<string, unknown>, clientReference: string): Reply {
     const amount = inner.Amount as number;
     const phone = inner.BeneficiaryCellPhone as string;
     const operationRef = typeof inner.OperationRef === 'string' && inner.OperationRef !== '' ? inner.OperationRef : undefined;
     if (operationRef) {
       const paid = [...this.ledger.orders.values()].find(
-        (o) => o.kind === 'p2p' && o.operationRef === operationRef && o.state === 'settled',
+        (o) => o.kind === 'p2p' && o.operationRef === operationRef && o.state === 'settled' && o.merchant === m.clientId,
       );
       if (paid) {
         return {
@@ -320,11 +344,11 @@ export class BncOperations {
     }
     const magic = MAGIC_CENTS[cents(amount)]?.p2p;
     if (magic) return ko(magic);
-    if (!this.ledger.canPay(this.ledger.merchantAccount, amount)) return ko('G51');
+    if (!this.ledger.canPay(m.account, amount)) return ko('G51');
     const reference = this.nextReference();
     const authorizationCode = String(randomInt(100_000, 1_000_000));
     this.ledger.transfer({
-      from: this.ledger.merchantAccount,
+      from: m.account,
       to: phone,
       amount,
       date: this.today,
@@ -338,12 +362,13 @@ export class BncOperations {
     });
     this.newOrder({
       kind: 'p2p',
+      merchant: m.clientId,
       reference,
       clientReference,
       amount,
       state: 'settled',
       code: null,
-      from: this.ledger.merchantAccount,
+      from: m.account,
       to: phone,
       authorizationCode,
       operationRef,
@@ -355,7 +380,7 @@ export class BncOperations {
     };
   }
 
-  private debitToken(inner: Record<string, unknown>, clientReference: string): Reply {
+  private debitToken(m: EmulatedMerchant, inner: Record<string, unknown>, clientReference: string): Reply {
     const amount = inner.Amount as number;
     const magic = MAGIC_CENTS[cents(amount)]?.simf;
     if (magic && !isIso(magic)) return ko(magic);
@@ -364,39 +389,53 @@ export class BncOperations {
     const otp = String(randomInt(10_000_000, 100_000_000));
     this.otps.set(debtor, { otp, expiresAt: this.options.now().getTime() + this.options.otpTtlMs });
     const reference = this.nextReference();
-    this.newOrder({ kind: 'token', reference, clientReference, amount, state: 'settled', code: null, from: debtor, to: null });
+    this.newOrder({
+      kind: 'token',
+      reference,
+      clientReference,
+      amount,
+      state: 'settled',
+      code: null,
+      from: debtor,
+      to: null,
+      merchant: m.clientId,
+    });
     return { status: 'OK', message: '000000Se ha enviado el código de autorización al cliente', value: { Reference: reference } };
   }
 
-  private debit(inner: Record<string, unknown>, clientReference: string): Reply {
+  private debit(m: EmulatedMerchant, inner: Record<string, unknown>, clientReference: string): Reply {
     const amount = inner.Amount as number;
     const debtor = inner.DebtorAccount as string;
     const magic = MAGIC_CENTS[cents(amount)];
-    if (magic?.simf) return isIso(magic.simf) ? this.simfRejected('debit', amount, clientReference, magic.simf) : ko(magic.simf);
+    if (magic?.simf)
+      return isIso(magic.simf) ? this.simfRejected(m.clientId, 'debit', amount, clientReference, magic.simf) : ko(magic.simf);
     const issued = this.otps.get(debtor);
     if (!issued || issued.expiresAt <= this.options.now().getTime() || Number(issued.otp) !== inner.AddtlInf) {
-      return this.simfRejected('debit', amount, clientReference, 'TKCM');
+      return this.simfRejected(m.clientId, 'debit', amount, clientReference, 'TKCM');
     }
     this.otps.delete(debtor);
-    return this.simfAccepted('debit', amount, clientReference, debtor, this.ledger.merchantAccount, magic?.settle ?? null);
+    return this.simfAccepted(m.clientId, 'debit', amount, clientReference, debtor, m.account, magic?.settle ?? null);
   }
 
-  private credit(inner: Record<string, unknown>, clientReference: string): Reply {
+  private credit(m: EmulatedMerchant, inner: Record<string, unknown>, clientReference: string): Reply {
     const amount = inner.Amount as number;
     const magic = MAGIC_CENTS[cents(amount)];
-    if (magic?.simf) return isIso(magic.simf) ? this.simfRejected('credit', amount, clientReference, magic.simf) : ko(magic.simf);
-    if (!this.ledger.canPay(this.ledger.merchantAccount, amount)) return this.simfRejected('credit', amount, clientReference, 'AM04');
+    if (magic?.simf)
+      return isIso(magic.simf) ? this.simfRejected(m.clientId, 'credit', amount, clientReference, magic.simf) : ko(magic.simf);
+    if (!this.ledger.canPay(m.account, amount)) return this.simfRejected(m.clientId, 'credit', amount, clientReference, 'AM04');
     return this.simfAccepted(
+      m.clientId,
       'credit',
       amount,
       clientReference,
-      this.ledger.merchantAccount,
+      m.account,
       inner.CreditorAccount as string,
       magic?.settle ?? null,
     );
   }
 
   private simfAccepted(
+    merchant: string,
     kind: 'debit' | 'credit',
     amount: number,
     clientReference: string,
@@ -415,6 +454,7 @@ export class BncOperations {
       to,
       endToEndId: this.endToEnd(),
       settleAs,
+      merchant,
     });
     if (this.options.settleDelayMs !== null) {
       const timer = setTimeout(() => {
@@ -432,7 +472,7 @@ export class BncOperations {
     };
   }
 
-  private simfRejected(kind: 'debit' | 'credit', amount: number, clientReference: string, code: string): Reply {
+  private simfRejected(merchant: string, kind: 'debit' | 'credit', amount: number, clientReference: string, code: string): Reply {
     const order = this.newOrder({
       kind,
       reference: this.nextReference(),
@@ -443,6 +483,7 @@ export class BncOperations {
       from: null,
       to: null,
       endToEndId: this.endToEnd(),
+      merchant,
     });
     return { status: 'OK', message: '000000Operación rechazada', value: simfValue(order) };
   }
@@ -483,10 +524,11 @@ export class BncOperations {
     return [...this.ledger.orders.values()].filter((o) => o.state === 'pending').map((o) => this.settle(o.reference)!);
   }
 
-  private status(inner: Record<string, unknown>): Reply {
+  private status(m: EmulatedMerchant, inner: Record<string, unknown>): Reply {
     const kind = OPERATION_TYPES[inner.OperationType as string];
     const order = this.ledger.findOrder(inner.Reference as string);
-    if (!order || order.kind !== kind) return ko('SMF001');
+    // Another merchant's operation is not found for this one (its ChildClientID scopes the query).
+    if (!order || order.kind !== kind || order.merchant !== m.clientId) return ko('SMF001');
     const txSts = order.state === 'settled' ? 'ACCP' : order.state === 'pending' ? 'AC00' : 'RJCT';
     const rsn = order.state === 'rejected' ? `${order.code}${textOf(order.code!)}` : textOf(txSts);
     return {
@@ -496,9 +538,9 @@ export class BncOperations {
     };
   }
 
-  private current(inner: Record<string, unknown>): Reply {
-    if (!sameId(inner.ClientID as string, this.options.clientId)) return ko('EPIANF');
-    const account = this.ledger.merchantAccount;
+  private current(m: EmulatedMerchant, inner: Record<string, unknown>): Reply {
+    if (!sameId(inner.ClientID as string, m.clientId)) return ko('EPIANF');
+    const account = m.account;
     return {
       status: 'OK',
       message: '000000Consulta exitosa',
@@ -506,14 +548,14 @@ export class BncOperations {
     };
   }
 
-  private history(inner: Record<string, unknown>): Reply {
-    if (!sameId(inner.ClientID as string, this.options.clientId)) return ko('EPIANF');
+  private history(m: EmulatedMerchant, inner: Record<string, unknown>): Reply {
+    if (!sameId(inner.ClientID as string, m.clientId)) return ko('EPIANF');
     const start = (inner.StartDate as string).slice(0, 10);
     const end = (inner.EndDate as string).slice(0, 10);
     if (daysBetween(start, end) < 0 || daysBetween(start, end) > 30) return ko('EPIIMS', 'El rango de fechas no puede superar 31 días');
     const account = inner.AccountNumber as string;
     // Another client's account is simply not among this client's accounts.
-    if (account !== this.ledger.merchantAccount) return { status: 'OK', message: '000000Consulta exitosa', value: {} };
+    if (account !== m.account) return { status: 'OK', message: '000000Consulta exitosa', value: {} };
     const lines = this.ledger
       .account(account)
       .movements.filter((m) => m.date >= start && m.date <= end)

@@ -5,7 +5,7 @@ import { extractCode } from '../src/codes';
 import { telefonoBnc, venezuelanDate } from '../src/requests';
 import { decryptValue, field, sealResponse, validationOf } from '../src/protocol';
 import { FaultQueue } from './faults';
-import { Ledger, type LedgerOrder } from './ledger';
+import { type EmulatedMerchant, Ledger, type LedgerOrder } from './ledger';
 import { BncOperations, MONEY_PATHS, QUERY_PATHS, ko, type Reply } from './operations';
 
 export interface EmulatorCredentials {
@@ -29,6 +29,13 @@ export interface EmulatorOptions {
   /** The bank's clock (WorkingKey day, OTP expiry, statement dates). */
   now?: () => Date;
   merchantBalance?: number;
+  /**
+   * Child merchants the ClientGUID acts for with `ChildClientID` (their RIF), each with its own
+   * account and books; more can be added with `controls.addChild`. An unknown child → EPIMC2.
+   */
+  children?: EmulatedMerchant[];
+  /** Whether the ClientGUID may act for child merchants at all (default true); false → EPIMC1 on any `ChildClientID`. */
+  childPermission?: boolean;
   /** Opening balance of accounts and phones seen for the first time. */
   defaultBalance?: number;
   /**
@@ -62,6 +69,8 @@ export interface EmulatorControls {
   clearFaults(): void;
   /** Revokes every WorkingKey issued so far: the next call gets EPIRWK. */
   revokeWorkingKeys(): void;
+  /** Registers a child merchant (RIF and account) under this ClientGUID; its account opens with `balance` (default the merchant balance). */
+  addChild(child: EmulatedMerchant, balance?: number): void;
   settle(reference: string, outcome?: string): LedgerOrder | undefined;
   settleAll(): LedgerOrder[];
   /** The OTP "sent" for a Débito Inmediato token: by local phone (`0414…`), `58…` phone or account. */
@@ -113,8 +122,10 @@ export async function startEmulator(options: EmulatorOptions): Promise<Emulator>
     merchantBalance: options.merchantBalance ?? 10_000_000,
     defaultBalance: options.defaultBalance ?? 1_000_000,
   });
+  for (const child of options.children ?? []) ledger.addChild(child);
   const ops = new BncOperations(ledger, {
     clientId: creds.clientId,
+    ...(options.childPermission !== undefined ? { childPermission: options.childPermission } : {}),
     otpTtlMs: options.otpTtlMs ?? 120_000,
     settleDelayMs: options.settleDelayMs ?? null,
     now,
@@ -305,6 +316,7 @@ export async function startEmulator(options: EmulatorOptions): Promise<Emulator>
             orderCount: controls.orderCount(),
             stats,
             merchantBalance: ledger.balanceOf(ledger.merchantAccount),
+            children: ledger.children.map((c) => ({ ...c, balance: ledger.balanceOf(c.account) })),
             orders: [...ledger.orders.values()],
           });
         case 'POST failNext':
@@ -325,6 +337,16 @@ export async function startEmulator(options: EmulatorOptions): Promise<Emulator>
           return json(200, { ok: true });
         case 'POST revokeWorkingKeys':
           controls.revokeWorkingKeys();
+          return json(200, { ok: true });
+        case 'POST addChild':
+          if (typeof body.clientId !== 'string' || !/^[VEJGP][0-9]{1,9}$/.test(body.clientId))
+            return json(400, { error: 'clientId (a RIF like J123456789) is required' });
+          if (typeof body.account !== 'string' || !/^[0-9]{20}$/.test(body.account))
+            return json(400, { error: 'account (20 digits) is required' });
+          controls.addChild(
+            { clientId: body.clientId, account: body.account },
+            body.balance === undefined ? undefined : Number(body.balance),
+          );
           return json(200, { ok: true });
         case 'POST settleAll':
           return json(200, { settled: controls.settleAll().map((o) => ({ reference: o.reference, state: o.state, code: o.code })) });
@@ -396,6 +418,7 @@ export async function startEmulator(options: EmulatorOptions): Promise<Emulator>
     revokeWorkingKeys: () => {
       for (const k of keys) k.revoked = true;
     },
+    addChild: (child, balance) => ledger.addChild(child, balance),
     settle: (reference, outcome) => ops.settle(reference, outcome),
     settleAll: () => ops.settleAll(),
     otpFor(instrument) {

@@ -1,4 +1,4 @@
-import { MOTIVOS_RECHAZO } from '@switch/shared';
+import { MOTIVOS_RECHAZO, orderRuleConflicts } from '@switch/shared';
 import { describe, expect, it } from 'vitest';
 import { simfStatus } from './responses';
 import { BNC_CODES, BNC_FAMILY_CODES, classify, extractCode, messageText } from './codes';
@@ -72,6 +72,13 @@ describe('BNC code table', () => {
       expect(classify(code, 'p2p').disposition, code).toBe('not_processed');
     for (const code of ['EPIE00', 'EPIEMP', 'EPIECP', 'EPIURS', 'AB01']) expect(classify(code, 'p2p').disposition, code).toBe('unknown');
     expect(classify('EPIRWK', 'p2p').disposition).toBe('refresh_key');
+  });
+
+  it('follows the kit rule for orders: SMF001 ("operación no encontrada") answering an order is unknown, never a reroute', () => {
+    expect(orderRuleConflicts(BNC_CODES)).toEqual([]);
+    expect(classify('SMF001', 'simf', 'order')).toMatchObject({ known: true, disposition: 'unknown' });
+    expect(classify('EPIMC2', 'p2p', 'order')).toMatchObject({ motivo: 'FIRMA_AUTH', disposition: 'reject' });
+    expect(classify('EPIMC1', 'c2p', 'order')).toMatchObject({ motivo: 'FIRMA_AUTH', disposition: 'reject' });
   });
 
   it('an unknown or missing code is unknown, never a rejection', () => {

@@ -2,7 +2,9 @@ import {
   authRefusal,
   code,
   lookup,
+  notFound,
   notProcessed,
+  orderMeaning,
   rejects,
   type CodeEntry,
   type CodeTable,
@@ -160,8 +162,9 @@ export const BNC_CODES: CodeTable = {
   VE02: rejects('RECHAZO_TECNICO', 'Error técnico de persistencia', 'published'),
   RJCT: rejects('DESCONOCIDO', 'Operación rechazada', 'published'),
   MD15: rejects('DESCONOCIDO', 'Rechazo', 'published'),
-  // SIMF status query: no such operation. For an order this is "the bank has no such order".
-  SMF001: code('not_processed', 'DESCONOCIDO', 'Operación no encontrada', 'published', 'not_processed'),
+  // SIMF status query: no such operation. Said of an order it does not prove the order did not run:
+  // unknown, then queried (the kit's rule), never a reroute.
+  SMF001: notFound('Operación no encontrada', 'published'),
 };
 
 /** Per-service readings of a code, over `BNC_CODES`. */
@@ -192,11 +195,16 @@ export function entryOf(code: string | null, family: CodeFamily): CodeEntry | un
   return lookup(BNC_FAMILY_CODES[family] ?? {}, code) ?? lookup(BNC_CODES, code);
 }
 
-/** A code's meaning for one service; an unknown or missing code is unknown (a status query settles it), never a rejection. */
-export function classify(code: string | null, family: CodeFamily): Classified {
+/**
+ * A code's meaning for one service; an unknown or missing code is unknown (a status query settles it),
+ * never a rejection. Said of an order (`context: 'order'`) the kit's one rule applies (`orderMeaning`):
+ * a "no such record" code is unknown, not a rejection nor a reroute.
+ */
+export function classify(code: string | null, family: CodeFamily, context: 'order' | 'answer' = 'answer'): Classified {
   const entry = entryOf(code, family);
   if (!entry) return { code, known: false, motivo: 'DESCONOCIDO', disposition: 'unknown', descripcion: 'Código no reconocido' };
-  const disposition = code === REFRESH_KEY ? 'refresh_key' : DISPOSITION[entry.meaning];
+  const meaning = context === 'order' ? orderMeaning(entry) : entry.meaning;
+  const disposition = code === REFRESH_KEY ? 'refresh_key' : DISPOSITION[meaning];
   return { code, known: true, motivo: entry.motivo ?? 'DESCONOCIDO', disposition, descripcion: entry.descripcion };
 }
 

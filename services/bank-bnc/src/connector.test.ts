@@ -500,4 +500,116 @@ describe('BNC connector against the emulator', () => {
       expect(emu.controls.stats().byPath['Position/HistoryByDate']).toBe(calls + 2);
     });
   });
+  describe('merchants under the ClientGUID (ChildClientID)', () => {
+    const CHILD = { clientId: 'J000000191', account: '01910000000000000191' };
+    const OTHER = { clientId: 'J000000292', account: '01910000000000000292' };
+    const own = { cuenta: CHILD.account, telefono: null, rif: CHILD.clientId };
+    const other = { cuenta: OTHER.account, telefono: null, rif: OTHER.clientId };
+    const forChild = <T extends ExecuteOrder>(o: T, account = own): T => ({ ...o, account });
+    const statusFor = (o: ExecuteOrder, outcome: BankOutcome, account = own): StatusQuery => ({ ...statusOf(o, outcome), account });
+
+    beforeAll(() => {
+      emu.controls.addChild(CHILD, 5_000);
+      emu.controls.addChild(OTHER, 5_000);
+    });
+
+    it("a live order acts as the registered holder: its money moves in the child's own account, not the switch's", async () => {
+      const [parentBefore, childBefore] = [emu.ledger.balanceOf(ACCOUNT), emu.ledger.balanceOf(CHILD.account)];
+      const paid = await bnc.execute(forChild(pagar(41, telefono('04241230041'))));
+      expect(paid).toMatchObject({ type: 'settled' });
+      const collected = await bnc.execute(forChild(cobrar(100, '123456', 'c2p', telefono('04141230042'))));
+      expect(collected).toMatchObject({ type: 'settled' });
+      expect(emu.ledger.balanceOf(CHILD.account)).toBeCloseTo(childBefore - 41 + 100, 2);
+      expect(emu.ledger.balanceOf(ACCOUNT)).toBeCloseTo(parentBefore, 2);
+    });
+
+    it("status queries ask as the order's merchant about its account: another merchant's view does not find it", async () => {
+      const p2p = forChild(pagar(42, telefono('04241230043')));
+      const paid = await bnc.execute(p2p);
+      expect(await bnc.status(statusFor(p2p, paid))).toMatchObject({ type: 'settled' });
+      // Asked as the switch (no account) or as another child, BNC shows no such movement.
+      expect(await bnc.status(statusOf(p2p, paid))).toMatchObject({ type: 'not_processed' });
+      expect(await bnc.status(statusFor(p2p, paid, other))).toMatchObject({ type: 'not_processed' });
+
+      const ci = forChild(pagar(43, cuenta('01050000000000000043'), 'credito_inmediato'));
+      const accepted = await bnc.execute(ci);
+      expect(accepted).toMatchObject({ type: 'accepted', pending: true });
+      emu.controls.settleAll();
+      expect(await bnc.status(statusFor(ci, accepted))).toMatchObject({ type: 'settled' });
+      expect(await bnc.status(statusOf(ci, accepted))).toMatchObject({ type: 'not_processed', raw: { codigo: 'SMF001' } });
+    });
+
+    it("a C2P reversal finds the original in the child's statement and refunds from the child's account", async () => {
+      const payer = telefono('04141230044');
+      const collected = await bnc.execute(forChild(cobrar(44, '123456', 'c2p', payer)));
+      const before = emu.ledger.balanceOf(CHILD.account);
+      const related = { id: 'txn_c2p', referencia: (collected as { referencia: string }).referencia, rail: 'c2p' as const };
+      expect(await bnc.execute(forChild(reverso(related)))).toMatchObject({ type: 'settled' });
+      expect(emu.ledger.balanceOf(CHILD.account)).toBeCloseTo(before - 44, 2);
+    });
+
+    it("balance and statement read the child's account as the child", async () => {
+      const saldo = await bnc.saldo('live', { cuenta: CHILD.account }, { merchantId: 'm', account: own });
+      expect(saldo).toMatchObject({ ok: true, value: { cuenta: CHILD.account, disponible: emu.ledger.balanceOf(CHILD.account) } });
+      // As the switch (no registered account), the child's account is not among its accounts.
+      expect(await bnc.saldo('live', { cuenta: CHILD.account })).toMatchObject({ ok: false, motivo: 'CUENTA_NO_EXISTE' });
+      const today = venezuelanDate(clock);
+      const lines = await bnc.movimientos('live', { cuenta: CHILD.account, desde: today }, { merchantId: 'm', account: own });
+      expect(lines.ok && lines.value.movimientos.length).toBeGreaterThan(0);
+    });
+
+    it('a merchant BNC does not know under this ClientGUID → EPIMC2, FIRMA_AUTH, nothing moved, never rerouted', async () => {
+      const before = emu.controls.orderCount();
+      const stranger = { cuenta: '01910000000000000393', telefono: null, rif: 'J000000393' };
+      expect(await bnc.execute(forChild(pagar(45), stranger))).toMatchObject({
+        type: 'rejected',
+        motivo: 'FIRMA_AUTH',
+        raw: { codigo: 'EPIMC2' },
+      });
+      expect(emu.controls.orderCount()).toBe(before);
+    });
+
+    it('credentials without the child permission → EPIMC1, FIRMA_AUTH', async () => {
+      const strict = await startEmulator({
+        port: 0,
+        credentials: { clientGuid: GUID, masterKey: MASTER, clientId: CLIENT_ID, account: ACCOUNT },
+        children: [CHILD],
+        childPermission: false,
+        now,
+      });
+      const c = new BncConnector(config(strict), { now });
+      try {
+        expect(await c.execute(forChild(pagar(46)))).toMatchObject({ type: 'rejected', motivo: 'FIRMA_AUTH', raw: { codigo: 'EPIMC1' } });
+        // The switch's own merchant (no child) is still served.
+        expect(await c.execute(pagar(46))).toMatchObject({ type: 'settled' });
+      } finally {
+        await c.close();
+        await strict.close();
+      }
+    });
+
+    it("the switch's own account is the parent (no ChildClientID); a registered account without a RIF is refused before sending", async () => {
+      const before = emu.ledger.balanceOf(ACCOUNT);
+      expect(await bnc.execute(forChild(pagar(47), { cuenta: ACCOUNT, telefono: null }))).toMatchObject({ type: 'settled' });
+      expect(await bnc.execute(forChild(pagar(48), { cuenta: ACCOUNT, telefono: null, rif: 'J121532' }))).toMatchObject({
+        type: 'settled',
+      });
+      expect(emu.ledger.balanceOf(ACCOUNT)).toBeCloseTo(before - 47 - 48, 2);
+      const calls = emu.controls.stats().calls;
+      expect(await bnc.execute(forChild(pagar(49), { cuenta: CHILD.account, telefono: null }))).toMatchObject({
+        type: 'rejected',
+        motivo: 'FIRMA_AUTH',
+        raw: { codigo: 'FORMATO' },
+      });
+      expect(emu.controls.stats().calls).toBe(calls);
+    });
+
+    it('an order answered SMF001 ("operación no encontrada") is unknown, never a reroute', async () => {
+      emu.controls.rejectNext(1, 'SMF001', 'SIMF/CreditBeginner');
+      expect(await bnc.execute(forChild(pagar(50, cuenta('01050000000000000050'), 'credito_inmediato')))).toMatchObject({
+        type: 'unknown',
+        raw: { codigo: 'SMF001' },
+      });
+    });
+  });
 });

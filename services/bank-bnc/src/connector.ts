@@ -8,7 +8,10 @@ import {
   saldoRead,
   statementPage,
   type BankConnectorKit,
+  FormatError,
   type Mode,
+  type OrderAccount,
+  type ReadContext,
   type Movimientos,
   type MovimientosQuery,
   type ReadOutcome,
@@ -84,6 +87,49 @@ const HISTORY_MAX_WINDOWS = 12;
 type Search = { kind: 'found'; movement: Movement } | { kind: 'absent'; raw: Record<string, unknown> } | { kind: 'failed'; call: BncCall };
 
 /**
+ * Who an order or query acts for at BNC: the RIF BNC knows it by (`ClientID` of Position/*), its
+ * account, and the `ChildClientID` that makes the parent's ClientGUID act for it (null: the parent).
+ */
+export interface BncMerchant {
+  clientId: string;
+  account: string;
+  child: string | null;
+}
+
+/** `V012345678` and `V12345678` name the same person. */
+const sameRif = (a: string, b: string): boolean => {
+  const [x, y] = [a.trim().toUpperCase(), b.trim().toUpperCase()];
+  return x[0] === y[0] && Number(x.slice(1)) === Number(y.slice(1));
+};
+
+/**
+ * The merchant an order, a status query or a read acts for (issue "Hardening the edge": each
+ * merchant's money moves in its own account). BNC identifies the client by its credentials and takes
+ * no merchant account in its orders; under one ClientGUID it serves sub-merchants named by
+ * `ChildClientID` (their RIF, PROTOCOLS §1.4). So:
+ * - a registered account with its holder's RIF acts as that child (`ChildClientID`, its `ClientID` and
+ *   account in Position/*), unless the RIF is the switch's own (then the parent, no child);
+ * - a registered account without a RIF is only usable when it is the switch's own configured account;
+ *   any other is refused before anything is sent (FIRMA_AUTH: a set-up problem, never rerouted),
+ *   because BNC would otherwise move the money in the switch's own books;
+ * - no registered account (test mode, where no register is checked, SPEC 4.10.4): the switch's own
+ *   merchant as configured (`BNC_LIVE_CLIENT_ID`, `_ACCOUNT`, optional `_CHILD_CLIENT_ID`).
+ */
+export function bncMerchant(config: BncConnectorConfig, account: OrderAccount | undefined): BncMerchant {
+  const own: BncMerchant = { clientId: config.clientId, account: config.account, child: config.childClientId ?? null };
+  if (!account) return own;
+  if (account.rif) {
+    if (sameRif(account.rif, config.clientId)) return { clientId: config.clientId, account: account.cuenta, child: null };
+    return { clientId: account.rif, account: account.cuenta, child: account.rif };
+  }
+  if (account.cuenta === config.account) return own;
+  throw new FormatError(
+    `the registered BNC account ${account.cuenta} has no holder RIF: BNC would act for the switch, not the merchant (register it with account add --rif)`,
+    'FIRMA_AUTH',
+  );
+}
+
+/**
  * BNC's live connector (PROTOCOLS §1) as a kit definition. C2P and P2P are synchronous (settled on
  * OK); Débito and Crédito Inmediato go through the central bank's SIMF (accepted, then settled
  * through GetStatusTrans). Envelope, crypto and session are protocol.ts, request shapes requests.ts,
@@ -110,20 +156,23 @@ class BncBank implements BankDefinition {
 
   async status(query: StatusQuery): Promise<BankOutcome> {
     if (query.kind === 'token') return { type: 'unknown', raw: { switch: 'una solicitud de OTP no tiene estado que consultar en BNC' } };
+    // Asked as the merchant the order was made for, about its account (never the switch's own).
+    const m = bncMerchant(this.config, query.account);
     if (query.rail === 'debito_inmediato' || query.rail === 'credito_inmediato') {
-      const inner = this.withChild({
+      const inner = this.withChild(m, {
         OperationType: SIMF_OPERATION_TYPE[query.rail],
         Reference: query.referencia ?? envelopeReference(query.orderRef),
       });
       return simfStatus(await this.client.call(BNC_PATHS.status, inner, this.client.freshReference('Q')));
     }
-    return await this.movementStatus(query);
+    return await this.movementStatus(m, query);
   }
 
-  async saldo(_mode: Mode, query: SaldoQuery): Promise<ReadOutcome<Saldo>> {
+  async saldo(_mode: Mode, query: SaldoQuery, context: ReadContext = {}): Promise<ReadOutcome<Saldo>> {
+    const m = bncMerchant(this.config, context.account);
     const call = await this.client.call(
       BNC_PATHS.balance,
-      this.withChild({ ClientID: identificacionBnc(this.config.clientId) }),
+      this.withChild(m, { ClientID: identificacionBnc(m.clientId) }),
       this.client.freshReference('Q'),
     );
     if (call.kind !== 'answer' || call.answer.status !== 'OK' || call.answer.valueProblem) return readFailure(call);
@@ -143,7 +192,8 @@ class BncBank implements BankDefinition {
     });
   }
 
-  async movimientos(_mode: Mode, query: MovimientosQuery): Promise<ReadOutcome<Movimientos>> {
+  async movimientos(_mode: Mode, query: MovimientosQuery, context: ReadContext = {}): Promise<ReadOutcome<Movimientos>> {
+    const m = bncMerchant(this.config, context.account);
     const hasta = query.hasta ?? venezuelanDate(this.now());
     const offset = cursorOffset(query.cursor);
     if (offset === null) return invalidCursor();
@@ -154,7 +204,7 @@ class BncBank implements BankDefinition {
         raw: { codigo: 'RANGO', descripcion: `a lo sumo ${HISTORY_MAX_DAYS * HISTORY_MAX_WINDOWS} días por consulta` },
       };
     }
-    const fetched = await this.history(query.cuenta, query.desde, hasta);
+    const fetched = await this.history(m, query.cuenta, query.desde, hasta);
     if (!fetched.ok) return readFailure(fetched.call);
     const all = fetched.movements.map(toMovimiento);
     all.sort((a, b) => (a.fecha < b.fecha ? -1 : a.fecha > b.fecha ? 1 : 0));
@@ -164,12 +214,14 @@ class BncBank implements BankDefinition {
   private async run(order: ExecuteOrder): Promise<BankOutcome> {
     const reference = envelopeReference(order.orderRef);
     const req = order.request;
+    // Each merchant's money moves in its own account: BNC acts for the order's registered holder.
+    const m = bncMerchant(this.config, order.account);
     switch (req.kind) {
       case 'token': {
         if (order.rail !== 'debito_inmediato') return noSoportado('BNC solo emite OTP para Débito Inmediato');
         const p = req.body.pagador;
         const debtor = instrumentoSimf(p);
-        const inner = this.withChild({
+        const inner = this.withChild(m, {
           Amount: montoBnc(req.body.monto.valor),
           DebtorAccount: debtor.account,
           DebtorAccountType: debtor.type,
@@ -188,7 +240,7 @@ class BncBank implements BankDefinition {
         const { pagador, monto, concepto, otp } = req.body;
         if (order.rail === 'debito_inmediato') {
           const debtor = instrumentoSimf(pagador);
-          const inner = this.withChild({
+          const inner = this.withChild(m, {
             Amount: montoBnc(monto.valor),
             DebtorAccount: debtor.account,
             DebtorAccType: debtor.type,
@@ -202,7 +254,7 @@ class BncBank implements BankDefinition {
         }
         if (order.rail !== 'c2p') return noSoportado(`BNC no cobra por el riel ${order.rail}`);
         if (pagador.tipo !== 'telefono') return noSoportado('El C2P de BNC cobra a un teléfono afiliado a Pago Móvil');
-        const inner = this.withChild({
+        const inner = this.withChild(m, {
           DebtorBankCode: codigoBancoInt(pagador.banco),
           DebtorCellPhone: telefonoBnc(pagador.valor),
           DebtorID: identificacionBnc(pagador.identificacion),
@@ -216,7 +268,7 @@ class BncBank implements BankDefinition {
         const { beneficiario, monto, concepto } = req.body;
         if (order.rail === 'pago_movil') {
           if (beneficiario.tipo !== 'telefono') return noSoportado('El Pago Móvil de BNC paga a un teléfono');
-          const inner = this.withChild({
+          const inner = this.withChild(m, {
             Amount: montoBnc(monto.valor),
             BeneficiaryBankCode: codigoBancoInt(beneficiario.banco),
             BeneficiaryCellPhone: telefonoBnc(beneficiario.valor),
@@ -230,7 +282,7 @@ class BncBank implements BankDefinition {
         }
         if (order.rail !== 'credito_inmediato') return noSoportado(`BNC no paga por el riel ${order.rail}`);
         const creditor = instrumentoSimf(beneficiario);
-        const inner = this.withChild({
+        const inner = this.withChild(m, {
           Amount: montoBnc(monto.valor),
           CreditorBank: beneficiario.banco,
           CreditorID: identificacionBnc(beneficiario.identificacion),
@@ -242,7 +294,7 @@ class BncBank implements BankDefinition {
         return orderOutcome(await this.client.call(BNC_PATHS.credit, inner, reference), 'simf', simfExecuted);
       }
       case 'reverso':
-        return this.reverse(order, reference);
+        return this.reverse(m, order, reference);
     }
   }
 
@@ -251,11 +303,11 @@ class BncBank implements BankDefinition {
    * amount, which the reverse order does not carry, so both are read from the merchant's statement
    * line whose bank reference is the original's [inf: ControlNumber is the C2P IdTransaction].
    */
-  private async reverse(order: ExecuteOrder, reference: string): Promise<BankOutcome> {
+  private async reverse(m: BncMerchant, order: ExecuteOrder, reference: string): Promise<BankOutcome> {
     const related = order.related;
     if (related?.rail !== 'c2p' || !related.referencia) return noSoportado('BNC solo reversa cobros C2P (MobPayment/ReverseC2P)');
     const original = related.referencia;
-    const search = await this.findMovement((m) => str(m.ReferenceA) === original && isCredit(m));
+    const search = await this.findMovement(m, (line) => str(line.ReferenceA) === original && isCredit(line));
     if (search.kind === 'failed')
       return {
         type: 'not_processed',
@@ -263,7 +315,7 @@ class BncBank implements BankDefinition {
       };
     if (search.kind === 'absent')
       return noSoportado(`el cobro C2P ${original} no está en los últimos ${this.lookbackDays} días del estado de cuenta`);
-    const inner = this.withChild({
+    const inner = this.withChild(m, {
       IdTransactionToReverse: Number(search.movement.ControlNumber),
       Amount: montoBnc(Math.abs(Number(search.movement.Amount))),
       Terminal: this.config.terminal,
@@ -275,10 +327,12 @@ class BncBank implements BankDefinition {
    * P2P, C2P and reversals have no status endpoint; BNC marks the movement with the `Reference` we
    * sent (doc), so the statement tells whether the order ran. Absent → "no such order".
    */
-  private async movementStatus(query: StatusQuery): Promise<BankOutcome> {
+  private async movementStatus(m: BncMerchant, query: StatusQuery): Promise<BankOutcome> {
     const marker = envelopeReference(query.orderRef);
     const search = await this.findMovement(
-      (m) => REFERENCE_FIELDS.some((f) => str(m[f]) === marker) || (query.referencia !== null && str(m.ReferenceA) === query.referencia),
+      m,
+      (line) =>
+        REFERENCE_FIELDS.some((f) => str(line[f]) === marker) || (query.referencia !== null && str(line.ReferenceA) === query.referencia),
     );
     switch (search.kind) {
       case 'failed':
@@ -299,21 +353,22 @@ class BncBank implements BankDefinition {
     return this.config.lookbackDays ?? 3;
   }
 
-  private async findMovement(match: (m: Movement) => boolean): Promise<Search> {
+  private async findMovement(m: BncMerchant, match: (line: Movement) => boolean): Promise<Search> {
     const today = venezuelanDate(this.now());
-    const fetched = await this.history(this.config.account, addDays(today, 1 - this.lookbackDays), today);
+    const fetched = await this.history(m, m.account, addDays(today, 1 - this.lookbackDays), today);
     if (!fetched.ok) return { kind: 'failed', call: fetched.call };
     const movement = fetched.movements.find(match);
     return movement
       ? { kind: 'found', movement }
       : {
           kind: 'absent',
-          raw: { codigo: 'SIN_MOVIMIENTO', descripcion: 'BNC no muestra un movimiento con esa referencia', cuenta: this.config.account },
+          raw: { codigo: 'SIN_MOVIMIENTO', descripcion: 'BNC no muestra un movimiento con esa referencia', cuenta: m.account },
         };
   }
 
   /** The account's statement lines from `desde` to `hasta`, in windows of at most 31 days. */
   private async history(
+    m: BncMerchant,
     account: string,
     desde: string,
     hasta: string,
@@ -321,8 +376,8 @@ class BncBank implements BankDefinition {
     const movements: Movement[] = [];
     for (let start = desde; daysBetween(start, hasta) >= 0; start = addDays(start, HISTORY_MAX_DAYS)) {
       const end = daysBetween(start, hasta) >= HISTORY_MAX_DAYS ? addDays(start, HISTORY_MAX_DAYS - 1) : hasta;
-      const inner = this.withChild({
-        ClientID: identificacionBnc(this.config.clientId),
+      const inner = this.withChild(m, {
+        ClientID: identificacionBnc(m.clientId),
         AccountNumber: account,
         StartDate: fechaBnc(start),
         EndDate: fechaBnc(end),
@@ -335,8 +390,8 @@ class BncBank implements BankDefinition {
     return { ok: true, movements };
   }
 
-  private withChild(inner: Record<string, unknown>): Record<string, unknown> {
-    if (this.config.childClientId) inner.ChildClientID = this.config.childClientId;
+  private withChild(m: BncMerchant, inner: Record<string, unknown>): Record<string, unknown> {
+    if (m.child) inner.ChildClientID = identificacionBnc(m.child);
     if (this.config.branchId) inner.BranchID = this.config.branchId;
     return inner;
   }

@@ -39,7 +39,7 @@ export function orderOutcome(call: BncCall, family: CodeFamily, onAccepted: OnAc
     if (a.valueProblem) return { type: 'unknown', raw };
     return onAccepted(a, raw);
   }
-  const c = classify(a.code, family);
+  const c = classify(a.code, family, 'order');
   // A 5xx only proves something through a code the table knows.
   if (a.httpStatus >= 500 && !c.known) return { type: 'unknown', raw };
   return byDisposition(c.disposition, c.motivo, raw, 'order');

@@ -280,7 +280,8 @@ export class EmulatedBank {
     const ref = call.query.get('referencia_c') ?? '';
     const e2e = call.query.get('endtoend') ?? '';
     const order = (ref && this.ledger.byMerchantRef('cobroDI', ref)) || (e2e && this.ledger.byEndToEnd(e2e)) || undefined;
-    if (!order) return refusal('0025');
+    // The bank answers about the collecting account named in the query: another account has no such debit.
+    if (!order || order.to !== call.query.get('cuenta_cobrador')) return refusal('0025');
     return stateAnswer(order, { referencia_c: order.merchantRef, endtoend: order.endtoend, monto: order.monto });
   }
 
@@ -336,7 +337,8 @@ export class EmulatedBank {
   consultaLiq(call: Call): StoredAnswer {
     const ref = call.query.get('referencia') ?? '';
     const order = this.ledger.byMerchantRef('pagoO', ref) ?? this.ledger.orders.get(ref);
-    if (order?.kind !== 'pagoO') return refusal('0025');
+    // The bank answers about the originating account named in the query: another account has no such credit.
+    if (order?.kind !== 'pagoO' || order.from !== call.query.get('cuenta')) return refusal('0025');
     return stateAnswer(order, {
       numeroReferencia: order.referencia,
       referencia: order.merchantRef,

@@ -62,6 +62,8 @@ export interface EmulatorControls {
   callCount(): number;
   /** Money calls that named this merchant reference (referencia_c, referencia, idExterno, C2P ref). */
   callsFor(ref: string): number;
+  /** The last authenticated request to one route (`pagoO`, `consultaLiq`…), as the bank read it. */
+  lastRequest(route: string): { path: string; query: Record<string, string>; body: Record<string, unknown> } | null;
   /** Clears pending faults. */
   reset(): void;
 }
@@ -204,6 +206,7 @@ export async function startEmulator(options: EmulatorOptions): Promise<Emulator>
   const nonces = new Map<string, { highest: bigint; seen: Set<bigint> }>();
   const nonceWindow = options.nonceWindow ?? DEFAULT_NONCE_WINDOW;
   const perRef = new Map<string, number>();
+  const lastByRoute = new Map<string, { path: string; query: Record<string, string>; body: Record<string, unknown> }>();
   let calls = 0;
 
   /** null when the call is authentic, else the bank's refusal code. */
@@ -259,6 +262,7 @@ export async function startEmulator(options: EmulatorOptions): Promise<Emulator>
       }
     }
     const call: Call = { params: (match as RegExpExecArray).slice(1).map(decodeURIComponent), query: url.searchParams, body };
+    lastByRoute.set(route.name, { path: url.pathname, query: Object.fromEntries(url.searchParams), body });
     if (route.money) {
       const ref = EmulatedBank.referenceOf(route.name, call);
       if (ref) perRef.set(ref, (perRef.get(ref) ?? 0) + 1);
@@ -322,6 +326,7 @@ export async function startEmulator(options: EmulatorOptions): Promise<Emulator>
     orderCount: () => ledger.orders.size,
     callCount: () => calls,
     callsFor: (ref) => perRef.get(ref) ?? 0,
+    lastRequest: (route) => lastByRoute.get(route) ?? null,
     reset: () => {
       faults.fail.length = 0;
       faults.delay.length = 0;

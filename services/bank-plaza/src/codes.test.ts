@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MOTIVOS_RECHAZO } from '@switch/shared';
+import { MOTIVOS_RECHAZO, orderOutcome, orderRuleConflicts, statusOutcome } from '@switch/shared';
 import { classify, ISO_CODES, isoCodeIn, PLAZA_CODES } from './codes';
 
 const ISO_5_2 = [
@@ -91,5 +91,11 @@ describe('reading an answer', () => {
     expect(isoCodeIn('Fondos AM04')).toBeNull();
     expect(isoCodeIn('ZZ99 x')).toBeNull();
     expect(isoCodeIn(null)).toBeNull();
+  });
+
+  it('follows the kit rule for orders: "registro no encontrado" (0025) answering an order is unknown; in a status, no such order', () => {
+    expect(orderRuleConflicts(PLAZA_CODES)).toEqual([]);
+    expect(orderOutcome(classify('0025', null).entry, {})).toEqual({ type: 'unknown', raw: {} });
+    expect(statusOutcome(classify('0025', null).entry, {})).toMatchObject({ type: 'not_processed' });
   });
 });

@@ -539,4 +539,37 @@ describe('merchant accounts (edge)', () => {
     expect(sent.map((x) => x.from)).toContain(own);
     expect(sent.every((x) => x.from !== MERCHANT.account || x.monto !== 12.5)).toBe(true);
   });
+
+  it("a Crédito Inmediato's status is asked about the order's registered account (the emulator answers per account)", async () => {
+    const own = { cuenta: '01380000000000000078', telefono: null, rif: 'J000000078' };
+    const o = { ...pagar(13.25, beneficiaryAccount, 'credito_inmediato'), mode: 'live' as const, account: own };
+    expect(await plaza.execute(o)).toMatchObject({ type: 'accepted' });
+    const sent = [...emu.ledger.orders.values()].find((x) => x.kind === 'pagoO' && x.from === own.cuenta);
+    expect(sent).toBeDefined();
+    // The holder's RIF names the originator; the path's {rif} stays the API client's.
+    expect(emu.controls.lastRequest('pagoO')).toMatchObject({
+      path: `/v1/cce/pagoO/J00123456789`,
+      body: { identificacion_o: 'J00000000078', cuenta_origen: own.cuenta },
+    });
+    emu.controls.settleAll();
+    expect(await plaza.status({ ...statusOf(o), mode: 'live', account: own })).toMatchObject({ type: 'settled' });
+    // Asked about the connector's configured account instead, the bank has no such credit.
+    expect(await plaza.status({ ...statusOf(o), mode: 'live' })).toMatchObject({ type: 'not_processed', raw: { codigo: '0025' } });
+  });
+
+  it("an immediate debit's status is asked about the order's registered collecting account", async () => {
+    const own = { cuenta: '01380000000000000079', telefono: null, rif: 'J000000079' };
+    const pagador = payerPhone(payerSeq++);
+    expect((await plaza.execute({ ...token(9, pagador), mode: 'live', account: own })).type).toBe('accepted');
+    const otp = emu.controls.otpFor(pagador.valor)!;
+    const o = { ...cobrar(9, pagador, otp, 'debito_inmediato'), mode: 'live' as const, account: own };
+    const accepted = await plaza.execute(o);
+    expect(accepted).toMatchObject({ type: 'accepted' });
+    expect(emu.controls.lastRequest('cobroDI')).toMatchObject({
+      body: { cuenta_cobrador: own.cuenta, identificacion_b: 'J00000000079' },
+    });
+    emu.controls.settleAll();
+    expect(await plaza.status({ ...statusOf(o, accepted), mode: 'live', account: own })).toMatchObject({ type: 'settled' });
+    expect(await plaza.status({ ...statusOf(o, accepted), mode: 'live' })).toMatchObject({ type: 'not_processed' });
+  });
 });

@@ -17,6 +17,7 @@ import {
   type ExecuteOrder,
   type GuardedSend,
   type KitDeps,
+  type OrderAccount,
   type ReferenceBook,
   type StatusQuery,
 } from '@switch/shared';
@@ -68,12 +69,24 @@ function plazaBank(config: BancoPlazaOptions, kit: GuardedSend, deps: BancoPlaza
   const send = (req: PlazaRequest) => transport.send(req);
   const merchant = m;
 
+  /**
+   * Edge (merchant accounts): a live order carries the merchant's registered account at Plaza; it is
+   * debited or credited, and its status asked, instead of the connector's configured one. The
+   * holder's RIF, when registered, names the account's owner in the body (`identificacion_o`,
+   * `identificacion_b`); the `{rif}` of the paths stays the API client's (the switch's credential).
+   */
+  function merchantOf(account: OrderAccount | undefined): plaza.Merchant {
+    if (!account) return merchant;
+    return {
+      ...merchant,
+      account: account.cuenta,
+      ...(account.telefono ? { phone: account.telefono } : {}),
+      ...(account.rif ? { holderRif: account.rif } : {}),
+    };
+  }
+
   async function plan(order: ExecuteOrder): Promise<Plan> {
-    // Edge (merchant accounts): a live order carries the merchant's registered account at Plaza; it
-    // is debited or credited instead of the connector's configured one.
-    const m = order.account
-      ? { ...merchant, account: order.account.cuenta, ...(order.account.telefono ? { phone: order.account.telefono } : {}) }
-      : merchant;
+    const m = merchantOf(order.account);
     const { request, rail } = order;
     switch (request.kind) {
       case 'token':
@@ -158,6 +171,8 @@ function plazaBank(config: BancoPlazaOptions, kit: GuardedSend, deps: BancoPlaza
       return orderOutcome(await send(p.request), p.success);
     },
     async status(query) {
+      // The account the order was made with, never the configured one (they differ in live mode).
+      const m = merchantOf(query.account);
       switch (query.rail) {
         case 'debito_inmediato':
           if (query.kind === 'token') return unknownOutcome({ switch: 'an OTP request has no status at the bank' });

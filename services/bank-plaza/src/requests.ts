@@ -65,7 +65,10 @@ const referenceScope = (rif: string): string => `banco_plaza:${rif}:referencia`;
 
 /** The merchant's side of every order, from configuration (PROTOCOLS §2.4: `{rif}`, cobrador/origen account). */
 export interface Merchant {
+  /** The API client's RIF: the `{rif}` of the paths and the scope of the merchant references. */
   rif: string;
+  /** RIF of the account's holder when it is not the API client (a merchant's registered account). */
+  holderRif?: string;
   account: string;
   phone?: string;
   clientIp: string;
@@ -126,7 +129,7 @@ export function cobroDI(referencia: string, body: CobrarBody, m: Merchant): Plaz
       canal: CANAL,
       ...pagadorDI(body.pagador),
       cuenta_cobrador: account20(m.account),
-      identificacion_b: plazaId(m.rif),
+      identificacion_b: plazaId(m.holderRif ?? m.rif),
       nombre_p: body.pagador.nombre,
       monto: amount2(body.monto.valor),
       concepto: text35(body.concepto),
@@ -184,7 +187,7 @@ export function pagoO(referencia: string, body: PagarBody, m: Merchant): PlazaRe
       tipo_cce: 'E',
       tipo_proposito: PROPOSITO_CCE[body.proposito ?? 'transferencia'],
       tipo_instrumento_b: tipoInstrumento(b.tipo),
-      identificacion_o: plazaId(m.rif),
+      identificacion_o: plazaId(m.holderRif ?? m.rif),
       cuenta_origen: account20(m.account),
       cod_banco_d: '0138',
       nombre_d: body.ordenante.nombre,

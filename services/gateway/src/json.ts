@@ -25,6 +25,11 @@ export function charsetOf(contentType: string | undefined): string | undefined {
   return match ? match[1]!.toLowerCase() : undefined;
 }
 
+/** Every `charset` parameter of a content-type header, lower case (a repeated one must not hide a second charset). */
+export function charsetsOf(contentType: string | undefined): string[] {
+  return [...(contentType ?? '').matchAll(/;\s*charset\s*=\s*"?([^";\s]*)"?/gi)].map((m) => m[1]!.toLowerCase());
+}
+
 /**
  * A lone surrogate (the `u` flag makes a pair one code point, so the class matches a surrogate
  * alone): not Unicode text, unencodable in UTF-8, refused in any string of a body, known field or
@@ -147,8 +152,7 @@ const utf8Lenient = new TextDecoder('utf-8');
  * keys are plain data here: JSON.parse never sets a prototype, and the schemas ignore unknown keys.
  */
 export function parseJsonBody(raw: Buffer, contentType: string | undefined): unknown {
-  const charset = charsetOf(contentType);
-  if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') {
+  if (charsetsOf(contentType).some((charset) => charset !== 'utf-8' && charset !== 'utf8')) {
     throw new BodyRefused(415, {
       error: 'UNSUPPORTED_MEDIA_TYPE',
       message: 'send content-type: application/json with UTF-8 (charset=utf-8 or none)',

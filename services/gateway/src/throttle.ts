@@ -6,9 +6,10 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
  *
  * - a request budget per merchant id (named in the key header; per source address when no key is
  *   given), the documented `SWITCH_RATE_LIMIT_PER_MINUTE`;
- * - a failure budget per source address and per merchant id: refused requests (400, 401, 403, 405,
- *   413, 415) are counted when answered, and once a budget is spent every request of that address or
- *   merchant id is 429 until the window ends. A wrong key costs the attacker, not the store.
+ * - a failure budget per source address and per merchant id: refused requests (400, 401, 403, 404,
+ *   405, 413, 415, and a 422 that refuses the client's input: TOKEN_MISMATCH, ACCOUNT_NOT_REGISTERED)
+ *   are counted when answered, and once a budget is spent every request of that address or merchant
+ *   id is 429 until the window ends. A wrong key costs the attacker, not the store.
  *
  * The merchant id is read from the header without trusting it: it only picks the counter.
  * Every figure is the deployment's; each of `replicas` gateways enforces its share (limit/replicas,
@@ -18,7 +19,17 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 /** Source address of requests the MCP server injects into the API: no client can have it. */
 export const INJECTED_ADDRESS = 'mcp-injected';
 
-const FAILURE_STATUSES = new Set([400, 401, 403, 405, 413, 415]);
+// 404: unknown routes (scans) and ids (a `/consultar` guess costs a store read), both the client's error.
+const FAILURE_STATUSES = new Set([400, 401, 403, 404, 405, 413, 415]);
+
+/** 422 codes that refuse the client's input (not a state of the switch such as BANCO_NO_DISPONIBLE): counted as failures. */
+export const REFUSED_INPUT_CODES: ReadonlySet<string> = new Set(['TOKEN_MISMATCH', 'ACCOUNT_NOT_REGISTERED']);
+const refusedInput = new WeakSet<FastifyRequest>();
+
+/** Marks a request answered with a refusal of its input (a 422 of `REFUSED_INPUT_CODES`): it spends the failure budgets. */
+export function markRefusedInput(request: FastifyRequest): void {
+  refusedInput.add(request);
+}
 
 /** Counts per key in fixed windows; the whole map is dropped when a window ends, so it stays bounded. */
 export class WindowCounter {
@@ -146,7 +157,7 @@ export class Throttle {
 
   /** onResponse: counts a refused request against its address and claimed merchant. */
   countFailure = async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
-    if (!FAILURE_STATUSES.has(reply.statusCode)) return;
+    if (!FAILURE_STATUSES.has(reply.statusCode) && !refusedInput.has(request)) return;
     if (request.ip !== INJECTED_ADDRESS) this.failures.add(`ip|${request.ip}`);
     const merchant = claimedMerchant(request);
     if (merchant) this.failures.add(`m|${merchant.merchantId}`);

@@ -71,7 +71,23 @@ describe('webhook destination guard', () => {
   });
 
   it('refuses special-purpose IPv6 ranges and anything unparseable', () => {
-    for (const a of ['fe80::1', 'fc00::1', 'fd12:3456::1', 'ff02::1', '2001:db8::1', '2001::1', '100::1', 'fec0::1', 'not-an-ip']) {
+    for (const a of [
+      'fe80::1',
+      'fc00::1',
+      'fd12:3456::1',
+      'ff02::1',
+      '2001:db8::1',
+      '2001::1',
+      '100::1',
+      'fec0::1',
+      // The dummy prefix of RFC 9780 (IANA, 2025), which ipaddr.js calls unicast, and the newer
+      // documentation (3fff::/20) and SRv6 SID (5f00::/16) blocks.
+      '100:0:0:1::1',
+      '100:0:0:1:ffff:ffff:ffff:ffff',
+      '3fff::1',
+      '5f00::1',
+      'not-an-ip',
+    ]) {
       expect(isInternalAddress(a), a).toBe(true);
     }
   });

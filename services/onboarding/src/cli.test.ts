@@ -52,11 +52,13 @@ describe('onboarding command line', () => {
         '01910000000000000001',
         '--telefono',
         '04141234567',
+        '--rif',
+        'J123456789',
       ]),
     ).toEqual({
       method: 'POST',
       path: '/admin/v1/merchants/tienda/accounts',
-      body: { mode: 'live', banco: 'bnc', cuenta: '01910000000000000001', telefono: '04141234567' },
+      body: { mode: 'live', banco: 'bnc', cuenta: '01910000000000000001', telefono: '04141234567', rif: 'J123456789' },
     });
     expect(
       toRequest(['account', 'add', '--merchant', 'tienda', '--mode', 'test', '--banco', 'bnc', '--cuenta', '01910000000000000001']),

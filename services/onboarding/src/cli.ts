@@ -16,7 +16,9 @@ export const USAGE = `Usage: npm run switch -- <command> [options]
                                                    register a webhook endpoint (its secret is shown once)
   webhook list --merchant <id>                     list a merchant's webhook endpoints (no secrets)
   account add --merchant <id> --mode test|live --banco <routing id> --cuenta <20 digits> [--telefono <11 digits>]
-                                                   register an account the merchant collects into and pays from
+              [--rif <J123456789>]                 register an account the merchant collects into and pays from;
+                                                   --rif is the holder's RIF (required for live bnc accounts
+                                                   other than the switch's own: BNC acts for it)
   account list --merchant <id> [--mode test|live]  list a merchant's registered accounts
   delivery list --txn <transaction id>             webhook deliveries of a transaction, every attempt
   delivery redeliver --id <delivery id>            attempt a delivery again now, same body
@@ -102,6 +104,7 @@ export function toRequest(args: string[]): Request {
     case 'account add': {
       const body: Record<string, unknown> = { mode: need('mode'), banco: need('banco'), cuenta: need('cuenta') };
       if (flags.telefono) body.telefono = flags.telefono;
+      if (flags.rif) body.rif = flags.rif;
       return { method: 'POST', path: `/admin/v1/merchants/${merchant()}/accounts`, body };
     }
     case 'account list':

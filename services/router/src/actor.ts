@@ -138,6 +138,7 @@ export class TransactionActor {
         banco: a.banco,
         cuenta: a.cuenta,
         telefono: a.telefono,
+        ...(a.rif ? { rif: a.rif } : {}),
       }));
     }
     return tx;

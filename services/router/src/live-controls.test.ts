@@ -140,9 +140,14 @@ describe('live-money controls', () => {
       banco: 'banco_plaza',
       cuenta: '01380000000000000777',
       telefono: '04140000777',
+      rif: 'J000000777',
       createdAt: new Date().toISOString(),
     });
     const paid = await send('tienda');
+    // The snapshot keeps the holder's RIF: the bank worker reads it from here (BNC's ChildClientID).
+    expect(paid.merchantAccounts).toEqual([
+      { banco: 'banco_plaza', cuenta: '01380000000000000777', telefono: '04140000777', rif: 'J000000777' },
+    ]);
     expect(paid.attempts).toHaveLength(1);
     await bus.drained();
     expect(orders).toEqual([

@@ -96,6 +96,27 @@ describe('the kit connector', () => {
     expect(await kit.saldo('test', { cuenta: '01910000000000000001' })).toMatchObject({ ok: false, motivo: 'CUENTA_NO_EXISTE' });
   });
 
+  it("passes a read's context (the reader and its registered account) to the bank", async () => {
+    const seen: unknown[] = [];
+    const kit = kitWith(
+      {
+        saldo: async (_m, _q, context) => {
+          seen.push(context);
+          return { ok: false, motivo: 'DESCONOCIDO', raw: {} };
+        },
+        movimientos: async (_m, _q, context) => {
+          seen.push(context);
+          return { ok: false, motivo: 'DESCONOCIDO', raw: {} };
+        },
+      },
+      send(),
+    );
+    const context = { merchantId: 'm1', account: { cuenta: '01910000000000000001', telefono: null, rif: 'J000000001' } };
+    await kit.saldo('live', { cuenta: '01910000000000000001' }, context);
+    await kit.movimientos('live', { cuenta: '01910000000000000001', desde: '2026-11-01' }, context);
+    expect(seen).toEqual([context, context]);
+  });
+
   it('saldoRead reports a balance; contable and bloqueado default to the available figure and 0', () => {
     const at = new Date('2026-11-24T12:00:00Z');
     expect(saldoRead('bnc', '01910000000000000001', { disponible: 10.5 }, at, { a: 1 })).toEqual({

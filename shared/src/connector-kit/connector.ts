@@ -1,6 +1,6 @@
 import type { BancoId, Capability, Mode } from '../domain/bancos';
 import type { BankOutcome } from '../domain/operation';
-import type { BankConnector, ExecuteOrder, ReadOutcome, StatusQuery } from '../ports/bank';
+import type { BankConnector, ExecuteOrder, ReadContext, ReadOutcome, StatusQuery } from '../ports/bank';
 import type { Movimientos, MovimientosQuery, Saldo, SaldoQuery } from '../contracts/bancos';
 import type { GuardedConnector } from '../runtime/bank-service';
 import type { BankBreakers } from '../runtime/breaker';
@@ -64,12 +64,13 @@ export class BankConnectorKit<B extends BankDefinition = BankDefinition> impleme
     }
   }
 
-  saldo(mode: Mode, query: SaldoQuery): Promise<ReadOutcome<Saldo>> {
-    return read(() => this.bank.saldo(mode, query));
+  /** `context` names the reader and its registered account: the bank is asked as the merchant that holds it. */
+  saldo(mode: Mode, query: SaldoQuery, context?: ReadContext): Promise<ReadOutcome<Saldo>> {
+    return read(() => this.bank.saldo(mode, query, context));
   }
 
-  movimientos(mode: Mode, query: MovimientosQuery): Promise<ReadOutcome<Movimientos>> {
-    return read(() => this.bank.movimientos(mode, query));
+  movimientos(mode: Mode, query: MovimientosQuery, context?: ReadContext): Promise<ReadOutcome<Movimientos>> {
+    return read(() => this.bank.movimientos(mode, query, context));
   }
 
   async close(): Promise<void> {

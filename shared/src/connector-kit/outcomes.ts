@@ -145,12 +145,39 @@ export function outcomeOf(meaning: Meaning, motivo: MotivoRechazo | null, raw: R
 }
 
 /**
- * What an order learns from a coded answer. An unlisted code is unknown; a server error proves
- * something only through a code the table knows.
+ * The one rule for answers to orders (money first): only an answer *known* to mean "not executed"
+ * ends an order (`rejected`, or `not_processed` for a reroute). What the kit reads as not known:
+ * - a code the table does not list;
+ * - a "no such record" code: one whose meaning in a status answer is "the bank has no such order"
+ *   (`inStatus: 'not_processed'`, the kit's `notFound`). Said of a status query it settles the
+ *   order; said of an order (a reversal whose original the bank does not find, a debit answered
+ *   "registro no encontrado") it does not say the order did not run, so it is `unknown`: DESCONOCIDA,
+ *   then a status query, never a final RECHAZADA and never a reroute.
+ * Every bank's order answers go through here, so a table entry cannot bend the rule.
+ */
+export function orderMeaning(entry: CodeEntry | undefined): Meaning {
+  if (!entry) return 'unknown';
+  if (entry.inStatus === 'not_processed' && entry.meaning !== 'settled' && entry.meaning !== 'accepted' && entry.meaning !== 'pending')
+    return 'unknown';
+  return entry.meaning;
+}
+
+/**
+ * Entries of a table that contradict the rule above (a "no such record" code claiming on an order
+ * that it did not run): none in a consistent table; each bank's codes test asserts it.
+ */
+export function orderRuleConflicts(table: CodeTable): string[] {
+  return Object.entries(table)
+    .filter(([, entry]) => entry.inStatus === 'not_processed' && (entry.meaning === 'rejected' || entry.meaning === 'not_processed'))
+    .map(([codigo]) => codigo);
+}
+
+/**
+ * What an order learns from a coded answer (`orderMeaning`). An unlisted code is unknown; a server
+ * error proves something only through a code the table knows.
  */
 export function orderOutcome(entry: CodeEntry | undefined, raw: Raw, refs: Refs = {}): BankOutcome {
-  if (!entry) return unknownOutcome(raw);
-  return outcomeOf(entry.meaning, entry.motivo, raw, refs);
+  return outcomeOf(orderMeaning(entry), entry?.motivo ?? null, raw, refs);
 }
 
 /**

@@ -73,7 +73,7 @@ export interface Transaction {
    * Live mode: the merchant's registered accounts when the operation was created. Routing only uses
    * banks that hold one, and the order carries the one at the chosen bank (absent in test mode).
    */
-  merchantAccounts?: { banco: BancoId; cuenta: string; telefono: string | null }[];
+  merchantAccounts?: { banco: BancoId; cuenta: string; telefono: string | null; rif?: string }[];
   estado: EstadoOrigen;
   bancoUsado: BancoId | null;
   rail: Rail | null;

@@ -16,12 +16,25 @@ export interface ExecuteOrder {
   /** The merchant the order is for. */
   merchantId?: string;
   /** The merchant's registered account at this bank (live): prefer it over a connector-wide configured account. */
-  account?: { cuenta: string; telefono: string | null };
+  account?: OrderAccount;
 }
 
-/** Who is reading (the simulated bank keeps one ledger per merchant). */
+/**
+ * The merchant's registered account an order is made with (live mode), as the bank must see it: the
+ * account debited or credited, its pago móvil phone, and the RIF of its holder (the merchant's
+ * identity at banks that serve sub-merchants under one credential, e.g. BNC's `ChildClientID`).
+ */
+export interface OrderAccount {
+  cuenta: string;
+  telefono: string | null;
+  /** Absent when the account was registered without one. */
+  rif?: string;
+}
+
+/** Who is reading (the simulated bank keeps one ledger per merchant), and the registered account read (live). */
 export interface ReadContext {
   merchantId?: string;
+  account?: OrderAccount;
 }
 
 export interface StatusQuery {
@@ -33,6 +46,10 @@ export interface StatusQuery {
   kind: OperationRequest['kind'];
   referencia: string | null;
   endtoend: string | null;
+  /** The merchant the order was for. */
+  merchantId?: string;
+  /** The registered account the order was made with (live): a status query asks about that account, never the connector's configured one. */
+  account?: OrderAccount;
 }
 
 export type ReadOutcome<T> = { ok: true; value: T } | { ok: false; motivo: MotivoRechazo; raw: Record<string, unknown> };

@@ -50,6 +50,12 @@ export interface MerchantAccount {
   cuenta: string;
   /** The merchant's pago móvil phone at that bank, when it has one (11 digits). */
   telefono: string | null;
+  /**
+   * RIF of the account's holder (`J123456789`): who the merchant is at the bank. Banks that serve
+   * sub-merchants under the switch's one credential (BNC's `ChildClientID`) act for this RIF, so the
+   * money moves in the merchant's own books. Absent on accounts registered without one.
+   */
+  rif?: string;
   createdAt: string;
 }
 

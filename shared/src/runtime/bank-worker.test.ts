@@ -9,6 +9,7 @@ import type { Bus } from '../ports/bus';
 import type { Store } from '../ports/store';
 import type { BankOutcome } from '../domain/operation';
 import { CAPABILITIES } from '../domain/bancos';
+import { newTransaction } from '../domain/operation';
 import { createLogger } from '../telemetry/logger';
 import { startBankWorker } from './bank-worker';
 
@@ -197,5 +198,117 @@ describe('bank worker: an order goes to the bank at most once per attempt', () =
     const u = await setup(unsure);
     await u.send(order());
     expect(u.results[0]!.outcome.type).toBe('unknown');
+  });
+});
+
+describe('bank worker: reads', () => {
+  it("a read of a registered account carries that account (with its holder RIF) to the connector; another merchant's does not", async () => {
+    const bus = new MemoryBus();
+    const store = new MemoryStore();
+    const contexts: unknown[] = [];
+    const bank: BankConnector = {
+      banco: 'bnc',
+      capabilities: CAPABILITIES,
+      execute: async () => settled,
+      status: async () => settled,
+      saldo: async (_mode, _query, context) => {
+        contexts.push(context);
+        return { ok: false, motivo: 'DESCONOCIDO', raw: {} };
+      },
+      movimientos: async (_mode, _query, context) => {
+        contexts.push(context);
+        return { ok: false, motivo: 'DESCONOCIDO', raw: {} };
+      },
+    };
+    await store.accounts.register({
+      merchantId: 'tienda',
+      mode: 'live',
+      banco: 'bnc',
+      cuenta: '01910000000000000777',
+      telefono: null,
+      rif: 'J000000777',
+      createdAt: new Date().toISOString(),
+    });
+    await startBankWorker({
+      bus,
+      store,
+      banco: 'bnc',
+      connectors: { live: bank },
+      group: 'bank',
+      log,
+      faults: { publishAfterBankCall: 0 },
+    });
+    const read = (merchantId: string, op: 'saldo' | 'movimientos' = 'saldo') =>
+      bus.publish(bankRequests('bnc'), 'r', {
+        op,
+        correlationId: randomUUID(),
+        gatewayId: 'g',
+        mode: 'live',
+        merchantId,
+        query: op === 'saldo' ? { cuenta: '01910000000000000777' } : { cuenta: '01910000000000000777', desde: '2026-11-01' },
+      } as BankRequestMessage);
+    await read('tienda');
+    await read('tienda', 'movimientos');
+    await read('otro');
+    await bus.drained();
+    const account = { cuenta: '01910000000000000777', telefono: null, rif: 'J000000777' };
+    expect(contexts).toEqual([{ merchantId: 'tienda', account }, { merchantId: 'tienda', account }, { merchantId: 'otro' }]);
+    await bus.close();
+  });
+});
+
+describe("bank worker: a live order and its status queries act on the merchant's registered account", () => {
+  it("the order gets the holder RIF from the transaction; its status query (and a duplicate's) the account itself", async () => {
+    const bus = new MemoryBus();
+    const store = new MemoryStore();
+    const bank = new CountingBank(
+      { type: 'rejected', motivo: 'DUPLICADA', referencia: 'R9', raw: { codigo: 'G94' } },
+      { type: 'settled', referencia: 'R9', endtoend: null, raw: {} },
+    );
+    await startBankWorker({
+      bus,
+      store,
+      banco: 'bnc',
+      connectors: { live: bank },
+      group: 'bank',
+      log,
+      faults: { publishAfterBankCall: 0 },
+    });
+    const o = { ...order(), mode: 'live' as const, merchantId: 'tienda', account: { cuenta: '01910000000000000777', telefono: null } };
+    const tx = newTransaction({
+      id: o.txnId,
+      merchantId: 'tienda',
+      mode: 'live',
+      idempotencyKey: o.idempotencyKey,
+      fingerprint: 'f',
+      request: o.request,
+      relatedId: null,
+      now: new Date().toISOString(),
+    });
+    tx.merchantAccounts = [{ banco: 'bnc', cuenta: '01910000000000000777', telefono: null, rif: 'J000000777' }];
+    await store.transactions.insert(tx);
+    const account = { cuenta: '01910000000000000777', telefono: null, rif: 'J000000777' };
+
+    await bus.publish(bankRequests('bnc'), o.txnId, o);
+    await bus.drained();
+    expect(bank.orders).toEqual([expect.objectContaining({ account })]);
+    // "Duplicate reference": the original is asked about the same account.
+    expect(bank.statusQueries).toEqual([expect.objectContaining({ merchantId: 'tienda', account })]);
+
+    const status: BankRequestMessage = {
+      op: 'status',
+      txnId: o.txnId,
+      attempt: 1,
+      orderRef: o.orderRef,
+      mode: 'live',
+      rail: o.rail,
+      kind: 'pagar',
+      referencia: null,
+      endtoend: null,
+    };
+    await bus.publish(bankRequests('bnc'), o.txnId, status);
+    await bus.drained();
+    expect(bank.statusQueries[1]).toMatchObject({ op: 'status', merchantId: 'tienda', account });
+    await bus.close();
   });
 });

@@ -4,7 +4,7 @@ import type { BankRequestMessage, GatewayReplyMessage } from '../contracts/messa
 import { hostname } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Bus, Subscription } from '../ports/bus';
-import type { BankConnector } from '../ports/bank';
+import type { BankConnector, OrderAccount, ReadContext, StatusQuery } from '../ports/bank';
 import { bankOrderId, type Store } from '../ports/store';
 import { envReader, ConfigError, type EnvReader } from '../config/env';
 import type { BancoId, Mode } from '../domain/bancos';
@@ -69,6 +69,7 @@ export async function startBankWorker(options: BankWorkerOptions): Promise<Subsc
 
 type Worker = BankWorkerOptions & { faults: BankWorkerFaults };
 type ExecuteRequest = Extract<BankRequestMessage, { op: 'execute' }>;
+type StatusRequest = Extract<BankRequestMessage, { op: 'status' }>;
 
 /** Handles one request and returns its outcome's name (for metrics). */
 async function handle(worker: Worker, connector: BankConnector, request: BankRequestMessage): Promise<string> {
@@ -76,7 +77,7 @@ async function handle(worker: Worker, connector: BankConnector, request: BankReq
   const call = <T>(work: () => Promise<T>) => bankCall(banco, request, work);
   switch (request.op) {
     case 'execute': {
-      const { outcome, sent } = await executeOnce(worker, connector, request);
+      const { outcome, sent } = await executeOnce(worker, connector, await withHolder(worker.store, banco, request));
       if (sent && Math.random() < worker.faults.publishAfterBankCall) throw new Error('injected fault: publish failed after the bank call');
       await bus.publish(TOPICS.routerInbox, request.txnId, {
         type: 'bank_result',
@@ -89,7 +90,8 @@ async function handle(worker: Worker, connector: BankConnector, request: BankReq
     }
     case 'status': {
       // A status query moves no money: asking again is always safe, so it is not journaled.
-      const outcome = await guarded(log, request, () => call(() => connector.status(request)));
+      const query = await statusWithAccount(worker.store, banco, request);
+      const outcome = await guarded(log, request, () => call(() => connector.status(query)));
       await bus.publish(TOPICS.routerInbox, request.txnId, {
         type: 'bank_result',
         txnId: request.txnId,
@@ -102,16 +104,13 @@ async function handle(worker: Worker, connector: BankConnector, request: BankReq
     case 'saldo':
     case 'movimientos': {
       let result: GatewayReplyMessage['result'];
+      const context = await readContext(worker.store, request);
       try {
         if (request.op === 'saldo') {
-          const r = await call(() =>
-            connector.saldo(request.mode, request.query, request.merchantId ? { merchantId: request.merchantId } : {}),
-          );
+          const r = await call(() => connector.saldo(request.mode, request.query, context));
           result = r.ok ? { ok: true, saldo: r.value } : r;
         } else {
-          const r = await call(() =>
-            connector.movimientos(request.mode, request.query, request.merchantId ? { merchantId: request.merchantId } : {}),
-          );
+          const r = await call(() => connector.movimientos(request.mode, request.query, context));
           result = r.ok ? { ok: true, movimientos: r.value } : r;
         }
       } catch (error) {
@@ -126,6 +125,57 @@ async function handle(worker: Worker, connector: BankConnector, request: BankReq
       return result.ok ? 'ok' : result.motivo;
     }
   }
+}
+
+/**
+ * The registered accounts of a live transaction, as snapshotted when it was created (what routing
+ * used). Bank messages carry only the account number and phone (their schemas are registered and a
+ * new field would not pass the registry's BACKWARD check), so what else a connector needs of the
+ * account — its holder's RIF, and for a status query the account itself — is read here, once per
+ * message. A store that cannot be read throws before any bank call: the bus retries.
+ */
+async function transactionAccount(
+  store: Store,
+  txnId: string,
+  banco: BancoId,
+): Promise<{ merchantId: string; account: OrderAccount | null } | null> {
+  const tx = await store.transactions.get(txnId);
+  if (!tx) return null;
+  const held = tx.merchantAccounts?.find((a) => a.banco === banco);
+  return {
+    merchantId: tx.merchantId,
+    account: held ? { cuenta: held.cuenta, telefono: held.telefono, ...(held.rif ? { rif: held.rif } : {}) } : null,
+  };
+}
+
+/** A live order's account with its holder's RIF (BNC acts for it as `ChildClientID`). */
+async function withHolder(store: Store, bancoId: BancoId, request: ExecuteRequest): Promise<ExecuteRequest & { account?: OrderAccount }> {
+  if (request.mode !== 'live' || !request.account) return request;
+  const found = await transactionAccount(store, request.txnId, bancoId);
+  const account = found?.account;
+  if (!account || account.cuenta !== request.account.cuenta) return request;
+  return { ...request, account };
+}
+
+/** A live status query asks about the account the order was made with, as the merchant that holds it. */
+async function statusWithAccount(store: Store, bancoId: BancoId, request: StatusRequest): Promise<StatusQuery> {
+  if (request.mode !== 'live') return request;
+  const found = await transactionAccount(store, request.txnId, bancoId);
+  if (!found) return request;
+  return { ...request, merchantId: found.merchantId, ...(found.account ? { account: found.account } : {}) };
+}
+
+/**
+ * Who reads, and the registered account read when it is the reader's (live: the gateway lets only
+ * registered accounts through): the bank must be asked as the merchant that holds it (BNC's
+ * `ChildClientID`), not as the switch. A store that cannot be read throws: the bus retries.
+ */
+async function readContext(store: Store, request: Extract<BankRequestMessage, { op: 'saldo' | 'movimientos' }>): Promise<ReadContext> {
+  if (!request.merchantId) return {};
+  const held = await store.accounts.find(request.mode, request.query.cuenta);
+  if (!held || held.merchantId !== request.merchantId) return { merchantId: request.merchantId };
+  const account = { cuenta: held.cuenta, telefono: held.telefono, ...(held.rif ? { rif: held.rif } : {}) };
+  return { merchantId: request.merchantId, account };
 }
 
 /**
@@ -192,6 +242,8 @@ async function originalOf(
     kind: request.request.kind,
     referencia: duplicate.referencia,
     endtoend: null,
+    ...(request.merchantId ? { merchantId: request.merchantId } : {}),
+    ...(request.account ? { account: request.account } : {}),
   };
   const status = await guarded(worker.log, request, () =>
     bankCall(worker.banco, { ...query, op: 'status' }, () => connector.status(query)),

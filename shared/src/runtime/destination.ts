@@ -25,6 +25,10 @@ const EXTRA_V4: [ipaddr.IPv4, number][] = [
   [ipaddr.IPv4.parse('198.18.0.0'), 15], // benchmarking (RFC 2544)
   [ipaddr.IPv4.parse('192.0.0.0'), 24], // IETF protocol assignments
 ];
+/** The special-purpose IPv6 ranges of IANA's registry that ipaddr.js (2.5) leaves `unicast`. */
+const EXTRA_V6: [ipaddr.IPv6, number][] = [
+  [ipaddr.IPv6.parse('100:0:0:1::'), 64], // dummy IPv6 prefix (RFC 9780): never globally reachable
+];
 const NAT64 = ipaddr.IPv6.parse('64:ff9b::');
 const SIX_TO_FOUR = ipaddr.IPv6.parse('2002::');
 const IPV4_COMPATIBLE = ipaddr.IPv6.parse('::');
@@ -54,6 +58,7 @@ export function isInternalAddress(address: string): boolean {
   if (v6.match(SIX_TO_FOUR, 16)) return v4Internal(embeddedV4(bytes, 2));
   // ::/96 holds ::, ::1 and the deprecated IPv4-compatible form (::127.0.0.1): never a webhook.
   if (v6.match(IPV4_COMPATIBLE, 96)) return true;
+  if (EXTRA_V6.some(([net, bits]) => v6.match(net, bits))) return true;
   // Everything else that is not global unicast (teredo, ULA, link-local, documentation, …).
   return v6.range() !== 'unicast';
 }

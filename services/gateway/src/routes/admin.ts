@@ -6,6 +6,7 @@ import {
   announceMerchantChange,
   BANCOS,
   CODIGO_BCV,
+  Identificacion,
   NumeroCuenta,
   NumeroTelefono,
   type BancoId,
@@ -145,13 +146,20 @@ export function adminRoutes(
       schema: {
         ...hide,
         params: MerchantParams,
-        body: Type.Object({ mode: ModeSchema, banco: literals(BANCOS), cuenta: NumeroCuenta, telefono: Type.Optional(NumeroTelefono) }),
+        body: Type.Object({
+          mode: ModeSchema,
+          banco: literals(BANCOS),
+          cuenta: NumeroCuenta,
+          telefono: Type.Optional(NumeroTelefono),
+          // The holder's RIF: who the merchant is at the bank (BNC acts for it as ChildClientID).
+          rif: Type.Optional(Identificacion),
+        }),
       },
     },
     async (request, reply) => {
       const { merchantId } = request.params as { merchantId: string };
       await merchantOr404(merchantId);
-      const body = request.body as { mode: Mode; banco: BancoId; cuenta: string; telefono?: string };
+      const body = request.body as { mode: Mode; banco: BancoId; cuenta: string; telefono?: string; rif?: string };
       if (body.cuenta.slice(0, 4) !== CODIGO_BCV[body.banco]) {
         throw new HttpProblem(400, {
           error: 'VALIDATION',
@@ -164,6 +172,7 @@ export function adminRoutes(
         banco: body.banco,
         cuenta: body.cuenta,
         telefono: body.telefono ?? null,
+        ...(body.rif ? { rif: body.rif } : {}),
         createdAt: new Date().toISOString(),
       };
       if (!(await deps.store.accounts.register(account))) {
