@@ -23,6 +23,7 @@ export default defineConfig({
       '@switch/bank-bancaribe': src('services/bank-bancaribe/src/index.ts'),
       '@switch/bank-activo': src('services/bank-activo/src/index.ts'),
       '@switch/bank-bnc': src('services/bank-bnc/src/index.ts'),
+      '@switch-pagos/webhooks': src('kit/verifiers/typescript/src/index.ts'),
     },
   },
   test: {
@@ -33,7 +34,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'unit',
-          include: ['shared/**/*.test.ts', 'services/**/*.test.ts', 'test/**/*.test.ts'],
+          include: ['shared/**/*.test.ts', 'services/**/*.test.ts', 'kit/**/*.test.ts', 'test/**/*.test.ts'],
           exclude: ['**/node_modules/**', '**/dist/**', 'test/e2e/**', 'test/deploy/**'],
           sequence: { groupOrder: 0 },
         },
