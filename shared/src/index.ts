@@ -46,3 +46,4 @@ export * from './config/core-policy';
 export * from './domain/statement';
 export * from './runtime/bank-service';
 export * from './runtime/destination';
+export * from './domain/sandbox';

@@ -4,7 +4,8 @@ import { startEmulator } from './server';
 /**
  * The Banco Plaza emulator on its own, for local runs: `node services/bank-plaza/dist/emulator/main.js`.
  * PORT (default 8585), PLAZA_EMULATOR_API_KEY / _API_SECRET (point the connector's PLAZA_TEST_* at
- * the same), PLAZA_EMULATOR_RIF / _ACCOUNT, PLAZA_EMULATOR_SETTLE_MS (negative = settle only on demand).
+ * the same), PLAZA_EMULATOR_RIF / _ACCOUNT, PLAZA_EMULATOR_SETTLE_MS (negative = settle only on demand),
+ * PLAZA_EMULATOR_SLOW_SETTLE_MS (the sandbox's slow settlement, amounts ending in .83; default 60000).
  */
 async function main(): Promise<void> {
   const env = envReader();
@@ -17,6 +18,7 @@ async function main(): Promise<void> {
     },
     merchant: { rif: env.string('PLAZA_EMULATOR_RIF', 'J123456789'), cuenta: env.string('PLAZA_EMULATOR_ACCOUNT', '01380000000000000001') },
     settleDelayMs: settle < 0 ? null : settle,
+    slowSettleDelayMs: env.int('PLAZA_EMULATOR_SLOW_SETTLE_MS', 60_000, { min: 0, max: 3_600_000 }),
   });
   process.stdout.write(`Banco Plaza emulator listening on ${emulator.url}\n`);
   const stop = () => void emulator.close().then(() => process.exit(0));
