@@ -4,13 +4,33 @@ import { resolve } from 'node:path';
 import { MOTIVOS_RECHAZO } from './motivos';
 import { SANDBOX, SANDBOX_BANKS, SANDBOX_NOT_BY_AMOUNT } from './sandbox';
 
-/** The table docs/sandbox.md shows for a bank, as this module states it. */
-export function sandboxTable(banco: keyof typeof SANDBOX): string {
-  const rows = SANDBOX[banco].map(
-    (v) =>
-      `| \`.${v.centavos}\` | ${v.operacion} | ${v.estado}${v.final ? ` → ${v.final}` : ''} | ${v.motivo_rechazo ?? '—'} | ${v.descripcion} |`,
+/** The rows docs/sandbox.md shows for a bank, as this module states them (cells trimmed: the formatter aligns tables). */
+function expectedRows(banco: keyof typeof SANDBOX): string[][] {
+  return SANDBOX[banco].map((v) => [
+    `\`.${v.centavos}\``,
+    v.operacion,
+    `${v.estado}${v.final ? ` → ${v.final}` : ''}`,
+    v.motivo_rechazo ?? '—',
+    v.descripcion,
+  ]);
+}
+
+/** The body rows of the first table under `### <banco>` in the document. */
+function documentedRows(doc: string, banco: string): string[][] {
+  const lines = doc.split('\n');
+  const at = lines.indexOf(`### ${banco}`);
+  if (at < 0) return [];
+  const table: string[] = [];
+  for (const line of lines.slice(at + 1)) {
+    if (line.startsWith('|')) table.push(line);
+    else if (table.length) break;
+  }
+  return table.slice(2).map((l) =>
+    l
+      .slice(1, -1)
+      .split(' | ')
+      .map((c) => c.trim()),
   );
-  return ['| cents | request | estado | motivo_rechazo | what happens |', '| --- | --- | --- | --- | --- |', ...rows].join('\n');
 }
 
 describe('the sandbox table', () => {
@@ -26,6 +46,6 @@ describe('the sandbox table', () => {
   });
   it('docs/sandbox.md shows exactly these rows', () => {
     const doc = readFileSync(resolve(__dirname, '../../../docs/sandbox.md'), 'utf8');
-    for (const banco of SANDBOX_BANKS) expect(doc, banco).toContain(sandboxTable(banco));
+    for (const banco of SANDBOX_BANKS) expect(documentedRows(doc, banco), banco).toEqual(expectedRows(banco));
   });
 });
