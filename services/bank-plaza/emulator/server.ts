@@ -25,6 +25,8 @@ export interface EmulatorOptions {
   nonceWindow?: bigint;
   /** 0 (default) picks a free port. */
   port?: number;
+  /** Listen address (default 127.0.0.1; the test-only Kubernetes Deployment listens on 0.0.0.0). */
+  host?: string;
   credentials: PlazaCredentials;
   /** The merchant behind the API key: collections without an account land in `cuenta`. */
   merchant?: { rif?: string; cuenta?: string };
@@ -419,7 +421,7 @@ export async function startEmulator(options: EmulatorOptions): Promise<Emulator>
   const listen = (p: number) =>
     new Promise<void>((resolve, reject) => {
       server.once('error', reject);
-      server.listen(p, '127.0.0.1', () => {
+      server.listen(p, options.host ?? '127.0.0.1', () => {
         server.off('error', reject);
         resolve();
       });
