@@ -100,6 +100,25 @@ export interface EmbeddedBanks {
   stop(): Promise<void>;
 }
 
+/**
+ * Whether the emulators' code is here: a development checkout has it, the production image does not
+ * (its build deletes every `dist/emulator`), so `npm start` in the image runs without them.
+ */
+export function emulatorsInstalled(): boolean {
+  try {
+    for (const m of [
+      '@switch/bank-plaza/emulator',
+      '@switch/bank-bancaribe/emulator',
+      '@switch/bank-activo/emulator',
+      '@switch/bank-bnc/emulator',
+    ])
+      require.resolve(m);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** Whether emulator mode is on for these options and environment. */
 export function emulatorsEnabled(env: EnvReader, options: EmbeddedBanksOptions = {}): boolean {
   return options.emulators ?? env.bool('SWITCH_EMULATORS', false);

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { createLogger, envReader } from '@switch/shared';
 import { startEmbeddedSwitch } from './switch';
 import { seedDemoMerchant } from './seed';
-import { unservedBanks } from './banks';
+import { emulatorsInstalled, unservedBanks } from './banks';
 
 /**
  * `npm start`: the whole switch in one process, test mode, a demo merchant and its key printed for
@@ -18,7 +18,12 @@ async function main(): Promise<void> {
   const env = envReader();
   const log = createLogger('switch', env.string('LOG_LEVEL', 'warn'));
   const adminToken = env.optionalString('SWITCH_ADMIN_TOKEN') ?? randomBytes(24).toString('base64url');
-  const sw = await startEmbeddedSwitch({ log, env, config: { adminToken }, banks: { emulators: env.bool('SWITCH_EMULATORS', true) } });
+  const sw = await startEmbeddedSwitch({
+    log,
+    env,
+    config: { adminToken },
+    banks: { emulators: env.bool('SWITCH_EMULATORS', emulatorsInstalled()) },
+  });
   const { switchKey } = await seedDemoMerchant(sw.store);
   const { host, port } = { host: env.string('HOST', '127.0.0.1'), port: env.int('PORT', 3000, { min: 0, max: 65535 }) };
   const address = await sw.gateway.app.listen({ host, port });
