@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { MOTIVOS_RECHAZO } from './motivos';
-import { SANDBOX, SANDBOX_BANKS, SANDBOX_NOT_BY_AMOUNT } from './sandbox';
+import { SANDBOX, SANDBOX_BANKS, SANDBOX_NOT_BY_AMOUNT, sandboxSummary } from './sandbox';
 
 /** The rows docs/sandbox.md shows for a bank, as this module states them (cells trimmed: the formatter aligns tables). */
 function expectedRows(banco: keyof typeof SANDBOX): string[][] {
@@ -43,6 +43,10 @@ describe('the sandbox table', () => {
   it('every SPEC 7.2 reason is provoked by some amount, or its absence is explained', () => {
     const shown = new Set(SANDBOX_BANKS.flatMap((b) => SANDBOX[b].map((v) => v.motivo_rechazo)));
     for (const motivo of MOTIVOS_RECHAZO) expect(shown.has(motivo) || motivo in SANDBOX_NOT_BY_AMOUNT, motivo).toBe(true);
+  });
+  it("the README lists every bank's amounts as this module states them", () => {
+    const readme = readFileSync(resolve(__dirname, '../../../README.md'), 'utf8').replace(/\s+/g, ' ');
+    for (const banco of SANDBOX_BANKS) expect(readme, banco).toContain(`- \`${banco}\`: ${sandboxSummary(banco)}`);
   });
   it('docs/sandbox.md shows exactly these rows', () => {
     const doc = readFileSync(resolve(__dirname, '../../../docs/sandbox.md'), 'utf8');
