@@ -250,7 +250,7 @@ export class EmulatedBank {
   ): BookedOrder {
     const secuencial = this.ledger.newSecuencial();
     const approved = code === '0';
-    if (approved && CENTAVOS_CORTE.has(amount % 100)) this.cutPending = true;
+    if (approved && type !== 'ANULACION' && CENTAVOS_CORTE.has(amount % 100)) this.cutPending = true;
     if (approved)
       this.ledger.transfer(
         from,
