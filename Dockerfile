@@ -53,6 +53,27 @@ RUN --mount=type=cache,target=/root/.npm \
     if [ -s /run/secrets/npm-ca ]; then export NODE_EXTRA_CA_CERTS=/run/secrets/npm-ca; fi \
  && npm ci --omit=dev --ignore-scripts --no-audit --no-fund
 
+# --- emulators: a TEST-ONLY image, never the switch's ------------------------------------------------
+# The three banks' emulators for the sandbox of the test environment (deploy/k8s/overlays/test,
+# Deployment bank-emulators; docs/sandbox.md). Built only on request, as its own image:
+#   docker build --target emulators -t switch-pagos-emulators:<tag> .
+# It sits before `runtime`, so a plain build still produces the switch image, which never holds an
+# emulator (the build stage deletes them from /out and proves it).
+FROM ${NODE_IMAGE} AS emulators
+RUN groupadd --system --gid 10001 switch \
+ && useradd --system --uid 10001 --gid 10001 --no-create-home --home-dir /nonexistent --shell /usr/sbin/nologin switch
+WORKDIR /app
+COPY --from=prod-deps /app/ ./
+COPY --from=build /app/shared/dist ./shared/dist
+COPY --from=build /app/services/bank-plaza/dist ./services/bank-plaza/dist
+COPY --from=build /app/services/bank-bancaribe/dist ./services/bank-bancaribe/dist
+COPY --from=build /app/services/bank-activo/dist ./services/bank-activo/dist
+ENV NODE_ENV=production HOST=0.0.0.0
+USER 10001:10001
+EXPOSE 8585 8243 8443 8444
+ENTRYPOINT ["node"]
+CMD ["services/bank-plaza/dist/emulator/main.js"]
+
 # --- runtime -------------------------------------------------------------------------------------------
 FROM ${NODE_IMAGE} AS runtime
 ARG VERSION=dev

@@ -24,6 +24,7 @@ export default defineConfig({
       '@switch/bank-activo': src('services/bank-activo/src/index.ts'),
       '@switch/bank-bnc': src('services/bank-bnc/src/index.ts'),
       '@switch-pagos/client': src('kit/client/src/index.ts'),
+      '@switch-pagos/webhooks': src('kit/verifiers/typescript/src/index.ts'),
     },
   },
   test: {

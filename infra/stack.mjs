@@ -24,6 +24,7 @@ process.stdout.write(
     `  x-switch-key:  ${key}`,
     `  Banks test:    bnc (simulated), banco_plaza, bancaribe, banco_activo (emulators; control routes ${Object.values(stack.emulators).join(' ')})`,
     `  Banks live:    bnc (emulator)`,
+    `  Sandbox:       with banco_preferido banco_plaza, bancaribe or banco_activo, the cents of monto.valor pick the outcome (/bancos, docs/sandbox.md)`,
     `  Infra:         ${stack.infra.reused ? 'reused' : 'started'} (${stack.mongo.url}, state in ${relative(REPO, stack.stateDir)}/infra)`,
     '',
     `  curl -s ${url}/switch/v1/bancos -H 'x-switch-key: ${key}'`,

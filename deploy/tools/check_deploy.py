@@ -55,6 +55,9 @@ PARTITION_BOUND = {
 }
 AUTOSCALED = {'gateway', 'router', 'notifier', 'bank-plaza', 'bank-bancaribe', 'bank-activo', 'bank-bnc'}
 BANK_CONNECTORS = {'bank-plaza', 'bank-bancaribe', 'bank-activo', 'bank-bnc'}
+# Test-only Deployments (deploy/k8s/overlays/test): name -> the image they must run, never the switch's.
+# They are not switch services: their own checks (test_only_one) instead of the services' below.
+TEST_ONLY = {'bank-emulators': 'switch-pagos-emulators'}
 CRD_KINDS = {'ServiceMonitor', 'PodMonitor', 'PrometheusRule'}
 # Variable names that hold secrets: never a literal value, never in a ConfigMap.
 SECRET_NAME = re.compile(r'(^MONGO_URL$|_API_KEY$|_API_SECRET$|_SECRET$|_TOKEN$|_PASSWORD$|_MASTER_KEY$|_CLIENT_GUID$|_CLIENT_HASH$|_CONSUMER_KEY$)')
@@ -197,6 +200,8 @@ def policy_one(path, f):
         for k in (cm.get('data') or {}):
             f.check(not SECRET_NAME.search(k), f'{name}: ConfigMap {cm["metadata"]["name"]} holds {k}, which is a secret')
 
+    for n in sorted(set(dep) & set(TEST_ONLY)):
+        test_only_one(name, dep.pop(n), by_kind, f)
     f.check(set(dep) == set(SERVICES), f'{name}: Deployments {sorted(dep)} != services {sorted(SERVICES)}')
     hpas = {h['spec']['scaleTargetRef']['name']: h for h in by_kind.get('HorizontalPodAutoscaler', [])}
 
@@ -386,6 +391,49 @@ def policy_one(path, f):
         with open(os.path.join(ROOT, 'deploy', 'prometheus', 'alerts.yaml')) as fh:
             f.check(prs[0]['spec'].get('groups') == yaml.safe_load(fh)['groups'],
                     f'{name}: PrometheusRule groups differ from deploy/prometheus/alerts.yaml (run deploy/prometheus/render-prometheusrule.sh)')
+
+
+def test_only_one(name, d, by_kind, f):
+    """A test-only Deployment (the banks' emulators): never live, its own image, restricted pods,
+    outside the switch's shared policies and monitors, reachable only from pods of its namespace."""
+    n = d['metadata']['name']
+    where = f'{name}: test-only Deployment {n}'
+    ns = d['metadata'].get('namespace', '')
+    f.check('live' not in ns and 'live' not in name, f'{where}: rendered into a live environment')
+    image = TEST_ONLY[n]
+    pod = d['spec']['template']['spec']
+    labels = d['spec']['template']['metadata'].get('labels', {})
+    f.check(matches(d['spec']['selector'], labels), f'{where}: selector does not match its pod labels')
+    f.check(labels.get('app.kubernetes.io/part-of') != 'switch-pagos',
+            f'{where}: its pods must not carry part-of=switch-pagos (the switch\'s egress policies and PodMonitor would take them in)')
+    psc = pod.get('securityContext') or {}
+    f.check(psc.get('runAsNonRoot') is True and isinstance(psc.get('runAsUser'), int) and psc['runAsUser'] > 0,
+            f'{where}: pod must run as a non-zero, non-root user')
+    f.check((psc.get('seccompProfile') or {}).get('type') == 'RuntimeDefault', f'{where}: seccompProfile is not RuntimeDefault')
+    f.check(pod.get('automountServiceAccountToken') is False, f'{where}: mounts a service account token')
+    for c in pod['containers']:
+        cw = f'{where} container {c["name"]}'
+        img = c.get('image', '')
+        f.check(img.split('@')[0].split(':')[0].endswith('/' + image) or img.split(':')[0] == image,
+                f'{cw}: image {img} is not the test-only {image} image')
+        sc = c.get('securityContext') or {}
+        f.check(sc.get('allowPrivilegeEscalation') is False and sc.get('readOnlyRootFilesystem') is True
+                and 'ALL' in ((sc.get('capabilities') or {}).get('drop') or []) and not sc.get('privileged'),
+                f'{cw}: securityContext must forbid escalation, drop ALL and keep the root filesystem read-only')
+        res = c.get('resources') or {}
+        f.check(all((res.get(k) or {}).get(r) for k in ('requests', 'limits') for r in ('cpu', 'memory')), f'{cw}: cpu/memory requests and limits are required')
+        f.check(bool((c.get('readinessProbe') or {}).get('httpGet')), f'{cw}: no readinessProbe')
+        for e in c.get('env') or []:
+            if SECRET_NAME.search(e['name']):
+                ref = (e.get('valueFrom') or {}).get('secretKeyRef')
+                f.check('value' not in e and ref and ref['name'] in documented_secrets() and ref['key'] in documented_secrets()[ref['name']],
+                        f'{cw}: {e["name"]} must come from a Secret documented in deploy/k8s/secrets.example.yaml')
+    ingress = [p for p in by_kind.get('NetworkPolicy', []) if 'Ingress' in p['spec'].get('policyTypes', []) and matches(p['spec']['podSelector'], labels)]
+    f.check(bool(ingress), f'{where}: no ingress policy admits its clients')
+    for p in ingress:
+        for r in p['spec'].get('ingress', []):
+            f.check(bool(r.get('from')) and all(set(fr) == {'podSelector'} for fr in r['from']) and bool(r.get('ports')),
+                    f'{name}: {p["metadata"]["name"]} must admit only named pods of its namespace, on named ports')
 
 
 def cmd_policy(*paths):

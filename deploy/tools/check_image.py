@@ -54,7 +54,13 @@ def stages(dockerfile_text):
 def main(dockerfile, root='.'):
     problems, notes = [], []
     with open(dockerfile, encoding='utf8') as f:
-        st = dict(stages(f.read()))
+        ordered = stages(f.read())
+    st = dict(ordered)
+
+    # 0. A plain build (no --target) produces the switch image: `runtime` is the last stage, so a
+    # test-only stage (the emulators image) is built only when asked for by name.
+    if ordered and ordered[-1][0] != 'runtime':
+        problems.append(f'the last stage is "{ordered[-1][0]}", not "runtime": a plain build would not produce the switch image')
 
     # 1. The build stage removes the emulators from /out and proves none is left.
     build = st.get('build')

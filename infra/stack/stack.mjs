@@ -163,7 +163,14 @@ async function serviceDefs({ host, port, operatorPort, emulatorSettleMs }) {
     {
       name: 'gateway',
       entry: 'services/gateway/dist/main.js',
-      env: { HOST: host, PORT: String(port), OPERATOR_HOST: '127.0.0.1', OPERATOR_PORT: String(operatorPort) },
+      // The test routes of these banks answer through their emulators: /bancos lists their magic amounts (docs/sandbox.md).
+      env: {
+        HOST: host,
+        PORT: String(port),
+        OPERATOR_HOST: '127.0.0.1',
+        OPERATOR_PORT: String(operatorPort),
+        SWITCH_SANDBOX_BANKS: 'banco_plaza,bancaribe,banco_activo',
+      },
       readyUrl: `http://127.0.0.1:${operatorPort}/readyz`,
       port: operatorPort,
     },

@@ -48,3 +48,4 @@ export * from './domain/statement';
 export * from './runtime/bank-service';
 export * from './runtime/destination';
 export * from './runtime/merchant-changes';
+export * from './domain/sandbox';

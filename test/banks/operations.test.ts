@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLogger, envReader, issueKey, Movimientos, parseBankList, Saldo, validatorFor } from '@switch/shared';
+import { createLogger, envReader, issueKey, Movimientos, parseBankList, Saldo, SANDBOX, validatorFor } from '@switch/shared';
 import { EMULATOR_TEST_BANKS, seedDemoMerchant, startEmbeddedSwitch } from '@switch/embedded';
 import { startEmulator as startPlazaEmulator } from '@switch/bank-plaza/emulator';
 import {
@@ -40,11 +40,20 @@ describe('operations through the real bank connectors (emulator mode)', () => {
   it('GET /bancos lists the enabled banks with their capabilities', async () => {
     const res = await t.get('/switch/v1/bancos');
     expect(res.statusCode).toBe(200);
+    // The emulated banks also list their sandbox's magic amounts (test/banks/sandbox.test.ts).
     expect(res.json()).toEqual([
       { banco: 'bnc', capabilities: ['cobrar', 'pagar', 'token', 'consultar', 'saldo', 'movimientos'] },
-      { banco: 'banco_plaza', capabilities: ['cobrar', 'pagar', 'token', 'consultar', 'saldo', 'movimientos'] },
-      { banco: 'bancaribe', capabilities: ['cobrar', 'pagar', 'consultar', 'saldo', 'movimientos'] },
-      { banco: 'banco_activo', capabilities: ['cobrar', 'pagar', 'token', 'consultar', 'saldo', 'movimientos'] },
+      {
+        banco: 'banco_plaza',
+        capabilities: ['cobrar', 'pagar', 'token', 'consultar', 'saldo', 'movimientos'],
+        sandbox: SANDBOX.banco_plaza,
+      },
+      { banco: 'bancaribe', capabilities: ['cobrar', 'pagar', 'consultar', 'saldo', 'movimientos'], sandbox: SANDBOX.bancaribe },
+      {
+        banco: 'banco_activo',
+        capabilities: ['cobrar', 'pagar', 'token', 'consultar', 'saldo', 'movimientos'],
+        sandbox: SANDBOX.banco_activo,
+      },
     ]);
   });
 

@@ -113,7 +113,7 @@ export interface paths {
         };
         /**
          * Enabled banks of the key mode
-         * @description Moves no money; usable to check a key.
+         * @description Moves no money; usable to check a key. In test mode, a bank whose test route answers through its emulator (`npm start`, `npm run stack`, the test deployment) also lists `sandbox`: the cents of `monto.valor` that provoke each outcome when the request names that bank in `banco_preferido` (docs/sandbox.md).
          */
         get: operations["listarBancos"];
         put?: never;
@@ -268,7 +268,7 @@ export interface components {
             nombre: string;
         } & (unknown & unknown);
         Monto: {
-            /** @description Positive amount with at most 2 decimals */
+            /** @description Positive amount with at most 2 decimals. Test mode with `banco_preferido` naming an emulated bank (`sandbox` in GET /bancos): the cents pick the outcome, e.g. .51 → RECHAZADA SALDO_INSUFICIENTE, .81 → DESCONOCIDA then LIQUIDADA, .82 → DESCONOCIDA then RECHAZADA, .83 → slow settlement (each bank's table: `banco_preferido`, docs/sandbox.md) */
             valor: number;
             /**
              * @description ISO-4217; only VES is accepted
@@ -290,7 +290,7 @@ export interface components {
             concepto: string;
             /** @description Channel the merchant collected the order through */
             canal?: "web" | "app" | "pos" | "api";
-            /** @description Hint for the rail; honoured when that bank is enabled and able */
+            /** @description Hint for the rail; honoured when that bank is enabled and able. Without it, test mode routes to `bnc`, the simulated bank, whose outcome no amount changes. Test mode, where a bank answers through its emulator (`npm start`, the test deployment; `sandbox` in GET /bancos): naming it here makes the cents of `monto.valor` pick the outcome, end to end. banco_plaza: .51 → RECHAZADA SALDO_INSUFICIENTE, .13 → RECHAZADA MONTO_INVALIDO, .30 → RECHAZADA RECHAZO_TECNICO, .56 → RECHAZADA NO_AFILIADO_SERVICIO, .61 → RECHAZADA EXCEDE_LIMITE, .44 → RECHAZADA CUENTA_BLOQUEADA, .45 → RECHAZADA FUERA_DE_HORARIO, .46 → RECHAZADA CANCELADA_POR_PAGADOR, .47 → RECHAZADA DESCONOCIDO, .55 (cobrar) → RECHAZADA OTP_INVALIDO, .91 (cobrar/token) → RECHAZADA BANCO_NO_DISPONIBLE, .41 → ACEPTADA→RECHAZADA CUENTA_NO_EXISTE, .42 → ACEPTADA→RECHAZADA SALDO_INSUFICIENTE, .43 → ACEPTADA→RECHAZADA BENEFICIARIO_NO_COINCIDE, .81 → DESCONOCIDA→LIQUIDADA, .82 → DESCONOCIDA→RECHAZADA SALDO_INSUFICIENTE, .83 → ACEPTADA→LIQUIDADA. bancaribe: .51 → RECHAZADA SALDO_INSUFICIENTE, .13 → RECHAZADA MONTO_INVALIDO, .56 → RECHAZADA NO_AFILIADO_SERVICIO, .61 → RECHAZADA EXCEDE_LIMITE, .96 → RECHAZADA RECHAZO_TECNICO, .05 (cobrar) → RECHAZADA OTP_INVALIDO, .91 (cobrar) → RECHAZADA BANCO_NO_DISPONIBLE, .71 → ACEPTADA→RECHAZADA CUENTA_NO_EXISTE, .73 → ACEPTADA→RECHAZADA CUENTA_BLOQUEADA, .74 → ACEPTADA→RECHAZADA BENEFICIARIO_NO_COINCIDE, .75 → ACEPTADA→RECHAZADA EXCEDE_LIMITE, .76 → ACEPTADA→RECHAZADA BANCO_NO_DISPONIBLE, .78 → ACEPTADA→RECHAZADA SALDO_INSUFICIENTE, .79 → ACEPTADA→RECHAZADA RECHAZO_TECNICO, .84 → ACEPTADA→RECHAZADA FUERA_DE_HORARIO, .85 → ACEPTADA→RECHAZADA CANCELADA_POR_PAGADOR, .86 → ACEPTADA→RECHAZADA DESCONOCIDO, .81 → DESCONOCIDA→LIQUIDADA, .82 → DESCONOCIDA→RECHAZADA SALDO_INSUFICIENTE, .83 → ACEPTADA→LIQUIDADA. banco_activo: .51 → RECHAZADA SALDO_INSUFICIENTE, .53 → RECHAZADA NO_AFILIADO_SERVICIO, .54 → RECHAZADA EXCEDE_LIMITE, .55 → RECHAZADA CUENTA_NO_EXISTE, .57 → RECHAZADA RECHAZO_TECNICO, .59 → RECHAZADA CUENTA_BLOQUEADA, .64 → RECHAZADA MONTO_INVALIDO, .65 → RECHAZADA BENEFICIARIO_NO_COINCIDE, .66 → RECHAZADA FUERA_DE_HORARIO, .67 → RECHAZADA CANCELADA_POR_PAGADOR, .68 → RECHAZADA DESCONOCIDO, .52 (cobrar) → RECHAZADA OTP_INVALIDO, .56 (cobrar/token) → RECHAZADA BANCO_NO_DISPONIBLE, .61 → ACEPTADA→RECHAZADA SALDO_INSUFICIENTE, .62 → ACEPTADA→RECHAZADA CUENTA_NO_EXISTE, .63 → ACEPTADA→RECHAZADA BANCO_NO_DISPONIBLE, .81 → DESCONOCIDA→LIQUIDADA, .82 → DESCONOCIDA→RECHAZADA SALDO_INSUFICIENTE, .83 → ACEPTADA→LIQUIDADA. Other cents: the bank's ordinary answer (docs/sandbox.md). */
             banco_preferido?: "banco_plaza" | "bnc" | "bancaribe" | "banco_activo";
             cobrador: components["schemas"]["Instrumento"];
             pagador: components["schemas"]["Instrumento"];
@@ -305,7 +305,7 @@ export interface components {
             concepto: string;
             /** @description Channel the merchant collected the order through */
             canal?: "web" | "app" | "pos" | "api";
-            /** @description Hint for the rail; honoured when that bank is enabled and able */
+            /** @description Hint for the rail; honoured when that bank is enabled and able. Without it, test mode routes to `bnc`, the simulated bank, whose outcome no amount changes. Test mode, where a bank answers through its emulator (`npm start`, the test deployment; `sandbox` in GET /bancos): naming it here makes the cents of `monto.valor` pick the outcome, end to end. banco_plaza: .51 → RECHAZADA SALDO_INSUFICIENTE, .13 → RECHAZADA MONTO_INVALIDO, .30 → RECHAZADA RECHAZO_TECNICO, .56 → RECHAZADA NO_AFILIADO_SERVICIO, .61 → RECHAZADA EXCEDE_LIMITE, .44 → RECHAZADA CUENTA_BLOQUEADA, .45 → RECHAZADA FUERA_DE_HORARIO, .46 → RECHAZADA CANCELADA_POR_PAGADOR, .47 → RECHAZADA DESCONOCIDO, .55 (cobrar) → RECHAZADA OTP_INVALIDO, .91 (cobrar/token) → RECHAZADA BANCO_NO_DISPONIBLE, .41 → ACEPTADA→RECHAZADA CUENTA_NO_EXISTE, .42 → ACEPTADA→RECHAZADA SALDO_INSUFICIENTE, .43 → ACEPTADA→RECHAZADA BENEFICIARIO_NO_COINCIDE, .81 → DESCONOCIDA→LIQUIDADA, .82 → DESCONOCIDA→RECHAZADA SALDO_INSUFICIENTE, .83 → ACEPTADA→LIQUIDADA. bancaribe: .51 → RECHAZADA SALDO_INSUFICIENTE, .13 → RECHAZADA MONTO_INVALIDO, .56 → RECHAZADA NO_AFILIADO_SERVICIO, .61 → RECHAZADA EXCEDE_LIMITE, .96 → RECHAZADA RECHAZO_TECNICO, .05 (cobrar) → RECHAZADA OTP_INVALIDO, .91 (cobrar) → RECHAZADA BANCO_NO_DISPONIBLE, .71 → ACEPTADA→RECHAZADA CUENTA_NO_EXISTE, .73 → ACEPTADA→RECHAZADA CUENTA_BLOQUEADA, .74 → ACEPTADA→RECHAZADA BENEFICIARIO_NO_COINCIDE, .75 → ACEPTADA→RECHAZADA EXCEDE_LIMITE, .76 → ACEPTADA→RECHAZADA BANCO_NO_DISPONIBLE, .78 → ACEPTADA→RECHAZADA SALDO_INSUFICIENTE, .79 → ACEPTADA→RECHAZADA RECHAZO_TECNICO, .84 → ACEPTADA→RECHAZADA FUERA_DE_HORARIO, .85 → ACEPTADA→RECHAZADA CANCELADA_POR_PAGADOR, .86 → ACEPTADA→RECHAZADA DESCONOCIDO, .81 → DESCONOCIDA→LIQUIDADA, .82 → DESCONOCIDA→RECHAZADA SALDO_INSUFICIENTE, .83 → ACEPTADA→LIQUIDADA. banco_activo: .51 → RECHAZADA SALDO_INSUFICIENTE, .53 → RECHAZADA NO_AFILIADO_SERVICIO, .54 → RECHAZADA EXCEDE_LIMITE, .55 → RECHAZADA CUENTA_NO_EXISTE, .57 → RECHAZADA RECHAZO_TECNICO, .59 → RECHAZADA CUENTA_BLOQUEADA, .64 → RECHAZADA MONTO_INVALIDO, .65 → RECHAZADA BENEFICIARIO_NO_COINCIDE, .66 → RECHAZADA FUERA_DE_HORARIO, .67 → RECHAZADA CANCELADA_POR_PAGADOR, .68 → RECHAZADA DESCONOCIDO, .52 (cobrar) → RECHAZADA OTP_INVALIDO, .56 (cobrar/token) → RECHAZADA BANCO_NO_DISPONIBLE, .61 → ACEPTADA→RECHAZADA SALDO_INSUFICIENTE, .62 → ACEPTADA→RECHAZADA CUENTA_NO_EXISTE, .63 → ACEPTADA→RECHAZADA BANCO_NO_DISPONIBLE, .81 → DESCONOCIDA→LIQUIDADA, .82 → DESCONOCIDA→RECHAZADA SALDO_INSUFICIENTE, .83 → ACEPTADA→LIQUIDADA. Other cents: the bank's ordinary answer (docs/sandbox.md). */
             banco_preferido?: "banco_plaza" | "bnc" | "bancaribe" | "banco_activo";
             cobrador: components["schemas"]["Instrumento"];
             pagador: components["schemas"]["Instrumento"];
@@ -322,7 +322,7 @@ export interface components {
             concepto: string;
             /** @description Channel the merchant collected the order through */
             canal?: "web" | "app" | "pos" | "api";
-            /** @description Hint for the rail; honoured when that bank is enabled and able */
+            /** @description Hint for the rail; honoured when that bank is enabled and able. Without it, test mode routes to `bnc`, the simulated bank, whose outcome no amount changes. Test mode, where a bank answers through its emulator (`npm start`, the test deployment; `sandbox` in GET /bancos): naming it here makes the cents of `monto.valor` pick the outcome, end to end. banco_plaza: .51 → RECHAZADA SALDO_INSUFICIENTE, .13 → RECHAZADA MONTO_INVALIDO, .30 → RECHAZADA RECHAZO_TECNICO, .56 → RECHAZADA NO_AFILIADO_SERVICIO, .61 → RECHAZADA EXCEDE_LIMITE, .44 → RECHAZADA CUENTA_BLOQUEADA, .45 → RECHAZADA FUERA_DE_HORARIO, .46 → RECHAZADA CANCELADA_POR_PAGADOR, .47 → RECHAZADA DESCONOCIDO, .55 (cobrar) → RECHAZADA OTP_INVALIDO, .91 (cobrar/token) → RECHAZADA BANCO_NO_DISPONIBLE, .41 → ACEPTADA→RECHAZADA CUENTA_NO_EXISTE, .42 → ACEPTADA→RECHAZADA SALDO_INSUFICIENTE, .43 → ACEPTADA→RECHAZADA BENEFICIARIO_NO_COINCIDE, .81 → DESCONOCIDA→LIQUIDADA, .82 → DESCONOCIDA→RECHAZADA SALDO_INSUFICIENTE, .83 → ACEPTADA→LIQUIDADA. bancaribe: .51 → RECHAZADA SALDO_INSUFICIENTE, .13 → RECHAZADA MONTO_INVALIDO, .56 → RECHAZADA NO_AFILIADO_SERVICIO, .61 → RECHAZADA EXCEDE_LIMITE, .96 → RECHAZADA RECHAZO_TECNICO, .05 (cobrar) → RECHAZADA OTP_INVALIDO, .91 (cobrar) → RECHAZADA BANCO_NO_DISPONIBLE, .71 → ACEPTADA→RECHAZADA CUENTA_NO_EXISTE, .73 → ACEPTADA→RECHAZADA CUENTA_BLOQUEADA, .74 → ACEPTADA→RECHAZADA BENEFICIARIO_NO_COINCIDE, .75 → ACEPTADA→RECHAZADA EXCEDE_LIMITE, .76 → ACEPTADA→RECHAZADA BANCO_NO_DISPONIBLE, .78 → ACEPTADA→RECHAZADA SALDO_INSUFICIENTE, .79 → ACEPTADA→RECHAZADA RECHAZO_TECNICO, .84 → ACEPTADA→RECHAZADA FUERA_DE_HORARIO, .85 → ACEPTADA→RECHAZADA CANCELADA_POR_PAGADOR, .86 → ACEPTADA→RECHAZADA DESCONOCIDO, .81 → DESCONOCIDA→LIQUIDADA, .82 → DESCONOCIDA→RECHAZADA SALDO_INSUFICIENTE, .83 → ACEPTADA→LIQUIDADA. banco_activo: .51 → RECHAZADA SALDO_INSUFICIENTE, .53 → RECHAZADA NO_AFILIADO_SERVICIO, .54 → RECHAZADA EXCEDE_LIMITE, .55 → RECHAZADA CUENTA_NO_EXISTE, .57 → RECHAZADA RECHAZO_TECNICO, .59 → RECHAZADA CUENTA_BLOQUEADA, .64 → RECHAZADA MONTO_INVALIDO, .65 → RECHAZADA BENEFICIARIO_NO_COINCIDE, .66 → RECHAZADA FUERA_DE_HORARIO, .67 → RECHAZADA CANCELADA_POR_PAGADOR, .68 → RECHAZADA DESCONOCIDO, .52 (cobrar) → RECHAZADA OTP_INVALIDO, .56 (cobrar/token) → RECHAZADA BANCO_NO_DISPONIBLE, .61 → ACEPTADA→RECHAZADA SALDO_INSUFICIENTE, .62 → ACEPTADA→RECHAZADA CUENTA_NO_EXISTE, .63 → ACEPTADA→RECHAZADA BANCO_NO_DISPONIBLE, .81 → DESCONOCIDA→LIQUIDADA, .82 → DESCONOCIDA→RECHAZADA SALDO_INSUFICIENTE, .83 → ACEPTADA→LIQUIDADA. Other cents: the bank's ordinary answer (docs/sandbox.md). */
             banco_preferido?: "banco_plaza" | "bnc" | "bancaribe" | "banco_activo";
             ordenante: components["schemas"]["Instrumento"];
             beneficiario: components["schemas"]["Instrumento"];
@@ -360,6 +360,18 @@ export interface components {
         BancoCatalogo: {
             banco: "banco_plaza" | "bnc" | "bancaribe" | "banco_activo";
             capabilities: ("cobrar" | "pagar" | "token" | "consultar" | "saldo" | "movimientos")[];
+            /** @description Test mode only, for a bank whose test route answers through its emulator: the magic amounts that provoke each outcome when `banco_preferido` names this bank */
+            sandbox?: {
+                /** @description The last two digits of `monto.valor` (`51`: 10.51, 1250.51 …) */
+                centavos: string;
+                /** @description The request that shows it (`pagar`: a crédito inmediato to an account) */
+                operacion: "pagar" | "cobrar" | "cobrar/token";
+                estado: components["schemas"]["Estado"];
+                /** @description Where it ends through /consultar, when `estado` is not final */
+                final: components["schemas"]["Estado"] | null;
+                motivo_rechazo: components["schemas"]["MotivoRechazo"] | null;
+                descripcion: string;
+            }[];
         };
         Saldo: {
             cuenta: string;

@@ -4,4 +4,4 @@
  * `@switch-pagos/webhooks` (kit/verifiers/typescript); it is re-exported from here so a merchant
  * needs only this client. This client holds no verification code of its own.
  */
-export {};
+export * from '@switch-pagos/webhooks';

@@ -16,6 +16,8 @@ async function main(): Promise<void> {
     credentials: { apiKey },
     merchantAccount: env.optionalString('MERCHANT_ACCOUNT'),
     settleDelayMs: settle < 0 ? null : settle,
+    // The sandbox's slow settlement (amounts ending in .83).
+    slowSettleDelayMs: env.int('SLOW_SETTLE_DELAY_MS', 60_000, { min: 0, max: 3_600_000 }),
   });
   process.stdout.write(`banco activo emulator on ${emulator.url} (controls also on ${emulator.controlUrl})\n`);
   const stop = () => void emulator.close().then(() => process.exit(0));

@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import { ActivoBank, isOrderService, SERVICE_OF_PATH, type Fields, type Reply } from './bank';
+import { ActivoBank, isOrderService, MAGIC_CUT, MAGIC_SLOW, SERVICE_OF_PATH, type Fields, type Reply } from './bank';
 import type { Ledger, Order } from './ledger';
 import { controlRoutes } from './controls';
 
@@ -22,6 +22,8 @@ export interface EmulatorOptions {
   merchantAccount?: string;
   /** Pending débito/crédito inmediato settle after this long; null: only `settle`/`settleAll` settle them. */
   settleDelayMs?: number | null;
+  /** Delay of a pending order whose amount ends in .83 (the sandbox's slow settlement); default 60 s. */
+  slowSettleDelayMs?: number;
   otpTtlMs?: number;
   /** Opening balance (VES) of an account or phone first seen. */
   defaultBalance?: number;
@@ -134,7 +136,9 @@ export async function startEmulator(options: EmulatorOptions): Promise<Emulator>
     now,
     seed: options.accounts,
     onPending: (order: Order) => {
-      if (settleDelayMs !== null) later(settleDelayMs, () => bank.ledger.settle(order, order.planned.estatus, order.planned.motivo));
+      const delay = order.montoCents % 100 === MAGIC_SLOW ? (options.slowSettleDelayMs ?? 60_000) : settleDelayMs;
+      if (settleDelayMs !== null && delay !== null)
+        later(delay, () => bank.ledger.settle(order, order.planned.estatus, order.planned.motivo));
     },
   });
   const ledger = bank.ledger;
@@ -216,7 +220,9 @@ export async function startEmulator(options: EmulatorOptions): Promise<Emulator>
       }
     } else reply = service === 'operacion' ? bank.operacion(fields) : service === 'saldo' ? bank.saldo(fields) : bank.movimientos(fields);
 
-    if (faults.cut > 0 || (executedNow && cents === '71')) {
+    // The sandbox's unknown outcomes: an order the bank took, answered by a cut connection.
+    const magicCut = executedNow && service !== 'otp' && MAGIC_CUT.has(cents) && reply.status === 200 && reply.body.code === '200';
+    if (faults.cut > 0 || (executedNow && cents === '71') || magicCut) {
       if (faults.cut > 0) faults.cut--;
       req.socket.destroy();
       return;

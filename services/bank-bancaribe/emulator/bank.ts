@@ -1,6 +1,13 @@
 import { randomInt } from 'node:crypto';
 import { envelope, isRecord, OPERACIONES_SOAP, RUTAS } from '../src/protocol';
-import { CENTAVOS_LIQUIDACION, CENTAVOS_RECHAZO, CENTAVOS_SIN_CONFIRMACION, descripcionDe } from './catalog';
+import {
+  CENTAVOS_CORTE,
+  CENTAVOS_LENTO,
+  CENTAVOS_LIQUIDACION,
+  CENTAVOS_RECHAZO,
+  CENTAVOS_SIN_CONFIRMACION,
+  descripcionDe,
+} from './catalog';
 import { caracas, centsToString, phoneAccount, type BookedOrder, type Ledger, type Settlement } from './ledger';
 
 /**
@@ -64,8 +71,18 @@ export class EmulatedBank {
   constructor(
     readonly ledger: Ledger,
     readonly merchant: Merchant,
-    private readonly options: { settleDelayMs: number; c2pKeyTtlMs: number; now: () => number },
+    private readonly options: { settleDelayMs: number; slowSettleDelayMs?: number; c2pKeyTtlMs: number; now: () => number },
   ) {}
+
+  /** Set when the order just handled has a cut-connection amount (CENTAVOS_CORTE) and was taken. */
+  private cutPending = false;
+
+  /** Whether the answer just produced must be replaced by a cut connection (read once). */
+  takeCut(): boolean {
+    const cut = this.cutPending;
+    this.cutPending = false;
+    return cut;
+  }
 
   /** The payer's bank issuing a C2P key (what the payer would read in an SMS or app). */
   issueKey(telefono: string): { clave: string; expiresMs: number } {
@@ -233,6 +250,7 @@ export class EmulatedBank {
   ): BookedOrder {
     const secuencial = this.ledger.newSecuencial();
     const approved = code === '0';
+    if (approved && type !== 'ANULACION' && CENTAVOS_CORTE.has(amount % 100)) this.cutPending = true;
     if (approved)
       this.ledger.transfer(
         from,
@@ -357,18 +375,19 @@ export class EmulatedBank {
           answer: answer('0', secuencial, endToEndId),
           createdMs: this.options.now(),
         });
-        this.scheduleSettlement(order.reference);
+        if (CENTAVOS_CORTE.has(amount % 100)) this.cutPending = true;
+        this.scheduleSettlement(order.reference, amount % 100 === CENTAVOS_LENTO ? (this.options.slowSettleDelayMs ?? 60_000) : undefined);
         return order.answer;
       },
     };
   }
 
-  private scheduleSettlement(reference: string): void {
+  private scheduleSettlement(reference: string, delayMs = this.options.settleDelayMs): void {
     if (this.options.settleDelayMs <= 0) return;
     const timer = setTimeout(() => {
       this.timers.delete(timer);
       this.settle(reference);
-    }, this.options.settleDelayMs);
+    }, delayMs);
     timer.unref();
     this.timers.add(timer);
   }

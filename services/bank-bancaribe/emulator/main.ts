@@ -27,6 +27,8 @@ async function main(): Promise<void> {
     },
     tokenTtlSeconds: int('TOKEN_TTL_SECONDS', 3600),
     settleDelayMs: int('SETTLE_DELAY_MS', 2000),
+    // The sandbox's slow settlement (amounts ending in .83).
+    slowSettleDelayMs: int('SLOW_SETTLE_DELAY_MS', 60_000),
   });
   process.stdout.write(`bancaribe emulator listening on ${emulator.url}\n`);
   const stop = () => void emulator.close().then(() => process.exit(0));

@@ -25,6 +25,8 @@ export interface EmulatorOptions {
   tokenTtlSeconds?: number;
   /** Delay before a pending crédito inmediato settles; 0 → only by `settle`/`settleAll` (default 2000). */
   settleDelayMs?: number;
+  /** Delay of a crédito inmediato whose amount ends in .83 (the sandbox's slow settlement); default 60 s. */
+  slowSettleDelayMs?: number;
   /** Lifetime of a C2P key issued through the OTP route (default 24 h). */
   c2pKeyTtlMs?: number;
   /** Opening balance of an account seen for the first time (default 1 000 000.00). */
@@ -113,6 +115,7 @@ export async function startEmulator(options: EmulatorOptions): Promise<Emulator>
   ledger.setBalance(merchant.cuenta, options.merchantBalance ?? 5_000_000);
   const bank = new EmulatedBank(ledger, merchant, {
     settleDelayMs: options.settleDelayMs ?? 2000,
+    ...(options.slowSettleDelayMs !== undefined ? { slowSettleDelayMs: options.slowSettleDelayMs } : {}),
     c2pKeyTtlMs: options.c2pKeyTtlMs ?? 24 * 3600_000,
     now,
   });
@@ -234,6 +237,8 @@ export async function startEmulator(options: EmulatorOptions): Promise<Emulator>
       return resource.refuse(faults.reject.code);
     }
     const answer = resource.handle(body);
+    // The sandbox's unknown outcomes: an order the bank took, answered by a cut connection.
+    if (bank.takeCut()) return null;
     return take('timeoutAfterAccept') ? null : answer;
   }
 

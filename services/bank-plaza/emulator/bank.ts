@@ -98,6 +98,12 @@ const ok = (body: Record<string, unknown> | null, descripcionSistema = 'Operacio
 
 /** Amount cents that pick an immediate refusal (before anything is executed). */
 export const MAGIC_REFUSALS: Readonly<Record<string, string>> = {
+  '13': '0013',
+  '30': '0030',
+  '44': 'AC06',
+  '45': 'DT03',
+  '46': 'CUST',
+  '47': 'MD15',
   '51': '0051',
   '55': '0055',
   '56': '0056',
@@ -106,9 +112,13 @@ export const MAGIC_REFUSALS: Readonly<Record<string, string>> = {
   '94': '0094',
 };
 /** Amount cents that make the interbank settlement of a CCE order fail with an ISO reason. */
-export const MAGIC_SETTLEMENT: Readonly<Record<string, string>> = { '41': 'AC01', '42': 'AM04', '43': 'BE01' };
+export const MAGIC_SETTLEMENT: Readonly<Record<string, string>> = { '41': 'AC01', '42': 'AM04', '43': 'BE01', '82': 'AM04' };
+/** Amount cents of a money order that is executed (or taken, pending) and then answered by a cut connection. */
+export const MAGIC_CUT = new Set(['81', '82']);
+/** Amount cents of a CCE order that settles only after the slow delay. */
+export const MAGIC_SLOW = '83';
 
-const cents = (monto: number) => String(Math.round(monto * 100) % 100).padStart(2, '0');
+export const cents = (monto: number) => String(Math.round(monto * 100) % 100).padStart(2, '0');
 
 type Rule = RegExp | ((v: unknown) => boolean);
 const isAmount = (v: unknown) => typeof v === 'number' && Number.isFinite(v) && v > 0 && Math.abs(Math.round(v * 100) - v * 100) < 1e-6;

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { AUTH_HEADERS, RESULT_HEADERS, signatureMatches, type PlazaCredentials } from '../src/protocol';
-import { EmulatedBank, refusal, type Call } from './bank';
+import { cents, EmulatedBank, MAGIC_CUT, MAGIC_SLOW, refusal, type Call } from './bank';
 import { Ledger, type Order, type StoredAnswer } from './ledger';
 
 /**
@@ -25,6 +25,8 @@ export interface EmulatorOptions {
   nonceWindow?: bigint;
   /** 0 (default) picks a free port. */
   port?: number;
+  /** Listen address (default 127.0.0.1; the test-only Kubernetes Deployment listens on 0.0.0.0). */
+  host?: string;
   credentials: PlazaCredentials;
   /** The merchant behind the API key: collections without an account land in `cuenta`. */
   merchant?: { rif?: string; cuenta?: string };
@@ -33,6 +35,8 @@ export interface EmulatorOptions {
   defaultBalance?: number;
   /** Delay before a pending CCE order settles by itself; null = only `settle`/`settleAll` settle. */
   settleDelayMs?: number | null;
+  /** Delay of a pending order whose amount ends in .83 (the sandbox's slow settlement); default 60 s. */
+  slowSettleDelayMs?: number;
   otpTtlMs?: number;
   now?: () => Date;
 }
@@ -186,10 +190,11 @@ export async function startEmulator(options: EmulatorOptions): Promise<Emulator>
     now,
     onPending: (order: Order) => {
       if (settleDelayMs === null) return;
+      const delay = cents(order.monto) === MAGIC_SLOW ? (options.slowSettleDelayMs ?? 60_000) : settleDelayMs;
       const timer = setTimeout(() => {
         timers.delete(timer);
         ledger.settle(order);
-      }, settleDelayMs);
+      }, delay);
       timer.unref();
       timers.add(timer);
     },
@@ -276,8 +281,15 @@ export async function startEmulator(options: EmulatorOptions): Promise<Emulator>
       }
     }
     const result = route.handle(bank, call);
-    if (faults.timeout > 0) {
-      faults.timeout -= 1;
+    // The sandbox's unknown outcomes: an order the bank took, answered by a cut connection.
+    const magicCut =
+      route.money &&
+      route.name !== 'tokenDI' &&
+      typeof body.monto === 'number' &&
+      MAGIC_CUT.has(cents(body.monto)) &&
+      result.codigo === '0000';
+    if (faults.timeout > 0 || magicCut) {
+      if (!magicCut) faults.timeout -= 1;
       req.socket.destroy();
       return;
     }
@@ -419,7 +431,7 @@ export async function startEmulator(options: EmulatorOptions): Promise<Emulator>
   const listen = (p: number) =>
     new Promise<void>((resolve, reject) => {
       server.once('error', reject);
-      server.listen(p, '127.0.0.1', () => {
+      server.listen(p, options.host ?? '127.0.0.1', () => {
         server.off('error', reject);
         resolve();
       });

@@ -42,6 +42,9 @@ export const EMULATOR_TEST_BANKS = 'bnc,banco_plaza,bancaribe,banco_activo';
 /** Default settle delay of the emulators' pending orders (crédito/débito inmediato). */
 export const EMULATOR_SETTLE_MS = 3_000;
 
+/** Default settle delay of the sandbox's slow settlement (amounts ending in .83). */
+export const EMULATOR_SLOW_SETTLE_MS = 60_000;
+
 /**
  * The emulators' fixed demo credentials and merchant data. They are not secrets: the emulators listen
  * on 127.0.0.1 only and move no money.
@@ -78,6 +81,8 @@ export interface EmbeddedBanksOptions {
   emulators?: boolean;
   /** Settle delay of the emulators' pending orders; null = only through their controls. Default `SWITCH_EMULATOR_SETTLE_MS` or 3000 (negative = null). */
   emulatorSettleMs?: number | null;
+  /** Settle delay of the sandbox's slow settlement (.83); default `SWITCH_EMULATOR_SLOW_SETTLE_MS` or 60000. */
+  emulatorSlowSettleMs?: number;
   /**
    * Variables applied over the environment and over what emulator mode sets (tests: a wrong secret,
    * short timeouts, breaker thresholds).
@@ -93,6 +98,25 @@ export interface EmbeddedBanks {
   /** Where each emulator listens, for the banner. */
   emulatorUrls: Partial<Record<BancoId, string>>;
   stop(): Promise<void>;
+}
+
+/**
+ * Whether the emulators' code is here: a development checkout has it, the production image does not
+ * (its build deletes every `dist/emulator`), so `npm start` in the image runs without them.
+ */
+export function emulatorsInstalled(): boolean {
+  try {
+    for (const m of [
+      '@switch/bank-plaza/emulator',
+      '@switch/bank-bancaribe/emulator',
+      '@switch/bank-activo/emulator',
+      '@switch/bank-bnc/emulator',
+    ])
+      require.resolve(m);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** Whether emulator mode is on for these options and environment. */
@@ -130,7 +154,9 @@ export async function startEmbeddedBanks(deps: {
           ? options.emulatorSettleMs
           : deps.env.int('SWITCH_EMULATOR_SETTLE_MS', EMULATOR_SETTLE_MS, { min: -1, max: 3_600_000 });
       const settleMs = settle === null || settle < 0 ? null : settle;
-      emulators = await startEmulators(settleMs, started);
+      const slowMs =
+        options.emulatorSlowSettleMs ?? deps.env.int('SWITCH_EMULATOR_SLOW_SETTLE_MS', EMULATOR_SLOW_SETTLE_MS, { min: 0, max: 3_600_000 });
+      emulators = await startEmulators(settleMs, slowMs, started);
       overlay = emulatorEnv(emulators);
     }
     const env = deps.env.with({ ...overlay, ...options.env });
@@ -190,7 +216,11 @@ export function unservedBanks(routing: RoutingTable, banks: EmbeddedBanks): Reco
   };
 }
 
-async function startEmulators(settleDelayMs: number | null, started: { stop(): Promise<void> }[]): Promise<EmbeddedEmulators> {
+async function startEmulators(
+  settleDelayMs: number | null,
+  slowSettleDelayMs: number,
+  started: { stop(): Promise<void> }[],
+): Promise<EmbeddedEmulators> {
   const demo = EMULATOR_DEMO;
   const [
     { startEmulator: startPlazaEmulator },
@@ -213,6 +243,7 @@ async function startEmulators(settleDelayMs: number | null, started: { stop(): P
       credentials: { apiKey: demo.banco_plaza.apiKey, apiSecret: demo.banco_plaza.apiSecret },
       merchant: { rif: demo.banco_plaza.rif, cuenta: demo.banco_plaza.account },
       settleDelayMs,
+      slowSettleDelayMs,
     }),
   );
   const bancaribe = track(
@@ -221,6 +252,7 @@ async function startEmulators(settleDelayMs: number | null, started: { stop(): P
       credentials: { consumerKey: demo.bancaribe.consumerKey, consumerSecret: demo.bancaribe.consumerSecret },
       // This emulator settles only through its controls when the delay is 0.
       settleDelayMs: settleDelayMs ?? 0,
+      slowSettleDelayMs,
     }),
   );
   const activo = track(
@@ -229,6 +261,7 @@ async function startEmulators(settleDelayMs: number | null, started: { stop(): P
       credentials: { apiKey: demo.banco_activo.apiKey },
       merchantAccount: demo.banco_activo.account,
       settleDelayMs,
+      slowSettleDelayMs,
     }),
   );
   const bnc = track(

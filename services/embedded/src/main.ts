@@ -8,19 +8,26 @@ import { join } from 'node:path';
 import { createLogger, envReader } from '@switch/shared';
 import { startEmbeddedSwitch } from './switch';
 import { seedDemoMerchant } from './seed';
-import { unservedBanks } from './banks';
+import { emulatorsInstalled, unservedBanks } from './banks';
 
 /**
- * `npm start`: the whole switch in one process, test mode with the simulated bank, a demo merchant
- * and its key printed for curl. State lives in memory and is gone when the process stops.
- * `SWITCH_EMULATORS=true npm start` adds the banks' emulators and routes test mode through them too;
- * a bank whose connector is configured in the environment (`PLAZA_TEST_URL`, …) is served as well.
+ * `npm start`: the whole switch in one process, test mode, a demo merchant and its key printed for
+ * curl. State lives in memory and is gone when the process stops. Test mode routes to the simulated
+ * bank (`bnc`) and, when a request names them in `banco_preferido`, to the banks' emulators: the
+ * sandbox that fails on demand (docs/sandbox.md). `SWITCH_EMULATORS=false npm start` leaves the
+ * emulators out; a bank whose connector is configured in the environment (`PLAZA_TEST_URL`, …) is
+ * served then.
  */
 async function main(): Promise<void> {
   const env = envReader();
   const log = createLogger('switch', env.string('LOG_LEVEL', 'warn'));
   const adminToken = env.optionalString('SWITCH_ADMIN_TOKEN') ?? randomBytes(24).toString('base64url');
-  const sw = await startEmbeddedSwitch({ log, env, config: { adminToken } });
+  const sw = await startEmbeddedSwitch({
+    log,
+    env,
+    config: { adminToken },
+    banks: { emulators: env.bool('SWITCH_EMULATORS', emulatorsInstalled()) },
+  });
   const { switchKey } = await seedDemoMerchant(sw.store);
   const { host, port } = { host: env.string('HOST', '127.0.0.1'), port: env.int('PORT', 3000, { min: 0, max: 65535 }) };
   const address = await sw.gateway.app.listen({ host, port });
@@ -71,6 +78,9 @@ async function main(): Promise<void> {
       ...bankLines,
       '',
       `  curl -s ${baseUrl}/switch/v1/bancos -H 'x-switch-key: ${switchKey}'`,
+      ...(sw.config.sandboxBanks.length
+        ? [`  Sandbox:       magic amounts for ${sw.config.sandboxBanks.join(', ')} in /bancos (\`sandbox\`) and docs/sandbox.md`]
+        : []),
       '',
       `  Onboarding:    npm run switch -- help   (operator token in ${join(dir, 'admin.json')})`,
       '',

@@ -1,5 +1,6 @@
 import {
   loadCorePolicy,
+  SANDBOX_BANKS,
   loadRiskPolicy,
   envReader,
   type CorePolicy,
@@ -88,6 +89,9 @@ export async function startEmbeddedSwitch(options: {
     log: options.log.child({ service: 'reconciler' }),
     config: { ...loadReconcilerConfig(env), ...options.reconciler },
   });
+  // The sandbox's magic amounts hold where a test route answers through its emulator (docs/sandbox.md).
+  if (banks.emulators && env.present('SWITCH_SANDBOX_BANKS') === undefined && options.config?.sandboxBanks === undefined)
+    config.sandboxBanks = SANDBOX_BANKS.filter((b) => banks.connected.test.includes(b));
   const gateway = await buildGateway({ store, bus, routing, log: options.log.child({ service: 'gateway' }), config });
   return {
     gateway,

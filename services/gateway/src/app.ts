@@ -173,7 +173,13 @@ export async function buildGateway(deps: GatewayDeps): Promise<Gateway> {
     api.addHook('onRequest', throttle.checkRequests);
     installAuth(api, keys);
     operationRoutes(api, operations);
-    accountRoutes(api, { routing: deps.routing, replies, readTimeoutMs: config.queryTimeoutMs, store: deps.store });
+    accountRoutes(api, {
+      routing: deps.routing,
+      replies,
+      readTimeoutMs: config.queryTimeoutMs,
+      store: deps.store,
+      sandboxBanks: config.sandboxBanks,
+    });
   });
 
   // The tool-protocol server with the same key (SPEC 5.5); its tool calls are injected into the API above.

@@ -24,6 +24,18 @@ describe('gateway configuration: HTTP edge and throttling', () => {
     );
   });
 
+  it('SWITCH_SANDBOX_BANKS: the emulated banks whose magic amounts /bancos lists (none by default)', () => {
+    expect(loadGatewayConfig(envReader({})).sandboxBanks).toEqual([]);
+    expect(loadGatewayConfig(envReader({ SWITCH_SANDBOX_BANKS: 'banco_plaza, bancaribe,banco_activo' })).sandboxBanks).toEqual([
+      'banco_plaza',
+      'bancaribe',
+      'banco_activo',
+    ]);
+    expect(() => loadGatewayConfig(envReader({ SWITCH_SANDBOX_BANKS: 'bnc' }))).toThrow(
+      /SWITCH_SANDBOX_BANKS: "bnc" has no emulator sandbox/,
+    );
+  });
+
   it('reads every variable', () => {
     const c = loadGatewayConfig(
       envReader({

@@ -1,4 +1,4 @@
-import { ConfigError, envReader, type EnvReader } from '@switch/shared';
+import { ConfigError, envReader, SANDBOX_BANKS, type EnvReader, type SandboxBank } from '@switch/shared';
 
 export interface GatewayConfig {
   host: string;
@@ -44,6 +44,24 @@ export interface GatewayConfig {
   logRequests: boolean;
   /** Live webhook endpoints may be internal addresses (tests and drills only): `SWITCH_WEBHOOK_ALLOW_PRIVATE`. */
   allowPrivateWebhooks: boolean;
+  /**
+   * Banks whose test route answers through their emulator here, so the sandbox's magic amounts hold
+   * for them and `/bancos` lists those amounts in test mode (`SWITCH_SANDBOX_BANKS`, default none).
+   */
+  sandboxBanks: SandboxBank[];
+}
+
+function readSandboxBanks(env: EnvReader): SandboxBank[] {
+  const raw = env.optionalString('SWITCH_SANDBOX_BANKS') ?? '';
+  const banks = raw
+    .split(',')
+    .map((b) => b.trim())
+    .filter(Boolean);
+  for (const b of banks) {
+    if (!(SANDBOX_BANKS as readonly string[]).includes(b))
+      throw new ConfigError('SWITCH_SANDBOX_BANKS', `"${b}" has no emulator sandbox (one of ${SANDBOX_BANKS.join(', ')})`);
+  }
+  return [...new Set(banks)] as SandboxBank[];
 }
 
 function readTrustProxy(env: EnvReader): boolean | number | string[] {
@@ -93,6 +111,7 @@ export function loadGatewayConfig(env: EnvReader = envReader()): GatewayConfig {
     adminToken,
     logRequests: env.bool('SWITCH_LOG_REQUESTS', true),
     allowPrivateWebhooks: env.bool('SWITCH_WEBHOOK_ALLOW_PRIVATE', false),
+    sandboxBanks: readSandboxBanks(env),
   };
   checkHttpTimeouts(config);
   return config;

@@ -1,12 +1,32 @@
 import { literals } from './literals';
 import { Type, type Static } from '@sinclair/typebox';
 import { BANCOS, CAPABILITIES } from '../domain/bancos';
+import { ESTADOS } from '../domain/estados';
+import { MOTIVOS_RECHAZO } from '../domain/motivos';
 import { NumeroCuenta } from './instrumento';
+
+/** One magic amount of the test-mode sandbox (shared/src/domain/sandbox.ts). */
+export const SandboxValor = Type.Object({
+  centavos: Type.String({ pattern: '^[0-9]{2}$', description: 'The last two digits of `monto.valor` (`51`: 10.51, 1250.51 …)' }),
+  operacion: Type.Union([Type.Literal('pagar'), Type.Literal('cobrar'), Type.Literal('cobrar/token')], {
+    description: 'The request that shows it (`pagar`: a crédito inmediato to an account)',
+  }),
+  estado: literals(ESTADOS),
+  final: Type.Union([literals(ESTADOS), Type.Null()], { description: 'Where it ends through /consultar, when `estado` is not final' }),
+  motivo_rechazo: Type.Union([literals(MOTIVOS_RECHAZO), Type.Null()]),
+  descripcion: Type.String(),
+});
 
 /** Entry of GET /switch/v1/bancos (SPEC 2.5). */
 export const BancoCatalogo = Type.Object({
   banco: literals(BANCOS),
   capabilities: Type.Array(literals(CAPABILITIES)),
+  sandbox: Type.Optional(
+    Type.Array(SandboxValor, {
+      description:
+        'Test mode only, for a bank whose test route answers through its emulator: the magic amounts that provoke each outcome when `banco_preferido` names this bank',
+    }),
+  ),
 });
 export type BancoCatalogo = Static<typeof BancoCatalogo>;
 

@@ -3,6 +3,7 @@ import { Type, type Static, type TProperties } from '@sinclair/typebox';
 import { Instrumento } from './instrumento';
 import { Monto } from './monto';
 import { BANCOS } from '../domain/bancos';
+import { SANDBOX_BANKS, sandboxSummary } from '../domain/sandbox';
 
 /**
  * A bare UUID. ajv's `uuid` format alone also accepts a `urn:uuid:` URN, whose first 8 characters
@@ -25,7 +26,14 @@ export const Concepto = Type.String({ minLength: 1, maxLength: 35, pattern: '^[^
 export const CANALES = ['web', 'app', 'pos', 'api'] as const;
 export const Canal = literals(CANALES, { description: 'Channel the merchant collected the order through' });
 
-export const BancoPreferido = literals(BANCOS, { description: 'Hint for the rail; honoured when that bank is enabled and able' });
+export const BancoPreferido = literals(BANCOS, {
+  description:
+    'Hint for the rail; honoured when that bank is enabled and able. Without it, test mode routes to `bnc`, the simulated bank, ' +
+    'whose outcome no amount changes. Test mode, where a bank answers through its emulator (`npm start`, the test deployment; ' +
+    '`sandbox` in GET /bancos): naming it here makes the cents of `monto.valor` pick the outcome, end to end. ' +
+    SANDBOX_BANKS.map((b) => `${b}: ${sandboxSummary(b)}.`).join(' ') +
+    " Other cents: the bank's ordinary answer (docs/sandbox.md).",
+});
 
 /** Fields every money operation shares (SPEC 2.3). Unknown fields, `mode` and `test` among them, are ignored. */
 const sharedFields = {

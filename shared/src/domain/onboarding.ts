@@ -2,6 +2,7 @@ import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypt
 import type { Mode } from './bancos';
 import type { ApiKeyRecord, Merchant, Store, WebhookEndpoint } from '../ports/store';
 import type { WebhookEvent } from '../contracts/webhook';
+import { newWebhookSecret } from './webhook-signing';
 
 /** Merchant ids are what merchants type in `x-switch-key`: short, lower case, no separators. */
 export const MERCHANT_ID_PATTERN = '^[a-z0-9][a-z0-9_-]{1,39}$';
@@ -88,7 +89,7 @@ export async function registerWebhook(
     mode: input.mode,
     url: input.url,
     events: [...new Set(input.events)],
-    secret: `whsec_${randomBytes(24).toString('base64url')}`,
+    secret: newWebhookSecret(),
     active: true,
     createdAt: now.toISOString(),
   };

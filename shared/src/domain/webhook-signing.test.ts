@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { createHmac } from 'node:crypto';
-import { signWebhook, standardWebhookHeaders, verifyStandardWebhook, verifyWebhook } from './webhook-signing';
+import {
+  newWebhookSecret,
+  signWebhook,
+  standardWebhookHeaders,
+  standardWebhookKey,
+  standardWebhooksSecret,
+  verifyStandardWebhook,
+  verifyWebhook,
+} from './webhook-signing';
 
 describe('webhook signatures', () => {
   const body = '{"type":"transaccion.liquidada","data":{"monto":10.5}}';
@@ -22,5 +30,45 @@ describe('webhook signatures', () => {
     expect(verifyStandardWebhook(body, h, 'whsec_test', 1_700_000_100)).toBe(true);
     expect(verifyStandardWebhook(body, h, 'whsec_test', 1_700_001_000)).toBe(false);
     expect(verifyStandardWebhook(body.replace('10.5', '99'), h, 'whsec_test', 1_700_000_100)).toBe(false);
+  });
+});
+
+describe('endpoint secrets and the Standard Webhooks key', () => {
+  const body = '{"type":"transaccion.liquidada","data":{"monto":10.5}}';
+  const hmacB64 = (key: Buffer | string, id: string, ts: number) =>
+    createHmac('sha256', key).update(`${id}.${ts}.${body}`).digest('base64');
+
+  it('issues whsec_ + standard base64 of 24 random bytes', () => {
+    const secret = newWebhookSecret();
+    expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]{32}$/);
+    expect(Buffer.from(secret.slice(6), 'base64')).toHaveLength(24);
+    expect(newWebhookSecret()).not.toBe(secret);
+  });
+  it('keys the Standard Webhooks signature with the base64-decoded secret, the SPEC header with the secret as text', () => {
+    const secret = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
+    const key = Buffer.from('MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', 'base64');
+    expect(standardWebhookHeaders('msg_1', 1_700_000_000, body, secret)['webhook-signature']).toBe(
+      `v1,${hmacB64(key, 'msg_1', 1_700_000_000)}`,
+    );
+    expect(signWebhook(body, secret)).toBe(`sha256=${createHmac('sha256', secret).update(body).digest('hex')}`);
+    expect(standardWebhooksSecret(secret)).toBe(secret);
+  });
+  it('keys secrets issued before (url-safe base64) by the same decoded bytes, and names their standard form', () => {
+    const bytes = Buffer.from('fb7f3e00ffee11223344556677889900aabbccddeeff0011', 'hex');
+    const legacy = `whsec_${bytes.toString('base64url')}`;
+    expect(legacy).toMatch(/[-_]/);
+    expect(standardWebhookKey(legacy)).toEqual(bytes);
+    expect(standardWebhooksSecret(legacy)).toBe(`whsec_${bytes.toString('base64')}`);
+    const h = standardWebhookHeaders('msg_1', 1_700_000_000, body, legacy);
+    expect(verifyStandardWebhook(body, h, standardWebhooksSecret(legacy)!, 1_700_000_000)).toBe(true);
+  });
+  it('keeps a secret that is not base64 as the text key it always was, for both headers', () => {
+    const odd = 'whsec_not base64!';
+    expect(standardWebhookKey(odd)).toEqual(Buffer.from(odd));
+    expect(standardWebhooksSecret(odd)).toBeNull();
+    const h = standardWebhookHeaders('msg_1', 1_700_000_000, body, odd);
+    expect(h['webhook-signature']).toBe(`v1,${hmacB64(odd, 'msg_1', 1_700_000_000)}`);
+    expect(verifyStandardWebhook(body, h, odd, 1_700_000_000)).toBe(true);
+    expect(verifyWebhook(body, signWebhook(body, odd), odd)).toBe(true);
   });
 });

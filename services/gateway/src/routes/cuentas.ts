@@ -10,6 +10,7 @@ import {
   Saldo,
   type BancoId,
   type MovimientosQuery,
+  sandboxFor,
   type RoutingTable,
   type Store,
 } from '@switch/shared';
@@ -41,7 +42,7 @@ const MovimientosHttpQuery = Type.Object({
 
 export function accountRoutes(
   app: FastifyInstance,
-  deps: { routing: RoutingTable; replies: Replies; readTimeoutMs: number; store: Store },
+  deps: { routing: RoutingTable; replies: Replies; readTimeoutMs: number; store: Store; sandboxBanks?: readonly BancoId[] },
 ): void {
   app.get(
     '/switch/v1/bancos',
@@ -50,12 +51,22 @@ export function accountRoutes(
         operationId: 'listarBancos',
         tags: ['bancos'],
         summary: 'Enabled banks of the key mode',
-        description: 'Moves no money; usable to check a key.',
+        description:
+          'Moves no money; usable to check a key. In test mode, a bank whose test route answers through its emulator ' +
+          '(`npm start`, `npm run stack`, the test deployment) also lists `sandbox`: the cents of `monto.valor` that ' +
+          'provoke each outcome when the request names that bank in `banco_preferido` (docs/sandbox.md).',
         security,
         response: { 200: Type.Array(BancoCatalogo), ...errorResponses(400, 401, 429, 503) },
       },
     },
-    async (request) => catalogue(deps.routing, request.caller.mode),
+    async (request) => {
+      const entries = catalogue(deps.routing, request.caller.mode);
+      if (request.caller.mode !== 'test') return entries;
+      return entries.map((e) => {
+        const sandbox = sandboxFor(e.banco, deps.sandboxBanks ?? []);
+        return sandbox ? { ...e, sandbox } : e;
+      });
+    },
   );
 
   /**

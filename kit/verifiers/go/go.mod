@@ -1,0 +1,3 @@
+module github.com/switch-pagos/webhooks-go
+
+go 1.21
