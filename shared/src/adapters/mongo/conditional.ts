@@ -1,15 +1,8 @@
 import type { Collection, Db, Document, Filter, IndexDescription, Sort } from 'mongodb';
-import { decodeDocument, encodeDocument } from './keys';
-import { createIndexesOneByOne, insertNew, type RecordCollection, type VersionedOptions } from './versioned';
+import { KnownStates, RecordCodec, type StoredRecord, type VersionedOptions } from './records';
+import { createIndexesOneByOne, insertNew, type RecordCollection } from './versioned';
 
-interface Row extends Document {
-  _id: string;
-  /** Number of the write that produced this state: 1 for the insert, +1 for each later write. */
-  _rev: number;
-}
-
-/** Records whose newest state each process remembers (see `known`). */
-const KNOWN_RECORDS = 10_000;
+type Row = StoredRecord;
 
 /**
  * Compare-and-set the way MongoDB does it: one document per record, and a write is
@@ -19,13 +12,12 @@ const KNOWN_RECORDS = 10_000;
  */
 export class ConditionalCollection<T extends object> implements RecordCollection<T> {
   private readonly rows: Collection<Row>;
+  private readonly codec: RecordCodec<T>;
+  private readonly known = new KnownStates();
 
-  constructor(
-    db: Db,
-    name: string,
-    private readonly options: VersionedOptions<T>,
-  ) {
+  constructor(db: Db, name: string, options: VersionedOptions<T>) {
     this.rows = db.collection(name);
+    this.codec = new RecordCodec(options);
   }
 
   async ensureIndexes(indexes: IndexDescription[]): Promise<void> {
@@ -33,17 +25,17 @@ export class ConditionalCollection<T extends object> implements RecordCollection
   }
 
   async insert(record: T): Promise<boolean> {
-    const row: Row = { ...this.toBody(record), _id: this.idOf(record), _rev: 1 };
+    const row: Row = { ...this.codec.toBody(record), _id: this.codec.idOf(record), _rev: 1 };
     const inserted = await insertNew(this.rows, row);
-    if (inserted) this.remember(row);
+    if (inserted) this.known.remember(row);
     return inserted;
   }
 
   async get(id: string): Promise<T | null> {
     const row = await this.rows.findOne({ _id: id });
     if (!row) return null;
-    this.remember(row);
-    return this.fromRow(row);
+    this.known.remember(row);
+    return this.codec.fromStored(row);
   }
 
   /**
@@ -56,21 +48,21 @@ export class ConditionalCollection<T extends object> implements RecordCollection
       const cached = this.known.get(id);
       const row = cached ?? (await this.rows.findOne({ _id: id }));
       if (!row) return null;
-      const next = change(this.fromRow(row));
+      const next = change(this.codec.fromStored(row));
       if (next === null) {
         if (!cached) return null;
-        this.known.delete(id); // declined on what may be an old state: decide again on the current one
+        this.known.forget(id); // declined on what may be an old state: decide again on the current one
         continue;
       }
-      if (this.idOf(next) !== id) throw new Error(`update of ${id} cannot change its id`);
-      const written: Row = { ...this.toBody(next), _id: id, _rev: row._rev + 1 };
+      if (this.codec.idOf(next) !== id) throw new Error(`update of ${id} cannot change its id`);
+      const written: Row = { ...this.codec.toBody(next), _id: id, _rev: row._rev + 1 };
       const { _id, ...body } = written;
       const result = await this.rows.replaceOne({ _id: id, _rev: row._rev }, body);
       if (result.matchedCount === 1) {
-        this.remember(written);
+        this.known.remember(written);
         return next;
       }
-      this.known.delete(id);
+      this.known.forget(id);
       if (!cached) {
       }
     }
@@ -79,32 +71,10 @@ export class ConditionalCollection<T extends object> implements RecordCollection
   async find(filter: Filter<Document>, sort: Sort, limit?: number): Promise<T[]> {
     if (limit !== undefined && limit <= 0) return [];
     const cursor = this.rows.find(filter as Filter<Row>).sort(sort);
-    return (await (limit === undefined ? cursor : cursor.limit(limit)).toArray()).map((r) => this.fromRow(r));
+    return (await (limit === undefined ? cursor : cursor.limit(limit)).toArray()).map((r) => this.codec.fromStored(r));
   }
 
   count(filter: Filter<Document>): Promise<number> {
     return this.rows.countDocuments(filter as Filter<Row>);
-  }
-
-  private idOf(record: T): string {
-    return (record as Record<string, unknown>)[this.options.key] as string;
-  }
-
-  private toBody(record: T): Document {
-    const { [this.options.key]: _id, ...fields } = record as Record<string, unknown>;
-    return { ...(encodeDocument(fields) as Document), ...this.options.derived?.(record) };
-  }
-
-  private fromRow(row: Row): T {
-    const fields = Object.fromEntries(Object.entries(row).filter(([k]) => !k.startsWith('_')));
-    return { [this.options.key]: row._id, ...(decodeDocument(fields) as Document) } as T;
-  }
-
-  private readonly known = new Map<string, Row>();
-
-  private remember(row: Row): void {
-    this.known.delete(row._id);
-    this.known.set(row._id, row);
-    if (this.known.size > KNOWN_RECORDS) this.known.delete(this.known.keys().next().value!);
   }
 }

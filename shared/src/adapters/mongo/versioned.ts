@@ -1,12 +1,9 @@
 import { MongoServerError, type Collection, type Db, type Document, type Filter, type IndexDescription, type Sort } from 'mongodb';
-import { decodeDocument, encodeDocument } from './keys';
+import { KnownStates, RecordCodec, type StoredRecord, type VersionedOptions } from './records';
 
-/** The stored form of a record: its fields (keys escaped), `_id`, `_rev`, and derived `_` fields. */
-interface Head extends Document {
-  _id: string;
-  /** Number of the write that produced this state: 1 for the insert, +1 for each later write. */
-  _rev: number;
-}
+export type { VersionedOptions } from './records';
+
+type Head = StoredRecord;
 
 /** One successful write after the insert; `_id` = `<record id>#<rev>`. */
 interface Revision extends Document {
@@ -18,9 +15,6 @@ interface Revision extends Document {
   /** Set at insert; cleared by the writer once the head has reached this revision, else by the next list (`repairPending`). */
   pending: boolean;
 }
-
-/** Records whose newest revision each process remembers (see VersionedCollection.known). */
-const KNOWN_RECORDS = 10_000;
 
 const isDuplicateKey = (e: unknown) => e instanceof MongoServerError && e.code === 11000;
 
@@ -58,13 +52,6 @@ export interface RecordCollection<T extends object> {
   count(filter: Filter<Document>): Promise<number>;
 }
 
-export interface VersionedOptions<T> {
-  /** The record's own key, stored as `_id`. */
-  key: keyof T & string;
-  /** Extra fields to store for queries and indexes; their names must start with `_`. */
-  derived?: (record: T) => Document;
-}
-
 /**
  * A collection whose records change only by compare-and-set, with the same guarantee on MongoDB 7
  * and on FerretDB 1.24.
@@ -87,12 +74,10 @@ export interface VersionedOptions<T> {
 export class VersionedCollection<T extends object> implements RecordCollection<T> {
   private readonly heads: Collection<Head>;
   private readonly revisions: Collection<Revision>;
+  private readonly codec: RecordCodec<T>;
 
-  constructor(
-    db: Db,
-    name: string,
-    private readonly options: VersionedOptions<T>,
-  ) {
+  constructor(db: Db, name: string, options: VersionedOptions<T>) {
+    this.codec = new RecordCodec(options);
     this.heads = db.collection(name);
     this.revisions = db.collection(`${name}_revisions`);
   }
@@ -133,7 +118,7 @@ export class VersionedCollection<T extends object> implements RecordCollection<T
       const next = change(this.fromHead(head));
       if (next === null) {
         if (!cached) return null;
-        this.known.delete(id); // declined on what may be an old state: decide again on the current one
+        this.known.forget(id); // declined on what may be an old state: decide again on the current one
         continue;
       }
       if (this.idOf(next) !== id) throw new Error(`update of ${id} cannot change its id`);
@@ -147,7 +132,7 @@ export class VersionedCollection<T extends object> implements RecordCollection<T
         await this.revisions.updateOne({ _id: revId }, { $set: { pending: false } });
         return next;
       }
-      this.known.delete(id); // another writer got revision `rev` first
+      this.known.forget(id); // another writer got revision `rev` first
     }
   }
 
@@ -166,17 +151,15 @@ export class VersionedCollection<T extends object> implements RecordCollection<T
   }
 
   private idOf(record: T): string {
-    return (record as Record<string, unknown>)[this.options.key] as string;
+    return this.codec.idOf(record);
   }
 
   private toBody(record: T): Document {
-    const { [this.options.key]: _id, ...fields } = record as Record<string, unknown>;
-    return { ...(encodeDocument(fields) as Document), ...this.options.derived?.(record) };
+    return this.codec.toBody(record);
   }
 
   private fromHead(head: Head): T {
-    const fields = Object.fromEntries(Object.entries(head).filter(([k]) => !k.startsWith('_')));
-    return { [this.options.key]: head._id, ...(decodeDocument(fields) as Document) } as T;
+    return this.codec.fromStored(head);
   }
 
   /**
@@ -218,12 +201,10 @@ export class VersionedCollection<T extends object> implements RecordCollection<T
    * saves the two reads before each write of a record the process keeps writing (the router's
    * transactions), and `get` checks only that it has no successor. Lists never use it.
    */
-  private readonly known = new Map<string, Head>();
+  private readonly known = new KnownStates();
 
   private remember(head: Head): void {
-    this.known.delete(head._id);
-    this.known.set(head._id, head);
-    if (this.known.size > KNOWN_RECORDS) this.known.delete(this.known.keys().next().value!);
+    this.known.remember(head);
   }
 
   /**

@@ -1,0 +1,65 @@
+import type { Document } from 'mongodb';
+import { decodeDocument, encodeDocument } from './keys';
+
+export interface VersionedOptions<T> {
+  /** The record's own key, stored as `_id`. */
+  key: keyof T & string;
+  /** Extra fields to store for queries and indexes; their names must start with `_`. */
+  derived?: (record: T) => Document;
+}
+
+/** The stored form of a record: its fields (keys escaped), `_id`, `_rev`, and derived `_` fields. */
+export interface StoredRecord extends Document {
+  _id: string;
+  /** Number of the write that produced this state: 1 for the insert, +1 for each later write. */
+  _rev: number;
+}
+
+/**
+ * A record to and from its stored form, the same for both compare-and-set schemes: the key becomes
+ * `_id`, fields go through the key codec (./keys), derived `_` fields are added on write and every
+ * top-level field starting with `_` is stripped on read.
+ */
+export class RecordCodec<T extends object> {
+  constructor(private readonly options: VersionedOptions<T>) {}
+
+  idOf(record: T): string {
+    return (record as Record<string, unknown>)[this.options.key] as string;
+  }
+
+  toBody(record: T): Document {
+    const { [this.options.key]: _id, ...fields } = record as Record<string, unknown>;
+    return { ...(encodeDocument(fields) as Document), ...this.options.derived?.(record) };
+  }
+
+  fromStored(stored: StoredRecord): T {
+    const fields = Object.fromEntries(Object.entries(stored).filter(([k]) => !k.startsWith('_')));
+    return { [this.options.key]: stored._id, ...(decodeDocument(fields) as Document) } as T;
+  }
+}
+
+/** Records whose newest state each process remembers. */
+const KNOWN_RECORDS = 10_000;
+
+/**
+ * The newest stored state this process has seen of recently used records (bounded, least recently
+ * used out first). A write computed from a remembered state is conditional on it, so an outdated
+ * one only costs a lost condition and a read.
+ */
+export class KnownStates {
+  private readonly states = new Map<string, StoredRecord>();
+
+  get(id: string): StoredRecord | undefined {
+    return this.states.get(id);
+  }
+
+  forget(id: string): void {
+    this.states.delete(id);
+  }
+
+  remember(stored: StoredRecord): void {
+    this.states.delete(stored._id);
+    this.states.set(stored._id, stored);
+    if (this.states.size > KNOWN_RECORDS) this.states.delete(this.states.keys().next().value!);
+  }
+}
