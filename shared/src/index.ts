@@ -46,3 +46,6 @@ export * from './config/core-policy';
 export * from './domain/statement';
 export * from './runtime/bank-service';
 export * from './runtime/destination';
+export * from './domain/transaction-list';
+export * from './domain/webhook-endpoints';
+export * from './domain/panel-access';

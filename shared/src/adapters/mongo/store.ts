@@ -11,6 +11,11 @@ import { metrics } from '../../telemetry/metrics';
 import {
   DuplicateRecord,
   type ApiKeyRecord,
+  type AuditEntry,
+  type PageCursor,
+  type PanelInvite,
+  type PanelUser,
+  type TransactionFilter,
   type BankOrderRecord,
   type ClaimResult,
   type IdempotencyClaim,
@@ -68,6 +73,23 @@ function observeCommandLatency(client: MongoClient): void {
   client.on('commandFailed', (e) => observe(e, 'error'));
 }
 
+/** Newest first after a cursor, on records whose key is `_id`. */
+function afterCursor(cursor: PageCursor | undefined): Document {
+  return cursor ? { $or: [{ createdAt: { $lt: cursor.createdAt } }, { createdAt: cursor.createdAt, _id: { $lt: cursor.id } }] } : {};
+}
+
+/** The query of a merchant's transaction list (same rule as the memory store's `matchesFilter`). */
+function transactionQuery(f: TransactionFilter, cursor: PageCursor | undefined): Document {
+  const q: Document = { merchantId: f.merchantId, mode: f.mode, estado: f.estado ?? { $type: 'string' } };
+  if (f.kind !== undefined) q.kind = f.kind;
+  if (f.banco !== undefined) q.bancoUsado = f.banco;
+  if (f.id !== undefined) q._id = f.id;
+  if (f.idempotencyKey !== undefined) q.idempotencyKey = f.idempotencyKey;
+  if (f.desde !== undefined || f.hasta !== undefined)
+    q.createdAt = { ...(f.desde !== undefined ? { $gte: f.desde } : {}), ...(f.hasta !== undefined ? { $lt: f.hasta } : {}) };
+  return cursor ? { $and: [q, afterCursor(cursor)] } : q;
+}
+
 /** Whether a delivery can be leased at `now` (same rule as the memory store). */
 const leasable = (d: WebhookDelivery, now: string) =>
   d.status === 'pending' && d.nextAttemptAt !== null && d.nextAttemptAt <= now && (d.lease === null || d.lease.until < now);
@@ -93,6 +115,10 @@ export class MongoStore implements Store {
   private readonly orderRows: Collection<Row>;
   private readonly referenceSeqRows: Collection<Row>;
   private readonly referenceRows: Collection<Row>;
+  private readonly userRows: Collection<Row>;
+  private readonly inviteRows: Collection<Row>;
+  private readonly sessionRows: Collection<Row>;
+  private readonly auditRows: Collection<Row>;
   private readonly txs: VersionedCollection<Transaction>;
   private readonly deliveryDocs: VersionedCollection<WebhookDelivery>;
 
@@ -123,6 +149,11 @@ export class MongoStore implements Store {
     this.orderRows = db.collection('bank_orders');
     this.referenceSeqRows = db.collection('bank_reference_numbers');
     this.referenceRows = db.collection('bank_references');
+    // The merchant panel: users (`_id` = e-mail), invitations (`_id` = token hash), sessions, audit log.
+    this.userRows = db.collection('panel_users');
+    this.inviteRows = db.collection('panel_invites');
+    this.sessionRows = db.collection('panel_sessions');
+    this.auditRows = db.collection('audit_log');
     // `_unannounced`: FerretDB cannot index (or push down) `announcedVersion < version`, so it is stored.
     this.txs = new VersionedCollection(db, 'transactions', {
       key: 'id',
@@ -155,8 +186,16 @@ export class MongoStore implements Store {
       { key: { estado: 1, createdAt: 1 } },
       { key: { _unannounced: 1, updatedAt: 1 } },
       { key: { nextCheckAt: 1 } },
+      { key: { merchantId: 1, mode: 1, createdAt: -1 } },
     ]);
-    await this.deliveryDocs.ensureIndexes([{ key: { status: 1, nextAttemptAt: 1 } }, { key: { txnId: 1 } }]);
+    await this.deliveryDocs.ensureIndexes([
+      { key: { status: 1, nextAttemptAt: 1 } },
+      { key: { txnId: 1 } },
+      { key: { endpointId: 1, createdAt: -1 } },
+    ]);
+    await createIndexesOneByOne(this.userRows, [{ key: { merchantId: 1 } }]);
+    await createIndexesOneByOne(this.sessionRows, [{ key: { expiresAt: 1 } }]);
+    await createIndexesOneByOne(this.auditRows, [{ key: { merchantId: 1, at: -1 } }]);
   }
 
   readonly merchants: Store['merchants'] = {
@@ -177,6 +216,9 @@ export class MongoStore implements Store {
       (await this.keyRows.find({ merchantId }).sort({ createdAt: 1, _id: 1 }).toArray()).map((r) => fromRow<ApiKeyRecord>('id', r)!),
     revoke: async (id, at) =>
       (await this.keyRows.updateOne({ _id: id, active: true }, { $set: { active: false, revokedAt: at } })).matchedCount === 1,
+    markUsed: async (id, at) => {
+      await this.keyRows.updateOne({ _id: id }, { $set: { lastUsedAt: at } });
+    },
   };
 
   readonly webhooks: Store['webhooks'] = {
@@ -191,6 +233,8 @@ export class MongoStore implements Store {
           .toArray()
       ).map((r) => fromRow<WebhookEndpoint>('id', r)!),
     deactivate: async (id) => (await this.webhookRows.updateOne({ _id: id, active: true }, { $set: { active: false } })).matchedCount === 1,
+    get: async (id) => fromRow<WebhookEndpoint>('id', await this.webhookRows.findOne({ _id: id })),
+    update: async (id, patch) => (await this.webhookRows.updateOne({ _id: id }, { $set: { ...patch } })).matchedCount === 1,
   };
 
   readonly accounts: Store['accounts'] = {
@@ -235,6 +279,7 @@ export class MongoStore implements Store {
         : due;
       return this.txs.find(filter, { nextCheckAt: 1, _id: 1 }, limit);
     },
+    listForMerchant: (filter, limit, cursor) => this.txs.find(transactionQuery(filter, cursor), { createdAt: -1, _id: -1 }, limit),
   };
 
   /**
@@ -323,6 +368,8 @@ export class MongoStore implements Store {
     insert: (d) => this.deliveryDocs.insert(d),
     get: (id) => this.deliveryDocs.get(id),
     listForTransaction: (txnId) => this.deliveryDocs.find({ txnId }, { createdAt: 1, _id: 1 }),
+    listForEndpoint: (endpointId, limit, cursor) =>
+      this.deliveryDocs.find(cursor ? { $and: [{ endpointId }, afterCursor(cursor)] } : { endpointId }, { createdAt: -1, _id: -1 }, limit),
     claimDue: async (now, owner, leaseUntil) => {
       const query = { status: 'pending', nextAttemptAt: { $ne: null, $lte: now }, $or: [{ lease: null }, { 'lease.until': { $lt: now } }] };
       const candidates = await this.deliveryDocs.find(query, { nextAttemptAt: 1, _id: 1 }, 10);
@@ -350,6 +397,59 @@ export class MongoStore implements Store {
       );
       return { pending: pending!, delivered: delivered!, exhausted: exhausted! };
     },
+  };
+
+  readonly panelUsers: Store['panelUsers'] = {
+    // `_id` = e-mail: one account per address, by the unique key.
+    insert: async (u) => insertNew(this.userRows, toRow('id', u)),
+    get: async (id) => fromRow<PanelUser>('id', await this.userRows.findOne({ _id: id })),
+    listForMerchant: async (merchantId) =>
+      (await this.userRows.find({ merchantId }).sort({ createdAt: 1, _id: 1 }).toArray()).map((r) => fromRow<PanelUser>('id', r)!),
+    update: async (id, patch) => (await this.userRows.updateOne({ _id: id }, { $set: { ...patch } })).matchedCount === 1,
+  };
+
+  readonly panelInvites: Store['panelInvites'] = {
+    insert: async (i) => {
+      if (!(await insertNew(this.inviteRows, toRow('tokenHash', i)))) throw new DuplicateRecord('panelInvites', i.tokenHash);
+    },
+    // Read, then delete by key: of concurrent takers only one deletes the document (deletedCount 1).
+    take: async (tokenHash) => {
+      const invite = fromRow<PanelInvite>('tokenHash', await this.inviteRows.findOne({ _id: tokenHash }));
+      if (!invite) return null;
+      return (await this.inviteRows.deleteOne({ _id: tokenHash })).deletedCount === 1 ? invite : null;
+    },
+  };
+
+  readonly panelSessions: Store['panelSessions'] = {
+    get: async (id, now) => {
+      const row = await this.sessionRows.findOne({ _id: id });
+      if (!row || (row.expiresAt as string) <= now) return null;
+      return { id, data: decodeDocument(row.data) as Record<string, unknown>, expiresAt: row.expiresAt as string };
+    },
+    // Whole-document replace (no partial update needed); expired sessions are swept on each write.
+    set: async (session) => {
+      await this.sessionRows.replaceOne(
+        { _id: session.id },
+        { _id: session.id, data: encodeDocument(session.data), expiresAt: session.expiresAt } as Row,
+        { upsert: true },
+      );
+      await this.sessionRows.deleteMany({ expiresAt: { $lt: new Date(Date.now() - 3_600_000).toISOString() } });
+    },
+    destroy: async (id) => {
+      await this.sessionRows.deleteOne({ _id: id });
+    },
+  };
+
+  readonly audit: Store['audit'] = {
+    append: async (entry) => {
+      await this.auditRows.insertOne(toRow('id', entry));
+    },
+    listForMerchant: async (merchantId, limit) =>
+      limit <= 0
+        ? []
+        : (await this.auditRows.find({ merchantId }).sort({ at: -1, _id: -1 }).limit(limit).toArray()).map(
+            (r) => fromRow<AuditEntry>('id', r)!,
+          ),
   };
 
   async ping(): Promise<void> {
