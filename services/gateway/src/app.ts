@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyPluginAsync } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import {
@@ -23,6 +23,8 @@ import { Replies } from './reply';
 import { adminRoutes } from './routes/admin';
 import { accountRoutes } from './routes/cuentas';
 import { operationRoutes, SwitchKeySecurity } from './routes/operations';
+import { transactionRoutes } from './routes/transacciones';
+import { webhookRoutes } from './routes/webhooks';
 import type { GatewayConfig } from './config';
 import { openApiDocument, publishedDocument } from './openapi';
 
@@ -39,6 +41,8 @@ export interface GatewayDeps {
   routing: RoutingTable;
   log: Logger;
   config: GatewayConfig;
+  /** Extra encapsulated plugins on the merchant port, each under its prefix (the embedded panel). */
+  plugins?: { prefix: string; register: FastifyPluginAsync }[];
   /** Readiness of the process's connections (store and bus); defaults to a store ping. */
   ready?: () => Promise<void>;
 }
@@ -160,7 +164,15 @@ export async function buildGateway(deps: GatewayDeps): Promise<Gateway> {
     installAuth(api, deps.store);
     operationRoutes(api, operations);
     accountRoutes(api, { routing: deps.routing, replies, readTimeoutMs: config.queryTimeoutMs, store: deps.store });
+    transactionRoutes(api, { store: deps.store });
+    webhookRoutes(api, {
+      store: deps.store,
+      rules: { allowPrivate: config.allowPrivateWebhooks, rotationOverlapSeconds: config.webhookRotationOverlapSeconds },
+    });
   });
+
+  // Other parts served on the merchant port (the merchant panel at /panel in the embedded switch).
+  for (const plugin of deps.plugins ?? []) await app.register(plugin.register, { prefix: plugin.prefix });
 
   // The tool-protocol server with the same key (SPEC 5.5); its tool calls are injected into the API above.
   await app.register(async (mcp) =>

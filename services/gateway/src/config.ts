@@ -1,3 +1,4 @@
+import { loadRotationOverlapSeconds } from '@switch/shared';
 import { ConfigError, envReader, type EnvReader } from '@switch/shared';
 
 export interface GatewayConfig {
@@ -42,6 +43,8 @@ export interface GatewayConfig {
   logRequests: boolean;
   /** Live webhook endpoints may be internal addresses (tests and drills only): `SWITCH_WEBHOOK_ALLOW_PRIVATE`. */
   allowPrivateWebhooks: boolean;
+  /** How long a rotated webhook secret keeps signing beside the new one: `SWITCH_WEBHOOK_ROTATION_OVERLAP_S`. */
+  webhookRotationOverlapSeconds: number;
 }
 
 function readTrustProxy(env: EnvReader): boolean | number | string[] {
@@ -90,6 +93,7 @@ export function loadGatewayConfig(env: EnvReader = envReader()): GatewayConfig {
     adminToken,
     logRequests: env.bool('SWITCH_LOG_REQUESTS', true),
     allowPrivateWebhooks: env.bool('SWITCH_WEBHOOK_ALLOW_PRIVATE', false),
+    webhookRotationOverlapSeconds: loadRotationOverlapSeconds(env),
   };
   checkHttpTimeouts(config);
   return config;

@@ -23,6 +23,7 @@ export function openApiDocument() {
       { name: 'operaciones', description: 'Money operations and their state' },
       { name: 'bancos', description: 'Bank catalogue' },
       { name: 'cuentas', description: 'Balances and statements for reconciliation' },
+      { name: 'webhooks', description: 'Webhook endpoints of the key mode and their deliveries (SPEC 6.5)' },
     ],
   };
 }
