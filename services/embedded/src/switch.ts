@@ -11,6 +11,7 @@ import {
 } from '@switch/shared';
 import { buildGateway, loadGatewayConfig, type Gateway, type GatewayConfig } from '@switch/gateway';
 import { startRouter } from '@switch/router';
+import { loadPanelConfig, panelPlugin, type PanelConfig } from '@switch/panel';
 import { startSimulatedBank, type SimulatedBank } from '@switch/bank-sim';
 import { loadReconcilerConfig, startReconciler, type ReconcilerHandle, type ReconcilerServiceConfig } from '@switch/reconciler';
 import { loadNotifierConfig, startNotifier, type NotifierConfig, type NotifierHandle } from '@switch/notifier';
@@ -56,6 +57,8 @@ export async function startEmbeddedSwitch(options: {
   policy?: Partial<CorePolicy>;
   /** Real bank connectors and emulator mode (default: from the environment). */
   banks?: EmbeddedBanksOptions;
+  /** The merchant panel at /panel on the merchant port (default: from the environment). */
+  panel?: Partial<PanelConfig>;
 }): Promise<EmbeddedSwitch> {
   const env = options.env ?? envReader();
   const routing = options.routing ?? embeddedRouting(env, emulatorsEnabled(env, options.banks));
@@ -85,7 +88,16 @@ export async function startEmbeddedSwitch(options: {
     log: options.log.child({ service: 'reconciler' }),
     config: { ...loadReconcilerConfig(env), ...options.reconciler },
   });
-  const gateway = await buildGateway({ store, bus, routing, log: options.log.child({ service: 'gateway' }), config });
+  const panelConfig = { ...loadPanelConfig(env), ...options.panel };
+  const gateway = await buildGateway({
+    store,
+    bus,
+    routing,
+    log: options.log.child({ service: 'gateway' }),
+    config,
+    // The merchant panel on the merchant port, as the ingress serves it in a deployment.
+    plugins: [{ prefix: '/panel', register: async (app) => panelPlugin(app, { store, config: panelConfig, basePath: '/panel' }) }],
+  });
   return {
     gateway,
     config,

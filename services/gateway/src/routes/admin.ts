@@ -20,6 +20,12 @@ import {
   type Store,
   type WebhookEvent,
   literals,
+  createInvite,
+  EMAIL_PATTERN,
+  normaliseEmail,
+  PANEL_ROLES,
+  type PanelRole,
+  recordAudit,
   switchTopics,
   type Bus,
   type Topic,
@@ -129,6 +135,43 @@ export function adminRoutes(
       if (refused) throw new HttpProblem(422, { error: 'DESTINATION_REFUSED', message: `webhook url refused: ${refused}` });
       const endpoint = await registerWebhook(deps.store, { merchantId, ...body });
       return reply.code(201).send({ ...endpoint, note: 'the secret is shown once; verify x-service-signature with it' });
+    },
+  );
+
+  // The merchant's first panel user (and any later one the operator adds): a one-time invitation
+  // link; the person sets their own password in the panel (docs/panel.md).
+  app.post(
+    '/admin/v1/merchants/:merchantId/panel-invites',
+    {
+      schema: {
+        ...hide,
+        params: MerchantParams,
+        body: Type.Object({ email: Type.String({ pattern: EMAIL_PATTERN, maxLength: 254 }), role: literals(PANEL_ROLES) }),
+      },
+    },
+    async (request, reply) => {
+      const { merchantId } = request.params as { merchantId: string };
+      await merchantOr404(merchantId);
+      const body = request.body as { email: string; role: PanelRole };
+      if (await deps.store.panelUsers.get(normaliseEmail(body.email)))
+        throw new HttpProblem(409, { error: 'ALREADY_EXISTS', message: `a panel user ${normaliseEmail(body.email)} exists` });
+      const { invite, token } = await createInvite(deps.store, { merchantId, email: body.email, role: body.role, invitedBy: null });
+      await recordAudit(deps.store, {
+        merchantId,
+        actor: 'operator',
+        action: 'user.invite',
+        mode: null,
+        target: invite.email,
+        ip: request.ip,
+        detail: { role: invite.role },
+      });
+      return reply.code(201).send({
+        email: invite.email,
+        role: invite.role,
+        expiresAt: invite.expiresAt,
+        path: `/panel/invitacion/${token}`,
+        note: 'send this link (after the switch base URL) to the person; it works once',
+      });
     },
   );
 
