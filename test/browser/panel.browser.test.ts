@@ -64,12 +64,10 @@ describe.skipIf(!existsSync(CHROMIUM))('merchant panel in a browser', () => {
   /** axe-core on the current page: serious and critical violations are collected (the last test asserts none). */
   const check = async (page: Page, name: string) => {
     await page.addScriptTag({ content: AXE });
-    const violations = await page.evaluate(async () => {
-      const result = await (
-        window as unknown as { axe: { run(): Promise<{ violations: { id: string; impact: string; nodes: unknown[] }[] }> } }
-      ).axe.run();
-      return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.nodes.length})`);
-    });
+    // A string, run in the page: axe's own API, no DOM types needed here.
+    const violations = (await page.evaluate(
+      `axe.run().then((r) => r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id + ' (' + v.nodes.length + ')'))`,
+    )) as string[];
     for (const v of violations) seriousViolations.push(`${name}: ${v}`);
     checked.push(name);
     if (SHOTS) {
@@ -214,15 +212,10 @@ describe.skipIf(!existsSync(CHROMIUM))('merchant panel in a browser', () => {
     await viewer.goto(`${base}/panel/claves`);
     expect(await viewer.getByRole('button', { name: 'Crear clave' }).count()).toBe(0);
     const keysBefore = (await t.sw.store.apiKeys.listForMerchant(t.merchantId)).length;
-    const status = await viewer.evaluate(async () => {
-      const csrf = (document.querySelector('input[name="_csrf"]') as HTMLInputElement).value;
-      const res = await fetch('/panel/claves', {
-        method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: `_csrf=${encodeURIComponent(csrf)}`,
-      });
-      return res.status;
-    });
+    const csrf = await viewer.locator('input[name="_csrf"]').first().inputValue();
+    // The browser context's own request client: the viewer's session cookie, a valid CSRF token.
+    const forced = await viewer.context().request.post(`${base}/panel/claves`, { form: { _csrf: csrf } });
+    const status = forced.status();
     expect(status).toBe(403);
     expect((await t.sw.store.apiKeys.listForMerchant(t.merchantId)).length).toBe(keysBefore);
   });
