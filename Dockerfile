@@ -38,6 +38,7 @@ RUN npm run build \
  && mkdir -p /out \
  && for d in shared services/*; do \
       if [ -d "$d/dist" ]; then mkdir -p "/out/$d" && cp -a "$d/dist" "/out/$d/"; fi; \
+      for extra in views assets; do if [ -d "$d/$extra" ]; then cp -a "$d/$extra" "/out/$d/"; fi; done; \
     done \
  && rm -rf /out/services/*/dist/emulator \
  && ! find /out -path '*emulator*' | grep -q .

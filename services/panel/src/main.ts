@@ -35,7 +35,7 @@ async function main(): Promise<void> {
   });
   await app.listen({ host: env.string('PANEL_HOST', '127.0.0.1'), port: env.int('PANEL_PORT', 3100, { min: 0, max: 65535 }) });
   const health = await startHealthServer(
-    env.int('HEALTH_PORT', 9107, { min: 0, max: 65535 }),
+    env.int('HEALTH_PORT', 9109, { min: 0, max: 65535 }),
     env.string('HEALTH_HOST', '127.0.0.1'),
     adapters.ready,
   );
