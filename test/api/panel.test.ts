@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LightMyRequestResponse } from 'fastify';
 import { createInvite, createMerchant } from '@switch/shared';
-import { pagarBody, startTestSwitch, type TestSwitch } from './helpers';
+import { CUENTA_ORDENANTE, pagarBody, startTestSwitch, type TestSwitch } from './helpers';
 
 const PASSWORD = 'correct horse battery staple';
 
@@ -198,6 +198,18 @@ describe('merchant panel (HTTP)', () => {
     expect((await stranger.post(`/panel/webhooks/${endpointId}/eliminar`, {})).statusCode).toBe(404);
     expect((await stranger.get('/panel/claves')).body).not.toContain('…');
     expect((await owner.get(`/panel/webhooks/${endpointId}`)).statusCode).toBe(200);
+  });
+
+  it("reads an account's balance and statement on the balances page, with the API's checks", async () => {
+    const pago = (await t.post('/switch/v1/pagar', pagarBody())).json();
+    const res = await owner.get(`/panel/saldos?cuenta=${CUENTA_ORDENANTE}`);
+    expect(res.statusCode).toBe(200);
+    expect(res.body).toContain('Disponible');
+    expect(res.body).toContain(pago.referencia_banco);
+    expect((await owner.get('/panel/saldos?cuenta=123')).body).toContain('20 digits');
+    const future = await owner.get(`/panel/saldos?cuenta=${CUENTA_ORDENANTE}&desde=2999-01-01&hasta=2999-01-02`);
+    expect(future.statusCode).toBe(200);
+    expect(future.body).toContain('desde: must not be in the future');
   });
 
   it('renders every page in Spanish by default and in English on request', async () => {

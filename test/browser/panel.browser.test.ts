@@ -190,6 +190,9 @@ describe.skipIf(!existsSync(CHROMIUM))('merchant panel in a browser', () => {
 
   it('shows balances, team and audit pages, and switches to English and to live mode', async () => {
     await owner.getByRole('link', { name: 'Saldos' }).click();
+    await owner.getByLabel('Cuenta').fill('01910000000000000001');
+    await owner.getByRole('button', { name: 'Consultar' }).click();
+    expect(await owner.locator('main').textContent()).toContain('Disponible');
     await check(owner, 'saldos');
     await owner.getByRole('link', { name: 'Equipo' }).click();
     await check(owner, 'equipo');

@@ -96,7 +96,12 @@ export async function startEmbeddedSwitch(options: {
     log: options.log.child({ service: 'gateway' }),
     config,
     // The merchant panel on the merchant port, as the ingress serves it in a deployment.
-    plugins: [{ prefix: '/panel', register: async (app) => panelPlugin(app, { store, config: panelConfig, basePath: '/panel' }) }],
+    plugins: [
+      {
+        prefix: '/panel',
+        register: async (app, parts) => panelPlugin(app, { store, config: panelConfig, basePath: '/panel', accounts: parts.accounts }),
+      },
+    ],
   });
   return {
     gateway,

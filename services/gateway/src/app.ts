@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyPluginAsync } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import {
@@ -21,7 +21,7 @@ import { mcpRoutes } from './mcp/http';
 import { Operations } from './operations';
 import { Replies } from './reply';
 import { adminRoutes } from './routes/admin';
-import { accountRoutes } from './routes/cuentas';
+import { accountRoutes, type AccountReads } from './routes/cuentas';
 import { operationRoutes, SwitchKeySecurity } from './routes/operations';
 import { transactionRoutes } from './routes/transacciones';
 import { webhookRoutes } from './routes/webhooks';
@@ -42,7 +42,7 @@ export interface GatewayDeps {
   log: Logger;
   config: GatewayConfig;
   /** Extra encapsulated plugins on the merchant port, each under its prefix (the embedded panel). */
-  plugins?: { prefix: string; register: FastifyPluginAsync }[];
+  plugins?: { prefix: string; register: (app: FastifyInstance, gateway: { accounts: AccountReads }) => Promise<void> }[];
   /** Readiness of the process's connections (store and bus); defaults to a store ping. */
   ready?: () => Promise<void>;
 }
@@ -158,12 +158,13 @@ export async function buildGateway(deps: GatewayDeps): Promise<Gateway> {
     queryTimeoutMs: config.queryTimeoutMs,
   });
 
+  let accounts: AccountReads | undefined;
   await app.register(async (api) => {
     // The request budget of the claimed merchant, before the key is looked up in the store.
     api.addHook('onRequest', throttle.checkRequests);
     installAuth(api, deps.store);
     operationRoutes(api, operations);
-    accountRoutes(api, { routing: deps.routing, replies, readTimeoutMs: config.queryTimeoutMs, store: deps.store });
+    accounts = accountRoutes(api, { routing: deps.routing, replies, readTimeoutMs: config.queryTimeoutMs, store: deps.store });
     transactionRoutes(api, { store: deps.store });
     webhookRoutes(api, {
       store: deps.store,
@@ -172,7 +173,9 @@ export async function buildGateway(deps: GatewayDeps): Promise<Gateway> {
   });
 
   // Other parts served on the merchant port (the merchant panel at /panel in the embedded switch).
-  for (const plugin of deps.plugins ?? []) await app.register(plugin.register, { prefix: plugin.prefix });
+  const reads = accounts!;
+  for (const plugin of deps.plugins ?? [])
+    await app.register(async (child) => plugin.register(child, { accounts: reads }), { prefix: plugin.prefix });
 
   // The tool-protocol server with the same key (SPEC 5.5); its tool calls are injected into the API above.
   await app.register(async (mcp) =>

@@ -7,7 +7,7 @@ import csrf from '@fastify/csrf-protection';
 import formbody from '@fastify/formbody';
 import view from '@fastify/view';
 import { Eta } from 'eta';
-import { can, recordAudit, type Mode, type PanelAction, type PanelUser, type Store } from '@switch/shared';
+import { can, recordAudit, type Mode, type Movimientos, type PanelAction, type PanelUser, type Saldo, type Store } from '@switch/shared';
 import type { PanelConfig } from './config';
 import { LANGS, translate, type Lang } from './i18n';
 import { SwitchSessionStore } from './session-store';
@@ -35,10 +35,23 @@ export interface PanelDeps {
   basePath?: string;
   /** The switch's merchant API base (shown next to keys: where to use them). */
   apiBaseUrl?: string;
+  /**
+   * Balance and statement reads as the merchant API does them (the embedded switch passes the
+   * gateway's); without it the balances page lists the registered accounts only.
+   */
+  accounts?: AccountReader;
+}
+
+type Caller = { merchantId: string; mode: Mode };
+/** GET /switch/v1/saldo and /movimientos for a caller; errors carry the API's status and body. */
+export interface AccountReader {
+  saldo(caller: Caller, cuenta: string): Promise<Saldo>;
+  movimientos(caller: Caller, q: { cuenta: string; desde: string; hasta?: string; cursor?: string }): Promise<Movimientos>;
 }
 
 export interface PanelContext {
   store: Store;
+  accounts: AccountReader | undefined;
   config: PanelConfig;
   base: string;
   /** Renders a page of the layout with what every page shows (user, mode, language, CSRF token). */
@@ -134,6 +147,7 @@ export async function panelPlugin(app: FastifyInstance, deps: PanelDeps): Promis
 
   const ctx: PanelContext = {
     store,
+    accounts: deps.accounts,
     config,
     base,
     page: async (request, reply, template, data = {}, status = 200) => {
