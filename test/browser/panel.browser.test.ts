@@ -53,9 +53,9 @@ describe.skipIf(!existsSync(CHROMIUM))('merchant panel in a browser', () => {
   const seriousViolations: string[] = [];
   const checked: string[] = [];
 
-  const newPage = async (): Promise<Page> => {
+  const newPage = async (viewport = { width: 1280, height: 900 }): Promise<Page> => {
     // The panel's CSP allows no inline script; the accessibility checker is injected past it.
-    const context = await browser.newContext({ bypassCSP: true, viewport: { width: 1280, height: 900 } });
+    const context = await browser.newContext({ bypassCSP: true, viewport });
     contexts.push(context);
     context.setDefaultTimeout(15_000);
     return context.newPage();
@@ -259,6 +259,18 @@ describe.skipIf(!existsSync(CHROMIUM))('merchant panel in a browser', () => {
     expect(after.value).not.toBe(planted.value);
     await attacker.goto(`${base}/panel/claves`);
     expect(attacker.url()).toBe(`${base}/panel/login`);
+  });
+
+  it('is readable on a phone: no page is wider than the screen', async () => {
+    const phone = await newPage({ width: 390, height: 844 });
+    await signIn(phone, 'duena@demo.test');
+    for (const path of ['transacciones', `transacciones/${payoutId}`, 'claves', 'webhooks', 'saldos', 'auditoria']) {
+      await phone.goto(`${base}/panel/${path}`);
+      const width = (await phone.evaluate('document.documentElement.scrollWidth')) as number;
+      expect(width, path).toBeLessThanOrEqual(390);
+    }
+    await phone.goto(`${base}/panel/transacciones`);
+    await check(phone, 'transacciones-movil');
   });
 
   it('has no serious or critical accessibility violations on any page (axe-core)', () => {
