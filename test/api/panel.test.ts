@@ -102,6 +102,18 @@ describe('merchant panel (HTTP)', () => {
     const reused = await again.post(path, { password: PASSWORD, password2: PASSWORD });
     expect(reused.statusCode).toBe(400);
     expect(reused.body).toContain('no es válida');
+
+    const invite = (payload: object, merchant = t.merchantId) =>
+      t.operator({
+        method: 'POST',
+        url: `/admin/v1/merchants/${merchant}/panel-invites`,
+        headers: { authorization: 'Bearer operator-token-0123456789' },
+        payload,
+      });
+    expect((await invite({ email: 'primer@demo.test', role: 'owner' })).statusCode).toBe(409);
+    expect((await invite({ email: 'not-an-address', role: 'owner' })).json()).toMatchObject({ error: 'VALIDATION' });
+    expect((await invite({ email: 'x@demo.test', role: 'admin' })).statusCode).toBe(400);
+    expect((await invite({ email: 'x@demo.test', role: 'owner' }, 'nadie')).statusCode).toBe(404);
   });
 
   it('signs in with the right password only; the session cookie is http-only, same-site and scoped to /panel', async () => {
