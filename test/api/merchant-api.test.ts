@@ -153,10 +153,10 @@ describe('merchant API: transacciones, webhooks, entregas', () => {
 
   describe('webhook endpoints', () => {
     it('registers an endpoint (secret shown once), lists it without secret, changes events, disables, deletes', async () => {
-      const created = await json('POST', '/switch/v1/webhooks', { url: 'https://example.test/hooks', events: ['transaccion.rechazada'] });
+      const created = await json('POST', '/switch/v1/webhooks', { url: 'http://127.0.0.1:9/hooks', events: ['transaccion.rechazada'] });
       expect(created.statusCode).toBe(201);
       const e = created.json();
-      expect(e).toMatchObject({ url: 'https://example.test/hooks', events: ['transaccion.rechazada'], active: true, rotacion_hasta: null });
+      expect(e).toMatchObject({ url: 'http://127.0.0.1:9/hooks', events: ['transaccion.rechazada'], active: true, rotacion_hasta: null });
       expect(e.secret).toMatch(/^whsec_/);
       const listed = (await json('GET', '/switch/v1/webhooks')).json();
       expect(listed.find((x: { id: string }) => x.id === e.id)).toEqual({
@@ -204,7 +204,7 @@ describe('merchant API: transacciones, webhooks, entregas', () => {
     });
 
     it("answers 404 for another merchant's or mode's endpoint on every route", async () => {
-      const e = (await json('POST', '/switch/v1/webhooks', { url: 'https://example.test/mine' })).json();
+      const e = (await json('POST', '/switch/v1/webhooks', { url: 'http://127.0.0.1:9/mine' })).json();
       for (const key of [otherKey, liveKey]) {
         expect((await json('PATCH', `/switch/v1/webhooks/${e.id}`, { active: false }, key)).statusCode).toBe(404);
         expect((await json('POST', `/switch/v1/webhooks/${e.id}/rotar-secreto`, undefined, key)).statusCode).toBe(404);

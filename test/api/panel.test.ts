@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { LightMyRequestResponse } from 'fastify';
 import { createInvite, createMerchant } from '@switch/shared';
 import { CUENTA_ORDENANTE, pagarBody, startTestSwitch, type TestSwitch } from './helpers';
@@ -173,6 +173,10 @@ describe('merchant panel (HTTP)', () => {
     const list = await owner.get('/panel/claves');
     expect(list.body).not.toContain(key.split(':')[1]);
     expect(list.body).toContain(`…${key.slice(-4)}`);
+    // Its last use is shown (recorded off the request path, at most once a minute).
+    const used = async () => (await t.sw.store.apiKeys.listForMerchant(t.merchantId)).find((k) => k.hint === key.slice(-4))!.lastUsedAt;
+    await vi.waitFor(async () => expect(await used()).toEqual(expect.any(String)));
+    expect((await owner.get('/panel/claves')).body).toContain((await used())!.replace('T', ' ').slice(0, 19));
     const id = (await t.sw.store.apiKeys.listForMerchant(t.merchantId)).find((k) => k.hint === key.slice(-4))!.id;
     expect((await owner.post(`/panel/claves/${id}/revocar`, {})).statusCode).toBe(303);
     expect((await t.get('/switch/v1/bancos', key)).statusCode).toBe(401);
@@ -198,7 +202,7 @@ describe('merchant panel (HTTP)', () => {
   it("a second merchant's user sees none of the first's keys, endpoints, transactions or deliveries (404)", async () => {
     const pago = (await t.post('/switch/v1/pagar', pagarBody())).json();
     await owner.get('/panel/webhooks');
-    const created = await owner.post('/panel/webhooks', { url: 'https://example.test/hooks', events: ['transaccion.liquidada'] });
+    const created = await owner.post('/panel/webhooks', { url: 'http://127.0.0.1:9/hooks', events: ['transaccion.liquidada'] });
     expect(created.statusCode).toBe(201);
     const endpointId = /\/panel\/webhooks\/(we_[a-z0-9]+)/.exec(created.body)![1]!;
     await createMerchant(t.sw.store, { id: 'ajeno', nombre: 'Comercio ajeno' });
@@ -210,6 +214,35 @@ describe('merchant panel (HTTP)', () => {
     expect((await stranger.post(`/panel/webhooks/${endpointId}/eliminar`, {})).statusCode).toBe(404);
     expect((await stranger.get('/panel/claves')).body).not.toContain('…');
     expect((await owner.get(`/panel/webhooks/${endpointId}`)).statusCode).toBe(200);
+  });
+
+  it('rotates an endpoint secret (new one shown once, overlap shown), sends a test event, disables and deletes', async () => {
+    await owner.get('/panel/webhooks');
+    const created = await owner.post('/panel/webhooks', { url: 'http://127.0.0.1:9/rotar', events: ['transaccion.liquidada'] });
+    const id = /\/panel\/webhooks\/(we_[a-z0-9]+)/.exec(created.body)![1]!;
+    const first = (await t.sw.store.webhooks.get(id))!.secret;
+    await owner.get(`/panel/webhooks/${id}`);
+    const rotated = await owner.post(`/panel/webhooks/${id}/rotar`, {});
+    expect(rotated.statusCode).toBe(200);
+    const stored = (await t.sw.store.webhooks.get(id))!;
+    expect(stored.secret).not.toBe(first);
+    expect(stored.previousSecret?.secret).toBe(first);
+    expect(rotated.body).toContain(`value="${stored.secret}"`);
+    expect((await owner.get(`/panel/webhooks/${id}`)).body).not.toContain(stored.secret);
+
+    const test = await owner.post(`/panel/webhooks/${id}/prueba`, {});
+    expect(test.statusCode).toBe(200);
+    const deliveries = await t.sw.store.deliveries.listForEndpoint(id, 10);
+    expect(deliveries).toHaveLength(1);
+    expect(JSON.parse(deliveries[0]!.body).data).toMatchObject({ concepto: 'Evento de prueba' });
+
+    await owner.post(`/panel/webhooks/${id}/desactivar`, {});
+    expect((await t.sw.store.webhooks.get(id))!.active).toBe(false);
+    expect((await owner.post(`/panel/webhooks/${id}/eliminar`, {})).statusCode).toBe(303);
+    expect((await owner.get(`/panel/webhooks/${id}`)).statusCode).toBe(404);
+    const audit = (await owner.get('/panel/auditoria')).body;
+    for (const action of ['endpoint.create', 'endpoint.rotate', 'endpoint.test', 'endpoint.disable', 'endpoint.delete'])
+      expect(audit).toContain(action);
   });
 
   it("reads an account's balance and statement on the balances page, with the API's checks", async () => {
