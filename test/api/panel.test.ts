@@ -197,6 +197,19 @@ describe('merchant panel (HTTP)', () => {
     await dev.get('/panel/claves');
     expect((await dev.post('/panel/claves', {})).statusCode).toBe(403);
     expect((await t.sw.store.apiKeys.listForMerchant(t.merchantId)).some((k) => k.mode === 'live')).toBe(false);
+
+    // The owner makes the developer a viewer, then disables them: signed out at the next request.
+    await owner.get('/panel/equipo');
+    expect((await owner.post('/panel/equipo/dev@demo.test/rol', { role: 'viewer' })).statusCode).toBe(303);
+    expect((await t.sw.store.panelUsers.get('dev@demo.test'))!.role).toBe('viewer');
+    expect((await owner.post('/panel/equipo/dev@demo.test/activo', { activo: 'false' })).statusCode).toBe(303);
+    expect((await dev.get('/panel/claves')).statusCode).toBe(303);
+    // Refused (401; or 429 here, as this address spent its sign-in failures in an earlier test).
+    expect([401, 429]).toContain((await dev.signIn('dev@demo.test')).statusCode);
+    // Nobody changes their own role, and a developer manages nobody.
+    expect((await owner.post('/panel/equipo/duena@demo.test/rol', { role: 'viewer' })).statusCode).toBe(404);
+    await viewer.get('/panel/equipo');
+    expect((await viewer.post('/panel/equipo/dev@demo.test/activo', { activo: 'true' })).statusCode).toBe(403);
   });
 
   it("a second merchant's user sees none of the first's keys, endpoints, transactions or deliveries (404)", async () => {

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { createInvite, EMAIL_PATTERN, normaliseEmail, PANEL_ROLES, type PanelRole } from '@switch/shared';
 import type { PanelContext } from '../panel';
 
@@ -29,6 +29,34 @@ export function teamRoutes(app: FastifyInstance, ctx: PanelContext): void {
     const { token } = await createInvite(store, { merchantId, email, role, invitedBy: request.panelUser!.id });
     await ctx.audit(request, 'user.invite', email, { role });
     return again({ invited: { email, link: `${ctx.base}/invitacion/${token}` }, email: '' }, 201);
+  });
+
+  /** A teammate of the owner's merchant (never the owner themself: nobody locks themself out), or null. */
+  const teammate = async (request: FastifyRequest, id: string) => {
+    const user = await store.panelUsers.get(id);
+    return user && user.merchantId === request.panelUser!.merchantId && user.id !== request.panelUser!.id ? user : null;
+  };
+
+  app.post('/equipo/:id/rol', async (request, reply) => {
+    if (!(await ctx.allow(request, reply, 'team'))) return reply;
+    const user = await teammate(request, (request.params as { id: string }).id);
+    const role = (request.body as Record<string, unknown>).role;
+    if (!user) return reply.callNotFound();
+    if (!(PANEL_ROLES as readonly unknown[]).includes(role)) return reply.code(400).send();
+    await store.panelUsers.update(user.id, { role: role as PanelRole });
+    await ctx.audit(request, 'user.role', user.id, { role: role as string });
+    return reply.redirect(`${ctx.base}/equipo`, 303);
+  });
+
+  app.post('/equipo/:id/activo', async (request, reply) => {
+    if (!(await ctx.allow(request, reply, 'team'))) return reply;
+    const user = await teammate(request, (request.params as { id: string }).id);
+    if (!user) return reply.callNotFound();
+    const active = (request.body as Record<string, unknown>).activo === 'true';
+    // A deactivated user is signed out at their next request (the panel reloads the user every time).
+    await store.panelUsers.update(user.id, { active });
+    await ctx.audit(request, active ? 'user.enable' : 'user.disable', user.id);
+    return reply.redirect(`${ctx.base}/equipo`, 303);
   });
 
   app.get('/saldos', async (request, reply) => {
