@@ -1,7 +1,7 @@
 # syntax=docker/dockerfile:1
 #
 # One image for every service of the switch. The Deployment picks the process with its command:
-#   node services/<name>/dist/main.js          gateway, router, bank-sim, notifier, reconciler
+#   node services/<name>/dist/main.js          gateway, router, bank-sim, notifier, reconciler, panel
 #   node services/bank-<name>/dist/src/main.js bank-plaza, bank-bancaribe, bank-activo, bank-bnc
 #
 #   docker build -t switch-pagos:$(git rev-parse --short HEAD) .
