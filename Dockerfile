@@ -1,7 +1,7 @@
 # syntax=docker/dockerfile:1
 #
 # One image for every service of the switch. The Deployment picks the process with its command:
-#   node services/<name>/dist/main.js          gateway, router, bank-sim, notifier, reconciler
+#   node services/<name>/dist/main.js          gateway, router, bank-sim, notifier, reconciler, panel
 #   node services/bank-<name>/dist/src/main.js bank-plaza, bank-bancaribe, bank-activo, bank-bnc
 #
 #   docker build -t switch-pagos:$(git rev-parse --short HEAD) .
@@ -38,6 +38,7 @@ RUN npm run build \
  && mkdir -p /out \
  && for d in shared services/*; do \
       if [ -d "$d/dist" ]; then mkdir -p "/out/$d" && cp -a "$d/dist" "/out/$d/"; fi; \
+      for extra in views assets; do if [ -d "$d/$extra" ]; then cp -a "$d/$extra" "/out/$d/"; fi; done; \
     done \
  && rm -rf /out/services/*/dist/emulator \
  && ! find /out -path '*emulator*' | grep -q .

@@ -14,6 +14,7 @@ export default defineConfig({
       '@switch/notifier': src('services/notifier/src/index.ts'),
       '@switch/reconciler': src('services/reconciler/src/index.ts'),
       '@switch/embedded': src('services/embedded/src/index.ts'),
+      '@switch/panel': src('services/panel/src/index.ts'),
       // Each bank's emulator is its own entry point (tests and local runs only), listed before the package.
       '@switch/bank-plaza/emulator': src('services/bank-plaza/emulator/index.ts'),
       '@switch/bank-bancaribe/emulator': src('services/bank-bancaribe/emulator/index.ts'),

@@ -42,6 +42,7 @@ SERVICES = {
     'bank-bancaribe': ('services/bank-bancaribe/dist/src/main.js', 9106, 'services/bank-bancaribe/src/main.ts'),
     'bank-activo': ('services/bank-activo/dist/src/main.js', 9107, 'services/bank-activo/src/main.ts'),
     'bank-bnc': ('services/bank-bnc/dist/src/main.js', 9108, 'services/bank-bnc/src/main.ts'),
+    'panel': ('services/panel/dist/main.js', 9109, 'services/panel/src/main.ts'),
 }
 # Operator listeners apart from the service's main port (services/gateway/src/config.ts: OPERATOR_PORT):
 # /healthz, /readyz, /metrics and the admin API, never exposed by the Ingress, scraped by Prometheus only.
@@ -374,8 +375,10 @@ def policy_one(path, f):
         for rule in ig['spec'].get('rules', []):
             f.check(rule.get('host') in hosts_tls, f'{name}: Ingress host {rule.get("host")} is not covered by its TLS section')
             backends += [p['backend'] for p in (rule.get('http') or {}).get('paths', [])]
-        f.check(bool(backends) and all((b.get('service') or {}).get('name') == 'gateway' and (b['service'].get('port') or {}) in ({'name': 'http'}, {'number': 3000})
-                                       for b in backends), f'{name}: the Ingress may route only to the gateway Service\'s merchant port (http/3000)')
+        # Merchant-facing ports only: the gateway's merchant API and the panel's web port, never an operator or health port.
+        public = {'gateway': ({'name': 'http'}, {'number': 3000}), 'panel': ({'name': 'web'}, {'number': 3100})}
+        f.check(bool(backends) and all((b['service'].get('port') or {}) in public.get((b.get('service') or {}).get('name'), ())
+                                       for b in backends), f'{name}: the Ingress may route only to the gateway\'s merchant port (http/3000) and the panel\'s (web/3100)')
     scraped = set()
     for pm in pms:
         for n, d in dep.items():

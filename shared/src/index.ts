@@ -49,3 +49,6 @@ export * from './runtime/bank-service';
 export * from './runtime/destination';
 export * from './runtime/merchant-changes';
 export * from './domain/sandbox';
+export * from './domain/transaction-list';
+export * from './domain/webhook-endpoints';
+export * from './domain/panel-access';

@@ -46,6 +46,17 @@ describe('documentation', () => {
     '/switch/v1/saldo': 'get',
     '/switch/v1/movimientos': 'get',
   } as const;
+  /** The merchant objects (transaction list, webhook endpoints, deliveries): test/api/merchant-api.test.ts checks them. */
+  const MERCHANT_OBJECT_PATHS = [
+    '/switch/v1/transacciones',
+    '/switch/v1/transacciones/{id}',
+    '/switch/v1/transacciones/{id}/entregas',
+    '/switch/v1/webhooks',
+    '/switch/v1/webhooks/{id}',
+    '/switch/v1/webhooks/{id}/rotar-secreto',
+    '/switch/v1/webhooks/{id}/entregas',
+    '/switch/v1/entregas/{id}/reenviar',
+  ];
 
   it('/openapi.json (no key) is OpenAPI 3.1 with every path, its request schema, 200 response and the key scheme', async () => {
     t = await startTestSwitch({ config: { adminToken: 'operator-token-0123456789' } });
@@ -55,7 +66,7 @@ describe('documentation', () => {
     const doc = dereferenced(res.json());
     expect(doc.openapi).toMatch(/^3\.1\./);
     expect(doc.components.securitySchemes.switchKey).toMatchObject({ type: 'apiKey', in: 'header', name: 'x-switch-key' });
-    expect(Object.keys(doc.paths).sort()).toEqual(Object.keys(PATHS).sort());
+    expect(Object.keys(doc.paths).sort()).toEqual([...Object.keys(PATHS), ...MERCHANT_OBJECT_PATHS].sort());
     for (const [path, method] of Object.entries(PATHS)) {
       const op = doc.paths[path][method];
       expect(op, path).toBeDefined();

@@ -5,7 +5,7 @@ startTracing('switch');
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import { createLogger, envReader } from '@switch/shared';
+import { createInvite, createLogger, envReader } from '@switch/shared';
 import { startEmbeddedSwitch } from './switch';
 import { seedDemoMerchant } from './seed';
 import { emulatorsInstalled, unservedBanks } from './banks';
@@ -28,7 +28,9 @@ async function main(): Promise<void> {
     config: { adminToken },
     banks: { emulators: env.bool('SWITCH_EMULATORS', emulatorsInstalled()) },
   });
-  const { switchKey } = await seedDemoMerchant(sw.store);
+  const { switchKey, merchantId } = await seedDemoMerchant(sw.store);
+  // The demo merchant's first panel user: a one-time link to choose a password (docs/panel.md).
+  const { token: panelInvite } = await createInvite(sw.store, { merchantId, email: 'demo@switch.local', role: 'owner', invitedBy: null });
   const { host, port } = { host: env.string('HOST', '127.0.0.1'), port: env.int('PORT', 3000, { min: 0, max: 65535 }) };
   const address = await sw.gateway.app.listen({ host, port });
   const baseUrl = address.replace('[::1]', 'localhost');
@@ -73,6 +75,7 @@ async function main(): Promise<void> {
       `  Docs:          ${baseUrl}/docs`,
       `  OpenAPI:       ${baseUrl}/openapi.json`,
       `  MCP:           ${baseUrl}/mcp   (same x-switch-key; docs/mcp.md)`,
+      `  Panel:         ${baseUrl}/panel/invitacion/${panelInvite}   (once: choose a password for demo@switch.local; docs/panel.md)`,
       `  Operator:      ${operatorUrl}   (/metrics, /healthz, /readyz, /admin/v1; not for merchants)`,
       `  x-switch-key:  ${switchKey}`,
       ...bankLines,

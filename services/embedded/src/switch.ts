@@ -13,6 +13,7 @@ import {
 } from '@switch/shared';
 import { buildGateway, loadGatewayConfig, type Gateway, type GatewayConfig } from '@switch/gateway';
 import { startRouter } from '@switch/router';
+import { loadPanelConfig, panelPlugin, type PanelConfig } from '@switch/panel';
 import { startSimulatedBank, type SimulatedBank } from '@switch/bank-sim';
 import { loadReconcilerConfig, startReconciler, type ReconcilerHandle, type ReconcilerServiceConfig } from '@switch/reconciler';
 import { loadNotifierConfig, startNotifier, type NotifierConfig, type NotifierHandle } from '@switch/notifier';
@@ -60,6 +61,8 @@ export async function startEmbeddedSwitch(options: {
   banks?: EmbeddedBanksOptions;
   /** Another store for every service (default: a new in-memory one); closed with the switch. */
   store?: Store;
+  /** The merchant panel at /panel on the merchant port (default: from the environment). */
+  panel?: Partial<PanelConfig>;
 }): Promise<EmbeddedSwitch> {
   const env = options.env ?? envReader();
   const routing = options.routing ?? embeddedRouting(env, emulatorsEnabled(env, options.banks));
@@ -92,7 +95,23 @@ export async function startEmbeddedSwitch(options: {
   // The sandbox's magic amounts hold where a test route answers through its emulator (docs/sandbox.md).
   if (banks.emulators && env.present('SWITCH_SANDBOX_BANKS') === undefined && options.config?.sandboxBanks === undefined)
     config.sandboxBanks = SANDBOX_BANKS.filter((b) => banks.connected.test.includes(b));
-  const gateway = await buildGateway({ store, bus, routing, log: options.log.child({ service: 'gateway' }), config });
+  const panelConfig = { ...loadPanelConfig(env), ...options.panel };
+  const gateway = await buildGateway({
+    store,
+    bus,
+    routing,
+    log: options.log.child({ service: 'gateway' }),
+    config,
+    // The merchant panel on the merchant port, as the ingress serves it in a deployment.
+    plugins: [
+      {
+        prefix: '/panel',
+        register: async (app, parts) =>
+          // The gateway's store: changes the panel makes are announced, and its key cache forgets at once.
+          panelPlugin(app, { store: parts.store, config: panelConfig, basePath: '/panel', accounts: parts.accounts }),
+      },
+    ],
+  });
   return {
     gateway,
     config,

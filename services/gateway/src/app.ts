@@ -4,6 +4,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import {
   addMoneyKeywords,
+  announcingChanges,
   API_SCHEMAS,
   checkReady,
   metrics,
@@ -23,8 +24,10 @@ import { mcpRoutes } from './mcp/http';
 import { Operations } from './operations';
 import { Replies } from './reply';
 import { adminRoutes } from './routes/admin';
-import { accountRoutes } from './routes/cuentas';
+import { accountRoutes, type AccountReads } from './routes/cuentas';
 import { operationRoutes, SwitchKeySecurity } from './routes/operations';
+import { transactionRoutes } from './routes/transacciones';
+import { webhookRoutes } from './routes/webhooks';
 import type { GatewayConfig } from './config';
 import { openApiDocument, publishedDocument } from './openapi';
 import { baseUrlOf, docsPage } from './docs-page';
@@ -42,6 +45,8 @@ export interface GatewayDeps {
   routing: RoutingTable;
   log: Logger;
   config: GatewayConfig;
+  /** Extra encapsulated plugins on the merchant port, each under its prefix (the embedded panel). */
+  plugins?: { prefix: string; register: (app: FastifyInstance, gateway: { accounts: AccountReads; store: Store }) => Promise<void> }[];
   /** Readiness of the process's connections (store and bus); defaults to a store ping. */
   ready?: () => Promise<void>;
 }
@@ -56,8 +61,17 @@ export interface Gateway {
 }
 
 /** The merchant-facing HTTP API: authenticate, validate, claim, hand over to the actor, answer. */
-export async function buildGateway(deps: GatewayDeps): Promise<Gateway> {
-  const { config } = deps;
+export async function buildGateway(given: GatewayDeps): Promise<Gateway> {
+  const { config } = given;
+  const keys = new KeyCache(given.store, config.keyCacheMs);
+  // Keys and endpoints changed through any route here (the panel's included) are announced to every
+  // gateway and notifier, and forgotten by this gateway's key cache at once.
+  const deps = {
+    ...given,
+    store: announcingChanges(given.store, given.bus, (merchantId, change) => {
+      if (change === 'keys') keys.forgetMerchant(merchantId);
+    }),
+  };
   const app = Fastify({
     loggerInstance: deps.log as unknown as FastifyBaseLogger,
     bodyLimit: config.bodyLimitBytes,
@@ -140,7 +154,6 @@ export async function buildGateway(deps: GatewayDeps): Promise<Gateway> {
 
   const replies = new Replies(deps.bus);
   await replies.start();
-  const keys = new KeyCache(deps.store, config.keyCacheMs);
   await keys.follow(deps.bus, replies.gatewayId);
 
   // Each replica enforces its share of the deployment's limits: with `auto`, the share follows the
@@ -168,19 +181,30 @@ export async function buildGateway(deps: GatewayDeps): Promise<Gateway> {
     queryTimeoutMs: config.queryTimeoutMs,
   });
 
+  let accounts: AccountReads | undefined;
   await app.register(async (api) => {
     // The request budget of the claimed merchant, before the key is looked up in the store.
     api.addHook('onRequest', throttle.checkRequests);
     installAuth(api, keys);
     operationRoutes(api, operations);
-    accountRoutes(api, {
+    accounts = accountRoutes(api, {
       routing: deps.routing,
       replies,
       readTimeoutMs: config.queryTimeoutMs,
       store: deps.store,
       sandboxBanks: config.sandboxBanks,
     });
+    transactionRoutes(api, { store: deps.store });
+    webhookRoutes(api, {
+      store: deps.store,
+      rules: { allowPrivate: config.allowPrivateWebhooks, rotationOverlapSeconds: config.webhookRotationOverlapSeconds },
+    });
   });
+
+  // Other parts served on the merchant port (the merchant panel at /panel in the embedded switch).
+  const reads = accounts!;
+  for (const plugin of deps.plugins ?? [])
+    await app.register(async (child) => plugin.register(child, { accounts: reads, store: deps.store }), { prefix: plugin.prefix });
 
   // The tool-protocol server with the same key (SPEC 5.5); its tool calls are injected into the API above.
   await app.register(async (mcp) =>

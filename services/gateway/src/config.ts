@@ -1,4 +1,4 @@
-import { ConfigError, envReader, SANDBOX_BANKS, type EnvReader, type SandboxBank } from '@switch/shared';
+import { ConfigError, envReader, loadRotationOverlapSeconds, SANDBOX_BANKS, type EnvReader, type SandboxBank } from '@switch/shared';
 
 export interface GatewayConfig {
   host: string;
@@ -49,6 +49,8 @@ export interface GatewayConfig {
    * for them and `/bancos` lists those amounts in test mode (`SWITCH_SANDBOX_BANKS`, default none).
    */
   sandboxBanks: SandboxBank[];
+  /** How long a rotated webhook secret keeps signing beside the new one: `SWITCH_WEBHOOK_ROTATION_OVERLAP_S`. */
+  webhookRotationOverlapSeconds: number;
 }
 
 function readSandboxBanks(env: EnvReader): SandboxBank[] {
@@ -112,6 +114,7 @@ export function loadGatewayConfig(env: EnvReader = envReader()): GatewayConfig {
     logRequests: env.bool('SWITCH_LOG_REQUESTS', true),
     allowPrivateWebhooks: env.bool('SWITCH_WEBHOOK_ALLOW_PRIVATE', false),
     sandboxBanks: readSandboxBanks(env),
+    webhookRotationOverlapSeconds: loadRotationOverlapSeconds(env),
   };
   checkHttpTimeouts(config);
   return config;

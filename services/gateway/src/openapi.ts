@@ -31,7 +31,11 @@ export function openApiDocument() {
       { name: 'operaciones', description: 'Money operations and their state' },
       { name: 'bancos', description: 'Bank catalogue' },
       { name: 'cuentas', description: 'Balances and statements for reconciliation' },
-      { name: 'webhooks', description: 'Signed events the switch sends to your endpoints (SPEC 6)' },
+      {
+        name: 'webhooks',
+        description:
+          'Webhook endpoints of the key mode and their deliveries (SPEC 6.5); the signed events the switch sends are under `webhooks` (SPEC 6)',
+      },
     ],
   };
 }

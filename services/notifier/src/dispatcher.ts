@@ -5,6 +5,7 @@ import {
   EVENT_HEADER,
   metrics,
   SIGNATURE_HEADER,
+  signingSecrets,
   signWebhook,
   standardWebhookHeaders,
   type Logger,
@@ -105,7 +106,7 @@ export class Dispatcher {
       // which resolves the name once and connects to the vetted address only (no DNS rebinding).
       const refused = guard ? await refusedDestination(delivery.url, this.config.resolve) : null;
       if (refused) error = `destination refused: ${refused}`;
-      else ({ statusCode, error } = await this.post(delivery, endpoint.secret, startedAt, guard));
+      else ({ statusCode, error } = await this.post(delivery, signingSecrets(endpoint, startedAt), startedAt, guard));
     }
     const finishedAt = this.now();
     metrics.webhookDuration.observe((finishedAt.getTime() - startedAt.getTime()) / 1000);
@@ -146,7 +147,7 @@ export class Dispatcher {
 
   private async post(
     delivery: WebhookDelivery,
-    secret: string,
+    secrets: string[],
     at: Date,
     guard: boolean,
   ): Promise<{ statusCode: number | null; error: string | null }> {
@@ -157,8 +158,7 @@ export class Dispatcher {
         headers: {
           'content-type': 'application/json',
           [EVENT_HEADER]: delivery.event,
-          [SIGNATURE_HEADER]: signWebhook(delivery.body, secret),
-          ...standardWebhookHeaders(delivery.id, Math.floor(at.getTime() / 1000), delivery.body, secret),
+          ...signatureHeaders(delivery, secrets, at),
         },
         body: delivery.body,
         redirect: 'manual',
@@ -172,4 +172,20 @@ export class Dispatcher {
       return { statusCode: null, error: e instanceof Error ? `${e.name}: ${e.message}` : String(e) };
     }
   }
+}
+
+/**
+ * During a secret rotation's overlap (docs/webhooks.md "Rotating the secret"): `x-service-signature`
+ * carries the NEW secret's signature only (SPEC 6 gives it one `sha256=<hex>` value, compared whole),
+ * and the Standard Webhooks `webhook-signature` carries one `v1,…` per secret, space-separated, so a
+ * receiver still on the old secret verifies that header until it switches.
+ */
+function signatureHeaders(delivery: WebhookDelivery, secrets: string[], at: Date): Record<string, string> {
+  const timestamp = Math.floor(at.getTime() / 1000);
+  const standard = secrets.map((s) => standardWebhookHeaders(delivery.id, timestamp, delivery.body, s));
+  return {
+    [SIGNATURE_HEADER]: signWebhook(delivery.body, secrets[0]!),
+    ...standard[0],
+    'webhook-signature': standard.map((h) => h['webhook-signature']).join(' '),
+  };
 }

@@ -13,6 +13,15 @@ describe('onboarding command line', () => {
       path: '/admin/v1/merchants/tienda/keys',
       body: { mode: 'live' },
     });
+    expect(toRequest(['panel', 'invite', '--merchant', 'tienda', '--email', 'ana@tienda.test'])).toEqual({
+      method: 'POST',
+      path: '/admin/v1/merchants/tienda/panel-invites',
+      body: { email: 'ana@tienda.test', role: 'owner' },
+    });
+    expect(toRequest(['panel', 'invite', '--merchant', 'tienda', '--email', 'b@tienda.test', '--role', 'viewer']).body).toEqual({
+      email: 'b@tienda.test',
+      role: 'viewer',
+    });
     expect(toRequest(['key', 'revoke', '--merchant', 'tienda', '--key', 'key_1'])).toEqual({
       method: 'DELETE',
       path: '/admin/v1/merchants/tienda/keys/key_1',

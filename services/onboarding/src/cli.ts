@@ -20,6 +20,9 @@ export const USAGE = `Usage: npm run switch -- <command> [options]
                                                    --rif is the holder's RIF (required for live bnc accounts
                                                    other than the switch's own: BNC acts for it)
   account list --merchant <id> [--mode test|live]  list a merchant's registered accounts
+  panel invite --merchant <id> --email <address> [--role owner|developer|viewer]
+                                                   invite a merchant's user to the panel (default owner);
+                                                   prints the one-time link path /panel/invitacion/<token>
   delivery list --txn <transaction id>             webhook deliveries of a transaction, every attempt
   delivery redeliver --id <delivery id>            attempt a delivery again now, same body
   review list                                      open operations flagged for manual review
@@ -114,6 +117,12 @@ export function toRequest(args: string[]): Request {
       };
     case 'webhook list':
       return { method: 'GET', path: `/admin/v1/merchants/${merchant()}/webhooks` };
+    case 'panel invite':
+      return {
+        method: 'POST',
+        path: `/admin/v1/merchants/${merchant()}/panel-invites`,
+        body: { email: need('email'), role: flags.role ?? 'owner' },
+      };
     case 'delivery list':
       return { method: 'GET', path: `/admin/v1/transactions/${encodeURIComponent(need('txn'))}/deliveries` };
     case 'delivery redeliver':

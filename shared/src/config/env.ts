@@ -72,3 +72,11 @@ export interface EnvReader {
   with(top: Record<string, string>): EnvReader;
   present(name: string): string | undefined;
 }
+
+/**
+ * How long a rotated webhook secret keeps signing beside the new one (docs/webhooks.md "Rotating the
+ * secret"): `SWITCH_WEBHOOK_ROTATION_OVERLAP_S`, default 24 h, 0 to 7 days. Read by the gateway and the panel.
+ */
+export function loadRotationOverlapSeconds(env: EnvReader): number {
+  return env.int('SWITCH_WEBHOOK_ROTATION_OVERLAP_S', 86_400, { min: 0, max: 7 * 86_400 });
+}

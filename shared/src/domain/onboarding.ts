@@ -39,13 +39,24 @@ export async function authenticate(store: Store, header: string | undefined): Pr
   const presented = Buffer.from(hashSecret(parsed.secret), 'hex');
   const merchant = await store.merchants.get(parsed.merchantId);
   const keys = merchant?.active ? await store.apiKeys.listForMerchant(parsed.merchantId) : [];
-  let match = false;
+  let match: ApiKeyRecord | null = null;
   for (const key of keys.length ? keys : [null]) {
     const stored = Buffer.from(key?.secretHash ?? DUMMY_HASH, 'hex');
     const equal = stored.length === presented.length && timingSafeEqual(stored, presented);
-    if (equal && key?.active && key.mode === parsed.mode) match = true;
+    if (equal && key?.active && key.mode === parsed.mode) match = key;
   }
-  return match ? { merchantId: parsed.merchantId, mode: parsed.mode } : null;
+  if (!match) return null;
+  markUsed(store, match);
+  return { merchantId: parsed.merchantId, mode: parsed.mode };
+}
+
+/** How stale a key's last-use time may get: one write per key per minute at most, off the request path. */
+const LAST_USE_RESOLUTION_MS = 60_000;
+
+function markUsed(store: Store, key: ApiKeyRecord, now = new Date()): void {
+  if (key.lastUsedAt && now.getTime() - Date.parse(key.lastUsedAt) < LAST_USE_RESOLUTION_MS) return;
+  // Not awaited and never failing the request: the time shown in the panel is informative only.
+  store.apiKeys.markUsed(key.id, now.toISOString()).catch(() => undefined);
 }
 
 export async function createMerchant(store: Store, input: { id: string; nombre: string }, now = new Date()): Promise<Merchant> {

@@ -22,6 +22,8 @@ export interface ApiKeyRecord {
   active: boolean;
   createdAt: string;
   revokedAt: string | null;
+  /** When the key last authenticated a request (recorded at most once a minute per key); absent when never. */
+  lastUsedAt?: string | null;
 }
 
 export interface WebhookEndpoint {
@@ -32,8 +34,92 @@ export interface WebhookEndpoint {
   events: WebhookEvent[];
   /** Needed in clear to sign deliveries; never logged, shown once at registration. */
   secret: string;
+  /**
+   * The secret before the last rotation, still signing beside the new one until `until`
+   * (docs/webhooks.md "Rotating the secret"); null or absent when there is none.
+   */
+  previousSecret?: { secret: string; until: string } | null;
+  /** Disabled endpoints get no new deliveries; a disabled endpoint can be enabled again. */
   active: boolean;
+  /** Set when the merchant deleted it: it is no longer listed, found or delivered to. */
+  deletedAt?: string | null;
   createdAt: string;
+  updatedAt?: string;
+}
+
+/** What a merchant may change on an endpoint (shared/src/domain/webhook-endpoints.ts). */
+export type WebhookEndpointPatch = Partial<
+  Pick<WebhookEndpoint, 'events' | 'secret' | 'previousSecret' | 'active' | 'deletedAt' | 'updatedAt'>
+>;
+
+/**
+ * The filters of a merchant's transaction list (GET /switch/v1/transacciones, the panel): always one
+ * merchant and one mode; each other field narrows when given. `desde`/`hasta` bound `createdAt`
+ * (ISO 8601 instants, `hasta` exclusive).
+ */
+export interface TransactionFilter {
+  merchantId: string;
+  mode: Mode;
+  kind?: OperationKind;
+  estado?: EstadoTransaccion;
+  banco?: BancoId;
+  desde?: string;
+  hasta?: string;
+  id?: string;
+  idempotencyKey?: string;
+}
+
+/** Where a newest-first page stopped: the last item's creation time and id. */
+export interface PageCursor {
+  createdAt: string;
+  id: string;
+}
+
+export const PANEL_ROLES = ['owner', 'developer', 'viewer'] as const;
+export type PanelRole = (typeof PANEL_ROLES)[number];
+
+/** A person who signs in to the merchant panel; `id` is the e-mail address in lower case (unique). */
+export interface PanelUser {
+  id: string;
+  merchantId: string;
+  role: PanelRole;
+  /** argon2id PHC string; never leaves the store except to be verified. */
+  passwordHash: string;
+  active: boolean;
+  invitedBy: string | null;
+  createdAt: string;
+}
+
+/** An invitation to the panel: the token is sent once (a link) and kept only as its SHA-256. */
+export interface PanelInvite {
+  tokenHash: string;
+  merchantId: string;
+  email: string;
+  role: PanelRole;
+  invitedBy: string | null;
+  expiresAt: string;
+  createdAt: string;
+}
+
+/** A signed-in panel session, kept in the store so every panel replica knows it. */
+export interface PanelSessionRecord {
+  id: string;
+  data: Record<string, unknown>;
+  expiresAt: string;
+}
+
+/** One line of a merchant's audit log: who did what in the panel (or the operator for them). */
+export interface AuditEntry {
+  id: string;
+  merchantId: string;
+  at: string;
+  /** The user's e-mail, or `operator` for the onboarding tool. */
+  actor: string;
+  action: string;
+  mode: Mode | null;
+  target: string | null;
+  ip: string | null;
+  detail?: Record<string, string>;
 }
 
 /**
@@ -161,12 +247,18 @@ export interface Store {
   apiKeys: {
     insert(key: ApiKeyRecord): Promise<void>;
     listForMerchant(merchantId: string): Promise<ApiKeyRecord[]>;
+    get(id: string): Promise<ApiKeyRecord | null>;
     revoke(id: string, at: string): Promise<boolean>;
+    /** Records that the key authenticated a request at `at`. */
+    markUsed(id: string, at: string): Promise<void>;
   };
   webhooks: {
     insert(endpoint: WebhookEndpoint): Promise<void>;
     listForMerchant(merchantId: string, mode?: Mode): Promise<WebhookEndpoint[]>;
     deactivate(id: string): Promise<boolean>;
+    get(id: string): Promise<WebhookEndpoint | null>;
+    /** Sets the given fields; `false` when there is no such endpoint. */
+    update(id: string, patch: WebhookEndpointPatch): Promise<boolean>;
   };
   accounts: {
     /** Registers an account; `false` when that account number is registered already in that mode (to anyone). */
@@ -193,6 +285,8 @@ export interface Store {
      * after `after` when given: the reconciler's walk, by an index.
      */
     listDue(now: string, limit: number, after?: DueCursor): Promise<Transaction[]>;
+    /** One merchant's transactions of one mode matching `filter`, newest first (ties by id), after `after` when given. */
+    listForMerchant(filter: TransactionFilter, limit: number, after?: PageCursor): Promise<Transaction[]>;
   };
   bankOrders: {
     /** Atomic: of concurrent claims of one id, exactly one wins; the others get the record as it is. */
@@ -228,6 +322,8 @@ export interface Store {
     insert(delivery: WebhookDelivery): Promise<boolean>;
     get(id: string): Promise<WebhookDelivery | null>;
     listForTransaction(txnId: string): Promise<WebhookDelivery[]>;
+    /** An endpoint's deliveries, newest first (ties by id), after `after` when given. */
+    listForEndpoint(endpointId: string, limit: number, after?: PageCursor): Promise<WebhookDelivery[]>;
     /**
      * Leases one of the pending deliveries due earliest (nextAttemptAt ≤ now) whose lease is free or
      * expired, atomically: of replicas asking at once, one gets it. Null when none is due, or (a
@@ -247,6 +343,29 @@ export interface Store {
      * history, counted by the attempt counters instead, so the gauges cost the same at any age.
      */
     countByStatus(): Promise<Record<'pending' | 'exhausted', number>>;
+  };
+  panelUsers: {
+    /** `false` when a user with that e-mail exists already (in any merchant). */
+    insert(user: PanelUser): Promise<boolean>;
+    get(id: string): Promise<PanelUser | null>;
+    listForMerchant(merchantId: string): Promise<PanelUser[]>;
+    update(id: string, patch: Partial<Pick<PanelUser, 'role' | 'passwordHash' | 'active'>>): Promise<boolean>;
+  };
+  panelInvites: {
+    insert(invite: PanelInvite): Promise<void>;
+    /** Takes an invitation once: of concurrent takers exactly one gets it; null when unknown or taken. */
+    take(tokenHash: string): Promise<PanelInvite | null>;
+  };
+  panelSessions: {
+    /** The session, or null when unknown or expired at `now`. */
+    get(id: string, now: string): Promise<PanelSessionRecord | null>;
+    set(session: PanelSessionRecord): Promise<void>;
+    destroy(id: string): Promise<void>;
+  };
+  audit: {
+    append(entry: AuditEntry): Promise<void>;
+    /** Newest first. */
+    listForMerchant(merchantId: string, limit: number): Promise<AuditEntry[]>;
   };
   ping(): Promise<void>;
   close(): Promise<void>;

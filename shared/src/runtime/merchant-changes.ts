@@ -1,5 +1,6 @@
 import { TOPICS } from '../contracts/topics';
 import type { Bus } from '../ports/bus';
+import type { Store } from '../ports/store';
 
 /**
  * Tells every service that caches a merchant's configuration that it changed: `keys` (gateways'
@@ -7,4 +8,74 @@ import type { Bus } from '../ports/bus';
  */
 export async function announceMerchantChange(bus: Bus, merchantId: string, change: 'keys' | 'webhooks'): Promise<void> {
   await bus.publish(TOPICS.merchantChanges, merchantId, { merchantId, change, at: new Date().toISOString() });
+}
+
+/**
+ * The store as a service that changes merchants' keys or endpoints should hold it: every such change
+ * that succeeds is announced (`keys` for a revoked key or a merchant switched on or off, `webhooks` for
+ * an endpoint added or changed), whichever route made it (admin API, merchant API, panel). Everything
+ * else is the store itself.
+ */
+export function announcingChanges(store: Store, bus: Bus, here?: (merchantId: string, change: 'keys' | 'webhooks') => void): Store {
+  // `here`: this process's own caches, told at once (the event reaches them a moment later too).
+  const announce = (merchantId: string, change: 'keys' | 'webhooks') => {
+    here?.(merchantId, change);
+    return announceMerchantChange(bus, merchantId, change);
+  };
+  const apiKeys: Store['apiKeys'] = {
+    ...bound(store.apiKeys),
+    revoke: async (id, at) => {
+      const revoked = await store.apiKeys.revoke(id, at);
+      const key = revoked ? await keyOwner(store, id) : null;
+      if (key) await announce(key, 'keys');
+      return revoked;
+    },
+  };
+  const merchants: Store['merchants'] = {
+    ...bound(store.merchants),
+    setActive: async (id, active) => {
+      const changed = await store.merchants.setActive(id, active);
+      if (changed) await announce(id, 'keys');
+      return changed;
+    },
+  };
+  const webhooks: Store['webhooks'] = {
+    ...bound(store.webhooks),
+    insert: async (endpoint) => {
+      await store.webhooks.insert(endpoint);
+      await announce(endpoint.merchantId, 'webhooks');
+    },
+    update: async (id, patch) => {
+      const updated = await store.webhooks.update(id, patch);
+      const endpoint = updated ? await store.webhooks.get(id) : null;
+      if (endpoint) await announce(endpoint.merchantId, 'webhooks');
+      return updated;
+    },
+    deactivate: async (id) => {
+      const done = await store.webhooks.deactivate(id);
+      const endpoint = done ? await store.webhooks.get(id) : null;
+      if (endpoint) await announce(endpoint.merchantId, 'webhooks');
+      return done;
+    },
+  };
+  return new Proxy(store, {
+    get(target, prop, receiver) {
+      if (prop === 'apiKeys') return apiKeys;
+      if (prop === 'merchants') return merchants;
+      if (prop === 'webhooks') return webhooks;
+      const value = Reflect.get(target, prop, receiver);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+}
+
+/** A namespace's methods bound to it, to spread into a wrapper. */
+function bound<T extends object>(namespace: T): T {
+  return Object.fromEntries(
+    Object.entries(namespace).map(([k, v]) => [k, typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(namespace) : v]),
+  ) as T;
+}
+
+async function keyOwner(store: Store, keyId: string): Promise<string | null> {
+  return (await store.apiKeys.get(keyId))?.merchantId ?? null;
 }

@@ -1,9 +1,8 @@
 import { timingSafeEqual, createHash } from 'node:crypto';
-import { announceKeyChange, type KeyCache } from '../key-cache';
+import type { KeyCache } from '../key-cache';
 import type { FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import {
-  announceMerchantChange,
   BANCOS,
   CODIGO_BCV,
   Identificacion,
@@ -23,6 +22,12 @@ import {
   type Store,
   type WebhookEvent,
   literals,
+  createInvite,
+  EMAIL_PATTERN,
+  normaliseEmail,
+  PANEL_ROLES,
+  type PanelRole,
+  recordAudit,
   switchTopics,
   type Bus,
   type Topic,
@@ -106,8 +111,8 @@ export function adminRoutes(
       const key = (await deps.store.apiKeys.listForMerchant(merchantId)).find((k) => k.id === keyId);
       if (!key) throw new HttpProblem(404, { error: 'NOT_FOUND', message: `no key ${keyId} for ${merchantId}` });
       await deps.store.apiKeys.revoke(keyId, new Date().toISOString());
-      // Cached keys are forgotten here at once and on every other gateway by the event.
-      await announceKeyChange(deps.bus, deps.keys, merchantId);
+      // Forgotten here at once; every other gateway forgets it by the event the store announces.
+      deps.keys?.forgetMerchant(merchantId);
       return { id: keyId, active: false };
     },
   );
@@ -133,8 +138,44 @@ export function adminRoutes(
       const refused = body.mode === 'live' && !deps.allowPrivateWebhooks ? await refusedDestination(body.url) : null;
       if (refused) throw new HttpProblem(422, { error: 'DESTINATION_REFUSED', message: `webhook url refused: ${refused}` });
       const endpoint = await registerWebhook(deps.store, { merchantId, ...body });
-      await announceMerchantChange(deps.bus, merchantId, 'webhooks');
       return reply.code(201).send({ ...endpoint, note: 'the secret is shown once; verify x-service-signature with it' });
+    },
+  );
+
+  // The merchant's first panel user (and any later one the operator adds): a one-time invitation
+  // link; the person sets their own password in the panel (docs/panel.md).
+  app.post(
+    '/admin/v1/merchants/:merchantId/panel-invites',
+    {
+      schema: {
+        ...hide,
+        params: MerchantParams,
+        body: Type.Object({ email: Type.String({ pattern: EMAIL_PATTERN, maxLength: 254 }), role: literals(PANEL_ROLES) }),
+      },
+    },
+    async (request, reply) => {
+      const { merchantId } = request.params as { merchantId: string };
+      await merchantOr404(merchantId);
+      const body = request.body as { email: string; role: PanelRole };
+      if (await deps.store.panelUsers.get(normaliseEmail(body.email)))
+        throw new HttpProblem(409, { error: 'ALREADY_EXISTS', message: `a panel user ${normaliseEmail(body.email)} exists` });
+      const { invite, token } = await createInvite(deps.store, { merchantId, email: body.email, role: body.role, invitedBy: null });
+      await recordAudit(deps.store, {
+        merchantId,
+        actor: 'operator',
+        action: 'user.invite',
+        mode: null,
+        target: invite.email,
+        ip: request.ip,
+        detail: { role: invite.role },
+      });
+      return reply.code(201).send({
+        email: invite.email,
+        role: invite.role,
+        expiresAt: invite.expiresAt,
+        path: `/panel/invitacion/${token}`,
+        note: 'send this link (after the switch base URL) to the person; it works once',
+      });
     },
   );
 

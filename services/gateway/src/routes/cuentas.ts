@@ -40,10 +40,19 @@ const MovimientosHttpQuery = Type.Object({
   cursor: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9_-]{1,200}$', description: 'Cursor of the next page from a previous answer' })),
 });
 
+/** The query of /movimientos as it arrives (digit strings, not coerced). */
+export type MovimientosParams = { cuenta: string; desde: string; hasta?: string; limite?: string; cursor?: string };
+
+/** Balance and statement reads for an authenticated caller (a bank answers over the bus). */
+export interface AccountReads {
+  saldo(caller: { merchantId: string; mode: 'test' | 'live' }, cuenta: string): Promise<Saldo>;
+  movimientos(caller: { merchantId: string; mode: 'test' | 'live' }, q: MovimientosParams): Promise<Movimientos>;
+}
+
 export function accountRoutes(
   app: FastifyInstance,
   deps: { routing: RoutingTable; replies: Replies; readTimeoutMs: number; store: Store; sandboxBanks?: readonly BancoId[] },
-): void {
+): AccountReads {
   app.get(
     '/switch/v1/bancos',
     {
@@ -132,6 +141,39 @@ export function accountRoutes(
     return result as T;
   };
 
+  /** What the two routes do, for a caller: also the merchant panel's balances page in the embedded switch. */
+  const reads: AccountReads = {
+    saldo: async (caller, cuenta) => {
+      const banco = await bankOfOwn(caller, cuenta, 'saldo');
+      const r = await readReply<{ saldo: Saldo }>(
+        deps.replies.read(
+          banco,
+          { op: 'saldo', mode: caller.mode, query: { cuenta, moneda: 'VES' }, merchantId: caller.merchantId },
+          deps.readTimeoutMs,
+        ),
+      );
+      return r.saldo;
+    },
+    movimientos: async (caller, q) => {
+      const today = new Date(Date.now() - 4 * 3600_000).toISOString().slice(0, 10);
+      const hasta = q.hasta ?? today;
+      const detail: Record<string, string> = {};
+      if (q.desde > today) detail.desde = 'must not be in the future';
+      if (q.hasta && q.hasta < q.desde) detail.hasta = 'must not be before desde';
+      else if ((Date.parse(hasta) - Date.parse(q.desde)) / 86_400_000 >= MAX_STATEMENT_DAYS) {
+        detail.hasta = `the window may span at most ${MAX_STATEMENT_DAYS} days`;
+      }
+      if (Object.keys(detail).length) throw new HttpProblem(400, { error: 'VALIDATION', detail });
+      const query: MovimientosQuery = { cuenta: q.cuenta, desde: q.desde, hasta, limite: q.limite ? Number(q.limite) : 100 };
+      if (q.cursor) query.cursor = q.cursor;
+      const banco = await bankOfOwn(caller, q.cuenta, 'movimientos');
+      const r = await readReply<{ movimientos: Movimientos }>(
+        deps.replies.read(banco, { op: 'movimientos', mode: caller.mode, query, merchantId: caller.merchantId }, deps.readTimeoutMs),
+      );
+      return r.movimientos;
+    },
+  };
+
   app.get(
     '/switch/v1/saldo',
     {
@@ -145,18 +187,7 @@ export function accountRoutes(
         response: { 200: Saldo, ...errorResponses(400, 401, 404, 422, 429, 503) },
       },
     },
-    async (request) => {
-      const q = request.query as { cuenta: string; moneda?: 'VES' };
-      const banco = await bankOfOwn(request.caller, q.cuenta, 'saldo');
-      const r = await readReply<{ saldo: unknown }>(
-        deps.replies.read(
-          banco,
-          { op: 'saldo', mode: request.caller.mode, query: { cuenta: q.cuenta, moneda: 'VES' }, merchantId: request.caller.merchantId },
-          deps.readTimeoutMs,
-        ),
-      );
-      return r.saldo;
-    },
+    async (request) => reads.saldo(request.caller, (request.query as { cuenta: string; moneda?: 'VES' }).cuenta),
   );
 
   app.get(
@@ -172,28 +203,7 @@ export function accountRoutes(
         response: { 200: Movimientos, ...errorResponses(400, 401, 404, 422, 429, 503) },
       },
     },
-    async (request) => {
-      const q = request.query as { cuenta: string; desde: string; hasta?: string; limite?: string; cursor?: string };
-      const today = new Date(Date.now() - 4 * 3600_000).toISOString().slice(0, 10);
-      const hasta = q.hasta ?? today;
-      const detail: Record<string, string> = {};
-      if (q.desde > today) detail.desde = 'must not be in the future';
-      if (q.hasta && q.hasta < q.desde) detail.hasta = 'must not be before desde';
-      else if ((Date.parse(hasta) - Date.parse(q.desde)) / 86_400_000 >= MAX_STATEMENT_DAYS) {
-        detail.hasta = `the window may span at most ${MAX_STATEMENT_DAYS} days`;
-      }
-      if (Object.keys(detail).length) throw new HttpProblem(400, { error: 'VALIDATION', detail });
-      const query: MovimientosQuery = { cuenta: q.cuenta, desde: q.desde, hasta, limite: q.limite ? Number(q.limite) : 100 };
-      if (q.cursor) query.cursor = q.cursor;
-      const banco = await bankOfOwn(request.caller, q.cuenta, 'movimientos');
-      const r = await readReply<{ movimientos: unknown }>(
-        deps.replies.read(
-          banco,
-          { op: 'movimientos', mode: request.caller.mode, query, merchantId: request.caller.merchantId },
-          deps.readTimeoutMs,
-        ),
-      );
-      return r.movimientos;
-    },
+    async (request) => reads.movimientos(request.caller, request.query as MovimientosParams),
   );
+  return reads;
 }

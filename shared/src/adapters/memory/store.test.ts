@@ -11,3 +11,6 @@ counterContract('memory', async () => new MemoryStore());
 import { gatewayReplicasContract } from '../../../test/delivery-contract';
 
 gatewayReplicasContract('memory', async () => new MemoryStore());
+import { merchantObjectsContract } from '../../../test/merchant-objects-contract';
+
+merchantObjectsContract('memory', async () => new MemoryStore());

@@ -1,5 +1,11 @@
 import type {
   ApiKeyRecord,
+  AuditEntry,
+  PageCursor,
+  PanelInvite,
+  PanelSessionRecord,
+  PanelUser,
+  TransactionFilter,
   BankOrderRecord,
   ClaimResult,
   IdempotencyClaim,
@@ -15,6 +21,28 @@ import type { EstadoTransaccion } from '../../domain/estados';
 import type { Transaction } from '../../domain/operation';
 
 const copy = <T>(value: T): T => structuredClone(value);
+
+/** Newest first, ties by id (descending): the order of every merchant-facing list. */
+const newestFirst = (a: { createdAt: string; id: string }, b: { createdAt: string; id: string }) =>
+  b.createdAt.localeCompare(a.createdAt) || b.id.localeCompare(a.id);
+const after = (cursor: PageCursor | undefined) => (r: { createdAt: string; id: string }) =>
+  !cursor || r.createdAt < cursor.createdAt || (r.createdAt === cursor.createdAt && r.id < cursor.id);
+
+/** Whether a transaction matches a merchant's list filter (the Mongo adapter's query says the same). */
+export function matchesFilter(t: Transaction, f: TransactionFilter): boolean {
+  return (
+    t.merchantId === f.merchantId &&
+    t.mode === f.mode &&
+    t.estado !== null &&
+    (f.kind === undefined || t.kind === f.kind) &&
+    (f.estado === undefined || t.estado === f.estado) &&
+    (f.banco === undefined || t.bancoUsado === f.banco) &&
+    (f.desde === undefined || t.createdAt >= f.desde) &&
+    (f.hasta === undefined || t.createdAt < f.hasta) &&
+    (f.id === undefined || t.id === f.id) &&
+    (f.idempotencyKey === undefined || t.idempotencyKey.toLowerCase() === f.idempotencyKey.toLowerCase())
+  );
+}
 
 /** In-memory store for the embedded default and fast tests; same contract as the MongoDB adapter. */
 export class MemoryStore implements Store {
@@ -47,12 +75,20 @@ export class MemoryStore implements Store {
       this.keyRows.set(k.id, copy(k));
     },
     listForMerchant: async (merchantId) => [...this.keyRows.values()].filter((k) => k.merchantId === merchantId).map(copy),
+    get: async (id) => {
+      const k = this.keyRows.get(id);
+      return k ? { ...k } : null;
+    },
     revoke: async (id, at) => {
       const k = this.keyRows.get(id);
       if (!k?.active) return false;
       k.active = false;
       k.revokedAt = at;
       return true;
+    },
+    markUsed: async (id, at) => {
+      const k = this.keyRows.get(id);
+      if (k) k.lastUsedAt = at;
     },
   };
 
@@ -67,6 +103,13 @@ export class MemoryStore implements Store {
       const e = this.webhookRows.get(id);
       if (!e?.active) return false;
       e.active = false;
+      return true;
+    },
+    get: async (id) => copy(this.webhookRows.get(id) ?? null),
+    update: async (id, patch) => {
+      const e = this.webhookRows.get(id);
+      if (!e) return false;
+      Object.assign(e, copy(patch));
       return true;
     },
   };
@@ -118,6 +161,13 @@ export class MemoryStore implements Store {
         .filter((t) => !after || t.nextCheckAt! > after.at || (t.nextCheckAt === after.at && t.id > after.id))
         .sort((a, b) => a.nextCheckAt!.localeCompare(b.nextCheckAt!) || a.id.localeCompare(b.id))
         .slice(0, limit)
+        .map(copy),
+    listForMerchant: async (filter, limit, cursor) =>
+      [...this.txRows.values()]
+        .filter((t) => matchesFilter(t, filter))
+        .filter(after(cursor))
+        .sort(newestFirst)
+        .slice(0, Math.max(0, limit))
         .map(copy),
   };
 
@@ -190,6 +240,13 @@ export class MemoryStore implements Store {
         .filter((d) => d.txnId === txnId)
         .sort((a, b) => a.createdAt.localeCompare(b.createdAt))
         .map(copy),
+    listForEndpoint: async (endpointId, limit, cursor) =>
+      [...this.deliveryRows.values()]
+        .filter((d) => d.endpointId === endpointId)
+        .filter(after(cursor))
+        .sort(newestFirst)
+        .slice(0, Math.max(0, limit))
+        .map(copy),
     claimDue: async (now, owner, leaseUntil) => {
       const due = [...this.deliveryRows.values()]
         .filter(
@@ -217,6 +274,68 @@ export class MemoryStore implements Store {
       for (const d of this.deliveryRows.values()) if (d.status !== 'delivered') counts[d.status]++;
       return counts;
     },
+  };
+
+  private readonly userRows = new Map<string, PanelUser>();
+  readonly panelUsers: Store['panelUsers'] = {
+    insert: async (u) => {
+      if (this.userRows.has(u.id)) return false;
+      this.userRows.set(u.id, copy(u));
+      return true;
+    },
+    get: async (id) => copy(this.userRows.get(id) ?? null),
+    listForMerchant: async (merchantId) =>
+      [...this.userRows.values()]
+        .filter((u) => u.merchantId === merchantId)
+        .sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id))
+        .map(copy),
+    update: async (id, patch) => {
+      const u = this.userRows.get(id);
+      if (!u) return false;
+      Object.assign(u, copy(patch));
+      return true;
+    },
+  };
+
+  private readonly inviteRows = new Map<string, PanelInvite>();
+  readonly panelInvites: Store['panelInvites'] = {
+    insert: async (i) => {
+      if (this.inviteRows.has(i.tokenHash)) throw new DuplicateRecord('panelInvites', i.tokenHash);
+      this.inviteRows.set(i.tokenHash, copy(i));
+    },
+    take: async (tokenHash) => {
+      const i = this.inviteRows.get(tokenHash);
+      if (!i) return null;
+      this.inviteRows.delete(tokenHash);
+      return copy(i);
+    },
+  };
+
+  private readonly sessionRows = new Map<string, PanelSessionRecord>();
+  readonly panelSessions: Store['panelSessions'] = {
+    get: async (id, now) => {
+      const s = this.sessionRows.get(id);
+      return s && s.expiresAt > now ? copy(s) : null;
+    },
+    set: async (session) => {
+      this.sessionRows.set(session.id, copy(session));
+    },
+    destroy: async (id) => {
+      this.sessionRows.delete(id);
+    },
+  };
+
+  private readonly auditRows: AuditEntry[] = [];
+  readonly audit: Store['audit'] = {
+    append: async (entry) => {
+      this.auditRows.push(copy(entry));
+    },
+    listForMerchant: async (merchantId, limit) =>
+      this.auditRows
+        .filter((e) => e.merchantId === merchantId)
+        .sort((a, b) => b.at.localeCompare(a.at) || b.id.localeCompare(a.id))
+        .slice(0, Math.max(0, limit))
+        .map(copy),
   };
 
   async ping(): Promise<void> {}

@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { MongoClient } from 'mongodb';
 import { sampleTransaction, storeContract } from '../../../test/store-contract';
 import { counterContract, deliveryContract, gatewayReplicasContract } from '../../../test/delivery-contract';
+import { merchantObjectsContract } from '../../../test/merchant-objects-contract';
 import { idempotencyScope, type IdempotencyClaim } from '../../ports/store';
 import { detectConsistency, MongoStore } from './store';
 
@@ -42,6 +43,7 @@ storeContract('mongo', freshStore);
 deliveryContract('mongo', freshStore);
 counterContract('mongo', freshStore);
 gatewayReplicasContract('mongo', freshStore);
+merchantObjectsContract('mongo', freshStore);
 
 describe('MongoStore specifics', () => {
   const open: MongoStore[] = [];

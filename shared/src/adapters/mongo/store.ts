@@ -12,6 +12,11 @@ import { metrics } from '../../telemetry/metrics';
 import {
   DuplicateRecord,
   type ApiKeyRecord,
+  type AuditEntry,
+  type PageCursor,
+  type PanelInvite,
+  type PanelUser,
+  type TransactionFilter,
   type BankOrderRecord,
   type ClaimResult,
   type IdempotencyClaim,
@@ -117,6 +122,23 @@ export const LOOP_QUERIES = {
   deliveriesByStatus: (status: 'pending' | 'exhausted'): Document => ({ status }),
 } as const;
 
+/** Newest first after a cursor, on records whose key is `_id`. */
+function afterCursor(cursor: PageCursor | undefined): Document {
+  return cursor ? { $or: [{ createdAt: { $lt: cursor.createdAt } }, { createdAt: cursor.createdAt, _id: { $lt: cursor.id } }] } : {};
+}
+
+/** The query of a merchant's transaction list (same rule as the memory store's `matchesFilter`). */
+function transactionQuery(f: TransactionFilter, cursor: PageCursor | undefined): Document {
+  const q: Document = { merchantId: f.merchantId, mode: f.mode, estado: f.estado ?? { $type: 'string' } };
+  if (f.kind !== undefined) q.kind = f.kind;
+  if (f.banco !== undefined) q.bancoUsado = f.banco;
+  if (f.id !== undefined) q._id = f.id;
+  if (f.idempotencyKey !== undefined) q.idempotencyKey = f.idempotencyKey;
+  if (f.desde !== undefined || f.hasta !== undefined)
+    q.createdAt = { ...(f.desde !== undefined ? { $gte: f.desde } : {}), ...(f.hasta !== undefined ? { $lt: f.hasta } : {}) };
+  return cursor ? { $and: [q, afterCursor(cursor)] } : q;
+}
+
 /** Whether a delivery can be leased at `now` (same rule as the memory store). */
 const leasable = (d: WebhookDelivery, now: string) =>
   d.status === 'pending' && d.nextAttemptAt !== null && d.nextAttemptAt <= now && (d.lease === null || d.lease.until < now);
@@ -150,6 +172,11 @@ export class MongoStore implements Store {
 
   private readonly commandListeners = new Set<CommandListener>();
 
+  private readonly userRows: Collection<Row>;
+  private readonly inviteRows: Collection<Row>;
+  private readonly sessionRows: Collection<Row>;
+  private readonly auditRows: Collection<Row>;
+
   /** Not connected yet: prefer `MongoStore.connect`, which also creates the indexes. */
   constructor(options: MongoStoreOptions) {
     // ignoreUndefined: an optional field holding `undefined` (Attempt.outcome while an order is in
@@ -178,6 +205,11 @@ export class MongoStore implements Store {
     this.orderRows = db.collection('bank_orders');
     this.referenceSeqRows = db.collection('bank_reference_numbers');
     this.referenceRows = db.collection('bank_references');
+    // The merchant panel: users (`_id` = e-mail), invitations (`_id` = token hash), sessions, audit log.
+    this.userRows = db.collection('panel_users');
+    this.inviteRows = db.collection('panel_invites');
+    this.sessionRows = db.collection('panel_sessions');
+    this.auditRows = db.collection('audit_log');
     this.useConsistency(options.consistency === 'native' ? 'native' : 'revisions');
   }
 
@@ -212,8 +244,19 @@ export class MongoStore implements Store {
     await createIndexesOneByOne(this.counterEntries, [{ key: { key: 1 } }]);
     await createIndexesOneByOne(this.orderRows, [{ key: { txnId: 1 } }]);
     await createIndexesOneByOne(this.referenceSeqRows, [{ key: { scope: 1, n: -1 } }]);
-    await this.txs.ensureIndexes([{ key: { estado: 1, createdAt: 1 } }, { key: { _due: 1, nextCheckAt: 1, _id: 1 } }]);
-    await this.deliveryDocs.ensureIndexes([{ key: { status: 1, nextAttemptAt: 1 } }, { key: { txnId: 1 } }]);
+    await this.txs.ensureIndexes([
+      { key: { estado: 1, createdAt: 1 } },
+      { key: { _due: 1, nextCheckAt: 1, _id: 1 } },
+      { key: { merchantId: 1, mode: 1, createdAt: -1 } },
+    ]);
+    await this.deliveryDocs.ensureIndexes([
+      { key: { status: 1, nextAttemptAt: 1 } },
+      { key: { txnId: 1 } },
+      { key: { endpointId: 1, createdAt: -1 } },
+    ]);
+    await createIndexesOneByOne(this.userRows, [{ key: { merchantId: 1 } }]);
+    await createIndexesOneByOne(this.sessionRows, [{ key: { expiresAt: 1 } }]);
+    await createIndexesOneByOne(this.auditRows, [{ key: { merchantId: 1, at: -1 } }]);
   }
 
   readonly merchants: Store['merchants'] = {
@@ -232,8 +275,12 @@ export class MongoStore implements Store {
     },
     listForMerchant: async (merchantId) =>
       (await this.keyRows.find({ merchantId }).sort({ createdAt: 1, _id: 1 }).toArray()).map((r) => fromRow<ApiKeyRecord>('id', r)!),
+    get: async (id) => fromRow<ApiKeyRecord>('id', await this.keyRows.findOne({ _id: id })),
     revoke: async (id, at) =>
       (await this.keyRows.updateOne({ _id: id, active: true }, { $set: { active: false, revokedAt: at } })).matchedCount === 1,
+    markUsed: async (id, at) => {
+      await this.keyRows.updateOne({ _id: id }, { $set: { lastUsedAt: at } });
+    },
   };
 
   readonly webhooks: Store['webhooks'] = {
@@ -248,6 +295,8 @@ export class MongoStore implements Store {
           .toArray()
       ).map((r) => fromRow<WebhookEndpoint>('id', r)!),
     deactivate: async (id) => (await this.webhookRows.updateOne({ _id: id, active: true }, { $set: { active: false } })).matchedCount === 1,
+    get: async (id) => fromRow<WebhookEndpoint>('id', await this.webhookRows.findOne({ _id: id })),
+    update: async (id, patch) => (await this.webhookRows.updateOne({ _id: id }, { $set: { ...patch } })).matchedCount === 1,
   };
 
   readonly accounts: Store['accounts'] = {
@@ -292,6 +341,7 @@ export class MongoStore implements Store {
         .slice(0, Math.max(0, limit));
     },
     listDue: (now, limit, after) => this.txs.find(LOOP_QUERIES.transactionsDue(now, after), { _due: 1, nextCheckAt: 1, _id: 1 }, limit),
+    listForMerchant: (filter, limit, cursor) => this.txs.find(transactionQuery(filter, cursor), { createdAt: -1, _id: -1 }, limit),
   };
 
   /**
@@ -380,6 +430,8 @@ export class MongoStore implements Store {
     insert: (d) => this.deliveryDocs.insert(d),
     get: (id) => this.deliveryDocs.get(id),
     listForTransaction: (txnId) => this.deliveryDocs.find({ txnId }, { createdAt: 1, _id: 1 }),
+    listForEndpoint: (endpointId, limit, cursor) =>
+      this.deliveryDocs.find(cursor ? { $and: [{ endpointId }, afterCursor(cursor)] } : { endpointId }, { createdAt: -1, _id: -1 }, limit),
     claimDue: async (now, owner, leaseUntil) => {
       const candidates = await this.deliveryDocs.find(LOOP_QUERIES.deliveriesDue(now), { nextAttemptAt: 1, _id: 1 }, 10);
       // Workers and replicas polling together see the same candidates; starting each at a random one
@@ -413,6 +465,59 @@ export class MongoStore implements Store {
     this.commandListeners.add(listener);
     return () => this.commandListeners.delete(listener);
   }
+
+  readonly panelUsers: Store['panelUsers'] = {
+    // `_id` = e-mail: one account per address, by the unique key.
+    insert: async (u) => insertNew(this.userRows, toRow('id', u)),
+    get: async (id) => fromRow<PanelUser>('id', await this.userRows.findOne({ _id: id })),
+    listForMerchant: async (merchantId) =>
+      (await this.userRows.find({ merchantId }).sort({ createdAt: 1, _id: 1 }).toArray()).map((r) => fromRow<PanelUser>('id', r)!),
+    update: async (id, patch) => (await this.userRows.updateOne({ _id: id }, { $set: { ...patch } })).matchedCount === 1,
+  };
+
+  readonly panelInvites: Store['panelInvites'] = {
+    insert: async (i) => {
+      if (!(await insertNew(this.inviteRows, toRow('tokenHash', i)))) throw new DuplicateRecord('panelInvites', i.tokenHash);
+    },
+    // Read, then delete by key: of concurrent takers only one deletes the document (deletedCount 1).
+    take: async (tokenHash) => {
+      const invite = fromRow<PanelInvite>('tokenHash', await this.inviteRows.findOne({ _id: tokenHash }));
+      if (!invite) return null;
+      return (await this.inviteRows.deleteOne({ _id: tokenHash })).deletedCount === 1 ? invite : null;
+    },
+  };
+
+  readonly panelSessions: Store['panelSessions'] = {
+    get: async (id, now) => {
+      const row = await this.sessionRows.findOne({ _id: id });
+      if (!row || (row.expiresAt as string) <= now) return null;
+      return { id, data: decodeDocument(row.data) as Record<string, unknown>, expiresAt: row.expiresAt as string };
+    },
+    // Whole-document replace (no partial update needed); expired sessions are swept on each write.
+    set: async (session) => {
+      await this.sessionRows.replaceOne(
+        { _id: session.id },
+        { _id: session.id, data: encodeDocument(session.data), expiresAt: session.expiresAt } as Row,
+        { upsert: true },
+      );
+      await this.sessionRows.deleteMany({ expiresAt: { $lt: new Date(Date.now() - 3_600_000).toISOString() } });
+    },
+    destroy: async (id) => {
+      await this.sessionRows.deleteOne({ _id: id });
+    },
+  };
+
+  readonly audit: Store['audit'] = {
+    append: async (entry) => {
+      await this.auditRows.insertOne(toRow('id', entry));
+    },
+    listForMerchant: async (merchantId, limit) =>
+      limit <= 0
+        ? []
+        : (await this.auditRows.find({ merchantId }).sort({ at: -1, _id: -1 }).limit(limit).toArray()).map(
+            (r) => fromRow<AuditEntry>('id', r)!,
+          ),
+  };
 
   async ping(): Promise<void> {
     await this.client.db('admin').command({ ping: 1 });

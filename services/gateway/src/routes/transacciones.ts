@@ -1,0 +1,60 @@
+import type { FastifyInstance } from 'fastify';
+import { Type } from '@sinclair/typebox';
+import {
+  findOwnTransaction,
+  isListProblem,
+  listTransactions,
+  toDetalle,
+  TransaccionDetalle,
+  TransaccionesPage,
+  TransaccionesQuery,
+  type Store,
+} from '@switch/shared';
+import { HttpProblem } from '../errors';
+import { errorResponses } from './responses';
+
+const security = [{ switchKey: [] }];
+
+/** The caller's transactions of the key mode: a filtered, cursor-paged list and one transaction's detail. */
+export function transactionRoutes(app: FastifyInstance, deps: { store: Store }): void {
+  app.get(
+    '/switch/v1/transacciones',
+    {
+      schema: {
+        tags: ['operaciones'],
+        summary: 'List operations',
+        description:
+          'Newest first. Filters combine (and); `desde`/`hasta` are Venezuelan calendar days (UTC-4), both inclusive. Pass `siguiente` as `cursor` for the next page. Operations of other merchants or of the other mode are never listed.',
+        security,
+        querystring: TransaccionesQuery,
+        response: { 200: TransaccionesPage, ...errorResponses(400, 401, 429, 503) },
+      },
+    },
+    async (request) => {
+      const page = await listTransactions(deps.store, request.caller, request.query as TransaccionesQuery);
+      if (isListProblem(page)) throw new HttpProblem(400, { error: 'VALIDATION', detail: { [page.field]: page.message } });
+      return page;
+    },
+  );
+
+  app.get(
+    '/switch/v1/transacciones/:id',
+    {
+      schema: {
+        tags: ['operaciones'],
+        summary: 'One operation in detail',
+        description:
+          'The Resultado as /consultar answers it (without asking the bank), the request, every state change with its cause, time and bank data, the attempts and the reconciler evidence. Another merchant or mode: 404.',
+        security,
+        params: Type.Object({ id: Type.String({ pattern: '^[A-Za-z0-9_.-]{1,64}$' }) }),
+        response: { 200: TransaccionDetalle, ...errorResponses(400, 401, 404, 429, 503) },
+      },
+    },
+    async (request) => {
+      const { id } = request.params as { id: string };
+      const tx = await findOwnTransaction(deps.store, request.caller, id);
+      if (!tx) throw new HttpProblem(404, { error: 'NOT_FOUND', message: `no operation ${id}` });
+      return toDetalle(tx);
+    },
+  );
+}

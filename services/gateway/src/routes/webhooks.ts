@@ -1,0 +1,196 @@
+import type { FastifyInstance } from 'fastify';
+import { Type } from '@sinclair/typebox';
+import {
+  createEndpoint,
+  deleteEndpoint,
+  deliveriesOfEndpoint,
+  deliveriesOfTransaction,
+  DeliveryView,
+  EndpointCreateBody,
+  EndpointUpdateBody,
+  EndpointView,
+  EndpointWithSecret,
+  listEndpoints,
+  redeliver,
+  rotateSecret,
+  toDeliveryView,
+  toEndpointView,
+  updateEndpoint,
+  type EndpointRules,
+  type Outcome,
+  type Store,
+  type WebhookEvent,
+} from '@switch/shared';
+import { HttpProblem } from '../errors';
+import { errorResponses } from './responses';
+
+const security = [{ switchKey: [] }];
+const tags = ['webhooks'];
+const Id = (description: string) => Type.String({ pattern: '^[A-Za-z0-9_.-]{1,200}$', description });
+const EndpointParams = Type.Object({ id: Id('Endpoint id (we_…)') });
+const notFound = (what: string) => ({ ...errorResponses(404)[404]!, description: `No ${what} of this merchant and mode` });
+
+/** The value of an outcome, or its problem as the house error body (400, 404, 422). */
+function unwrap<T>(outcome: Outcome<T>): T {
+  if (outcome.ok) return outcome.value;
+  const { status, ...body } = outcome.problem;
+  throw new HttpProblem(status, body);
+}
+
+/**
+ * Webhook endpoints and deliveries of the caller's merchant and mode (SPEC 6.5: registration through
+ * the API). The rules live in shared/src/domain/webhook-endpoints.ts, which the panel uses too.
+ */
+export function webhookRoutes(app: FastifyInstance, deps: { store: Store; rules: EndpointRules }): void {
+  const { store, rules } = deps;
+  app.get(
+    '/switch/v1/webhooks',
+    {
+      schema: {
+        tags,
+        summary: 'List webhook endpoints',
+        description: 'The endpoints of the key mode; secrets are never listed.',
+        security,
+        response: { 200: Type.Array(EndpointView), ...errorResponses(400, 401, 429, 503) },
+      },
+    },
+    async (request) => (await listEndpoints(store, request.caller)).map((e) => toEndpointView(e)),
+  );
+
+  app.post(
+    '/switch/v1/webhooks',
+    {
+      schema: {
+        tags,
+        summary: 'Register a webhook endpoint',
+        description:
+          'The answer carries the signing `secret`, the only time it is shown. In live mode the URL must be https and resolve to a public address (422 DESTINATION_REFUSED otherwise).',
+        security,
+        body: EndpointCreateBody,
+        response: { 201: EndpointWithSecret, ...errorResponses(400, 401, 413, 415, 422, 429, 503) },
+      },
+    },
+    async (request, reply) => {
+      const body = request.body as { url: string; events?: WebhookEvent[] };
+      const e = unwrap(await createEndpoint(store, request.caller, body, rules));
+      return reply.code(201).send({ ...toEndpointView(e), secret: e.secret });
+    },
+  );
+
+  app.patch(
+    '/switch/v1/webhooks/:id',
+    {
+      schema: {
+        tags,
+        summary: 'Change the events of an endpoint, or disable and enable it',
+        security,
+        params: EndpointParams,
+        body: EndpointUpdateBody,
+        response: { 200: EndpointView, ...errorResponses(400, 401, 413, 415, 429, 503), 404: notFound('endpoint') },
+      },
+    },
+    async (request) => {
+      const { id } = request.params as { id: string };
+      return toEndpointView(
+        unwrap(await updateEndpoint(store, request.caller, id, request.body as { events?: WebhookEvent[]; active?: boolean })),
+      );
+    },
+  );
+
+  app.post(
+    '/switch/v1/webhooks/:id/rotar-secreto',
+    {
+      schema: {
+        tags,
+        summary: 'Rotate the signing secret',
+        description:
+          'A new secret, shown once in this answer. The previous one keeps signing beside it until `rotacion_hasta`: `x-service-signature` carries the new signature only, `webhook-signature` carries both (space-separated).',
+        security,
+        params: EndpointParams,
+        response: { 200: EndpointWithSecret, ...errorResponses(400, 401, 429, 503), 404: notFound('endpoint') },
+      },
+    },
+    async (request) => {
+      const { id } = request.params as { id: string };
+      const e = unwrap(await rotateSecret(store, request.caller, id, rules));
+      return { ...toEndpointView(e), secret: e.secret };
+    },
+  );
+
+  app.delete(
+    '/switch/v1/webhooks/:id',
+    {
+      schema: {
+        tags,
+        summary: 'Delete a webhook endpoint',
+        description: 'No further deliveries; its past deliveries stay listed by transaction.',
+        security,
+        params: EndpointParams,
+        response: {
+          200: Type.Object({ id: Type.String(), eliminado: Type.Literal(true) }),
+          ...errorResponses(400, 401, 429, 503),
+          404: notFound('endpoint'),
+        },
+      },
+    },
+    async (request) => {
+      const { id } = request.params as { id: string };
+      unwrap(await deleteEndpoint(store, request.caller, id));
+      return { id, eliminado: true as const };
+    },
+  );
+
+  app.get(
+    '/switch/v1/webhooks/:id/entregas',
+    {
+      schema: {
+        tags,
+        summary: 'Deliveries of an endpoint',
+        description:
+          'Newest first (at most 100), each with every attempt: time, HTTP status, latency, error; and the next attempt while pending.',
+        security,
+        params: EndpointParams,
+        response: { 200: Type.Array(DeliveryView), ...errorResponses(400, 401, 429, 503), 404: notFound('endpoint') },
+      },
+    },
+    async (request) => {
+      const { id } = request.params as { id: string };
+      return unwrap(await deliveriesOfEndpoint(store, request.caller, id, 100)).map(toDeliveryView);
+    },
+  );
+
+  app.get(
+    '/switch/v1/transacciones/:id/entregas',
+    {
+      schema: {
+        tags,
+        summary: 'Webhook deliveries of a transaction',
+        security,
+        params: Type.Object({ id: Id('Transaction id') }),
+        response: { 200: Type.Array(DeliveryView), ...errorResponses(400, 401, 429, 503), 404: notFound('transaction') },
+      },
+    },
+    async (request) => {
+      const { id } = request.params as { id: string };
+      return unwrap(await deliveriesOfTransaction(store, request.caller, id)).map(toDeliveryView);
+    },
+  );
+
+  app.post(
+    '/switch/v1/entregas/:id/reenviar',
+    {
+      schema: {
+        tags,
+        summary: 'Redeliver a webhook delivery',
+        description: 'Attempts it again now with the same body and signature; its earlier attempts are kept.',
+        security,
+        params: Type.Object({ id: Id('Delivery id') }),
+        response: { 202: DeliveryView, ...errorResponses(400, 401, 429, 503), 404: notFound('delivery') },
+      },
+    },
+    async (request, reply) => {
+      const { id } = request.params as { id: string };
+      return reply.code(202).send(toDeliveryView(unwrap(await redeliver(store, request.caller, id))));
+    },
+  );
+}

@@ -1,0 +1,3 @@
+export { panelPlugin, type PanelDeps } from './panel';
+export { loadPanelConfig, type PanelConfig } from './config';
+export { hashPassword } from './passwords';

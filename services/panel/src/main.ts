@@ -1,0 +1,62 @@
+import { startTracing } from '@switch/shared/dist/telemetry/tracing';
+startTracing('panel'); // first line: modules are instrumented as they load
+import Fastify, { type FastifyBaseLogger } from 'fastify';
+import {
+  announcingChanges,
+  connectAdapters,
+  createLogger,
+  envReader,
+  loadInfraConfig,
+  onShutdown,
+  startHealthServer,
+} from '@switch/shared';
+import { loadPanelConfig } from './config';
+import { panelPlugin } from './panel';
+
+/**
+ * The merchant panel as its own process: `node services/panel/dist/main.js`, served at `/panel`
+ * (the ingress sends `/panel` here and everything else to the gateway). It needs only the store.
+ */
+async function main(): Promise<void> {
+  const env = envReader();
+  const log = createLogger('panel');
+  const config = loadPanelConfig(env);
+  if (!env.optionalString('SWITCH_PANEL_SESSION_SECRET'))
+    log.warn('SWITCH_PANEL_SESSION_SECRET is not set: sessions end with this process and are not shared by replicas');
+  const adapters = await connectAdapters(loadInfraConfig(env), 'panel', log);
+  const trustProxy = env.int('SWITCH_TRUST_PROXY', 0, { min: 0, max: 10 });
+  const app = Fastify({
+    loggerInstance: log as unknown as FastifyBaseLogger,
+    bodyLimit: 16_384,
+    connectionTimeout: env.int('SWITCH_HTTP_CONNECTION_TIMEOUT_MS', 30_000, { min: 500, max: 600_000 }),
+    requestTimeout: env.int('SWITCH_HTTP_REQUEST_TIMEOUT_MS', 10_000, { min: 500, max: 300_000 }),
+    keepAliveTimeout: env.int('SWITCH_HTTP_KEEP_ALIVE_TIMEOUT_MS', 5_000, { min: 100, max: 600_000 }),
+    // Behind the ingress: the client's address (sign-in throttling) and https (`Secure` cookies).
+    trustProxy: trustProxy > 0 ? (_address: string, hop: number) => hop < trustProxy : false,
+  });
+  await app.register(panelPlugin, {
+    prefix: '/panel',
+    // Keys revoked and endpoints changed here are announced to the gateways' and notifiers' caches.
+    store: announcingChanges(adapters.store, adapters.bus),
+    config,
+    basePath: '/panel',
+    apiBaseUrl: env.string('SWITCH_PUBLIC_URL', ''),
+  });
+  await app.listen({ host: env.string('PANEL_HOST', '127.0.0.1'), port: env.int('PANEL_PORT', 3100, { min: 0, max: 65535 }) });
+  const health = await startHealthServer(
+    env.int('HEALTH_PORT', 9109, { min: 0, max: 65535 }),
+    env.string('HEALTH_HOST', '127.0.0.1'),
+    adapters.ready,
+  );
+  log.info('panel ready');
+  onShutdown(log, async () => {
+    await app.close();
+    await adapters.close();
+    health.close();
+  });
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`panel failed to start: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,221 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import cookie from '@fastify/cookie';
+import session from '@fastify/session';
+import csrf from '@fastify/csrf-protection';
+import formbody from '@fastify/formbody';
+import view from '@fastify/view';
+import { Eta } from 'eta';
+import { can, recordAudit, type Mode, type Movimientos, type PanelAction, type PanelUser, type Saldo, type Store } from '@switch/shared';
+import type { PanelConfig } from './config';
+import { LANGS, translate, type Lang } from './i18n';
+import { SwitchSessionStore } from './session-store';
+import { authRoutes } from './routes/auth';
+import { keyRoutes } from './routes/keys';
+import { webhookPages } from './routes/webhooks';
+import { transactionPages } from './routes/transactions';
+import { teamRoutes } from './routes/team';
+
+declare module 'fastify' {
+  interface Session {
+    userId?: string;
+    mode?: Mode;
+    lang?: Lang;
+  }
+  interface FastifyRequest {
+    panelUser: PanelUser | null;
+  }
+}
+
+export interface PanelDeps {
+  store: Store;
+  config: PanelConfig;
+  /** Where the panel is mounted (links and the cookie path). */
+  basePath?: string;
+  /** The switch's merchant API base (shown next to keys: where to use them). */
+  apiBaseUrl?: string;
+  /**
+   * Balance and statement reads as the merchant API does them (the embedded switch passes the
+   * gateway's); without it the balances page lists the registered accounts only.
+   */
+  accounts?: AccountReader;
+}
+
+type Caller = { merchantId: string; mode: Mode };
+/** GET /switch/v1/saldo and /movimientos for a caller; errors carry the API's status and body. */
+export interface AccountReader {
+  saldo(caller: Caller, cuenta: string): Promise<Saldo>;
+  movimientos(caller: Caller, q: { cuenta: string; desde: string; hasta?: string; cursor?: string }): Promise<Movimientos>;
+}
+
+export interface PanelContext {
+  store: Store;
+  accounts: AccountReader | undefined;
+  config: PanelConfig;
+  base: string;
+  /** Renders a page of the layout with what every page shows (user, mode, language, CSRF token). */
+  page(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    template: string,
+    data?: Record<string, unknown>,
+    status?: number,
+  ): Promise<FastifyReply>;
+  /** Refuses (403 page) unless the signed-in user's role allows `action`; the check that counts is this one. */
+  allow(request: FastifyRequest, reply: FastifyReply, action: PanelAction): Promise<boolean>;
+  caller(request: FastifyRequest): { merchantId: string; mode: Mode };
+  audit(request: FastifyRequest, action: string, target: string | null, detail?: Record<string, string>): Promise<void>;
+}
+
+const VIEWS = join(__dirname, '..', 'views');
+const ASSETS = join(__dirname, '..', 'assets');
+
+/** Pages a signed-out visitor may open. */
+const PUBLIC = [/^\/login$/, /^\/invitacion\/[^/]+$/, /^\/assets\//];
+
+/**
+ * The merchant panel (issue: merchants serve themselves): an encapsulated Fastify plugin, mounted at
+ * `/panel` by its own process (./main.ts) and by the embedded switch on the merchant port.
+ * Sessions, CSRF and templates come from well-kept libraries; the rules (roles, endpoint checks,
+ * listing) from `@switch/shared`, the same ones the merchant API uses.
+ */
+export async function panelPlugin(app: FastifyInstance, deps: PanelDeps): Promise<void> {
+  const base = deps.basePath ?? '/panel';
+  const { store, config } = deps;
+  const idleMs = config.sessionIdleMinutes * 60_000;
+
+  // Not part of the merchant API's OpenAPI document (the embedded switch mounts the panel beside it).
+  app.addHook('onRoute', (route) => {
+    route.schema = { ...route.schema, hide: true } as typeof route.schema;
+  });
+  await app.register(cookie);
+  await app.register(session, {
+    secret: config.sessionSecret,
+    cookieName: 'panel_session',
+    store: new SwitchSessionStore(store, idleMs),
+    saveUninitialized: false,
+    rolling: true,
+    cookie: { path: base, httpOnly: true, sameSite: 'strict', secure: config.cookieSecure, maxAge: idleMs },
+  });
+  await app.register(csrf, { sessionPlugin: '@fastify/session' });
+  await app.register(formbody, { bodyLimit: 16_384 });
+  await app.register(view, {
+    engine: { eta: new Eta({ views: VIEWS, cache: true, autoEscape: true }) },
+    root: VIEWS,
+  });
+
+  const assets: Record<string, { type: string; body: string }> = {
+    'panel.css': { type: 'text/css; charset=utf-8', body: readFileSync(join(ASSETS, 'panel.css'), 'utf8') },
+    'panel.js': { type: 'text/javascript; charset=utf-8', body: readFileSync(join(ASSETS, 'panel.js'), 'utf8') },
+  };
+  app.get('/assets/:name', async (request, reply) => {
+    const asset = assets[(request.params as { name: string }).name];
+    if (!asset) return reply.code(404).type('text/plain').send('not found');
+    return reply.header('cache-control', 'public, max-age=300').type(asset.type).send(asset.body);
+  });
+
+  app.decorateRequest('panelUser', null);
+  app.addHook('onRequest', async (_request, reply) => {
+    // Pages about money and keys: not framed, not cached, nothing inline, forms only to ourselves.
+    reply.header(
+      'content-security-policy',
+      "default-src 'none'; style-src 'self'; script-src 'self'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+    );
+    reply.header('x-frame-options', 'DENY');
+    reply.header('x-content-type-options', 'nosniff');
+    reply.header('referrer-policy', 'same-origin');
+  });
+  app.addHook('preHandler', async (request, reply) => {
+    const lang = (request.query as { lang?: string } | undefined)?.lang;
+    if (lang && (LANGS as readonly string[]).includes(lang)) request.session.lang = lang as Lang;
+    const path = (request.routeOptions.url ?? request.url).slice(base.length) || '/';
+    const userId = request.session.userId;
+    const user = userId ? await store.panelUsers.get(userId) : null;
+    // A user removed or deactivated since signing in is signed out at the next request.
+    if (user?.active) request.panelUser = user;
+    else if (userId) await request.session.destroy();
+    if (request.method !== 'GET' && request.method !== 'HEAD') {
+      await new Promise<void>((resolve, reject) =>
+        app.csrfProtection(request, reply, (error?: Error) => (error ? reject(error) : resolve())),
+      );
+    }
+    if (!request.panelUser && !PUBLIC.some((p) => p.test(path))) {
+      return reply.redirect(`${base}/login`, 303);
+    }
+  });
+
+  const ctx: PanelContext = {
+    store,
+    accounts: deps.accounts,
+    config,
+    base,
+    page: async (request, reply, template, data = {}, status = 200) => {
+      const lang: Lang = request.session.lang ?? 'es';
+      const user = request.panelUser;
+      const merchant = user ? await store.merchants.get(user.merchantId) : null;
+      return reply
+        .code(status)
+        .header('cache-control', 'no-store')
+        .view(template, {
+          base,
+          lang,
+          t: (key: string, vars?: Record<string, string | number>) => translate(lang, key, vars),
+          user,
+          merchant,
+          mode: request.session.mode ?? 'test',
+          csrf: reply.generateCsrf(),
+          path: request.url.split('?')[0],
+          can: (action: PanelAction) => (user ? can(user.role, action) : false),
+          apiBaseUrl: deps.apiBaseUrl ?? '',
+          ...data,
+        });
+    },
+    allow: async (request, reply, action) => {
+      if (request.panelUser && can(request.panelUser.role, action)) return true;
+      await ctx.page(request, reply, 'error', { title: 'error.forbidden.title', message: 'error.forbidden' }, 403);
+      return false;
+    },
+    caller: (request) => ({ merchantId: request.panelUser!.merchantId, mode: request.session.mode ?? 'test' }),
+    audit: (request, action, target, detail) =>
+      recordAudit(store, {
+        merchantId: request.panelUser!.merchantId,
+        actor: request.panelUser!.id,
+        action,
+        mode: request.session.mode ?? 'test',
+        target,
+        ip: request.ip,
+        ...(detail ? { detail } : {}),
+      }),
+  };
+
+  app.setErrorHandler(async (error: Error & { statusCode?: number; code?: string }, request, reply) => {
+    const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
+    if (status === 500) request.log.error({ err: error }, 'panel error');
+    const message =
+      error.code === 'FST_CSRF_INVALID_TOKEN' || error.code === 'FST_CSRF_MISSING_SECRET'
+        ? 'error.csrf'
+        : status === 500
+          ? 'error.server'
+          : 'error.request';
+    return ctx.page(request, reply, 'error', { title: 'error.title', message }, status);
+  });
+  app.setNotFoundHandler(async (request, reply) =>
+    ctx.page(request, reply, 'error', { title: 'error.notfound.title', message: 'error.notfound' }, 404),
+  );
+
+  app.get('/', async (_request, reply) => reply.redirect(`${base}/transacciones`, 303));
+  app.post('/modo', async (request, reply) => {
+    const { modo, volver } = request.body as { modo?: string; volver?: string };
+    if (modo === 'test' || modo === 'live') request.session.mode = modo;
+    // Back to a page of the panel only (no open redirect).
+    const back = typeof volver === 'string' && volver.startsWith(`${base}/`) && !volver.startsWith(`${base}//`) ? volver : `${base}/`;
+    return reply.redirect(back, 303);
+  });
+
+  authRoutes(app, ctx);
+  keyRoutes(app, ctx);
+  webhookPages(app, ctx);
+  transactionPages(app, ctx);
+  teamRoutes(app, ctx);
+}

@@ -1,0 +1,44 @@
+import type { FastifyInstance } from 'fastify';
+import { can, issueKey, keyAction } from '@switch/shared';
+import type { PanelContext } from '../panel';
+
+/** API keys of the merchant in the current mode: create (secret shown once), list, revoke. Live keys: owners only. */
+export function keyRoutes(app: FastifyInstance, ctx: PanelContext): void {
+  const { store, base } = ctx;
+  const listing = async (merchantId: string, mode: string) =>
+    (await store.apiKeys.listForMerchant(merchantId))
+      .filter((k) => k.mode === mode)
+      .sort((a, b) => b.createdAt.localeCompare(a.createdAt))
+      .map(({ secretHash: _hidden, ...k }) => k);
+
+  app.get('/claves', async (request, reply) => {
+    const caller = ctx.caller(request);
+    return ctx.page(request, reply, 'keys', {
+      keys: await listing(caller.merchantId, caller.mode),
+      mayManage: can(request.panelUser!.role, keyAction(caller.mode)),
+    });
+  });
+
+  app.post('/claves', async (request, reply) => {
+    const caller = ctx.caller(request);
+    if (!(await ctx.allow(request, reply, keyAction(caller.mode)))) return reply;
+    const { record, switchKey } = await issueKey(store, caller.merchantId, caller.mode);
+    await ctx.audit(request, 'key.create', record.id, { hint: record.hint });
+    // The secret is in this answer only (not stored, not redirected through the session).
+    return ctx.page(request, reply, 'keys', {
+      keys: await listing(caller.merchantId, caller.mode),
+      mayManage: true,
+      created: { id: record.id, switchKey },
+    });
+  });
+
+  app.post('/claves/:id/revocar', async (request, reply) => {
+    const caller = ctx.caller(request);
+    if (!(await ctx.allow(request, reply, keyAction(caller.mode)))) return reply;
+    const { id } = request.params as { id: string };
+    const key = (await store.apiKeys.listForMerchant(caller.merchantId)).find((k) => k.id === id && k.mode === caller.mode);
+    if (!key) return reply.callNotFound();
+    if (await store.apiKeys.revoke(id, new Date().toISOString())) await ctx.audit(request, 'key.revoke', id, { hint: key.hint });
+    return reply.redirect(`${base}/claves`, 303);
+  });
+}

@@ -1,0 +1,100 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { createInvite, EMAIL_PATTERN, normaliseEmail, PANEL_ROLES, type PanelRole } from '@switch/shared';
+import type { PanelContext } from '../panel';
+
+/** Team (owners invite), balances (the accounts register) and the audit log. */
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+
+export function teamRoutes(app: FastifyInstance, ctx: PanelContext): void {
+  const { store } = ctx;
+  const emailPattern = new RegExp(EMAIL_PATTERN);
+
+  const teamPage = async (merchantId: string) =>
+    (await store.panelUsers.listForMerchant(merchantId)).map(({ passwordHash: _h, ...u }) => u);
+
+  app.get('/equipo', async (request, reply) =>
+    ctx.page(request, reply, 'team', { users: await teamPage(request.panelUser!.merchantId), roles: PANEL_ROLES }),
+  );
+
+  app.post('/equipo/invitar', async (request, reply) => {
+    if (!(await ctx.allow(request, reply, 'team'))) return reply;
+    const body = (request.body ?? {}) as Record<string, unknown>;
+    const email = typeof body.email === 'string' ? normaliseEmail(body.email.slice(0, 254)) : '';
+    const role = (PANEL_ROLES as readonly unknown[]).includes(body.role) ? (body.role as PanelRole) : null;
+    const merchantId = request.panelUser!.merchantId;
+    const again = async (extra: Record<string, unknown>, status: number) =>
+      ctx.page(request, reply, 'team', { users: await teamPage(merchantId), roles: PANEL_ROLES, email, ...extra }, status);
+    if (!emailPattern.test(email) || !role) return again({ error: 'team.bad_email' }, 400);
+    if (await store.panelUsers.get(email)) return again({ error: 'team.exists' }, 409);
+    const { token } = await createInvite(store, { merchantId, email, role, invitedBy: request.panelUser!.id });
+    await ctx.audit(request, 'user.invite', email, { role });
+    return again({ invited: { email, link: `${ctx.base}/invitacion/${token}` }, email: '' }, 201);
+  });
+
+  /** A teammate of the owner's merchant (never the owner themself: nobody locks themself out), or null. */
+  const teammate = async (request: FastifyRequest, id: string) => {
+    const user = await store.panelUsers.get(id);
+    return user && user.merchantId === request.panelUser!.merchantId && user.id !== request.panelUser!.id ? user : null;
+  };
+
+  app.post('/equipo/:id/rol', async (request, reply) => {
+    if (!(await ctx.allow(request, reply, 'team'))) return reply;
+    const user = await teammate(request, (request.params as { id: string }).id);
+    const role = (request.body as Record<string, unknown>).role;
+    if (!user) return reply.callNotFound();
+    if (!(PANEL_ROLES as readonly unknown[]).includes(role)) return reply.code(400).send();
+    await store.panelUsers.update(user.id, { role: role as PanelRole });
+    await ctx.audit(request, 'user.role', user.id, { role: role as string });
+    return reply.redirect(`${ctx.base}/equipo`, 303);
+  });
+
+  app.post('/equipo/:id/activo', async (request, reply) => {
+    if (!(await ctx.allow(request, reply, 'team'))) return reply;
+    const user = await teammate(request, (request.params as { id: string }).id);
+    if (!user) return reply.callNotFound();
+    const active = (request.body as Record<string, unknown>).activo === 'true';
+    // A deactivated user is signed out at their next request (the panel reloads the user every time).
+    await store.panelUsers.update(user.id, { active });
+    await ctx.audit(request, active ? 'user.enable' : 'user.disable', user.id);
+    return reply.redirect(`${ctx.base}/equipo`, 303);
+  });
+
+  app.get('/saldos', async (request, reply) => {
+    const caller = ctx.caller(request);
+    const q = request.query as Record<string, unknown>;
+    const today = new Date(Date.now() - 4 * 3600_000).toISOString().slice(0, 10);
+    const form = {
+      cuenta: typeof q.cuenta === 'string' ? q.cuenta.trim() : '',
+      desde: typeof q.desde === 'string' && DAY.test(q.desde) ? q.desde : today,
+      hasta: typeof q.hasta === 'string' && DAY.test(q.hasta) ? q.hasta : today,
+    };
+    const data: Record<string, unknown> = {
+      accounts: await store.accounts.list(caller.merchantId, caller.mode),
+      form,
+      reads: !!ctx.accounts,
+    };
+    if (form.cuenta && ctx.accounts) {
+      if (!/^[0-9]{20}$/.test(form.cuenta)) data.error = 'cuenta: 20 digits';
+      else {
+        // The API's own reads: the same ownership rule (live: registered accounts only), limits and errors.
+        try {
+          data.saldo = await ctx.accounts.saldo(caller, form.cuenta);
+          data.movimientos = await ctx.accounts.movimientos(caller, { cuenta: form.cuenta, desde: form.desde, hasta: form.hasta });
+        } catch (error) {
+          const body = (error as { body?: { error?: string; message?: string; detail?: Record<string, string> } }).body;
+          if (!body) throw error;
+          data.error = body.detail
+            ? Object.entries(body.detail)
+                .map(([k, v]) => `${k}: ${v}`)
+                .join('; ')
+            : (body.message ?? body.error);
+        }
+      }
+    }
+    return ctx.page(request, reply, 'balances', data);
+  });
+
+  app.get('/auditoria', async (request, reply) =>
+    ctx.page(request, reply, 'audit', { entries: await store.audit.listForMerchant(request.panelUser!.merchantId, 200) }),
+  );
+}

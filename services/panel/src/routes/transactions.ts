@@ -1,0 +1,79 @@
+import type { FastifyInstance } from 'fastify';
+import {
+  BANCOS,
+  ESTADOS,
+  deliveriesOfTransaction,
+  findOwnTransaction,
+  isListProblem,
+  listTransactions,
+  OPERATION_KINDS,
+  toDeliveryView,
+  toDetalle,
+  type TransaccionesQuery,
+} from '@switch/shared';
+import type { PanelContext } from '../panel';
+
+const FILTERS = ['operacion', 'estado', 'banco', 'desde', 'hasta', 'id', 'idempotency_key', 'cursor'] as const;
+
+/**
+ * The filters from the query string, checked like the API's: values outside the lists are dropped
+ * with a message instead of a 400 page (a merchant typed them).
+ */
+function filtersOf(query: Record<string, unknown>): { q: TransaccionesQuery; invalid: string[] } {
+  const q: Record<string, string> = {};
+  const invalid: string[] = [];
+  const rules: Record<(typeof FILTERS)[number], (v: string) => boolean> = {
+    operacion: (v) => (OPERATION_KINDS as readonly string[]).includes(v),
+    estado: (v) => (ESTADOS as readonly string[]).includes(v),
+    banco: (v) => (BANCOS as readonly string[]).includes(v),
+    desde: (v) => /^\d{4}-\d{2}-\d{2}$/.test(v) && !Number.isNaN(Date.parse(v)),
+    hasta: (v) => /^\d{4}-\d{2}-\d{2}$/.test(v) && !Number.isNaN(Date.parse(v)),
+    id: (v) => /^[A-Za-z0-9_.-]{1,64}$/.test(v),
+    idempotency_key: (v) => /^[0-9a-fA-F-]{36}$/.test(v),
+    cursor: (v) => /^[A-Za-z0-9_-]{1,200}$/.test(v),
+  };
+  for (const name of FILTERS) {
+    const v = query[name];
+    if (typeof v !== 'string' || v.trim() === '') continue;
+    if (rules[name](v.trim())) q[name] = v.trim();
+    else invalid.push(name);
+  }
+  return { q: { ...q, limite: '25' } as TransaccionesQuery, invalid };
+}
+
+export function transactionPages(app: FastifyInstance, ctx: PanelContext): void {
+  const { store } = ctx;
+
+  app.get('/transacciones', async (request, reply) => {
+    const { q, invalid } = filtersOf(request.query as Record<string, unknown>);
+    const page = await listTransactions(store, ctx.caller(request), q);
+    const problem = isListProblem(page) ? page : null;
+    const { cursor: _c, limite: _l, ...shown } = q;
+    const next =
+      !problem && !isListProblem(page) && page.siguiente ? new URLSearchParams({ ...shown, cursor: page.siguiente }).toString() : null;
+    return ctx.page(request, reply, 'transactions', {
+      rows: isListProblem(page) ? [] : page.transacciones,
+      filters: shown,
+      invalid: problem ? [...invalid, problem.field] : invalid,
+      next,
+      paged: q.cursor !== undefined,
+      firstPage: new URLSearchParams(shown).toString(),
+      kinds: OPERATION_KINDS,
+      estados: ESTADOS,
+      bancos: BANCOS,
+    });
+  });
+
+  app.get('/transacciones/:id', async (request, reply) => {
+    const { id } = request.params as { id: string };
+    const caller = ctx.caller(request);
+    const tx = /^[A-Za-z0-9_.-]{1,64}$/.test(id) ? await findOwnTransaction(store, caller, id) : null;
+    if (!tx) return reply.callNotFound();
+    const deliveries = await deliveriesOfTransaction(store, caller, id);
+    return ctx.page(request, reply, 'transaction', {
+      tx: toDetalle(tx),
+      deliveries: deliveries.ok ? deliveries.value.map(toDeliveryView) : [],
+      json: (v: unknown) => JSON.stringify(v, null, 2),
+    });
+  });
+}

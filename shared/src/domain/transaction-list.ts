@@ -1,0 +1,204 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { literals } from '../contracts/literals';
+import { EstadoSchema, Resultado } from '../contracts/resultado';
+import type { PageCursor, Store, TransactionFilter } from '../ports/store';
+import { BANCOS, type Mode } from './bancos';
+import { OPERATION_KINDS, type Transaction } from './operation';
+import { toResultado } from './resultado';
+
+/**
+ * A merchant's transactions, one mode at a time: the list of GET /switch/v1/transacciones and of the
+ * panel, with the same filters, cursor and views for both (one source of truth).
+ */
+
+const Fecha = (description: string) => Type.String({ format: 'date', description });
+export const TRANSACTION_PAGE_DEFAULT = 20;
+export const TRANSACTION_PAGE_MAX = 100;
+
+/** Query strings are not coerced (the gateway's validator), so `limite` is a digit string. */
+export const TransaccionesQuery = Type.Object(
+  {
+    operacion: Type.Optional(literals(OPERATION_KINDS, { description: 'Operation kind' })),
+    estado: Type.Optional(EstadoSchema),
+    banco: Type.Optional(literals(BANCOS, { description: 'banco_usado (routing id)' })),
+    desde: Type.Optional(Fecha('First day, YYYY-MM-DD (Venezuelan calendar day, UTC-4), inclusive')),
+    hasta: Type.Optional(Fecha('Last day, YYYY-MM-DD (Venezuelan calendar day, UTC-4), inclusive; not before `desde`')),
+    id: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9_.-]{1,64}$', description: 'One transaction id' })),
+    idempotency_key: Type.Optional(Type.String({ format: 'uuid', description: 'The idempotency_key of the operation' })),
+    limite: Type.Optional(
+      Type.String({ pattern: '^([1-9][0-9]?|100)$', description: `Page size, 1 to ${TRANSACTION_PAGE_MAX} (default 20)` }),
+    ),
+    cursor: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9_-]{1,200}$', description: '`siguiente` of the previous page' })),
+  },
+  { additionalProperties: false },
+);
+export type TransaccionesQuery = Static<typeof TransaccionesQuery>;
+
+/** One line of the list: enough to find an operation; the detail has the rest. */
+export const TransaccionResumen = Type.Object({
+  id: Type.String(),
+  operacion: literals(OPERATION_KINDS),
+  estado: EstadoSchema,
+  banco_usado: Type.Union([literals(BANCOS), Type.Null()]),
+  monto: Type.Number(),
+  moneda: Type.String(),
+  concepto: Type.Union([Type.String(), Type.Null()]),
+  idempotency_key: Type.String(),
+  referencia_banco: Type.Union([Type.String(), Type.Null()]),
+  motivo_rechazo: Type.Union([Type.String(), Type.Null()]),
+  creada: Type.String({ description: 'ISO 8601 UTC' }),
+  actualizada: Type.String({ description: 'ISO 8601 UTC' }),
+});
+export type TransaccionResumen = Static<typeof TransaccionResumen>;
+
+export const TransaccionesPage = Type.Object({
+  transacciones: Type.Array(TransaccionResumen),
+  siguiente: Type.Union([Type.String(), Type.Null()], { description: 'Pass as `cursor` for the next page; null on the last page' }),
+});
+export type TransaccionesPage = Static<typeof TransaccionesPage>;
+
+/** The detail: the Resultado, what was asked, the state history with causes, the bank's answers and evidence. */
+export const TransaccionDetalle = Type.Object({
+  resultado: Resultado,
+  operacion: literals(OPERATION_KINDS),
+  idempotency_key: Type.String(),
+  solicitud: Type.Record(Type.String(), Type.Unknown(), { description: 'The request body as accepted' }),
+  historial: Type.Array(
+    Type.Object({
+      desde: Type.Union([EstadoSchema, Type.Null()]),
+      hacia: EstadoSchema,
+      en: Type.String(),
+      causa: Type.String(),
+      motivo: Type.Union([Type.String(), Type.Null()]),
+      raw: Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()]),
+    }),
+  ),
+  intentos: Type.Array(
+    Type.Object({
+      n: Type.Integer(),
+      banco: Type.String(),
+      via: Type.String(),
+      enviado: Type.String(),
+      resultado: Type.Union([Type.String(), Type.Null()]),
+    }),
+  ),
+  evidencia: Type.Array(Type.Object({ en: Type.String(), resultado: Type.String(), raw: Type.Record(Type.String(), Type.Unknown()) })),
+  creada: Type.String(),
+  actualizada: Type.String(),
+});
+export type TransaccionDetalle = Static<typeof TransaccionDetalle>;
+
+export type ListProblem = { field: string; message: string };
+
+/** A Venezuelan calendar day (UTC-4) starts at 04:00 UTC. */
+const dayStart = (day: string, plusDays = 0) => new Date(Date.parse(`${day}T04:00:00.000Z`) + plusDays * 86_400_000).toISOString();
+
+function encodeCursor(c: PageCursor): string {
+  return Buffer.from(JSON.stringify([c.createdAt, c.id])).toString('base64url');
+}
+
+function decodeCursor(s: string): PageCursor | null {
+  try {
+    const v: unknown = JSON.parse(Buffer.from(s, 'base64url').toString('utf8'));
+    if (Array.isArray(v) && v.length === 2 && typeof v[0] === 'string' && typeof v[1] === 'string' && !Number.isNaN(Date.parse(v[0])))
+      return { createdAt: v[0], id: v[1] };
+  } catch {
+    // not a cursor of ours
+  }
+  return null;
+}
+
+/** The store filter of a query; a problem names the field (400 VALIDATION at the edge). */
+export function transactionFilter(
+  caller: { merchantId: string; mode: Mode },
+  q: TransaccionesQuery,
+): { filter: TransactionFilter; limit: number; after?: PageCursor } | ListProblem {
+  if (q.desde && q.hasta && q.hasta < q.desde) return { field: 'hasta', message: 'is before desde' };
+  let after: PageCursor | undefined;
+  if (q.cursor !== undefined) {
+    const c = decodeCursor(q.cursor);
+    if (!c) return { field: 'cursor', message: 'is not a cursor given by this list' };
+    after = c;
+  }
+  const filter: TransactionFilter = { merchantId: caller.merchantId, mode: caller.mode };
+  if (q.operacion) filter.kind = q.operacion;
+  if (q.estado) filter.estado = q.estado;
+  if (q.banco) filter.banco = q.banco;
+  if (q.desde) filter.desde = dayStart(q.desde);
+  if (q.hasta) filter.hasta = dayStart(q.hasta, 1);
+  if (q.id) filter.id = q.id;
+  if (q.idempotency_key) filter.idempotencyKey = q.idempotency_key;
+  return { filter, limit: q.limite ? Number(q.limite) : TRANSACTION_PAGE_DEFAULT, ...(after ? { after } : {}) };
+}
+
+export function isListProblem(v: unknown): v is ListProblem {
+  return typeof v === 'object' && v !== null && 'field' in v;
+}
+
+const montoOf = (tx: Transaction): { valor: number; moneda: string; concepto: string | null } => {
+  const body = tx.request.body as { monto?: { valor: number; moneda?: string }; concepto?: string };
+  return { valor: body.monto?.valor ?? 0, moneda: body.monto?.moneda ?? 'VES', concepto: body.concepto ?? null };
+};
+
+export function toResumen(tx: Transaction): TransaccionResumen {
+  const m = montoOf(tx);
+  return {
+    id: tx.id,
+    operacion: tx.kind,
+    estado: tx.estado!,
+    banco_usado: tx.bancoUsado,
+    monto: m.valor,
+    moneda: m.moneda,
+    concepto: m.concepto,
+    idempotency_key: tx.idempotencyKey,
+    referencia_banco: tx.referenciaBanco,
+    motivo_rechazo: tx.estado === 'RECHAZADA' ? tx.motivoRechazo : null,
+    creada: tx.createdAt,
+    actualizada: tx.updatedAt,
+  };
+}
+
+export function toDetalle(tx: Transaction): TransaccionDetalle {
+  return {
+    resultado: toResultado(tx),
+    operacion: tx.kind,
+    idempotency_key: tx.idempotencyKey,
+    solicitud: tx.request.body as unknown as Record<string, unknown>,
+    historial: tx.history.map((h) => ({ desde: h.from, hacia: h.to, en: h.at, causa: h.cause, motivo: h.motivo, raw: h.raw })),
+    intentos: tx.attempts.map((a) => ({ n: a.n, banco: a.banco, via: a.rail, enviado: a.dispatchedAt, resultado: a.outcome ?? null })),
+    evidencia: (tx.evidence ?? []).map((e) => ({ en: e.at, resultado: e.outcome, raw: e.raw })),
+    creada: tx.createdAt,
+    actualizada: tx.updatedAt,
+  };
+}
+
+/** One page of the caller's transactions, newest first. */
+export async function listTransactions(
+  store: Store,
+  caller: { merchantId: string; mode: Mode },
+  q: TransaccionesQuery,
+): Promise<TransaccionesPage | ListProblem> {
+  const parsed = transactionFilter(caller, q);
+  if (isListProblem(parsed)) return parsed;
+  // One more than asked tells whether a next page exists without a second query.
+  const rows = await store.transactions.listForMerchant(parsed.filter, parsed.limit + 1, parsed.after);
+  const page = rows.slice(0, parsed.limit);
+  const last = page[page.length - 1];
+  return {
+    transacciones: page.map(toResumen),
+    siguiente: rows.length > parsed.limit && last ? encodeCursor({ createdAt: last.createdAt, id: last.id }) : null,
+  };
+}
+
+/**
+ * The caller's transaction by id, or null: another merchant's or mode's, or one without an outcome
+ * yet, is not found (DESIGN rule 6: 404, not 403).
+ */
+export async function findOwnTransaction(
+  store: Store,
+  caller: { merchantId: string; mode: Mode },
+  id: string,
+): Promise<Transaction | null> {
+  const tx = await store.transactions.get(id);
+  return tx && tx.merchantId === caller.merchantId && tx.mode === caller.mode && tx.estado !== null ? tx : null;
+}

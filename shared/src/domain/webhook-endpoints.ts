@@ -1,0 +1,306 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { Type, type Static } from '@sinclair/typebox';
+import { literals } from '../contracts/literals';
+import { WEBHOOK_EVENTS, type WebhookBody, type WebhookEvent } from '../contracts/webhook';
+import type { PageCursor, Store, WebhookDelivery, WebhookEndpoint } from '../ports/store';
+import { refusedDestination, type Resolver } from '../runtime/destination';
+import type { Mode } from './bancos';
+import { findOwnTransaction } from './transaction-list';
+
+/**
+ * A merchant's webhook endpoints and their deliveries, as the merchant API and the panel manage them
+ * (SPEC 6.1, 6.5): the same rules, checks and views for both. Another merchant's or mode's endpoint
+ * or delivery is not found (DESIGN rule 6). Outcomes are values: the edge turns a problem into its
+ * HTTP answer or its form message.
+ */
+
+export interface Caller {
+  merchantId: string;
+  mode: Mode;
+}
+
+export type Problem =
+  | { status: 400; error: 'VALIDATION'; detail: Record<string, string> }
+  | { status: 404; error: 'NOT_FOUND'; message: string }
+  | { status: 422; error: 'DESTINATION_REFUSED'; message: string; detail: Record<string, string> };
+export type Outcome<T> = { ok: true; value: T } | { ok: false; problem: Problem };
+
+const ok = <T>(value: T): Outcome<T> => ({ ok: true, value });
+const notFound = (what: string): Outcome<never> => ({ ok: false, problem: { status: 404, error: 'NOT_FOUND', message: `no ${what}` } });
+
+export interface EndpointRules {
+  /** Lets live endpoints point at internal or plain-http addresses (tests and local runs only). */
+  allowPrivate: boolean;
+  /** How long a rotated secret keeps signing beside the new one. */
+  rotationOverlapSeconds: number;
+  resolve?: Resolver;
+}
+
+export const WebhookUrl = Type.String({
+  minLength: 8,
+  maxLength: 2048,
+  pattern: '^https?://',
+  description: 'http(s) URL; https in live mode',
+});
+export const WebhookEvents = Type.Array(literals(WEBHOOK_EVENTS), { minItems: 1, maxItems: WEBHOOK_EVENTS.length, uniqueItems: true });
+
+export const EndpointCreateBody = Type.Object(
+  {
+    url: WebhookUrl,
+    events: Type.Optional(
+      Type.Array(literals(WEBHOOK_EVENTS), {
+        minItems: 1,
+        maxItems: WEBHOOK_EVENTS.length,
+        uniqueItems: true,
+        description: 'Default: every event',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export const EndpointUpdateBody = Type.Object(
+  { events: Type.Optional(WebhookEvents), active: Type.Optional(Type.Boolean({ description: 'false disables the endpoint' })) },
+  { additionalProperties: false, minProperties: 1 },
+);
+
+/** An endpoint as shown: never its secret (shown once, on creation and rotation). */
+export const EndpointView = Type.Object({
+  id: Type.String(),
+  url: Type.String(),
+  events: Type.Array(literals(WEBHOOK_EVENTS)),
+  active: Type.Boolean(),
+  rotacion_hasta: Type.Union([Type.String(), Type.Null()], { description: 'Until when the previous secret still signs, after a rotation' }),
+  creado: Type.String(),
+});
+export type EndpointView = Static<typeof EndpointView>;
+export const EndpointWithSecret = Type.Object({
+  ...EndpointView.properties,
+  secret: Type.String({ description: 'whsec_…: shown only in this answer; verify x-service-signature with it' }),
+});
+
+export const DeliveryView = Type.Object({
+  id: Type.String(),
+  endpoint_id: Type.String(),
+  transaccion_id: Type.String(),
+  evento: literals(WEBHOOK_EVENTS),
+  url: Type.String(),
+  estado: literals(['pending', 'delivered', 'exhausted'] as const),
+  proximo_intento: Type.Union([Type.String(), Type.Null()]),
+  intentos: Type.Array(
+    Type.Object({
+      n: Type.Integer(),
+      en: Type.String(),
+      codigo_http: Type.Union([Type.Integer(), Type.Null()]),
+      latencia_ms: Type.Number(),
+      error: Type.Union([Type.String(), Type.Null()]),
+    }),
+  ),
+  creada: Type.String(),
+});
+export type DeliveryView = Static<typeof DeliveryView>;
+
+export const toEndpointView = (e: WebhookEndpoint, now = new Date()): EndpointView => ({
+  id: e.id,
+  url: e.url,
+  events: e.events,
+  active: e.active,
+  rotacion_hasta: e.previousSecret && e.previousSecret.until > now.toISOString() ? e.previousSecret.until : null,
+  creado: e.createdAt,
+});
+
+export const toDeliveryView = (d: WebhookDelivery): DeliveryView => ({
+  id: d.id,
+  endpoint_id: d.endpointId,
+  transaccion_id: d.txnId,
+  evento: d.event,
+  url: d.url,
+  estado: d.status,
+  proximo_intento: d.status === 'pending' ? d.nextAttemptAt : null,
+  intentos: d.attempts.map((a) => ({ n: a.n, en: a.at, codigo_http: a.statusCode, latencia_ms: a.latencyMs, error: a.error })),
+  creada: d.createdAt,
+});
+
+/**
+ * The secrets a delivery is signed with now: the current one first, then the previous one while its
+ * overlap lasts (docs/webhooks.md "Rotating the secret").
+ */
+export function signingSecrets(endpoint: WebhookEndpoint, now: Date): string[] {
+  const previous = endpoint.previousSecret;
+  return previous && previous.until > now.toISOString() ? [endpoint.secret, previous.secret] : [endpoint.secret];
+}
+
+const newSecret = () => `whsec_${randomBytes(24).toString('base64url')}`;
+
+/** The URL rules: parseable http(s), no credentials; in live mode https to a public address only. */
+export async function checkEndpointUrl(url: string, mode: Mode, rules: EndpointRules): Promise<Problem | null> {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return { status: 400, error: 'VALIDATION', detail: { url: 'is not a valid URL' } };
+  }
+  if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:')
+    return { status: 400, error: 'VALIDATION', detail: { url: 'must be http or https' } };
+  if (parsed.username || parsed.password) return { status: 400, error: 'VALIDATION', detail: { url: 'must not carry credentials' } };
+  if (mode === 'live' && !rules.allowPrivate) {
+    if (parsed.protocol !== 'https:') return { status: 400, error: 'VALIDATION', detail: { url: 'must be https in live mode' } };
+    // The notifier refuses internal destinations at every live attempt; refuse them here first.
+    const refused = await refusedDestination(url, rules.resolve);
+    if (refused) return { status: 422, error: 'DESTINATION_REFUSED', message: `webhook url refused: ${refused}`, detail: { url: refused } };
+  }
+  return null;
+}
+
+/** The caller's endpoint (not deleted), or null. */
+export async function findOwnEndpoint(store: Store, caller: Caller, id: string): Promise<WebhookEndpoint | null> {
+  const e = await store.webhooks.get(id);
+  return e && e.merchantId === caller.merchantId && e.mode === caller.mode && !e.deletedAt ? e : null;
+}
+
+export async function listEndpoints(store: Store, caller: Caller): Promise<WebhookEndpoint[]> {
+  return (await store.webhooks.listForMerchant(caller.merchantId, caller.mode)).filter((e) => !e.deletedAt);
+}
+
+export async function createEndpoint(
+  store: Store,
+  caller: Caller,
+  input: { url: string; events?: WebhookEvent[] },
+  rules: EndpointRules,
+  now = new Date(),
+): Promise<Outcome<WebhookEndpoint>> {
+  const problem = await checkEndpointUrl(input.url, caller.mode, rules);
+  if (problem) return { ok: false, problem };
+  const events = input.events && input.events.length > 0 ? [...new Set(input.events)] : [...WEBHOOK_EVENTS];
+  const endpoint: WebhookEndpoint = {
+    id: `we_${randomUUID().replace(/-/g, '').slice(0, 16)}`,
+    merchantId: caller.merchantId,
+    mode: caller.mode,
+    url: input.url,
+    events,
+    secret: newSecret(),
+    previousSecret: null,
+    active: true,
+    deletedAt: null,
+    createdAt: now.toISOString(),
+    updatedAt: now.toISOString(),
+  };
+  await store.webhooks.insert(endpoint);
+  return ok(endpoint);
+}
+
+export async function updateEndpoint(
+  store: Store,
+  caller: Caller,
+  id: string,
+  patch: { events?: WebhookEvent[]; active?: boolean },
+  now = new Date(),
+): Promise<Outcome<WebhookEndpoint>> {
+  const e = await findOwnEndpoint(store, caller, id);
+  if (!e) return notFound(`webhook endpoint ${id}`);
+  if (patch.events !== undefined && patch.events.length === 0)
+    return { ok: false, problem: { status: 400, error: 'VALIDATION', detail: { events: 'choose at least one event' } } };
+  const change = {
+    ...(patch.events !== undefined ? { events: [...new Set(patch.events)] } : {}),
+    ...(patch.active !== undefined ? { active: patch.active } : {}),
+    updatedAt: now.toISOString(),
+  };
+  await store.webhooks.update(id, change);
+  return ok({ ...e, ...change });
+}
+
+/** A new secret; the old one keeps signing beside it for the configured overlap. */
+export async function rotateSecret(
+  store: Store,
+  caller: Caller,
+  id: string,
+  rules: EndpointRules,
+  now = new Date(),
+): Promise<Outcome<WebhookEndpoint>> {
+  const e = await findOwnEndpoint(store, caller, id);
+  if (!e) return notFound(`webhook endpoint ${id}`);
+  const previousSecret =
+    rules.rotationOverlapSeconds > 0
+      ? { secret: e.secret, until: new Date(now.getTime() + rules.rotationOverlapSeconds * 1000).toISOString() }
+      : null;
+  const change = { secret: newSecret(), previousSecret, updatedAt: now.toISOString() };
+  await store.webhooks.update(id, change);
+  return ok({ ...e, ...change });
+}
+
+/** Deleted: no longer listed, found or delivered to; its deliveries stay readable by transaction. */
+export async function deleteEndpoint(store: Store, caller: Caller, id: string, now = new Date()): Promise<Outcome<{ id: string }>> {
+  const e = await findOwnEndpoint(store, caller, id);
+  if (!e) return notFound(`webhook endpoint ${id}`);
+  await store.webhooks.update(id, { active: false, deletedAt: now.toISOString(), previousSecret: null, updatedAt: now.toISOString() });
+  return ok({ id });
+}
+
+export async function deliveriesOfTransaction(store: Store, caller: Caller, txnId: string): Promise<Outcome<WebhookDelivery[]>> {
+  if (!(await findOwnTransaction(store, caller, txnId))) return notFound(`transaction ${txnId}`);
+  const all = await store.deliveries.listForTransaction(txnId);
+  return ok(all.filter((d) => d.merchantId === caller.merchantId && d.mode === caller.mode));
+}
+
+export async function deliveriesOfEndpoint(
+  store: Store,
+  caller: Caller,
+  endpointId: string,
+  limit = 50,
+  after?: PageCursor,
+): Promise<Outcome<WebhookDelivery[]>> {
+  if (!(await findOwnEndpoint(store, caller, endpointId))) return notFound(`webhook endpoint ${endpointId}`);
+  return ok(await store.deliveries.listForEndpoint(endpointId, limit, after));
+}
+
+/** Attempts a delivery again now, with the same body (and so the same signature). */
+export async function redeliver(store: Store, caller: Caller, deliveryId: string, now = new Date()): Promise<Outcome<WebhookDelivery>> {
+  const d = await store.deliveries.get(deliveryId);
+  if (!d || d.merchantId !== caller.merchantId || d.mode !== caller.mode) return notFound(`delivery ${deliveryId}`);
+  if (!(await findOwnEndpoint(store, caller, d.endpointId))) return notFound(`delivery ${deliveryId}`);
+  await store.deliveries.requeue(deliveryId, now.toISOString());
+  return ok({ ...d, status: 'pending', nextAttemptAt: now.toISOString() });
+}
+
+/**
+ * A test event to one endpoint: a delivery like any other (signed, retried, listed), about a made-up
+ * transaction id `txn_prueba_…` that exists nowhere, with `concepto` saying it is a test.
+ */
+export async function sendTestEvent(store: Store, caller: Caller, endpointId: string, now = new Date()): Promise<Outcome<WebhookDelivery>> {
+  const e = await findOwnEndpoint(store, caller, endpointId);
+  if (!e) return notFound(`webhook endpoint ${endpointId}`);
+  const txnId = `txn_prueba_${randomUUID().replace(/-/g, '').slice(0, 16)}`;
+  const type = e.events.includes('transaccion.liquidada') ? 'transaccion.liquidada' : e.events[0]!;
+  const estado = type === 'transaccion.aprobada' ? 'ACEPTADA' : type === 'transaccion.rechazada' ? 'RECHAZADA' : 'LIQUIDADA';
+  const body: WebhookBody = {
+    type,
+    sentAt: now.toISOString(),
+    data: {
+      id: txnId,
+      estado,
+      monto: 1,
+      moneda: 'VES',
+      concepto: 'Evento de prueba',
+      banco: 'bnc',
+      referencia: 'TEST-prueba',
+      operacion: 'pagar',
+    },
+  };
+  const delivery: WebhookDelivery = {
+    id: `${txnId}.v1.${e.id}`,
+    merchantId: caller.merchantId,
+    mode: caller.mode,
+    endpointId: e.id,
+    url: e.url,
+    txnId,
+    event: type,
+    body: JSON.stringify(body),
+    status: 'pending',
+    attempts: [],
+    nextAttemptAt: now.toISOString(),
+    lease: null,
+    createdAt: now.toISOString(),
+    updatedAt: now.toISOString(),
+  };
+  await store.deliveries.insert(delivery);
+  return ok(delivery);
+}

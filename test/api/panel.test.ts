@@ -1,0 +1,283 @@
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { LightMyRequestResponse } from 'fastify';
+import { createInvite, createMerchant } from '@switch/shared';
+import { CUENTA_ORDENANTE, pagarBody, startTestSwitch, type TestSwitch } from './helpers';
+
+const PASSWORD = 'correct horse battery staple';
+
+/** A browser's worth of state over inject: the session cookie and the last page's CSRF token. */
+class Visitor {
+  cookie = '';
+  csrf = '';
+  constructor(private readonly t: TestSwitch) {}
+
+  private keep(res: LightMyRequestResponse): LightMyRequestResponse {
+    const set = res.headers['set-cookie'];
+    for (const c of Array.isArray(set) ? set : set ? [set] : []) {
+      const [pair] = c.split(';');
+      if (pair?.startsWith('panel_session=')) this.cookie = pair;
+    }
+    const token = /name="_csrf" value="([^"]+)"/.exec(res.body);
+    if (token) this.csrf = token[1]!;
+    return res;
+  }
+
+  async get(url: string): Promise<LightMyRequestResponse> {
+    return this.keep(await this.t.inject({ method: 'GET', url, headers: this.cookie ? { cookie: this.cookie } : {} }));
+  }
+
+  async post(
+    url: string,
+    form: Record<string, string | string[]>,
+    options: { csrf?: string | null } = {},
+  ): Promise<LightMyRequestResponse> {
+    const params = new URLSearchParams();
+    const token = options.csrf === undefined ? this.csrf : options.csrf;
+    if (token !== null) params.append('_csrf', token);
+    for (const [k, v] of Object.entries(form)) for (const one of Array.isArray(v) ? v : [v]) params.append(k, one);
+    return this.keep(
+      await this.t.inject({
+        method: 'POST',
+        url,
+        payload: params.toString(),
+        headers: { 'content-type': 'application/x-www-form-urlencoded', ...(this.cookie ? { cookie: this.cookie } : {}) },
+      }),
+    );
+  }
+
+  async signIn(email: string, password = PASSWORD): Promise<LightMyRequestResponse> {
+    await this.get('/panel/login');
+    return this.post('/panel/login', { email, password });
+  }
+}
+
+/** Accepts an invitation as a new visitor would, and returns that visitor signed in. */
+async function join(t: TestSwitch, merchantId: string, email: string, role: 'owner' | 'developer' | 'viewer'): Promise<Visitor> {
+  const { token } = await createInvite(t.sw.store, { merchantId, email, role, invitedBy: null });
+  const v = new Visitor(t);
+  expect((await v.get(`/panel/invitacion/${token}`)).statusCode).toBe(200);
+  const res = await v.post(`/panel/invitacion/${token}`, { password: PASSWORD, password2: PASSWORD });
+  expect(res.statusCode, res.body).toBe(303);
+  return v;
+}
+
+describe('merchant panel (HTTP)', () => {
+  let t: TestSwitch;
+  let owner: Visitor;
+
+  beforeAll(async () => {
+    t = await startTestSwitch({ config: { adminToken: 'operator-token-0123456789' } });
+    owner = await join(t, t.merchantId, 'duena@demo.test', 'owner');
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('is off the OpenAPI document and sends signed-out visitors to the sign-in page', async () => {
+    const anonymous = new Visitor(t);
+    const res = await anonymous.get('/panel/claves');
+    expect(res.statusCode).toBe(303);
+    expect(res.headers.location).toBe('/panel/login');
+    const doc = (await t.inject({ method: 'GET', url: '/openapi.json' })).json();
+    expect(Object.keys(doc.paths).some((p) => p.startsWith('/panel'))).toBe(false);
+  });
+
+  it('the operator invites the first user; the invitation works once; the password is stored as argon2id', async () => {
+    const res = await t.operator({
+      method: 'POST',
+      url: `/admin/v1/merchants/${t.merchantId}/panel-invites`,
+      headers: { authorization: 'Bearer operator-token-0123456789' },
+      payload: { email: 'Primer@Demo.test', role: 'owner' },
+    });
+    expect(res.statusCode).toBe(201);
+    const { path, email } = res.json();
+    expect(email).toBe('primer@demo.test');
+    const v = new Visitor(t);
+    await v.get(path);
+    expect((await v.post(path, { password: 'short', password2: 'short' })).statusCode).toBe(400);
+    expect((await v.post(path, { password: PASSWORD, password2: PASSWORD })).statusCode).toBe(303);
+    expect((await t.sw.store.panelUsers.get('primer@demo.test'))!.passwordHash).toMatch(/^\$argon2id\$/);
+    const again = new Visitor(t);
+    await again.get(path);
+    const reused = await again.post(path, { password: PASSWORD, password2: PASSWORD });
+    expect(reused.statusCode).toBe(400);
+    expect(reused.body).toContain('no es válida');
+
+    const invite = (payload: object, merchant = t.merchantId) =>
+      t.operator({
+        method: 'POST',
+        url: `/admin/v1/merchants/${merchant}/panel-invites`,
+        headers: { authorization: 'Bearer operator-token-0123456789' },
+        payload,
+      });
+    expect((await invite({ email: 'primer@demo.test', role: 'owner' })).statusCode).toBe(409);
+    expect((await invite({ email: 'not-an-address', role: 'owner' })).json()).toMatchObject({ error: 'VALIDATION' });
+    expect((await invite({ email: 'x@demo.test', role: 'admin' })).statusCode).toBe(400);
+    expect((await invite({ email: 'x@demo.test', role: 'owner' }, 'nadie')).statusCode).toBe(404);
+  });
+
+  it('signs in with the right password only; the session cookie is http-only, same-site and scoped to /panel', async () => {
+    const v = new Visitor(t);
+    await v.get('/panel/login');
+    const wrong = await v.post('/panel/login', { email: 'duena@demo.test', password: 'not the password' });
+    expect(wrong.statusCode).toBe(401);
+    const ok = await v.post('/panel/login', { email: 'duena@demo.test', password: PASSWORD });
+    expect(ok.statusCode).toBe(303);
+    const cookie = ([] as string[]).concat(ok.headers['set-cookie'] as string[] | string)[0]!;
+    expect(cookie).toMatch(/HttpOnly/i);
+    // Over plain http (`SWITCH_PANEL_COOKIE_SECURE=auto`) the session library sends Lax; over https, Secure and Strict.
+    expect(cookie).toMatch(/SameSite=(Strict|Lax)/i);
+    expect(cookie).toMatch(/Path=\/panel/);
+    expect((await v.get('/panel/claves')).statusCode).toBe(200);
+  });
+
+  it('refuses a form without or with a wrong CSRF token (403), and changes nothing', async () => {
+    const before = (await t.sw.store.apiKeys.listForMerchant(t.merchantId)).length;
+    await owner.get('/panel/claves');
+    expect((await owner.post('/panel/claves', {}, { csrf: null })).statusCode).toBe(403);
+    expect((await owner.post('/panel/claves', {}, { csrf: 'forged-token' })).statusCode).toBe(403);
+    expect((await t.sw.store.apiKeys.listForMerchant(t.merchantId)).length).toBe(before);
+  });
+
+  it('gives a new session id at sign-in: a session id planted before sign-in is not signed in (fixation)', async () => {
+    const attacker = new Visitor(t);
+    await attacker.get('/panel/login');
+    const planted = attacker.cookie;
+    expect(planted).not.toBe('');
+    const victim = new Visitor(t);
+    victim.cookie = planted;
+    victim.csrf = attacker.csrf;
+    const res = await victim.post('/panel/login', { email: 'duena@demo.test', password: PASSWORD });
+    expect(res.statusCode).toBe(303);
+    expect(victim.cookie).not.toBe(planted);
+    const asAttacker = await attacker.get('/panel/claves');
+    expect(asAttacker.statusCode).toBe(303);
+  });
+
+  it('limits failed sign-ins per address and e-mail (429), even with the right password afterwards', async () => {
+    const v = new Visitor(t);
+    await v.get('/panel/login');
+    for (let i = 0; i < 10; i++) await v.post('/panel/login', { email: 'victima@demo.test', password: `wrong-${i}` });
+    const blocked = await v.post('/panel/login', { email: 'victima@demo.test', password: PASSWORD });
+    expect(blocked.statusCode).toBe(429);
+  });
+
+  it('creates a test key shown once that works on the API; lists it by hint; revokes it (then 401)', async () => {
+    await owner.get('/panel/claves');
+    const created = await owner.post('/panel/claves', {});
+    expect(created.statusCode).toBe(200);
+    const key = /id="new-key" class="mono" readonly value="([^"]+)"/.exec(created.body)![1]!;
+    expect(key).toMatch(new RegExp(`^${t.merchantId}:sk_test_`));
+    const pago = await t.post('/switch/v1/pagar', pagarBody(), key);
+    expect(pago.json().estado).toBe('LIQUIDADA');
+    const list = await owner.get('/panel/claves');
+    expect(list.body).not.toContain(key.split(':')[1]);
+    expect(list.body).toContain(`…${key.slice(-4)}`);
+    // Its last use is shown (recorded off the request path, at most once a minute).
+    const used = async () => (await t.sw.store.apiKeys.listForMerchant(t.merchantId)).find((k) => k.hint === key.slice(-4))!.lastUsedAt;
+    await vi.waitFor(async () => expect(await used()).toEqual(expect.any(String)));
+    expect((await owner.get('/panel/claves')).body).toContain((await used())!.replace('T', ' ').slice(0, 19));
+    const id = (await t.sw.store.apiKeys.listForMerchant(t.merchantId)).find((k) => k.hint === key.slice(-4))!.id;
+    expect((await owner.post(`/panel/claves/${id}/revocar`, {})).statusCode).toBe(303);
+    expect((await t.get('/switch/v1/bancos', key)).statusCode).toBe(401);
+    const audit = await owner.get('/panel/auditoria');
+    expect(audit.body).toContain('key.create');
+    expect(audit.body).toContain('key.revoke');
+  });
+
+  it('enforces roles on the server: a viewer cannot create keys or endpoints; a developer cannot create live keys', async () => {
+    const viewer = await join(t, t.merchantId, 'lector@demo.test', 'viewer');
+    await viewer.get('/panel/claves');
+    expect((await viewer.post('/panel/claves', {})).statusCode).toBe(403);
+    expect((await viewer.post('/panel/webhooks', { url: 'https://example.test/x', events: 'transaccion.liquidada' })).statusCode).toBe(403);
+    expect((await viewer.post('/panel/equipo/invitar', { email: 'x@demo.test', role: 'owner' })).statusCode).toBe(403);
+    const dev = await join(t, t.merchantId, 'dev@demo.test', 'developer');
+    await dev.get('/panel/claves');
+    await dev.post('/panel/modo', { modo: 'live', volver: '/panel/claves' });
+    await dev.get('/panel/claves');
+    expect((await dev.post('/panel/claves', {})).statusCode).toBe(403);
+    expect((await t.sw.store.apiKeys.listForMerchant(t.merchantId)).some((k) => k.mode === 'live')).toBe(false);
+
+    // The owner makes the developer a viewer, then disables them: signed out at the next request.
+    await owner.get('/panel/equipo');
+    expect((await owner.post('/panel/equipo/dev@demo.test/rol', { role: 'viewer' })).statusCode).toBe(303);
+    expect((await t.sw.store.panelUsers.get('dev@demo.test'))!.role).toBe('viewer');
+    expect((await owner.post('/panel/equipo/dev@demo.test/activo', { activo: 'false' })).statusCode).toBe(303);
+    expect((await dev.get('/panel/claves')).statusCode).toBe(303);
+    // Refused (401; or 429 here, as this address spent its sign-in failures in an earlier test).
+    expect([401, 429]).toContain((await dev.signIn('dev@demo.test')).statusCode);
+    // Nobody changes their own role, and a developer manages nobody.
+    expect((await owner.post('/panel/equipo/duena@demo.test/rol', { role: 'viewer' })).statusCode).toBe(404);
+    await viewer.get('/panel/equipo');
+    expect((await viewer.post('/panel/equipo/dev@demo.test/activo', { activo: 'true' })).statusCode).toBe(403);
+  });
+
+  it("a second merchant's user sees none of the first's keys, endpoints, transactions or deliveries (404)", async () => {
+    const pago = (await t.post('/switch/v1/pagar', pagarBody())).json();
+    await owner.get('/panel/webhooks');
+    const created = await owner.post('/panel/webhooks', { url: 'http://127.0.0.1:9/hooks', events: ['transaccion.liquidada'] });
+    expect(created.statusCode).toBe(201);
+    const endpointId = /\/panel\/webhooks\/(we_[a-z0-9]+)/.exec(created.body)![1]!;
+    await createMerchant(t.sw.store, { id: 'ajeno', nombre: 'Comercio ajeno' });
+    const stranger = await join(t, 'ajeno', 'ajeno@otro.test', 'owner');
+    expect((await stranger.get(`/panel/transacciones/${pago.id}`)).statusCode).toBe(404);
+    expect((await stranger.get(`/panel/webhooks/${endpointId}`)).statusCode).toBe(404);
+    expect((await stranger.get('/panel/transacciones')).body).not.toContain(pago.id);
+    await stranger.get('/panel/webhooks');
+    expect((await stranger.post(`/panel/webhooks/${endpointId}/eliminar`, {})).statusCode).toBe(404);
+    expect((await stranger.get('/panel/claves')).body).not.toContain('…');
+    expect((await owner.get(`/panel/webhooks/${endpointId}`)).statusCode).toBe(200);
+  });
+
+  it('rotates an endpoint secret (new one shown once, overlap shown), sends a test event, disables and deletes', async () => {
+    await owner.get('/panel/webhooks');
+    const created = await owner.post('/panel/webhooks', { url: 'http://127.0.0.1:9/rotar', events: ['transaccion.liquidada'] });
+    const id = /\/panel\/webhooks\/(we_[a-z0-9]+)/.exec(created.body)![1]!;
+    const first = (await t.sw.store.webhooks.get(id))!.secret;
+    await owner.get(`/panel/webhooks/${id}`);
+    const rotated = await owner.post(`/panel/webhooks/${id}/rotar`, {});
+    expect(rotated.statusCode).toBe(200);
+    const stored = (await t.sw.store.webhooks.get(id))!;
+    expect(stored.secret).not.toBe(first);
+    expect(stored.previousSecret?.secret).toBe(first);
+    expect(rotated.body).toContain(`value="${stored.secret}"`);
+    expect((await owner.get(`/panel/webhooks/${id}`)).body).not.toContain(stored.secret);
+
+    const test = await owner.post(`/panel/webhooks/${id}/prueba`, {});
+    expect(test.statusCode).toBe(200);
+    const deliveries = await t.sw.store.deliveries.listForEndpoint(id, 10);
+    expect(deliveries).toHaveLength(1);
+    expect(JSON.parse(deliveries[0]!.body).data).toMatchObject({ concepto: 'Evento de prueba' });
+
+    await owner.post(`/panel/webhooks/${id}/desactivar`, {});
+    expect((await t.sw.store.webhooks.get(id))!.active).toBe(false);
+    expect((await owner.post(`/panel/webhooks/${id}/eliminar`, {})).statusCode).toBe(303);
+    expect((await owner.get(`/panel/webhooks/${id}`)).statusCode).toBe(404);
+    const audit = (await owner.get('/panel/auditoria')).body;
+    for (const action of ['endpoint.create', 'endpoint.rotate', 'endpoint.test', 'endpoint.disable', 'endpoint.delete'])
+      expect(audit).toContain(action);
+  });
+
+  it("reads an account's balance and statement on the balances page, with the API's checks", async () => {
+    const pago = (await t.post('/switch/v1/pagar', pagarBody())).json();
+    const res = await owner.get(`/panel/saldos?cuenta=${CUENTA_ORDENANTE}`);
+    expect(res.statusCode).toBe(200);
+    expect(res.body).toContain('Disponible');
+    expect(res.body).toContain(pago.referencia_banco);
+    expect((await owner.get('/panel/saldos?cuenta=123')).body).toContain('20 digits');
+    const future = await owner.get(`/panel/saldos?cuenta=${CUENTA_ORDENANTE}&desde=2999-01-01&hasta=2999-01-02`);
+    expect(future.statusCode).toBe(200);
+    expect(future.body).toContain('desde: must not be in the future');
+  });
+
+  it('renders every page in Spanish by default and in English on request', async () => {
+    for (const page of ['transacciones', 'claves', 'webhooks', 'saldos', 'equipo', 'auditoria']) {
+      const res = await owner.get(`/panel/${page}`);
+      expect(res.statusCode, page).toBe(200);
+      expect(res.body).toContain('<html lang="es">');
+    }
+    expect((await owner.get('/panel/claves?lang=en')).body).toContain('<html lang="en">');
+    expect((await owner.get('/panel/claves')).body).toContain('API keys');
+    await owner.get('/panel/claves?lang=es');
+  });
+});
