@@ -12,12 +12,14 @@ export async function planDeliveries(
   event: TransactionEventMessage,
   now: Date,
   endpoints: Pick<EndpointBook, 'list'> = new EndpointBook(store, 0),
-): Promise<number> {
-  if (!event.transition || !event.resultado) return 0;
+  /** Inserts each new delivery already leased to its first attempt (the caller makes it at once); see `Dispatcher.attemptNow`. */
+  leaseFor?: () => WebhookDelivery['lease'],
+): Promise<WebhookDelivery[]> {
+  if (!event.transition || !event.resultado) return [];
   const type = EVENT_FOR_STATE[event.transition.to];
-  if (!type) return 0;
+  if (!type) return [];
   const subscribed = (await endpoints.list(event.merchantId, event.mode)).filter((e) => e.active && e.events.includes(type));
-  let created = 0;
+  const created: WebhookDelivery[] = [];
   for (const endpoint of subscribed) {
     const body: WebhookBody = {
       type,
@@ -46,12 +48,12 @@ export async function planDeliveries(
       status: 'pending',
       attempts: [],
       nextAttemptAt: now.toISOString(),
-      lease: null,
+      lease: leaseFor?.() ?? null,
       traceContext: traceContext(),
       createdAt: now.toISOString(),
       updatedAt: now.toISOString(),
     };
-    if (await store.deliveries.insert(delivery)) created++;
+    if (await store.deliveries.insert(delivery)) created.push(delivery);
   }
   return created;
 }

@@ -92,6 +92,21 @@ export class Dispatcher {
     return attempted;
   }
 
+  /**
+   * The first attempt of a delivery this notifier has just created leased to itself, made at once
+   * (SPEC 6: immediately) without the poll's query and lease write. The lease is what makes it safe:
+   * if this process stops before recording the attempt, the lease runs out and any notifier's poll
+   * attempts the delivery.
+   */
+  attemptNow(delivery: WebhookDelivery): Promise<void> {
+    return context.with(propagation.extract(ROOT_CONTEXT, delivery.traceContext ?? {}), () => this.attempt(delivery));
+  }
+
+  /** A lease for a delivery's first attempt by this notifier, from now. */
+  leaseFromNow(): NonNullable<WebhookDelivery['lease']> {
+    return { owner: this.owner, until: new Date(this.now().getTime() + this.config.leaseMs).toISOString() };
+  }
+
   private async attempt(delivery: WebhookDelivery): Promise<void> {
     const endpoint = (await this.endpoints.list(delivery.merchantId, delivery.mode)).find((e) => e.id === delivery.endpointId);
     const startedAt = this.now();

@@ -37,6 +37,7 @@ export async function startNotifier(deps: { bus: Bus; store: Store; log: Logger;
   const endpoints = new EndpointBook(deps.store, deps.config.endpointCacheMs ?? 0);
   await endpoints.follow(deps.bus);
   const dispatcher = new Dispatcher(deps.store, deps.config, deps.log, undefined, endpoints);
+  const inFlight = new Set<Promise<void>>();
   let running: Promise<unknown> = Promise.resolve();
   let inRound = false;
   let again = false;
@@ -68,7 +69,21 @@ export async function startNotifier(deps: { bus: Bus; store: Store; log: Logger;
     TOPICS.transactions,
     { group: 'notifier' },
     measured('notifier', TOPICS.transactions.name, async ({ value }) => {
-      if ((await planDeliveries(deps.store, value, new Date(), endpoints)) > 0 && !stopped) tick();
+      // A first attempt is made at once, here, while fewer than `concurrency` are under way; beyond
+      // that (a slow receiver), the deliveries wait unleased for the poll.
+      const inline = inFlight.size < deps.config.concurrency && !stopped;
+      const created = await planDeliveries(deps.store, value, new Date(), endpoints, inline ? () => dispatcher.leaseFromNow() : undefined);
+      if (created.length === 0 || stopped) return;
+      if (!inline) return tick();
+      for (const delivery of created) {
+        const attempt = dispatcher
+          .attemptNow(delivery)
+          .catch((error: unknown) =>
+            deps.log.error({ err: error, deliveryId: delivery.id }, 'first attempt failed; the poll retries it after its lease'),
+          )
+          .finally(() => inFlight.delete(attempt));
+        inFlight.add(attempt);
+      }
     }),
   );
   const timer = setInterval(() => {
@@ -84,6 +99,7 @@ export async function startNotifier(deps: { bus: Bus; store: Store; log: Logger;
       clearInterval(timer);
       await subscription.close();
       await endpoints.stop();
+      await Promise.all(inFlight);
       await running;
       await dispatcher.close();
     },
