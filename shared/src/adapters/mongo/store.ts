@@ -23,6 +23,7 @@ import {
 import type { Transaction } from '../../domain/operation';
 import { createIndexesOneByOne, insertNew, VersionedCollection } from './versioned';
 import { decodeDocument, encodeDocument } from './keys';
+import { countStoreCommands } from './command-metrics';
 
 export interface MongoStoreOptions {
   url: string;
@@ -111,6 +112,7 @@ export class MongoStore implements Store {
       monitorCommands: true,
     });
     observeCommandLatency(this.client);
+    countStoreCommands(this.client);
     const db = this.client.db(options.database);
     this.merchantRows = db.collection('merchants');
     this.keyRows = db.collection('api_keys');
