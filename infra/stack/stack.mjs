@@ -190,6 +190,7 @@ async function admin(url, token, path, body) {
  *   database              Mongo database and Kafka topic namespace (default `switch`)
  *   merchant              demo merchant id (default `demo`)
  *   env                   extra environment for every service (e.g. short reconciler/notifier schedules)
+ *   nodeArgs              extra `node` options for every service (e.g. --cpu-prof, which NODE_OPTIONS refuses)
  *   emulatorSettleMs      emulators settle pending orders after this (default 1500)
  *   sink                  { write(line), colour } for the prefixed logs (default stdout)
  *   log                   (line) => void for the stack's own messages
@@ -234,7 +235,7 @@ export async function startStack(options = {}) {
   };
   const defs = await serviceDefs({ host, port, operatorPort, emulatorSettleMs: options.emulatorSettleMs ?? 1500 });
   const services = {};
-  for (const def of defs) services[def.name] = managedProcess(def, { sink, baseEnv });
+  for (const def of defs) services[def.name] = managedProcess(def, { sink, baseEnv, nodeArgs: options.nodeArgs });
   const killAll = () => {
     for (const s of Object.values(services)) s.killNow();
   };
