@@ -17,7 +17,7 @@ let server: Server;
 let origin: string;
 let held: (() => void)[] = [];
 let holding = true;
-let stall: NodeJS.Timeout | undefined;
+let stallStarted = false;
 const release = () => {
   holding = false;
   for (const answer of held) answer();
@@ -31,7 +31,10 @@ beforeAll(async () => {
       const answer = () => res.writeHead(200, { 'content-type': 'application/json' }).end('{"id":"txn_x"}');
       if (!holding) return answer();
       held.push(answer);
-      stall ??= setTimeout(release, stallMs);
+      if (!stallStarted) {
+        stallStarted = true;
+        setTimeout(release, stallMs);
+      }
     });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
