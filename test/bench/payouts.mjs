@@ -38,12 +38,13 @@ for (const m of MODES)
 const CFG = {
   embeddedRate: number('embedded-rate', 1000),
   kafkaRate: number('kafka-rate', 150),
-  fixedSeconds: number('fixed-seconds', QUICK ? 8 : 20),
-  saturationSeconds: number('saturation-seconds', QUICK ? 6 : 12),
+  fixedSeconds: number('fixed-seconds', QUICK ? 8 : 15),
+  saturationSeconds: number('saturation-seconds', QUICK ? 6 : 10),
   baselineSeconds: number('baseline-seconds', QUICK ? 3 : 5),
   concurrency: number('concurrency', 64),
   seed: number('seed', QUICK ? 20_000 : 100_000),
-  drainSeconds: number('drain-seconds', 60),
+  seedSeconds: number('seed-seconds', QUICK ? 60 : 150),
+  drainSeconds: number('drain-seconds', 45),
   timeoutSeconds: number('timeout-seconds', 30),
   cpuProf: flag('cpu-prof'),
   json: option('json'),
@@ -364,8 +365,12 @@ async function embedded() {
       stateChangedAt,
     });
   } finally {
+    // SIGTERM (a clean exit writes a --cpu-prof profile), SIGKILL if it is still busy after 15 s.
+    const exited = new Promise((r) => (child.exitCode !== null ? r() : child.once('exit', r)));
     child.kill('SIGTERM');
-    await new Promise((r) => (child.exitCode !== null ? r() : child.once('exit', r)));
+    const kill = setTimeout(() => child.kill('SIGKILL'), 15_000);
+    await exited;
+    clearTimeout(kill);
     await receiver.close();
   }
 }
@@ -422,11 +427,15 @@ async function kafkaModes(which) {
     };
     const base = { url: stack.url, key: stack.key, rate: CFG.kafkaRate, procs, services, receiver, stateChangedAt };
     try {
-      if (which.includes('kafka')) results.kafka = await attempt('kafka', () => measureMode({ ...base, label: 'kafka' }));
+      if (which.includes('kafka')) {
+        results.kafka = await attempt('kafka', () => measureMode({ ...base, label: 'kafka' }));
+        report.modes.kafka = results.kafka;
+        savePartial();
+      }
       if (which.includes('kafka_100k'))
         results.kafka_100k = await attempt('kafka_100k', async () => {
           say(`kafka_100k: seeding ${CFG.seed} settled payouts`);
-          const seeded = await seedSettled(db, CFG.seed, say);
+          const seeded = await seedSettled(db, CFG.seed, { budgetSeconds: CFG.seedSeconds, say });
           return { seeded, ...(await measureMode({ ...base, label: 'kafka_100k' })) };
         });
     } finally {
@@ -471,8 +480,12 @@ const attempt = async (name, run) => {
     return { failed: String(e.message ?? e) };
   }
 };
+/** The report so far, after each mode: a run cut short still leaves its figures. */
+const savePartial = () => CFG.json && writeFileSync(resolve(process.cwd(), CFG.json), `${JSON.stringify(report, null, 2)}\n`);
 if (MODES.includes('baseline')) report.baseline = await attempt('baseline', baseline);
+savePartial();
 if (MODES.includes('embedded')) report.modes.embedded = await attempt('embedded', embedded);
+savePartial();
 const kafkaWanted = MODES.filter((m) => m.startsWith('kafka'));
 if (kafkaWanted.length) {
   const r = await attempt('kafka', () => kafkaModes(kafkaWanted));

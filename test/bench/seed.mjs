@@ -24,8 +24,11 @@ async function everyDocument(db) {
   return out;
 }
 
-/** Seeds `n` settled payouts into `db` (a database the switch uses); returns what was written. */
-export async function seedSettled(db, n, say = () => {}) {
+/**
+ * Seeds `n` settled payouts into `db` (a database the switch uses), or as many whole ones as fit in
+ * `budgetSeconds`; returns what was written.
+ */
+export async function seedSettled(db, n, { budgetSeconds = Number.POSITIVE_INFINITY, say = () => {} } = {}) {
   const t0 = Date.now();
   // A template that is finished everywhere: announced, its webhook delivered, no write half done.
   // (A copy of one still in flight would make the router announce and the notifier deliver N copies.)
@@ -61,46 +64,53 @@ export async function seedSettled(db, n, say = () => {}) {
       .join(', ')})`,
   );
 
-  // Batches of copies, each copy's identifiers suffixed with its number.
-  const jobs = [];
-  for (const d of docs) {
-    for (let from = 0; from < n; from += BATCH) jobs.push({ name: d.name, text: d.text, from, to: Math.min(n, from + BATCH) });
-  }
-  // Per collection, all its template documents' batches together (fewer, larger insertMany calls).
-  const grouped = new Map();
-  for (const j of jobs) {
-    const k = `${j.name} ${j.from}`;
-    if (!grouped.has(k)) grouped.set(k, { name: j.name, from: j.from, to: j.to, texts: [] });
-    grouped.get(k).texts.push(j.text);
-  }
-  const queue = [...grouped.values()];
+  // Blocks of BATCH copies, each copy's identifiers suffixed with its number; a block writes its copies
+  // to every collection, so whatever blocks are done when the time budget runs out are whole payouts.
+  const byCollection = new Map();
+  for (const d of docs) byCollection.set(d.name, [...(byCollection.get(d.name) ?? []), d.text]);
+  const blocks = [];
+  for (let from = 0; from < n; from += BATCH) blocks.push({ from, to: Math.min(n, from + BATCH) });
+  const deadline = t0 + budgetSeconds * 1000;
   let written = 0;
+  let payouts = 0;
   let next = 0;
   let lastSaid = Date.now();
   await Promise.all(
     Array.from({ length: PARALLEL }, async () => {
-      while (next < queue.length) {
-        const job = queue[next++];
-        const batch = [];
-        for (let i = job.from; i < job.to; i++) {
-          for (const text of job.texts)
-            batch.push(
-              EJSON.parse(
-                text.replace(pattern, (m) => `${m}-s${i}`),
-                { relaxed: false },
-              ),
-            );
+      while (next < blocks.length && Date.now() < deadline) {
+        const { from, to } = blocks[next++];
+        for (const [name, texts] of byCollection) {
+          const batch = [];
+          for (let i = from; i < to; i++) {
+            for (const text of texts)
+              batch.push(
+                EJSON.parse(
+                  text.replace(pattern, (m) => `${m}-s${i}`),
+                  { relaxed: false },
+                ),
+              );
+          }
+          await db.collection(name).insertMany(batch, { ordered: false });
+          written += batch.length;
         }
-        await db.collection(job.name).insertMany(batch, { ordered: false });
-        written += batch.length;
+        payouts += to - from;
         if (Date.now() - lastSaid > 10_000) {
           lastSaid = Date.now();
-          say(`seeded ${written} documents`);
+          say(`seeded ${payouts} payouts (${written} documents)`);
         }
       }
     }),
   );
   const seconds = (Date.now() - t0) / 1000;
-  say(`seeded ${n} settled payouts (${written} documents) in ${seconds.toFixed(1)} s`);
-  return { payouts: n, documents: written, per_payout: perCollection, seconds: Number(seconds.toFixed(1)), template: txnId };
+  const cut = payouts < n ? ` (of ${n}: the ${budgetSeconds} s budget ran out)` : '';
+  say(`seeded ${payouts} settled payouts${cut}, ${written} documents, in ${seconds.toFixed(1)} s`);
+  return {
+    payouts,
+    asked: n,
+    documents: written,
+    per_payout: perCollection,
+    seconds: Number(seconds.toFixed(1)),
+    documents_per_s: Math.round(written / seconds),
+    template: txnId,
+  };
 }
