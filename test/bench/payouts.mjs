@@ -132,11 +132,13 @@ async function switchCounters(services) {
     const byCommand = {};
     for (const x of samples.filter((x) => x.name === 'switch_store_commands_total'))
       byCommand[`${x.labels.collection}.${x.labels.command}`] = x.value;
-    out[s.name] = { store: storeAll, storeWrites, published: total(samples, 'switch_bus_published_total'), byCommand };
+    const settled = total(samples, 'switch_operations_finished_total', (l) => l.estado === 'LIQUIDADA');
+    out[s.name] = { store: storeAll, storeWrites, published: total(samples, 'switch_bus_published_total'), settled, byCommand };
   }
   return out;
 }
-const storeTotal = (after, before) => Object.keys(after).reduce((sum, n) => sum + after[n].store - (before[n]?.store ?? 0), 0);
+/** Sum over services of one counter's increase. */
+const storeTotal = (after, before, key) => Object.keys(after).reduce((sum, n) => sum + after[n][key] - (before[n]?.[key] ?? 0), 0);
 const WRITE_COMMANDS = new Set(['insert', 'update', 'delete', 'findAndModify', 'bulkWrite']);
 
 function saturate(label, origin, headers, timeoutMs) {
@@ -186,49 +188,38 @@ function perPayout(before, after, payouts) {
 
 /**
  * The measured phases of one mode, on a running switch:
- *   1. fixed rate (open loop) → latency; CPU, store and Kafka counters over the phase and until every
- *      webhook of it has arrived; webhook delay;
- *   2. saturation (closed loop, `concurrency` in flight) → throughput.
+ *   1. saturation (closed loop, `concurrency` in flight) → throughput; it goes first because a closed
+ *      loop cannot leave a backlog behind, while a fixed rate above capacity would leave the switch
+ *      busy with thousands of orphaned requests for whatever is measured next;
+ *   2. fixed rate (open loop) → latency; CPU, store and Kafka counters over the phase and until every
+ *      webhook of it has arrived; webhook delay.
+ * Per-payout figures are divided by the payouts the switch settled in the window (the router's
+ * `switch_operations_finished_total{estado="LIQUIDADA"}`): requests that timed out at the client still
+ * cost the switch its work, and that work belongs to the payouts it settled.
  */
-async function measureMode({ label, url, key, rate, procs, services, receiver, stateChangedAt }) {
+async function measureMode({ label, url, key, rate, procs, services, storeMetrics, receiver, stateChangedAt }) {
   const headers = { 'x-switch-key': key };
   const origin = new URL(url).origin;
   const timeoutMs = CFG.timeoutSeconds * 1000;
+  const path = '/switch/v1/pagar';
   say(`${label}: warm-up`);
-  const warm = await runLoad({
-    origin,
-    path: '/switch/v1/pagar',
-    headers,
-    mode: 'open',
-    rate: Math.min(rate, 100),
-    durationMs: 3000,
-    keepIds: true,
-    timeoutMs,
-  });
-  await drain(receiver, warm.ids, 60);
+  const warm = await runLoad({ origin, path, headers, mode: 'open', rate: Math.min(rate, 50), durationMs: 3000, keepIds: true, timeoutMs });
+  await drain(receiver, warm.ids);
+
+  const sat = await saturate(label, origin, headers, timeoutMs);
+  const satDrained = await drain(receiver, sat.ids);
 
   say(`${label}: fixed rate ${rate}/s for ${CFG.fixedSeconds} s`);
   const cpu0 = cpuSnapshot(procs);
-  const counters0 = services.length ? await switchCounters(services) : {};
+  const counters0 = await switchCounters(services);
   const t0 = Date.now();
-  const fixed = await runLoad({
-    origin,
-    path: '/switch/v1/pagar',
-    headers,
-    mode: 'open',
-    rate,
-    durationMs: CFG.fixedSeconds * 1000,
-    keepIds: true,
-    timeoutMs,
-  });
+  const fixed = await runLoad({ origin, path, headers, mode: 'open', rate, durationMs: CFG.fixedSeconds * 1000, keepIds: true, timeoutMs });
   const drained = await drain(receiver, fixed.ids);
   const wall = (Date.now() - t0) / 1000;
   const cpu1 = cpuSnapshot(procs);
-  const counters1 = services.length ? await switchCounters(services) : {};
-  if (fixed.ok === 0)
-    say(`${label}: no payout succeeded at ${rate}/s (${JSON.stringify(fixed.statuses)}): per-payout figures are per request sent`);
-  // Per payout answered; with none answered, per request sent (still shows where the work went).
-  const payouts = fixed.ok || fixed.sent;
+  const counters1 = await switchCounters(services);
+  const settled = storeTotal(counters1, counters0, 'settled');
+  const payouts = settled || fixed.ok || fixed.sent;
   const cpu = {};
   for (const p of procs) cpu[p.name] = round((cpu1[p.name] - cpu0[p.name]) / payouts, 2);
   const switchCpu = procs.filter((p) => p.kind === 'switch').reduce((s, p) => s + (cpu1[p.name] - cpu0[p.name]), 0);
@@ -237,24 +228,18 @@ async function measureMode({ label, url, key, rate, procs, services, receiver, s
     .map(([id, changedAt]) => (receiver.first.get(id)?.sentAt ?? Number.NaN) - changedAt)
     .filter((d) => Number.isFinite(d))
     .sort((a, b) => a - b);
-
-  // A switch that answered nothing at the fixed rate would only time out again (30 s per request).
-  const sat = fixed.ok === 0 ? null : await saturate(label, origin, headers, timeoutMs);
-  const satDrained = sat ? await drain(receiver, sat.ids) : { missing: null, waited_s: null };
   return {
-    throughput_rps: sat ? round(sat.ok / sat.sendSeconds, 0) : 0,
-    saturation: sat
-      ? {
-          concurrency: CFG.concurrency,
-          seconds: round(sat.sendSeconds),
-          ok: sat.ok,
-          errors: sat.errors,
-          statuses: sat.statuses,
-          ...latencyFigures(sat),
-          webhooks_missing_after_drain: satDrained.missing,
-          webhooks_drain_s: satDrained.waited_s,
-        }
-      : { skipped: 'no payout succeeded at the fixed rate', errors: 0 },
+    throughput_rps: round(sat.ok / sat.sendSeconds, 0),
+    saturation: {
+      concurrency: CFG.concurrency,
+      seconds: round(sat.sendSeconds),
+      ok: sat.ok,
+      errors: sat.errors,
+      statuses: sat.statuses,
+      ...latencyFigures(sat),
+      webhooks_missing_after_drain: satDrained.missing,
+      webhooks_drain_s: satDrained.waited_s,
+    },
     fixed_rate_rps: rate,
     fixed_seconds: CFG.fixedSeconds,
     answered_rps: round(fixed.answered / fixed.seconds, 0),
@@ -264,10 +249,11 @@ async function measureMode({ label, url, key, rate, procs, services, receiver, s
     statuses: fixed.statuses,
     ...latencyFigures(fixed),
     generator_behind_max_ms: round(fixed.behind_ms, 1),
+    settled_in_window: settled,
+    per_payout_basis: settled ? 'payouts settled in the window' : fixed.ok ? 'payouts answered 200' : 'requests sent',
     cpu_ms_per_payout: round(switchCpu / payouts, 2),
     cpu_ms_per_payout_by_process: cpu,
     cpu_window_s: round(wall, 1),
-    per_payout_basis: fixed.ok ? 'payouts answered 200' : 'requests sent (none answered 200)',
     rss_mib: rss,
     webhooks: {
       expected: fixed.ok,
@@ -279,8 +265,8 @@ async function measureMode({ label, url, key, rate, procs, services, receiver, s
       first_attempt_delay_max_ms: round(delays.at(-1) ?? null, 1),
       receiver_deliveries_total: receiver.deliveries(),
     },
-    ...(services.length ? perPayout(counters0, counters1, payouts) : {}),
-    ...(services.length ? { store_calls_per_s: round(storeTotal(counters1, counters0) / wall, 0) } : {}),
+    ...(storeMetrics ? perPayout(counters0, counters1, payouts) : {}),
+    ...(storeMetrics ? { store_calls_per_s: round(storeTotal(counters1, counters0, 'store') / wall, 0) } : {}),
   };
 }
 
@@ -360,7 +346,8 @@ async function embedded() {
       key,
       rate: CFG.embeddedRate,
       procs: [{ name: 'embedded', pid: child.pid, kind: 'switch' }],
-      services: [],
+      services: [{ name: 'embedded', metrics: `http://127.0.0.1:${operatorPort}/metrics` }],
+      storeMetrics: false,
       receiver,
       stateChangedAt,
     });
@@ -425,7 +412,7 @@ async function kafkaModes(which) {
       }
       return out;
     };
-    const base = { url: stack.url, key: stack.key, rate: CFG.kafkaRate, procs, services, receiver, stateChangedAt };
+    const base = { url: stack.url, key: stack.key, rate: CFG.kafkaRate, procs, services, storeMetrics: true, receiver, stateChangedAt };
     try {
       if (which.includes('kafka')) {
         results.kafka = await attempt('kafka', () => measureMode({ ...base, label: 'kafka' }));
