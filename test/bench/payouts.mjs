@@ -141,6 +141,22 @@ async function switchCounters(services) {
 const storeTotal = (after, before, key) => Object.keys(after).reduce((sum, n) => sum + after[n][key] - (before[n]?.[key] ?? 0), 0);
 const WRITE_COMMANDS = new Set(['insert', 'update', 'delete', 'findAndModify', 'bulkWrite']);
 
+/** Waits (up to --drain-seconds) until no payout has settled for 6 s. */
+async function quiesce(services) {
+  const t0 = Date.now();
+  const settled = async () => storeTotal(await switchCounters(services), {}, 'settled');
+  const first = await settled();
+  let last = first;
+  let still = 0;
+  while (still < 3 && Date.now() - t0 < CFG.drainSeconds * 1000) {
+    await sleep(2000);
+    const now = await settled();
+    still = now === last ? still + 1 : 0;
+    last = now;
+  }
+  return { seconds: round((Date.now() - t0) / 1000, 0), settled: last - first };
+}
+
 function saturate(label, origin, headers, timeoutMs) {
   say(`${label}: saturation, ${CFG.concurrency} in flight for ${CFG.saturationSeconds} s`);
   return runLoad({
@@ -224,6 +240,9 @@ async function measureMode({ label, url, key, rate, procs, services, storeMetric
   for (const p of procs) cpu[p.name] = round((cpu1[p.name] - cpu0[p.name]) / payouts, 2);
   const switchCpu = procs.filter((p) => p.kind === 'switch').reduce((s, p) => s + (cpu1[p.name] - cpu0[p.name]), 0);
   const rss = Object.fromEntries(procs.map((p) => [p.name, round(rssMiB(p.pid, { withChildren: p.withChildren }), 0)]));
+  // Requests that timed out at the client are still being worked on: let the switch finish them
+  // (the settled count stops moving), so the next phase or mode starts from a quiet switch.
+  const quiet = await quiesce(services);
   const delays = (await stateChangedAt(fixed.ids))
     .map(([id, changedAt]) => (receiver.first.get(id)?.sentAt ?? Number.NaN) - changedAt)
     .filter((d) => Number.isFinite(d))
@@ -254,6 +273,8 @@ async function measureMode({ label, url, key, rate, procs, services, storeMetric
     cpu_ms_per_payout: round(switchCpu / payouts, 2),
     cpu_ms_per_payout_by_process: cpu,
     cpu_window_s: round(wall, 1),
+    backlog_settled_after_s: quiet.seconds,
+    backlog_settled_after_window: quiet.settled,
     rss_mib: rss,
     webhooks: {
       expected: fixed.ok,
