@@ -222,8 +222,26 @@ async function measureMode({ label, url, key, rate, procs, services, storeMetric
   const warm = await runLoad({ origin, path, headers, mode: 'open', rate: Math.min(rate, 50), durationMs: 3000, keepIds: true, timeoutMs });
   await drain(receiver, warm.ids);
 
+  // The same counters over the saturation phase: there every request is answered, so its cost per
+  // payout is not blurred by requests a fixed rate above capacity left unanswered.
+  const satCpu0 = cpuSnapshot(procs);
+  const satCounters0 = await switchCounters(services);
   const sat = await saturate(label, origin, headers, timeoutMs);
   const satDrained = await drain(receiver, sat.ids);
+  const satCpu1 = cpuSnapshot(procs);
+  const satCounters1 = await switchCounters(services);
+  const satSettled = storeTotal(satCounters1, satCounters0, 'settled') || sat.ok || 1;
+  const satCost = {
+    settled: satSettled,
+    cpu_ms_per_payout: round(
+      procs.filter((p) => p.kind === 'switch').reduce((x, p) => x + satCpu1[p.name] - satCpu0[p.name], 0) / satSettled,
+      2,
+    ),
+    cpu_ms_per_payout_by_process: Object.fromEntries(
+      procs.map((p) => [p.name, round((satCpu1[p.name] - satCpu0[p.name]) / satSettled, 2)]),
+    ),
+    ...(storeMetrics ? perPayout(satCounters0, satCounters1, satSettled) : {}),
+  };
 
   say(`${label}: fixed rate ${rate}/s for ${CFG.fixedSeconds} s`);
   const cpu0 = cpuSnapshot(procs);
@@ -258,6 +276,7 @@ async function measureMode({ label, url, key, rate, procs, services, storeMetric
       ...latencyFigures(sat),
       webhooks_missing_after_drain: satDrained.missing,
       webhooks_drain_s: satDrained.waited_s,
+      cost: satCost,
     },
     fixed_rate_rps: rate,
     fixed_seconds: CFG.fixedSeconds,
