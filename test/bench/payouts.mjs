@@ -556,6 +556,8 @@ function printSummary(r) {
           max: m.max_ms,
           errors: m.errors + m.saturation.errors,
           'cpu ms/payout': m.cpu_ms_per_payout,
+          'cpu ms/payout (sat.)': m.saturation.cost?.cpu_ms_per_payout,
+          'store calls (sat.)': m.saturation.cost?.store_calls_per_payout ?? '',
           'store calls': m.store_calls_per_payout ?? '',
           'store writes': m.store_writes_per_payout ?? '',
           'kafka msgs': m.kafka_messages_per_payout ?? '',
