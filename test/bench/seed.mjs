@@ -10,7 +10,7 @@
 import { BSON } from 'mongodb';
 
 const { EJSON } = BSON;
-const BATCH = 1000;
+const BATCH = 250;
 const PARALLEL = 4;
 const literal = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
