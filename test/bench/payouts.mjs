@@ -230,18 +230,22 @@ async function measureMode({ label, url, key, rate, procs, services, storeMetric
   const satDrained = await drain(receiver, sat.ids);
   const satCpu1 = cpuSnapshot(procs);
   const satCounters1 = await switchCounters(services);
-  const satSettled = storeTotal(satCounters1, satCounters0, 'settled') || sat.ok || 1;
-  const satCost = {
-    settled: satSettled,
-    cpu_ms_per_payout: round(
-      procs.filter((p) => p.kind === 'switch').reduce((x, p) => x + satCpu1[p.name] - satCpu0[p.name], 0) / satSettled,
-      2,
-    ),
-    cpu_ms_per_payout_by_process: Object.fromEntries(
-      procs.map((p) => [p.name, round((satCpu1[p.name] - satCpu0[p.name]) / satSettled, 2)]),
-    ),
-    ...(storeMetrics ? perPayout(satCounters0, satCounters1, satSettled) : {}),
-  };
+  const satSettled = storeTotal(satCounters1, satCounters0, 'settled') || sat.ok;
+  const satCpuMs = Object.fromEntries(procs.map((p) => [p.name, round(satCpu1[p.name] - satCpu0[p.name], 0)]));
+  // Nothing settled: no per-payout figure, only where the CPU went.
+  const satCost = !satSettled
+    ? { settled: 0, cpu_ms_by_process: satCpuMs }
+    : {
+        settled: satSettled,
+        cpu_ms_per_payout: round(
+          procs.filter((p) => p.kind === 'switch').reduce((x, p) => x + satCpu1[p.name] - satCpu0[p.name], 0) / satSettled,
+          2,
+        ),
+        cpu_ms_per_payout_by_process: Object.fromEntries(
+          procs.map((p) => [p.name, round((satCpu1[p.name] - satCpu0[p.name]) / satSettled, 2)]),
+        ),
+        ...(storeMetrics ? perPayout(satCounters0, satCounters1, satSettled) : {}),
+      };
 
   say(`${label}: fixed rate ${rate}/s for ${CFG.fixedSeconds} s`);
   const cpu0 = cpuSnapshot(procs);
