@@ -1,18 +1,30 @@
 #!/usr/bin/env bash
-# Stop what infra/up.sh started: SIGTERM each (all at once), SIGKILL whatever is still
-# alive after ~10 s, then remove the pid files and .cache/infra.env. Idempotent.
+# Stop what infra/up.sh started: SIGTERM each (all at once; PostgreSQL gets SIGINT, its "fast"
+# shutdown), SIGKILL whatever is still alive after ~10 s, then remove the pid files and
+# .cache/infra.env. Idempotent, whatever FERRETDB_BACKEND is.
 set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
+# A postmaster whose pid file in infra-run/ is gone (an up.sh killed half way) still names itself
+# in its data dir's postmaster.pid.
+pg_pidf="$RUN_DIR/postgres.pid"
+if ! live_pid "$pg_pidf" >/dev/null && live_pid "$DATA_DIR/postgres/postmaster.pid" >/dev/null; then
+  pg_pidf="$DATA_DIR/postgres/postmaster.pid"
+fi
+
 declare -A pids=()
-for svc in "${SERVICES[@]}"; do
+for svc in "${ALL_SERVICES[@]}"; do
   f="$RUN_DIR/$svc.pid"
+  [ "$svc" = postgres ] && f="$pg_pidf"
   if pid="$(live_pid "$f")"; then
     pids[$svc]="$pid"
     log "stopping $svc (pid $pid)"
     # Each service runs in its own session (setsid); signal the whole group so a
-    # child (e.g. Kafka's storage format step) goes too.
-    kill -TERM -- "-$pid" 2>/dev/null || kill -TERM "$pid" 2>/dev/null || true
+    # child (e.g. Kafka's storage format step) goes too. SIGTERM would make PostgreSQL wait
+    # for its clients to disconnect; SIGINT rolls them back and stops at once.
+    sig=TERM
+    [ "$svc" = postgres ] && sig=INT
+    kill -"$sig" -- "-$pid" 2>/dev/null || kill -"$sig" "$pid" 2>/dev/null || true
   fi
 done
 
@@ -34,6 +46,6 @@ if [ "${#pids[@]}" -gt 0 ]; then
   done
 fi
 
-for svc in "${SERVICES[@]}"; do rm -f "$RUN_DIR/$svc.pid"; done
+for svc in "${ALL_SERVICES[@]}"; do rm -f "$RUN_DIR/$svc.pid"; done
 rm -f "$ENV_FILE"
 log "down"

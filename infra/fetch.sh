@@ -68,16 +68,35 @@ fetch_apicurio() {
 # creates is on `_ferretdb_sjson->"_id"`. SQLite uses an expression index only for the same expression,
 # so every lookup by _id scanned the whole table (EXPLAIN QUERY PLAN: SCAN, not SEARCH USING INDEX) and
 # every read and write slowed down as a collection grew. `->'_id'` extracts the same JSON value and
-# matches the index. The build uses a patched copy of the module (Go refuses overlays of files in the
-# module cache) through a `replace` in a copy of go.mod; infra/ferretdb itself is untouched.
-FERRETDB_PATCH="sqlite-id-index-1"
+# matches the index.
+# On PostgreSQL the same kind of mismatch: a find by _id is pushed down as `_jsonb->$1 @> $2` (the key
+# a parameter, the test a containment), while the unique index is a btree on `_jsonb->'_id'`, which
+# serves `=` only: EXPLAIN showed a Seq Scan for `{_id: "x"}` at 5,000 documents. For `_id` (never an
+# array, so containment and equality agree) the patch emits `_jsonb->'_id' = $n`, the very expression
+# FerretDB's own UPDATE ... WHERE uses; FerretDB re-checks every fetched document in Go either way.
+# The build uses a patched copy of the module (Go refuses overlays of files in the module cache)
+# through a `replace` in a copy of go.mod; infra/ferretdb itself is untouched.
+FERRETDB_PATCH="sqlite-id-index-1 pg-id-index-1"
 ferretdb_patched_modfile() {
   local dir work="$CACHE/ferretdb-patched" file=internal/backends/sqlite/metadata/metadata.go
+  local pgq=internal/backends/postgresql/query.go
   dir="$(cd "$INFRA_DIR/ferretdb" && GOTOOLCHAIN=local GOFLAGS=-mod=readonly go mod download -json github.com/FerretDB/FerretDB | sed -n 's/^\t"Dir": "\(.*\)",$/\1/p')"
   [ -f "$dir/$file" ] || { echo "FerretDB module not found in the module cache" >&2; return 1; }
   rm -rf "$work" && mkdir -p "$work" && cp -R "$dir" "$work/FerretDB" && chmod -R u+w "$work/FerretDB"
   sed -i "s|IDColumn = DefaultColumn + \"->'\$._id'\"|IDColumn = DefaultColumn + \"->'_id'\"|" "$work/FerretDB/$file"
   grep -q "IDColumn = DefaultColumn + \"->'_id'\"" "$work/FerretDB/$file" || { echo "the FerretDB source changed: patch not applied" >&2; return 1; }
+  # In filterEqual, before the string/ObjectID/time case builds its containment test.
+  local anchor='		// don'"'"'t change the default eq query
+		filter = fmt.Sprintf(sql, metadata.DefaultColumn, operator, p.Next(), p.Next())
+		args = append(args, k, string(must.NotFail(sjson.MarshalSingleValue(v))))'
+  ANCHOR="$anchor" perl -0pi -e '
+    my $a = $ENV{ANCHOR};
+    my $patch = "\t\tif k == \"_id\" && operator == \"->\" { // patched: match the _id index (infra/fetch.sh)\n" .
+      "\t\t\tfilter = fmt.Sprintf(`%s = %s`, metadata.IDColumn, p.Next())\n" .
+      "\t\t\targs = append(args, string(must.NotFail(sjson.MarshalSingleValue(v))))\n" .
+      "\t\t\treturn\n\t\t}\n\n";
+    s/\Q$a\E/$patch$a/ or die "anchor not found\n";
+  ' "$work/FerretDB/$pgq" || { echo "the FerretDB source changed: PostgreSQL _id patch not applied" >&2; return 1; }
   cp "$INFRA_DIR/ferretdb/go.mod" "$work/go.mod" && cp "$INFRA_DIR/ferretdb/go.sum" "$work/go.sum"
   printf '\nreplace github.com/FerretDB/FerretDB => %s\n' "$work/FerretDB" >>"$work/go.mod"
   echo "$work/go.mod"
@@ -102,12 +121,31 @@ fetch_ferretdb() {
   log "ferretdb: built ${FERRETDB_BIN#"$REPO"/}"
 }
 
+# PostgreSQL (FerretDB's default backend) comes from Debian's packages, not from .cache: install it
+# when its binaries are missing. The package also creates the `postgres` user we run the cluster as.
+ensure_postgresql() {
+  [ "$FERRETDB_BACKEND" = postgresql ] || return 0
+  if [ -x "$PG_BIN/postgres" ] && [ -x "$PG_BIN/initdb" ] && id "$PG_USER" >/dev/null 2>&1; then
+    log "postgresql: $PG_BIN"
+    return
+  fi
+  command -v apt-get >/dev/null || die "PostgreSQL 15 is not in $PG_BIN and there is no apt-get: install it, or set PG_BIN (or FERRETDB_BACKEND=sqlite)"
+  [ "$(id -u)" = 0 ] || die "PostgreSQL 15 is not in $PG_BIN: install it (apt-get install postgresql-15) or run as root"
+  log "postgresql: not in $PG_BIN; apt-get install postgresql-15"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get install -y -q --no-install-recommends postgresql-15 >&2 ||
+    { apt-get update -q >&2 && apt-get install -y -q --no-install-recommends postgresql-15 >&2; } ||
+    die "apt-get install postgresql-15 failed"
+  [ -x "$PG_BIN/postgres" ] || die "postgresql-15 installed, but $PG_BIN/postgres is missing (set PG_BIN)"
+}
+
 # The Go build is CPU-bound and the Maven steps are network-bound: overlap them.
 go_log="$CACHE/.fetch-ferretdb.log"
 fetch_ferretdb >"$go_log" 2>&1 &
 go_pid=$!
 # If a Maven step fails (set -e), still wait for the Go build so nothing is left behind.
 trap 'wait "$go_pid" 2>/dev/null; cat "$go_log" >&2 2>/dev/null; rm -f "$go_log"' EXIT
+ensure_postgresql
 fetch_kafka
 fetch_apicurio
 go_rc=0

@@ -20,15 +20,28 @@ ENV_FILE="$INFRA_STATE_DIR/infra.env"
 KAFKA_LIBS="$CACHE/kafka/libs"
 KAFKA_PROBE_DIR="$CACHE/kafka/probe"
 APICURIO_HOME="$CACHE/apicurio/apicurio-registry-app-$APICURIO_VERSION"
-FERRETDB_BIN="$CACHE/bin/ferretdb-sqlite"
+FERRETDB_BIN="$CACHE/bin/ferretdb"
 
 KAFKA_PORT="${KAFKA_PORT:-9092}"
 KAFKA_CONTROLLER_PORT="${KAFKA_CONTROLLER_PORT:-9093}"
 SCHEMA_REGISTRY_PORT="${SCHEMA_REGISTRY_PORT:-8081}"
 MONGO_PORT="${MONGO_PORT:-27017}"
+PG_PORT="${PG_PORT:-55432}"
 INFRA_READY_TIMEOUT="${INFRA_READY_TIMEOUT:-120}"
+# FerretDB's backend: postgresql (default: takes concurrent writers) or sqlite (one writer at a time).
+FERRETDB_BACKEND="${FERRETDB_BACKEND:-postgresql}"
+case "$FERRETDB_BACKEND" in
+  postgresql | sqlite) ;;
+  *) printf 'FERRETDB_BACKEND must be postgresql or sqlite, not %q\n' "$FERRETDB_BACKEND" >&2; exit 1 ;;
+esac
+# PostgreSQL 15 from Debian's packages, run as a private cluster by the `postgres` user (we run as root).
+PG_BIN="${PG_BIN:-/usr/lib/postgresql/15/bin}"
+PG_USER=postgres
+PG_DATABASE=ferretdb
 
-SERVICES=(kafka apicurio ferretdb)
+# What up.sh starts (postgres only for that backend); down.sh stops whatever of ALL_SERVICES runs.
+if [ "$FERRETDB_BACKEND" = postgresql ]; then SERVICES=(kafka apicurio postgres ferretdb); else SERVICES=(kafka apicurio ferretdb); fi
+ALL_SERVICES=(kafka apicurio ferretdb postgres)
 
 log() { printf '[infra %s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
 die() { log "ERROR: $*"; exit 1; }
@@ -40,13 +53,14 @@ inputs_hash() { cat "$@" | sha256sum | cut -d' ' -f1; }
 port_open() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
 
 # Pid from a pid file if that process is alive and is one of ours (its command line
-# mentions this repo's .cache dir, which guards against a recycled pid).
+# mentions this repo's .cache dir or this instance's state dir, which guards against a recycled pid).
 live_pid() {
-  local f="$1" pid
+  local f="$1" pid cmd
   [ -s "$f" ] || return 1
-  pid="$(cat "$f")"
+  pid="$(head -n1 "$f")"
   [[ "$pid" =~ ^[0-9]+$ ]] || return 1
   kill -0 "$pid" 2>/dev/null || return 1
-  tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep -qF "$CACHE" || return 1
+  cmd="$(tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null)" || return 1
+  [[ "$cmd" == *"$CACHE"* || "$cmd" == *"$INFRA_STATE_DIR"* ]] || return 1
   echo "$pid"
 }

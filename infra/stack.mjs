@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `npm run stack`: the switch as it runs in production, on one machine. Real Kafka, schema registry
-// and FerretDB (their own instance: ports 19092/19093, 18081, 37017, state in .cache/stack/infra),
+// and FerretDB on PostgreSQL (their own instance: ports 19092/19093, 18081, 37017, 15432, state in .cache/stack/infra),
 // then every service as its own process with prefixed logs, a demo merchant and a test key.
 // Ctrl-C stops the services and the infrastructure it started. See docs/reliability.md.
 import { relative } from 'node:path';

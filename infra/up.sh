@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# Start single-node Kafka (KRaft), Apicurio Registry and FerretDB (SQLite) on 127.0.0.1,
-# wait until each really answers, then write .cache/infra.env. Idempotent: services left
-# by a previous up.sh are stopped first, data dirs are wiped on every start.
+# Start single-node Kafka (KRaft), Apicurio Registry and FerretDB (on a private PostgreSQL 15
+# cluster, or on SQLite) on 127.0.0.1, wait until each really answers, then write .cache/infra.env.
+# Idempotent: services left by a previous up.sh are stopped first, data dirs are wiped on every start.
 #
 # Env: KAFKA_PORT (9092), KAFKA_CONTROLLER_PORT (9093), SCHEMA_REGISTRY_PORT (8081),
-#      MONGO_PORT (27017), INFRA_READY_TIMEOUT (120 s per service),
+#      MONGO_PORT (27017), PG_PORT (55432), INFRA_READY_TIMEOUT (120 s per service),
+#      FERRETDB_BACKEND (postgresql | sqlite), PG_OPTS (extra `-c name=value` for postgres),
 #      INFRA_KEEP_ON_FAILURE=1 (leave services running when one fails, for debugging),
 #      KAFKA_JAVA_OPTS / APICURIO_JAVA_OPTS (override heap etc.),
 #      INFRA_STATE_DIR (.cache: where pids, logs, data and infra.env go; one per instance).
@@ -18,7 +19,9 @@ KAFKA_CLUSTER_ID=MkU3OEVBNTcwNTJENDM2Qk   # 16 bytes base64url; data is wiped ea
 bash "$INFRA_DIR/fetch.sh"
 bash "$INFRA_DIR/down.sh"          # anything from a previous up.sh (pid files alive)
 
-for p in "$KAFKA_PORT" "$KAFKA_CONTROLLER_PORT" "$SCHEMA_REGISTRY_PORT" "$MONGO_PORT"; do
+ports=("$KAFKA_PORT" "$KAFKA_CONTROLLER_PORT" "$SCHEMA_REGISTRY_PORT" "$MONGO_PORT")
+[ "$FERRETDB_BACKEND" = postgresql ] && ports+=("$PG_PORT")
+for p in "${ports[@]}"; do
   if port_open "$p"; then
     die "port 127.0.0.1:$p is already in use by a process not started by infra/up.sh (see: ss -ltnp 'sport = :$p')"
   fi
@@ -28,6 +31,7 @@ mkdir -p "$RUN_DIR" "$LOG_DIR"
 rm -f "$RUN_DIR"/*.ready "$RUN_DIR"/*.took
 rm -rf "$DATA_DIR"
 mkdir -p "$DATA_DIR/kafka" "$DATA_DIR/ferretdb"
+PG_DATA="$DATA_DIR/postgres"
 
 # launch NAME CMD...: run CMD detached (own session, no tty, stdin from /dev/null) with
 # output to .cache/infra-logs/NAME.log; the pid of the process that execs CMD is written
@@ -76,9 +80,32 @@ apicurio_start=$(now)
 launch apicurio java $APICURIO_JAVA_OPTS -Djava.awt.headless=true "${apicurio_props[@]}" \
   -Dquarkus.http.host=127.0.0.1 -Dquarkus.http.port="$SCHEMA_REGISTRY_PORT" -jar "$apicurio_jar"
 
-# --- FerretDB on SQLite
+# --- PostgreSQL 15: a private cluster owned by the `postgres` user (it refuses to run as root),
+# created afresh (initdb) and run in the foreground of its own session like the others; setpriv
+# execs without forking, so the pid file holds the postmaster's pid. TCP on 127.0.0.1 only, no
+# Unix socket, trust auth (nothing but this machine can reach it). fsync stays on: the figures
+# measured on it are those of a database that keeps what it acknowledged.
+pg_start=$(now)
+if [ "$FERRETDB_BACKEND" = postgresql ]; then
+  install -d -m 700 -o "$PG_USER" -g "$(id -gn "$PG_USER")" "$PG_DATA"
+  # shellcheck disable=SC2016,SC2086  # $0..$3 are for the inner bash; PG_OPTS is split on purpose
+  launch postgres setpriv --reuid="$PG_USER" --regid="$(id -g "$PG_USER")" --init-groups bash -c '
+    set -e
+    "$0/initdb" -D "$1" -A trust -U postgres -E UTF8 --locale=C.UTF-8 --no-sync >/dev/null
+    exec "$0/postgres" -D "$1" -p "$2" -c listen_addresses=127.0.0.1 -c unix_socket_directories= \
+      -c max_connections=200 $3
+  ' "$PG_BIN" "$PG_DATA" "$PG_PORT" "${PG_OPTS:-}"
+fi
+
+# --- FerretDB: on PostgreSQL (its pool connects on first use, so it may start before the cluster
+# answers) or on SQLite
 ferretdb_start=$(now)
-launch ferretdb "$FERRETDB_BIN" -listen-addr "127.0.0.1:$MONGO_PORT" -data-dir "$DATA_DIR/ferretdb" -log-level warn
+if [ "$FERRETDB_BACKEND" = postgresql ]; then
+  launch ferretdb "$FERRETDB_BIN" -listen-addr "127.0.0.1:$MONGO_PORT" -handler postgresql \
+    -postgresql-url "postgres://$PG_USER@127.0.0.1:$PG_PORT/$PG_DATABASE" -log-level warn
+else
+  launch ferretdb "$FERRETDB_BIN" -listen-addr "127.0.0.1:$MONGO_PORT" -handler sqlite -data-dir "$DATA_DIR/ferretdb" -log-level warn
+fi
 
 # --- Readiness (in parallel). Each check fails fast if its process has died.
 alive() { live_pid "$RUN_DIR/$1.pid" >/dev/null; }
@@ -117,6 +144,18 @@ wait_apicurio() {
   echo "apicurio ready: GET $url -> 200"
 }
 
+wait_postgres() {
+  local deadline=$((SECONDS + INFRA_READY_TIMEOUT))
+  until "$PG_BIN/pg_isready" -q -h 127.0.0.1 -p "$PG_PORT" -U "$PG_USER" -t 2; do
+    alive postgres || { echo "process exited"; return 1; }
+    [ $SECONDS -lt $deadline ] || { echo "timeout waiting for pg_isready"; return 1; }
+    sleep 0.2
+  done
+  # The database FerretDB keeps its collections in (one PostgreSQL schema per MongoDB database).
+  "$PG_BIN/createdb" -h 127.0.0.1 -p "$PG_PORT" -U "$PG_USER" "$PG_DATABASE"
+  echo "postgres ready: database $PG_DATABASE on 127.0.0.1:$PG_PORT"
+}
+
 wait_ferretdb() {
   local deadline=$((SECONDS + INFRA_READY_TIMEOUT))
   # A real OP_MSG {ping: 1} round trip (the same binary, -ping mode).
@@ -127,7 +166,7 @@ wait_ferretdb() {
   done
 }
 
-declare -A waiter=() started=([kafka]=$kafka_start [apicurio]=$apicurio_start [ferretdb]=$ferretdb_start)
+declare -A waiter=() started=([kafka]=$kafka_start [apicurio]=$apicurio_start [postgres]=$pg_start [ferretdb]=$ferretdb_start)
 for svc in "${SERVICES[@]}"; do
   ( if "wait_$svc" >"$RUN_DIR/$svc.ready" 2>&1; then
       since "${started[$svc]}" >"$RUN_DIR/$svc.took"; exit 0
@@ -155,7 +194,10 @@ if [ "${#failed[@]}" -gt 0 ]; then
   die "not ready: ${failed[*]}"
 fi
 
+backend="SQLite in ${DATA_DIR#"$REPO"/}/ferretdb"
+[ "$FERRETDB_BACKEND" = postgresql ] && backend="PostgreSQL 127.0.0.1:$PG_PORT/$PG_DATABASE"
 cat >"$ENV_FILE" <<ENV
+# FerretDB backend: $backend
 export KAFKA_BROKERS=127.0.0.1:$KAFKA_PORT
 export SCHEMA_REGISTRY_URL=http://127.0.0.1:$SCHEMA_REGISTRY_PORT/apis/ccompat/v7
 export MONGO_URL=mongodb://127.0.0.1:$MONGO_PORT/

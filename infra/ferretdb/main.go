@@ -1,4 +1,4 @@
-// Command ferretdb-sqlite runs FerretDB v1 (MongoDB wire protocol) on the SQLite backend.
+// Command ferretdb runs FerretDB v1 (MongoDB wire protocol) on its PostgreSQL or SQLite backend.
 //
 // It embeds github.com/FerretDB/FerretDB/ferretdb instead of using the upstream CLI,
 // because `go install github.com/FerretDB/FerretDB/cmd/ferretdb@v1.24.2` builds a binary
@@ -27,7 +27,9 @@ import (
 
 func main() {
 	addr := flag.String("listen-addr", "127.0.0.1:27017", "TCP address to listen on")
-	dir := flag.String("data-dir", "./data", "directory for SQLite database files (created if missing)")
+	handler := flag.String("handler", "postgresql", "backend: postgresql or sqlite")
+	pgURL := flag.String("postgresql-url", "postgres://postgres@127.0.0.1:5432/ferretdb", "with -handler postgresql: the database to keep collections in")
+	dir := flag.String("data-dir", "./data", "with -handler sqlite: directory for the database files (created if missing)")
 	level := flag.String("log-level", "warn", "log level: debug, info, warn, error")
 	ping := flag.String("ping", "", "do not serve: send the MongoDB `ping` command to this host:port until it answers ok")
 	timeout := flag.Duration("timeout", 120*time.Second, "with -ping: give up after this long")
@@ -37,25 +39,36 @@ func main() {
 		os.Exit(pingLoop(*ping, *timeout))
 	}
 
-	abs, err := filepath.Abs(*dir)
-	if err != nil {
-		log.Fatal(err)
-	}
-	if err = os.MkdirAll(abs, 0o755); err != nil {
-		log.Fatal(err)
-	}
-
 	var lvl slog.Level
-	if err = lvl.UnmarshalText([]byte(*level)); err != nil {
+	if err := lvl.UnmarshalText([]byte(*level)); err != nil {
 		log.Fatalf("bad -log-level: %v", err)
 	}
 
-	f, err := ferretdb.New(&ferretdb.Config{
-		Listener:  ferretdb.ListenerConfig{TCP: *addr},
-		Handler:   "sqlite",
-		SQLiteURL: "file:" + abs + "/", // must end with '/', directory must exist
-		Logger:    slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: lvl})),
-	})
+	config := ferretdb.Config{
+		Listener: ferretdb.ListenerConfig{TCP: *addr},
+		Handler:  *handler,
+		Logger:   slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: lvl})),
+	}
+	where := ""
+	switch *handler {
+	case "postgresql":
+		config.PostgreSQLURL = *pgURL
+		where = *pgURL
+	case "sqlite":
+		abs, err := filepath.Abs(*dir)
+		if err != nil {
+			log.Fatal(err)
+		}
+		if err = os.MkdirAll(abs, 0o755); err != nil {
+			log.Fatal(err)
+		}
+		config.SQLiteURL = "file:" + abs + "/" // must end with '/', directory must exist
+		where = abs
+	default:
+		log.Fatalf("bad -handler %q: postgresql or sqlite", *handler)
+	}
+
+	f, err := ferretdb.New(&config)
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -63,11 +76,11 @@ func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 
-	log.Printf("ferretdb-sqlite: listening on %s, data in %s", *addr, abs)
+	log.Printf("ferretdb: listening on %s, %s backend, data in %s", *addr, *handler, where)
 	if err = f.Run(ctx); err != nil && ctx.Err() == nil {
 		log.Fatal(err)
 	}
-	log.Print("ferretdb-sqlite: stopped")
+	log.Print("ferretdb: stopped")
 }
 
 // pingLoop sends {ping: 1, $db: "admin"} as an OP_MSG until the server replies ok: 1

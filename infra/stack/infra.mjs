@@ -1,4 +1,4 @@
-// The real infrastructure of a stack (Kafka, Apicurio, FerretDB) through the project's own infra/
+// The real infrastructure of a stack (Kafka, Apicurio, FerretDB on PostgreSQL) through the project's own infra/
 // scripts, as a separate instance: its own ports and its own state directory (INFRA_STATE_DIR), so it
 // never touches the default instance other people's tests use, and the drills may SIGSTOP it.
 import { spawn } from 'node:child_process';
@@ -7,9 +7,11 @@ import { connect } from 'node:net';
 import { resolve } from 'node:path';
 
 export const REPO = resolve(import.meta.dirname, '../..');
-const INFRA = ['kafka', 'apicurio', 'ferretdb'];
+// FerretDB's backend, as infra/lib.sh reads it: postgresql unless FERRETDB_BACKEND=sqlite.
+const backend = () => process.env.FERRETDB_BACKEND ?? 'postgresql';
+const infraNames = () => (backend() === 'sqlite' ? ['kafka', 'apicurio', 'ferretdb'] : ['kafka', 'apicurio', 'postgres', 'ferretdb']);
 
-export const DEFAULT_INFRA_PORTS = { kafka: 19092, controller: 19093, registry: 18081, mongo: 37017 };
+export const DEFAULT_INFRA_PORTS = { kafka: 19092, controller: 19093, registry: 18081, mongo: 37017, postgres: 15432 };
 
 function scriptEnv(stateDir, ports) {
   return {
@@ -19,6 +21,7 @@ function scriptEnv(stateDir, ports) {
     KAFKA_CONTROLLER_PORT: String(ports.controller),
     SCHEMA_REGISTRY_PORT: String(ports.registry),
     MONGO_PORT: String(ports.mongo),
+    ...(ports.postgres ? { PG_PORT: String(ports.postgres) } : {}),
   };
 }
 
@@ -66,9 +69,9 @@ function pidOf(stateDir, name) {
   }
 }
 
-/** Whether this instance's three servers are alive and answer (then a stack reuses them). */
+/** Whether this instance's servers are alive and answer (then a stack reuses them). */
 async function answering(stateDir, ports) {
-  if (!INFRA.every((n) => pidOf(stateDir, n))) return false;
+  if (!infraNames().every((n) => pidOf(stateDir, n))) return false;
   if (!(await portOpen(ports.kafka)) || !(await portOpen(ports.mongo))) return false;
   try {
     const r = await fetch(`http://127.0.0.1:${ports.registry}/apis/ccompat/v7/subjects`, { signal: AbortSignal.timeout(3000) });
@@ -107,7 +110,7 @@ export async function ensureInfra({ stateDir, ports = DEFAULT_INFRA_PORTS, log =
     pid,
     async stop() {
       if (reused) return;
-      for (const name of INFRA) if (pidOf(stateDir, name)) signal(name, 'SIGCONT'); // a paused one cannot exit
+      for (const name of infraNames()) if (pidOf(stateDir, name)) signal(name, 'SIGCONT'); // a paused one cannot exit
       await runScript('down.sh', env, log);
     },
   };

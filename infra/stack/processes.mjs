@@ -40,7 +40,7 @@ const delay = (ms) => new Promise((r) => setTimeout(r, ms));
  * `def`: { name, entry (path from the repo root), env, readyUrl }. `readyUrl` answers 200 once the
  * process is up (services: /readyz, i.e. Kafka and the store are connected; emulators: a control route).
  */
-export function managedProcess(def, { sink, baseEnv, readyTimeoutMs = 120_000, width = 16 }) {
+export function managedProcess(def, { sink, baseEnv, nodeArgs = [], readyTimeoutMs = 120_000, width = 16 }) {
   const colour = COLOURS[nextColour++ % COLOURS.length];
   const prefix = () => {
     const label = def.name.padEnd(width);
@@ -55,7 +55,12 @@ export function managedProcess(def, { sink, baseEnv, readyTimeoutMs = 120_000, w
     stopping = false;
     const env = { ...process.env, ...baseEnv, ...def.env, ...extraEnv };
     // Own process group: a terminal's Ctrl-C reaches the stack only, which then stops services in order.
-    const c = spawn(process.execPath, [resolve(REPO, def.entry)], { cwd: REPO, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    const c = spawn(process.execPath, [...nodeArgs, resolve(REPO, def.entry)], {
+      cwd: REPO,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    });
     child = c;
     const partial = { out: '', err: '' };
     const pipe = (key) => (d) => {

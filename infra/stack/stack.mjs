@@ -193,10 +193,11 @@ async function admin(url, token, path, body) {
  *   host, port            the gateway's listen address (default HOST/PORT env, then 127.0.0.1:3000; port 0 = a free one)
  *   operatorPort          the gateway's operator port on 127.0.0.1 (default OPERATOR_PORT env, else a free one)
  *   stateDir              default STACK_STATE_DIR or .cache/stack: infra state (infra/), operator file (switch/admin.json), bank-sim journal
- *   infraPorts            { kafka, controller, registry, mongo } (default 19092, 19093, 18081, 37017)
+ *   infraPorts            { kafka, controller, registry, mongo, postgres } (default 19092, 19093, 18081, 37017, 15432)
  *   database              Mongo database and Kafka topic namespace (default `switch`)
  *   merchant              demo merchant id (default `demo`)
  *   env                   extra environment for every service (e.g. short reconciler/notifier schedules)
+ *   nodeArgs              extra `node` options for every service (e.g. --cpu-prof, which NODE_OPTIONS refuses)
  *   emulatorSettleMs      emulators settle pending orders after this (default 1500)
  *   sink                  { write(line), colour } for the prefixed logs (default stdout)
  *   log                   (line) => void for the stack's own messages
@@ -241,7 +242,7 @@ export async function startStack(options = {}) {
   };
   const defs = await serviceDefs({ host, port, operatorPort, emulatorSettleMs: options.emulatorSettleMs ?? 1500 });
   const services = {};
-  for (const def of defs) services[def.name] = managedProcess(def, { sink, baseEnv });
+  for (const def of defs) services[def.name] = managedProcess(def, { sink, baseEnv, nodeArgs: options.nodeArgs });
   const killAll = () => {
     for (const s of Object.values(services)) s.killNow();
   };

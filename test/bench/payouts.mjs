@@ -1,320 +1,579 @@
 #!/usr/bin/env node
-// Benchmark (not a test): simulated pago móvil payouts through the gateway process, many concurrent
-// clients, for the embedded switch and for separate processes on Kafka + MongoDB, beside a baseline
-// HTTP server in the same run. Prints throughput and p50/p95/p99 end-to-end latency.
+// `npm run bench`: simulated pago móvil payouts through the gateway, for the embedded switch and for the
+// full Kafka stack (every service its own process, FerretDB on PostgreSQL), in one run, beside a bare
+// HTTP server that shows the load generator is not the limit. See docs/benchmarks.md.
 //
-//   npm run build && node test/bench/payouts.mjs [--requests 2000] [--concurrency 32] [--kafka-requests 100] [--kafka-concurrency 8] [--modes baseline,embedded,kafka]
-// The kafka mode needs KAFKA_BROKERS, SCHEMA_REGISTRY_URL and MONGO_URL (e.g. `. .cache/infra.env`).
+//   npm run bench -- [--quick] [--json FILE] [--modes baseline,embedded,kafka,kafka_100k] [--cpu-prof]
+//                    [--embedded-rate 1000] [--kafka-rate 150] [--fixed-seconds 20] [--saturation-seconds 12]
+//                    [--concurrency 64] [--seed 100000]
 import { spawn } from 'node:child_process';
 import { createServer } from 'node:http';
 import { randomUUID } from 'node:crypto';
-import { resolve, dirname } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { cpus, totalmem } from 'node:os';
+import { createWriteStream, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { resolve, relative } from 'node:path';
+import { cpus, totalmem, loadavg, release } from 'node:os';
+import { REPO } from '../../infra/stack/infra.mjs';
+import { startStack } from '../../infra/stack/stack.mjs';
+import { freePort } from '../../infra/stack/processes.mjs';
+import { runLoad } from './load.mjs';
+import { cpuMs, rssMiB, scrape, total, percentile, round } from './measure.mjs';
+import { seedSettled } from './seed.mjs';
 
-const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-const args = Object.fromEntries(
-  process.argv
-    .slice(2)
-    .map((a, i, all) => (a.startsWith('--') ? [a.slice(2), all[i + 1]] : null))
-    .filter(Boolean),
-);
-const REQUESTS = Number(args.requests ?? 2000);
-const CONCURRENCY = Number(args.concurrency ?? 32);
-const WARMUP = Math.min(200, Math.floor(REQUESTS / 10));
-// The Kafka + FerretDB stack is far slower here (docs/benchmarks.md): its own, smaller load by default.
-const KAFKA_REQUESTS = Number(args['kafka-requests'] ?? Math.min(REQUESTS, 100));
-const KAFKA_CONCURRENCY = Number(args['kafka-concurrency'] ?? Math.min(CONCURRENCY, 8));
-const MODES = (args.modes ?? 'baseline,embedded,kafka').split(',');
-const ADMIN = `bench-admin-${randomUUID()}`;
+const argv = process.argv.slice(2);
+const flag = (name) => argv.includes(`--${name}`);
+const option = (name, fallback) => {
+  const i = argv.indexOf(`--${name}`);
+  return i >= 0 && argv[i + 1] !== undefined && !argv[i + 1].startsWith('--') ? argv[i + 1] : fallback;
+};
+const number = (name, fallback) => {
+  const v = Number(option(name, fallback));
+  if (!Number.isFinite(v) || v <= 0) throw new Error(`--${name} must be a positive number, not ${option(name)}`);
+  return v;
+};
+const QUICK = flag('quick');
+const MODES = option('modes', 'baseline,embedded,kafka,kafka_100k').split(',');
+for (const m of MODES)
+  if (!['baseline', 'embedded', 'kafka', 'kafka_100k'].includes(m))
+    throw new Error(`unknown mode ${m} (baseline, embedded, kafka, kafka_100k)`);
+const CFG = {
+  embeddedRate: number('embedded-rate', 1000),
+  kafkaRate: number('kafka-rate', 150),
+  fixedSeconds: number('fixed-seconds', QUICK ? 8 : 15),
+  saturationSeconds: number('saturation-seconds', QUICK ? 6 : 10),
+  baselineSeconds: number('baseline-seconds', QUICK ? 3 : 5),
+  concurrency: number('concurrency', 64),
+  seed: number('seed', QUICK ? 20_000 : 100_000),
+  seedSeconds: number('seed-seconds', QUICK ? 45 : 90),
+  drainSeconds: number('drain-seconds', 30),
+  timeoutSeconds: number('timeout-seconds', 30),
+  cpuProf: flag('cpu-prof'),
+  json: option('json'),
+};
+const BENCH_DIR = resolve(REPO, '.cache/bench');
+const PROFILE_DIR = resolve(BENCH_DIR, `profiles-${new Date().toISOString().replace(/[:.]/g, '-')}`);
+mkdirSync(BENCH_DIR, { recursive: true });
+const serviceLog = createWriteStream(resolve(BENCH_DIR, 'services.log'));
+const say = (line) => process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${line}\n`);
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+// Its own infrastructure instance: never the shared one (9092, 27017) nor `npm run stack`'s. Below the
+// kernel's ephemeral range (32768-60999): a port there can be taken by any outgoing connection between
+// up.sh's check and Kafka's bind (it happened with 39092).
+const INFRA_PORTS = { kafka: 31092, controller: 31093, registry: 31081, mongo: 31017, postgres: 31432 };
+const HIGH_RATE_LIMIT = { SWITCH_RATE_LIMIT_PER_MINUTE: '10000000', SWITCH_LOG_REQUESTS: 'false', LOG_LEVEL: 'error' };
+// `node --cpu-prof` (NODE_OPTIONS refuses it): each process writes its V8 profile when it exits.
+const profileArgs = CFG.cpuProf ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : [];
+/** pid → process name, written beside the profiles (their file names carry the pid). */
+const profiled = {};
 
-const ordenante = { tipo: 'cuenta', valor: '01910000000000000001', banco: '0191', identificacion: 'J123456789', nombre: 'Comercio Bench' };
-const beneficiario = { tipo: 'telefono', valor: '04141234567', banco: '0102', identificacion: 'V12345678', nombre: 'Ana' };
-const payout = () =>
-  JSON.stringify({ idempotency_key: randomUUID(), monto: { valor: 10.5 }, concepto: 'bench', ordenante, beneficiario, via: 'pago_movil' });
-
-function spawnService(entry, env) {
-  const child = spawn(process.execPath, [resolve(REPO, entry)], {
-    cwd: REPO,
-    env: { ...process.env, LOG_LEVEL: 'error', SWITCH_LOG_REQUESTS: 'false', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  child.stdout.on('data', (d) => (out += d));
-  child.stderr.on('data', (d) => (out += d));
-  return { child, output: () => out };
-}
-
-async function waitFor(url, check = (r) => r.ok, timeoutMs = 60_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    try {
-      const r = await fetch(url, { signal: AbortSignal.timeout(2000) });
-      if (check(r)) return r;
-    } catch {}
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`timeout waiting for ${url}`);
-}
-
-async function drive(url, headers, label, requests = REQUESTS, concurrency = CONCURRENCY) {
-  const latencies = [];
-  let next = 0;
-  let errors = 0;
-  const states = {};
-  const one = async (record) => {
-    const t0 = process.hrtime.bigint();
-    const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: payout() });
-    const body = await res.json().catch(() => ({}));
-    const ms = Number(process.hrtime.bigint() - t0) / 1e6;
-    if (!record) return;
-    if (res.status !== 200) errors++;
-    states[body.estado ?? res.status] = (states[body.estado ?? res.status] ?? 0) + 1;
-    latencies.push(ms);
-  };
-  const warmup = Math.min(WARMUP, Math.ceil(requests / 10));
-  for (let i = 0; i < warmup; i++) await one(false);
-  const t0 = Date.now();
-  await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      while (next < requests) {
-        next++;
-        await one(true);
+// --- the merchant's webhook receiver: every delivery counted, the first of each payout kept
+async function startReceiver() {
+  const first = new Map(); // txn id → { sentAt, receivedAt }
+  let deliveries = 0;
+  const server = createServer((req, res) => {
+    const chunks = [];
+    req.on('data', (c) => chunks.push(c));
+    req.on('end', () => {
+      deliveries++;
+      try {
+        const body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+        if (!first.has(body.data?.id)) first.set(body.data.id, { sentAt: Date.parse(body.sentAt), receivedAt: Date.now() });
+      } catch {
+        // not a delivery of ours
       }
-    }),
-  );
-  const seconds = (Date.now() - t0) / 1000;
-  latencies.sort((a, b) => a - b);
-  const p = (q) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))].toFixed(1);
+      res.writeHead(200).end();
+    });
+  });
+  server.keepAliveTimeout = 60_000;
+  await new Promise((r) => server.listen(0, '127.0.0.1', r));
   return {
-    label,
-    requests: latencies.length,
-    clients: concurrency,
-    seconds: seconds.toFixed(1),
-    throughput: (latencies.length / seconds).toFixed(0),
-    p50: p(0.5),
-    p95: p(0.95),
-    p99: p(0.99),
-    errors,
-    states: JSON.stringify(states),
-    warmup,
+    url: `http://127.0.0.1:${server.address().port}/hooks`,
+    first,
+    deliveries: () => deliveries,
+    close: () => new Promise((r) => server.close(r)),
   };
 }
 
-/** Samples of a Prometheus text exposition: [{ name, labels, value }]. */
-async function scrape(url) {
-  const text = await (await fetch(url)).text();
-  const samples = [];
-  for (const line of text.split('\n')) {
-    const m = /^([a-zA-Z_:][\w:]*)(?:\{(.*)\})? (\S+)$/.exec(line);
-    if (!m) continue;
-    const labels = Object.fromEntries([...(m[2] ?? '').matchAll(/(\w+)="([^"]*)"/g)].map((l) => [l[1], l[2]]));
-    samples.push({ name: m[1], labels, value: Number(m[3]) });
-  }
-  return samples;
+async function admin(adminUrl, token, path, body) {
+  const r = await fetch(`${adminUrl}/admin/v1${path}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  const text = await r.text();
+  if (r.status >= 300) throw new Error(`POST ${path}: ${r.status} ${text}`);
+  return JSON.parse(text);
 }
-const sampleValue = (samples, name) => samples.find((s) => s.name === name)?.value ?? NaN;
-const cpuSeconds = async (url) => sampleValue(await scrape(url), 'process_cpu_seconds_total');
+
+/** Waits (bounded: a benchmark, not a test) until every answered payout's webhook has arrived. */
+async function drain(receiver, ids, seconds = CFG.drainSeconds) {
+  const t0 = Date.now();
+  const missing = () => ids.filter(([id]) => !receiver.first.has(id)).length;
+  while (missing() > 0 && Date.now() - t0 < seconds * 1000) await sleep(250);
+  return { missing: missing(), waited_s: round((Date.now() - t0) / 1000) };
+}
+
+const latencyFigures = (load) => ({
+  p50_ms: round(percentile(load.latencies, 0.5), 2),
+  p95_ms: round(percentile(load.latencies, 0.95), 2),
+  p99_ms: round(percentile(load.latencies, 0.99), 2),
+  max_ms: round(load.latencies.at(-1) ?? null, 2),
+});
+
+/** CPU ms per process (and groups such as PostgreSQL with its backends). */
+const cpuSnapshot = (procs) => Object.fromEntries(procs.map((p) => [p.name, cpuMs(p.pid, { withChildren: p.withChildren })]));
+
+/** Prometheus samples of every switch service, summed per service. */
+async function switchCounters(services) {
+  const out = {};
+  for (const s of services) {
+    const samples = await scrape(s.metrics).catch(() => []);
+    const storeAll = total(samples, 'switch_store_commands_total');
+    const storeWrites = total(samples, 'switch_store_commands_total', (l) => WRITE_COMMANDS.has(l.command));
+    const byCommand = {};
+    for (const x of samples.filter((x) => x.name === 'switch_store_commands_total'))
+      byCommand[`${x.labels.collection}.${x.labels.command}`] = x.value;
+    const settled = total(samples, 'switch_operations_finished_total', (l) => l.estado === 'LIQUIDADA');
+    out[s.name] = { store: storeAll, storeWrites, published: total(samples, 'switch_bus_published_total'), settled, byCommand };
+  }
+  return out;
+}
+/** Sum over services of one counter's increase. */
+const storeTotal = (after, before, key) => Object.keys(after).reduce((sum, n) => sum + after[n][key] - (before[n]?.[key] ?? 0), 0);
+const WRITE_COMMANDS = new Set(['insert', 'update', 'delete', 'findAndModify', 'bulkWrite']);
+
+/** Waits (up to --drain-seconds) until no payout has settled for 6 s. */
+async function quiesce(services) {
+  const t0 = Date.now();
+  const settled = async () => storeTotal(await switchCounters(services), {}, 'settled');
+  const first = await settled();
+  let last = first;
+  let still = 0;
+  while (still < 3 && Date.now() - t0 < CFG.drainSeconds * 1000) {
+    await sleep(2000);
+    const now = await settled();
+    still = now === last ? still + 1 : 0;
+    last = now;
+  }
+  return { seconds: round((Date.now() - t0) / 1000, 0), settled: last - first };
+}
+
+function saturate(label, origin, headers, timeoutMs) {
+  say(`${label}: saturation, ${CFG.concurrency} in flight for ${CFG.saturationSeconds} s`);
+  return runLoad({
+    origin,
+    path: '/switch/v1/pagar',
+    headers,
+    mode: 'closed',
+    concurrency: CFG.concurrency,
+    connections: CFG.concurrency,
+    durationMs: CFG.saturationSeconds * 1000,
+    keepIds: true,
+    timeoutMs,
+  });
+}
+
+function perPayout(before, after, payouts) {
+  const rows = {};
+  let store = 0;
+  let writes = 0;
+  let published = 0;
+  const commands = {};
+  for (const name of Object.keys(after)) {
+    const d = (k) => after[name][k] - (before[name]?.[k] ?? 0);
+    rows[name] = { store: round(d('store') / payouts, 2), published: round(d('published') / payouts, 2) };
+    store += d('store');
+    writes += d('storeWrites');
+    published += d('published');
+    for (const [k, v] of Object.entries(after[name].byCommand)) {
+      const delta = v - (before[name]?.byCommand[k] ?? 0);
+      if (delta > 0) commands[k] = (commands[k] ?? 0) + delta;
+    }
+  }
+  const topCommands = Object.entries(commands)
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 15)
+    .map(([k, v]) => [k, round(v / payouts, 2)]);
+  return {
+    store_calls_per_payout: round(store / payouts, 2),
+    store_writes_per_payout: round(writes / payouts, 2),
+    kafka_messages_per_payout: round(published / payouts, 2),
+    per_service: rows,
+    store_commands_per_payout: Object.fromEntries(topCommands),
+  };
+}
 
 /**
- * CPU per service from process_cpu_seconds_total: cores used at rest (5 s, nothing sent) and while
- * the load ran, and the CPU each payout cost on top of rest. Kubernetes requests are sized from these.
+ * The measured phases of one mode, on a running switch:
+ *   1. saturation (closed loop, `concurrency` in flight) → throughput; it goes first because a closed
+ *      loop cannot leave a backlog behind, while a fixed rate above capacity would leave the switch
+ *      busy with thousands of orphaned requests for whatever is measured next;
+ *   2. fixed rate (open loop) → latency; CPU, store and Kafka counters over the phase and until every
+ *      webhook of it has arrived; webhook delay.
+ * Per-payout figures are divided by the payouts the switch settled in the window (the router's
+ * `switch_operations_finished_total{estado="LIQUIDADA"}`): requests that timed out at the client still
+ * cost the switch its work, and that work belongs to the payouts it settled.
  */
-async function measureCpu(services, work) {
-  const sample = () => Promise.all(services.map((s) => cpuSeconds(s.metrics)));
-  const rest0 = await sample();
-  const restStart = Date.now();
-  await new Promise((r) => setTimeout(r, 5_000)); // a measurement window, not synchronisation
-  const rest1 = await sample();
-  const restWall = (Date.now() - restStart) / 1000;
+async function measureMode({ label, url, key, rate, procs, services, storeMetrics, receiver, stateChangedAt }) {
+  const headers = { 'x-switch-key': key };
+  const origin = new URL(url).origin;
+  const timeoutMs = CFG.timeoutSeconds * 1000;
+  const path = '/switch/v1/pagar';
+  say(`${label}: warm-up`);
+  const warm = await runLoad({ origin, path, headers, mode: 'open', rate: Math.min(rate, 50), durationMs: 3000, keepIds: true, timeoutMs });
+  await drain(receiver, warm.ids);
+
+  // The same counters over the saturation phase: there every request is answered, so its cost per
+  // payout is not blurred by requests a fixed rate above capacity left unanswered.
+  const satCpu0 = cpuSnapshot(procs);
+  const satCounters0 = await switchCounters(services);
+  const sat = await saturate(label, origin, headers, timeoutMs);
+  const satDrained = await drain(receiver, sat.ids);
+  const satCpu1 = cpuSnapshot(procs);
+  const satCounters1 = await switchCounters(services);
+  const satSettled = storeTotal(satCounters1, satCounters0, 'settled') || sat.ok;
+  const satCpuMs = Object.fromEntries(procs.map((p) => [p.name, round(satCpu1[p.name] - satCpu0[p.name], 0)]));
+  // Nothing settled: no per-payout figure, only where the CPU went.
+  const satCost = !satSettled
+    ? { settled: 0, cpu_ms_by_process: satCpuMs }
+    : {
+        settled: satSettled,
+        cpu_ms_per_payout: round(
+          procs.filter((p) => p.kind === 'switch').reduce((x, p) => x + satCpu1[p.name] - satCpu0[p.name], 0) / satSettled,
+          2,
+        ),
+        cpu_ms_per_payout_by_process: Object.fromEntries(
+          procs.map((p) => [p.name, round((satCpu1[p.name] - satCpu0[p.name]) / satSettled, 2)]),
+        ),
+        ...(storeMetrics ? perPayout(satCounters0, satCounters1, satSettled) : {}),
+      };
+
+  say(`${label}: fixed rate ${rate}/s for ${CFG.fixedSeconds} s`);
+  const cpu0 = cpuSnapshot(procs);
+  const counters0 = await switchCounters(services);
   const t0 = Date.now();
-  const result = await work();
+  const fixed = await runLoad({ origin, path, headers, mode: 'open', rate, durationMs: CFG.fixedSeconds * 1000, keepIds: true, timeoutMs });
+  const drained = await drain(receiver, fixed.ids);
   const wall = (Date.now() - t0) / 1000;
-  const after = await sample();
-  const rss = await Promise.all(services.map(async (s) => sampleValue(await scrape(s.metrics), 'process_resident_memory_bytes') / 2 ** 20));
-  result.cpu = services
-    .map((s, i) => {
-      const idle = (rest1[i] - rest0[i]) / restWall;
-      const busy = (after[i] - rest1[i]) / wall;
-      const perPayout = ((busy - idle) * wall * 1000) / (result.requests + result.warmup);
-      return `${s.name} ${idle.toFixed(2)}→${busy.toFixed(2)} cores (${perPayout.toFixed(1)} ms/payout), RSS ${rss[i].toFixed(0)} MiB`;
-    })
-    .join(', ');
-  return result;
+  const cpu1 = cpuSnapshot(procs);
+  const counters1 = await switchCounters(services);
+  const settled = storeTotal(counters1, counters0, 'settled');
+  const payouts = settled || fixed.ok || fixed.sent;
+  const cpu = {};
+  for (const p of procs) cpu[p.name] = round((cpu1[p.name] - cpu0[p.name]) / payouts, 2);
+  const switchCpu = procs.filter((p) => p.kind === 'switch').reduce((s, p) => s + (cpu1[p.name] - cpu0[p.name]), 0);
+  const rss = Object.fromEntries(procs.map((p) => [p.name, round(rssMiB(p.pid, { withChildren: p.withChildren }), 0)]));
+  // Requests that timed out at the client are still being worked on: let the switch finish them
+  // (the settled count stops moving), so the next phase or mode starts from a quiet switch.
+  const quiet = await quiesce(services);
+  const delays = (await stateChangedAt(fixed.ids))
+    .map(([id, changedAt]) => (receiver.first.get(id)?.sentAt ?? Number.NaN) - changedAt)
+    .filter((d) => Number.isFinite(d))
+    .sort((a, b) => a - b);
+  return {
+    throughput_rps: round(sat.ok / sat.sendSeconds, 0),
+    saturation: {
+      concurrency: CFG.concurrency,
+      seconds: round(sat.sendSeconds),
+      ok: sat.ok,
+      errors: sat.errors,
+      statuses: sat.statuses,
+      ...latencyFigures(sat),
+      webhooks_missing_after_drain: satDrained.missing,
+      webhooks_drain_s: satDrained.waited_s,
+      cost: satCost,
+    },
+    fixed_rate_rps: rate,
+    fixed_seconds: CFG.fixedSeconds,
+    answered_rps: round(fixed.answered / fixed.seconds, 0),
+    sent: fixed.sent,
+    ok: fixed.ok,
+    errors: fixed.errors,
+    statuses: fixed.statuses,
+    ...latencyFigures(fixed),
+    generator_behind_max_ms: round(fixed.behind_ms, 1),
+    settled_in_window: settled,
+    per_payout_basis: settled ? 'payouts settled in the window' : fixed.ok ? 'payouts answered 200' : 'requests sent',
+    cpu_ms_per_payout: round(switchCpu / payouts, 2),
+    cpu_ms_per_payout_by_process: cpu,
+    cpu_window_s: round(wall, 1),
+    backlog_settled_after_s: quiet.seconds,
+    backlog_settled_after_window: quiet.settled,
+    rss_mib: rss,
+    webhooks: {
+      expected: fixed.ok,
+      delivered: fixed.ids.filter(([id]) => receiver.first.has(id)).length,
+      missing_after_drain: drained.missing,
+      drain_s: drained.waited_s,
+      first_attempt_delay_p50_ms: round(percentile(delays, 0.5), 1),
+      first_attempt_delay_p99_ms: round(percentile(delays, 0.99), 1),
+      first_attempt_delay_max_ms: round(delays.at(-1) ?? null, 1),
+      receiver_deliveries_total: receiver.deliveries(),
+    },
+    ...(storeMetrics ? perPayout(counters0, counters1, payouts) : {}),
+    ...(storeMetrics ? { store_calls_per_s: round(storeTotal(counters1, counters0, 'store') / wall, 0) } : {}),
+  };
 }
 
-/** Where the store's time went: the database commands with the largest total time, per service. */
-async function storeProfile(services) {
-  const rows = [];
-  for (const s of services) {
-    const samples = await scrape(s.metrics);
-    const sums = samples.filter((x) => x.name === 'switch_store_command_duration_seconds_sum');
-    for (const sum of sums) {
-      const { collection, command } = sum.labels;
-      const count =
-        samples.find(
-          (x) =>
-            x.name === 'switch_store_command_duration_seconds_count' &&
-            x.labels.collection === collection &&
-            x.labels.command === command &&
-            x.labels.outcome === sum.labels.outcome,
-        )?.value ?? 0;
-      rows.push({
-        service: s.name,
-        collection,
-        command,
-        calls: count,
-        'total s': sum.value.toFixed(2),
-        'mean ms': count ? ((sum.value / count) * 1000).toFixed(1) : '-',
-      });
-    }
-  }
-  return rows.sort((a, b) => Number(b['total s']) - Number(a['total s'])).slice(0, 12);
-}
-
+// --- baseline: a bare Node HTTP server in its own process, driven by the same generator
 async function baseline() {
-  const server = createServer((req, res) => {
-    req.resume();
-    req.on('end', () => res.writeHead(200, { 'content-type': 'application/json' }).end('{"estado":"LIQUIDADA"}'));
-  });
-  await new Promise((r) => server.listen(0, '127.0.0.1', r));
+  const code = `
+    const s = require('node:http').createServer((req, res) => { req.resume(); req.on('end', () =>
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{"id":"txn_bare","estado":"LIQUIDADA"}')); });
+    s.keepAliveTimeout = 60000;
+    s.listen(0, '127.0.0.1', () => process.stdout.write(s.address().port + '\\n'));`;
+  const child = spawn(process.execPath, ['-e', code], { stdio: ['ignore', 'pipe', 'inherit'] });
   try {
-    return await drive(`http://127.0.0.1:${server.address().port}/switch/v1/pagar`, {}, 'baseline: bare Node HTTP server, same client');
-  } finally {
-    server.close();
-  }
-}
-
-async function embedded() {
-  const port = 39000 + Math.floor(Math.random() * 499);
-  const operatorPort = port + 500; // metrics and probes are on the operator port
-  const svc = spawnService('services/embedded/dist/main.js', {
-    PORT: String(port),
-    OPERATOR_PORT: String(operatorPort),
-    SWITCH_ADMIN_TOKEN: ADMIN,
-    SWITCH_STATE_DIR: resolve(REPO, '.cache/bench-state'),
-    SWITCH_RATE_LIMIT_PER_MINUTE: '10000000',
-  });
-  try {
-    await waitFor(`http://127.0.0.1:${operatorPort}/healthz`);
-    const key = /x-switch-key:\s+(\S+)/.exec(svc.output())[1];
-    const services = [{ name: 'embedded', metrics: `http://127.0.0.1:${operatorPort}/metrics` }];
-    return await measureCpu(services, () =>
-      drive(`http://127.0.0.1:${port}/switch/v1/pagar`, { 'x-switch-key': key }, 'embedded: all services in one process, memory bus/store'),
-    );
-  } finally {
-    svc.child.kill('SIGTERM');
-  }
-}
-
-async function kafka() {
-  for (const v of ['KAFKA_BROKERS', 'SCHEMA_REGISTRY_URL', 'MONGO_URL'])
-    if (!process.env[v]) throw new Error(`kafka mode needs ${v} (source .cache/infra.env)`);
-  const database = `bench_${Date.now()}`;
-  const common = { MONGO_DATABASE: database, SWITCH_KAFKA_NAMESPACE: database, SWITCH_BUS: 'kafka', SWITCH_STORE: 'mongo' };
-  const base = 39500 + Math.floor(Math.random() * 400);
-  const operator = base + 5; // the gateway's operator port: /readyz, /metrics, /admin/v1
-  // Every settled payout is announced to a webhook receiver here, so the notifier does its real work.
-  let delivered = 0;
-  const receiver = createServer((req, res) => {
-    req.resume();
-    req.on('end', () => {
-      delivered++;
-      res.writeHead(204).end();
+    const port = await new Promise((r) => child.stdout.once('data', (d) => r(Number(String(d).trim()))));
+    const origin = `http://127.0.0.1:${port}`;
+    say(`baseline: bare HTTP server, ${CFG.concurrency} in flight for ${CFG.baselineSeconds} s`);
+    const sat = await runLoad({
+      origin,
+      path: '/x',
+      mode: 'closed',
+      concurrency: CFG.concurrency,
+      connections: CFG.concurrency,
+      durationMs: CFG.baselineSeconds * 1000,
     });
-  });
-  await new Promise((r) => receiver.listen(0, '127.0.0.1', r));
-  const procs = [
-    spawnService('services/router/dist/main.js', { ...common, HEALTH_PORT: String(base + 1) }),
-    spawnService('services/bank-sim/dist/main.js', { ...common, HEALTH_PORT: String(base + 2) }),
-    spawnService('services/notifier/dist/main.js', { ...common, HEALTH_PORT: String(base + 3) }),
-    spawnService('services/reconciler/dist/main.js', { ...common, HEALTH_PORT: String(base + 4) }),
-    spawnService('services/gateway/dist/main.js', {
-      ...common,
-      PORT: String(base),
-      OPERATOR_PORT: String(operator),
-      SWITCH_ADMIN_TOKEN: ADMIN,
-      SWITCH_RATE_LIMIT_PER_MINUTE: '10000000',
-      SWITCH_LOG_REQUESTS: 'false',
-    }),
-  ];
-  try {
-    try {
-      for (const port of [base + 1, base + 2, base + 3, base + 4, operator]) await waitFor(`http://127.0.0.1:${port}/readyz`);
-    } catch (e) {
-      throw new Error(`${e.message}\n${procs.map((p) => p.output().slice(-800)).join('\n---\n')}`);
+    const result = {
+      throughput_rps: round(sat.ok / sat.sendSeconds, 0),
+      errors: sat.errors,
+      generator_ok: sat.ok / sat.sendSeconds >= 10_000,
+    };
+    for (const rate of [CFG.embeddedRate, CFG.kafkaRate]) {
+      say(`baseline: fixed rate ${rate}/s for ${CFG.baselineSeconds} s`);
+      const fixed = await runLoad({ origin, path: '/x', mode: 'open', rate, durationMs: CFG.baselineSeconds * 1000 });
+      result[`fixed_${rate}`] = { ...latencyFigures(fixed), errors: fixed.errors, generator_behind_max_ms: round(fixed.behind_ms, 1) };
     }
-    const admin = { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' };
-    await fetch(`http://127.0.0.1:${operator}/admin/v1/merchants`, {
-      method: 'POST',
-      headers: admin,
-      body: JSON.stringify({ id: 'bench', nombre: 'Bench' }),
-    });
-    console.error('kafka mode: services ready');
-    const key = (
-      await (
-        await fetch(`http://127.0.0.1:${operator}/admin/v1/merchants/bench/keys`, {
-          method: 'POST',
-          headers: admin,
-          body: JSON.stringify({ mode: 'test' }),
-        })
-      ).json()
-    ).x_switch_key;
-    const hook = { mode: 'test', url: `http://127.0.0.1:${receiver.address().port}/hook`, events: ['transaccion.liquidada'] };
-    await fetch(`http://127.0.0.1:${operator}/admin/v1/merchants/bench/webhooks`, {
-      method: 'POST',
-      headers: admin,
-      body: JSON.stringify(hook),
-    });
-    const services = [
-      { name: 'gateway', metrics: `http://127.0.0.1:${operator}/metrics` },
-      { name: 'router', metrics: `http://127.0.0.1:${base + 1}/metrics` },
-      { name: 'bank-sim', metrics: `http://127.0.0.1:${base + 2}/metrics` },
-      { name: 'notifier', metrics: `http://127.0.0.1:${base + 3}/metrics` },
-      { name: 'reconciler', metrics: `http://127.0.0.1:${base + 4}/metrics` },
-    ];
-    const result = await measureCpu(services, async () => {
-      const r = await drive(
-        `http://127.0.0.1:${base}/switch/v1/pagar`,
-        { 'x-switch-key': key },
-        'kafka+mongo: 5 processes (gateway, router, bank-sim, notifier, reconciler)',
-        KAFKA_REQUESTS,
-        KAFKA_CONCURRENCY,
-      );
-      // The load ends when every settled payout's webhook has arrived (bounded: a benchmark, not a test).
-      const expected = r.requests + r.warmup;
-      const deadline = Date.now() + 120_000;
-      while (delivered < expected && Date.now() < deadline) await new Promise((res) => setTimeout(res, 100));
-      r.webhooks = `${delivered}/${expected}`;
-      return r;
-    });
-    storeRows.push(...(await storeProfile(services)));
+    if (!result.generator_ok) say(`WARNING: the generator reached only ${result.throughput_rps} req/s against a bare server (< 10,000)`);
     return result;
   } finally {
-    for (const p of procs) p.child.kill('SIGTERM');
-    receiver.close();
+    child.kill();
   }
 }
 
-const runners = { baseline, embedded, kafka };
-console.log(
-  `machine: ${cpus().length} cores (${cpus()[0]?.model ?? 'unknown'}), ${(totalmem() / 2 ** 30).toFixed(0)} GiB, node ${process.version}`,
-);
-console.log(
-  `load: ${REQUESTS} pago_movil payouts (kafka mode: ${KAFKA_REQUESTS}) after a warm-up, ${CONCURRENCY} concurrent clients (kafka mode: ${KAFKA_CONCURRENCY}), each a new idempotency_key\n`,
-);
-const rows = [];
-const storeRows = [];
-for (const mode of MODES) {
+// --- embedded: the whole switch in one process, memory bus and store
+async function embedded() {
+  const port = await freePort();
+  const operatorPort = await freePort();
+  const adminToken = `bench-${randomUUID()}`;
+  const child = spawn(process.execPath, [...profileArgs, 'services/embedded/dist/main.js'], {
+    cwd: REPO,
+    env: {
+      ...process.env,
+      ...HIGH_RATE_LIMIT,
+      PORT: String(port),
+      OPERATOR_PORT: String(operatorPort),
+      SWITCH_ADMIN_TOKEN: adminToken,
+      SWITCH_STATE_DIR: resolve(BENCH_DIR, 'embedded-state'),
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  profiled[child.pid] = 'embedded';
+  let out = '';
+  child.stdout.on('data', (d) => (out += d));
+  child.stderr.on('data', (d) => serviceLog.write(d));
+  const receiver = await startReceiver();
   try {
-    rows.push(await runners[mode]());
-  } catch (e) {
-    rows.push({ label: `${mode}: failed (${e.message}${e.cause ? `: ${e.cause.message ?? e.cause}` : ''})` });
-    console.error(e.stack);
+    const deadline = Date.now() + 60_000;
+    while (!/x-switch-key:\s+(\S+)/.test(out)) {
+      if (Date.now() > deadline || child.exitCode !== null) throw new Error(`the embedded switch did not start:\n${out.slice(-2000)}`);
+      await sleep(100);
+    }
+    const key = /x-switch-key:\s+(\S+)/.exec(out)[1];
+    // `npm start`'s demo merchant (services/embedded/src/seed.ts).
+    await registerWebhook(`http://127.0.0.1:${operatorPort}`, adminToken, 'demo', receiver.url);
+    // The in-memory store is out of reach, so the state change time is unknown: no delay figures.
+    const stateChangedAt = async () => [];
+    return await measureMode({
+      label: 'embedded',
+      url: `http://127.0.0.1:${port}`,
+      key,
+      rate: CFG.embeddedRate,
+      procs: [{ name: 'embedded', pid: child.pid, kind: 'switch' }],
+      services: [{ name: 'embedded', metrics: `http://127.0.0.1:${operatorPort}/metrics` }],
+      storeMetrics: false,
+      receiver,
+      stateChangedAt,
+    });
+  } finally {
+    // SIGTERM (a clean exit writes a --cpu-prof profile), SIGKILL if it is still busy after 15 s.
+    const exited = new Promise((r) => (child.exitCode !== null ? r() : child.once('exit', r)));
+    child.kill('SIGTERM');
+    const kill = setTimeout(() => child.kill('SIGKILL'), 15_000);
+    await exited;
+    clearTimeout(kill);
+    await receiver.close();
   }
 }
-console.table(rows);
-if (storeRows.length > 0) {
-  console.log('\nkafka mode, store commands by total time (switch_store_command_duration_seconds):');
-  console.table(storeRows);
+
+async function registerWebhook(adminUrl, token, merchant, url) {
+  await admin(adminUrl, token, `/merchants/${merchant}/webhooks`, { mode: 'test', url, events: ['transaccion.liquidada'] });
+}
+
+// --- kafka: every service its own process on real Kafka, Apicurio and FerretDB on PostgreSQL
+async function kafkaModes(which) {
+  const database = `bench_${Date.now()}`;
+  say(`kafka: starting the stack (infrastructure on ${Object.values(INFRA_PORTS).join('/')}, database ${database})`);
+  const stack = await startStack({
+    port: 0,
+    stateDir: resolve(BENCH_DIR, 'stack'),
+    infraPorts: INFRA_PORTS,
+    database,
+    merchant: 'bench',
+    env: HIGH_RATE_LIMIT,
+    nodeArgs: profileArgs,
+    sink: { write: (line) => serviceLog.write(`${line}\n`), colour: false },
+    log: (line) => say(`stack: ${line}`),
+  });
+  const receiver = await startReceiver();
+  const results = {};
+  try {
+    await registerWebhook(stack.adminUrl, stack.adminToken, stack.merchant, receiver.url);
+    const { MongoClient } = await import('mongodb');
+    const mongo = await MongoClient.connect(stack.mongo.url);
+    const db = mongo.db(database);
+    const services = Object.keys(stack.services)
+      .filter((n) => !n.startsWith('emu-'))
+      .map((n) => ({ name: n, metrics: `${stack.healthUrls[n]}/metrics` }));
+    const infraPid = (name) => Number(readPid(resolve(stack.stateDir, 'infra', 'infra-run', `${name}.pid`)));
+    const procs = [
+      ...Object.entries(stack.services).map(([name, s]) => ({ name, pid: s.pid, kind: name.startsWith('emu-') ? 'emulator' : 'switch' })),
+      ...['kafka', 'apicurio', 'ferretdb'].map((name) => ({ name, pid: infraPid(name), kind: 'infra' })),
+      { name: 'postgres', pid: infraPid('postgres'), kind: 'infra', withChildren: true },
+    ].filter((p) => p.pid > 0);
+    for (const p of procs) if (p.kind !== 'infra') profiled[p.pid] = p.name;
+    // When each payout entered LIQUIDADA, from its stored history.
+    const stateChangedAt = async (ids) => {
+      const out = [];
+      for (let i = 0; i < ids.length; i += 32) {
+        const heads = await Promise.all(
+          ids.slice(i, i + 32).map(([id]) => db.collection('transactions').findOne({ _id: id }, { projection: { history: 1 } })),
+        );
+        for (const h of heads) {
+          const at = h?.history?.find((e) => e.to === 'LIQUIDADA')?.at;
+          if (at) out.push([h._id, Date.parse(at)]);
+        }
+      }
+      return out;
+    };
+    const base = { url: stack.url, key: stack.key, rate: CFG.kafkaRate, procs, services, storeMetrics: true, receiver, stateChangedAt };
+    try {
+      if (which.includes('kafka')) {
+        results.kafka = await attempt('kafka', () => measureMode({ ...base, label: 'kafka' }));
+        report.modes.kafka = results.kafka;
+        savePartial();
+      }
+      if (which.includes('kafka_100k'))
+        results.kafka_100k = await attempt('kafka_100k', async () => {
+          say(`kafka_100k: seeding ${CFG.seed} settled payouts`);
+          const seeded = await seedSettled(db, CFG.seed, { budgetSeconds: CFG.seedSeconds, say });
+          return { seeded, ...(await measureMode({ ...base, label: 'kafka_100k' })) };
+        });
+    } finally {
+      await mongo.close();
+    }
+    results.services = Object.keys(stack.services);
+    return results;
+  } finally {
+    await receiver.close();
+    say('kafka: stopping the stack');
+    await stack.stop();
+  }
+}
+
+function readPid(file) {
+  try {
+    return readFileSync(file, 'utf8').trim();
+  } catch {
+    return '0';
+  }
+}
+
+// --- run
+const machine = `${cpus().length} cores (${cpus()[0]?.model ?? 'unknown'}), ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Linux ${release()}, node ${process.version}`;
+const report = {
+  machine,
+  load_average_at_start: loadavg().map((x) => round(x, 2)),
+  started_at: new Date().toISOString(),
+  config: CFG,
+  baseline: null,
+  modes: {},
+};
+say(`machine: ${machine}; load average ${report.load_average_at_start.join(' ')}`);
+const started = Date.now();
+const failures = [];
+const attempt = async (name, run) => {
+  try {
+    return await run();
+  } catch (e) {
+    failures.push(`${name}: ${e.stack ?? e}`);
+    say(`${name} FAILED: ${e.stack ?? e}`);
+    return { failed: String(e.message ?? e) };
+  }
+};
+/** The report so far, after each mode: a run cut short still leaves its figures. */
+const savePartial = () => CFG.json && writeFileSync(resolve(process.cwd(), CFG.json), `${JSON.stringify(report, null, 2)}\n`);
+if (MODES.includes('baseline')) report.baseline = await attempt('baseline', baseline);
+savePartial();
+if (MODES.includes('embedded')) report.modes.embedded = await attempt('embedded', embedded);
+savePartial();
+const kafkaWanted = MODES.filter((m) => m.startsWith('kafka'));
+if (kafkaWanted.length) {
+  const r = await attempt('kafka', () => kafkaModes(kafkaWanted));
+  if (r.failed) for (const m of kafkaWanted) report.modes[m] = r;
+  else {
+    for (const m of kafkaWanted) report.modes[m] = r[m];
+    report.kafka_services = r.services;
+  }
+}
+report.load_average_at_end = loadavg().map((x) => round(x, 2));
+report.seconds = round((Date.now() - started) / 1000, 0);
+if (CFG.cpuProf) {
+  report.cpu_profiles = relative(REPO, PROFILE_DIR);
+  mkdirSync(PROFILE_DIR, { recursive: true });
+  writeFileSync(resolve(PROFILE_DIR, 'processes.json'), `${JSON.stringify(profiled, null, 2)}\n`);
+}
+serviceLog.end();
+
+printSummary(report);
+if (CFG.json) {
+  writeFileSync(resolve(process.cwd(), CFG.json), `${JSON.stringify(report, null, 2)}\n`);
+  say(`wrote ${CFG.json}`);
+}
+process.exit(failures.length ? 1 : 0);
+
+function printSummary(r) {
+  console.log(
+    `\nmachine: ${r.machine}; load average ${r.load_average_at_start.join(' ')} → ${r.load_average_at_end.join(' ')}; ${r.seconds} s`,
+  );
+  if (r.baseline) console.log(`baseline (bare HTTP server, same generator): ${r.baseline.throughput_rps} req/s at saturation`);
+  const rows = Object.entries(r.modes).map(([mode, m]) =>
+    m.failed
+      ? { mode, failed: m.failed }
+      : {
+          mode,
+          'saturation rps': m.throughput_rps,
+          'fixed rps': m.fixed_rate_rps,
+          p50: m.p50_ms,
+          p95: m.p95_ms,
+          p99: m.p99_ms,
+          max: m.max_ms,
+          errors: m.errors + m.saturation.errors,
+          'cpu ms/payout': m.cpu_ms_per_payout,
+          'cpu ms/payout (sat.)': m.saturation.cost?.cpu_ms_per_payout,
+          'store calls (sat.)': m.saturation.cost?.store_calls_per_payout ?? '',
+          'store calls': m.store_calls_per_payout ?? '',
+          'store writes': m.store_writes_per_payout ?? '',
+          'kafka msgs': m.kafka_messages_per_payout ?? '',
+          webhooks: `${m.webhooks.delivered}/${m.webhooks.expected}`,
+          'hook delay p50/p99': `${m.webhooks.first_attempt_delay_p50_ms}/${m.webhooks.first_attempt_delay_p99_ms}`,
+        },
+  );
+  console.table(rows);
+  for (const [mode, m] of Object.entries(r.modes)) {
+    if (m.failed) continue;
+    console.log(`${mode}: CPU ms per payout by process`, JSON.stringify(m.cpu_ms_per_payout_by_process));
+    console.log(`${mode}: RSS MiB`, JSON.stringify(m.rss_mib));
+    if (m.store_commands_per_payout) console.log(`${mode}: store commands per payout`, JSON.stringify(m.store_commands_per_payout));
+  }
 }

@@ -89,6 +89,12 @@ export const metrics = {
     labelNames: ['group', 'topic'],
     registers: [registry],
   }),
+  busPublished: new Counter({
+    name: 'switch_bus_published_total',
+    help: 'Messages published to the bus, by topic',
+    labelNames: ['topic'],
+    registers: [registry],
+  }),
   handlerRetries: new Counter({
     name: 'switch_bus_handler_retries_total',
     help: 'Bus handler failures being retried (the message and its partition wait; nothing is dead-lettered)',

@@ -187,6 +187,7 @@ export class KafkaBus implements Bus {
     await this.ensureTopics([topic]);
     // acks -1: the broker answers once every in-sync replica has the message.
     await this.producer.send({ topic: topic.name, acks: -1, messages: [{ key, value: bytes, headers }] });
+    metrics.busPublished.inc({ topic: topic.name });
   }
 
   async subscribe<T extends Topic>(

@@ -31,6 +31,7 @@ import type { Transaction } from '../../domain/operation';
 import { createIndexesOneByOne, insertNew, VersionedCollection, type RecordCollection } from './versioned';
 import { ConditionalCollection } from './conditional';
 import { decodeDocument, encodeDocument } from './keys';
+import { countStoreCommands } from './command-metrics';
 
 /**
  * How transactions and deliveries change by compare-and-set: `native` is one conditional
@@ -192,6 +193,7 @@ export class MongoStore implements Store {
       monitorCommands: true,
     });
     observeCommandLatency(this.client, this.commandListeners);
+    countStoreCommands(this.client);
     const db = this.client.db(options.database);
     this.db = db;
     this.merchantRows = db.collection('merchants');
