@@ -5,7 +5,7 @@
 // (in the same database) is the template, and every document of every collection that names it (its
 // transaction head and revisions, idempotency claim, bank order, webhook delivery and revisions, ...)
 // is copied N times with its identifiers made unique. Field names, nesting, BSON types, `_rev`,
-// derived fields (`_unannounced`) and indexes are exactly what MongoStore wrote
+// derived fields (`_due`) and indexes are exactly what MongoStore wrote
 // (shared/src/adapters/mongo/store.ts, versioned.ts): nothing is re-implemented here.
 import { BSON } from 'mongodb';
 
@@ -30,19 +30,19 @@ async function everyDocument(db) {
  */
 export async function seedSettled(db, n, { budgetSeconds = Number.POSITIVE_INFINITY, say = () => {} } = {}) {
   const t0 = Date.now();
-  // A template that is finished everywhere: announced, its webhook delivered, no write half done.
+  // A template that is finished everywhere: final (nothing due), its webhook delivered, no write half done.
   // (A copy of one still in flight would make the router announce and the notifier deliver N copies.)
   const all = await everyDocument(db);
   let txnId = null;
   let docs = [];
-  const candidates = await db.collection('transactions').find({ estado: 'LIQUIDADA', _unannounced: false }).limit(20).toArray();
+  const candidates = await db.collection('transactions').find({ estado: 'LIQUIDADA', _due: false }).limit(20).toArray();
   for (const head of candidates) {
     const found = all.filter(({ text }) => text.includes(head._id));
     const final = found.every(
       ({ name, doc }) =>
         !(name.endsWith('_revisions') && doc.pending !== false) &&
         !(name === 'webhook_deliveries' && doc.status !== 'delivered') &&
-        !(name === 'transactions' && (doc._unannounced !== false || doc.nextCheckAt != null)),
+        !(name === 'transactions' && (doc._due !== false || doc.nextCheckAt != null)),
     );
     if (final && found.some(({ name }) => name === 'webhook_deliveries')) {
       txnId = head._id;
