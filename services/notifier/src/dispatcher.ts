@@ -82,13 +82,21 @@ export class Dispatcher {
         );
         if (!delivery) return;
         attempted++;
-        if (workers.length < this.config.concurrency) workers.push(worker());
+        if (workers.length < this.config.concurrency) workers.push(started());
         // Each attempt, retries included, runs in the trace of the state change it announces.
         await context.with(propagation.extract(ROOT_CONTEXT, delivery.traceContext ?? {}), () => this.attempt(delivery));
       }
     };
-    workers.push(worker());
+    // Each worker's failure is caught as it happens: one waiting its turn in the loop below would be an
+    // unhandled rejection meanwhile (a store timeout then stopped the whole process).
+    let failure: unknown;
+    const started = () =>
+      worker().catch((error: unknown) => {
+        failure ??= error;
+      });
+    workers.push(started());
     for (let i = 0; i < workers.length; i++) await workers[i];
+    if (failure !== undefined) throw failure;
     return attempted;
   }
 

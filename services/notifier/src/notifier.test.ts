@@ -212,6 +212,32 @@ describe('notifier: signed webhooks from a durable queue', () => {
     expect((await store.deliveries.get(delivery!.id))!.status).toBe('delivered');
   });
 
+  it('a store failure in one worker while another is attempting fails the round, never the process (no unhandled rejection)', async () => {
+    const { store, hook } = await setup();
+    const { planDeliveries } = await import('./deliveries');
+    await planDeliveries(store, settled('txn_w1'), new Date());
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      // The first look finds the delivery; every later one (the second worker's) fails like a store timeout.
+      let looks = 0;
+      const claimDue = store.deliveries.claimDue.bind(store.deliveries);
+      store.deliveries.claimDue = async (...args) => {
+        looks++;
+        if (looks === 1) return claimDue(...args);
+        throw new Error('store timed out');
+      };
+      await expect(new Dispatcher(store, config, log).runDue()).rejects.toThrow('store timed out');
+      // Let any rejection left without a handler be reported before looking.
+      await new Promise((r) => setImmediate(r));
+      expect(unhandled).toEqual([]);
+      expect(hook.got).toHaveLength(1);
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+    }
+  });
+
   it('two replicas attempt each delivery once per schedule slot', async () => {
     const { store, hook } = await setup();
     const { planDeliveries } = await import('./deliveries');
