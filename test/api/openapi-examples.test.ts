@@ -110,7 +110,7 @@ describe('every example of /openapi.json works against the switch with a test ke
     );
   });
 
-  it('the sandbox example operation exists for test keys only: a live key gets 404 for it', async () => {
+  it('the sandbox example operation, endpoint and delivery exist for test keys only: a live key gets 404 for them', async () => {
     const live = (await issueKey(t.sw.store, t.merchantId, 'live')).switchKey;
     for (const id of ['txn_ejemplo', 'txn_ejemplo_reverso']) {
       expect((await t.post('/switch/v1/consultar', { id })).statusCode, id).toBe(200);
@@ -120,6 +120,30 @@ describe('every example of /openapi.json works against the switch with a test ke
     }
     const reverse = await t.post('/switch/v1/reverso', { idempotency_key: randomUUID(), id: 'txn_ejemplo' }, live);
     expect(reverse.statusCode).toBe(404);
+    for (const [method, url] of [
+      ['GET', '/switch/v1/transacciones/txn_ejemplo'],
+      ['GET', '/switch/v1/transacciones/txn_ejemplo/entregas'],
+      ['PATCH', '/switch/v1/webhooks/we_ejemplo'],
+      ['POST', '/switch/v1/webhooks/we_ejemplo/rotar-secreto'],
+      ['DELETE', '/switch/v1/webhooks/we_ejemplo'],
+      ['GET', '/switch/v1/webhooks/we_ejemplo/entregas'],
+      ['POST', '/switch/v1/entregas/txn_ejemplo.v1.we_ejemplo/reenviar'],
+    ] as const) {
+      const res = await t.inject({
+        method,
+        url,
+        headers: { 'x-switch-key': live },
+        ...(method === 'PATCH' ? { payload: { active: false } } : {}),
+      });
+      expect(res.statusCode, `${method} ${url}`).toBe(404);
+      expect(res.json(), `${method} ${url}`).toMatchObject({ error: 'NOT_FOUND' });
+    }
+    // The sample endpoint is an answer, never one of the merchant's endpoints, even after a "delete".
+    expect(
+      (await t.inject({ method: 'DELETE', url: '/switch/v1/webhooks/we_ejemplo', headers: { 'x-switch-key': t.key } })).statusCode,
+    ).toBe(200);
+    expect((await t.get('/switch/v1/webhooks')).json().map((e: { id: string }) => e.id)).not.toContain('we_ejemplo');
+    expect((await t.sw.store.webhooks.get('we_ejemplo')) ?? null).toBeNull();
     // Nothing is stored for the test-mode answers either.
     const before = t.footprint();
     await t.post('/switch/v1/reverso', { idempotency_key: randomUUID(), id: 'txn_ejemplo' });
