@@ -1,4 +1,4 @@
-import { API_SCHEMAS, WEBHOOK_EVENTS } from '@switch/shared';
+import { API_SCHEMAS, Concepto, WEBHOOK_EVENTS } from '@switch/shared';
 import { SwitchKeySecurity } from './routes/operations';
 import { OPERATION_EXAMPLES, type OperationExamples } from './examples';
 import { REPLAYED_HEADER } from './mcp/rest';
@@ -40,6 +40,14 @@ export function openApiDocument() {
   };
 }
 
+/**
+ * `concepto` as the HTTP edge checks it: the contract's pattern refuses C0 and DEL, and the money
+ * routes also refuse C1 and U+2028/U+2029 (./routes/operations.ts). The contract's pattern is also the
+ * bus messages' registered one, which the registry would not let tighten, so the document states the
+ * edge's rule here: tools generating requests from it (schemathesis) then send only what is accepted.
+ */
+const CONCEPTO_HTTP_PATTERN = '^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029]+$';
+
 /** JSON-Schema keyword of the exact decimals check (shared/src/contracts/monto.ts). */
 const MAX_DECIMALS = 'x-max-decimals';
 
@@ -68,7 +76,8 @@ export interface PublishOptions {
 
 /**
  * The document as served, from what @fastify/swagger generated:
- * - each `x-max-decimals: n` (read by the server's own check only) is stated in a standard keyword
+ * - `concepto`'s pattern is the edge's (CONCEPTO_HTTP_PATTERN);
+- each `x-max-decimals: n` (read by the server's own check only) is stated in a standard keyword
  *   too, `multipleOf: 10^-n`, so tools generating and checking requests know it; a conditional
  *   branch states that it leaves other fields open (`additionalProperties: true`);
  * - every schema equal to one of the contracts' named schemas (API_SCHEMAS) becomes a `$ref` to its
@@ -93,6 +102,7 @@ export function publishedDocument<T>(document: T, options: PublishOptions): T {
 function statePrecision(node: unknown): void {
   if (Array.isArray(node)) node.forEach(statePrecision);
   else if (isObject(node)) {
+    if (node.pattern === Concepto.pattern) node.pattern = CONCEPTO_HTTP_PATTERN;
     if (typeof node[MAX_DECIMALS] === 'number' && node.multipleOf === undefined)
       node.multipleOf = Number((10 ** -(node[MAX_DECIMALS] as number)).toFixed(node[MAX_DECIMALS] as number));
     // A conditional branch adds a rule to some properties (Instrumento: `valor` by `tipo`); it closes
