@@ -95,4 +95,43 @@ describe('the generated client (@switch-pagos/client)', () => {
     const unknown = await client.consultar(`txn_${newIdempotencyKey().replace(/-/g, '')}`);
     expect(unknown).toMatchObject({ ok: false, status: 404, error: { error: 'NOT_FOUND' } });
   });
+
+  it('lists operations and manages webhook endpoints and their deliveries', async () => {
+    const pago = await client.pagar(withIdempotencyKey(payout({ concepto: 'Listado por el cliente' })));
+    if (!pago.ok) throw new Error(`pagar: ${pago.status} ${JSON.stringify(pago.error)}`);
+
+    const lista = await client.transacciones({ operacion: 'pagar', limite: '100' });
+    if (!lista.ok) throw new Error(`transacciones: ${lista.status} ${JSON.stringify(lista.error)}`);
+    expect(lista.data.transacciones.find((r) => r.id === pago.data.id)).toMatchObject({
+      estado: 'LIQUIDADA',
+      concepto: 'Listado por el cliente',
+    });
+    const detalle = await client.transaccion(pago.data.id);
+    expect(detalle.ok && detalle.data.resultado).toMatchObject({ id: pago.data.id, estado: 'LIQUIDADA' });
+    expect(await client.entregasTransaccion(pago.data.id)).toMatchObject({ ok: true, status: 200 });
+
+    const creado = await client.crearWebhook({ url: 'https://tienda.example/webhooks/cliente', events: ['transaccion.liquidada'] });
+    if (!creado.ok) throw new Error(`crearWebhook: ${creado.status} ${JSON.stringify(creado.error)}`);
+    expect(creado.status).toBe(201);
+    expect(creado.data.secret).toMatch(/^whsec_/);
+    const id = creado.data.id;
+    const listados = await client.webhooks();
+    expect(listados.ok && listados.data.find((e) => e.id === id)).toMatchObject({
+      url: 'https://tienda.example/webhooks/cliente',
+      active: true,
+    });
+    expect(listados.ok && listados.data.some((e) => 'secret' in e)).toBe(false);
+
+    expect(await client.actualizarWebhook(id, { active: false })).toMatchObject({ ok: true, data: { id, active: false } });
+    const rotado = await client.rotarSecretoWebhook(id);
+    expect(rotado.ok && rotado.data.secret).not.toBe(creado.data.secret);
+    expect(await client.entregasWebhook(id)).toMatchObject({ ok: true, data: [] });
+    expect(await client.eliminarWebhook(id)).toMatchObject({ ok: true, data: { id, eliminado: true } });
+    const tras = await client.webhooks();
+    expect(tras.ok && tras.data.some((e) => e.id === id)).toBe(false);
+
+    // The sandbox sample delivery answers in test mode; an unknown one is a 404 value.
+    expect(await client.reenviarEntrega('txn_ejemplo.v1.we_ejemplo')).toMatchObject({ ok: true, status: 202, data: { estado: 'pending' } });
+    expect(await client.reenviarEntrega('txn_nada.v1.we_nada')).toMatchObject({ ok: false, status: 404, error: { error: 'NOT_FOUND' } });
+  });
 });

@@ -133,7 +133,26 @@ describe('documentation', () => {
       Object.values(item),
     );
     expect(operations.map((o) => o.operationId).sort()).toEqual(
-      ['cobrar', 'cobrarToken', 'consultar', 'consultarSaldo', 'listarBancos', 'listarMovimientos', 'pagar', 'reverso'].sort(),
+      [
+        'cobrar',
+        'cobrarToken',
+        'consultar',
+        'consultarSaldo',
+        'listarBancos',
+        'listarMovimientos',
+        'pagar',
+        'reverso',
+        'listarTransacciones',
+        'detalleTransaccion',
+        'listarEntregasTransaccion',
+        'listarWebhooks',
+        'crearWebhook',
+        'actualizarWebhook',
+        'rotarSecretoWebhook',
+        'eliminarWebhook',
+        'listarEntregasWebhook',
+        'reenviarEntrega',
+      ].sort(),
     );
     expect(Object.keys(doc.components.schemas).sort()).toEqual(Object.keys(API_SCHEMAS).sort());
     const pagar = doc.paths['/switch/v1/pagar'].post;
@@ -142,6 +161,16 @@ describe('documentation', () => {
     expect(pagar.responses['409'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/IdempotencyConflictError' });
     expect(doc.components.schemas.PagarRequest.properties.ordenante).toEqual({ $ref: '#/components/schemas/Instrumento' });
     expect(doc.components.schemas.PagarRequest.properties.monto).toEqual({ $ref: '#/components/schemas/Monto' });
+    const crear = doc.paths['/switch/v1/webhooks'].post;
+    expect(crear.requestBody.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/WebhookEndpointCreateRequest' });
+    expect(crear.responses['201'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/WebhookEndpointWithSecret' });
+    expect(doc.paths['/switch/v1/transacciones'].get.responses['200'].content['application/json'].schema).toEqual({
+      $ref: '#/components/schemas/Transacciones',
+    });
+    expect(doc.paths['/switch/v1/transacciones/{id}/entregas'].get.responses['200'].content['application/json'].schema).toEqual({
+      type: 'array',
+      items: { $ref: '#/components/schemas/WebhookEntrega' },
+    });
     expect(pagar.responses['200'].headers['idempotent-replayed'].schema).toEqual({ type: 'string', enum: ['true'] });
     expect(doc.paths['/switch/v1/consultar'].post.responses['200'].headers).toBeUndefined();
     expect(Object.keys(doc.webhooks).sort()).toEqual(['transaccion.aprobada', 'transaccion.liquidada', 'transaccion.rechazada']);

@@ -16,6 +16,16 @@ export type BancoCatalogo = Schemas['BancoCatalogo'];
 export type Saldo = Schemas['Saldo'];
 export type Movimientos = Schemas['Movimientos'];
 export type WebhookEvento = Schemas['WebhookEvento'];
+export type Transacciones = Schemas['Transacciones'];
+export type TransaccionResumen = Schemas['TransaccionResumen'];
+export type TransaccionDetalle = Schemas['TransaccionDetalle'];
+export type WebhookEndpoint = Schemas['WebhookEndpoint'];
+export type WebhookEndpointWithSecret = Schemas['WebhookEndpointWithSecret'];
+export type WebhookEndpointCreateRequest = Schemas['WebhookEndpointCreateRequest'];
+export type WebhookEndpointUpdateRequest = Schemas['WebhookEndpointUpdateRequest'];
+export type WebhookEndpointEliminado = Schemas['WebhookEndpointEliminado'];
+export type WebhookEntrega = Schemas['WebhookEntrega'];
+export type TransaccionesQuery = operations['listarTransacciones']['parameters']['query'];
 export type SaldoQuery = operations['consultarSaldo']['parameters']['query'];
 export type MovimientosQuery = operations['listarMovimientos']['parameters']['query'];
 
@@ -109,6 +119,56 @@ export class SwitchClient {
   /** GET /switch/v1/movimientos: one page of a statement (follow `siguiente` as `cursor`). */
   async movimientos(query: MovimientosQuery): Promise<Answer<Movimientos>> {
     return answer(await this.raw.GET('/switch/v1/movimientos', { params: { query } }));
+  }
+
+  /** GET /switch/v1/transacciones: one page of the key mode's operations, newest first (follow `siguiente` as `cursor`). */
+  async transacciones(query: TransaccionesQuery = {}): Promise<Answer<Transacciones>> {
+    return answer(await this.raw.GET('/switch/v1/transacciones', { params: { query } }));
+  }
+
+  /** GET /switch/v1/transacciones/{id}: one operation in detail (history, attempts, evidence), without asking the bank. */
+  async transaccion(id: string): Promise<Answer<TransaccionDetalle>> {
+    return answer(await this.raw.GET('/switch/v1/transacciones/{id}', { params: { path: { id } } }));
+  }
+
+  /** GET /switch/v1/transacciones/{id}/entregas: the webhook deliveries of an operation. */
+  async entregasTransaccion(id: string): Promise<Answer<WebhookEntrega[]>> {
+    return answer(await this.raw.GET('/switch/v1/transacciones/{id}/entregas', { params: { path: { id } } }));
+  }
+
+  /** GET /switch/v1/webhooks: the webhook endpoints of the key mode (no secrets). */
+  async webhooks(): Promise<Answer<WebhookEndpoint[]>> {
+    return answer(await this.raw.GET('/switch/v1/webhooks'));
+  }
+
+  /** POST /switch/v1/webhooks: register an endpoint; the answer's `secret` is shown only there. */
+  async crearWebhook(body: WebhookEndpointCreateRequest): Promise<Answer<WebhookEndpointWithSecret>> {
+    return answer(await this.raw.POST('/switch/v1/webhooks', { body }));
+  }
+
+  /** PATCH /switch/v1/webhooks/{id}: change an endpoint's events, or disable and enable it. */
+  async actualizarWebhook(id: string, body: WebhookEndpointUpdateRequest): Promise<Answer<WebhookEndpoint>> {
+    return answer(await this.raw.PATCH('/switch/v1/webhooks/{id}', { params: { path: { id } }, body }));
+  }
+
+  /** POST /switch/v1/webhooks/{id}/rotar-secreto: a new secret; the previous one signs beside it until `rotacion_hasta`. */
+  async rotarSecretoWebhook(id: string): Promise<Answer<WebhookEndpointWithSecret>> {
+    return answer(await this.raw.POST('/switch/v1/webhooks/{id}/rotar-secreto', { params: { path: { id } } }));
+  }
+
+  /** DELETE /switch/v1/webhooks/{id}: no further deliveries to the endpoint. */
+  async eliminarWebhook(id: string): Promise<Answer<WebhookEndpointEliminado>> {
+    return answer(await this.raw.DELETE('/switch/v1/webhooks/{id}', { params: { path: { id } } }));
+  }
+
+  /** GET /switch/v1/webhooks/{id}/entregas: an endpoint's deliveries, newest first, with every attempt. */
+  async entregasWebhook(id: string): Promise<Answer<WebhookEntrega[]>> {
+    return answer(await this.raw.GET('/switch/v1/webhooks/{id}/entregas', { params: { path: { id } } }));
+  }
+
+  /** POST /switch/v1/entregas/{id}/reenviar: attempt a delivery again now (202: queued). */
+  async reenviarEntrega(id: string): Promise<Answer<WebhookEntrega>> {
+    return answer(await this.raw.POST('/switch/v1/entregas/{id}/reenviar', { params: { path: { id } } }));
   }
 
   /**

@@ -164,6 +164,174 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/switch/v1/transacciones": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List operations
+         * @description Newest first. Filters combine (and); `desde`/`hasta` are Venezuelan calendar days (UTC-4), both inclusive. Pass `siguiente` as `cursor` for the next page. Operations of other merchants or of the other mode are never listed.
+         */
+        get: operations["listarTransacciones"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/switch/v1/transacciones/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One operation in detail
+         * @description The Resultado as /consultar answers it (without asking the bank), the request, every state change with its cause, time and bank data, the attempts and the reconciler evidence. Another merchant or mode: 404. In test mode, `txn_ejemplo` is the sandbox example operation.
+         */
+        get: operations["detalleTransaccion"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/switch/v1/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List webhook endpoints
+         * @description The endpoints of the key mode; secrets are never listed.
+         */
+        get: operations["listarWebhooks"];
+        put?: never;
+        /**
+         * Register a webhook endpoint
+         * @description The answer carries the signing `secret`, the only time it is shown. In live mode the URL must be https and resolve to a public address (422 DESTINATION_REFUSED otherwise).
+         */
+        post: operations["crearWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/switch/v1/webhooks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a webhook endpoint
+         * @description No further deliveries; its past deliveries stay listed by transaction.
+         */
+        delete: operations["eliminarWebhook"];
+        options?: never;
+        head?: never;
+        /**
+         * Change the events of an endpoint, or disable and enable it
+         * @description Send `events` (the full new list), `active`, or both; the answer is the endpoint as changed. A disabled endpoint keeps its deliveries and receives no new ones until enabled again.
+         */
+        patch: operations["actualizarWebhook"];
+        trace?: never;
+    };
+    "/switch/v1/webhooks/{id}/rotar-secreto": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate the signing secret
+         * @description A new secret, shown once in this answer. The previous one keeps signing beside it until `rotacion_hasta`: `x-service-signature` carries the new signature only, `webhook-signature` carries both (space-separated).
+         */
+        post: operations["rotarSecretoWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/switch/v1/webhooks/{id}/entregas": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Deliveries of an endpoint
+         * @description Newest first (at most 100), each with every attempt: time, HTTP status, latency, error; and the next attempt while pending.
+         */
+        get: operations["listarEntregasWebhook"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/switch/v1/transacciones/{id}/entregas": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Webhook deliveries of a transaction
+         * @description Every delivery of the transaction, to each endpoint (deleted ones included), each with every attempt. A transaction of another merchant or mode: 404.
+         */
+        get: operations["listarEntregasTransaccion"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/switch/v1/entregas/{id}/reenviar": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Redeliver a webhook delivery
+         * @description Attempts it again now with the same body and signature; its earlier attempts are kept.
+         */
+        post: operations["reenviarEntrega"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     "transaccion.aprobada": {
@@ -290,7 +458,7 @@ export interface components {
             concepto: string;
             /** @description Channel the merchant collected the order through */
             canal?: "web" | "app" | "pos" | "api";
-            /** @description Hint for the rail; honoured when that bank is enabled and able. Without it, test mode routes to `bnc`, the simulated bank, whose outcome no amount changes. Test mode, where a bank answers through its emulator (`npm start`, the test deployment; `sandbox` in GET /bancos): naming it here makes the cents of `monto.valor` pick the outcome, end to end. banco_plaza: .51 → RECHAZADA SALDO_INSUFICIENTE, .13 → RECHAZADA MONTO_INVALIDO, .30 → RECHAZADA RECHAZO_TECNICO, .56 → RECHAZADA NO_AFILIADO_SERVICIO, .61 → RECHAZADA EXCEDE_LIMITE, .44 → RECHAZADA CUENTA_BLOQUEADA, .45 → RECHAZADA FUERA_DE_HORARIO, .46 → RECHAZADA CANCELADA_POR_PAGADOR, .47 → RECHAZADA DESCONOCIDO, .55 (cobrar) → RECHAZADA OTP_INVALIDO, .91 (cobrar/token) → RECHAZADA BANCO_NO_DISPONIBLE, .41 → ACEPTADA→RECHAZADA CUENTA_NO_EXISTE, .42 → ACEPTADA→RECHAZADA SALDO_INSUFICIENTE, .43 → ACEPTADA→RECHAZADA BENEFICIARIO_NO_COINCIDE, .81 → DESCONOCIDA→LIQUIDADA, .82 → DESCONOCIDA→RECHAZADA SALDO_INSUFICIENTE, .83 → ACEPTADA→LIQUIDADA. bancaribe: .51 → RECHAZADA SALDO_INSUFICIENTE, .13 → RECHAZADA MONTO_INVALIDO, .56 → RECHAZADA NO_AFILIADO_SERVICIO, .61 → RECHAZADA EXCEDE_LIMITE, .96 → RECHAZADA RECHAZO_TECNICO, .05 (cobrar) → RECHAZADA OTP_INVALIDO, .91 (cobrar) → RECHAZADA BANCO_NO_DISPONIBLE, .71 → ACEPTADA→RECHAZADA CUENTA_NO_EXISTE, .73 → ACEPTADA→RECHAZADA CUENTA_BLOQUEADA, .74 → ACEPTADA→RECHAZADA BENEFICIARIO_NO_COINCIDE, .75 → ACEPTADA→RECHAZADA EXCEDE_LIMITE, .76 → ACEPTADA→RECHAZADA BANCO_NO_DISPONIBLE, .78 → ACEPTADA→RECHAZADA SALDO_INSUFICIENTE, .79 → ACEPTADA→RECHAZADA RECHAZO_TECNICO, .84 → ACEPTADA→RECHAZADA FUERA_DE_HORARIO, .85 → ACEPTADA→RECHAZADA CANCELADA_POR_PAGADOR, .86 → ACEPTADA→RECHAZADA DESCONOCIDO, .81 → DESCONOCIDA→LIQUIDADA, .82 → DESCONOCIDA→RECHAZADA SALDO_INSUFICIENTE, .83 → ACEPTADA→LIQUIDADA. banco_activo: .51 → RECHAZADA SALDO_INSUFICIENTE, .53 → RECHAZADA NO_AFILIADO_SERVICIO, .54 → RECHAZADA EXCEDE_LIMITE, .55 → RECHAZADA CUENTA_NO_EXISTE, .57 → RECHAZADA RECHAZO_TECNICO, .59 → RECHAZADA CUENTA_BLOQUEADA, .64 → RECHAZADA MONTO_INVALIDO, .65 → RECHAZADA BENEFICIARIO_NO_COINCIDE, .66 → RECHAZADA FUERA_DE_HORARIO, .67 → RECHAZADA CANCELADA_POR_PAGADOR, .68 → RECHAZADA DESCONOCIDO, .52 (cobrar) → RECHAZADA OTP_INVALIDO, .56 (cobrar/token) → RECHAZADA BANCO_NO_DISPONIBLE, .61 → ACEPTADA→RECHAZADA SALDO_INSUFICIENTE, .62 → ACEPTADA→RECHAZADA CUENTA_NO_EXISTE, .63 → ACEPTADA→RECHAZADA BANCO_NO_DISPONIBLE, .81 → DESCONOCIDA→LIQUIDADA, .82 → DESCONOCIDA→RECHAZADA SALDO_INSUFICIENTE, .83 → ACEPTADA→LIQUIDADA. Other cents: the bank's ordinary answer (docs/sandbox.md). */
+            /** @description Hint for the rail; honoured when that bank is enabled and able. Without it, test mode routes to `bnc`, the simulated bank, whose outcome no amount changes. Test mode, where a bank answers through its emulator (`npm start`, the test deployment; `sandbox` in GET /bancos): naming it here makes the cents of `monto.valor` pick the outcome, end to end. banco_plaza: .51 → RECHAZADA SALDO_INSUFICIENTE, .13 → RECHAZADA MONTO_INVALIDO, .30 → RECHAZADA RECHAZO_TECNICO, .56 → RECHAZADA NO_AFILIADO_SERVICIO, .61 → RECHAZADA EXCEDE_LIMITE, .44 → RECHAZADA CUENTA_BLOQUEADA, .45 → RECHAZADA FUERA_DE_HORARIO, .46 → RECHAZADA CANCELADA_POR_PAGADOR, .47 → RECHAZADA DESCONOCIDO, .55 (cobrar) → RECHAZADA OTP_INVALIDO, .91 (cobrar/token) → RECHAZADA BANCO_NO_DISPONIBLE, .41 → ACEPTADA→RECHAZADA CUENTA_NO_EXISTE, .42 → ACEPTADA→RECHAZADA SALDO_INSUFICIENTE, .43 → ACEPTADA→RECHAZADA BENEFICIARIO_NO_COINCIDE, .81 → DESCONOCIDA→LIQUIDADA, .82 → DESCONOCIDA→RECHAZADA SALDO_INSUFICIENTE, .83 → ACEPTADA→LIQUIDADA. bancaribe: .51 → RECHAZADA SALDO_INSUFICIENTE, .13 → RECHAZADA MONTO_INVALIDO, .56 → RECHAZADA NO_AFILIADO_SERVICIO, .61 → RECHAZADA EXCEDE_LIMITE, .05 (cobrar) → RECHAZADA OTP_INVALIDO, .91 (cobrar) → RECHAZADA BANCO_NO_DISPONIBLE, .71 → ACEPTADA→RECHAZADA CUENTA_NO_EXISTE, .73 → ACEPTADA→RECHAZADA CUENTA_BLOQUEADA, .74 → ACEPTADA→RECHAZADA BENEFICIARIO_NO_COINCIDE, .75 → ACEPTADA→RECHAZADA EXCEDE_LIMITE, .76 → ACEPTADA→RECHAZADA BANCO_NO_DISPONIBLE, .78 → ACEPTADA→RECHAZADA SALDO_INSUFICIENTE, .79 → ACEPTADA→RECHAZADA RECHAZO_TECNICO, .84 → ACEPTADA→RECHAZADA FUERA_DE_HORARIO, .85 → ACEPTADA→RECHAZADA CANCELADA_POR_PAGADOR, .86 → ACEPTADA→RECHAZADA DESCONOCIDO, .81 → DESCONOCIDA→LIQUIDADA, .82 → DESCONOCIDA→RECHAZADA SALDO_INSUFICIENTE, .83 → ACEPTADA→LIQUIDADA. banco_activo: .51 → RECHAZADA SALDO_INSUFICIENTE, .53 → RECHAZADA NO_AFILIADO_SERVICIO, .54 → RECHAZADA EXCEDE_LIMITE, .55 → RECHAZADA CUENTA_NO_EXISTE, .59 → RECHAZADA CUENTA_BLOQUEADA, .64 → RECHAZADA MONTO_INVALIDO, .65 → RECHAZADA BENEFICIARIO_NO_COINCIDE, .66 → RECHAZADA FUERA_DE_HORARIO, .67 → RECHAZADA CANCELADA_POR_PAGADOR, .68 → RECHAZADA DESCONOCIDO, .52 (cobrar) → RECHAZADA OTP_INVALIDO, .56 (cobrar/token) → RECHAZADA BANCO_NO_DISPONIBLE, .61 → ACEPTADA→RECHAZADA SALDO_INSUFICIENTE, .62 → ACEPTADA→RECHAZADA CUENTA_NO_EXISTE, .63 → ACEPTADA→RECHAZADA BANCO_NO_DISPONIBLE, .81 → DESCONOCIDA→LIQUIDADA, .82 → DESCONOCIDA→RECHAZADA SALDO_INSUFICIENTE, .83 → ACEPTADA→LIQUIDADA. Other cents: the bank's ordinary answer (docs/sandbox.md). */
             banco_preferido?: "banco_plaza" | "bnc" | "bancaribe" | "banco_activo";
             cobrador: components["schemas"]["Instrumento"];
             pagador: components["schemas"]["Instrumento"];
@@ -305,7 +473,7 @@ export interface components {
             concepto: string;
             /** @description Channel the merchant collected the order through */
             canal?: "web" | "app" | "pos" | "api";
-            /** @description Hint for the rail; honoured when that bank is enabled and able. Without it, test mode routes to `bnc`, the simulated bank, whose outcome no amount changes. Test mode, where a bank answers through its emulator (`npm start`, the test deployment; `sandbox` in GET /bancos): naming it here makes the cents of `monto.valor` pick the outcome, end to end. banco_plaza: .51 → RECHAZADA SALDO_INSUFICIENTE, .13 → RECHAZADA MONTO_INVALIDO, .30 → RECHAZADA RECHAZO_TECNICO, .56 → RECHAZADA NO_AFILIADO_SERVICIO, .61 → RECHAZADA EXCEDE_LIMITE, .44 → RECHAZADA CUENTA_BLOQUEADA, .45 → RECHAZADA FUERA_DE_HORARIO, .46 → RECHAZADA CANCELADA_POR_PAGADOR, .47 → RECHAZADA DESCONOCIDO, .55 (cobrar) → RECHAZADA OTP_INVALIDO, .91 (cobrar/token) → RECHAZADA BANCO_NO_DISPONIBLE, .41 → ACEPTADA→RECHAZADA CUENTA_NO_EXISTE, .42 → ACEPTADA→RECHAZADA SALDO_INSUFICIENTE, .43 → ACEPTADA→RECHAZADA BENEFICIARIO_NO_COINCIDE, .81 → DESCONOCIDA→LIQUIDADA, .82 → DESCONOCIDA→RECHAZADA SALDO_INSUFICIENTE, .83 → ACEPTADA→LIQUIDADA. bancaribe: .51 → RECHAZADA SALDO_INSUFICIENTE, .13 → RECHAZADA MONTO_INVALIDO, .56 → RECHAZADA NO_AFILIADO_SERVICIO, .61 → RECHAZADA EXCEDE_LIMITE, .96 → RECHAZADA RECHAZO_TECNICO, .05 (cobrar) → RECHAZADA OTP_INVALIDO, .91 (cobrar) → RECHAZADA BANCO_NO_DISPONIBLE, .71 → ACEPTADA→RECHAZADA CUENTA_NO_EXISTE, .73 → ACEPTADA→RECHAZADA CUENTA_BLOQUEADA, .74 → ACEPTADA→RECHAZADA BENEFICIARIO_NO_COINCIDE, .75 → ACEPTADA→RECHAZADA EXCEDE_LIMITE, .76 → ACEPTADA→RECHAZADA BANCO_NO_DISPONIBLE, .78 → ACEPTADA→RECHAZADA SALDO_INSUFICIENTE, .79 → ACEPTADA→RECHAZADA RECHAZO_TECNICO, .84 → ACEPTADA→RECHAZADA FUERA_DE_HORARIO, .85 → ACEPTADA→RECHAZADA CANCELADA_POR_PAGADOR, .86 → ACEPTADA→RECHAZADA DESCONOCIDO, .81 → DESCONOCIDA→LIQUIDADA, .82 → DESCONOCIDA→RECHAZADA SALDO_INSUFICIENTE, .83 → ACEPTADA→LIQUIDADA. banco_activo: .51 → RECHAZADA SALDO_INSUFICIENTE, .53 → RECHAZADA NO_AFILIADO_SERVICIO, .54 → RECHAZADA EXCEDE_LIMITE, .55 → RECHAZADA CUENTA_NO_EXISTE, .57 → RECHAZADA RECHAZO_TECNICO, .59 → RECHAZADA CUENTA_BLOQUEADA, .64 → RECHAZADA MONTO_INVALIDO, .65 → RECHAZADA BENEFICIARIO_NO_COINCIDE, .66 → RECHAZADA FUERA_DE_HORARIO, .67 → RECHAZADA CANCELADA_POR_PAGADOR, .68 → RECHAZADA DESCONOCIDO, .52 (cobrar) → RECHAZADA OTP_INVALIDO, .56 (cobrar/token) → RECHAZADA BANCO_NO_DISPONIBLE, .61 → ACEPTADA→RECHAZADA SALDO_INSUFICIENTE, .62 → ACEPTADA→RECHAZADA CUENTA_NO_EXISTE, .63 → ACEPTADA→RECHAZADA BANCO_NO_DISPONIBLE, .81 → DESCONOCIDA→LIQUIDADA, .82 → DESCONOCIDA→RECHAZADA SALDO_INSUFICIENTE, .83 → ACEPTADA→LIQUIDADA. Other cents: the bank's ordinary answer (docs/sandbox.md). */
+            /** @description Hint for the rail; honoured when that bank is enabled and able. Without it, test mode routes to `bnc`, the simulated bank, whose outcome no amount changes. Test mode, where a bank answers through its emulator (`npm start`, the test deployment; `sandbox` in GET /bancos): naming it here makes the cents of `monto.valor` pick the outcome, end to end. banco_plaza: .51 → RECHAZADA SALDO_INSUFICIENTE, .13 → RECHAZADA MONTO_INVALIDO, .30 → RECHAZADA RECHAZO_TECNICO, .56 → RECHAZADA NO_AFILIADO_SERVICIO, .61 → RECHAZADA EXCEDE_LIMITE, .44 → RECHAZADA CUENTA_BLOQUEADA, .45 → RECHAZADA FUERA_DE_HORARIO, .46 → RECHAZADA CANCELADA_POR_PAGADOR, .47 → RECHAZADA DESCONOCIDO, .55 (cobrar) → RECHAZADA OTP_INVALIDO, .91 (cobrar/token) → RECHAZADA BANCO_NO_DISPONIBLE, .41 → ACEPTADA→RECHAZADA CUENTA_NO_EXISTE, .42 → ACEPTADA→RECHAZADA SALDO_INSUFICIENTE, .43 → ACEPTADA→RECHAZADA BENEFICIARIO_NO_COINCIDE, .81 → DESCONOCIDA→LIQUIDADA, .82 → DESCONOCIDA→RECHAZADA SALDO_INSUFICIENTE, .83 → ACEPTADA→LIQUIDADA. bancaribe: .51 → RECHAZADA SALDO_INSUFICIENTE, .13 → RECHAZADA MONTO_INVALIDO, .56 → RECHAZADA NO_AFILIADO_SERVICIO, .61 → RECHAZADA EXCEDE_LIMITE, .05 (cobrar) → RECHAZADA OTP_INVALIDO, .91 (cobrar) → RECHAZADA BANCO_NO_DISPONIBLE, .71 → ACEPTADA→RECHAZADA CUENTA_NO_EXISTE, .73 → ACEPTADA→RECHAZADA CUENTA_BLOQUEADA, .74 → ACEPTADA→RECHAZADA BENEFICIARIO_NO_COINCIDE, .75 → ACEPTADA→RECHAZADA EXCEDE_LIMITE, .76 → ACEPTADA→RECHAZADA BANCO_NO_DISPONIBLE, .78 → ACEPTADA→RECHAZADA SALDO_INSUFICIENTE, .79 → ACEPTADA→RECHAZADA RECHAZO_TECNICO, .84 → ACEPTADA→RECHAZADA FUERA_DE_HORARIO, .85 → ACEPTADA→RECHAZADA CANCELADA_POR_PAGADOR, .86 → ACEPTADA→RECHAZADA DESCONOCIDO, .81 → DESCONOCIDA→LIQUIDADA, .82 → DESCONOCIDA→RECHAZADA SALDO_INSUFICIENTE, .83 → ACEPTADA→LIQUIDADA. banco_activo: .51 → RECHAZADA SALDO_INSUFICIENTE, .53 → RECHAZADA NO_AFILIADO_SERVICIO, .54 → RECHAZADA EXCEDE_LIMITE, .55 → RECHAZADA CUENTA_NO_EXISTE, .59 → RECHAZADA CUENTA_BLOQUEADA, .64 → RECHAZADA MONTO_INVALIDO, .65 → RECHAZADA BENEFICIARIO_NO_COINCIDE, .66 → RECHAZADA FUERA_DE_HORARIO, .67 → RECHAZADA CANCELADA_POR_PAGADOR, .68 → RECHAZADA DESCONOCIDO, .52 (cobrar) → RECHAZADA OTP_INVALIDO, .56 (cobrar/token) → RECHAZADA BANCO_NO_DISPONIBLE, .61 → ACEPTADA→RECHAZADA SALDO_INSUFICIENTE, .62 → ACEPTADA→RECHAZADA CUENTA_NO_EXISTE, .63 → ACEPTADA→RECHAZADA BANCO_NO_DISPONIBLE, .81 → DESCONOCIDA→LIQUIDADA, .82 → DESCONOCIDA→RECHAZADA SALDO_INSUFICIENTE, .83 → ACEPTADA→LIQUIDADA. Other cents: the bank's ordinary answer (docs/sandbox.md). */
             banco_preferido?: "banco_plaza" | "bnc" | "bancaribe" | "banco_activo";
             cobrador: components["schemas"]["Instrumento"];
             pagador: components["schemas"]["Instrumento"];
@@ -322,7 +490,7 @@ export interface components {
             concepto: string;
             /** @description Channel the merchant collected the order through */
             canal?: "web" | "app" | "pos" | "api";
-            /** @description Hint for the rail; honoured when that bank is enabled and able. Without it, test mode routes to `bnc`, the simulated bank, whose outcome no amount changes. Test mode, where a bank answers through its emulator (`npm start`, the test deployment; `sandbox` in GET /bancos): naming it here makes the cents of `monto.valor` pick the outcome, end to end. banco_plaza: .51 → RECHAZADA SALDO_INSUFICIENTE, .13 → RECHAZADA MONTO_INVALIDO, .30 → RECHAZADA RECHAZO_TECNICO, .56 → RECHAZADA NO_AFILIADO_SERVICIO, .61 → RECHAZADA EXCEDE_LIMITE, .44 → RECHAZADA CUENTA_BLOQUEADA, .45 → RECHAZADA FUERA_DE_HORARIO, .46 → RECHAZADA CANCELADA_POR_PAGADOR, .47 → RECHAZADA DESCONOCIDO, .55 (cobrar) → RECHAZADA OTP_INVALIDO, .91 (cobrar/token) → RECHAZADA BANCO_NO_DISPONIBLE, .41 → ACEPTADA→RECHAZADA CUENTA_NO_EXISTE, .42 → ACEPTADA→RECHAZADA SALDO_INSUFICIENTE, .43 → ACEPTADA→RECHAZADA BENEFICIARIO_NO_COINCIDE, .81 → DESCONOCIDA→LIQUIDADA, .82 → DESCONOCIDA→RECHAZADA SALDO_INSUFICIENTE, .83 → ACEPTADA→LIQUIDADA. bancaribe: .51 → RECHAZADA SALDO_INSUFICIENTE, .13 → RECHAZADA MONTO_INVALIDO, .56 → RECHAZADA NO_AFILIADO_SERVICIO, .61 → RECHAZADA EXCEDE_LIMITE, .96 → RECHAZADA RECHAZO_TECNICO, .05 (cobrar) → RECHAZADA OTP_INVALIDO, .91 (cobrar) → RECHAZADA BANCO_NO_DISPONIBLE, .71 → ACEPTADA→RECHAZADA CUENTA_NO_EXISTE, .73 → ACEPTADA→RECHAZADA CUENTA_BLOQUEADA, .74 → ACEPTADA→RECHAZADA BENEFICIARIO_NO_COINCIDE, .75 → ACEPTADA→RECHAZADA EXCEDE_LIMITE, .76 → ACEPTADA→RECHAZADA BANCO_NO_DISPONIBLE, .78 → ACEPTADA→RECHAZADA SALDO_INSUFICIENTE, .79 → ACEPTADA→RECHAZADA RECHAZO_TECNICO, .84 → ACEPTADA→RECHAZADA FUERA_DE_HORARIO, .85 → ACEPTADA→RECHAZADA CANCELADA_POR_PAGADOR, .86 → ACEPTADA→RECHAZADA DESCONOCIDO, .81 → DESCONOCIDA→LIQUIDADA, .82 → DESCONOCIDA→RECHAZADA SALDO_INSUFICIENTE, .83 → ACEPTADA→LIQUIDADA. banco_activo: .51 → RECHAZADA SALDO_INSUFICIENTE, .53 → RECHAZADA NO_AFILIADO_SERVICIO, .54 → RECHAZADA EXCEDE_LIMITE, .55 → RECHAZADA CUENTA_NO_EXISTE, .57 → RECHAZADA RECHAZO_TECNICO, .59 → RECHAZADA CUENTA_BLOQUEADA, .64 → RECHAZADA MONTO_INVALIDO, .65 → RECHAZADA BENEFICIARIO_NO_COINCIDE, .66 → RECHAZADA FUERA_DE_HORARIO, .67 → RECHAZADA CANCELADA_POR_PAGADOR, .68 → RECHAZADA DESCONOCIDO, .52 (cobrar) → RECHAZADA OTP_INVALIDO, .56 (cobrar/token) → RECHAZADA BANCO_NO_DISPONIBLE, .61 → ACEPTADA→RECHAZADA SALDO_INSUFICIENTE, .62 → ACEPTADA→RECHAZADA CUENTA_NO_EXISTE, .63 → ACEPTADA→RECHAZADA BANCO_NO_DISPONIBLE, .81 → DESCONOCIDA→LIQUIDADA, .82 → DESCONOCIDA→RECHAZADA SALDO_INSUFICIENTE, .83 → ACEPTADA→LIQUIDADA. Other cents: the bank's ordinary answer (docs/sandbox.md). */
+            /** @description Hint for the rail; honoured when that bank is enabled and able. Without it, test mode routes to `bnc`, the simulated bank, whose outcome no amount changes. Test mode, where a bank answers through its emulator (`npm start`, the test deployment; `sandbox` in GET /bancos): naming it here makes the cents of `monto.valor` pick the outcome, end to end. banco_plaza: .51 → RECHAZADA SALDO_INSUFICIENTE, .13 → RECHAZADA MONTO_INVALIDO, .30 → RECHAZADA RECHAZO_TECNICO, .56 → RECHAZADA NO_AFILIADO_SERVICIO, .61 → RECHAZADA EXCEDE_LIMITE, .44 → RECHAZADA CUENTA_BLOQUEADA, .45 → RECHAZADA FUERA_DE_HORARIO, .46 → RECHAZADA CANCELADA_POR_PAGADOR, .47 → RECHAZADA DESCONOCIDO, .55 (cobrar) → RECHAZADA OTP_INVALIDO, .91 (cobrar/token) → RECHAZADA BANCO_NO_DISPONIBLE, .41 → ACEPTADA→RECHAZADA CUENTA_NO_EXISTE, .42 → ACEPTADA→RECHAZADA SALDO_INSUFICIENTE, .43 → ACEPTADA→RECHAZADA BENEFICIARIO_NO_COINCIDE, .81 → DESCONOCIDA→LIQUIDADA, .82 → DESCONOCIDA→RECHAZADA SALDO_INSUFICIENTE, .83 → ACEPTADA→LIQUIDADA. bancaribe: .51 → RECHAZADA SALDO_INSUFICIENTE, .13 → RECHAZADA MONTO_INVALIDO, .56 → RECHAZADA NO_AFILIADO_SERVICIO, .61 → RECHAZADA EXCEDE_LIMITE, .05 (cobrar) → RECHAZADA OTP_INVALIDO, .91 (cobrar) → RECHAZADA BANCO_NO_DISPONIBLE, .71 → ACEPTADA→RECHAZADA CUENTA_NO_EXISTE, .73 → ACEPTADA→RECHAZADA CUENTA_BLOQUEADA, .74 → ACEPTADA→RECHAZADA BENEFICIARIO_NO_COINCIDE, .75 → ACEPTADA→RECHAZADA EXCEDE_LIMITE, .76 → ACEPTADA→RECHAZADA BANCO_NO_DISPONIBLE, .78 → ACEPTADA→RECHAZADA SALDO_INSUFICIENTE, .79 → ACEPTADA→RECHAZADA RECHAZO_TECNICO, .84 → ACEPTADA→RECHAZADA FUERA_DE_HORARIO, .85 → ACEPTADA→RECHAZADA CANCELADA_POR_PAGADOR, .86 → ACEPTADA→RECHAZADA DESCONOCIDO, .81 → DESCONOCIDA→LIQUIDADA, .82 → DESCONOCIDA→RECHAZADA SALDO_INSUFICIENTE, .83 → ACEPTADA→LIQUIDADA. banco_activo: .51 → RECHAZADA SALDO_INSUFICIENTE, .53 → RECHAZADA NO_AFILIADO_SERVICIO, .54 → RECHAZADA EXCEDE_LIMITE, .55 → RECHAZADA CUENTA_NO_EXISTE, .59 → RECHAZADA CUENTA_BLOQUEADA, .64 → RECHAZADA MONTO_INVALIDO, .65 → RECHAZADA BENEFICIARIO_NO_COINCIDE, .66 → RECHAZADA FUERA_DE_HORARIO, .67 → RECHAZADA CANCELADA_POR_PAGADOR, .68 → RECHAZADA DESCONOCIDO, .52 (cobrar) → RECHAZADA OTP_INVALIDO, .56 (cobrar/token) → RECHAZADA BANCO_NO_DISPONIBLE, .61 → ACEPTADA→RECHAZADA SALDO_INSUFICIENTE, .62 → ACEPTADA→RECHAZADA CUENTA_NO_EXISTE, .63 → ACEPTADA→RECHAZADA BANCO_NO_DISPONIBLE, .81 → DESCONOCIDA→LIQUIDADA, .82 → DESCONOCIDA→RECHAZADA SALDO_INSUFICIENTE, .83 → ACEPTADA→LIQUIDADA. Other cents: the bank's ordinary answer (docs/sandbox.md). */
             banco_preferido?: "banco_plaza" | "bnc" | "bancaribe" | "banco_activo";
             ordenante: components["schemas"]["Instrumento"];
             beneficiario: components["schemas"]["Instrumento"];
@@ -517,6 +685,115 @@ export interface components {
                 referencia: string | null;
                 operacion: "token" | "cobrar" | "pagar" | "reverso";
             };
+        };
+        TransaccionResumen: {
+            id: string;
+            operacion: "token" | "cobrar" | "pagar" | "reverso";
+            estado: components["schemas"]["Estado"];
+            banco_usado: ("banco_plaza" | "bnc" | "bancaribe" | "banco_activo") | null;
+            monto: number;
+            moneda: string;
+            concepto: string | null;
+            idempotency_key: string;
+            referencia_banco: string | null;
+            motivo_rechazo: string | null;
+            /** @description ISO 8601 UTC */
+            creada: string;
+            /** @description ISO 8601 UTC */
+            actualizada: string;
+        };
+        Transacciones: {
+            transacciones: components["schemas"]["TransaccionResumen"][];
+            /** @description Pass as `cursor` for the next page; null on the last page */
+            siguiente: string | null;
+        };
+        TransaccionDetalle: {
+            resultado: components["schemas"]["Resultado"];
+            operacion: "token" | "cobrar" | "pagar" | "reverso";
+            idempotency_key: string;
+            /** @description The request body as accepted */
+            solicitud: {
+                [key: string]: unknown;
+            };
+            historial: {
+                desde: components["schemas"]["Estado"] | null;
+                hacia: components["schemas"]["Estado"];
+                en: string;
+                causa: string;
+                motivo: string | null;
+                raw: {
+                    [key: string]: unknown;
+                } | null;
+            }[];
+            intentos: {
+                n: number;
+                banco: string;
+                via: string;
+                enviado: string;
+                resultado: string | null;
+            }[];
+            evidencia: {
+                en: string;
+                resultado: string;
+                raw: {
+                    [key: string]: unknown;
+                };
+            }[];
+            creada: string;
+            actualizada: string;
+        };
+        WebhookEndpointCreateRequest: {
+            /** @description http(s) URL; https in live mode */
+            url: string;
+            /** @description Default: every event */
+            events?: ("transaccion.aprobada" | "transaccion.liquidada" | "transaccion.rechazada")[];
+        };
+        WebhookEndpointUpdateRequest: {
+            events?: ("transaccion.aprobada" | "transaccion.liquidada" | "transaccion.rechazada")[];
+            /** @description false disables the endpoint */
+            active?: boolean;
+        };
+        WebhookEndpoint: {
+            id: string;
+            url: string;
+            events: ("transaccion.aprobada" | "transaccion.liquidada" | "transaccion.rechazada")[];
+            active: boolean;
+            /** @description Until when the previous secret still signs, after a rotation */
+            rotacion_hasta: string | null;
+            creado: string;
+        };
+        WebhookEndpointWithSecret: {
+            id: string;
+            url: string;
+            events: ("transaccion.aprobada" | "transaccion.liquidada" | "transaccion.rechazada")[];
+            active: boolean;
+            /** @description Until when the previous secret still signs, after a rotation */
+            rotacion_hasta: string | null;
+            creado: string;
+            /** @description whsec_…: shown only in this answer; verify x-service-signature with it */
+            secret: string;
+        };
+        WebhookEndpointEliminado: {
+            id: string;
+            /** @enum {boolean} */
+            eliminado: true;
+        };
+        WebhookEntrega: {
+            id: string;
+            endpoint_id: string;
+            transaccion_id: string;
+            evento: "transaccion.aprobada" | "transaccion.liquidada" | "transaccion.rechazada";
+            url: string;
+            estado: "pending" | "delivered" | "exhausted";
+            proximo_intento: string | null;
+            intentos: {
+                n: number;
+                en: string;
+                codigo_http: number | null;
+                latencia_ms: number;
+                error: string | null;
+            }[];
+            creada: string;
         };
     };
     responses: never;
@@ -1219,6 +1496,764 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RefusedRequestError"];
+                };
+            };
+            /** @description Too many requests, or too many refused requests, from this address or merchant; see `retry-after` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitedError"];
+                };
+            };
+            /** @description A dependency (store, bus or bank) is unreachable; retry later */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
+                };
+            };
+        };
+    };
+    listarTransacciones: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Operation kind
+                 * @example pagar
+                 */
+                operacion?: "token" | "cobrar" | "pagar" | "reverso";
+                /**
+                 * @description ACEPTADA (approved, settling), PENDIENTE (in interbank settlement), LIQUIDADA (settled, final), RECHAZADA (final, reason in motivo_rechazo), DESCONOCIDA (the bank may have moved the money: query /switch/v1/consultar, never resend with a new key). ERROR is listed by the contract but never produced by this switch: its own failures are retried until they pass.
+                 * @example LIQUIDADA
+                 */
+                estado?: components["schemas"]["Estado"];
+                /**
+                 * @description banco_usado (routing id)
+                 * @example bnc
+                 */
+                banco?: "banco_plaza" | "bnc" | "bancaribe" | "banco_activo";
+                /**
+                 * @description First day, YYYY-MM-DD (Venezuelan calendar day, UTC-4), inclusive
+                 * @example 2026-11-01
+                 */
+                desde?: string;
+                /**
+                 * @description Last day, YYYY-MM-DD (Venezuelan calendar day, UTC-4), inclusive; not before `desde`
+                 * @example 2026-11-30
+                 */
+                hasta?: string;
+                /**
+                 * @description One transaction id
+                 * @example txn_5d7f9b1d3f5a7c9e1b3d5f7a9c1e3b5d
+                 */
+                id?: string;
+                /**
+                 * @description The idempotency_key of the operation
+                 * @example 6f1c8a52-1d7e-4f55-9a0e-2b1c3d4e5f60
+                 */
+                idempotency_key?: string;
+                /**
+                 * @description Page size, 1 to 100 (default 20)
+                 * @example 20
+                 */
+                limite?: string;
+                /** @description `siguiente` of the previous page */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Transacciones"];
+                };
+            };
+            /** @description A field, the query, the JSON itself or the URL is invalid; `detail` names each */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description `x-switch-key` missing, malformed, invalid or inactive */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedError"];
+                };
+            };
+            /** @description Too many requests, or too many refused requests, from this address or merchant; see `retry-after` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitedError"];
+                };
+            };
+            /** @description A dependency (store, bus or bank) is unreachable; retry later */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
+                };
+            };
+        };
+    };
+    detalleTransaccion: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example txn_ejemplo */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TransaccionDetalle"];
+                };
+            };
+            /** @description A field, the query, the JSON itself or the URL is invalid; `detail` names each */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description `x-switch-key` missing, malformed, invalid or inactive */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedError"];
+                };
+            };
+            /** @description No operation with that id for this merchant and mode */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description Too many requests, or too many refused requests, from this address or merchant; see `retry-after` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitedError"];
+                };
+            };
+            /** @description A dependency (store, bus or bank) is unreachable; retry later */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
+                };
+            };
+        };
+    };
+    listarWebhooks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpoint"][];
+                };
+            };
+            /** @description A field, the query, the JSON itself or the URL is invalid; `detail` names each */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description `x-switch-key` missing, malformed, invalid or inactive */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedError"];
+                };
+            };
+            /** @description Too many requests, or too many refused requests, from this address or merchant; see `retry-after` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitedError"];
+                };
+            };
+            /** @description A dependency (store, bus or bank) is unreachable; retry later */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
+                };
+            };
+        };
+    };
+    crearWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEndpointCreateRequest"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointWithSecret"];
+                };
+            };
+            /** @description A field, the query, the JSON itself or the URL is invalid; `detail` names each */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description `x-switch-key` missing, malformed, invalid or inactive */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedError"];
+                };
+            };
+            /** @description The body is larger than the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeError"];
+                };
+            };
+            /** @description Not `application/json` in UTF-8 */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnsupportedMediaTypeError"];
+                };
+            };
+            /** @description TOKEN_MISMATCH: a cobrar whose monto, cobrador or pagador differs from its token (same idempotency_key); ACCOUNT_NOT_REGISTERED (live): ordenante, cobrador or cuenta is not one of your registered accounts (`detail` names each field; nothing is stored or sent); BANCO_NO_DISPONIBLE: no enabled bank serves the account, or the bank refused the query */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RefusedRequestError"];
+                };
+            };
+            /** @description Too many requests, or too many refused requests, from this address or merchant; see `retry-after` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitedError"];
+                };
+            };
+            /** @description A dependency (store, bus or bank) is unreachable; retry later */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
+                };
+            };
+        };
+    };
+    eliminarWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Endpoint id (we_…)
+                 * @example we_ejemplo
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointEliminado"];
+                };
+            };
+            /** @description A field, the query, the JSON itself or the URL is invalid; `detail` names each */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description `x-switch-key` missing, malformed, invalid or inactive */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedError"];
+                };
+            };
+            /** @description No endpoint of this merchant and mode */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description Too many requests, or too many refused requests, from this address or merchant; see `retry-after` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitedError"];
+                };
+            };
+            /** @description A dependency (store, bus or bank) is unreachable; retry later */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
+                };
+            };
+        };
+    };
+    actualizarWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Endpoint id (we_…)
+                 * @example we_ejemplo
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEndpointUpdateRequest"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpoint"];
+                };
+            };
+            /** @description A field, the query, the JSON itself or the URL is invalid; `detail` names each */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description `x-switch-key` missing, malformed, invalid or inactive */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedError"];
+                };
+            };
+            /** @description No endpoint of this merchant and mode */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description The body is larger than the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeError"];
+                };
+            };
+            /** @description Not `application/json` in UTF-8 */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnsupportedMediaTypeError"];
+                };
+            };
+            /** @description Too many requests, or too many refused requests, from this address or merchant; see `retry-after` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitedError"];
+                };
+            };
+            /** @description A dependency (store, bus or bank) is unreachable; retry later */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
+                };
+            };
+        };
+    };
+    rotarSecretoWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Endpoint id (we_…)
+                 * @example we_ejemplo
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointWithSecret"];
+                };
+            };
+            /** @description A field, the query, the JSON itself or the URL is invalid; `detail` names each */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description `x-switch-key` missing, malformed, invalid or inactive */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedError"];
+                };
+            };
+            /** @description No endpoint of this merchant and mode */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description Too many requests, or too many refused requests, from this address or merchant; see `retry-after` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitedError"];
+                };
+            };
+            /** @description A dependency (store, bus or bank) is unreachable; retry later */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
+                };
+            };
+        };
+    };
+    listarEntregasWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Endpoint id (we_…)
+                 * @example we_ejemplo
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEntrega"][];
+                };
+            };
+            /** @description A field, the query, the JSON itself or the URL is invalid; `detail` names each */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description `x-switch-key` missing, malformed, invalid or inactive */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedError"];
+                };
+            };
+            /** @description No endpoint of this merchant and mode */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description Too many requests, or too many refused requests, from this address or merchant; see `retry-after` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitedError"];
+                };
+            };
+            /** @description A dependency (store, bus or bank) is unreachable; retry later */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
+                };
+            };
+        };
+    };
+    listarEntregasTransaccion: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Transaction id
+                 * @example txn_ejemplo
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEntrega"][];
+                };
+            };
+            /** @description A field, the query, the JSON itself or the URL is invalid; `detail` names each */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description `x-switch-key` missing, malformed, invalid or inactive */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedError"];
+                };
+            };
+            /** @description No transaction of this merchant and mode */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description Too many requests, or too many refused requests, from this address or merchant; see `retry-after` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitedError"];
+                };
+            };
+            /** @description A dependency (store, bus or bank) is unreachable; retry later */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
+                };
+            };
+        };
+    };
+    reenviarEntrega: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Delivery id
+                 * @example txn_ejemplo.v1.we_ejemplo
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEntrega"];
+                };
+            };
+            /** @description A field, the query, the JSON itself or the URL is invalid; `detail` names each */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description `x-switch-key` missing, malformed, invalid or inactive */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedError"];
+                };
+            };
+            /** @description No delivery of this merchant and mode */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
                 };
             };
             /** @description Too many requests, or too many refused requests, from this address or merchant; see `retry-after` */

@@ -1,4 +1,14 @@
-import { EXAMPLE_REVERSO_ID, EXAMPLE_TXN_ID } from './sandbox';
+import {
+  EXAMPLE_DELIVERY_ID,
+  EXAMPLE_ENDPOINT_ID,
+  EXAMPLE_REVERSO_ID,
+  EXAMPLE_TXN_ID,
+  exampleDeliveries,
+  exampleDetail,
+  exampleEndpoint,
+  exampleRedelivery,
+  exampleRotation,
+} from './sandbox';
 
 /**
  * The examples of the OpenAPI document, by operationId. Each request example succeeds as it is when
@@ -217,6 +227,123 @@ export const OPERATION_EXAMPLES: Record<string, OperationExamples> = {
           ],
           siguiente: null,
         },
+      },
+    },
+  },
+  listarTransacciones: {
+    parameters: {
+      operacion: 'pagar',
+      estado: 'LIQUIDADA',
+      banco: 'bnc',
+      desde: '2026-11-01',
+      hasta: '2026-11-30',
+      id: 'txn_5d7f9b1d3f5a7c9e1b3d5f7a9c1e3b5d',
+      idempotency_key: '6f1c8a52-1d7e-4f55-9a0e-2b1c3d4e5f60',
+      limite: '20',
+    },
+    response: {
+      pagina: {
+        summary: 'One page (empty until you have made operations that match the filters)',
+        value: {
+          transacciones: [
+            {
+              id: 'txn_5d7f9b1d3f5a7c9e1b3d5f7a9c1e3b5d',
+              operacion: 'pagar',
+              estado: 'LIQUIDADA',
+              banco_usado: 'bnc',
+              monto: 150.5,
+              moneda: 'VES',
+              concepto: 'Pago a proveedor',
+              idempotency_key: '6f1c8a52-1d7e-4f55-9a0e-2b1c3d4e5f60',
+              referencia_banco: 'TEST-6f1c8a52',
+              motivo_rechazo: null,
+              creada: '2026-11-24T15:02:57.901Z',
+              actualizada: '2026-11-24T15:02:58.123Z',
+            },
+          ],
+          siguiente: null,
+        },
+      },
+    },
+  },
+  detalleTransaccion: {
+    parameters: { id: EXAMPLE_TXN_ID },
+    response: { ejemplo: { summary: 'The sandbox example operation, settled', value: exampleDetail('test', EXAMPLE_TXN_ID) } },
+  },
+  listarEntregasTransaccion: {
+    parameters: { id: EXAMPLE_TXN_ID },
+    response: {
+      entregada: { summary: 'Delivered at the first attempt', value: exampleDeliveries('test', 'transaction', EXAMPLE_TXN_ID) },
+    },
+  },
+  listarWebhooks: {
+    response: {
+      endpoints: { summary: 'The endpoints of the key mode (no secrets)', value: [exampleEndpoint('test', EXAMPLE_ENDPOINT_ID)] },
+    },
+  },
+  crearWebhook: {
+    request: {
+      endpoint: {
+        summary: 'Every event to one URL',
+        description: 'Each call registers one more endpoint. In live mode the URL must be https and public.',
+        value: {
+          url: 'https://tienda.example/webhooks/switch',
+          events: ['transaccion.aprobada', 'transaccion.liquidada', 'transaccion.rechazada'],
+        },
+      },
+    },
+    response: {
+      creado: {
+        summary: 'Registered: keep the secret, it is shown only here',
+        value: {
+          ...exampleEndpoint('test', EXAMPLE_ENDPOINT_ID),
+          id: 'we_3f0c9a1e5b7d4c2a',
+          secret: 'whsec_c2VjcmV0byBkZSBlamVtcGxvIHBhcmEgZG9jcw',
+        },
+      },
+    },
+  },
+  actualizarWebhook: {
+    parameters: { id: EXAMPLE_ENDPOINT_ID },
+    request: {
+      eventos: {
+        summary: 'Only settlements and rejections',
+        description: `\`${EXAMPLE_ENDPOINT_ID}\` is the sandbox sample endpoint (any test key; nothing is stored); put the \`id\` of one of your endpoints instead.`,
+        value: { events: ['transaccion.liquidada', 'transaccion.rechazada'], active: true },
+      },
+    },
+    response: {
+      actualizado: {
+        summary: 'Changed',
+        value: exampleEndpoint('test', EXAMPLE_ENDPOINT_ID, { events: ['transaccion.liquidada', 'transaccion.rechazada'], active: true }),
+      },
+    },
+  },
+  rotarSecretoWebhook: {
+    parameters: { id: EXAMPLE_ENDPOINT_ID },
+    response: {
+      rotado: {
+        summary: 'New secret; the previous one signs beside it until rotacion_hasta',
+        value: { ...exampleRotation('test', EXAMPLE_ENDPOINT_ID), rotacion_hasta: '2026-11-25T15:02:58.123Z' },
+      },
+    },
+  },
+  eliminarWebhook: {
+    parameters: { id: EXAMPLE_ENDPOINT_ID },
+    response: { eliminado: { summary: 'Deleted', value: { id: EXAMPLE_ENDPOINT_ID, eliminado: true } } },
+  },
+  listarEntregasWebhook: {
+    parameters: { id: EXAMPLE_ENDPOINT_ID },
+    response: {
+      entregas: { summary: 'Newest first, with every attempt', value: exampleDeliveries('test', 'endpoint', EXAMPLE_ENDPOINT_ID) },
+    },
+  },
+  reenviarEntrega: {
+    parameters: { id: EXAMPLE_DELIVERY_ID },
+    response: {
+      pendiente: {
+        summary: 'Queued again: attempted now',
+        value: { ...exampleRedelivery('test', EXAMPLE_DELIVERY_ID), proximo_intento: '2026-11-24T15:10:00.000Z' },
       },
     },
   },

@@ -1,4 +1,4 @@
-import { API_SCHEMAS, WEBHOOK_EVENTS } from '@switch/shared';
+import { API_SCHEMAS, Concepto, WEBHOOK_EVENTS } from '@switch/shared';
 import { SwitchKeySecurity } from './routes/operations';
 import { OPERATION_EXAMPLES, type OperationExamples } from './examples';
 import { REPLAYED_HEADER } from './mcp/rest';
@@ -18,7 +18,7 @@ export function openApiDocument() {
         'The mode comes from the key: `sk_test_` keys run in test mode (simulated bank `bnc` never reaches a network), `sk_live_` keys move real money.',
         `Every money operation needs an \`idempotency_key\` (UUID). Repeat a request with the same key to retry safely: the answer is the original operation's, marked with the header \`${REPLAYED_HEADER}: true\`; the same key with another body is refused with 409.`,
         'Settlement is asynchronous: read `estado`, not the HTTP status. On `DESCONOCIDA`, query `/switch/v1/consultar` before any refund and never resend with a new key.',
-        `Try it out: every example here works as it is with a test key (test-mode instruments, the simulated bank). In test mode the id \`txn_ejemplo\` is a sample operation every key can query and reverse.`,
+        `Try it out: every example here works as it is with a test key (test-mode instruments, the simulated bank). In test mode the id \`txn_ejemplo\` is a sample operation every key can query, read in detail and reverse, \`we_ejemplo\` a sample webhook endpoint and \`txn_ejemplo.v1.we_ejemplo\` its sample delivery: their answers store nothing.`,
         'Webhooks: the switch POSTs the events under `webhooks` to each registered endpoint, signed twice: `x-service-signature` (`sha256=` + hex HMAC-SHA256 of the raw body with the endpoint secret) and the Standard Webhooks headers `webhook-id`, `webhook-timestamp`, `webhook-signature`.',
         'AI agents: the same key serves the Model Context Protocol (MCP) server at `/mcp` (Streamable HTTP, stateless, JSON answers; key in `x-switch-key` or `Authorization: Bearer <merchant>:<secret>`). Tools `bancos`, `pagar`, `cobrar_token`, `cobrar`, `consultar`, `reverso`, `saldo`, `movimientos` take the request bodies and queries below and answer the same bodies, with the same validation, idempotency and rate limits. Add it to an agent client as `{"mcpServers":{"switch-pagos":{"type":"http","url":"<base_url>/mcp","headers":{"x-switch-key":"<merchant>:<API_KEY>"}}}}`; for desktop agents over stdio: `{"mcpServers":{"switch-pagos":{"command":"node","args":["<repo>/services/gateway/bin/switch-mcp.js"],"env":{"SWITCH_URL":"<base_url>","SWITCH_KEY":"<merchant>:<API_KEY>"}}}}`. Details and a worked example: `docs/mcp.md` in the repository.',
         'Errors, every one in the body `{"error": CODE, "message": ...}` (400 adds `detail` naming each bad field, 401 is exactly `{"error":"unauthorized"}`): 400 `VALIDATION` (a field; JSON that is malformed, not UTF-8, nested deeper than 32 levels or with a duplicate key; a lone surrogate in any string; a control character in `nombre` or `concepto`; a malformed URL or request); 401 `unauthorized`; 404 `NOT_FOUND`; 405 `METHOD_NOT_ALLOWED` with `allow` on a known path with another method; 408 `REQUEST_TIMEOUT` when the headers or body arrive too slowly; 409 `IDEMPOTENCY_CONFLICT`; 413 `PAYLOAD_TOO_LARGE`; 415 `UNSUPPORTED_MEDIA_TYPE` (not `application/json`, or a charset other than UTF-8); 431 `HEADERS_TOO_LARGE`; 429 `RATE_LIMITED` with `retry-after` (too many requests, or too many refused requests, from an address or for a merchant id; checked before the key); 503 `SERVICE_UNAVAILABLE`.',
@@ -39,6 +39,14 @@ export function openApiDocument() {
     ],
   };
 }
+
+/**
+ * `concepto` as the HTTP edge checks it: the contract's pattern refuses C0 and DEL, and the money
+ * routes also refuse C1 and U+2028/U+2029 (./routes/operations.ts). The contract's pattern is also the
+ * bus messages' registered one, which the registry would not let tighten, so the document states the
+ * edge's rule here: tools generating requests from it (schemathesis) then send only what is accepted.
+ */
+const CONCEPTO_HTTP_PATTERN = '^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029]+$';
 
 /** JSON-Schema keyword of the exact decimals check (shared/src/contracts/monto.ts). */
 const MAX_DECIMALS = 'x-max-decimals';
@@ -68,12 +76,13 @@ export interface PublishOptions {
 
 /**
  * The document as served, from what @fastify/swagger generated:
- * - each `x-max-decimals: n` (read by the server's own check only) is stated in a standard keyword
+ * - `concepto`'s pattern is the edge's (CONCEPTO_HTTP_PATTERN);
+- each `x-max-decimals: n` (read by the server's own check only) is stated in a standard keyword
  *   too, `multipleOf: 10^-n`, so tools generating and checking requests know it; a conditional
  *   branch states that it leaves other fields open (`additionalProperties: true`);
  * - every schema equal to one of the contracts' named schemas (API_SCHEMAS) becomes a `$ref` to its
  *   `components.schemas` entry, named schemas inside named schemas included;
- * - examples (./examples.ts), the replay header of money operations, the webhooks, the server and contact.
+ * - examples (./examples.ts) of the body, the parameters and the success answer, the replay header of money operations, the webhooks, the server and contact.
  */
 export function publishedDocument<T>(document: T, options: PublishOptions): T {
   const doc = JSON.parse(JSON.stringify(document)) as Json;
@@ -93,6 +102,7 @@ export function publishedDocument<T>(document: T, options: PublishOptions): T {
 function statePrecision(node: unknown): void {
   if (Array.isArray(node)) node.forEach(statePrecision);
   else if (isObject(node)) {
+    if (node.pattern === Concepto.pattern) node.pattern = CONCEPTO_HTTP_PATTERN;
     if (typeof node[MAX_DECIMALS] === 'number' && node.multipleOf === undefined)
       node.multipleOf = Number((10 ** -(node[MAX_DECIMALS] as number)).toFixed(node[MAX_DECIMALS] as number));
     // A conditional branch adds a rule to some properties (Instrumento: `valor` by `tipo`); it closes
@@ -150,7 +160,8 @@ function decorateOperation(operation: Json): void {
   const id = operation.operationId as string | undefined;
   const examples: OperationExamples | undefined = id ? OPERATION_EXAMPLES[id] : undefined;
   const responses = (operation.responses ?? {}) as Record<string, Json>;
-  const ok = responses['200'];
+  // The success answer: 200, or 201/202 for a route that creates or queues.
+  const ok = Object.entries(responses).find(([status]) => /^2\d\d$/.test(status))?.[1];
   if (examples?.request) {
     const media = ((operation.requestBody as Json | undefined)?.content as Record<string, Json> | undefined)?.['application/json'];
     if (media) media.examples = examples.request;

@@ -16,6 +16,15 @@ import {
   ValidationErrorBody,
 } from './errors';
 import { WebhookBody } from './webhook';
+import { TransaccionDetalle, TransaccionesPage, TransaccionResumen } from '../domain/transaction-list';
+import {
+  DeliveryView,
+  EndpointCreateBody,
+  EndpointDeleted,
+  EndpointUpdateBody,
+  EndpointView,
+  EndpointWithSecret,
+} from '../domain/webhook-endpoints';
 
 /**
  * The API's named schemas. The OpenAPI document publishes each under `components.schemas` by this
@@ -48,5 +57,14 @@ export const API_SCHEMAS = {
   RateLimitedError: RateLimitedBody,
   ServiceUnavailableError: ServiceUnavailableBody,
   WebhookEvento: WebhookBody,
+  TransaccionResumen,
+  Transacciones: TransaccionesPage,
+  TransaccionDetalle,
+  WebhookEndpointCreateRequest: EndpointCreateBody,
+  WebhookEndpointUpdateRequest: EndpointUpdateBody,
+  WebhookEndpoint: EndpointView,
+  WebhookEndpointWithSecret: EndpointWithSecret,
+  WebhookEndpointEliminado: EndpointDeleted,
+  WebhookEntrega: DeliveryView,
 } as const satisfies Record<string, TSchema>;
 export type ApiSchemaName = keyof typeof API_SCHEMAS;

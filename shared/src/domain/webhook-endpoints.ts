@@ -78,6 +78,9 @@ export const EndpointWithSecret = Type.Object({
   secret: Type.String({ description: 'whsec_…: shown only in this answer; verify x-service-signature with it' }),
 });
 
+/** The answer to deleting an endpoint. */
+export const EndpointDeleted = Type.Object({ id: Type.String(), eliminado: Type.Literal(true) });
+
 export const DeliveryView = Type.Object({
   id: Type.String(),
   endpoint_id: Type.String(),

@@ -11,6 +11,7 @@ import {
   type Store,
 } from '@switch/shared';
 import { HttpProblem } from '../errors';
+import { exampleDetail } from '../sandbox';
 import { errorResponses } from './responses';
 
 const security = [{ switchKey: [] }];
@@ -21,6 +22,7 @@ export function transactionRoutes(app: FastifyInstance, deps: { store: Store }):
     '/switch/v1/transacciones',
     {
       schema: {
+        operationId: 'listarTransacciones',
         tags: ['operaciones'],
         summary: 'List operations',
         description:
@@ -41,10 +43,11 @@ export function transactionRoutes(app: FastifyInstance, deps: { store: Store }):
     '/switch/v1/transacciones/:id',
     {
       schema: {
+        operationId: 'detalleTransaccion',
         tags: ['operaciones'],
         summary: 'One operation in detail',
         description:
-          'The Resultado as /consultar answers it (without asking the bank), the request, every state change with its cause, time and bank data, the attempts and the reconciler evidence. Another merchant or mode: 404.',
+          'The Resultado as /consultar answers it (without asking the bank), the request, every state change with its cause, time and bank data, the attempts and the reconciler evidence. Another merchant or mode: 404. In test mode, `txn_ejemplo` is the sandbox example operation.',
         security,
         params: Type.Object({ id: Type.String({ pattern: '^[A-Za-z0-9_.-]{1,64}$' }) }),
         response: { 200: TransaccionDetalle, ...errorResponses(400, 401, 404, 429, 503) },
@@ -52,6 +55,8 @@ export function transactionRoutes(app: FastifyInstance, deps: { store: Store }):
     },
     async (request) => {
       const { id } = request.params as { id: string };
+      const example = exampleDetail(request.caller.mode, id);
+      if (example) return example;
       const tx = await findOwnTransaction(deps.store, request.caller, id);
       if (!tx) throw new HttpProblem(404, { error: 'NOT_FOUND', message: `no operation ${id}` });
       return toDetalle(tx);

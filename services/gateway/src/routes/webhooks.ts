@@ -7,6 +7,7 @@ import {
   deliveriesOfTransaction,
   DeliveryView,
   EndpointCreateBody,
+  EndpointDeleted,
   EndpointUpdateBody,
   EndpointView,
   EndpointWithSecret,
@@ -22,6 +23,7 @@ import {
   type WebhookEvent,
 } from '@switch/shared';
 import { HttpProblem } from '../errors';
+import { exampleDeliveries, exampleEndpoint, exampleRedelivery, exampleRotation } from '../sandbox';
 import { errorResponses } from './responses';
 
 const security = [{ switchKey: [] }];
@@ -47,6 +49,7 @@ export function webhookRoutes(app: FastifyInstance, deps: { store: Store; rules:
     '/switch/v1/webhooks',
     {
       schema: {
+        operationId: 'listarWebhooks',
         tags,
         summary: 'List webhook endpoints',
         description: 'The endpoints of the key mode; secrets are never listed.',
@@ -61,6 +64,7 @@ export function webhookRoutes(app: FastifyInstance, deps: { store: Store; rules:
     '/switch/v1/webhooks',
     {
       schema: {
+        operationId: 'crearWebhook',
         tags,
         summary: 'Register a webhook endpoint',
         description:
@@ -81,8 +85,11 @@ export function webhookRoutes(app: FastifyInstance, deps: { store: Store; rules:
     '/switch/v1/webhooks/:id',
     {
       schema: {
+        operationId: 'actualizarWebhook',
         tags,
         summary: 'Change the events of an endpoint, or disable and enable it',
+        description:
+          'Send `events` (the full new list), `active`, or both; the answer is the endpoint as changed. A disabled endpoint keeps its deliveries and receives no new ones until enabled again.',
         security,
         params: EndpointParams,
         body: EndpointUpdateBody,
@@ -91,8 +98,9 @@ export function webhookRoutes(app: FastifyInstance, deps: { store: Store; rules:
     },
     async (request) => {
       const { id } = request.params as { id: string };
-      return toEndpointView(
-        unwrap(await updateEndpoint(store, request.caller, id, request.body as { events?: WebhookEvent[]; active?: boolean })),
+      const change = request.body as { events?: WebhookEvent[]; active?: boolean };
+      return (
+        exampleEndpoint(request.caller.mode, id, change) ?? toEndpointView(unwrap(await updateEndpoint(store, request.caller, id, change)))
       );
     },
   );
@@ -101,6 +109,7 @@ export function webhookRoutes(app: FastifyInstance, deps: { store: Store; rules:
     '/switch/v1/webhooks/:id/rotar-secreto',
     {
       schema: {
+        operationId: 'rotarSecretoWebhook',
         tags,
         summary: 'Rotate the signing secret',
         description:
@@ -112,6 +121,8 @@ export function webhookRoutes(app: FastifyInstance, deps: { store: Store; rules:
     },
     async (request) => {
       const { id } = request.params as { id: string };
+      const example = exampleRotation(request.caller.mode, id);
+      if (example) return example;
       const e = unwrap(await rotateSecret(store, request.caller, id, rules));
       return { ...toEndpointView(e), secret: e.secret };
     },
@@ -121,13 +132,14 @@ export function webhookRoutes(app: FastifyInstance, deps: { store: Store; rules:
     '/switch/v1/webhooks/:id',
     {
       schema: {
+        operationId: 'eliminarWebhook',
         tags,
         summary: 'Delete a webhook endpoint',
         description: 'No further deliveries; its past deliveries stay listed by transaction.',
         security,
         params: EndpointParams,
         response: {
-          200: Type.Object({ id: Type.String(), eliminado: Type.Literal(true) }),
+          200: EndpointDeleted,
           ...errorResponses(400, 401, 429, 503),
           404: notFound('endpoint'),
         },
@@ -135,7 +147,7 @@ export function webhookRoutes(app: FastifyInstance, deps: { store: Store; rules:
     },
     async (request) => {
       const { id } = request.params as { id: string };
-      unwrap(await deleteEndpoint(store, request.caller, id));
+      if (!exampleEndpoint(request.caller.mode, id)) unwrap(await deleteEndpoint(store, request.caller, id));
       return { id, eliminado: true as const };
     },
   );
@@ -144,6 +156,7 @@ export function webhookRoutes(app: FastifyInstance, deps: { store: Store; rules:
     '/switch/v1/webhooks/:id/entregas',
     {
       schema: {
+        operationId: 'listarEntregasWebhook',
         tags,
         summary: 'Deliveries of an endpoint',
         description:
@@ -155,7 +168,10 @@ export function webhookRoutes(app: FastifyInstance, deps: { store: Store; rules:
     },
     async (request) => {
       const { id } = request.params as { id: string };
-      return unwrap(await deliveriesOfEndpoint(store, request.caller, id, 100)).map(toDeliveryView);
+      return (
+        exampleDeliveries(request.caller.mode, 'endpoint', id) ??
+        unwrap(await deliveriesOfEndpoint(store, request.caller, id, 100)).map(toDeliveryView)
+      );
     },
   );
 
@@ -163,8 +179,11 @@ export function webhookRoutes(app: FastifyInstance, deps: { store: Store; rules:
     '/switch/v1/transacciones/:id/entregas',
     {
       schema: {
+        operationId: 'listarEntregasTransaccion',
         tags,
         summary: 'Webhook deliveries of a transaction',
+        description:
+          'Every delivery of the transaction, to each endpoint (deleted ones included), each with every attempt. A transaction of another merchant or mode: 404.',
         security,
         params: Type.Object({ id: Id('Transaction id') }),
         response: { 200: Type.Array(DeliveryView), ...errorResponses(400, 401, 429, 503), 404: notFound('transaction') },
@@ -172,7 +191,10 @@ export function webhookRoutes(app: FastifyInstance, deps: { store: Store; rules:
     },
     async (request) => {
       const { id } = request.params as { id: string };
-      return unwrap(await deliveriesOfTransaction(store, request.caller, id)).map(toDeliveryView);
+      return (
+        exampleDeliveries(request.caller.mode, 'transaction', id) ??
+        unwrap(await deliveriesOfTransaction(store, request.caller, id)).map(toDeliveryView)
+      );
     },
   );
 
@@ -180,6 +202,7 @@ export function webhookRoutes(app: FastifyInstance, deps: { store: Store; rules:
     '/switch/v1/entregas/:id/reenviar',
     {
       schema: {
+        operationId: 'reenviarEntrega',
         tags,
         summary: 'Redeliver a webhook delivery',
         description: 'Attempts it again now with the same body and signature; its earlier attempts are kept.',
@@ -190,7 +213,8 @@ export function webhookRoutes(app: FastifyInstance, deps: { store: Store; rules:
     },
     async (request, reply) => {
       const { id } = request.params as { id: string };
-      return reply.code(202).send(toDeliveryView(unwrap(await redeliver(store, request.caller, id))));
+      const example = exampleRedelivery(request.caller.mode, id);
+      return reply.code(202).send(example ?? toDeliveryView(unwrap(await redeliver(store, request.caller, id))));
     },
   );
 }
