@@ -43,7 +43,7 @@ const MovimientosHttpQuery = Type.Object({
 export type MovimientosParams = { cuenta: string; desde: string; hasta?: string; limite?: string; cursor?: string };
 
 /** The answer of a read, or its problem as the house's HTTP problem (the statuses and bodies of SPEC and DESIGN). */
-export function answer<T>(result: AccountReadResult<T>): T {
+function answer<T>(result: AccountReadResult<T>): T {
   if (result.ok) return result.value;
   const problem = result.problem;
   switch (problem.kind) {
