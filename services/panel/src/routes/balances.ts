@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { AccountReadProblem } from '@switch/shared';
+import { venezuelanToday, type AccountReadProblem } from '@switch/shared';
 import { translate, type Lang } from '../i18n';
 import type { PanelContext } from '../panel';
 
@@ -13,7 +13,7 @@ export function balancePages(app: FastifyInstance, ctx: PanelContext): void {
   app.get('/saldos', async (request, reply) => {
     const caller = ctx.caller(request);
     const q = request.query as Record<string, unknown>;
-    const today = new Date(Date.now() - 4 * 3600_000).toISOString().slice(0, 10);
+    const today = venezuelanToday();
     const form = {
       cuenta: typeof q.cuenta === 'string' ? q.cuenta.trim() : '',
       desde: typeof q.desde === 'string' && DAY.test(q.desde) ? q.desde : today,
