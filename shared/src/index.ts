@@ -52,3 +52,4 @@ export * from './domain/sandbox';
 export * from './domain/transaction-list';
 export * from './domain/webhook-endpoints';
 export * from './domain/panel-access';
+export * from './runtime/account-reads';

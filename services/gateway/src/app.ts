@@ -10,6 +10,7 @@ import {
   metrics,
   READY_TIMEOUT_MS,
   registry,
+  type AccountReads,
   type Bus,
   type Logger,
   type RoutingTable,
@@ -24,7 +25,7 @@ import { mcpRoutes } from './mcp/http';
 import { Operations } from './operations';
 import { Replies } from './reply';
 import { adminRoutes } from './routes/admin';
-import { accountRoutes, type AccountReads } from './routes/cuentas';
+import { accountRoutes } from './routes/cuentas';
 import { operationRoutes, SwitchKeySecurity } from './routes/operations';
 import { transactionRoutes } from './routes/transacciones';
 import { webhookRoutes } from './routes/webhooks';

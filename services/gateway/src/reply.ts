@@ -1,14 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import {
-  bankRequests,
-  TOPICS,
-  type BancoId,
-  type BankRequestMessage,
-  type Bus,
-  type GatewayReplyMessage,
-  type Subscription,
-  type TransactionEventMessage,
-} from '@switch/shared';
+import { BankReadClient, TOPICS, type Bus, type Subscription, type TransactionEventMessage } from '@switch/shared';
 
 type EventPredicate = (event: TransactionEventMessage) => boolean;
 
@@ -31,10 +22,13 @@ export interface Waiting<T> {
 export class Replies {
   readonly gatewayId = `gw-${randomUUID().slice(0, 8)}`;
   private readonly eventWaiters = new Map<string, Set<EventWaiter>>();
-  private readonly readWaiters = new Map<string, (reply: GatewayReplyMessage) => void>();
   private subscriptions: Subscription[] = [];
+  /** Balance and statement reads (shared with the standalone panel), answered to this instance. */
+  readonly reads: BankReadClient;
 
-  constructor(private readonly bus: Bus) {}
+  constructor(private readonly bus: Bus) {
+    this.reads = new BankReadClient(bus, this.gatewayId, `gateway-${this.gatewayId}`);
+  }
 
   async start(): Promise<void> {
     this.subscriptions = [
@@ -43,18 +37,12 @@ export class Replies {
         { group: `gateway-${this.gatewayId}`, latestOnly: true, maxAttempts: 1 },
         async ({ value }) => this.onEvent(value),
       ),
-      await this.bus.subscribe(
-        TOPICS.gatewayReplies,
-        { group: `gateway-${this.gatewayId}`, latestOnly: true, maxAttempts: 1 },
-        async ({ value }) => {
-          if (value.gatewayId === this.gatewayId) this.readWaiters.get(value.correlationId)?.(value);
-        },
-      ),
     ];
+    await this.reads.start();
   }
 
   async stop(): Promise<void> {
-    await Promise.all(this.subscriptions.map((s) => s.close()));
+    await Promise.all([...this.subscriptions.map((s) => s.close()), this.reads.stop()]);
     for (const set of this.eventWaiters.values()) for (const w of set) w.resolve(null);
     this.eventWaiters.clear();
   }
@@ -82,32 +70,6 @@ export class Replies {
       timer = setTimeout(() => waiter.resolve(null), timeoutMs);
     });
     return { result, cancel: () => waiter.resolve(null) };
-  }
-
-  /** Sends a read to a bank's connector and waits for its answer. */
-  async read(
-    banco: BancoId,
-    request: Omit<Extract<BankRequestMessage, { op: 'saldo' | 'movimientos' }>, 'correlationId' | 'gatewayId'>,
-    timeoutMs: number,
-  ): Promise<GatewayReplyMessage | null> {
-    const correlationId = `${this.gatewayId}:${randomUUID()}`;
-    const answer = new Promise<GatewayReplyMessage | null>((resolve) => {
-      const timer = setTimeout(() => {
-        this.readWaiters.delete(correlationId);
-        resolve(null);
-      }, timeoutMs);
-      this.readWaiters.set(correlationId, (reply) => {
-        clearTimeout(timer);
-        this.readWaiters.delete(correlationId);
-        resolve(reply);
-      });
-    });
-    await this.bus.publish(bankRequests(banco), correlationId, {
-      ...request,
-      correlationId,
-      gatewayId: this.gatewayId,
-    } as BankRequestMessage);
-    return answer;
   }
 
   private onEvent(event: TransactionEventMessage): void {

@@ -1,3 +1,4 @@
 export { panelPlugin, type PanelDeps } from './panel';
 export { loadPanelConfig, type PanelConfig } from './config';
 export { hashPassword } from './passwords';
+export { startPanelReads } from './reads';

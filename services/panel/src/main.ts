@@ -7,15 +7,18 @@ import {
   createLogger,
   envReader,
   loadInfraConfig,
+  loadRoutingTable,
   onShutdown,
   startHealthServer,
 } from '@switch/shared';
 import { loadPanelConfig } from './config';
 import { panelPlugin } from './panel';
+import { startPanelReads } from './reads';
 
 /**
  * The merchant panel as its own process: `node services/panel/dist/main.js`, served at `/panel`
- * (the ingress sends `/panel` here and everything else to the gateway). It needs only the store.
+ * (the ingress sends `/panel` here and everything else to the gateway). It needs the store, and the
+ * bus for balance and statement reads (the bank connectors answer them, as for the gateway).
  */
 async function main(): Promise<void> {
   const env = envReader();
@@ -24,6 +27,13 @@ async function main(): Promise<void> {
   if (!env.optionalString('SWITCH_PANEL_SESSION_SECRET'))
     log.warn('SWITCH_PANEL_SESSION_SECRET is not set: sessions end with this process and are not shared by replicas');
   const adapters = await connectAdapters(loadInfraConfig(env), 'panel', log);
+  // The same bank table and read timeout as the gateway's (switch-config): the same reads, the same answers.
+  const accountReads = await startPanelReads({
+    bus: adapters.bus,
+    store: adapters.store,
+    routing: loadRoutingTable(env),
+    readTimeoutMs: env.int('SWITCH_QUERY_TIMEOUT_MS', 10_000, { min: 100, max: 60_000 }),
+  });
   const trustProxy = env.int('SWITCH_TRUST_PROXY', 0, { min: 0, max: 10 });
   const app = Fastify({
     loggerInstance: log as unknown as FastifyBaseLogger,
@@ -41,6 +51,7 @@ async function main(): Promise<void> {
     config,
     basePath: '/panel',
     apiBaseUrl: env.string('SWITCH_PUBLIC_URL', ''),
+    accounts: accountReads.reads,
   });
   await app.listen({ host: env.string('PANEL_HOST', '127.0.0.1'), port: env.int('PANEL_PORT', 3100, { min: 0, max: 65535 }) });
   const health = await startHealthServer(
@@ -51,6 +62,7 @@ async function main(): Promise<void> {
   log.info('panel ready');
   onShutdown(log, async () => {
     await app.close();
+    await accountReads.close();
     await adapters.close();
     health.close();
   });

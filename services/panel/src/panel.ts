@@ -7,7 +7,7 @@ import csrf from '@fastify/csrf-protection';
 import formbody from '@fastify/formbody';
 import view from '@fastify/view';
 import { Eta } from 'eta';
-import { can, recordAudit, type Mode, type Movimientos, type PanelAction, type PanelUser, type Saldo, type Store } from '@switch/shared';
+import { can, recordAudit, type AccountReads, type Mode, type PanelAction, type PanelUser, type Store } from '@switch/shared';
 import type { PanelConfig } from './config';
 import { LANGS, translate, type Lang } from './i18n';
 import { SwitchSessionStore } from './session-store';
@@ -16,6 +16,7 @@ import { keyRoutes } from './routes/keys';
 import { webhookPages } from './routes/webhooks';
 import { transactionPages } from './routes/transactions';
 import { teamRoutes } from './routes/team';
+import { balancePages } from './routes/balances';
 
 declare module 'fastify' {
   interface Session {
@@ -36,22 +37,16 @@ export interface PanelDeps {
   /** The switch's merchant API base (shown next to keys: where to use them). */
   apiBaseUrl?: string;
   /**
-   * Balance and statement reads as the merchant API does them (the embedded switch passes the
-   * gateway's); without it the balances page lists the registered accounts only.
+   * Balance and statement reads as the merchant API does them (`accountReads` of `@switch/shared`:
+   * the embedded switch passes the gateway's, the panel's own process builds its own over the bus);
+   * without it the balances page lists the registered accounts only.
    */
-  accounts?: AccountReader;
-}
-
-type Caller = { merchantId: string; mode: Mode };
-/** GET /switch/v1/saldo and /movimientos for a caller; errors carry the API's status and body. */
-export interface AccountReader {
-  saldo(caller: Caller, cuenta: string): Promise<Saldo>;
-  movimientos(caller: Caller, q: { cuenta: string; desde: string; hasta?: string; cursor?: string }): Promise<Movimientos>;
+  accounts?: AccountReads;
 }
 
 export interface PanelContext {
   store: Store;
-  accounts: AccountReader | undefined;
+  accounts: AccountReads | undefined;
   config: PanelConfig;
   base: string;
   /** Renders a page of the layout with what every page shows (user, mode, language, CSRF token). */
@@ -218,4 +213,5 @@ export async function panelPlugin(app: FastifyInstance, deps: PanelDeps): Promis
   webhookPages(app, ctx);
   transactionPages(app, ctx);
   teamRoutes(app, ctx);
+  balancePages(app, ctx);
 }

@@ -2,8 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { createInvite, EMAIL_PATTERN, normaliseEmail, PANEL_ROLES, type PanelRole } from '@switch/shared';
 import type { PanelContext } from '../panel';
 
-/** Team (owners invite), balances (the accounts register) and the audit log. */
-const DAY = /^\d{4}-\d{2}-\d{2}$/;
+/** Team (owners invite) and the audit log. */
 
 export function teamRoutes(app: FastifyInstance, ctx: PanelContext): void {
   const { store } = ctx;
@@ -57,41 +56,6 @@ export function teamRoutes(app: FastifyInstance, ctx: PanelContext): void {
     await store.panelUsers.update(user.id, { active });
     await ctx.audit(request, active ? 'user.enable' : 'user.disable', user.id);
     return reply.redirect(`${ctx.base}/equipo`, 303);
-  });
-
-  app.get('/saldos', async (request, reply) => {
-    const caller = ctx.caller(request);
-    const q = request.query as Record<string, unknown>;
-    const today = new Date(Date.now() - 4 * 3600_000).toISOString().slice(0, 10);
-    const form = {
-      cuenta: typeof q.cuenta === 'string' ? q.cuenta.trim() : '',
-      desde: typeof q.desde === 'string' && DAY.test(q.desde) ? q.desde : today,
-      hasta: typeof q.hasta === 'string' && DAY.test(q.hasta) ? q.hasta : today,
-    };
-    const data: Record<string, unknown> = {
-      accounts: await store.accounts.list(caller.merchantId, caller.mode),
-      form,
-      reads: !!ctx.accounts,
-    };
-    if (form.cuenta && ctx.accounts) {
-      if (!/^[0-9]{20}$/.test(form.cuenta)) data.error = 'cuenta: 20 digits';
-      else {
-        // The API's own reads: the same ownership rule (live: registered accounts only), limits and errors.
-        try {
-          data.saldo = await ctx.accounts.saldo(caller, form.cuenta);
-          data.movimientos = await ctx.accounts.movimientos(caller, { cuenta: form.cuenta, desde: form.desde, hasta: form.hasta });
-        } catch (error) {
-          const body = (error as { body?: { error?: string; message?: string; detail?: Record<string, string> } }).body;
-          if (!body) throw error;
-          data.error = body.detail
-            ? Object.entries(body.detail)
-                .map(([k, v]) => `${k}: ${v}`)
-                .join('; ')
-            : (body.message ?? body.error);
-        }
-      }
-    }
-    return ctx.page(request, reply, 'balances', data);
   });
 
   app.get('/auditoria', async (request, reply) =>
