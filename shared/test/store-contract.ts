@@ -213,6 +213,29 @@ export function storeContract(name: string, makeStore: () => Promise<Store>, opt
       expect(await s.transactions.replace({ ...tx, id: 'txn_absent', version: 2 }, 1)).toBe(false);
     });
 
+    it('marks announcements without a new version, and lists the unmarked writes older than a time (the outbox relay)', async () => {
+      const s = await store();
+      const merchantId = `m-${randomUUID().slice(0, 8)}`;
+      const at = (d: string) => `2001-0${d}T00:00:00.000Z`;
+      const old = sampleTransaction({ merchantId, version: 3, announcedVersion: 2, updatedAt: at('1-01') });
+      const fresh = sampleTransaction({ merchantId, version: 3, announcedVersion: 2, updatedAt: at('3-01') });
+      const marked = sampleTransaction({ merchantId, version: 2, announcedVersion: 2, updatedAt: at('1-01') });
+      for (const t of [old, fresh, marked]) await s.transactions.insert(t);
+      const mine = async (before: string) =>
+        (await s.transactions.listUnannounced(before, 100_000)).filter((t) => t.merchantId === merchantId).map((t) => t.id);
+      expect(await mine(at('2-01'))).toEqual([old.id]);
+      expect(new Set(await mine(at('4-01')))).toEqual(new Set([old.id, fresh.id]));
+      // A mark of a version that is no longer the stored one changes nothing.
+      await s.transactions.markAnnounced(old.id, 2);
+      expect(await mine(at('2-01'))).toEqual([old.id]);
+      await s.transactions.markAnnounced(old.id, 3);
+      expect(await mine(at('2-01'))).toEqual([]);
+      expect(await s.transactions.get(old.id)).toEqual({ ...old, announcedVersion: 3 });
+      // The next write carries its own mark, as the router writes it.
+      expect(await s.transactions.replace({ ...old, version: 4, announcedVersion: 3, updatedAt: at('1-02') }, 3)).toBe(true);
+      expect(await mine(at('2-01'))).toEqual([old.id]);
+    });
+
     it('lists transactions by state (oldest first)', async () => {
       const s = await store();
       const merchantId = `m-${randomUUID().slice(0, 8)}`;

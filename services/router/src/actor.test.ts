@@ -192,10 +192,10 @@ describe('TransactionActor', () => {
     const tx = await get(h, msg.txnId);
     expect(tx.attempts).toHaveLength(1);
     expect(tx.bancoUsado).toBe('bnc');
-    // Each redelivery of the message that made the write announces it again: the same order (the
-    // bank worker's journal sends it once), never another attempt.
-    expect(h.executes()).toHaveLength(3);
+    // A redelivery of the message that made the write announces it again until it is marked: the same
+    // order (the bank worker's journal sends it once), never another attempt.
     expect(new Set(h.executes().map((o) => o.orderRef))).toEqual(new Set([`${msg.txnId}-1`]));
+    expect(h.executes().length).toBeLessThanOrEqual(2);
     expect(h.executes('bnc')[0]).toMatchObject({
       op: 'execute',
       txnId: msg.txnId,
@@ -230,8 +230,9 @@ describe('TransactionActor', () => {
     const again = await get(h, msg.txnId);
     expect(again.version).toBe(after.version);
     expect(again.history).toHaveLength(1);
-    // Redeliveries repeat the announcement of the same version, nothing new.
-    expect(h.events.slice(eventsAfterFirst).map((e) => e.version)).toEqual([after.version, after.version]);
+    // A final state is marked announced right after its announcement: redeliveries publish nothing.
+    expect(h.events.length).toBe(eventsAfterFirst);
+    expect(after.announcedVersion).toBe(after.version);
     // An answer for an attempt that never existed is ignored too.
     await h.bankResult(msg.txnId, 7, { type: 'rejected', motivo: 'SALDO_INSUFICIENTE', referencia: null, raw: {} });
     expect((await get(h, msg.txnId)).estado).toBe('LIQUIDADA');
@@ -391,6 +392,28 @@ describe('TransactionActor', () => {
       routing,
       log,
     });
+
+  describe('the outbox relay (the continuous safety net)', () => {
+    it('announces a write left unmarked past the grace, with the same order, and marks it; a fresh one is left to its handler', async () => {
+      const h = await harness();
+      const msg = executeOf(pagar());
+      // The insert is made and nothing is published: a crash between write and announce whose message
+      // will never come back (dead-lettered, or a redrive that never happens).
+      await expect(unannouncing(h).handle(msg)).rejects.toThrow('broker unreachable');
+      const stored = await get(h, msg.txnId);
+      expect(stored.announcedVersion).toBeLessThan(stored.version);
+      // Written after `before`: still its handler's to announce.
+      expect(await h.actor.relay(new Date(Date.parse(stored.updatedAt) - 1).toISOString())).toBe(0);
+      expect(await h.actor.relay(new Date(Date.parse(stored.updatedAt) + 1).toISOString())).toBe(1);
+      await h.settle();
+      expect(h.executes()).toEqual([expect.objectContaining({ attempt: 1, orderRef: `${msg.txnId}-1` })]);
+      expect(h.events.map((e) => e.version)).toEqual([stored.version]);
+      expect((await get(h, msg.txnId)).announcedVersion).toBe(stored.version);
+      // Marked: the next round has nothing to do.
+      expect(await h.actor.relay(new Date(Date.now() + 60_000).toISOString())).toBe(0);
+      await expectNoDeadLetters(h);
+    });
+  });
 
   describe('announced always (the inbox is the outbox)', () => {
     it('a redelivered bank result whose first handling failed to announce announces it, without a restart', async () => {

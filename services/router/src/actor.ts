@@ -4,6 +4,7 @@ import {
   dailyLimitKey,
   decide,
   effectsOf,
+  isFinal,
   messageKey,
   DEFAULT_CORE_POLICY,
   idempotencyScope,
@@ -84,10 +85,16 @@ export class TransactionActor {
       // announcement or a crash: the inbox is the outbox (the offset of the message that made a write
       // is committed only after its announcement), so announcing the stored state again is what
       // repairs a lost one (DESIGN rule 1: re-announce, never re-execute). Receivers dedupe.
-      if (stored && stored.writtenBy === messageKey(message)) await announce(this.deps.bus, stored, effectsOf(stored, related));
+      if (stored && stored.writtenBy === messageKey(message) && stored.announcedVersion < stored.version) {
+        await announce(this.deps.bus, stored, effectsOf(stored, related));
+        await store.transactions.markAnnounced(stored.id, stored.version);
+      }
       return;
     }
     decision.next.writtenBy = messageKey(message);
+    // The outbox mark rides on the write: this message is handled only after every earlier message of
+    // the transaction was committed, and each was committed only after its write was announced.
+    decision.next.announcedVersion = tx.version;
     if (decision.fence) {
       // Lost to the worker (it claimed first): the order was sent, and the status query will tell.
       const { txnId, attempt } = decision.fence;
@@ -111,6 +118,25 @@ export class TransactionActor {
     if (decision.rerouted) metrics.reroutes.inc({ from_bank: decision.rerouted.from, to_bank: decision.rerouted.to });
     countTransition(decision.next);
     await announce(this.deps.bus, decision.next, decision.effects);
+    // A final state has no next write to carry its mark: it is marked now (one plain update).
+    if (isFinal(decision.next.estado)) await store.transactions.markAnnounced(decision.next.id, decision.next.version);
+  }
+
+  /**
+   * The outbox relay: announces again writes left unmarked for longer than `graceMs` (written at or
+   * before `before`): a state waiting for a bank's answer whose announcement may have been lost with a
+   * crash, or one a dead-lettered or redriven message wrote. Receivers dedupe; the bank worker's
+   * journal sends an order once. Marks each after announcing it.
+   */
+  async relay(before: string, limit = 100): Promise<number> {
+    const { store } = this.deps;
+    const pending = await store.transactions.listUnannounced(before, limit);
+    for (const tx of pending) {
+      const related = tx.relatedId ? await store.transactions.get(tx.relatedId) : null;
+      await announce(this.deps.bus, tx, effectsOf(tx, related));
+      await store.transactions.markAnnounced(tx.id, tx.version);
+    }
+    return pending.length;
   }
 
   private async create(msg: ExecuteMessage): Promise<Transaction> {

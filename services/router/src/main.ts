@@ -26,6 +26,8 @@ async function main(): Promise<void> {
     log,
     risk: loadRiskPolicy(env),
     policy: loadCorePolicy(env),
+    relayIntervalMs: env.int('SWITCH_OUTBOX_RELAY_MS', 1_000, { min: 50, max: 60_000 }),
+    relayGraceMs: env.int('SWITCH_OUTBOX_GRACE_MS', 10_000, { min: 0, max: 600_000 }),
   });
   const health = await startHealthServer(
     env.int('HEALTH_PORT', 9101, { min: 0, max: 65535 }),

@@ -18,9 +18,11 @@ export interface RouterHandle {
 }
 
 /**
- * Starts the transaction actor on its inbox. There is no outbox relay: a write is announced by the
- * handler that made it, and the message is committed only after that, so a failed or interrupted
- * announcement comes back with the message and is repeated (see `TransactionActor.handle`).
+ * Starts the transaction actor on its inbox, and the outbox relay beside it. A write is announced by
+ * the handler that made it and the message is committed only after that, so a failed or interrupted
+ * announcement comes back with the message and is repeated (see `TransactionActor.handle`). The relay
+ * is the continuous safety net for anything else: every `relayIntervalMs` it announces writes left
+ * unmarked for longer than `relayGraceMs` (an index-served query of unmarked writes only).
  */
 export async function startRouter(deps: {
   bus: Bus;
@@ -29,6 +31,10 @@ export async function startRouter(deps: {
   log: Logger;
   risk?: RiskPolicy;
   policy?: Partial<CorePolicy>;
+  /** How often the outbox relay looks for unmarked writes. Default 1 s. */
+  relayIntervalMs?: number;
+  /** How old an unmarked write must be before the relay announces it again (the actor's own is under way). Default 10 s. */
+  relayGraceMs?: number;
 }): Promise<RouterHandle> {
   const health = new BankHealthView();
   const healthSubscription = await health.follow(deps.bus);
@@ -38,9 +44,26 @@ export async function startRouter(deps: {
     { group: 'router' },
     measured('router', TOPICS.routerInbox.name, ({ value }) => actor.handle(value)),
   );
+  const intervalMs = deps.relayIntervalMs ?? 1_000;
+  const graceMs = deps.relayGraceMs ?? 10_000;
+  let relaying: Promise<unknown> = Promise.resolve();
+  let stopped = false;
+  const timer = setInterval(() => {
+    void relaying.then(() => {
+      if (stopped) return;
+      relaying = actor.relay(new Date(Date.now() - graceMs).toISOString()).then(
+        (n) => n > 0 && deps.log.warn({ relayed: n }, 'outbox relay announced writes left unmarked'),
+        (error: unknown) => deps.log.error({ err: error }, 'outbox relay round failed'),
+      );
+    });
+  }, intervalMs);
+  timer.unref();
   return {
     actor,
     stop: async () => {
+      stopped = true;
+      clearInterval(timer);
+      await relaying;
       await subscription.close();
       await healthSubscription.close();
     },

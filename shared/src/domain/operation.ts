@@ -88,6 +88,13 @@ export interface Transaction {
   /** The outstanding status query at the bank, if any (set by the router, cleared by the answer). */
   statusQuery: { seq: number; requestedVersion: number } | null;
   /**
+   * Highest version known to be announced (the outbox mark). It rides on the next state write: a
+   * message is committed only after its write was announced, so whoever writes the next version knows
+   * the stored one was. A final state is marked right after its announcement; anything left unmarked
+   * past a grace period is announced again by the router's outbox relay.
+   */
+  announcedVersion: number;
+  /**
    * The inbox message that made this version (`messageKey`): its redelivery announces the version
    * again (the inbox is the outbox); any other message that changes nothing stays silent.
    */
@@ -139,6 +146,7 @@ export function newTransaction(fields: {
     statusChecks: 0,
     // Until its first write nothing else owns it: a crash right after the insert is found at once.
     nextCheckAt: now,
+    announcedVersion: 1,
     createdAt: now,
     updatedAt: now,
   };

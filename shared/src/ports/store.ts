@@ -278,6 +278,13 @@ export interface Store {
     get(id: string): Promise<Transaction | null>;
     /** Writes `tx` only if the stored version is `expectedVersion` (optimistic concurrency). */
     replace(tx: Transaction, expectedVersion: number): Promise<boolean>;
+    /**
+     * Records that `version` was announced, if it is still the stored version: a mark, not a new
+     * version (one plain update, no compare-and-set of the whole record).
+     */
+    markAnnounced(id: string, version: number): Promise<void>;
+    /** Transactions whose stored version is not marked announced, written at or before `before`, least recently written first (the outbox relay). */
+    listUnannounced(before: string, limit: number): Promise<Transaction[]>;
     /** Oldest first. */
     listByEstado(estados: EstadoTransaccion[], limit: number): Promise<Transaction[]>;
     /**

@@ -155,6 +155,16 @@ export class MemoryStore implements Store {
         .sort((a, b) => a.createdAt.localeCompare(b.createdAt))
         .slice(0, limit)
         .map(copy),
+    markAnnounced: async (id, version) => {
+      const t = this.txRows.get(id);
+      if (t && t.version === version && t.announcedVersion < version) t.announcedVersion = version;
+    },
+    listUnannounced: async (before, limit) =>
+      [...this.txRows.values()]
+        .filter((t) => t.announcedVersion < t.version && t.updatedAt <= before)
+        .sort((a, b) => a.updatedAt.localeCompare(b.updatedAt) || a.id.localeCompare(b.id))
+        .slice(0, Math.max(0, limit))
+        .map(copy),
     listDue: async (now, limit, after) =>
       [...this.txRows.values()]
         .filter((t) => t.nextCheckAt !== null && t.nextCheckAt !== undefined && t.nextCheckAt <= now)

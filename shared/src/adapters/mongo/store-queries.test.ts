@@ -21,6 +21,12 @@ const cases: [string, string, Document, Document][] = [
     { _due: 1, nextCheckAt: 1, _id: 1 },
   ],
   [
+    'router: the outbox relay, unmarked writes',
+    'transactions',
+    LOOP_QUERIES.transactionsUnannounced(now),
+    { _unannounced: 1, updatedAt: 1, _id: 1 },
+  ],
+  [
     'reconciler gauges: operations in one state',
     'transactions',
     LOOP_QUERIES.transactionsByEstado('DESCONOCIDA'),

@@ -111,6 +111,8 @@ export const LOOP_QUERIES = {
     const due: Document = { _due: true, nextCheckAt: { $lte: now } };
     return after ? { ...due, $or: [{ nextCheckAt: { $gt: after.at } }, { nextCheckAt: after.at, _id: { $gt: after.id } }] } : due;
   },
+  /** The router's outbox relay: writes not marked announced, written at or before `before`. */
+  transactionsUnannounced: (before: string): Document => ({ _unannounced: true, updatedAt: { $lte: before } }),
   /** The reconciler's backlog gauges and the admin list of open operations, one state at a time. */
   transactionsByEstado: (estado: string): Document => ({ estado }),
   /** The notifier's poll: pending deliveries due now whose lease (if any) ran out. */
@@ -220,7 +222,11 @@ export class MongoStore implements Store {
     const Records = consistency === 'native' ? ConditionalCollection : VersionedCollection;
     // `_due`: owed a check (nextCheckAt set). The due walk leads with this equality, which both servers
     // evaluate where the data is; only open operations come back, however long the history.
-    this.txs = new Records<Transaction>(this.db, 'transactions', { key: 'id', derived: (tx) => ({ _due: tx.nextCheckAt !== null }) });
+    // `_unannounced`: the outbox relay's equality (`announcedVersion < version` is no index's query).
+    this.txs = new Records<Transaction>(this.db, 'transactions', {
+      key: 'id',
+      derived: (tx) => ({ _due: tx.nextCheckAt !== null, _unannounced: tx.announcedVersion < tx.version }),
+    });
     this.deliveryDocs = new Records<WebhookDelivery>(this.db, 'webhook_deliveries', { key: 'id' });
   }
 
@@ -249,6 +255,7 @@ export class MongoStore implements Store {
     await this.txs.ensureIndexes([
       { key: { estado: 1, createdAt: 1 } },
       { key: { _due: 1, nextCheckAt: 1, _id: 1 } },
+      { key: { _unannounced: 1, updatedAt: 1 } },
       { key: { merchantId: 1, mode: 1, createdAt: -1 } },
     ]);
     await this.deliveryDocs.ensureIndexes([
@@ -342,6 +349,9 @@ export class MongoStore implements Store {
         .sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id))
         .slice(0, Math.max(0, limit));
     },
+    markAnnounced: (id, version) => this.txs.mark(id, { version }, { announcedVersion: version, _unannounced: false }),
+    listUnannounced: (before, limit) =>
+      this.txs.find(LOOP_QUERIES.transactionsUnannounced(before), { _unannounced: 1, updatedAt: 1, _id: 1 }, limit),
     listDue: (now, limit, after) => this.txs.find(LOOP_QUERIES.transactionsDue(now, after), { _due: 1, nextCheckAt: 1, _id: 1 }, limit),
     listForMerchant: (filter, limit, cursor) => this.txs.find(transactionQuery(filter, cursor), { createdAt: -1, _id: -1 }, limit),
   };

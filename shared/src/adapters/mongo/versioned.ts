@@ -50,6 +50,11 @@ export interface RecordCollection<T extends object> {
   update(id: string, change: (current: T) => T | null): Promise<T | null>;
   find(filter: Filter<Document>, sort: Sort, limit?: number): Promise<T[]>;
   count(filter: Filter<Document>): Promise<number>;
+  /**
+   * Sets stored fields (bookkeeping that is not a new version) of the record if it still matches
+   * `where` (stored field names): one plain update, no compare-and-set.
+   */
+  mark(id: string, where: Document, fields: Document): Promise<void>;
 }
 
 /**
@@ -143,6 +148,15 @@ export class VersionedCollection<T extends object> implements RecordCollection<T
     const cursor = this.heads.find(filter as Filter<Head>).sort(sort);
     const heads = await (limit === undefined ? cursor : cursor.limit(limit)).toArray();
     return heads.map((h) => this.fromHead(h));
+  }
+
+  /**
+   * On the head only: the revision keeps the state as written. A head later rebuilt from its revision
+   * loses the mark, which only means the bookkeeping is done again (an announcement repeated).
+   */
+  async mark(id: string, where: Document, fields: Document): Promise<void> {
+    await this.heads.updateOne({ ...where, _id: id } as Filter<Head>, { $set: fields });
+    this.known.forget(id);
   }
 
   async count(filter: Filter<Document>): Promise<number> {
