@@ -99,6 +99,51 @@ export function busContract(name: string, makeBus: () => Promise<Bus>, settle: (
       expect(z.got.map((m) => m.value.n).sort()).toEqual([0, 1, 2, 3, 4]);
     });
 
+    it('on an addressed topic, a one-key subscription receives that key only; another key is never delivered to it', async () => {
+      const b = await bus();
+      // One partition: every key shares it, so only the key filter keeps them apart, and the last
+      // message of a key arriving means everything published before it was seen or skipped.
+      const topic = { ...freshTopic(1), addressed: true };
+      const a = collector<{ n: number }>(3);
+      const z = collector<{ n: number }>(2);
+      const all = collector<{ n: number }>(5);
+      await b.subscribe(topic, { group: 'gw-a', key: 'instance-a', latestOnly: true }, a.handler);
+      await b.subscribe(topic, { group: 'gw-z', key: 'instance-z', latestOnly: true }, z.handler);
+      await b.subscribe(topic, { group: 'whole' }, all.handler);
+      await settle(b);
+      const keys = ['instance-z', 'instance-a', 'instance-z', 'instance-a', 'instance-a'];
+      for (const [n, key] of keys.entries()) await b.publish(topic, key, { n });
+      await Promise.all([a.all, z.all, all.all]);
+      expect(a.got.map((m) => [m.key, m.value.n])).toEqual([
+        ['instance-a', 1],
+        ['instance-a', 3],
+        ['instance-a', 4],
+      ]);
+      expect(z.got.map((m) => [m.key, m.value.n])).toEqual([
+        ['instance-z', 0],
+        ['instance-z', 2],
+      ]);
+      await expect(b.subscribe(freshTopic(), { group: 'g', key: 'instance-a' }, a.handler)).rejects.toThrow(/not addressed/);
+    });
+
+    it('on an addressed topic with several partitions, each instance gets its own key', async () => {
+      const b = await bus();
+      const topic = { ...freshTopic(4), addressed: true };
+      const ids = ['gw-0', 'gw-1', 'gw-2', 'gw-3', 'gw-4', 'gw-5'];
+      const got = new Map<string, string[]>();
+      const done = ids.map(() => collector<{ n: number }>(2));
+      for (const [i, id] of ids.entries()) {
+        await b.subscribe(topic, { group: `g-${id}`, key: id, latestOnly: true }, async (m) => {
+          got.set(id, [...(got.get(id) ?? []), m.key]);
+          await done[i]!.handler(m);
+        });
+      }
+      await settle(b);
+      for (let round = 0; round < 2; round++) for (const [n, id] of ids.entries()) await b.publish(topic, id, { n });
+      await Promise.all(done.map((d) => d.all));
+      for (const id of ids) expect(got.get(id)).toEqual([id, id]);
+    });
+
     it('retries a failing handler until it succeeds, past the old attempt limit, and dead-letters nothing', async () => {
       const b = await bus();
       const topic = freshTopic();

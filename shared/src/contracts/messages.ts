@@ -36,8 +36,11 @@ export const BankOutcomeSchema = Type.Union([
   Type.Object({ type: Type.Literal('unknown'), raw: Raw }),
 ]);
 
-/** Everything the transaction actor acts on, on one topic keyed by transaction id, so it is one actor per id. */
-export const RouterInboxMessage = Type.Union([
+/**
+ * Version 1 of the router inbox, as registered: only drained (messages a producer of the previous
+ * release left on it), never published to. Its messages are a subset of version 2's.
+ */
+export const RouterInboxMessageV1 = Type.Union([
   Type.Object({
     type: Type.Literal('execute'),
     txnId: Type.String(),
@@ -48,6 +51,36 @@ export const RouterInboxMessage = Type.Union([
     request: OperationRequestSchema,
   }),
   Type.Object({ type: Type.Literal('query'), txnId: Type.String() }),
+  Type.Object({ type: Type.Literal('review'), txnId: Type.String(), reason: Type.String() }),
+  Type.Object({
+    type: Type.Literal('bank_result'),
+    txnId: Type.String(),
+    attempt: Type.Integer(),
+    op: literals(['execute', 'status'] as const),
+    outcome: BankOutcomeSchema,
+  }),
+]);
+/**
+ * Everything the transaction actor acts on, on one topic keyed by transaction id, so it is one actor
+ * per id. Version 2 of the inbox: an `execute` or `query` carries the asking gateway's reply address
+ * (`replyTo`, its instance id), and a cobrar's `execute` the token operation the gateway resolved when
+ * it claimed the key (`tokenId`), so the router never reads the gateway's idempotency table.
+ */
+const ReplyTo = Type.Optional(Type.String({ minLength: 1, description: "The asking gateway's instance id: where answers go" }));
+export const RouterInboxMessage = Type.Union([
+  Type.Object({
+    type: Type.Literal('execute'),
+    txnId: Type.String(),
+    merchantId: Type.String(),
+    mode: Mode,
+    idempotencyKey: Type.String(),
+    fingerprint: Type.String(),
+    request: OperationRequestSchema,
+    replyTo: ReplyTo,
+    /** A cobrar only: the token operation claimed under the same key (null: a cobrar without a token). */
+    tokenId: Type.Optional(Nullable(Type.String())),
+  }),
+  Type.Object({ type: Type.Literal('query'), txnId: Type.String(), replyTo: ReplyTo }),
   Type.Object({ type: Type.Literal('review'), txnId: Type.String(), reason: Type.String() }),
   Type.Object({
     type: Type.Literal('bank_result'),
@@ -124,6 +157,7 @@ export const GatewayReplyMessage = Type.Object({
 });
 export type GatewayReplyMessage = Static<typeof GatewayReplyMessage>;
 
+
 /**
  * Announced after every persisted write of a transaction. `transition` is present when the state
  * changed (what webhooks follow); a write without it is a status check or a dispatch.
@@ -143,6 +177,16 @@ export const TransactionEventMessage = Type.Object({
   banco: Nullable(Banco),
 });
 export type TransactionEventMessage = Static<typeof TransactionEventMessage>;
+
+/**
+ * A transaction's answer for the gateway that asked (`gatewayId`, the reply address of its command):
+ * the announced event of a write after which a waiting caller can be answered.
+ */
+export const GatewayAnswerMessage = Type.Object({
+  gatewayId: Type.String(),
+  event: TransactionEventMessage,
+});
+export type GatewayAnswerMessage = Static<typeof GatewayAnswerMessage>;
 
 /** A bank connector's breaker states, published on every change and periodically (routing, metrics). */
 export const BankHealthMessage = Type.Object({

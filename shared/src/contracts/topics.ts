@@ -2,9 +2,11 @@ import type { Static, TSchema } from '@sinclair/typebox';
 import {
   BankHealthMessage,
   BankRequestMessage,
+  GatewayAnswerMessage,
   GatewayReplyMessage,
   MerchantChangeMessage,
   RouterInboxMessage,
+  RouterInboxMessageV1,
   TransactionEventMessage,
 } from './messages';
 import { BANCOS, type BancoId } from '../domain/bancos';
@@ -14,6 +16,12 @@ export interface Topic<S extends TSchema = TSchema> {
   readonly name: string;
   readonly schema: S;
   readonly partitions: number;
+  /**
+   * Messages are addressed by key: each is placed on partition `partitionOf(key)` (the switch's own
+   * hash, the same in every adapter), so a subscriber that asks for one key (`SubscribeOptions.key`)
+   * reads that one partition only. For reply topics, keyed by the asking instance's id.
+   */
+  readonly addressed?: boolean;
 }
 export type Payload<T extends Topic> = Static<T['schema']>;
 
@@ -22,11 +30,19 @@ export type Payload<T extends Topic> = Static<T['schema']>;
  * or test runs) can share one Kafka cluster without reading each other's messages.
  */
 const NAMESPACE = process.env.SWITCH_KAFKA_NAMESPACE ? `${process.env.SWITCH_KAFKA_NAMESPACE}.` : '';
-const topic = <S extends TSchema>(name: string, schema: S, partitions: number): Topic<S> => ({
+const topic = <S extends TSchema>(name: string, schema: S, partitions: number, addressed = false): Topic<S> => ({
   name: `${NAMESPACE}${name}`,
   schema,
   partitions,
+  ...(addressed ? { addressed } : {}),
 });
+
+/**
+ * Partitions of the reply topics (answers and read replies, addressed by instance id). Fixed, not
+ * from the environment: publisher and subscriber compute a key's partition from this count, so it
+ * must be the topic's real one. Instances whose ids share a partition each skip the other's replies.
+ */
+const REPLY_PARTITIONS = 8;
 
 /**
  * Partitions of the per-operation topics (router inbox, events, each bank's orders) when the switch
@@ -45,9 +61,14 @@ function partitionsFromEnv(raw: string | undefined): number {
 }
 
 export const TOPICS = {
-  routerInbox: topic('switch.router.inbox.v1', RouterInboxMessage, WORK_PARTITIONS),
+  routerInbox: topic('switch.router.inbox.v2', RouterInboxMessage, WORK_PARTITIONS),
+  /** The previous inbox: the router drains it (a rolling upgrade's leftovers); nothing publishes to it. */
+  routerInboxV1: topic('switch.router.inbox.v1', RouterInboxMessageV1, WORK_PARTITIONS),
   transactions: topic('switch.transactions.events.v1', TransactionEventMessage, WORK_PARTITIONS),
-  gatewayReplies: topic('switch.gateway.replies.v1', GatewayReplyMessage, 4),
+  /** Read replies (balance, statement) to the asking instance, keyed by its id (v1 was read whole by every instance). */
+  gatewayReplies: topic('switch.gateway.replies.v2', GatewayReplyMessage, REPLY_PARTITIONS, true),
+  /** Operation answers to the gateway that asked, keyed by its instance id (docs/decisions.md "Answers to the asking gateway"). */
+  gatewayAnswers: topic('switch.gateway.answers.v1', GatewayAnswerMessage, REPLY_PARTITIONS, true),
   bankHealth: topic('switch.bank.health.v1', BankHealthMessage, 1),
   merchantChanges: topic('switch.merchants.changes.v1', MerchantChangeMessage, 1),
 } as const;

@@ -17,6 +17,13 @@ export interface SubscribeOptions {
   maxAttempts?: number;
   /** Only messages published after subscribing (broadcast listeners such as a gateway's reply stream). */
   latestOnly?: boolean;
+  /**
+   * Only the messages of this key, on a topic addressed by key (`Topic.addressed`; refused on any
+   * other): the subscription reads the one partition the key lands on, not the whole topic, and
+   * skips the other keys sharing that partition. How one instance reads only the replies addressed
+   * to it (its instance id is the key), under a group of its own.
+   */
+  key?: string;
 }
 
 export interface DeadLetter {
@@ -54,7 +61,8 @@ export interface Subscription {
  *   that throws PoisonMessage. A subscription with `maxAttempts` (best-effort listeners) also
  *   dead-letters after that many attempts;
  * - dead letters are listed with a stable id and redriven at most once each (`redriveDeadLetters`);
- * - every group receives every message.
+ * - every group receives every message;
+ * - on an addressed topic, a subscription with `key` receives that key's messages and no other.
  */
 export interface Bus {
   publish<T extends Topic>(topic: T, key: string, value: Payload<T>, headers?: Record<string, string>): Promise<void>;
@@ -94,6 +102,11 @@ export class PoisonMessage extends Error {
     super(reason, options);
     this.name = new.target.name; // subclasses (ForbiddenTransition) keep their own name in logs
   }
+}
+
+/** A subscription's `key` is only served on an addressed topic: elsewhere a key is spread by the broker's own hash. */
+export function assertAddressable(topic: Topic, options: SubscribeOptions): void {
+  if (options.key !== undefined && !topic.addressed) throw new Error(`${topic.name} is not addressed by key: cannot subscribe to one key`);
 }
 
 /** Capped exponential backoff between attempts of a failing handler (both adapters). */

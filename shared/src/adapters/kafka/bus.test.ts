@@ -3,11 +3,12 @@ import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Type } from '@sinclair/typebox';
-import { Kafka, Partitioners, logLevel } from 'kafkajs';
+import { AssignerProtocol, Kafka, Partitioners, logLevel } from 'kafkajs';
 import { SchemaRegistry, SchemaType } from '@kafkajs/confluent-schema-registry';
 import { busContract } from '../../../test/bus-contract';
 import { BANCOS, SchemaViolation, TOPICS, bankRequests, type Delivered, type Topic } from '../../index';
 import { KafkaBus } from './bus';
+import { partitionOf } from '../partition';
 import { RegistryCodec } from './registry';
 
 /**
@@ -161,6 +162,28 @@ describe('KafkaBus on real Kafka and the schema registry', () => {
     await b.publish(topic, 'k', value);
     await one;
     expect(got).toEqual([value]);
+  });
+
+  it('a one-key subscription to an addressed topic holds only the partition of its key, and publishes land there', async () => {
+    const b = bus();
+    const topic = { ...freshTopic(4), addressed: true };
+    const key = 'gateway-7f';
+    const slot = partitionOf(key, 4);
+    const c = collector();
+    await b.subscribe(topic, { group: 'gw-7f', key, latestOnly: true }, c.handler);
+    const admin = raw().admin();
+    await admin.connect();
+    try {
+      const { groups } = await admin.describeGroups([`gw-7f.${topic.name}`]);
+      const assigned = groups[0]!.members.map((m) => AssignerProtocol.MemberAssignment.decode(m.memberAssignment)?.assignment);
+      expect(assigned).toEqual([{ [topic.name]: [slot] }]);
+      await b.publish(topic, key, { n: 1 });
+      await c.until(1);
+      const offsets = await admin.fetchTopicOffsets(topic.name);
+      expect(offsets.filter((p) => p.high !== p.low).map((p) => p.partition)).toEqual([slot]);
+    } finally {
+      await admin.disconnect();
+    }
   });
 
   it('creates topics with their partition count and their dead-letter topic', async () => {

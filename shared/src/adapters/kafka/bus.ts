@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Type, type Static } from '@sinclair/typebox';
 import {
+  AssignerProtocol,
   Kafka,
   Partitioners,
   logLevel,
@@ -11,9 +12,11 @@ import {
   type IHeaders,
   type IMemberAssignment,
   type logCreator,
+  type PartitionAssigner,
   type Producer,
 } from 'kafkajs';
 import {
+  assertAddressable,
   backoffMs,
   PoisonMessage,
   SchemaViolation,
@@ -27,6 +30,7 @@ import {
 } from '../../ports/bus';
 import { deadLetterTopicName, type Payload, type Topic } from '../../contracts/topics';
 import { assertPayload } from '../schema-check';
+import { partitionOf } from '../partition';
 import { Pauses } from '../pauses';
 import type { Logger } from '../../telemetry/logger';
 import { metrics } from '../../telemetry/metrics';
@@ -116,6 +120,30 @@ interface StoredDeadLetter {
  */
 const kafkaGroupId = (group: string, topicName: string): string => `${group}.${topicName}`;
 
+/**
+ * For a subscription to one key of an addressed topic: kafkajs has no `assign()`, so the group (one
+ * per instance) uses this assigner, which gives the key's one partition to one member (the first by
+ * id; a stale member of a restarted instance is dropped by the broker after its session timeout).
+ */
+const onePartition =
+  (topicName: string, partition: number): PartitionAssigner =>
+  () => ({
+    name: 'SwitchOnePartition',
+    version: 0,
+    async assign({ members }) {
+      const [first] = members.map((m) => m.memberId).sort();
+      return members.map(({ memberId }) => ({
+        memberId,
+        memberAssignment: AssignerProtocol.MemberAssignment.encode({
+          version: 0,
+          assignment: memberId === first ? { [topicName]: [partition] } : {},
+          userData: Buffer.alloc(0),
+        }),
+      }));
+    },
+    protocol: ({ topics }) => ({ name: 'SwitchOnePartition', metadata: AssignerProtocol.MemberMetadata.encode({ version: 0, topics, userData: Buffer.alloc(0) }) }),
+  });
+
 const errorText = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
 function textHeaders(headers: IHeaders | undefined): Record<string, string> {
@@ -186,7 +214,9 @@ export class KafkaBus implements Bus {
     const bytes = await this.codec.encode(topic, value); // SchemaViolation before anything is sent
     await this.ensureTopics([topic]);
     // acks -1: the broker answers once every in-sync replica has the message.
-    await this.producer.send({ topic: topic.name, acks: -1, messages: [{ key, value: bytes, headers }] });
+    // An addressed topic places by the switch's own hash, so a one-key subscriber knows the partition.
+    const partition = topic.addressed ? partitionOf(key, topic.partitions) : undefined;
+    await this.producer.send({ topic: topic.name, acks: -1, messages: [{ key, value: bytes, headers, partition }] });
     metrics.busPublished.inc({ topic: topic.name });
   }
 
@@ -196,6 +226,7 @@ export class KafkaBus implements Bus {
     handler: (message: Delivered<Payload<T>>) => Promise<void>,
   ): Promise<Subscription> {
     if (this.state !== 'open') throw new Error('bus closed');
+    assertAddressable(topic, options);
     await this.ensureTopics([topic]);
     await this.codec.schemaId(deadLetterTopic(topic.name)); // so dead-lettering never waits on a first registration
     const groupId = kafkaGroupId(options.group, topic.name);
@@ -213,7 +244,11 @@ export class KafkaBus implements Bus {
       rebalanceTimeout: this.options.rebalanceTimeoutMs ?? 60_000,
       // Idle fetches return after 1 s, so a shutdown does not wait for a 5 s long poll.
       maxWaitTimeInMs: 1_000,
+      ...(options.key === undefined ? {} : { partitionAssigners: [onePartition(topic.name, partitionOf(options.key, topic.partitions))] }),
     });
+    // Other keys share the partition: they are skipped (committed unhandled).
+    const only = options.key;
+    const take = (m: Delivered<unknown>) => (only === undefined || m.key === only ? handler(m as Delivered<Payload<T>>) : Promise.resolve());
     await consumer.connect();
     try {
       await consumer.subscribe({ topics: [topic.name], fromBeginning: !options.latestOnly });
@@ -226,7 +261,7 @@ export class KafkaBus implements Bus {
       await consumer.run({
         partitionsConsumedConcurrently: Math.min(topic.partitions, this.options.partitionsConsumedConcurrently ?? 4),
         autoCommitInterval: 1_000, // besides the commit at the end of every batch
-        eachMessage: (payload) => this.deliver(topic, options, handler as (m: Delivered<unknown>) => Promise<void>, pauses, payload),
+        eachMessage: (payload) => this.deliver(topic, options, take, pauses, payload),
       });
       await joined;
       consumer.on(consumer.events.CRASH, ({ payload }) => {

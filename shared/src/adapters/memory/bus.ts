@@ -1,5 +1,6 @@
 import { context, propagation, ROOT_CONTEXT } from '@opentelemetry/api';
 import {
+  assertAddressable,
   backoffMs,
   PoisonMessage,
   type Bus,
@@ -97,6 +98,8 @@ class PartitionQueue {
 }
 
 interface Group {
+  /** The one key this group takes (`SubscribeOptions.key`), or every key. */
+  key: string | undefined;
   members: Handler[];
   queues: PartitionQueue[];
   pauses: Pauses;
@@ -124,6 +127,7 @@ export class MemoryBus implements Bus {
     // The publisher's trace context (W3C traceparent), as the Kafka adapter carries it; nothing when tracing is off.
     propagation.inject(context.active(), message.headers);
     for (const group of this.groups.get(topic.name)?.values() ?? []) {
+      if (group.key !== undefined && group.key !== key) continue;
       group.queues[partitionOf(key, topic.partitions)]!.push(message);
     }
   }
@@ -134,12 +138,13 @@ export class MemoryBus implements Bus {
     handler: (message: Delivered<Payload<T>>) => Promise<void>,
   ): Promise<Subscription> {
     if (this.closed) throw new Error('bus closed');
+    assertAddressable(topic, options);
     const byGroup = this.groups.get(topic.name) ?? new Map<string, Group>();
     this.groups.set(topic.name, byGroup);
     let group = byGroup.get(options.group);
     const member = handler as Handler;
     if (!group) {
-      const g: Group = { members: [], queues: [], pauses: new Pauses() };
+      const g: Group = { key: options.key, members: [], queues: [], pauses: new Pauses() };
       const where = { group: options.group, topic: topic.name };
       const policy = {
         maxAttempts: options.maxAttempts === undefined ? undefined : Math.max(1, options.maxAttempts),
