@@ -26,6 +26,7 @@ export * from './adapters/memory/store';
 export * from './adapters/schema-check';
 export * from './adapters/partition';
 export * from './config/env';
+export * from './config/instance';
 export * from './config/routing';
 export * from './telemetry/logger';
 export * from './runtime/bank-worker';

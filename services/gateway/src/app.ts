@@ -23,7 +23,7 @@ import { BodyRefused, parseJsonBody } from './json';
 import { bodyUnread, INJECTED_ADDRESS, Throttle } from './throttle';
 import { mcpRoutes } from './mcp/http';
 import { Operations } from './operations';
-import { Replies } from './reply';
+import { gatewayGroups, Replies } from './reply';
 import { adminRoutes } from './routes/admin';
 import { accountRoutes } from './routes/cuentas';
 import { operationRoutes, SwitchKeySecurity } from './routes/operations';
@@ -153,9 +153,9 @@ export async function buildGateway(given: GatewayDeps): Promise<Gateway> {
     publishedDocument(app.swagger(), { baseUrl: baseUrlOf(request) }),
   );
 
-  const replies = new Replies(deps.bus);
+  const replies = new Replies(deps.bus, config.instanceId);
   await replies.start();
-  await keys.follow(deps.bus, replies.gatewayId);
+  await keys.follow(deps.bus, gatewayGroups(config.instanceId).changes);
 
   // Each replica enforces its share of the deployment's limits: with `auto`, the share follows the
   // gateways alive (a heartbeat in the store every few seconds, off the request path).

@@ -1,8 +1,13 @@
-import { ConfigError, envReader, loadRotationOverlapSeconds, SANDBOX_BANKS, type EnvReader, type SandboxBank } from '@switch/shared';
+import { ConfigError, envReader, loadInstanceId, loadRotationOverlapSeconds, SANDBOX_BANKS, type EnvReader, type SandboxBank } from '@switch/shared';
 
 export interface GatewayConfig {
   host: string;
   port: number;
+  /**
+   * This gateway's stable id (`SWITCH_INSTANCE_ID`, in Kubernetes the pod name; default the host name
+   * and the port): the reply address on its commands, and the name of its own consumer groups.
+   */
+  instanceId: string;
   /** The operator listener: /metrics, /healthz, /readyz, /admin/v1 (never exposed to merchants). */
   operatorHost: string;
   operatorPort: number;
@@ -86,9 +91,11 @@ export function loadGatewayConfig(env: EnvReader = envReader()): GatewayConfig {
   if (adminToken !== undefined && adminToken.length < 16) {
     throw new Error('configuration SWITCH_ADMIN_TOKEN: must be at least 16 characters');
   }
+  const port = env.int('PORT', 3000, { min: 0, max: 65535 });
   const config: GatewayConfig = {
     host: env.string('HOST', '127.0.0.1'),
-    port: env.int('PORT', 3000, { min: 0, max: 65535 }),
+    port,
+    instanceId: loadInstanceId(env, port),
     operatorHost: env.string('OPERATOR_HOST', '127.0.0.1'),
     operatorPort: env.int('OPERATOR_PORT', 9100, { min: 0, max: 65535 }),
     adminMaxFailures: env.int('SWITCH_ADMIN_MAX_FAILURES', 10, { min: 1, max: 1_000_000 }),

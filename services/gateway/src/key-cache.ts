@@ -21,11 +21,11 @@ export class KeyCache {
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** Follows the key changes every gateway announces (its own group: each gateway sees them all). */
-  async follow(bus: Bus, gatewayId: string): Promise<void> {
+  /** Follows the key changes every gateway announces (a group of its own, `group`: each gateway sees them all). */
+  async follow(bus: Bus, group: string): Promise<void> {
     this.subscription = await bus.subscribe(
       TOPICS.merchantChanges,
-      { group: `gateway-${gatewayId}`, latestOnly: true, maxAttempts: 1 },
+      { group, latestOnly: true, maxAttempts: 1 },
       async ({ value }) => {
         if (value.change === 'keys') this.forgetMerchant(value.merchantId);
       },

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Value } from '@sinclair/typebox/value';
 import {
   canonicalJson,
@@ -24,7 +25,7 @@ import {
 } from '@switch/shared';
 import type { Caller } from './auth';
 import { DependencyDown, HttpProblem } from './errors';
-import type { Replies } from './reply';
+import type { Replies, Waiting } from './reply';
 import { exampleOperation, exampleReverse } from './sandbox';
 
 const BODY_SCHEMAS = { token: TokenBody, cobrar: CobrarBody, pagar: PagarBody, reverso: ReversoBody } as const;
@@ -40,6 +41,15 @@ export interface OperationsDeps {
 }
 
 export const newTransactionId = (): string => `txn_${randomUUID().replace(/-/g, '')}`;
+
+/**
+ * A command that may make no write of its own (a repeat of a key whose operation is in flight,
+ * perhaps on another gateway; a /consultar) leaves no reply address on the transaction, so its answer
+ * may go to another gateway only. Its caller also reads the stored transaction, first after this
+ * long, then twice as long each time up to `POLL_MAX_MS`, until the answer or the deadline.
+ */
+const POLL_FIRST_MS = 100;
+const POLL_MAX_MS = 2_000;
 
 /** A money operation's answer, and whether it is a replay (its key had been used already). */
 export interface Answer {
@@ -69,7 +79,9 @@ export class Operations {
       if (example) return { resultado: example, replayed: false };
       await this.assertOwned(caller, clean.body.id);
     }
-    if (clean.kind === 'cobrar') await this.assertMatchesToken(caller, clean.body);
+    // A cobrar's token is resolved here, beside its claim (the gateway's own idempotency table), and
+    // travels in the command: the router never reads the gateway's table.
+    const tokenId = clean.kind === 'cobrar' ? await this.assertMatchesToken(caller, clean.body) : undefined;
     if (caller.mode === 'live') await this.assertOwnAccounts(caller, clean);
 
     const scope = idempotencyScope(caller.merchantId, caller.mode, clean.kind, body.idempotency_key);
@@ -93,7 +105,7 @@ export class Operations {
         message: `idempotency_key ${body.idempotency_key} was already used for a different ${clean.kind} request; use a new key for a new operation`,
       });
     }
-    return { resultado: await this.answer(caller, txnId, clean, print, claim.claimed), replayed: !claim.claimed };
+    return { resultado: await this.answer(caller, txnId, clean, print, claim.claimed, tokenId), replayed: !claim.claimed };
   }
 
   /** Current state of a transaction, asking its bank first when the outcome is still open (SPEC 4.4). */
@@ -106,18 +118,29 @@ export class Operations {
         tx.id,
         (e) => e.settledForReply,
         () => this.republish(tx),
+        true,
+        settledForReply,
       );
     if (!isReconcilable(tx)) return toResultado(tx);
     const waiting = this.deps.replies.waitForEvent(tx.id, (e) => e.version > tx.version && e.settledForReply, this.deps.queryTimeoutMs);
-    await this.deps.bus.publish(TOPICS.routerInbox, tx.id, { type: 'query', txnId: tx.id }).catch(unavailable);
-    const event = await waiting.result;
-    if (event?.resultado) return event.resultado;
+    await this.deps.bus
+      .publish(TOPICS.routerInbox, tx.id, { type: 'query', txnId: tx.id, replyTo: this.deps.replies.gatewayId })
+      .catch(unavailable);
+    const answered = await this.firstAnswer(waiting, tx.id, (t) => t.version > tx.version && settledForReply(t));
+    if (answered) return answered;
     const fresh = await this.deps.store.transactions.get(tx.id);
     return toResultado(fresh ?? tx);
   }
 
   /** `fresh`: this request made the claim, so no transaction exists yet and none is read. */
-  private async answer(caller: Caller, txnId: string, request: OperationRequest, print: string, fresh: boolean): Promise<Resultado> {
+  private async answer(
+    caller: Caller,
+    txnId: string,
+    request: OperationRequest,
+    print: string,
+    fresh: boolean,
+    tokenId: string | null | undefined,
+  ): Promise<Resultado> {
     const execute = () =>
       this.execute({
         txnId,
@@ -126,21 +149,29 @@ export class Operations {
         idempotencyKey: request.body.idempotency_key,
         fingerprint: print,
         request,
+        ...(tokenId === undefined ? {} : { tokenId }),
       });
     if (!fresh) {
       const tx = await this.deps.store.transactions.get(txnId).catch(unavailable);
       if (tx && tx.estado !== null) return toResultado(tx);
     }
     // New, or still in flight: (re)hand it to the actor, which runs it once, and wait for its answer.
-    return this.awaitEvent(txnId, (e) => e.settledForReply, execute, !fresh);
+    // The fast path (this request made the claim) waits for its answer only; a repeat, whose
+    // operation may be in flight on another gateway, also reads the store.
+    return this.awaitEvent(txnId, (e) => e.settledForReply, execute, !fresh, fresh ? undefined : settledForReply);
   }
 
-  /** `recheck`: the operation may exist already (a repeat, a query), so its state is read after the wait is registered. */
+  /**
+   * `recheck`: the operation may exist already (a repeat, a query), so its state is read after the
+   * wait is registered. `stored`: the command may make no write of its own, so the store is read
+   * (with backoff) for a state this predicate accepts, besides waiting for the answer.
+   */
   private async awaitEvent(
     txnId: string,
     predicate: (e: TransactionEventMessage) => boolean,
     send: () => Promise<void>,
     recheck = true,
+    stored?: (tx: Transaction) => boolean,
   ): Promise<Resultado> {
     const waiting = this.deps.replies.waitForEvent(txnId, predicate, this.deps.answerTimeoutMs);
     // The outcome may have been written between the caller's read and the registration above.
@@ -155,9 +186,34 @@ export class Operations {
       waiting.cancel();
       unavailable(error);
     }
-    const event = await waiting.result;
-    if (event?.resultado) return event.resultado;
+    const answered = await this.firstAnswer(waiting, txnId, stored);
+    if (answered) return answered;
     return this.unknownOutcome(txnId);
+  }
+
+  /** The answer addressed to this gateway or, with `stored`, a stored state it accepts, whichever comes first; null at the deadline. */
+  private async firstAnswer(
+    waiting: Waiting<TransactionEventMessage>,
+    txnId: string,
+    stored?: (tx: Transaction) => boolean,
+  ): Promise<Resultado | null> {
+    const fromAnswer = waiting.result.then((e) => e?.resultado ?? null);
+    if (!stored) return fromAnswer;
+    let over = false;
+    void fromAnswer.then(() => (over = true));
+    const fromStore = async (): Promise<Resultado | null> => {
+      for (let pause = POLL_FIRST_MS; ; pause = Math.min(pause * 2, POLL_MAX_MS)) {
+        await sleep(pause, undefined, { ref: false });
+        if (over) return null;
+        // A store hiccup is not the caller's answer: the next read or the deadline decides.
+        const tx = await this.deps.store.transactions.get(txnId).catch(() => null);
+        if (over) return null;
+        if (tx && stored(tx)) return toResultado(tx);
+      }
+    };
+    const found = await Promise.race([fromAnswer, fromStore().then((r) => r ?? fromAnswer)]);
+    waiting.cancel();
+    return found;
   }
 
   /** The wait ran out: the caller must query, never resend with a new key (SPEC 3 rule 1, 7.4). */
@@ -178,29 +234,34 @@ export class Operations {
 
   private republish(tx: Transaction): Promise<void> {
     const { id: txnId, merchantId, mode, idempotencyKey, fingerprint, request } = tx;
-    return this.execute({ txnId, merchantId, mode, idempotencyKey, fingerprint, request });
+    const tokenId = tx.kind === 'cobrar' ? { tokenId: tx.relatedId } : {};
+    return this.execute({ txnId, merchantId, mode, idempotencyKey, fingerprint, request, ...tokenId });
   }
 
-  /** Hands an operation to the transaction actor; a repeat is harmless (the actor runs it once). */
-  private execute(command: Omit<Extract<RouterInboxMessage, { type: 'execute' }>, 'type'>): Promise<void> {
-    return this.deps.bus.publish(TOPICS.routerInbox, command.txnId, { type: 'execute', ...command });
+  /**
+   * Hands an operation to the transaction actor; a repeat is harmless (the actor runs it once). The
+   * command carries this gateway's reply address: the answers of the writes it makes come back here.
+   */
+  private execute(command: Omit<Extract<RouterInboxMessage, { type: 'execute' }>, 'type' | 'replyTo'>): Promise<void> {
+    return this.deps.bus.publish(TOPICS.routerInbox, command.txnId, { type: 'execute', ...command, replyTo: this.deps.replies.gatewayId });
   }
 
   /**
    * A cobrar under the key of a token collects what the token asked for: the same amount, from the
    * same payer, into the same account. Anything else is refused (422) before any claim, so nothing
    * is stored and nothing reaches a bank. A cobrar without a token (an OTP captured by the caller) is free.
+   * Returns the token operation's id (the one claimed under the key), null when there is none.
    */
-  private async assertMatchesToken(caller: Caller, body: CobrarRequest): Promise<void> {
+  private async assertMatchesToken(caller: Caller, body: CobrarRequest): Promise<string | null> {
     const claim = await this.deps.store.idempotency
       .get(idempotencyScope(caller.merchantId, caller.mode, 'token', body.idempotency_key))
       .catch(unavailable);
-    if (!claim) return;
+    if (!claim) return null;
     const token = await this.deps.store.transactions.get(claim.txnId).catch(unavailable);
-    if (token?.request.kind !== 'token') return;
+    if (token?.request.kind !== 'token') return claim.txnId;
     const asked = token.request.body;
     const fields = tokenMismatch(asked, body);
-    if (fields.length === 0) return;
+    if (fields.length === 0) return claim.txnId;
     throw new HttpProblem(422, {
       error: 'TOKEN_MISMATCH',
       message: `the cobrar does not match the token ${token.id} of idempotency_key ${body.idempotency_key} in: ${fields.join(', ')}`,

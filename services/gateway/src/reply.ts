@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { BankReadClient, TOPICS, type Bus, type Subscription, type TransactionEventMessage } from '@switch/shared';
 
 type EventPredicate = (event: TransactionEventMessage) => boolean;
@@ -14,28 +13,43 @@ export interface Waiting<T> {
   cancel(): void;
 }
 
+/** The consumer groups of one gateway instance: named after its stable id, the same at every start. */
+export const gatewayGroups = (instanceId: string) => ({
+  answers: `gateway-${instanceId}-answers`,
+  reads: `gateway-${instanceId}-reads`,
+  /** Merchant changes (the key cache). */
+  changes: `gateway-${instanceId}`,
+});
+
 /**
- * Request/reply over the bus for one gateway instance. Every instance listens to the transaction
- * events and to the read replies addressed to it, with a group of its own, so the answers of its own
- * requests reach it whichever instance's request caused them.
+ * Request/reply over the bus for one gateway instance. The gateway's commands carry its instance id
+ * (`replyTo`); the router answers the writes a waiting caller can be answered from on the answers
+ * topic, keyed by that id, and this instance reads only its own key (one partition of the topic, in a
+ * group named after the id): it sees the answers to its own commands and nobody else's, and never
+ * the whole transaction events topic (docs/decisions.md "Answers to the asking gateway").
  */
 export class Replies {
-  readonly gatewayId = `gw-${randomUUID().slice(0, 8)}`;
   private readonly eventWaiters = new Map<string, Set<EventWaiter>>();
   private subscriptions: Subscription[] = [];
   /** Balance and statement reads (shared with the standalone panel), answered to this instance. */
   readonly reads: BankReadClient;
 
-  constructor(private readonly bus: Bus) {
-    this.reads = new BankReadClient(bus, this.gatewayId, `gateway-${this.gatewayId}`);
+  /** `gatewayId`: the instance's stable id (`GatewayConfig.instanceId`), its reply address. */
+  constructor(
+    private readonly bus: Bus,
+    readonly gatewayId: string,
+  ) {
+    this.reads = new BankReadClient(bus, gatewayId, gatewayGroups(gatewayId).reads);
   }
 
   async start(): Promise<void> {
     this.subscriptions = [
       await this.bus.subscribe(
-        TOPICS.transactions,
-        { group: `gateway-${this.gatewayId}`, latestOnly: true, maxAttempts: 1 },
-        async ({ value }) => this.onEvent(value),
+        TOPICS.gatewayAnswers,
+        { group: gatewayGroups(this.gatewayId).answers, key: this.gatewayId, latestOnly: true, maxAttempts: 1 },
+        async ({ value }) => {
+          if (value.gatewayId === this.gatewayId) this.onEvent(value.event);
+        },
       ),
     ];
     await this.reads.start();
@@ -47,7 +61,7 @@ export class Replies {
     this.eventWaiters.clear();
   }
 
-  /** Registers before the caller reads the store, so an event between the read and the wait is not missed. */
+  /** Registers before the caller reads the store, so an answer between the read and the wait is not missed. */
   waitForEvent(txnId: string, predicate: EventPredicate, timeoutMs: number): Waiting<TransactionEventMessage> {
     const set = this.eventWaiters.get(txnId) ?? new Set<EventWaiter>();
     this.eventWaiters.set(txnId, set);

@@ -1,5 +1,4 @@
-import { randomUUID } from 'node:crypto';
-import { TOPICS, type Bus, type Mode, type Store, type Subscription, type WebhookEndpoint } from '@switch/shared';
+import { loadInstanceId, TOPICS, type Bus, type Mode, type Store, type Subscription, type WebhookEndpoint } from '@switch/shared';
 
 /**
  * A merchant's webhook endpoints per mode, remembered for `ttlMs` so that planning and attempting
@@ -17,11 +16,11 @@ export class EndpointBook {
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** Each notifier follows every change (a group of its own, newest messages only). */
-  async follow(bus: Bus): Promise<void> {
+  /** Each notifier follows every change (a group of its own, named after its stable instance id; newest messages only). */
+  async follow(bus: Bus, instanceId: string = loadInstanceId()): Promise<void> {
     this.subscription = await bus.subscribe(
       TOPICS.merchantChanges,
-      { group: `notifier-${randomUUID().slice(0, 8)}`, latestOnly: true, maxAttempts: 1 },
+      { group: `notifier-${instanceId}`, latestOnly: true, maxAttempts: 1 },
       async ({ value }) => {
         if (value.change === 'webhooks') this.forget(value.merchantId);
       },

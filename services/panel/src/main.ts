@@ -7,6 +7,7 @@ import {
   createLogger,
   envReader,
   loadInfraConfig,
+  loadInstanceId,
   loadRoutingTable,
   onShutdown,
   startHealthServer,
@@ -33,6 +34,8 @@ async function main(): Promise<void> {
     store: adapters.store,
     routing: loadRoutingTable(env),
     readTimeoutMs: env.int('SWITCH_QUERY_TIMEOUT_MS', 10_000, { min: 100, max: 60_000 }),
+    // Stable across restarts; the port tells apart panels on one host.
+    instanceId: `panel-${loadInstanceId(env, env.int('PANEL_PORT', 3100, { min: 0, max: 65535 }))}`,
   });
   const trustProxy = env.int('SWITCH_TRUST_PROXY', 0, { min: 0, max: 10 });
   const app = Fastify({

@@ -7,12 +7,12 @@ import {
   isFinal,
   messageKey,
   DEFAULT_CORE_POLICY,
-  idempotencyScope,
   metrics,
   newTransaction,
   startsOperation,
   subjectOf,
   velocityKey,
+  withReplyAddress,
   type BancoId,
   type Bus,
   type CorePolicy,
@@ -92,6 +92,13 @@ export class TransactionActor {
       return;
     }
     decision.next.writtenBy = messageKey(message);
+    // The asking gateway's address rides on the write its command made: this write's answer, and
+    // those of later writes (the bank's outcome), go to it. A command that writes nothing (a repeat
+    // while the order is in flight) leaves no address: its gateway reads the store instead.
+    if ((message.type === 'execute' || message.type === 'query') && message.replyTo) {
+      const replyTo = withReplyAddress(decision.next.replyTo, message.replyTo);
+      if (replyTo) decision.next.replyTo = replyTo;
+    }
     // The outbox mark rides on the write: this message is handled only after every earlier message of
     // the transaction was committed, and each was committed only after its write was announced.
     decision.next.announcedVersion = tx.version;
@@ -143,8 +150,9 @@ export class TransactionActor {
     const now = this.now().toISOString();
     let relatedId: string | null = null;
     if (msg.request.kind === 'cobrar') {
-      const claim = await this.deps.store.idempotency.get(idempotencyScope(msg.merchantId, msg.mode, 'token', msg.idempotencyKey));
-      relatedId = claim?.txnId ?? null;
+      // The gateway resolved the token when it claimed the cobrar's key (its own idempotency table):
+      // the router reads no table of the gateway's. Absent (a command of the previous inbox): none.
+      relatedId = msg.tokenId ?? null;
     } else if (msg.request.kind === 'reverso') {
       relatedId = msg.request.body.id;
     }

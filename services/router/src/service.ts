@@ -35,14 +35,23 @@ export async function startRouter(deps: {
   relayIntervalMs?: number;
   /** How old an unmarked write must be before the relay announces it again (the actor's own is under way). Default 10 s. */
   relayGraceMs?: number;
+  /** This replica's stable id (names its own consumer groups); default `loadInstanceId()`. */
+  instanceId?: string;
 }): Promise<RouterHandle> {
   const health = new BankHealthView();
-  const healthSubscription = await health.follow(deps.bus);
+  const healthSubscription = await health.follow(deps.bus, deps.instanceId);
   const actor = new TransactionActor({ ...deps, unavailableBanks: (mode) => health.unavailable(mode) });
   const subscription: Subscription = await deps.bus.subscribe(
     TOPICS.routerInbox,
     { group: 'router' },
     measured('router', TOPICS.routerInbox.name, ({ value }) => actor.handle(value)),
+  );
+  // The previous inbox version, drained: what a gateway, worker or reconciler of the previous release
+  // left there during a rolling upgrade is still acted on (its messages are a subset of v2's).
+  const legacy: Subscription = await deps.bus.subscribe(
+    TOPICS.routerInboxV1,
+    { group: 'router' },
+    measured('router', TOPICS.routerInboxV1.name, ({ value }) => actor.handle(value)),
   );
   const intervalMs = deps.relayIntervalMs ?? 1_000;
   const graceMs = deps.relayGraceMs ?? 10_000;
@@ -65,6 +74,7 @@ export async function startRouter(deps: {
       clearInterval(timer);
       await relaying;
       await subscription.close();
+      await legacy.close();
       await healthSubscription.close();
     },
   };

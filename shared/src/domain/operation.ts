@@ -99,6 +99,13 @@ export interface Transaction {
    * again (the inbox is the outbox); any other message that changes nothing stays silent.
    */
   writtenBy?: string;
+  /**
+   * Reply addresses: the instance ids of the gateways whose commands (the execute, a /consultar query)
+   * made writes of this transaction, newest last, at most `MAX_REPLY_ADDRESSES`. Each announced write a
+   * waiting caller can be answered from is also sent to these gateways, and to no other
+   * (docs/decisions.md "Answers to the asking gateway").
+   */
+  replyTo?: string[];
   /** Status queries asked so far. */
   statusChecks: number;
   /** When the last status query was asked (the reconciler's backoff counts from it). */
@@ -115,6 +122,15 @@ export interface Transaction {
   nextCheckAt: string | null;
   createdAt: string;
   updatedAt: string;
+}
+
+/** A few: a command's address is kept only while its caller may still wait (seconds), newer ones push older out. */
+export const MAX_REPLY_ADDRESSES = 4;
+
+/** The reply addresses with `address` added (moved last when present), bounded. */
+export function withReplyAddress(current: readonly string[] | undefined, address: string | undefined): string[] | undefined {
+  if (!address) return current ? [...current] : undefined;
+  return [...(current ?? []).filter((a) => a !== address), address].slice(-MAX_REPLY_ADDRESSES);
 }
 
 /** A transaction as it is first written: no outcome, no order, nothing to announce yet. */

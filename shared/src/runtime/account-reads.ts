@@ -15,14 +15,15 @@ type ReadRequest = Omit<Extract<BankRequestMessage, { op: 'saldo' | 'movimientos
 /**
  * Request/reply over the bus for balance and statement reads, for one instance of a process that
  * asks (a gateway, a standalone panel). A connector answers on `TOPICS.gatewayReplies` addressed by
- * `gatewayId`; every instance listens with a group of its own (latest only), so the answer reaches
- * the instance that asked whichever partition carries it.
+ * `gatewayId`, keyed by it on an addressed topic: every instance reads only its own key's partition
+ * (latest only), in a group named after its stable instance id, and skips other instances' replies
+ * that share the partition.
  */
 export class BankReadClient {
   private readonly waiters = new Map<string, (reply: GatewayReplyMessage) => void>();
   private subscription: Subscription | undefined;
 
-  /** `instanceId` goes in `gatewayId`: a panel instance uses its own, as a gateway does. */
+  /** `instanceId` goes in `gatewayId`: a panel instance uses its own, as a gateway does. Both stable (no per-start group). */
   constructor(
     private readonly bus: Bus,
     readonly instanceId: string,
@@ -32,7 +33,7 @@ export class BankReadClient {
   async start(): Promise<void> {
     this.subscription = await this.bus.subscribe(
       TOPICS.gatewayReplies,
-      { group: this.group, latestOnly: true, maxAttempts: 1 },
+      { group: this.group, key: this.instanceId, latestOnly: true, maxAttempts: 1 },
       async ({ value }) => {
         if (value.gatewayId === this.instanceId) this.waiters.get(value.correlationId)?.(value);
       },

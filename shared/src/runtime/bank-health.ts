@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { loadInstanceId } from '../config/instance';
 import { TOPICS } from '../contracts/topics';
 import type { Bus, Subscription } from '../ports/bus';
 import type { BancoId, Mode } from '../domain/bancos';
@@ -49,11 +49,12 @@ export class BankHealthView {
   private readonly reports = new Map<string, { banco: BancoId; mode: Mode; open: boolean; at: number }>();
   constructor(private readonly staleMs = 60_000) {}
 
-  async follow(bus: Bus): Promise<Subscription> {
-    // Every router replica needs every report: a group of its own.
+  /** `instanceId`: the router replica's stable id (`loadInstanceId`), which names its group. */
+  async follow(bus: Bus, instanceId: string = loadInstanceId()): Promise<Subscription> {
+    // Every router replica needs every report: a group of its own, named after the replica (stable).
     return bus.subscribe(
       TOPICS.bankHealth,
-      { group: `bank-health-${randomUUID().slice(0, 8)}`, latestOnly: true, maxAttempts: 1 },
+      { group: `router-${instanceId}-bank-health`, latestOnly: true, maxAttempts: 1 },
       async ({ value }) => {
         this.reports.set(`${value.banco}|${value.mode}`, {
           banco: value.banco,
