@@ -4,6 +4,7 @@ import {
   bankRequests,
   CAPABILITIES,
   createLogger,
+  idempotencyScope,
   MemoryBus,
   MemoryStore,
   TOPICS,
@@ -483,5 +484,91 @@ describe('TransactionActor', () => {
       expect((await get(h, msg.txnId)).version).toBe(done.version);
       await expectNoDeadLetters(h);
     });
+  });
+});
+
+describe('the token of a cobrar, and answers to the asking gateway', () => {
+  function token(key: string): OperationRequest {
+    const { otp: _otp, ...body } = cobrar().body as Extract<OperationRequest, { kind: 'cobrar' }>['body'];
+    return { kind: 'token', body: { ...body, idempotency_key: key } };
+  }
+  /** A store whose idempotency table counts every call made through it. */
+  function countingIdempotency(store: MemoryStore): { store: MemoryStore; calls: string[] } {
+    const calls: string[] = [];
+    const idempotency = new Proxy(store.idempotency, {
+      get: (target, name, receiver) => {
+        const value = Reflect.get(target, name, receiver);
+        return typeof value === 'function'
+          ? (...args: unknown[]) => {
+              calls.push(String(name));
+              return value.apply(target, args);
+            }
+          : value;
+      },
+    });
+    return { store: new Proxy(store, { get: (t, n, r) => (n === 'idempotency' ? idempotency : Reflect.get(t, n, r)) }), calls };
+  }
+
+  it('a cobrar takes its token from the command: the router reads no idempotency table, with a token or without', async () => {
+    const bus = new MemoryBus();
+    open.push(bus);
+    const counted = countingIdempotency(new MemoryStore());
+    const actor = new TransactionActor({ bus, store: counted.store, routing: TWO_BANKS, log });
+    const key = randomUUID();
+    const tokenMsg = executeOf(token(key));
+    await actor.handle(tokenMsg);
+    // The token's claim is in the table, as the gateway leaves it: the router must not look it up.
+    await counted.store.idempotency.claim({
+      scope: idempotencyScope('acme', 'test', 'token', key),
+      merchantId: 'acme',
+      mode: 'test',
+      kind: 'token',
+      key,
+      fingerprint: 'f'.repeat(64),
+      txnId: tokenMsg.txnId,
+      createdAt: new Date().toISOString(),
+    });
+    counted.calls.length = 0;
+    const cobro = executeOf({ ...cobrar(), body: { ...cobrar().body, idempotency_key: key } } as OperationRequest);
+    await actor.handle({ ...cobro, tokenId: tokenMsg.txnId });
+    const alone = executeOf(cobrar());
+    await actor.handle({ ...alone, tokenId: null });
+    expect(counted.calls).toEqual([]);
+    expect((await counted.store.transactions.get(cobro.txnId))?.relatedId).toBe(tokenMsg.txnId);
+    // Without a token: no related operation, as before (the c2p rail of an OTP the caller captured).
+    const free = await counted.store.transactions.get(alone.txnId);
+    expect(free?.relatedId).toBeNull();
+    expect(free?.rail).toBe('c2p');
+  });
+
+  it('answers each write a caller can be answered from to the gateways whose commands wrote it, and to no other', async () => {
+    const h = await harness();
+    const got: Record<string, { gatewayId: string; event: TransactionEventMessage }[]> = { 'gw-a': [], 'gw-b': [], 'gw-c': [] };
+    for (const id of Object.keys(got)) {
+      await h.bus.subscribe(TOPICS.gatewayAnswers, { group: `probe-${id}`, key: id }, async ({ value }) => {
+        got[id]!.push(value);
+      });
+    }
+    const msg = { ...executeOf(pagar()), replyTo: 'gw-a' };
+    await h.bus.publish(TOPICS.routerInbox, msg.txnId, msg);
+    await h.settle();
+    // The dispatch write waits on the bank: nobody is answered yet.
+    expect(got['gw-a']).toEqual([]);
+    expect((await get(h, msg.txnId)).replyTo).toEqual(['gw-a']);
+    // A repeat from another gateway while the order is in flight writes nothing, so leaves no address.
+    await h.bus.publish(TOPICS.routerInbox, msg.txnId, { ...msg, replyTo: 'gw-c' });
+    await h.settle();
+    expect((await get(h, msg.txnId)).replyTo).toEqual(['gw-a']);
+    await h.bankResult(msg.txnId, 1, { type: 'accepted', pending: false, referencia: 'R1', endtoend: null, raw: {} });
+    expect(got['gw-a']!.map((a) => [a.gatewayId, a.event.txnId, a.event.resultado?.estado])).toEqual([['gw-a', msg.txnId, 'ACEPTADA']]);
+    // A /consultar at gateway B writes a status query: B's address rides on it, and the outcome goes to both.
+    await h.bus.publish(TOPICS.routerInbox, msg.txnId, { type: 'query', txnId: msg.txnId, replyTo: 'gw-b' });
+    await h.settle();
+    expect((await get(h, msg.txnId)).replyTo).toEqual(['gw-a', 'gw-b']);
+    await h.bankResult(msg.txnId, 1, settled, 'status');
+    expect(got['gw-a']!.map((a) => a.event.resultado?.estado)).toEqual(['ACEPTADA', 'LIQUIDADA']);
+    expect(got['gw-b']!.map((a) => [a.gatewayId, a.event.resultado?.estado])).toEqual([['gw-b', 'LIQUIDADA']]);
+    expect(got['gw-c']).toEqual([]);
+    await expectNoDeadLetters(h);
   });
 });

@@ -137,8 +137,9 @@ describe('bank read client (request/reply over the bus)', () => {
     const connector: Subscription = await bus.subscribe(bankRequests('bnc'), { group: 'bank-bnc' }, async ({ value }) => {
       if (value.op !== 'saldo') return;
       const reply = { correlationId: value.correlationId, result: { ok: true as const, saldo: { ...saldo, disponible: 1 } } };
-      await bus.publish(TOPICS.gatewayReplies, value.correlationId, { ...reply, gatewayId: 'panel-other' });
-      await bus.publish(TOPICS.gatewayReplies, value.correlationId, { ...reply, gatewayId: value.gatewayId, result: { ok: true, saldo } });
+      // Replies are addressed by the asking instance's id (the key), as the bank worker sends them.
+      await bus.publish(TOPICS.gatewayReplies, 'panel-other', { ...reply, gatewayId: 'panel-other' });
+      await bus.publish(TOPICS.gatewayReplies, value.gatewayId, { ...reply, gatewayId: value.gatewayId, result: { ok: true, saldo } });
     });
     cleanup.push(() => connector.close());
     const mine = new BankReadClient(bus, 'panel-mine');
