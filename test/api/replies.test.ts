@@ -95,6 +95,7 @@ describe('answers go to the gateway that asked', () => {
     const first = post(a);
     await until(orderArrived, () => orders.length === 1);
     const order = orders[0]!;
+    if (order.op !== 'execute') throw new Error(`expected an order, got ${order.op}`);
     expect(executes).toEqual([{ txnId: order.txnId, replyTo: 'gw-a' }]);
 
     // The same key at gateway B while the order is in flight at the bank.
@@ -102,7 +103,6 @@ describe('answers go to the gateway that asked', () => {
     await until(executeArrived, () => executes.some((e) => e.replyTo === 'gw-b'));
     await bus.drained();
 
-    if (order.op !== 'execute') throw new Error('expected an order');
     const outcome = { type: 'settled' as const, referencia: 'REF-9', endtoend: null, raw: { codigo: '00' } };
     await bus.publish(TOPICS.routerInbox, order.txnId, { type: 'bank_result', txnId: order.txnId, attempt: 1, op: 'execute', outcome });
 

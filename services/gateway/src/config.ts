@@ -1,4 +1,12 @@
-import { ConfigError, envReader, loadInstanceId, loadRotationOverlapSeconds, SANDBOX_BANKS, type EnvReader, type SandboxBank } from '@switch/shared';
+import {
+  ConfigError,
+  envReader,
+  loadInstanceId,
+  loadRotationOverlapSeconds,
+  SANDBOX_BANKS,
+  type EnvReader,
+  type SandboxBank,
+} from '@switch/shared';
 
 export interface GatewayConfig {
   host: string;

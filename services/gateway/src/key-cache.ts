@@ -23,13 +23,9 @@ export class KeyCache {
 
   /** Follows the key changes every gateway announces (a group of its own, `group`: each gateway sees them all). */
   async follow(bus: Bus, group: string): Promise<void> {
-    this.subscription = await bus.subscribe(
-      TOPICS.merchantChanges,
-      { group, latestOnly: true, maxAttempts: 1 },
-      async ({ value }) => {
-        if (value.change === 'keys') this.forgetMerchant(value.merchantId);
-      },
-    );
+    this.subscription = await bus.subscribe(TOPICS.merchantChanges, { group, latestOnly: true, maxAttempts: 1 }, async ({ value }) => {
+      if (value.change === 'keys') this.forgetMerchant(value.merchantId);
+    });
   }
 
   async stop(): Promise<void> {

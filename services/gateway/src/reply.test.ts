@@ -39,7 +39,9 @@ describe('a gateway instance: stable consumer groups, named after its instance i
     expect(again).toEqual(first);
     for (const s of first) expect(s).toContain('gateway-7d9f-abcde');
     // Answers and read replies: only its own key, never a whole reply topic.
-    expect(first.filter((s) => s.includes('answers') || s.includes('replies')).every((s) => s.endsWith('key=gateway-7d9f-abcde'))).toBe(true);
+    expect(first.filter((s) => s.includes('answers') || s.includes('replies')).every((s) => s.endsWith('key=gateway-7d9f-abcde'))).toBe(
+      true,
+    );
     const other = await startAndStop({ SWITCH_INSTANCE_ID: 'gateway-7d9f-fghij' });
     expect(other.filter((s) => first.includes(s))).toEqual([]);
   });

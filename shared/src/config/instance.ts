@@ -18,6 +18,9 @@ export function loadInstanceId(env: EnvReader = envReader(), distinguisher?: str
       throw new ConfigError('SWITCH_INSTANCE_ID', `"${given}" must be 1 to 100 letters, digits, '.', '_' or '-' (a pod name is)`);
     return given;
   }
-  const host = hostname().replace(/[^A-Za-z0-9._-]/g, '-').slice(0, 80) || 'host';
+  const host =
+    hostname()
+      .replace(/[^A-Za-z0-9._-]/g, '-')
+      .slice(0, 80) || 'host';
   return distinguisher === undefined ? host : `${host}-${distinguisher}`;
 }

@@ -157,7 +157,6 @@ export const GatewayReplyMessage = Type.Object({
 });
 export type GatewayReplyMessage = Static<typeof GatewayReplyMessage>;
 
-
 /**
  * Announced after every persisted write of a transaction. `transition` is present when the state
  * changed (what webhooks follow); a write without it is a status check or a dispatch.

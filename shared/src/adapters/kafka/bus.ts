@@ -141,7 +141,10 @@ const onePartition =
         }),
       }));
     },
-    protocol: ({ topics }) => ({ name: 'SwitchOnePartition', metadata: AssignerProtocol.MemberMetadata.encode({ version: 0, topics, userData: Buffer.alloc(0) }) }),
+    protocol: ({ topics }) => ({
+      name: 'SwitchOnePartition',
+      metadata: AssignerProtocol.MemberMetadata.encode({ version: 0, topics, userData: Buffer.alloc(0) }),
+    }),
   });
 
 const errorText = (error: unknown): string => (error instanceof Error ? error.message : String(error));
@@ -248,7 +251,8 @@ export class KafkaBus implements Bus {
     });
     // Other keys share the partition: they are skipped (committed unhandled).
     const only = options.key;
-    const take = (m: Delivered<unknown>) => (only === undefined || m.key === only ? handler(m as Delivered<Payload<T>>) : Promise.resolve());
+    const take = (m: Delivered<unknown>) =>
+      only === undefined || m.key === only ? handler(m as Delivered<Payload<T>>) : Promise.resolve();
     await consumer.connect();
     try {
       await consumer.subscribe({ topics: [topic.name], fromBeginning: !options.latestOnly });
