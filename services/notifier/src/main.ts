@@ -1,6 +1,6 @@
 import { startTracing } from '@switch/shared/dist/telemetry/tracing';
 startTracing('notifier'); // first line: modules are instrumented as they load
-import { connectAdapters, createLogger, envReader, loadInfraConfig, onShutdown, startHealthServer } from '@switch/shared';
+import { connectAdapters, createLogger, envReader, loadInfraConfig, loadInstanceId, onShutdown, startHealthServer } from '@switch/shared';
 import { loadNotifierConfig, startNotifier } from './service';
 
 /** Webhook delivery as its own process: `node services/notifier/dist/main.js`. */
@@ -9,7 +9,9 @@ async function main(): Promise<void> {
   const log = createLogger('notifier');
   const config = loadNotifierConfig(env);
   const adapters = await connectAdapters(loadInfraConfig(env), 'notifier', log);
-  const notifier = await startNotifier({ bus: adapters.bus, store: adapters.store, log, config });
+  // Stable across restarts; the health port tells apart notifiers on one host.
+  const instanceId = loadInstanceId(env, env.int('HEALTH_PORT', 9103, { min: 0, max: 65535 }));
+  const notifier = await startNotifier({ bus: adapters.bus, store: adapters.store, log, config, instanceId });
   const health = await startHealthServer(
     env.int('HEALTH_PORT', 9103, { min: 0, max: 65535 }),
     env.string('HEALTH_HOST', '127.0.0.1'),

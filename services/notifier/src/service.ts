@@ -33,9 +33,16 @@ export interface NotifierHandle {
  * Subscribes to state changes (creating durable deliveries) and attempts due deliveries on a timer.
  * Deliveries live in the store, so a restarted notifier resumes each at its next scheduled attempt.
  */
-export async function startNotifier(deps: { bus: Bus; store: Store; log: Logger; config: NotifierConfig }): Promise<NotifierHandle> {
+export async function startNotifier(deps: {
+  bus: Bus;
+  store: Store;
+  log: Logger;
+  config: NotifierConfig;
+  /** This replica's stable id (names its own consumer group); default `loadInstanceId()`. */
+  instanceId?: string;
+}): Promise<NotifierHandle> {
   const endpoints = new EndpointBook(deps.store, deps.config.endpointCacheMs ?? 0);
-  await endpoints.follow(deps.bus);
+  await endpoints.follow(deps.bus, deps.instanceId);
   const dispatcher = new Dispatcher(deps.store, deps.config, deps.log, undefined, endpoints);
   const inFlight = new Set<Promise<void>>();
   let running: Promise<unknown> = Promise.resolve();

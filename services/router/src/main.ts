@@ -6,6 +6,7 @@ import {
   envReader,
   loadCorePolicy,
   loadInfraConfig,
+  loadInstanceId,
   loadRiskPolicy,
   loadRoutingTable,
   onShutdown,
@@ -28,6 +29,8 @@ async function main(): Promise<void> {
     policy: loadCorePolicy(env),
     relayIntervalMs: env.int('SWITCH_OUTBOX_RELAY_MS', 1_000, { min: 50, max: 60_000 }),
     relayGraceMs: env.int('SWITCH_OUTBOX_GRACE_MS', 10_000, { min: 0, max: 600_000 }),
+    // Stable across restarts; the health port tells apart routers on one host.
+    instanceId: loadInstanceId(env, env.int('HEALTH_PORT', 9101, { min: 0, max: 65535 })),
   });
   const health = await startHealthServer(
     env.int('HEALTH_PORT', 9101, { min: 0, max: 65535 }),
