@@ -87,38 +87,61 @@ describe('answers go to the gateway that asked', () => {
   const until = (list: (() => void)[], done: () => boolean) =>
     done() ? Promise.resolve() : new Promise<void>((resolve) => list.push(() => done() && resolve()));
 
-  it('the asking gateway gets the answer, the other none; a repeat at the other gets the same answer', async () => {
-    const body = pagarBody({ via: 'pago_movil' });
-    const post = (gw: Gateway) =>
-      gw.app.inject({ method: 'POST', url: '/switch/v1/pagar', headers: { 'x-switch-key': key }, payload: body });
-
-    const first = post(a);
-    await until(orderArrived, () => orders.length === 1);
-    const order = orders[0]!;
+  const post = (gw: Gateway, body: unknown) =>
+    gw.app.inject({ method: 'POST', url: '/switch/v1/pagar', headers: { 'x-switch-key': key }, payload: body as object });
+  /** The order the bank holds for the next operation (waits until it arrives). */
+  const nextOrder = async (n: number) => {
+    await until(orderArrived, () => orders.length === n);
+    const order = orders[n - 1]!;
     if (order.op !== 'execute') throw new Error(`expected an order, got ${order.op}`);
-    expect(executes).toEqual([{ txnId: order.txnId, replyTo: 'gw-a' }]);
+    return order;
+  };
+  const settle = (txnId: string) =>
+    bus.publish(TOPICS.routerInbox, txnId, {
+      type: 'bank_result',
+      txnId,
+      attempt: 1,
+      op: 'execute',
+      outcome: { type: 'settled', referencia: `REF-${txnId.slice(-4)}`, endtoend: null, raw: { codigo: '00' } },
+    });
 
-    // The same key at gateway B while the order is in flight at the bank.
-    const repeat = post(b);
-    await until(executeArrived, () => executes.some((e) => e.replyTo === 'gw-b'));
+  it('the asking gateway gets the answer; the other gateway is handed nothing about it', async () => {
+    const asked = post(a, pagarBody({ via: 'pago_movil' }));
+    const order = await nextOrder(1);
+    expect(executes.filter((e) => e.txnId === order.txnId)).toEqual([{ txnId: order.txnId, replyTo: 'gw-a' }]);
+    await settle(order.txnId);
+    const res = await asked;
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({ id: order.txnId, estado: 'LIQUIDADA' });
     await bus.drained();
-
-    const outcome = { type: 'settled' as const, referencia: 'REF-9', endtoend: null, raw: { codigo: '00' } };
-    await bus.publish(TOPICS.routerInbox, order.txnId, { type: 'bank_result', txnId: order.txnId, attempt: 1, op: 'execute', outcome });
-
-    const [one, two] = await Promise.all([first, repeat]);
-    expect(one.statusCode, one.body).toBe(200);
-    expect(two.statusCode, two.body).toBe(200);
-    expect(one.json()).toMatchObject({ id: order.txnId, estado: 'LIQUIDADA', referencia_banco: 'REF-9' });
-    expect(two.json()).toEqual(one.json());
-    expect(two.headers['idempotent-replayed']).toBe('true');
-    await bus.drained();
-
-    // Gateway A read the answer addressed to it; gateway B was handed nothing about this transaction
-    // (no event, no answer): it found the outcome in the store.
+    // A read the answer addressed to it; B was handed nothing about this transaction (no event, no answer).
     expect(seenA.filter((s) => s.topic === TOPICS.gatewayAnswers.name && about(s.value, order.txnId)).length).toBeGreaterThan(0);
     expect(seenB.filter((s) => about(s.value, order.txnId))).toEqual([]);
     // Neither gateway follows the transaction events topic any more.
     expect([...seenA, ...seenB].filter((s) => s.topic === TOPICS.transactions.name)).toEqual([]);
+  });
+
+  it('a repeat of the key at the other gateway, while the first is in flight, gets the same answer', async () => {
+    const body = pagarBody({ via: 'pago_movil' });
+    const first = post(a, body);
+    const order = await nextOrder(2);
+    // The same key at gateway B while the order is in flight at the bank.
+    const repeat = post(b, body);
+    await until(executeArrived, () => executes.some((e) => e.txnId === order.txnId && e.replyTo === 'gw-b'));
+    await bus.drained();
+    await settle(order.txnId);
+
+    const [one, two] = await Promise.all([first, repeat]);
+    expect(one.statusCode, one.body).toBe(200);
+    expect(two.statusCode, two.body).toBe(200);
+    expect(one.json()).toMatchObject({ id: order.txnId, estado: 'LIQUIDADA' });
+    expect(two.body).toBe(one.body);
+    expect(two.headers['idempotent-replayed']).toBe('true');
+    expect(orders.filter((o) => o.txnId === order.txnId)).toHaveLength(1);
+    await bus.drained();
+    // B asked too: it was handed the answer addressed to it, and nothing addressed to A.
+    const toB = seenB.filter((s) => about(s.value, order.txnId));
+    expect(toB.length).toBeGreaterThan(0);
+    expect(toB.every((s) => s.topic === TOPICS.gatewayAnswers.name && (s.value as { gatewayId: string }).gatewayId === 'gw-b')).toBe(true);
   });
 });

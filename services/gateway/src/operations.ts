@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { Value } from '@sinclair/typebox/value';
 import {
   canonicalJson,
@@ -25,7 +24,7 @@ import {
 } from '@switch/shared';
 import type { Caller } from './auth';
 import { DependencyDown, HttpProblem } from './errors';
-import type { Replies, Waiting } from './reply';
+import type { Replies } from './reply';
 import { exampleOperation, exampleReverse } from './sandbox';
 
 const BODY_SCHEMAS = { token: TokenBody, cobrar: CobrarBody, pagar: PagarBody, reverso: ReversoBody } as const;
@@ -41,15 +40,6 @@ export interface OperationsDeps {
 }
 
 export const newTransactionId = (): string => `txn_${randomUUID().replace(/-/g, '')}`;
-
-/**
- * A command that may make no write of its own (a repeat of a key whose operation is in flight,
- * perhaps on another gateway; a /consultar) leaves no reply address on the transaction, so its answer
- * may go to another gateway only. Its caller also reads the stored transaction, first after this
- * long, then twice as long each time up to `POLL_MAX_MS`, until the answer or the deadline.
- */
-const POLL_FIRST_MS = 100;
-const POLL_MAX_MS = 2_000;
 
 /** A money operation's answer, and whether it is a replay (its key had been used already). */
 export interface Answer {
@@ -118,16 +108,14 @@ export class Operations {
         tx.id,
         (e) => e.settledForReply,
         () => this.republish(tx),
-        true,
-        settledForReply,
       );
     if (!isReconcilable(tx)) return toResultado(tx);
     const waiting = this.deps.replies.waitForEvent(tx.id, (e) => e.version > tx.version && e.settledForReply, this.deps.queryTimeoutMs);
     await this.deps.bus
       .publish(TOPICS.routerInbox, tx.id, { type: 'query', txnId: tx.id, replyTo: this.deps.replies.gatewayId })
       .catch(unavailable);
-    const answered = await this.firstAnswer(waiting, tx.id, (t) => t.version > tx.version && settledForReply(t));
-    if (answered) return answered;
+    const event = await waiting.result;
+    if (event?.resultado) return event.resultado;
     const fresh = await this.deps.store.transactions.get(tx.id);
     return toResultado(fresh ?? tx);
   }
@@ -156,22 +144,17 @@ export class Operations {
       if (tx && tx.estado !== null) return toResultado(tx);
     }
     // New, or still in flight: (re)hand it to the actor, which runs it once, and wait for its answer.
-    // The fast path (this request made the claim) waits for its answer only; a repeat, whose
-    // operation may be in flight on another gateway, also reads the store.
-    return this.awaitEvent(txnId, (e) => e.settledForReply, execute, !fresh, fresh ? undefined : settledForReply);
+    // The command carries this gateway's address: a repeat of a key in flight on another gateway is
+    // answered here too (the router records the address, docs/decisions.md "Answers to the asking gateway").
+    return this.awaitEvent(txnId, (e) => e.settledForReply, execute, !fresh);
   }
 
-  /**
-   * `recheck`: the operation may exist already (a repeat, a query), so its state is read after the
-   * wait is registered. `stored`: the command may make no write of its own, so the store is read
-   * (with backoff) for a state this predicate accepts, besides waiting for the answer.
-   */
+  /** `recheck`: the operation may exist already (a repeat, a query), so its state is read after the wait is registered. */
   private async awaitEvent(
     txnId: string,
     predicate: (e: TransactionEventMessage) => boolean,
     send: () => Promise<void>,
     recheck = true,
-    stored?: (tx: Transaction) => boolean,
   ): Promise<Resultado> {
     const waiting = this.deps.replies.waitForEvent(txnId, predicate, this.deps.answerTimeoutMs);
     // The outcome may have been written between the caller's read and the registration above.
@@ -186,34 +169,9 @@ export class Operations {
       waiting.cancel();
       unavailable(error);
     }
-    const answered = await this.firstAnswer(waiting, txnId, stored);
-    if (answered) return answered;
+    const event = await waiting.result;
+    if (event?.resultado) return event.resultado;
     return this.unknownOutcome(txnId);
-  }
-
-  /** The answer addressed to this gateway or, with `stored`, a stored state it accepts, whichever comes first; null at the deadline. */
-  private async firstAnswer(
-    waiting: Waiting<TransactionEventMessage>,
-    txnId: string,
-    stored?: (tx: Transaction) => boolean,
-  ): Promise<Resultado | null> {
-    const fromAnswer = waiting.result.then((e) => e?.resultado ?? null);
-    if (!stored) return fromAnswer;
-    let over = false;
-    void fromAnswer.then(() => (over = true));
-    const fromStore = async (): Promise<Resultado | null> => {
-      for (let pause = POLL_FIRST_MS; ; pause = Math.min(pause * 2, POLL_MAX_MS)) {
-        await sleep(pause, undefined, { ref: false });
-        if (over) return null;
-        // A store hiccup is not the caller's answer: the next read or the deadline decides.
-        const tx = await this.deps.store.transactions.get(txnId).catch(() => null);
-        if (over) return null;
-        if (tx && stored(tx)) return toResultado(tx);
-      }
-    };
-    const found = await Promise.race([fromAnswer, fromStore().then((r) => r ?? fromAnswer)]);
-    waiting.cancel();
-    return found;
   }
 
   /** The wait ran out: the caller must query, never resend with a new key (SPEC 3 rule 1, 7.4). */

@@ -541,34 +541,50 @@ describe('the token of a cobrar, and answers to the asking gateway', () => {
     expect(free?.rail).toBe('c2p');
   });
 
-  it('answers each write a caller can be answered from to the gateways whose commands wrote it, and to no other', async () => {
+  it('answers each write a caller can be answered from to the gateways that asked about it, and to no other', async () => {
     const h = await harness();
-    const got: Record<string, { gatewayId: string; event: TransactionEventMessage }[]> = { 'gw-a': [], 'gw-b': [], 'gw-c': [] };
+    const got: Record<string, { gatewayId: string; event: TransactionEventMessage }[]> = { 'gw-a': [], 'gw-b': [], 'gw-c': [], 'gw-d': [] };
     for (const id of Object.keys(got)) {
       await h.bus.subscribe(TOPICS.gatewayAnswers, { group: `probe-${id}`, key: id }, async ({ value }) => {
         got[id]!.push(value);
       });
     }
+    const states = (id: string) => got[id]!.map((a) => [a.gatewayId, a.event.txnId, a.event.resultado?.estado]);
     const msg = { ...executeOf(pagar()), replyTo: 'gw-a' };
     await h.bus.publish(TOPICS.routerInbox, msg.txnId, msg);
     await h.settle();
     // The dispatch write waits on the bank: nobody is answered yet.
     expect(got['gw-a']).toEqual([]);
     expect((await get(h, msg.txnId)).replyTo).toEqual(['gw-a']);
-    // A repeat from another gateway while the order is in flight writes nothing, so leaves no address.
+    // A repeat at gateway C while the order is in flight: its address is recorded (a bookkeeping
+    // write, no order sent again); one from A again changes nothing.
+    const before = await get(h, msg.txnId);
     await h.bus.publish(TOPICS.routerInbox, msg.txnId, { ...msg, replyTo: 'gw-c' });
+    await h.bus.publish(TOPICS.routerInbox, msg.txnId, msg);
     await h.settle();
-    expect((await get(h, msg.txnId)).replyTo).toEqual(['gw-a']);
+    const recorded = await get(h, msg.txnId);
+    expect(recorded.replyTo).toEqual(['gw-a', 'gw-c']);
+    expect(recorded.version).toBe(before.version + 1);
+    expect(recorded.attempts).toEqual(before.attempts);
+    expect(h.executes()).toHaveLength(1);
     await h.bankResult(msg.txnId, 1, { type: 'accepted', pending: false, referencia: 'R1', endtoend: null, raw: {} });
-    expect(got['gw-a']!.map((a) => [a.gatewayId, a.event.txnId, a.event.resultado?.estado])).toEqual([['gw-a', msg.txnId, 'ACEPTADA']]);
-    // A /consultar at gateway B writes a status query: B's address rides on it, and the outcome goes to both.
+    expect(states('gw-a')).toEqual([['gw-a', msg.txnId, 'ACEPTADA']]);
+    expect(states('gw-c')).toEqual([['gw-c', msg.txnId, 'ACEPTADA']]);
+    // A /consultar at gateway B writes a status query: B's address rides on it, and the outcome goes to all three.
     await h.bus.publish(TOPICS.routerInbox, msg.txnId, { type: 'query', txnId: msg.txnId, replyTo: 'gw-b' });
     await h.settle();
-    expect((await get(h, msg.txnId)).replyTo).toEqual(['gw-a', 'gw-b']);
+    expect((await get(h, msg.txnId)).replyTo).toEqual(['gw-a', 'gw-c', 'gw-b']);
     await h.bankResult(msg.txnId, 1, settled, 'status');
     expect(got['gw-a']!.map((a) => a.event.resultado?.estado)).toEqual(['ACEPTADA', 'LIQUIDADA']);
-    expect(got['gw-b']!.map((a) => [a.gatewayId, a.event.resultado?.estado])).toEqual([['gw-b', 'LIQUIDADA']]);
-    expect(got['gw-c']).toEqual([]);
+    expect(got['gw-c']!.map((a) => a.event.resultado?.estado)).toEqual(['ACEPTADA', 'LIQUIDADA']);
+    expect(states('gw-b')).toEqual([['gw-b', msg.txnId, 'LIQUIDADA']]);
+    expect(got['gw-d']).toEqual([]);
+    // A repeat at gateway D after the outcome: answered from the stored state, with no write.
+    const final = await get(h, msg.txnId);
+    await h.bus.publish(TOPICS.routerInbox, msg.txnId, { ...msg, replyTo: 'gw-d' });
+    await h.settle();
+    expect(states('gw-d')).toEqual([['gw-d', msg.txnId, 'LIQUIDADA']]);
+    expect((await get(h, msg.txnId)).version).toBe(final.version);
     await expectNoDeadLetters(h);
   });
 });

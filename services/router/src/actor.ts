@@ -9,6 +9,7 @@ import {
   DEFAULT_CORE_POLICY,
   metrics,
   newTransaction,
+  settledForReply,
   startsOperation,
   subjectOf,
   velocityKey,
@@ -25,7 +26,7 @@ import {
   type Store,
   type Transaction,
 } from '@switch/shared';
-import { announce } from './announce';
+import { announce, answer } from './announce';
 
 type ExecuteMessage = Extract<RouterInboxMessage, { type: 'execute' }>;
 
@@ -89,12 +90,16 @@ export class TransactionActor {
         await announce(this.deps.bus, stored, effectsOf(stored, related));
         await store.transactions.markAnnounced(stored.id, stored.version);
       }
+      // A gateway asking about an operation whose answer was already given (its command came after the
+      // outcome, behind the gateway's own read of the store): it is answered from the stored state.
+      const address = message.type === 'execute' || message.type === 'query' ? message.replyTo : undefined;
+      if (stored && address && settledForReply(stored)) await answer(this.deps.bus, address, effectsOf(stored, related).event);
       return;
     }
     decision.next.writtenBy = messageKey(message);
     // The asking gateway's address rides on the write its command made: this write's answer, and
-    // those of later writes (the bank's outcome), go to it. A command that writes nothing (a repeat
-    // while the order is in flight) leaves no address: its gateway reads the store instead.
+    // those of later writes (the bank's outcome), go to it (a command that would change nothing
+    // records its address by a bookkeeping write of `decide`).
     if ((message.type === 'execute' || message.type === 'query') && message.replyTo) {
       const replyTo = withReplyAddress(decision.next.replyTo, message.replyTo);
       if (replyTo) decision.next.replyTo = replyTo;

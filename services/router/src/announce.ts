@@ -1,4 +1,4 @@
-import { bankRequests, TOPICS, type Bus, type Effects, type Transaction } from '@switch/shared';
+import { bankRequests, TOPICS, type Bus, type Effects, type Transaction, type TransactionEventMessage } from '@switch/shared';
 
 /**
  * Publishes what a persisted write implies: its order or status query, then its event (`effectsOf`
@@ -13,5 +13,10 @@ export async function announce(bus: Bus, tx: Transaction, { bank, event }: Effec
   if (bank) await bus.publish(bankRequests(bank.banco), tx.id, bank.message);
   await bus.publish(TOPICS.transactions, tx.id, event);
   if (!event.settledForReply) return;
-  for (const gatewayId of tx.replyTo ?? []) await bus.publish(TOPICS.gatewayAnswers, gatewayId, { gatewayId, event });
+  for (const gatewayId of tx.replyTo ?? []) await answer(bus, gatewayId, event);
+}
+
+/** The answer of one announced write to one gateway, keyed by its instance id (only that gateway reads it). */
+export function answer(bus: Bus, gatewayId: string, event: TransactionEventMessage): Promise<void> {
+  return bus.publish(TOPICS.gatewayAnswers, gatewayId, { gatewayId, event });
 }

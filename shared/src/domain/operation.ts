@@ -100,8 +100,8 @@ export interface Transaction {
    */
   writtenBy?: string;
   /**
-   * Reply addresses: the instance ids of the gateways whose commands (the execute, a /consultar query)
-   * made writes of this transaction, newest last, at most `MAX_REPLY_ADDRESSES`. Each announced write a
+   * Reply addresses: the instance ids of the gateways whose commands (the execute, its repeats, a
+   * /consultar query) came while an answer was to come, newest last, at most `MAX_REPLY_ADDRESSES`. Each announced write a
    * waiting caller can be answered from is also sent to these gateways, and to no other
    * (docs/decisions.md "Answers to the asking gateway").
    */
@@ -125,7 +125,7 @@ export interface Transaction {
 }
 
 /** A few: a command's address is kept only while its caller may still wait (seconds), newer ones push older out. */
-export const MAX_REPLY_ADDRESSES = 4;
+export const MAX_REPLY_ADDRESSES = 8;
 
 /** The reply addresses with `address` added (moved last when present), bounded. */
 export function withReplyAddress(current: readonly string[] | undefined, address: string | undefined): string[] | undefined {

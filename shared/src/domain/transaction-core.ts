@@ -4,8 +4,17 @@ import { candidateBanks, railFor } from './routing';
 import type { BancoId } from './bancos';
 import { isFinal, type EstadoOrigen, type EstadoTransaccion } from './estados';
 import type { MotivoRechazo } from './motivos';
-import type { BankOutcome, Transaction } from './operation';
-import { asOneWrite, clearStatus, dispatch, flagForReview, requestStatus, resolveAttempt, transition } from './transaction-edits';
+import { withReplyAddress, type BankOutcome, type Transaction } from './operation';
+import {
+  asOneWrite,
+  clearStatus,
+  dispatch,
+  flagForReview,
+  nextVersion,
+  requestStatus,
+  resolveAttempt,
+  transition,
+} from './transaction-edits';
 import { effectsOf, orderRef, type Effects } from './outbox';
 
 /**
@@ -160,6 +169,17 @@ export function decide(tx: Transaction, message: RouterInboxMessage, ctx: Decisi
           ? orderAnswered(tx, message.attempt, message.outcome, ctx)
           : statusAnswered(tx, message.attempt, message.outcome, ctx);
       break;
+  }
+  // A gateway's command that changes nothing while the answer is still to come (a repeat of the key
+  // at another gateway while the order is in flight, a /consultar while a status query is out): its
+  // reply address is recorded by a bookkeeping write, so the answer reaches that gateway too and a
+  // repeat gets the very answer the first caller gets (DESIGN rule 5). An address already there, or
+  // an answer already given (the actor answers it from the stored state), needs no write.
+  const address = message.type === 'execute' || message.type === 'query' ? message.replyTo : undefined;
+  if (!decision.next && address && !settledForReply(tx) && !(tx.replyTo ?? []).includes(address)) {
+    const next = nextVersion(tx, ctx.now);
+    next.replyTo = withReplyAddress(tx.replyTo, address);
+    return { ...written(next, ctx), why: `reply address ${address} recorded (${decision.why})` };
   }
   return decision;
 }
