@@ -58,7 +58,15 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 // Its own infrastructure instance: never the shared one (9092, 27017) nor `npm run stack`'s. Below the
 // kernel's ephemeral range (32768-60999): a port there can be taken by any outgoing connection between
 // up.sh's check and Kafka's bind (it happened with 39092).
-const INFRA_PORTS = { kafka: 31092, controller: 31093, registry: 31081, mongo: 31017, postgres: 31432 };
+// `BENCH_PORT_BASE` (default 31000) moves them all, so two runs on one machine do not collide.
+const PORT_BASE = Number(process.env.BENCH_PORT_BASE ?? 31000);
+const INFRA_PORTS = {
+  kafka: PORT_BASE + 92,
+  controller: PORT_BASE + 93,
+  registry: PORT_BASE + 81,
+  mongo: PORT_BASE + 17,
+  postgres: PORT_BASE + 432,
+};
 const HIGH_RATE_LIMIT = { SWITCH_RATE_LIMIT_PER_MINUTE: '10000000', SWITCH_LOG_REQUESTS: 'false', LOG_LEVEL: 'error' };
 // `node --cpu-prof` (NODE_OPTIONS refuses it): each process writes its V8 profile when it exits.
 const profileArgs = CFG.cpuProf ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : [];
