@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { MongoClient } from 'mongodb';
 import { sampleTransaction, storeContract } from '../../../test/store-contract';
-import { counterContract, deliveryContract, gatewayReplicasContract } from '../../../test/delivery-contract';
+import { counterContract, deliveryContract, gatewayReplicasContract, sampleDelivery } from '../../../test/delivery-contract';
 import { merchantObjectsContract } from '../../../test/merchant-objects-contract';
 import { idempotencyScope, type IdempotencyClaim } from '../../ports/store';
 import { detectConsistency, MongoStore } from './store';
@@ -215,3 +215,30 @@ const serverIsFerretDb = async () => {
 const ferretDb = await serverIsFerretDb();
 storeContract('mongo (native compare-and-set)', freshNativeStore, { atomicConditionalWrites: !ferretDb });
 deliveryContract('mongo (native compare-and-set)', freshNativeStore, { atomicConditionalWrites: !ferretDb });
+
+describe.each(['native', 'revisions'] as const)('MongoStore deliveries (%s compare-and-set)', (consistency) => {
+  it("records an attempt with one plain update filtered on the lease: no read, no revision; another's lease is left alone", async () => {
+    const s = await MongoStore.connect({ url: url!, database: freshDatabase(), consistency });
+    try {
+      const d = sampleDelivery({ lease: { owner: 'me', until: '2999-01-01T00:00:00.000Z' } });
+      expect(await s.deliveries.insert(d)).toBe(true);
+      const calls: string[] = [];
+      const stop = s.onCommand((c) => calls.push(`${c.collection}.${c.command}`));
+      const update = {
+        status: 'delivered' as const,
+        attempts: [{ n: 1, at: d.createdAt, statusCode: 200, latencyMs: 3, error: null }],
+        nextAttemptAt: null,
+        updatedAt: d.createdAt,
+      };
+      expect(await s.deliveries.complete(d.id, 'someone-else', update)).toBe(false);
+      expect(await s.deliveries.complete(d.id, 'me', update)).toBe(true);
+      stop();
+      expect(calls).toEqual(['webhook_deliveries.update', 'webhook_deliveries.update']);
+      expect(await s.deliveries.get(d.id)).toStrictEqual({ ...d, ...update, lease: null });
+      // The lease is released: a second record by the same owner matches nothing.
+      expect(await s.deliveries.complete(d.id, 'me', update)).toBe(false);
+    } finally {
+      await s.close();
+    }
+  });
+});

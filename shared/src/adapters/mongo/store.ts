@@ -349,7 +349,9 @@ export class MongoStore implements Store {
         .sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id))
         .slice(0, Math.max(0, limit));
     },
-    markAnnounced: (id, version) => this.txs.mark(id, { version }, { announcedVersion: version, _unannounced: false }),
+    markAnnounced: async (id, version) => {
+      await this.txs.mark(id, { version }, { announcedVersion: version, _unannounced: false });
+    },
     listUnannounced: (before, limit) =>
       this.txs.find(LOOP_QUERIES.transactionsUnannounced(before), { _unannounced: 1, updatedAt: 1, _id: 1 }, limit),
     listDue: (now, limit, after) => this.txs.find(LOOP_QUERIES.transactionsDue(now, after), { _due: 1, nextCheckAt: 1, _id: 1 }, limit),
@@ -460,8 +462,10 @@ export class MongoStore implements Store {
       // (looking again at once made idle workers re-read the collection in a loop).
       return null;
     },
-    complete: async (id, owner, update) =>
-      (await this.deliveryDocs.update(id, (d) => (d.lease?.owner === owner ? { ...d, ...update, lease: null } : null))) !== null,
+    // Only the lease's owner records an attempt, and the lease was taken by compare-and-set (one of
+    // several replicas gets it): recording is one plain update filtered on the lease, no read and no
+    // revision. A lease that ran out and was taken again, or a manual requeue, makes it match nothing.
+    complete: (id, owner, update) => this.deliveryDocs.mark(id, { 'lease.owner': owner }, { ...(encodeDocument(update) as Document), lease: null }),
     requeue: async (id, now) =>
       (await this.deliveryDocs.update(id, (d) => ({ ...d, status: 'pending', nextAttemptAt: now, lease: null, updatedAt: now }))) !== null,
     countByStatus: async () => {

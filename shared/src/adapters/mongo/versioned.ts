@@ -51,10 +51,11 @@ export interface RecordCollection<T extends object> {
   find(filter: Filter<Document>, sort: Sort, limit?: number): Promise<T[]>;
   count(filter: Filter<Document>): Promise<number>;
   /**
-   * Sets stored fields (bookkeeping that is not a new version) of the record if it still matches
-   * `where` (stored field names): one plain update, no compare-and-set.
+   * Sets stored fields (bookkeeping that is not a new version, or a change only the holder of an
+   * exclusive lease makes) of the record if it still matches `where` (stored field names): one plain
+   * update, no compare-and-set. True when it matched.
    */
-  mark(id: string, where: Document, fields: Document): Promise<void>;
+  mark(id: string, where: Document, fields: Document): Promise<boolean>;
 }
 
 /**
@@ -154,9 +155,10 @@ export class VersionedCollection<T extends object> implements RecordCollection<T
    * On the head only: the revision keeps the state as written. A head later rebuilt from its revision
    * loses the mark, which only means the bookkeeping is done again (an announcement repeated).
    */
-  async mark(id: string, where: Document, fields: Document): Promise<void> {
-    await this.heads.updateOne({ ...where, _id: id } as Filter<Head>, { $set: fields });
+  async mark(id: string, where: Document, fields: Document): Promise<boolean> {
+    const { matchedCount } = await this.heads.updateOne({ ...where, _id: id } as Filter<Head>, { $set: fields });
     this.known.forget(id);
+    return matchedCount === 1;
   }
 
   async count(filter: Filter<Document>): Promise<number> {
