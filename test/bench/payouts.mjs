@@ -18,6 +18,7 @@ import { freePort } from '../../infra/stack/processes.mjs';
 import { runLoad } from './load.mjs';
 import { cpuMs, rssMiB, scrape, total, percentile, round } from './measure.mjs';
 import { seedSettled } from './seed.mjs';
+import { summariseProfiles } from './profiles.mjs';
 
 const argv = process.argv.slice(2);
 const flag = (name) => argv.includes(`--${name}`);
@@ -540,6 +541,12 @@ if (CFG.cpuProf) {
   report.cpu_profiles = relative(REPO, PROFILE_DIR);
   mkdirSync(PROFILE_DIR, { recursive: true });
   writeFileSync(resolve(PROFILE_DIR, 'processes.json'), `${JSON.stringify(profiled, null, 2)}\n`);
+  // Where each process spent its busy time (the whole run, start-up included), from its own profile.
+  try {
+    report.cpu_profile_summary = summariseProfiles(PROFILE_DIR, profiled, 8);
+  } catch (error) {
+    say(`profile summary failed: ${error.message}`);
+  }
 }
 serviceLog.end();
 
@@ -551,6 +558,9 @@ if (CFG.json) {
 process.exit(failures.length ? 1 : 0);
 
 function printSummary(r) {
+  for (const [name, p] of Object.entries(r.cpu_profile_summary ?? {})) {
+    console.log(`profile ${name}: ${p.busy_ms} ms busy; ${p.by_module.map((m) => `${m.name} ${m.percent}%`).join(', ')}`);
+  }
   console.log(
     `\nmachine: ${r.machine}; load average ${r.load_average_at_start.join(' ')} → ${r.load_average_at_end.join(' ')}; ${r.seconds} s`,
   );
