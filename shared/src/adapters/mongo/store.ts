@@ -28,7 +28,7 @@ import {
   type WebhookEndpoint,
 } from '../../ports/store';
 import type { Transaction } from '../../domain/operation';
-import { createIndexesOneByOne, insertNew, VersionedCollection, type RecordCollection } from './versioned';
+import { createIndexesOneByOne, insertNew, VersionedCollection, type PruningOptions, type RecordCollection } from './versioned';
 import { ConditionalCollection } from './conditional';
 import { decodeDocument, encodeDocument } from './keys';
 import { countStoreCommands } from './command-metrics';
@@ -47,6 +47,8 @@ export interface MongoStoreOptions {
   client?: MongoClientOptions;
   /** Default `auto` in `connect`; a store built with `new` uses `revisions` (safe on every server). */
   consistency?: StoreConsistency | 'auto';
+  /** When the revisions scheme prunes its revisions (defaults: ./versioned.ts). */
+  pruning?: PruningOptions;
 }
 
 /** `revisions` on FerretDB (its conditional updates are a read, a check in Go, then a write), else `native`. */
@@ -170,6 +172,7 @@ export class MongoStore implements Store {
   private txs!: RecordCollection<Transaction>;
   private deliveryDocs!: RecordCollection<WebhookDelivery>;
   private readonly db: Db;
+  private readonly pruning: PruningOptions | undefined;
   /** Which compare-and-set scheme this store runs (see `StoreConsistency`). */
   consistency: StoreConsistency = 'revisions';
 
@@ -214,6 +217,7 @@ export class MongoStore implements Store {
     this.inviteRows = db.collection('panel_invites');
     this.sessionRows = db.collection('panel_sessions');
     this.auditRows = db.collection('audit_log');
+    this.pruning = options.pruning;
     this.useConsistency(options.consistency === 'native' ? 'native' : 'revisions');
   }
 
@@ -226,8 +230,23 @@ export class MongoStore implements Store {
     this.txs = new Records<Transaction>(this.db, 'transactions', {
       key: 'id',
       derived: (tx) => ({ _due: tx.nextCheckAt !== null, _unannounced: tx.announcedVersion < tx.version }),
+      pruning: this.pruning,
     });
-    this.deliveryDocs = new Records<WebhookDelivery>(this.db, 'webhook_deliveries', { key: 'id' });
+    this.deliveryDocs = new Records<WebhookDelivery>(this.db, 'webhook_deliveries', { key: 'id', pruning: this.pruning });
+  }
+
+  private versioned(): Pick<VersionedCollection<object>, 'prune' | 'prunedByWrites'>[] {
+    return [this.txs, this.deliveryDocs].filter((c) => c instanceof VersionedCollection) as VersionedCollection<object>[];
+  }
+
+  /** Revisions scheme: deletes the revisions old enough to go (writes also start this, once per slot); else nothing. */
+  async pruneRevisions(): Promise<void> {
+    for (const c of this.versioned()) await c.prune();
+  }
+
+  /** Waits for the pruning that writes started in the background (tests). */
+  async revisionsPrunedByWrites(): Promise<void> {
+    await Promise.all(this.versioned().map((c) => c.prunedByWrites()));
   }
 
   static async connect(options: MongoStoreOptions): Promise<MongoStore> {
