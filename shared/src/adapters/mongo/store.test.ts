@@ -243,7 +243,12 @@ describe('MongoStore revisions pruning (revisions scheme)', () => {
     await s.transactions.insert(later);
     expect(await s.transactions.replace({ ...later, version: 2 }, 1)).toBe(true);
     await s.revisionsPrunedByWrites();
-    expect(await revisions.find().map((r) => r._id as unknown as string).toArray()).toEqual([`${later.id}#2`]);
+    expect(
+      await revisions
+        .find()
+        .map((r) => r._id as unknown as string)
+        .toArray(),
+    ).toEqual([`${later.id}#2`]);
     for (const tx of txs) {
       expect(await s.transactions.get(tx.id)).toStrictEqual({ ...tx, version: 5 });
       expect(await s.transactions.replace({ ...tx, version: 6 }, 5)).toBe(true);
