@@ -217,6 +217,7 @@ describe('MongoStore revisions pruning (revisions scheme)', () => {
     const db = admin!.db(database);
     return {
       stores,
+      db,
       heads: db.collection('transactions'),
       revisions: db.collection('transactions_revisions'),
       deliveryRevisions: db.collection('webhook_deliveries_revisions'),
@@ -288,6 +289,26 @@ describe('MongoStore revisions pruning (revisions scheme)', () => {
     const next = { ...byB, version: 4 };
     expect(await a.transactions.replace(next, 3)).toBe(true);
     expect(await b.transactions.get(tx.id)).toStrictEqual(next);
+  });
+
+  it('deletes the entries of counters whose window is over, and only those', async () => {
+    const { stores, db, advance } = await setup(1);
+    const s = stores[0]!;
+    const entries = db.collection('counter_entries');
+    const start = Date.parse('2026-01-01T00:00:00Z');
+    const at = (ms: number) => new Date(start + ms).toISOString();
+    await s.counters.add('panel-login|ip|1', 0, 1, at(15 * 60_000));
+    await s.counters.add('limit|m|day', 10, 1, at(24 * 3_600_000));
+    expect(await entries.countDocuments()).toBe(2);
+    advance(3 * 3_600_000); // the 15-minute window is over (and the hour of margin)
+    expect(await s.counters.add('panel-login|ip|1', 0, 0, at(3 * 3_600_000 + 15 * 60_000))).toEqual({ amount: 0, count: 0 });
+    expect(
+      await entries
+        .find()
+        .map((e) => e.key as string)
+        .toArray(),
+    ).toEqual(['limit|m|day']);
+    expect(await s.counters.add('limit|m|day', 0, 0, at(24 * 3_600_000))).toEqual({ amount: 10, count: 1 });
   });
 
   it("finishes a dead writer's pending revision before deleting it", async () => {

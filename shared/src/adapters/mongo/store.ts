@@ -148,6 +148,8 @@ function transactionQuery(f: TransactionFilter, cursor: PageCursor | undefined):
 const leasable = (d: WebhookDelivery, now: string) =>
   d.status === 'pending' && d.nextAttemptAt !== null && d.nextAttemptAt <= now && (d.lease === null || d.lease.until < now);
 
+const HOUR_MS = 3_600_000;
+
 /**
  * MongoDB adapter of the Store port, for MongoDB 7 and FerretDB 1.24 on SQLite (CI).
  *
@@ -173,6 +175,7 @@ export class MongoStore implements Store {
   private deliveryDocs!: RecordCollection<WebhookDelivery>;
   private readonly db: Db;
   private readonly pruning: PruningOptions | undefined;
+  private readonly clock: () => number;
   /** Which compare-and-set scheme this store runs (see `StoreConsistency`). */
   consistency: StoreConsistency = 'revisions';
 
@@ -218,6 +221,7 @@ export class MongoStore implements Store {
     this.sessionRows = db.collection('panel_sessions');
     this.auditRows = db.collection('audit_log');
     this.pruning = options.pruning;
+    this.clock = options.pruning?.clock ?? Date.now;
     this.useConsistency(options.consistency === 'native' ? 'native' : 'revisions');
   }
 
@@ -268,7 +272,7 @@ export class MongoStore implements Store {
     await createIndexesOneByOne(this.keyRows, [{ key: { merchantId: 1 } }]);
     await createIndexesOneByOne(this.webhookRows, [{ key: { merchantId: 1, mode: 1 } }]);
     await createIndexesOneByOne(this.accountRows, [{ key: { merchantId: 1, mode: 1 } }]);
-    await createIndexesOneByOne(this.counterEntries, [{ key: { key: 1 } }]);
+    await createIndexesOneByOne(this.counterEntries, [{ key: { key: 1 } }, { key: { expires: 1 } }]);
     await createIndexesOneByOne(this.orderRows, [{ key: { txnId: 1 } }]);
     await createIndexesOneByOne(this.referenceSeqRows, [{ key: { scope: 1, n: -1 } }]);
     await this.txs.ensureIndexes([
@@ -431,10 +435,30 @@ export class MongoStore implements Store {
     },
   };
 
+  /** Hours (since the epoch) whose expired counter entries this process has deleted, up to this one. */
+  private countersSweptThrough: number | undefined;
+
+  /**
+   * Deletes the entries of counters whose windows ended in hours not yet swept by this process: one
+   * equality delete per hour (pushed down to PostgreSQL by FerretDB), so at most one per hour after
+   * the first addition, which looks back a day (entries of windows that ended while no process added
+   * to any counter for longer stay).
+   */
+  private async sweepCounters(): Promise<void> {
+    const hour = Math.floor(this.clock() / HOUR_MS);
+    if (this.countersSweptThrough !== undefined && this.countersSweptThrough >= hour) return;
+    const from = Math.max((this.countersSweptThrough ?? hour - 24) + 1, hour - 24);
+    for (let h = from; h <= hour; h++) await this.counterEntries.deleteMany({ expires: h });
+    this.countersSweptThrough = hour;
+  }
+
   readonly counters: Store['counters'] = {
-    add: async (key, amount, count) => {
+    add: async (key, amount, count, keepUntil) => {
+      await this.sweepCounters();
       if (amount !== 0 || count !== 0) {
-        await this.counterEntries.insertOne({ _id: `${key}#${randomUUID()}`, key, cents: Math.round(amount * 100), count } as Row);
+        // `expires`: the hour whose sweep deletes the entry, one after the window's end (a margin for clocks).
+        const expires = Math.ceil(Date.parse(keepUntil) / HOUR_MS) + 1;
+        await this.counterEntries.insertOne({ _id: `${key}#${randomUUID()}`, key, cents: Math.round(amount * 100), count, expires } as Row);
       }
       let cents = 0;
       let total = 0;
