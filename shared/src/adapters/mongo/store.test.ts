@@ -200,18 +200,21 @@ describe('MongoStore specifics', () => {
   });
 });
 
-describe('MongoStore revisions pruning (revisions scheme)', () => {
+describe('MongoStore bookkeeping pruned (revisions scheme)', () => {
   const open: MongoStore[] = [];
   afterEach(async () => {
     await Promise.all(open.splice(0).map((s) => s.close()));
   });
   /** Stores on one database sharing a clock the test moves. */
+  const REFERENCE_ROWS_KEPT = 10;
   const setup = async (n: number) => {
     const database = freshDatabase();
     let now = Date.parse('2026-01-01T00:00:00Z');
     const clock = () => now;
     const stores = await Promise.all(
-      [...Array(n).keys()].map(() => MongoStore.connect({ url: url!, database, consistency: 'revisions', pruning: { clock } })),
+      [...Array(n).keys()].map(() =>
+        MongoStore.connect({ url: url!, database, consistency: 'revisions', pruning: { clock }, referenceRowsKept: REFERENCE_ROWS_KEPT }),
+      ),
     );
     open.push(...stores);
     const db = admin!.db(database);
@@ -309,6 +312,18 @@ describe('MongoStore revisions pruning (revisions scheme)', () => {
         .toArray(),
     ).toEqual(['limit|m|day']);
     expect(await s.counters.add('limit|m|day', 0, 0, at(24 * 3_600_000))).toEqual({ amount: 10, count: 1 });
+  });
+
+  it('keeps only the newest rows of a bank reference sequence, and numbers go on from the highest', async () => {
+    const { stores, db } = await setup(1);
+    const s = stores[0]!;
+    const rows = db.collection('bank_reference_numbers');
+    const taken = REFERENCE_ROWS_KEPT + 5;
+    for (let i = 1; i <= taken; i++) expect(await s.bankReferences.assign('plaza|J1', `order-${i}`)).toBe(i);
+    expect(await rows.countDocuments({ scope: 'plaza|J1' })).toBe(REFERENCE_ROWS_KEPT);
+    expect(await rows.findOne({ _id: `plaza|J1#${taken - REFERENCE_ROWS_KEPT}` as never })).toBeNull();
+    expect(await s.bankReferences.assign('plaza|J1', 'order-next')).toBe(taken + 1);
+    expect(await s.bankReferences.assign('plaza|J1', 'order-1')).toBe(1); // an assigned key keeps its number
   });
 
   it("finishes a dead writer's pending revision before deleting it", async () => {

@@ -47,8 +47,10 @@ export interface MongoStoreOptions {
   client?: MongoClientOptions;
   /** Default `auto` in `connect`; a store built with `new` uses `revisions` (safe on every server). */
   consistency?: StoreConsistency | 'auto';
-  /** When the revisions scheme prunes its revisions (defaults: ./versioned.ts). */
+  /** When the revisions scheme prunes its revisions (defaults: ./versioned.ts); `clock` also drives the counters' sweep. */
   pruning?: PruningOptions;
+  /** Rows of a bank reference sequence kept (default 1000; see `bankReferences`). */
+  referenceRowsKept?: number;
 }
 
 /** `revisions` on FerretDB (its conditional updates are a read, a check in Go, then a write), else `native`. */
@@ -176,6 +178,7 @@ export class MongoStore implements Store {
   private readonly db: Db;
   private readonly pruning: PruningOptions | undefined;
   private readonly clock: () => number;
+  private readonly referenceRowsKept: number;
   /** Which compare-and-set scheme this store runs (see `StoreConsistency`). */
   consistency: StoreConsistency = 'revisions';
 
@@ -222,6 +225,7 @@ export class MongoStore implements Store {
     this.auditRows = db.collection('audit_log');
     this.pruning = options.pruning;
     this.clock = options.pruning?.clock ?? Date.now;
+    this.referenceRowsKept = options.referenceRowsKept ?? 1000;
     this.useConsistency(options.consistency === 'native' ? 'native' : 'revisions');
   }
 
@@ -412,7 +416,10 @@ export class MongoStore implements Store {
   /**
    * A scope's sequence is a set of rows `<scope>#<n>`: a number is taken by inserting its row (atomic
    * by the unique _id, also on FerretDB where `$inc` is not), after reading the highest taken. A
-   * concurrent taker of the same number loses the insert and tries the next one.
+   * concurrent taker of the same number loses the insert and tries the next one. Only the newest
+   * `referenceRowsKept` rows of a scope are kept (the taker of `n` deletes row `n - referenceRowsKept`):
+   * a row is needed only while a taker that read an older highest number could still try it, a few
+   * milliseconds, during which that many numbers are never taken; the highest row always stays.
    */
   readonly bankReferences: Store['bankReferences'] = {
     assign: async (scope, key) => {
@@ -423,6 +430,8 @@ export class MongoStore implements Store {
         const top = await this.referenceSeqRows.find({ scope }).sort({ n: -1 }).limit(1).toArray();
         const n = (typeof top[0]?.n === 'number' ? (top[0].n as number) : 0) + 1;
         if (!(await insertNew(this.referenceSeqRows, { _id: `${scope}#${n}`, scope, n, key } as Row))) continue;
+        const old = n - this.referenceRowsKept;
+        if (old > 0) await this.referenceSeqRows.deleteOne({ _id: `${scope}#${old}` });
         if (await insertNew(this.referenceRows, { _id: id, scope, key, n } as Row)) return n;
         // Another replica assigned this key meanwhile: its number stands (ours stays unused).
         const other = await this.bankReferences.find(scope, key);
