@@ -99,6 +99,14 @@ export class VersionedCollection<T extends object> implements RecordCollection<T
   private readonly retainMs: number;
   private readonly knownForMs: number;
   private readonly slotMs: number;
+  /**
+   * The newest revision this process has seen of recently used records. Revisions never change once
+   * written, so a remembered one is always a true past state: `update` computes the next state from
+   * it and its revision insert succeeds only if it is still the newest (else it reads again). This
+   * saves the two reads before each write of a record the process keeps writing (the router's
+   * transactions), and `get` checks only that it has no successor. Lists never use it. A remembered
+   * state is used only `knownForMs` after it was seen: what makes pruning revisions safe (above).
+   */
   private readonly known: KnownStates;
 
   constructor(db: Db, name: string, options: VersionedOptions<T>) {
@@ -236,13 +244,6 @@ export class VersionedCollection<T extends object> implements RecordCollection<T
     }
   }
 
-  /**
-   * The newest revision this process has seen of recently used records. Revisions never change once
-   * written, so a remembered one is always a true past state: `update` computes the next state from
-   * it and its revision insert succeeds only if it is still the newest (else it reads again). This
-   * saves the two reads before each write of a record the process keeps writing (the router's
-   * transactions), and `get` checks only that it has no successor. Lists never use it.
-   */
   private remember(head: Head): void {
     this.known.remember(head);
   }
