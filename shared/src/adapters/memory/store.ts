@@ -215,9 +215,10 @@ export class MemoryStore implements Store {
 
   readonly counters: Store['counters'] = {
     add: async (key, amount, count, keepUntil) => {
-      // Counters of windows that are over go at the next addition (only the live windows' are left to scan).
-      const now = new Date().toISOString();
-      for (const [k, row] of this.counterRows) if (row.keepUntil < now) this.counterRows.delete(k);
+      // Counters of windows over for an hour (the MongoDB store's margin) go at the next addition, so
+      // only the live windows' are left to scan.
+      const over = new Date(Date.now() - 3_600_000).toISOString();
+      for (const [k, row] of this.counterRows) if (row.keepUntil < over) this.counterRows.delete(k);
       const c = this.counterRows.get(key) ?? { amount: 0, count: 0, keepUntil };
       if (keepUntil > c.keepUntil) c.keepUntil = keepUntil;
       // Amounts are kept in cents so repeated additions do not drift.
