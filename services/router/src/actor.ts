@@ -13,6 +13,8 @@ import {
   startsOperation,
   subjectOf,
   velocityKey,
+  velocityKeptUntil,
+  dailyLimitKeptUntil,
   type BancoId,
   type Bus,
   type CorePolicy,
@@ -247,7 +249,7 @@ export class TransactionActor {
       const hit = blocklistHit(policy, subject);
       if (hit) return { motivo: 'BLOQUEO_RIESGO', raw: { switch: 'risk_engine', rule: hit.rule, subject: hit.value } };
       if (policy.maxOperationsPerSubjectPerHour !== null) {
-        const { count } = await this.deps.store.counters.add(velocityKey(subject, at), 0, 1);
+        const { count } = await this.deps.store.counters.add(velocityKey(subject, at), 0, 1, velocityKeptUntil(at));
         if (count > policy.maxOperationsPerSubjectPerHour) {
           return {
             motivo: 'BLOQUEO_RIESGO',
@@ -265,9 +267,9 @@ export class TransactionActor {
     const body = tx.request.body;
     if (policy.dailyLimitVes !== null && 'monto' in body) {
       const key = dailyLimitKey(tx.merchantId, at);
-      const used = await this.deps.store.counters.add(key, body.monto.valor, 1);
+      const used = await this.deps.store.counters.add(key, body.monto.valor, 1, dailyLimitKeptUntil(at));
       if (used.amount > policy.dailyLimitVes) {
-        await this.deps.store.counters.add(key, -body.monto.valor, -1);
+        await this.deps.store.counters.add(key, -body.monto.valor, -1, dailyLimitKeptUntil(at));
         return {
           motivo: 'EXCEDE_LIMITE',
           raw: {
