@@ -85,6 +85,35 @@ export function busContract(name: string, makeBus: () => Promise<Bus>, settle: (
       expect(overlap).toBe(false);
     });
 
+    it('marks deliveries with the assignment epoch: kept while a member holds its partitions, new once another joins', async () => {
+      const b = await bus();
+      const topic = freshTopic(1);
+      const seen: Delivered<{ n: number }>[] = [];
+      const waiters: { n: number; resolve: () => void }[] = [];
+      const member = async (m: Delivered<{ n: number }>) => {
+        seen.push(m);
+        for (const w of waiters) if (w.n === m.value.n) w.resolve();
+      };
+      const arrival = (n: number) =>
+        seen.some((m) => m.value.n === n) ? Promise.resolve() : new Promise<void>((resolve) => waiters.push({ n, resolve }));
+      const find = (n: number) => seen.find((m) => m.value.n === n)!;
+      await b.subscribe(topic, { group: 'g' }, member);
+      await settle(b);
+      await b.publish(topic, 'k', { n: 1 });
+      await b.publish(topic, 'k', { n: 2 });
+      await arrival(2);
+      const before = find(1).epoch;
+      expect(before).toEqual(expect.any(Number));
+      expect(find(2).epoch).toBe(before);
+      // A member joins the group: whoever holds the partition now, a state kept under the old epoch is no longer trusted.
+      await b.subscribe(topic, { group: 'g' }, member);
+      await settle(b);
+      await b.publish(topic, 'k', { n: 3 });
+      await arrival(3);
+      expect(find(3).epoch).toEqual(expect.any(Number));
+      expect(find(3).epoch).not.toBe(before);
+    });
+
     it('gives every group every message', async () => {
       const b = await bus();
       const topic = freshTopic();

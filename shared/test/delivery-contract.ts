@@ -108,9 +108,23 @@ export function counterContract(name: string, makeStore: () => Promise<Store>): 
       const s = await makeStore();
       try {
         const key = `limit|m|${randomUUID()}`;
-        await Promise.all([...Array(10).keys()].map(() => s.counters.add(key, 10.1, 1)));
-        expect(await s.counters.add(key, 0, 0)).toEqual({ amount: 101, count: 10 });
-        expect(await s.counters.add(key, -1.1, -1)).toEqual({ amount: 99.9, count: 9 });
+        const until = new Date(Date.now() + 3_600_000).toISOString();
+        await Promise.all([...Array(10).keys()].map(() => s.counters.add(key, 10.1, 1, until)));
+        expect(await s.counters.add(key, 0, 0, until)).toEqual({ amount: 101, count: 10 });
+        expect(await s.counters.add(key, -1.1, -1, until)).toEqual({ amount: 99.9, count: 9 });
+      } finally {
+        await s.close();
+      }
+    });
+
+    it('keeps a counter until its window is over', async () => {
+      const s = await makeStore();
+      try {
+        const key = `panel-login|ip|${randomUUID()}`;
+        const until = new Date(Date.now() + 15 * 60_000).toISOString();
+        await s.counters.add(key, 0, 1, until);
+        await s.counters.add(`other|${randomUUID()}`, 0, 1, until);
+        expect(await s.counters.add(key, 0, 1, until)).toEqual({ amount: 0, count: 2 });
       } finally {
         await s.close();
       }

@@ -5,7 +5,7 @@
 //
 //   npm run bench -- [--quick] [--json FILE] [--modes baseline,embedded,kafka,kafka_100k] [--cpu-prof]
 //                    [--embedded-rate 1000] [--kafka-rate 150] [--fixed-seconds 20] [--saturation-seconds 12]
-//                    [--concurrency 64] [--seed 100000]
+//                    [--concurrency 64] [--seed 100000] [--seed-seconds 300] [--seed-via postgresql|mongo] [--pg-gin]
 import { spawn } from 'node:child_process';
 import { createServer } from 'node:http';
 import { randomUUID } from 'node:crypto';
@@ -17,7 +17,8 @@ import { startStack } from '../../infra/stack/stack.mjs';
 import { freePort } from '../../infra/stack/processes.mjs';
 import { runLoad } from './load.mjs';
 import { cpuMs, rssMiB, scrape, total, percentile, round } from './measure.mjs';
-import { seedSettled } from './seed.mjs';
+import { createGinIndexes, seedSettled } from './seed.mjs';
+import { summariseProfiles } from './profiles.mjs';
 
 const argv = process.argv.slice(2);
 const flag = (name) => argv.includes(`--${name}`);
@@ -42,13 +43,18 @@ const CFG = {
   saturationSeconds: number('saturation-seconds', QUICK ? 6 : 10),
   baselineSeconds: number('baseline-seconds', QUICK ? 3 : 5),
   concurrency: number('concurrency', 64),
-  seed: number('seed', QUICK ? 20_000 : 100_000),
-  seedSeconds: number('seed-seconds', QUICK ? 45 : 90),
+  seed: number('seed', 100_000),
+  seedSeconds: number('seed-seconds', QUICK ? 120 : 300),
+  // postgresql: SQL inside the stack's PostgreSQL (FerretDB's backend; seed.mjs); mongo: insertMany.
+  seedVia: option('seed-via', process.env.FERRETDB_BACKEND === 'sqlite' ? 'mongo' : 'postgresql'),
   drainSeconds: number('drain-seconds', 30),
   timeoutSeconds: number('timeout-seconds', 30),
   cpuProf: flag('cpu-prof'),
+  // Experiment: GIN indexes behind FerretDB for its pushed-down equalities (seed.mjs `createGinIndexes`).
+  pgGin: flag('pg-gin'),
   json: option('json'),
 };
+if (!['postgresql', 'mongo'].includes(CFG.seedVia)) throw new Error(`--seed-via must be postgresql or mongo, not ${CFG.seedVia}`);
 const BENCH_DIR = resolve(REPO, '.cache/bench');
 const PROFILE_DIR = resolve(BENCH_DIR, `profiles-${new Date().toISOString().replace(/[:.]/g, '-')}`);
 mkdirSync(BENCH_DIR, { recursive: true });
@@ -58,7 +64,15 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 // Its own infrastructure instance: never the shared one (9092, 27017) nor `npm run stack`'s. Below the
 // kernel's ephemeral range (32768-60999): a port there can be taken by any outgoing connection between
 // up.sh's check and Kafka's bind (it happened with 39092).
-const INFRA_PORTS = { kafka: 31092, controller: 31093, registry: 31081, mongo: 31017, postgres: 31432 };
+// `BENCH_PORT_BASE` (default 31000) moves them all, so two runs on one machine do not collide.
+const PORT_BASE = Number(process.env.BENCH_PORT_BASE ?? 31000);
+const INFRA_PORTS = {
+  kafka: PORT_BASE + 92,
+  controller: PORT_BASE + 93,
+  registry: PORT_BASE + 81,
+  mongo: PORT_BASE + 17,
+  postgres: PORT_BASE + 432,
+};
 const HIGH_RATE_LIMIT = { SWITCH_RATE_LIMIT_PER_MINUTE: '10000000', SWITCH_LOG_REQUESTS: 'false', LOG_LEVEL: 'error' };
 // `node --cpu-prof` (NODE_OPTIONS refuses it): each process writes its V8 profile when it exits.
 const profileArgs = CFG.cpuProf ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : [];
@@ -465,8 +479,30 @@ async function kafkaModes(which) {
       }
       if (which.includes('kafka_100k'))
         results.kafka_100k = await attempt('kafka_100k', async () => {
+          if (!results.kafka) {
+            // The seed copies a payout settled through the API: without the kafka mode before, make a few.
+            say('kafka_100k: a few payouts through the API for the seed to copy');
+            const warm = await runLoad({
+              origin: new URL(stack.url).origin,
+              path: '/switch/v1/pagar',
+              headers: { 'x-switch-key': stack.key },
+              mode: 'open',
+              rate: 5,
+              durationMs: 2000,
+              keepIds: true,
+              timeoutMs: CFG.timeoutSeconds * 1000,
+            });
+            await drain(receiver, warm.ids);
+            await sleep(1000); // the delivery's final write lands just after the receiver's answer
+          }
           say(`kafka_100k: seeding ${CFG.seed} settled payouts`);
-          const seeded = await seedSettled(db, CFG.seed, { budgetSeconds: CFG.seedSeconds, say });
+          const postgres = CFG.seedVia === 'postgresql' ? { port: INFRA_PORTS.postgres } : undefined;
+          const seeded = await seedSettled(db, CFG.seed, { budgetSeconds: CFG.seedSeconds, say, postgres });
+          if (CFG.pgGin) {
+            say('kafka_100k: GIN indexes behind FerretDB (--pg-gin)');
+            await createGinIndexes(db, { port: INFRA_PORTS.postgres });
+            seeded.gin_indexes = true;
+          }
           return { seeded, ...(await measureMode({ ...base, label: 'kafka_100k' })) };
         });
     } finally {
@@ -532,6 +568,12 @@ if (CFG.cpuProf) {
   report.cpu_profiles = relative(REPO, PROFILE_DIR);
   mkdirSync(PROFILE_DIR, { recursive: true });
   writeFileSync(resolve(PROFILE_DIR, 'processes.json'), `${JSON.stringify(profiled, null, 2)}\n`);
+  // Where each process spent its busy time (the whole run, start-up included), from its own profile.
+  try {
+    report.cpu_profile_summary = summariseProfiles(PROFILE_DIR, profiled, 8);
+  } catch (error) {
+    say(`profile summary failed: ${error.message}`);
+  }
 }
 serviceLog.end();
 
@@ -543,6 +585,9 @@ if (CFG.json) {
 process.exit(failures.length ? 1 : 0);
 
 function printSummary(r) {
+  for (const [name, p] of Object.entries(r.cpu_profile_summary ?? {})) {
+    console.log(`profile ${name}: ${p.busy_ms} ms busy; ${p.by_module.map((m) => `${m.name} ${m.percent}%`).join(', ')}`);
+  }
   console.log(
     `\nmachine: ${r.machine}; load average ${r.load_average_at_start.join(' ')} → ${r.load_average_at_end.join(' ')}; ${r.seconds} s`,
   );

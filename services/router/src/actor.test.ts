@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import {
   bankRequests,
@@ -586,5 +586,68 @@ describe('the token of a cobrar, and answers to the asking gateway', () => {
     expect(states('gw-d')).toEqual([['gw-d', msg.txnId, 'LIQUIDADA']]);
     expect((await get(h, msg.txnId)).version).toBe(final.version);
     await expectNoDeadLetters(h);
+
+describe('TransactionActor: reads it does not need', () => {
+  const accepted: BankOutcome = { type: 'accepted', pending: true, referencia: 'R1', endtoend: null, raw: { codigo: 'PEND' } };
+  const actorOn = (bus: MemoryBus, store: MemoryStore) => new TransactionActor({ bus, store, routing: TWO_BANKS, log });
+  const setup = () => {
+    const bus = new MemoryBus();
+    open.push(bus);
+    const store = new MemoryStore();
+    const reads = vi.spyOn(store.transactions, 'get');
+    return { bus, store, reads };
+  };
+  const result = (txnId: string, outcome: BankOutcome, op: 'execute' | 'status' = 'execute'): RouterInboxMessage => ({
+    type: 'bank_result',
+    txnId,
+    attempt: 1,
+    op,
+    outcome,
+  });
+
+  it('a payout handled within one assignment epoch reads no transaction; a new epoch reads the store', async () => {
+    const { bus, store, reads } = setup();
+    const actor = actorOn(bus, store);
+    const msg = executeOf(pagar('credito_inmediato'));
+    await actor.handle(msg, 7);
+    await actor.handle(result(msg.txnId, accepted), 7);
+    expect(reads).not.toHaveBeenCalled();
+    expect((await store.transactions.get(msg.txnId))?.estado).toBe('ACEPTADA');
+    const before = (await store.transactions.get(msg.txnId))!.version;
+    reads.mockClear();
+    await actor.handle({ type: 'query', txnId: msg.txnId }, 8); // after a rebalance: read first
+    expect(reads).toHaveBeenCalledWith(msg.txnId);
+    expect((await store.transactions.get(msg.txnId))!.version).toBe(before + 1);
+  });
+
+  it('a remembered state another writer has passed loses the compare-and-set, is forgotten, and the retry reads', async () => {
+    const { bus, store } = setup();
+    const a = actorOn(bus, store);
+    const b = actorOn(bus, store);
+    const msg = executeOf(pagar('credito_inmediato'));
+    await a.handle(msg, 1);
+    // Another router (as after a rebalance this one did not see) applies the bank's answer.
+    await b.handle(result(msg.txnId, accepted));
+    // The first, still in what it believes is the same epoch, gets the same answer with its old copy: refused.
+    await expect(a.handle(result(msg.txnId, accepted), 1)).rejects.toThrow(/changed since version/);
+    expect(a.written.get(msg.txnId, 1)).toBeUndefined();
+    await a.handle(result(msg.txnId, accepted), 1); // the bus's retry reads, and finds it applied
+    const tx = await store.transactions.get(msg.txnId);
+    expect(tx?.estado).toBe('ACEPTADA');
+    expect(tx?.history.map((h) => h.to)).toEqual(['ACEPTADA']);
+  });
+
+  it('an execute redelivered to a router that remembers nothing finds the transaction by its failed insert: one order', async () => {
+    const { bus, store, reads } = setup();
+    const orders: BankRequestMessage[] = [];
+    await bus.subscribe(bankRequests('bnc'), { group: 'probe' }, async ({ value }) => void orders.push(value));
+    const msg = executeOf(pagar());
+    await actorOn(bus, store).handle(msg, 1);
+    expect(reads).not.toHaveBeenCalled();
+    await actorOn(bus, store).handle(msg, 2);
+    expect(reads).toHaveBeenCalledTimes(1);
+    await bus.drained();
+    expect(new Set(orders.map((o) => o.orderRef))).toEqual(new Set([`${msg.txnId}-1`]));
+    expect((await store.transactions.get(msg.txnId))?.attempts).toHaveLength(1);
   });
 });

@@ -14,6 +14,8 @@ import {
   subjectOf,
   velocityKey,
   withReplyAddress,
+  velocityKeptUntil,
+  dailyLimitKeptUntil,
   type BancoId,
   type Bus,
   type CorePolicy,
@@ -42,9 +44,39 @@ export interface ActorDeps {
   policy?: Partial<CorePolicy>;
   /** Live-money controls; test mode never applies them (SPEC 4.10.5). */
   risk?: RiskPolicy;
+  /** How many of its own newest writes the actor keeps to skip reads (`WrittenStates`). Default 20,000. */
+  rememberedStates?: number;
 }
 
 export class OptimisticConflict extends Error {}
+
+/**
+ * The newest states this actor wrote, each with the assignment epoch it was written under, so the next
+ * message of a transaction in the same epoch needs no read. Bounded: the oldest entries go first.
+ */
+export class WrittenStates {
+  private readonly states = new Map<string, { tx: Transaction; epoch: number }>();
+  constructor(private readonly capacity = 20_000) {}
+
+  get(id: string, epoch: number): Transaction | undefined {
+    const entry = this.states.get(id);
+    return entry?.epoch === epoch ? entry.tx : undefined;
+  }
+
+  remember(tx: Transaction, epoch: number): void {
+    this.states.delete(tx.id);
+    this.states.set(tx.id, { tx, epoch });
+    if (this.states.size > this.capacity) this.states.delete(this.states.keys().next().value as string);
+  }
+
+  forget(id: string): void {
+    this.states.delete(id);
+  }
+
+  get size(): number {
+    return this.states.size;
+  }
+}
 
 /**
  * The transaction actor: the only writer of a transaction's state. It loads, asks the transaction
@@ -55,17 +87,41 @@ export class OptimisticConflict extends Error {}
 export class TransactionActor {
   private readonly now: () => Date;
   private readonly policy: CorePolicy;
+  /** Exposed for tests: what the actor remembers of its own writes. */
+  readonly written: WrittenStates;
   constructor(private readonly deps: ActorDeps) {
+    this.written = new WrittenStates(deps.rememberedStates);
     this.now = deps.now ?? (() => new Date());
     this.policy = { ...DEFAULT_CORE_POLICY, ...deps.policy };
   }
 
-  async handle(message: RouterInboxMessage): Promise<void> {
+  /**
+   * `epoch` is the inbox subscription's assignment epoch (Delivered.epoch): a state this actor wrote under
+   * the same epoch is still the newest (it held the partition throughout and is the only writer), so it
+   * is used without reading the store. A stale one could only be refused by the compare-and-set.
+   */
+  async handle(message: RouterInboxMessage, epoch?: number): Promise<void> {
+    const known = epoch === undefined ? undefined : this.written.get(message.txnId, epoch);
+    if (known) return void (await this.apply(message, known, epoch, false));
+    // A new operation's first message reads nothing: its insert fails if the transaction exists (a
+    // redelivery), and only then is it read. Not when live controls apply: their counters would count a
+    // redelivery twice.
+    const fresh = message.type === 'execute' && !(message.mode === 'live' && this.deps.risk);
+    if (fresh && (await this.apply(message, null, epoch, true))) return;
+    await this.apply(message, await this.deps.store.transactions.get(message.txnId), epoch, false);
+  }
+
+  /** False only for `optimistic` when the transaction turned out to exist (the caller reads it and comes back). */
+  private async apply(
+    message: RouterInboxMessage,
+    stored: Transaction | null,
+    epoch: number | undefined,
+    optimistic: boolean,
+  ): Promise<boolean> {
     const { store, log } = this.deps;
-    const stored = await store.transactions.get(message.txnId);
     if (!stored && message.type !== 'execute') {
       log.warn({ txnId: message.txnId, type: message.type }, 'message for an unknown transaction');
-      return;
+      return true;
     }
     // A new operation is decided before it is stored: its first write already holds the route and the
     // order (one insert, not an insert and then a dispatch write).
@@ -89,12 +145,13 @@ export class TransactionActor {
       if (stored && stored.writtenBy === messageKey(message) && stored.announcedVersion < stored.version) {
         await announce(this.deps.bus, stored, effectsOf(stored, related));
         await store.transactions.markAnnounced(stored.id, stored.version);
+        this.written.forget(stored.id);
       }
       // A gateway asking about an operation whose answer was already given (its command came after the
       // outcome, behind the gateway's own read of the store): it is answered from the stored state.
       const address = message.type === 'execute' || message.type === 'query' ? message.replyTo : undefined;
       if (stored && address && settledForReply(stored)) await answer(this.deps.bus, address, effectsOf(stored, related).event);
-      return;
+      return true;
     }
     decision.next.writtenBy = messageKey(message);
     // The asking gateway's address rides on the write its command made: this write's answer, and
@@ -121,17 +178,25 @@ export class TransactionActor {
     }
     if (stored) {
       if (!(await store.transactions.replace(decision.next, stored.version))) {
+        this.written.forget(tx.id);
         throw new OptimisticConflict(`transaction ${tx.id} changed since version ${stored.version}`);
       }
     } else {
-      if (!(await store.transactions.insert(decision.next))) throw new OptimisticConflict(`transaction ${tx.id} created concurrently`);
+      if (!(await store.transactions.insert(decision.next))) {
+        if (optimistic) return false;
+        throw new OptimisticConflict(`transaction ${tx.id} created concurrently`);
+      }
       metrics.operationsStarted.inc({ kind: decision.next.kind, mode: decision.next.mode });
     }
+    // A final state takes no more writes: nothing to keep.
+    if (epoch !== undefined && !isFinal(decision.next.estado)) this.written.remember(decision.next, epoch);
+    else this.written.forget(tx.id);
     if (decision.rerouted) metrics.reroutes.inc({ from_bank: decision.rerouted.from, to_bank: decision.rerouted.to });
     countTransition(decision.next);
     await announce(this.deps.bus, decision.next, decision.effects);
     // A final state has no next write to carry its mark: it is marked now (one plain update).
     if (isFinal(decision.next.estado)) await store.transactions.markAnnounced(decision.next.id, decision.next.version);
+    return true;
   }
 
   /**
@@ -197,7 +262,7 @@ export class TransactionActor {
       const hit = blocklistHit(policy, subject);
       if (hit) return { motivo: 'BLOQUEO_RIESGO', raw: { switch: 'risk_engine', rule: hit.rule, subject: hit.value } };
       if (policy.maxOperationsPerSubjectPerHour !== null) {
-        const { count } = await this.deps.store.counters.add(velocityKey(subject, at), 0, 1);
+        const { count } = await this.deps.store.counters.add(velocityKey(subject, at), 0, 1, velocityKeptUntil(at));
         if (count > policy.maxOperationsPerSubjectPerHour) {
           return {
             motivo: 'BLOQUEO_RIESGO',
@@ -215,9 +280,9 @@ export class TransactionActor {
     const body = tx.request.body;
     if (policy.dailyLimitVes !== null && 'monto' in body) {
       const key = dailyLimitKey(tx.merchantId, at);
-      const used = await this.deps.store.counters.add(key, body.monto.valor, 1);
+      const used = await this.deps.store.counters.add(key, body.monto.valor, 1, dailyLimitKeptUntil(at));
       if (used.amount > policy.dailyLimitVes) {
-        await this.deps.store.counters.add(key, -body.monto.valor, -1);
+        await this.deps.store.counters.add(key, -body.monto.valor, -1, dailyLimitKeptUntil(at));
         return {
           motivo: 'EXCEDE_LIMITE',
           raw: {

@@ -44,7 +44,7 @@ export async function startRouter(deps: {
   const subscription: Subscription = await deps.bus.subscribe(
     TOPICS.routerInbox,
     { group: 'router' },
-    measured('router', TOPICS.routerInbox.name, ({ value }) => actor.handle(value)),
+    measured('router', TOPICS.routerInbox.name, ({ value, epoch }) => actor.handle(value, epoch)),
   );
   // The previous inbox version, drained: what a gateway, worker or reconciler of the previous release
   // left there during a rolling upgrade is still acted on (its messages are a subset of v2's).

@@ -51,6 +51,13 @@ export function dailyLimitKey(merchantId: string, at: Date): string {
 export function velocityKey(subject: Instrumento, at: Date): string {
   return `velocity|${subject.identificacion}|${subject.valor}|${at.toISOString().slice(0, 13)}`;
 }
+/** When the windows of the keys above, taken at `at`, are over (the store may then forget them). */
+export function dailyLimitKeptUntil(at: Date): string {
+  return new Date(at.getTime() + 24 * 3_600_000).toISOString();
+}
+export function velocityKeptUntil(at: Date): string {
+  return new Date(at.getTime() + 3_600_000).toISOString();
+}
 
 export function parseList(value: string | undefined): Set<string> {
   return new Set(

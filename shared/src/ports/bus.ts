@@ -4,6 +4,13 @@ export interface Delivered<T> {
   key: string;
   value: T;
   headers: Record<string, string>;
+  /**
+   * The subscriber's assignment epoch: it changes whenever the partitions this subscriber holds may have
+   * changed hands (a rebalance, a member joining or leaving the group). Two messages delivered with the
+   * same epoch were handled while this subscriber held their partition throughout, so no other member
+   * handled a message of that key in between. Absent: no such promise.
+   */
+  epoch?: number;
 }
 
 export interface SubscribeOptions {

@@ -313,8 +313,12 @@ export interface Store {
     find(scope: string, key: string): Promise<number | null>;
   };
   counters: {
-    /** Adds to a named counter atomically and returns its new totals (amount and count). */
-    add(key: string, amount: number, count: number): Promise<{ amount: number; count: number }>;
+    /**
+     * Adds to a named counter atomically and returns its new totals (amount and count). Counters
+     * count within a window (the key names it): `keepUntil` (ISO 8601) is when that window is over
+     * and nobody reads the counter any more; from then on the store may forget it.
+     */
+    add(key: string, amount: number, count: number, keepUntil: string): Promise<{ amount: number; count: number }>;
   };
   gatewayReplicas: {
     /**

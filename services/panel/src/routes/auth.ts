@@ -11,17 +11,23 @@ const WINDOW_MS = 15 * 60_000;
  * checking the password (the same answer whether or not the password was right).
  */
 function loginThrottle(store: Store, limit: number) {
-  const keys = (request: FastifyRequest, email: string) => {
-    const window = Math.floor(Date.now() / WINDOW_MS);
-    return [`panel-login|email|${email}|${window}`, `panel-login|ip|${request.ip}|${window}`];
-  };
+  const windowOf = () => Math.floor(Date.now() / WINDOW_MS);
+  const keys = (request: FastifyRequest, email: string, window: number) => [
+    `panel-login|email|${email}|${window}`,
+    `panel-login|ip|${request.ip}|${window}`,
+  ];
+  // The store forgets a window's counters once it is over.
+  const keptUntil = (window: number) => new Date((window + 1) * WINDOW_MS).toISOString();
   return {
     blocked: async (request: FastifyRequest, email: string) => {
-      for (const key of keys(request, email)) if ((await store.counters.add(key, 0, 0)).count >= limit) return true;
+      const window = windowOf();
+      for (const key of keys(request, email, window))
+        if ((await store.counters.add(key, 0, 0, keptUntil(window))).count >= limit) return true;
       return false;
     },
     failed: async (request: FastifyRequest, email: string) => {
-      for (const key of keys(request, email)) await store.counters.add(key, 0, 1);
+      const window = windowOf();
+      for (const key of keys(request, email, window)) await store.counters.add(key, 0, 1, keptUntil(window));
     },
   };
 }

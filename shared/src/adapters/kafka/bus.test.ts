@@ -131,6 +131,27 @@ describe('KafkaBus on real Kafka and the schema registry', () => {
     expect((await registry(`/config/${topic.name}.dlq-value`)).body).toEqual({ compatibilityLevel: 'BACKWARD' });
   });
 
+  it('publishes made while a produce request is in flight leave together in the next one, each key in its order', async () => {
+    const b = bus();
+    const topic = freshTopic(3);
+    await b.publish(topic, 'warm', { n: -1 }); // topic, registration and connection out of the way
+    const before = b.produceRequests;
+    const sink = collector();
+    await b.subscribe(topic, { group: 'g' }, sink.handler);
+    // 3 keys x 40 messages, all published at once; per key in publish order.
+    await Promise.all(Array.from({ length: 120 }, (_, i) => b.publish(topic, `k${i % 3}`, { n: i })));
+    const requests = b.produceRequests - before;
+    // One request each would be 120; the group commit sends the first alone and the rest with it queued.
+    expect(requests).toBeGreaterThanOrEqual(1);
+    expect(requests).toBeLessThanOrEqual(10);
+    await sink.until(121);
+    for (const k of ['k0', 'k1', 'k2']) {
+      const ns = sink.got.filter((m) => m.key === k).map((m) => m.value.n);
+      expect(ns).toEqual([...ns].sort((x, y) => x - y));
+      expect(ns).toHaveLength(40);
+    }
+  });
+
   it('the registry accepts the schema of every switch topic (unions included)', async () => {
     const codec = new RegistryCodec(registryUrl, 'schema-check');
     const prefix = `kafkabus.${randomUUID().slice(0, 8)}`; // own subjects: the real ones belong to the services

@@ -12,6 +12,7 @@ import {
   type IHeaders,
   type IMemberAssignment,
   type logCreator,
+  type Message,
   type PartitionAssigner,
   type Producer,
 } from 'kafkajs';
@@ -41,7 +42,7 @@ export interface KafkaBusOptions extends RetryBackoff {
   schemaRegistryUrl: string;
   clientId: string;
   logger?: Logger;
-  /** Partitions of one subscription handled at the same time (each partition stays in order). Default 4. */
+  /** Partitions of one subscription handled at the same time (each partition stays in order). Default: all of the topic's (at most 16). */
   partitionsConsumedConcurrently?: number;
   /**
    * How long the broker waits without a heartbeat before it gives a member's partitions to the others
@@ -147,6 +148,10 @@ const onePartition =
     }),
   });
 
+/** Epochs are unique in the process, so two subscriptions never share one (Delivered.epoch). */
+let epochs = 0;
+const nextEpoch = () => ++epochs;
+
 const errorText = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
 function textHeaders(headers: IHeaders | undefined): Record<string, string> {
@@ -186,6 +191,7 @@ export class KafkaBus implements Bus {
   private readonly producer: Producer;
   private readonly admin: Admin;
   private readonly codec: RegistryCodec;
+  private readonly outgoing: ProduceQueue;
   private readonly log: Logger | undefined;
   private connection: Promise<void> | undefined;
   private readonly topicsReady = new Map<string, Promise<void>>();
@@ -209,6 +215,7 @@ export class KafkaBus implements Bus {
     // The explicit DefaultPartitioner (murmur2, like the Java client) also silences kafkajs' v2 warning.
     this.producer = this.kafka.producer({ createPartitioner: Partitioners.DefaultPartitioner, allowAutoTopicCreation: false });
     this.admin = this.kafka.admin();
+    this.outgoing = new ProduceQueue(this.producer);
     this.codec = new RegistryCodec(options.schemaRegistryUrl, options.clientId);
   }
 
@@ -216,11 +223,15 @@ export class KafkaBus implements Bus {
     if (this.state === 'closed') throw new Error('bus closed');
     const bytes = await this.codec.encode(topic, value); // SchemaViolation before anything is sent
     await this.ensureTopics([topic]);
-    // acks -1: the broker answers once every in-sync replica has the message.
     // An addressed topic places by the switch's own hash, so a one-key subscriber knows the partition.
     const partition = topic.addressed ? partitionOf(key, topic.partitions) : undefined;
-    await this.producer.send({ topic: topic.name, acks: -1, messages: [{ key, value: bytes, headers, partition }] });
+    await this.outgoing.send(topic.name, { key, value: bytes, headers, partition });
     metrics.busPublished.inc({ topic: topic.name });
+  }
+
+  /** Produce requests sent (each may carry many messages): what the group commit saves, for tests and metrics. */
+  get produceRequests(): number {
+    return this.outgoing.requests;
   }
 
   async subscribe<T extends Topic>(
@@ -254,6 +265,10 @@ export class KafkaBus implements Bus {
     const take = (m: Delivered<unknown>) =>
       only === undefined || m.key === only ? handler(m as Delivered<Payload<T>>) : Promise.resolve();
     await consumer.connect();
+    // Delivered.epoch: bumped when a rebalance starts and when the member (re)joins with its assignment.
+    let epoch = nextEpoch();
+    consumer.on(consumer.events.REBALANCING, () => (epoch = nextEpoch()));
+    consumer.on(consumer.events.GROUP_JOIN, () => (epoch = nextEpoch()));
     try {
       await consumer.subscribe({ topics: [topic.name], fromBeginning: !options.latestOnly });
       const joined = this.joined(consumer, (assignment) => {
@@ -263,9 +278,9 @@ export class KafkaBus implements Bus {
         }
       });
       await consumer.run({
-        partitionsConsumedConcurrently: Math.min(topic.partitions, this.options.partitionsConsumedConcurrently ?? 4),
+        partitionsConsumedConcurrently: Math.min(topic.partitions, this.options.partitionsConsumedConcurrently ?? 16),
         autoCommitInterval: 1_000, // besides the commit at the end of every batch
-        eachMessage: (payload) => this.deliver(topic, options, take, pauses, payload),
+        eachMessage: (payload) => this.deliver(topic, options, take, pauses, payload, () => epoch),
       });
       await joined;
       consumer.on(consumer.events.CRASH, ({ payload }) => {
@@ -620,6 +635,7 @@ export class KafkaBus implements Bus {
     handler: (m: Delivered<unknown>) => Promise<void>,
     pauses: Pauses,
     { partition, message, heartbeat }: EachMessagePayload,
+    epoch: () => number,
   ): Promise<void> {
     const key = message.key?.toString() ?? '';
     const headers = textHeaders(message.headers);
@@ -636,7 +652,7 @@ export class KafkaBus implements Bus {
     try {
       for (let attempt = 1; ; attempt++) {
         try {
-          verdict ??= await this.attempt(topic, handler, message, { key, headers }, () => ++handlerAttempts, maxAttempts);
+          verdict ??= await this.attempt(topic, handler, message, { key, headers, epoch: epoch() }, () => ++handlerAttempts, maxAttempts);
           if (verdict) await this.deadLetter(at, verdict);
           return;
         } catch (error) {
@@ -657,7 +673,7 @@ export class KafkaBus implements Bus {
     topic: Topic,
     handler: (m: Delivered<unknown>) => Promise<void>,
     message: EachMessagePayload['message'],
-    { key, headers }: { key: string; headers: Record<string, string> },
+    { key, headers, epoch }: { key: string; headers: Record<string, string>; epoch: number },
     countAttempt: () => number,
     maxAttempts: number | undefined,
   ): Promise<{ value: unknown; raw: string | null; reason: string; attempts: number } | undefined> {
@@ -673,7 +689,7 @@ export class KafkaBus implements Bus {
     }
     const attempts = countAttempt();
     try {
-      await handler({ key, value: structuredClone(decoded.value), headers });
+      await handler({ key, value: structuredClone(decoded.value), headers, epoch });
       return undefined;
     } catch (error) {
       if (error instanceof PoisonMessage) return { value: decoded.value, raw: null, reason: error.message, attempts };
@@ -703,6 +719,65 @@ export class KafkaBus implements Bus {
     const { headers: _headers, ...where } = at; // no payloads or headers in logs
     metrics.deadLettered.inc({ group: at.group, topic: at.topic });
     this.log?.warn({ ...where, reason: what.reason }, 'message dead-lettered');
+  }
+}
+
+interface Outgoing {
+  topic: string;
+  message: Message;
+  done: { resolve: () => void; reject: (error: unknown) => void };
+}
+
+/**
+ * Group commit for the producer: a publish made while a produce request is in flight waits for it and
+ * leaves with every other publish made meanwhile, in one request (acks -1: the broker answers once every
+ * in-sync replica has the messages). Under load a request carries many messages, which is what the
+ * broker's CPU goes by; alone a publish leaves at once, so nothing waits for a timer. One request at a
+ * time keeps publish order: a publish issued after another resolved, or in the same queue after it, is
+ * written after it. A failed request fails each of its publishes (their handlers are retried).
+ */
+class ProduceQueue {
+  private queue: Outgoing[] = [];
+  private inFlight = false;
+  requests = 0;
+
+  constructor(
+    private readonly producer: Producer,
+    private readonly maxMessages = 500,
+  ) {}
+
+  send(topic: string, message: Message): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      this.queue.push({ topic, message, done: { resolve, reject } });
+      if (!this.inFlight) void this.flush();
+    });
+  }
+
+  private async flush(): Promise<void> {
+    this.inFlight = true;
+    while (this.queue.length > 0) {
+      const batch = this.queue.splice(0, this.maxMessages);
+      try {
+        await this.produce(batch);
+        for (const o of batch) o.done.resolve();
+      } catch (error) {
+        if (batch.length === 1) batch[0]!.done.reject(error);
+        // One bad message must not fail the others with it: each is tried on its own.
+        else for (const o of batch) await this.produce([o]).then(o.done.resolve, o.done.reject);
+      }
+    }
+    this.inFlight = false;
+  }
+
+  private async produce(batch: Outgoing[]): Promise<void> {
+    const byTopic = new Map<string, Message[]>();
+    for (const o of batch) {
+      const list = byTopic.get(o.topic) ?? [];
+      list.push(o.message);
+      byTopic.set(o.topic, list);
+    }
+    this.requests++;
+    await this.producer.sendBatch({ acks: -1, topicMessages: [...byTopic].map(([topic, messages]) => ({ topic, messages })) });
   }
 }
 

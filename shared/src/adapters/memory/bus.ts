@@ -97,12 +97,18 @@ class PartitionQueue {
   }
 }
 
+/** Epochs are unique in the process, so two members never share one (Delivered.epoch). */
+let epochs = 0;
+const nextEpoch = () => ++epochs;
+
 interface Group {
   /** The one key this group takes (`SubscribeOptions.key`), or every key. */
   key: string | undefined;
   members: Handler[];
   queues: PartitionQueue[];
   pauses: Pauses;
+  /** Bumped at every membership change (Delivered.epoch). */
+  epoch: number;
 }
 
 interface Entry extends DeadLetter {
@@ -144,7 +150,7 @@ export class MemoryBus implements Bus {
     let group = byGroup.get(options.group);
     const member = handler as Handler;
     if (!group) {
-      const g: Group = { key: options.key, members: [], queues: [], pauses: new Pauses() };
+      const g: Group = { key: options.key, members: [], queues: [], pauses: new Pauses(), epoch: nextEpoch() };
       const where = { group: options.group, topic: topic.name };
       const policy = {
         maxAttempts: options.maxAttempts === undefined ? undefined : Math.max(1, options.maxAttempts),
@@ -159,7 +165,7 @@ export class MemoryBus implements Bus {
             (m) => {
               const member = g.members[p % g.members.length];
               if (!member) throw new Error('no member left in the group');
-              return member(m);
+              return member({ ...m, epoch: g.epoch });
             },
             policy,
             (reason, attempt) => {
@@ -180,12 +186,14 @@ export class MemoryBus implements Bus {
       byGroup.set(options.group, g);
     }
     group.members.push(member);
+    group.epoch = nextEpoch(); // partitions are bound to members by position: a member joining moves them
     const g = group;
     return {
       close: async () => {
         const at = g.members.indexOf(member);
         if (at < 0) return;
         g.members.splice(at, 1);
+        g.epoch = nextEpoch();
         if (g.members.length === 0) {
           // No member left to retry with: stop the group's queues rather than spin on a missing handler.
           g.pauses.stop();

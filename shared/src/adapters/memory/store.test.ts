@@ -1,3 +1,4 @@
+import { describe, expect, it } from 'vitest';
 import { storeContract } from '../../../test/store-contract';
 import { MemoryStore } from './store';
 
@@ -14,3 +15,15 @@ gatewayReplicasContract('memory', async () => new MemoryStore());
 import { merchantObjectsContract } from '../../../test/merchant-objects-contract';
 
 merchantObjectsContract('memory', async () => new MemoryStore());
+
+describe('MemoryStore counters', () => {
+  it('forgets a counter once its window is over', async () => {
+    const s = new MemoryStore();
+    const past = new Date(Date.now() - 3_660_000).toISOString(); // over for more than an hour
+    const future = new Date(Date.now() + 60_000).toISOString();
+    expect(await s.counters.add('over', 5, 1, past)).toEqual({ amount: 5, count: 1 });
+    expect(await s.counters.add('live', 5, 1, future)).toEqual({ amount: 5, count: 1 });
+    expect(await s.counters.add('over', 0, 0, future)).toEqual({ amount: 0, count: 0 });
+    expect(await s.counters.add('live', 0, 0, future)).toEqual({ amount: 5, count: 1 });
+  });
+});

@@ -197,7 +197,7 @@ export class MemoryStore implements Store {
     get: async (id) => copy(this.orderRows.get(id) ?? null),
   };
 
-  private readonly counterRows = new Map<string, { amount: number; count: number }>();
+  private readonly counterRows = new Map<string, { amount: number; count: number; keepUntil: string }>();
   private readonly referenceRows = new Map<string, number>();
   private readonly referenceSeq = new Map<string, number>();
   readonly bankReferences: Store['bankReferences'] = {
@@ -214,13 +214,18 @@ export class MemoryStore implements Store {
   };
 
   readonly counters: Store['counters'] = {
-    add: async (key, amount, count) => {
-      const c = this.counterRows.get(key) ?? { amount: 0, count: 0 };
+    add: async (key, amount, count, keepUntil) => {
+      // Counters of windows over for an hour (the MongoDB store's margin) go at the next addition, so
+      // only the live windows' are left to scan.
+      const over = new Date(Date.now() - 3_600_000).toISOString();
+      for (const [k, row] of this.counterRows) if (row.keepUntil < over) this.counterRows.delete(k);
+      const c = this.counterRows.get(key) ?? { amount: 0, count: 0, keepUntil };
+      if (keepUntil > c.keepUntil) c.keepUntil = keepUntil;
       // Amounts are kept in cents so repeated additions do not drift.
       c.amount = Math.round((c.amount + amount) * 100) / 100;
       c.count += count;
       this.counterRows.set(key, c);
-      return { ...c };
+      return { amount: c.amount, count: c.count };
     },
   };
 

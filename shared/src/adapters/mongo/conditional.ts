@@ -74,9 +74,10 @@ export class ConditionalCollection<T extends object> implements RecordCollection
     return (await (limit === undefined ? cursor : cursor.limit(limit)).toArray()).map((r) => this.codec.fromStored(r));
   }
 
-  async mark(id: string, where: Document, fields: Document): Promise<void> {
-    await this.rows.updateOne({ ...where, _id: id } as Filter<Row>, { $set: fields });
+  async mark(id: string, where: Document, fields: Document): Promise<boolean> {
+    const { matchedCount } = await this.rows.updateOne({ ...where, _id: id } as Filter<Row>, { $set: fields });
     this.known.forget(id);
+    return matchedCount === 1;
   }
 
   count(filter: Filter<Document>): Promise<number> {

@@ -6,6 +6,18 @@ export interface VersionedOptions<T> {
   key: keyof T & string;
   /** Extra fields to store for queries and indexes; their names must start with `_`. */
   derived?: (record: T) => Document;
+  /** Revisions scheme only: how revisions are pruned (see `VersionedCollection`). */
+  pruning?: PruningOptions;
+}
+
+/** When the revisions scheme deletes revisions; the defaults suit a service, tests shorten them. */
+export interface PruningOptions {
+  /** A revision is deleted once it is older than this (ms; default 10 minutes), never earlier. */
+  retainMs?: number;
+  /** A remembered state is used without reading only this long after it was seen (ms; default 1 minute, must be well below `retainMs`). */
+  knownForMs?: number;
+  /** Milliseconds since the epoch (tests move it). */
+  clock?: () => number;
 }
 
 /** The stored form of a record: its fields (keys escaped), `_id`, `_rev`, and derived `_` fields. */
@@ -47,10 +59,17 @@ const KNOWN_RECORDS = 10_000;
  * one only costs a lost condition and a read.
  */
 export class KnownStates {
-  private readonly states = new Map<string, StoredRecord>();
+  private readonly states = new Map<string, { stored: StoredRecord; at: number }>();
 
-  get(id: string): StoredRecord | undefined {
-    return this.states.get(id);
+  constructor(private readonly clock: () => number = Date.now) {}
+
+  /** The remembered state, if it was seen at most `maxAgeMs` ago. */
+  get(id: string, maxAgeMs = Number.POSITIVE_INFINITY): StoredRecord | undefined {
+    const known = this.states.get(id);
+    if (!known) return undefined;
+    if (this.clock() - known.at <= maxAgeMs) return known.stored;
+    this.states.delete(id);
+    return undefined;
   }
 
   forget(id: string): void {
@@ -59,7 +78,7 @@ export class KnownStates {
 
   remember(stored: StoredRecord): void {
     this.states.delete(stored._id);
-    this.states.set(stored._id, stored);
+    this.states.set(stored._id, { stored, at: this.clock() });
     if (this.states.size > KNOWN_RECORDS) this.states.delete(this.states.keys().next().value!);
   }
 }

@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { MongoClient } from 'mongodb';
 import { sampleTransaction, storeContract } from '../../../test/store-contract';
-import { counterContract, deliveryContract, gatewayReplicasContract } from '../../../test/delivery-contract';
+import { counterContract, deliveryContract, gatewayReplicasContract, sampleDelivery } from '../../../test/delivery-contract';
 import { merchantObjectsContract } from '../../../test/merchant-objects-contract';
 import { idempotencyScope, type IdempotencyClaim } from '../../ports/store';
 import { detectConsistency, MongoStore } from './store';
@@ -200,6 +200,151 @@ describe('MongoStore specifics', () => {
   });
 });
 
+describe('MongoStore bookkeeping pruned (revisions scheme)', () => {
+  const open: MongoStore[] = [];
+  afterEach(async () => {
+    await Promise.all(open.splice(0).map((s) => s.close()));
+  });
+  /** Stores on one database sharing a clock the test moves. */
+  const REFERENCE_ROWS_KEPT = 10;
+  const setup = async (n: number) => {
+    const database = freshDatabase();
+    let now = Date.parse('2026-01-01T00:00:00Z');
+    const clock = () => now;
+    const stores = await Promise.all(
+      [...Array(n).keys()].map(() =>
+        MongoStore.connect({ url: url!, database, consistency: 'revisions', pruning: { clock }, referenceRowsKept: REFERENCE_ROWS_KEPT }),
+      ),
+    );
+    open.push(...stores);
+    const db = admin!.db(database);
+    return {
+      stores,
+      db,
+      heads: db.collection('transactions'),
+      revisions: db.collection('transactions_revisions'),
+      deliveryRevisions: db.collection('webhook_deliveries_revisions'),
+      advance: (ms: number) => {
+        now += ms;
+      },
+    };
+  };
+  const PAST_RETENTION = 11 * 60_000 + 60_000; // default retention 10 min, plus a slot
+
+  it('revisions do not accumulate: old finished ones are deleted by a later write, recent ones stay', async () => {
+    const { stores, revisions, advance } = await setup(1);
+    const s = stores[0]!;
+    const txs = [0, 1, 2].map(() => sampleTransaction({ estado: 'ACEPTADA', version: 1 }));
+    for (const tx of txs) {
+      await s.transactions.insert(tx);
+      for (let v = 2; v <= 5; v++) expect(await s.transactions.replace({ ...tx, version: v }, v - 1)).toBe(true);
+    }
+    expect(await revisions.countDocuments()).toBe(12);
+    await s.pruneRevisions(); // nothing is old enough yet
+    expect(await revisions.countDocuments()).toBe(12);
+    advance(PAST_RETENTION);
+    const later = sampleTransaction({ estado: 'ACEPTADA', version: 1 });
+    await s.transactions.insert(later);
+    expect(await s.transactions.replace({ ...later, version: 2 }, 1)).toBe(true);
+    await s.revisionsPrunedByWrites();
+    expect(
+      await revisions
+        .find()
+        .map((r) => r._id as unknown as string)
+        .toArray(),
+    ).toEqual([`${later.id}#2`]);
+    for (const tx of txs) {
+      expect(await s.transactions.get(tx.id)).toStrictEqual({ ...tx, version: 5 });
+      expect(await s.transactions.replace({ ...tx, version: 6 }, 5)).toBe(true);
+    }
+  });
+
+  it('prunes webhook delivery revisions too', async () => {
+    const { stores, deliveryRevisions, advance } = await setup(1);
+    const s = stores[0]!;
+    const at = '2026-01-01T00:00:00.000Z';
+    const d = sampleDelivery();
+    await s.deliveries.insert(d);
+    expect(await s.deliveries.requeue(d.id, at)).toBe(true);
+    expect(await s.deliveries.requeue(d.id, at)).toBe(true);
+    expect(await deliveryRevisions.countDocuments()).toBe(2);
+    advance(PAST_RETENTION);
+    await s.pruneRevisions();
+    expect(await deliveryRevisions.countDocuments()).toBe(0);
+    expect((await s.deliveries.get(d.id))?.status).toBe('pending');
+  });
+
+  it('a writer that remembers a state from before pruned revisions still loses', async () => {
+    const { stores, revisions, advance } = await setup(2);
+    const [a, b] = [stores[0]!, stores[1]!];
+    const tx = sampleTransaction({ estado: 'ACEPTADA', version: 1 });
+    await a.transactions.insert(tx); // a remembers revision 1
+    expect(await b.transactions.replace({ ...tx, estado: 'PENDIENTE', version: 2 }, 1)).toBe(true);
+    const byB = { ...tx, estado: 'LIQUIDADA' as const, version: 3 };
+    expect(await b.transactions.replace(byB, 2)).toBe(true);
+    advance(PAST_RETENTION);
+    await b.pruneRevisions();
+    expect(await revisions.countDocuments()).toBe(0); // revision 2, which a's write would collide with, is gone
+    // a's write from revision 1 would insert `#2` again: it must not win over b's two writes.
+    expect(await a.transactions.replace({ ...tx, estado: 'RECHAZADA', version: 2 }, 1)).toBe(false);
+    expect(await a.transactions.get(tx.id)).toStrictEqual(byB);
+    expect(await b.transactions.get(tx.id)).toStrictEqual(byB);
+    const next = { ...byB, version: 4 };
+    expect(await a.transactions.replace(next, 3)).toBe(true);
+    expect(await b.transactions.get(tx.id)).toStrictEqual(next);
+  });
+
+  it('deletes the entries of counters whose window is over, and only those', async () => {
+    const { stores, db, advance } = await setup(1);
+    const s = stores[0]!;
+    const entries = db.collection('counter_entries');
+    const start = Date.parse('2026-01-01T00:00:00Z');
+    const at = (ms: number) => new Date(start + ms).toISOString();
+    await s.counters.add('panel-login|ip|1', 0, 1, at(15 * 60_000));
+    await s.counters.add('limit|m|day', 10, 1, at(24 * 3_600_000));
+    expect(await entries.countDocuments()).toBe(2);
+    advance(3 * 3_600_000); // the 15-minute window is over (and the hour of margin)
+    expect(await s.counters.add('panel-login|ip|1', 0, 0, at(3 * 3_600_000 + 15 * 60_000))).toEqual({ amount: 0, count: 0 });
+    expect(
+      await entries
+        .find()
+        .map((e) => e.key as string)
+        .toArray(),
+    ).toEqual(['limit|m|day']);
+    expect(await s.counters.add('limit|m|day', 0, 0, at(24 * 3_600_000))).toEqual({ amount: 10, count: 1 });
+  });
+
+  it('keeps only the newest rows of a bank reference sequence, and numbers go on from the highest', async () => {
+    const { stores, db } = await setup(1);
+    const s = stores[0]!;
+    const rows = db.collection('bank_reference_numbers');
+    const taken = REFERENCE_ROWS_KEPT + 5;
+    for (let i = 1; i <= taken; i++) expect(await s.bankReferences.assign('plaza|J1', `order-${i}`)).toBe(i);
+    expect(await rows.countDocuments({ scope: 'plaza|J1' })).toBe(REFERENCE_ROWS_KEPT);
+    expect(await rows.findOne({ _id: `plaza|J1#${taken - REFERENCE_ROWS_KEPT}` as never })).toBeNull();
+    expect(await s.bankReferences.assign('plaza|J1', 'order-next')).toBe(taken + 1);
+    expect(await s.bankReferences.assign('plaza|J1', 'order-1')).toBe(1); // an assigned key keeps its number
+  });
+
+  it("finishes a dead writer's pending revision before deleting it", async () => {
+    const { stores, heads, revisions, advance } = await setup(1);
+    const s = stores[0]!;
+    const tx = sampleTransaction({ estado: 'ACEPTADA', version: 1 });
+    await s.transactions.insert(tx);
+    const before = (await heads.findOne({ _id: tx.id as never }))!;
+    const next = { ...tx, estado: 'LIQUIDADA' as const, version: 2 };
+    expect(await s.transactions.replace(next, 1)).toBe(true);
+    // What a crash between the revision insert and the head update leaves.
+    await heads.replaceOne({ _id: tx.id as never }, before);
+    await revisions.updateOne({ _id: `${tx.id}#2` as never }, { $set: { pending: true } });
+    advance(PAST_RETENTION);
+    await s.pruneRevisions();
+    expect(await revisions.countDocuments()).toBe(0);
+    expect((await heads.findOne({ _id: tx.id as never }))!.version).toBe(2);
+    expect(await s.transactions.get(tx.id)).toStrictEqual(next);
+  });
+});
+
 // The same contracts with MongoDB's own conditional writes (what `auto` picks on MongoDB). FerretDB
 // runs them too, except where concurrent writers race: its conditional updates are not atomic.
 const freshNativeStore = () => MongoStore.connect({ url: url!, database: freshDatabase(), consistency: 'native' });
@@ -215,3 +360,30 @@ const serverIsFerretDb = async () => {
 const ferretDb = await serverIsFerretDb();
 storeContract('mongo (native compare-and-set)', freshNativeStore, { atomicConditionalWrites: !ferretDb });
 deliveryContract('mongo (native compare-and-set)', freshNativeStore, { atomicConditionalWrites: !ferretDb });
+
+describe.each(['native', 'revisions'] as const)('MongoStore deliveries (%s compare-and-set)', (consistency) => {
+  it("records an attempt with one plain update filtered on the lease: no read, no revision; another's lease is left alone", async () => {
+    const s = await MongoStore.connect({ url: url!, database: freshDatabase(), consistency });
+    try {
+      const d = sampleDelivery({ lease: { owner: 'me', until: '2999-01-01T00:00:00.000Z' } });
+      expect(await s.deliveries.insert(d)).toBe(true);
+      const calls: string[] = [];
+      const stop = s.onCommand((c) => calls.push(`${c.collection}.${c.command}`));
+      const update = {
+        status: 'delivered' as const,
+        attempts: [{ n: 1, at: d.createdAt, statusCode: 200, latencyMs: 3, error: null }],
+        nextAttemptAt: null,
+        updatedAt: d.createdAt,
+      };
+      expect(await s.deliveries.complete(d.id, 'someone-else', update)).toBe(false);
+      expect(await s.deliveries.complete(d.id, 'me', update)).toBe(true);
+      stop();
+      expect(calls).toEqual(['webhook_deliveries.update', 'webhook_deliveries.update']);
+      expect(await s.deliveries.get(d.id)).toStrictEqual({ ...d, ...update, lease: null });
+      // The lease is released: a second record by the same owner matches nothing.
+      expect(await s.deliveries.complete(d.id, 'me', update)).toBe(false);
+    } finally {
+      await s.close();
+    }
+  });
+});

@@ -28,7 +28,7 @@ import {
   type WebhookEndpoint,
 } from '../../ports/store';
 import type { Transaction } from '../../domain/operation';
-import { createIndexesOneByOne, insertNew, VersionedCollection, type RecordCollection } from './versioned';
+import { createIndexesOneByOne, insertNew, VersionedCollection, type PruningOptions, type RecordCollection } from './versioned';
 import { ConditionalCollection } from './conditional';
 import { decodeDocument, encodeDocument } from './keys';
 import { countStoreCommands } from './command-metrics';
@@ -47,6 +47,10 @@ export interface MongoStoreOptions {
   client?: MongoClientOptions;
   /** Default `auto` in `connect`; a store built with `new` uses `revisions` (safe on every server). */
   consistency?: StoreConsistency | 'auto';
+  /** When the revisions scheme prunes its revisions (defaults: ./versioned.ts); `clock` also drives the counters' sweep. */
+  pruning?: PruningOptions;
+  /** Rows of a bank reference sequence kept (default 1000; see `bankReferences`). */
+  referenceRowsKept?: number;
 }
 
 /** `revisions` on FerretDB (its conditional updates are a read, a check in Go, then a write), else `native`. */
@@ -146,6 +150,8 @@ function transactionQuery(f: TransactionFilter, cursor: PageCursor | undefined):
 const leasable = (d: WebhookDelivery, now: string) =>
   d.status === 'pending' && d.nextAttemptAt !== null && d.nextAttemptAt <= now && (d.lease === null || d.lease.until < now);
 
+const HOUR_MS = 3_600_000;
+
 /**
  * MongoDB adapter of the Store port, for MongoDB 7 and FerretDB 1.24 on SQLite (CI).
  *
@@ -170,6 +176,9 @@ export class MongoStore implements Store {
   private txs!: RecordCollection<Transaction>;
   private deliveryDocs!: RecordCollection<WebhookDelivery>;
   private readonly db: Db;
+  private readonly pruning: PruningOptions | undefined;
+  private readonly clock: () => number;
+  private readonly referenceRowsKept: number;
   /** Which compare-and-set scheme this store runs (see `StoreConsistency`). */
   consistency: StoreConsistency = 'revisions';
 
@@ -214,6 +223,9 @@ export class MongoStore implements Store {
     this.inviteRows = db.collection('panel_invites');
     this.sessionRows = db.collection('panel_sessions');
     this.auditRows = db.collection('audit_log');
+    this.pruning = options.pruning;
+    this.clock = options.pruning?.clock ?? Date.now;
+    this.referenceRowsKept = options.referenceRowsKept ?? 1000;
     this.useConsistency(options.consistency === 'native' ? 'native' : 'revisions');
   }
 
@@ -226,8 +238,23 @@ export class MongoStore implements Store {
     this.txs = new Records<Transaction>(this.db, 'transactions', {
       key: 'id',
       derived: (tx) => ({ _due: tx.nextCheckAt !== null, _unannounced: tx.announcedVersion < tx.version }),
+      pruning: this.pruning,
     });
-    this.deliveryDocs = new Records<WebhookDelivery>(this.db, 'webhook_deliveries', { key: 'id' });
+    this.deliveryDocs = new Records<WebhookDelivery>(this.db, 'webhook_deliveries', { key: 'id', pruning: this.pruning });
+  }
+
+  private versioned(): Pick<VersionedCollection<object>, 'prune' | 'prunedByWrites'>[] {
+    return [this.txs, this.deliveryDocs].filter((c) => c instanceof VersionedCollection) as VersionedCollection<object>[];
+  }
+
+  /** Revisions scheme: deletes the revisions old enough to go (writes also start this, once per slot); else nothing. */
+  async pruneRevisions(): Promise<void> {
+    for (const c of this.versioned()) await c.prune();
+  }
+
+  /** Waits for the pruning that writes started in the background (tests). */
+  async revisionsPrunedByWrites(): Promise<void> {
+    await Promise.all(this.versioned().map((c) => c.prunedByWrites()));
   }
 
   static async connect(options: MongoStoreOptions): Promise<MongoStore> {
@@ -249,7 +276,7 @@ export class MongoStore implements Store {
     await createIndexesOneByOne(this.keyRows, [{ key: { merchantId: 1 } }]);
     await createIndexesOneByOne(this.webhookRows, [{ key: { merchantId: 1, mode: 1 } }]);
     await createIndexesOneByOne(this.accountRows, [{ key: { merchantId: 1, mode: 1 } }]);
-    await createIndexesOneByOne(this.counterEntries, [{ key: { key: 1 } }]);
+    await createIndexesOneByOne(this.counterEntries, [{ key: { key: 1 } }, { key: { expires: 1 } }]);
     await createIndexesOneByOne(this.orderRows, [{ key: { txnId: 1 } }]);
     await createIndexesOneByOne(this.referenceSeqRows, [{ key: { scope: 1, n: -1 } }]);
     await this.txs.ensureIndexes([
@@ -349,7 +376,9 @@ export class MongoStore implements Store {
         .sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id))
         .slice(0, Math.max(0, limit));
     },
-    markAnnounced: (id, version) => this.txs.mark(id, { version }, { announcedVersion: version, _unannounced: false }),
+    markAnnounced: async (id, version) => {
+      await this.txs.mark(id, { version }, { announcedVersion: version, _unannounced: false });
+    },
     listUnannounced: (before, limit) =>
       this.txs.find(LOOP_QUERIES.transactionsUnannounced(before), { _unannounced: 1, updatedAt: 1, _id: 1 }, limit),
     listDue: (now, limit, after) => this.txs.find(LOOP_QUERIES.transactionsDue(now, after), { _due: 1, nextCheckAt: 1, _id: 1 }, limit),
@@ -389,7 +418,10 @@ export class MongoStore implements Store {
   /**
    * A scope's sequence is a set of rows `<scope>#<n>`: a number is taken by inserting its row (atomic
    * by the unique _id, also on FerretDB where `$inc` is not), after reading the highest taken. A
-   * concurrent taker of the same number loses the insert and tries the next one.
+   * concurrent taker of the same number loses the insert and tries the next one. Only the newest
+   * `referenceRowsKept` rows of a scope are kept (the taker of `n` deletes row `n - referenceRowsKept`):
+   * a row is needed only while a taker that read an older highest number could still try it, a few
+   * milliseconds, during which that many numbers are never taken; the highest row always stays.
    */
   readonly bankReferences: Store['bankReferences'] = {
     assign: async (scope, key) => {
@@ -400,6 +432,8 @@ export class MongoStore implements Store {
         const top = await this.referenceSeqRows.find({ scope }).sort({ n: -1 }).limit(1).toArray();
         const n = (typeof top[0]?.n === 'number' ? (top[0].n as number) : 0) + 1;
         if (!(await insertNew(this.referenceSeqRows, { _id: `${scope}#${n}`, scope, n, key } as Row))) continue;
+        const old = n - this.referenceRowsKept;
+        if (old > 0) await this.referenceSeqRows.deleteOne({ _id: `${scope}#${old}` });
         if (await insertNew(this.referenceRows, { _id: id, scope, key, n } as Row)) return n;
         // Another replica assigned this key meanwhile: its number stands (ours stays unused).
         const other = await this.bankReferences.find(scope, key);
@@ -412,10 +446,30 @@ export class MongoStore implements Store {
     },
   };
 
+  /** Hours (since the epoch) whose expired counter entries this process has deleted, up to this one. */
+  private countersSweptThrough: number | undefined;
+
+  /**
+   * Deletes the entries of counters whose windows ended in hours not yet swept by this process: one
+   * equality delete per hour (pushed down to PostgreSQL by FerretDB), so at most one per hour after
+   * the first addition, which looks back a day (entries of windows that ended while no process added
+   * to any counter for longer stay).
+   */
+  private async sweepCounters(): Promise<void> {
+    const hour = Math.floor(this.clock() / HOUR_MS);
+    if (this.countersSweptThrough !== undefined && this.countersSweptThrough >= hour) return;
+    const from = Math.max((this.countersSweptThrough ?? hour - 24) + 1, hour - 24);
+    for (let h = from; h <= hour; h++) await this.counterEntries.deleteMany({ expires: h });
+    this.countersSweptThrough = hour;
+  }
+
   readonly counters: Store['counters'] = {
-    add: async (key, amount, count) => {
+    add: async (key, amount, count, keepUntil) => {
+      await this.sweepCounters();
       if (amount !== 0 || count !== 0) {
-        await this.counterEntries.insertOne({ _id: `${key}#${randomUUID()}`, key, cents: Math.round(amount * 100), count } as Row);
+        // `expires`: the hour whose sweep deletes the entry, one after the window's end (a margin for clocks).
+        const expires = Math.ceil(Date.parse(keepUntil) / HOUR_MS) + 1;
+        await this.counterEntries.insertOne({ _id: `${key}#${randomUUID()}`, key, cents: Math.round(amount * 100), count, expires } as Row);
       }
       let cents = 0;
       let total = 0;
@@ -460,8 +514,11 @@ export class MongoStore implements Store {
       // (looking again at once made idle workers re-read the collection in a loop).
       return null;
     },
-    complete: async (id, owner, update) =>
-      (await this.deliveryDocs.update(id, (d) => (d.lease?.owner === owner ? { ...d, ...update, lease: null } : null))) !== null,
+    // Only the lease's owner records an attempt, and the lease was taken by compare-and-set (one of
+    // several replicas gets it): recording is one plain update filtered on the lease, no read and no
+    // revision. A lease that ran out and was taken again, or a manual requeue, makes it match nothing.
+    complete: (id, owner, update) =>
+      this.deliveryDocs.mark(id, { 'lease.owner': owner }, { ...(encodeDocument(update) as Document), lease: null }),
     requeue: async (id, now) =>
       (await this.deliveryDocs.update(id, (d) => ({ ...d, status: 'pending', nextAttemptAt: now, lease: null, updatedAt: now }))) !== null,
     countByStatus: async () => {

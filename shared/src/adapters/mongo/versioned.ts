@@ -1,7 +1,7 @@
 import { MongoServerError, type Collection, type Db, type Document, type Filter, type IndexDescription, type Sort } from 'mongodb';
 import { KnownStates, RecordCodec, type StoredRecord, type VersionedOptions } from './records';
 
-export type { VersionedOptions } from './records';
+export type { PruningOptions, VersionedOptions } from './records';
 
 type Head = StoredRecord;
 
@@ -14,7 +14,14 @@ interface Revision extends Document {
   head: Document;
   /** Set at insert; cleared by the writer once the head has reached this revision, else by the next list (`repairPending`). */
   pending: boolean;
+  /** Time slot of the insert (clock / slot length): pruning deletes whole slots by equality. */
+  slot: number;
 }
+
+const RETAIN_MS = 10 * 60_000;
+const KNOWN_FOR_MS = 60_000;
+/** Slots per retention period. */
+const SLOTS = 10;
 
 const isDuplicateKey = (e: unknown) => e instanceof MongoServerError && e.code === 11000;
 
@@ -51,10 +58,11 @@ export interface RecordCollection<T extends object> {
   find(filter: Filter<Document>, sort: Sort, limit?: number): Promise<T[]>;
   count(filter: Filter<Document>): Promise<number>;
   /**
-   * Sets stored fields (bookkeeping that is not a new version) of the record if it still matches
-   * `where` (stored field names): one plain update, no compare-and-set.
+   * Sets stored fields (bookkeeping that is not a new version, or a change only the holder of an
+   * exclusive lease makes) of the record if it still matches `where` (stored field names): one plain
+   * update, no compare-and-set. True when it matched.
    */
-  mark(id: string, where: Document, fields: Document): Promise<void>;
+  mark(id: string, where: Document, fields: Document): Promise<boolean>;
 }
 
 /**
@@ -71,7 +79,15 @@ export interface RecordCollection<T extends object> {
  * revision `rev`, exactly one can insert it, and the write is durable from that moment. The head
  * (`<name>`, the collection lists query) is then brought up to date by `settle`, which every read
  * also runs; a head left behind (writer died between the two steps, or a late FerretDB write) is
- * repaired, never lost. Revisions are kept: they are the record's write log.
+ * repaired, never lost.
+ *
+ * Revisions are pruned: one is needed only while some process may still hold the state before it
+ * (its insert must collide with a stale writer's) or may put an older head back (its successor must
+ * be found when the head is read again). Both last milliseconds, except a remembered state, which is
+ * used only `knownForMs` after it was seen. So a revision older than `retainMs` (well above both) is
+ * deleted once its write is finished (not `pending`); `prune`, started by a write once per slot,
+ * deletes whole slots and first finishes the pending revisions in them (a dead writer's revision may
+ * be the only way to a newer state: see `repairPending`).
  *
  * Records go through the key codec (./keys) and read back equal to what was written; top-level
  * fields starting with `_` belong to this class and are stripped on read.
@@ -80,17 +96,36 @@ export class VersionedCollection<T extends object> implements RecordCollection<T
   private readonly heads: Collection<Head>;
   private readonly revisions: Collection<Revision>;
   private readonly codec: RecordCodec<T>;
+  private readonly clock: () => number;
+  private readonly retainMs: number;
+  private readonly knownForMs: number;
+  private readonly slotMs: number;
+  /**
+   * The newest revision this process has seen of recently used records. Revisions never change once
+   * written, so a remembered one is always a true past state: `update` computes the next state from
+   * it and its revision insert succeeds only if it is still the newest (else it reads again). This
+   * saves the two reads before each write of a record the process keeps writing (the router's
+   * transactions), and `get` checks only that it has no successor. Lists never use it. A remembered
+   * state is used only `knownForMs` after it was seen: what makes pruning revisions safe (above).
+   */
+  private readonly known: KnownStates;
 
   constructor(db: Db, name: string, options: VersionedOptions<T>) {
     this.codec = new RecordCodec(options);
     this.heads = db.collection(name);
     this.revisions = db.collection(`${name}_revisions`);
+    this.clock = options.pruning?.clock ?? Date.now;
+    this.retainMs = options.pruning?.retainMs ?? RETAIN_MS;
+    this.knownForMs = options.pruning?.knownForMs ?? KNOWN_FOR_MS;
+    if (!(this.knownForMs * 2 <= this.retainMs)) throw new Error('pruning: knownForMs must be at most half of retainMs');
+    this.slotMs = Math.max(1, Math.floor(this.retainMs / SLOTS));
+    this.known = new KnownStates(this.clock);
   }
 
   /** Idempotent; see `createIndexesOneByOne`. */
   async ensureIndexes(headIndexes: IndexDescription[]): Promise<void> {
     await createIndexesOneByOne(this.heads, headIndexes);
-    await createIndexesOneByOne(this.revisions, [{ key: { pending: 1 } }]);
+    await createIndexesOneByOne(this.revisions, [{ key: { pending: 1 } }, { key: { slot: 1, pending: 1 } }]);
   }
 
   /** `false` when a record with that id exists. */
@@ -103,7 +138,7 @@ export class VersionedCollection<T extends object> implements RecordCollection<T
 
   async get(id: string): Promise<T | null> {
     // A remembered revision with no successor is the newest state: one read instead of two.
-    const known = this.known.get(id);
+    const known = this.known.get(id, this.knownForMs);
     if (known && !(await this.revisions.findOne({ _id: `${id}#${known._rev + 1}` }, { projection: { _id: 1 } })))
       return this.fromHead(known);
     const head = await this.settle(id);
@@ -117,7 +152,7 @@ export class VersionedCollection<T extends object> implements RecordCollection<T
    */
   async update(id: string, change: (current: T) => T | null): Promise<T | null> {
     for (;;) {
-      const cached = this.known.get(id);
+      const cached = this.known.get(id, this.knownForMs);
       const head = cached ?? (await this.settle(id));
       if (!head) return null;
       const next = change(this.fromHead(head));
@@ -130,11 +165,13 @@ export class VersionedCollection<T extends object> implements RecordCollection<T
       const rev = head._rev + 1;
       const revId = `${id}#${rev}`;
       const written = { ...this.toBody(next), _rev: rev };
-      if (await insertNew(this.revisions, { _id: revId, recordId: id, rev, head: written, pending: true })) {
+      const slot = this.slotOf(this.clock());
+      if (await insertNew(this.revisions, { _id: revId, recordId: id, rev, head: written, pending: true, slot })) {
         // The writer clears its own mark: left to lists, the marks piled up under load and the lists'
         // bulk clearing held the store's write lock for seconds (FerretDB).
         await this.settle(id, { ...written, _id: id });
         await this.revisions.updateOne({ _id: revId }, { $set: { pending: false } });
+        this.pruneLater();
         return next;
       }
       this.known.forget(id); // another writer got revision `rev` first
@@ -154,9 +191,10 @@ export class VersionedCollection<T extends object> implements RecordCollection<T
    * On the head only: the revision keeps the state as written. A head later rebuilt from its revision
    * loses the mark, which only means the bookkeeping is done again (an announcement repeated).
    */
-  async mark(id: string, where: Document, fields: Document): Promise<void> {
-    await this.heads.updateOne({ ...where, _id: id } as Filter<Head>, { $set: fields });
+  async mark(id: string, where: Document, fields: Document): Promise<boolean> {
+    const { matchedCount } = await this.heads.updateOne({ ...where, _id: id } as Filter<Head>, { $set: fields });
     this.known.forget(id);
+    return matchedCount === 1;
   }
 
   async count(filter: Filter<Document>): Promise<number> {
@@ -208,15 +246,6 @@ export class VersionedCollection<T extends object> implements RecordCollection<T
     }
   }
 
-  /**
-   * The newest revision this process has seen of recently used records. Revisions never change once
-   * written, so a remembered one is always a true past state: `update` computes the next state from
-   * it and its revision insert succeeds only if it is still the newest (else it reads again). This
-   * saves the two reads before each write of a record the process keeps writing (the router's
-   * transactions), and `get` checks only that it has no successor. Lists never use it.
-   */
-  private readonly known = new KnownStates();
-
   private remember(head: Head): void {
     this.known.remember(head);
   }
@@ -240,9 +269,65 @@ export class VersionedCollection<T extends object> implements RecordCollection<T
       .find({ pending: true }, { projection: { recordId: 1, rev: 1 } })
       .limit(100)
       .toArray();
-    for (const r of pending) {
-      const head = await this.settle(r.recordId);
-      if (head && head._rev >= r.rev) await this.revisions.updateOne({ _id: r._id }, { $set: { pending: false } });
+    for (const r of pending) await this.finish(r);
+  }
+
+  /** Brings the head of a pending revision's record up to date, then clears the mark. */
+  private async finish(r: Pick<Revision, '_id' | 'recordId' | 'rev'>): Promise<void> {
+    const head = await this.settle(r.recordId);
+    if (head && head._rev >= r.rev) await this.revisions.updateOne({ _id: r._id }, { $set: { pending: false } });
+  }
+
+  private slotOf(ms: number): number {
+    return Math.floor(ms / this.slotMs);
+  }
+
+  /** Slots below this one ended more than `retainMs` ago. */
+  private prunableBelow(): number {
+    return this.slotOf(this.clock() - this.retainMs);
+  }
+
+  /** Slots below this one this process has pruned (undefined: none yet since it started). */
+  private prunedBelow: number | undefined;
+  private pruning: Promise<void> | undefined;
+
+  /** After a write: prunes in the background when a slot became old enough (about once per slot per process). */
+  private pruneLater(): void {
+    if (this.pruning || (this.prunedBelow !== undefined && this.prunedBelow >= this.prunableBelow())) return;
+    // A failed round (store unavailable) is retried by the next write's.
+    this.pruning = this.prune()
+      .catch(() => undefined)
+      .finally(() => (this.pruning = undefined));
+  }
+
+  /** The background pruning started by the last write, if it is still running (tests wait for it). */
+  prunedByWrites(): Promise<void> {
+    return this.pruning ?? Promise.resolve();
+  }
+
+  /**
+   * Deletes the finished revisions of every slot older than `retainMs`, oldest slot first, after
+   * finishing its pending ones. Each slot is two equality queries on `slot` (pushed down to
+   * PostgreSQL by FerretDB). A process's first round, or one after a long pause, looks up which old
+   * slots exist instead of walking every slot in between; revisions written before pruning existed
+   * get the current slot, so they go one retention period later.
+   */
+  async prune(): Promise<void> {
+    const below = this.prunableBelow();
+    let slots: number[];
+    if (this.prunedBelow === undefined || below - this.prunedBelow > SLOTS) {
+      await this.revisions.updateMany({ slot: { $exists: false } }, { $set: { slot: this.slotOf(this.clock()) } });
+      const present = (await this.revisions.distinct('slot')) as unknown[];
+      slots = present.filter((b): b is number => typeof b === 'number' && b < below).sort((a, b) => a - b);
+    } else {
+      slots = [];
+      for (let b = this.prunedBelow; b < below; b++) slots.push(b);
     }
+    for (const slot of slots) {
+      const pending = await this.revisions.find({ slot, pending: true }, { projection: { recordId: 1, rev: 1 } }).toArray();
+      for (const r of pending) await this.finish(r);
+      await this.revisions.deleteMany({ slot, pending: false });
+    }
+    this.prunedBelow = Math.max(below, this.prunedBelow ?? below);
   }
 }
