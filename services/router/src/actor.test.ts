@@ -586,6 +586,8 @@ describe('the token of a cobrar, and answers to the asking gateway', () => {
     expect(states('gw-d')).toEqual([['gw-d', msg.txnId, 'LIQUIDADA']]);
     expect((await get(h, msg.txnId)).version).toBe(final.version);
     await expectNoDeadLetters(h);
+  });
+});
 
 describe('TransactionActor: reads it does not need', () => {
   const accepted: BankOutcome = { type: 'accepted', pending: true, referencia: 'R1', endtoend: null, raw: { codigo: 'PEND' } };
