@@ -14,7 +14,7 @@ import { deadLetterTopicName, type Payload, type Topic } from '../../contracts/t
 import type { Logger } from '../../telemetry/logger';
 import { metrics } from '../../telemetry/metrics';
 import { assertPayload } from '../schema-check';
-import { clonePlain } from '../clone';
+import { clonePlain } from '../../domain/clone';
 import { partitionOf } from '../partition';
 import { Pauses } from '../pauses';
 
@@ -124,9 +124,10 @@ export class MemoryBus implements Bus {
     const message: Delivered<unknown> = { key, value: clonePlain(value), headers: { ...headers } };
     // The publisher's trace context (W3C traceparent), as the Kafka adapter carries it; nothing when tracing is off.
     propagation.inject(context.active(), message.headers);
-    for (const group of this.groups.get(topic.name)?.values() ?? []) {
-      group.queues[partitionOf(key, topic.partitions)]!.push(message);
-    }
+    const groups = this.groups.get(topic.name);
+    if (!groups) return;
+    const partition = partitionOf(key, topic.partitions);
+    for (const group of groups.values()) group.queues[partition]!.push(message);
   }
 
   async subscribe<T extends Topic>(

@@ -20,7 +20,7 @@ import type { Mode } from '../../domain/bancos';
 import type { EstadoTransaccion } from '../../domain/estados';
 import type { Transaction } from '../../domain/operation';
 
-import { clonePlain } from '../clone';
+import { clonePlain } from '../../domain/clone';
 
 const copy = clonePlain;
 
@@ -58,6 +58,54 @@ export function matchesFilter(t: Transaction, f: TransactionFilter): boolean {
     (f.id === undefined || t.id === f.id) &&
     (f.idempotencyKey === undefined || t.idempotencyKey.toLowerCase() === f.idempotencyKey.toLowerCase())
   );
+}
+
+interface DueEntry {
+  at: string;
+  seq: number;
+  id: string;
+}
+
+const earlier = (a: DueEntry, b: DueEntry): boolean => a.at < b.at || (a.at === b.at && a.seq < b.seq);
+
+/** A binary min-heap of due entries by (at, seq). */
+class DueHeap {
+  private readonly items: DueEntry[] = [];
+
+  peek(): DueEntry | undefined {
+    return this.items[0];
+  }
+
+  push(entry: DueEntry): void {
+    const items = this.items;
+    let i = items.push(entry) - 1;
+    while (i > 0) {
+      const parent = (i - 1) >> 1;
+      if (!earlier(items[i]!, items[parent]!)) break;
+      [items[i], items[parent]] = [items[parent]!, items[i]!];
+      i = parent;
+    }
+  }
+
+  pop(): DueEntry | undefined {
+    const items = this.items;
+    const top = items[0];
+    const last = items.pop();
+    if (items.length > 0 && last) {
+      items[0] = last;
+      for (let i = 0; ; ) {
+        const l = 2 * i + 1;
+        const r = l + 1;
+        let m = i;
+        if (l < items.length && earlier(items[l]!, items[m]!)) m = l;
+        if (r < items.length && earlier(items[r]!, items[m]!)) m = r;
+        if (m === i) break;
+        [items[i], items[m]] = [items[m]!, items[i]!];
+        i = m;
+      }
+    }
+    return top;
+  }
 }
 
 /** In-memory store for the embedded default and fast tests; same contract as the MongoDB adapter. */
@@ -296,19 +344,28 @@ export class MemoryStore implements Store {
   /*
    * Deliveries by transaction and by endpoint, and the open ones (pending or exhausted) apart from the
    * delivered history: the notifier's poll and queue gauges read only what is still open. `seq` is
-   * each delivery's insertion rank, the tie-break a scan of the rows in insertion order gave.
+   * each delivery's insertion rank, the tie-break a scan of the rows in insertion order gave. A
+   * pending delivery under a lease is in `leasedDeliveries` (few: the attempts under way and those of
+   * a replica that died); an unleased one is in `freeDeliveries`, a heap by (nextAttemptAt, seq) whose
+   * stale entries are dropped as they surface, so a claim is no scan of a backlog.
    */
   private readonly deliverySeq = new Map<string, number>();
   private readonly deliveriesByTxn = new Map<string, Set<string>>();
   private readonly deliveriesByEndpoint = new Map<string, Set<string>>();
   private readonly pendingDeliveries = new Set<string>();
   private readonly exhaustedDeliveries = new Set<string>();
+  private readonly leasedDeliveries = new Set<string>();
+  private readonly freeDeliveries = new DueHeap();
 
   private indexDeliveryStatus(d: WebhookDelivery): void {
     if (d.status === 'pending') this.pendingDeliveries.add(d.id);
     else this.pendingDeliveries.delete(d.id);
     if (d.status === 'exhausted') this.exhaustedDeliveries.add(d.id);
     else this.exhaustedDeliveries.delete(d.id);
+    if (d.status === 'pending' && d.lease !== null) this.leasedDeliveries.add(d.id);
+    else this.leasedDeliveries.delete(d.id);
+    if (d.status === 'pending' && d.lease === null && d.nextAttemptAt !== null)
+      this.freeDeliveries.push({ at: d.nextAttemptAt, seq: this.deliverySeq.get(d.id)!, id: d.id });
   }
 
   private deliveriesFrom(ids: Iterable<string> | undefined): WebhookDelivery[] {
@@ -318,6 +375,12 @@ export class MemoryStore implements Store {
       if (d) out.push(d);
     }
     return out;
+  }
+
+  /** Whether a heap entry still says what its delivery is: pending, unleased, due at that time. */
+  private freeEntryCurrent(entry: DueEntry): boolean {
+    const d = this.deliveryRows.get(entry.id);
+    return d !== undefined && d.status === 'pending' && d.lease === null && d.nextAttemptAt === entry.at;
   }
 
   readonly deliveries: Store['deliveries'] = {
@@ -343,12 +406,18 @@ export class MemoryStore implements Store {
         .slice(0, Math.max(0, limit))
         .map(copy),
     claimDue: async (now, owner, leaseUntil) => {
-      // The earliest due (ties: the first inserted) among the pending ones.
-      let due: WebhookDelivery | undefined;
-      let dueSeq = 0;
-      for (const id of this.pendingDeliveries) {
+      // The earliest due (ties: the first inserted): the heap's first current entry, or a pending
+      // delivery whose lease ran out.
+      let top = this.freeDeliveries.peek();
+      while (top && !this.freeEntryCurrent(top)) {
+        this.freeDeliveries.pop();
+        top = this.freeDeliveries.peek();
+      }
+      let due = top && top.at <= now ? this.deliveryRows.get(top.id) : undefined;
+      let dueSeq = top?.seq ?? 0;
+      for (const id of this.leasedDeliveries) {
         const d = this.deliveryRows.get(id)!;
-        if (d.nextAttemptAt === null || d.nextAttemptAt > now || (d.lease !== null && d.lease.until >= now)) continue;
+        if (d.nextAttemptAt === null || d.nextAttemptAt > now || d.lease!.until >= now) continue;
         const seq = this.deliverySeq.get(id)!;
         const order = due ? d.nextAttemptAt.localeCompare(due.nextAttemptAt!) : -1;
         if (order < 0 || (order === 0 && seq < dueSeq)) {
@@ -358,6 +427,7 @@ export class MemoryStore implements Store {
       }
       if (!due) return null;
       due.lease = { owner, until: leaseUntil };
+      this.indexDeliveryStatus(due);
       return copy(due);
     },
     complete: async (id, owner, update) => {

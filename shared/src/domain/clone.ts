@@ -1,5 +1,5 @@
 /**
- * A deep copy of the plain data the memory adapters keep (JSON-like records and messages): what
+ * A deep copy of plain data (JSON-like records, messages and transaction documents): what
  * `structuredClone` gives for them, several times cheaper (no serialisation round trip). Anything
  * else (a Date, a Map, a typed array, a class instance) is copied by `structuredClone` itself, so the
  * isolation semantics are the same for every value.
