@@ -9,6 +9,7 @@ export * from './contracts/api';
 export * from './contracts/messages';
 export * from './contracts/topics';
 export * from './domain/bancos';
+export * from './domain/clone';
 export * from './domain/estados';
 export * from './domain/motivos';
 export * from './domain/operation';

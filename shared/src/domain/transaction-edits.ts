@@ -1,4 +1,5 @@
 import type { BancoId } from './bancos';
+import { clonePlain } from './clone';
 import { canTransition, ForbiddenTransition, isFinal, type EstadoTransaccion, type TransitionCause } from './estados';
 import type { MotivoRechazo } from './motivos';
 import type { BankOutcome, Rail, Transaction } from './operation';
@@ -16,7 +17,7 @@ export interface TransitionFacts {
 }
 
 export function nextVersion(tx: Transaction, now: string): Transaction {
-  const next = structuredClone(tx);
+  const next = clonePlain(tx);
   next.version = tx.version + 1;
   next.updatedAt = now;
   return next;
@@ -101,7 +102,7 @@ export function flagForReview(tx: Transaction, reason: string, now: string): Tra
 export function asOneWrite(before: Transaction, after: Transaction): Transaction {
   const steps = after.version - before.version;
   if (steps <= 1) return after;
-  const merged = structuredClone(after);
+  const merged = clonePlain(after);
   merged.version = before.version + 1;
   for (const h of merged.history) if (h.version > before.version) h.version = merged.version;
   for (const a of merged.attempts) if (a.dispatchVersion > before.version) a.dispatchVersion = merged.version;

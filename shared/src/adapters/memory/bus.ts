@@ -15,6 +15,7 @@ import { deadLetterTopicName, type Payload, type Topic } from '../../contracts/t
 import type { Logger } from '../../telemetry/logger';
 import { metrics } from '../../telemetry/metrics';
 import { assertPayload } from '../schema-check';
+import { clonePlain } from '../../domain/clone';
 import { partitionOf } from '../partition';
 import { Pauses } from '../pauses';
 
@@ -77,7 +78,7 @@ class PartitionQueue {
       try {
         // Each message runs in the trace its publisher was in (its headers), not in whichever context started the drain.
         const parent = propagation.extract(ROOT_CONTEXT, message.headers);
-        await context.with(parent, () => this.handler(structuredClone(message)));
+        await context.with(parent, () => this.handler(clonePlain(message)));
         return true;
       } catch (error) {
         if (error instanceof PoisonMessage) {
@@ -129,12 +130,15 @@ export class MemoryBus implements Bus {
   async publish<T extends Topic>(topic: T, key: string, value: Payload<T>, headers: Record<string, string> = {}): Promise<void> {
     if (this.closed) throw new Error('bus closed');
     assertPayload(topic, value);
-    const message: Delivered<unknown> = { key, value: structuredClone(value), headers: { ...headers } };
+    const message: Delivered<unknown> = { key, value: clonePlain(value), headers: { ...headers } };
     // The publisher's trace context (W3C traceparent), as the Kafka adapter carries it; nothing when tracing is off.
     propagation.inject(context.active(), message.headers);
-    for (const group of this.groups.get(topic.name)?.values() ?? []) {
+    const groups = this.groups.get(topic.name);
+    if (!groups) return;
+    const partition = partitionOf(key, topic.partitions);
+    for (const group of groups.values()) {
       if (group.key !== undefined && group.key !== key) continue;
-      group.queues[partitionOf(key, topic.partitions)]!.push(message);
+      group.queues[partition]!.push(message);
     }
   }
 

@@ -20,7 +20,23 @@ import type { Mode } from '../../domain/bancos';
 import type { EstadoTransaccion } from '../../domain/estados';
 import type { Transaction } from '../../domain/operation';
 
-const copy = <T>(value: T): T => structuredClone(value);
+import { clonePlain } from '../../domain/clone';
+
+const copy = clonePlain;
+
+/** Adds `id` to the set under `key`, creating the set. */
+function addTo<K>(index: Map<K, Set<string>>, key: K, id: string): void {
+  const set = index.get(key);
+  if (set) set.add(id);
+  else index.set(key, new Set([id]));
+}
+
+function removeFrom<K>(index: Map<K, Set<string>>, key: K, id: string): void {
+  const set = index.get(key);
+  if (!set) return;
+  set.delete(id);
+  if (set.size === 0) index.delete(key);
+}
 
 /** Newest first, ties by id (descending): the order of every merchant-facing list. */
 const newestFirst = (a: { createdAt: string; id: string }, b: { createdAt: string; id: string }) =>
@@ -42,6 +58,54 @@ export function matchesFilter(t: Transaction, f: TransactionFilter): boolean {
     (f.id === undefined || t.id === f.id) &&
     (f.idempotencyKey === undefined || t.idempotencyKey.toLowerCase() === f.idempotencyKey.toLowerCase())
   );
+}
+
+interface DueEntry {
+  at: string;
+  seq: number;
+  id: string;
+}
+
+const earlier = (a: DueEntry, b: DueEntry): boolean => a.at < b.at || (a.at === b.at && a.seq < b.seq);
+
+/** A binary min-heap of due entries by (at, seq). */
+class DueHeap {
+  private readonly items: DueEntry[] = [];
+
+  peek(): DueEntry | undefined {
+    return this.items[0];
+  }
+
+  push(entry: DueEntry): void {
+    const items = this.items;
+    let i = items.push(entry) - 1;
+    while (i > 0) {
+      const parent = (i - 1) >> 1;
+      if (!earlier(items[i]!, items[parent]!)) break;
+      [items[i], items[parent]] = [items[parent]!, items[i]!];
+      i = parent;
+    }
+  }
+
+  pop(): DueEntry | undefined {
+    const items = this.items;
+    const top = items[0];
+    const last = items.pop();
+    if (items.length > 0 && last) {
+      items[0] = last;
+      for (let i = 0; ; ) {
+        const l = 2 * i + 1;
+        const r = l + 1;
+        let m = i;
+        if (l < items.length && earlier(items[l]!, items[m]!)) m = l;
+        if (r < items.length && earlier(items[r]!, items[m]!)) m = r;
+        if (m === i) break;
+        [items[i], items[m]] = [items[m]!, items[i]!];
+        i = m;
+      }
+    }
+    return top;
+  }
 }
 
 /** In-memory store for the embedded default and fast tests; same contract as the MongoDB adapter. */
@@ -136,44 +200,83 @@ export class MemoryStore implements Store {
     get: async (scope) => copy(this.claimRows.get(scope) ?? null),
   };
 
+  /*
+   * The loop queries (outbox relay, deadlines, open states) and the merchant lists read indexes, not
+   * every transaction: a long-running embedded switch holds every payout it ever made. Each index is
+   * a set of ids kept in step with the rows by `indexTx` at every write.
+   */
+  private readonly txUnannounced = new Set<string>();
+  private readonly txDue = new Set<string>();
+  private readonly txByEstado = new Map<EstadoTransaccion, Set<string>>();
+  private readonly txByMerchant = new Map<string, Set<string>>();
+
+  private indexTx(before: Transaction | undefined, after: Transaction): void {
+    const id = after.id;
+    if (after.announcedVersion < after.version) this.txUnannounced.add(id);
+    else this.txUnannounced.delete(id);
+    if (after.nextCheckAt !== null && after.nextCheckAt !== undefined) this.txDue.add(id);
+    else this.txDue.delete(id);
+    if (before?.estado !== after.estado) {
+      if (before?.estado != null) removeFrom(this.txByEstado, before.estado, id);
+      if (after.estado !== null) addTo(this.txByEstado, after.estado, id);
+    }
+    if (!before) addTo(this.txByMerchant, `${after.merchantId}|${after.mode}`, id);
+  }
+
+  private txFrom(ids: Iterable<string>): Transaction[] {
+    const out: Transaction[] = [];
+    for (const id of ids) {
+      const t = this.txRows.get(id);
+      if (t) out.push(t);
+    }
+    return out;
+  }
+
   readonly transactions: Store['transactions'] = {
     insert: async (tx) => {
       if (this.txRows.has(tx.id)) return false;
-      this.txRows.set(tx.id, copy(tx));
+      const row = copy(tx);
+      this.txRows.set(tx.id, row);
+      this.indexTx(undefined, row);
       return true;
     },
     get: async (id) => copy(this.txRows.get(id) ?? null),
     replace: async (tx, expectedVersion) => {
       const current = this.txRows.get(tx.id);
       if (!current || current.version !== expectedVersion) return false;
-      this.txRows.set(tx.id, copy(tx));
+      const row = copy(tx);
+      this.txRows.set(tx.id, row);
+      this.indexTx(current, row);
       return true;
     },
     listByEstado: async (estados: EstadoTransaccion[], limit) =>
-      [...this.txRows.values()]
-        .filter((t) => t.estado !== null && estados.includes(t.estado))
+      [...new Set(estados)]
+        .flatMap((e) => this.txFrom(this.txByEstado.get(e) ?? []))
         .sort((a, b) => a.createdAt.localeCompare(b.createdAt))
         .slice(0, limit)
         .map(copy),
     markAnnounced: async (id, version) => {
       const t = this.txRows.get(id);
-      if (t && t.version === version && t.announcedVersion < version) t.announcedVersion = version;
+      if (t && t.version === version && t.announcedVersion < version) {
+        t.announcedVersion = version;
+        this.txUnannounced.delete(id);
+      }
     },
     listUnannounced: async (before, limit) =>
-      [...this.txRows.values()]
-        .filter((t) => t.announcedVersion < t.version && t.updatedAt <= before)
+      this.txFrom(this.txUnannounced)
+        .filter((t) => t.updatedAt <= before)
         .sort((a, b) => a.updatedAt.localeCompare(b.updatedAt) || a.id.localeCompare(b.id))
         .slice(0, Math.max(0, limit))
         .map(copy),
     listDue: async (now, limit, after) =>
-      [...this.txRows.values()]
+      this.txFrom(this.txDue)
         .filter((t) => t.nextCheckAt !== null && t.nextCheckAt !== undefined && t.nextCheckAt <= now)
         .filter((t) => !after || t.nextCheckAt! > after.at || (t.nextCheckAt === after.at && t.id > after.id))
         .sort((a, b) => a.nextCheckAt!.localeCompare(b.nextCheckAt!) || a.id.localeCompare(b.id))
         .slice(0, limit)
         .map(copy),
     listForMerchant: async (filter, limit, cursor) =>
-      [...this.txRows.values()]
+      this.txFrom(this.txByMerchant.get(`${filter.merchantId}|${filter.mode}`) ?? [])
         .filter((t) => matchesFilter(t, filter))
         .filter(after(cursor))
         .sort(newestFirst)
@@ -243,52 +346,110 @@ export class MemoryStore implements Store {
     },
   };
 
+  /*
+   * Deliveries by transaction and by endpoint, and the open ones (pending or exhausted) apart from the
+   * delivered history: the notifier's poll and queue gauges read only what is still open. `seq` is
+   * each delivery's insertion rank, the tie-break a scan of the rows in insertion order gave. A
+   * pending delivery under a lease is in `leasedDeliveries` (few: the attempts under way and those of
+   * a replica that died); an unleased one is in `freeDeliveries`, a heap by (nextAttemptAt, seq) whose
+   * stale entries are dropped as they surface, so a claim is no scan of a backlog.
+   */
+  private readonly deliverySeq = new Map<string, number>();
+  private readonly deliveriesByTxn = new Map<string, Set<string>>();
+  private readonly deliveriesByEndpoint = new Map<string, Set<string>>();
+  private readonly pendingDeliveries = new Set<string>();
+  private readonly exhaustedDeliveries = new Set<string>();
+  private readonly leasedDeliveries = new Set<string>();
+  private readonly freeDeliveries = new DueHeap();
+
+  private indexDeliveryStatus(d: WebhookDelivery): void {
+    if (d.status === 'pending') this.pendingDeliveries.add(d.id);
+    else this.pendingDeliveries.delete(d.id);
+    if (d.status === 'exhausted') this.exhaustedDeliveries.add(d.id);
+    else this.exhaustedDeliveries.delete(d.id);
+    if (d.status === 'pending' && d.lease !== null) this.leasedDeliveries.add(d.id);
+    else this.leasedDeliveries.delete(d.id);
+    if (d.status === 'pending' && d.lease === null && d.nextAttemptAt !== null)
+      this.freeDeliveries.push({ at: d.nextAttemptAt, seq: this.deliverySeq.get(d.id)!, id: d.id });
+  }
+
+  private deliveriesFrom(ids: Iterable<string> | undefined): WebhookDelivery[] {
+    const out: WebhookDelivery[] = [];
+    for (const id of ids ?? []) {
+      const d = this.deliveryRows.get(id);
+      if (d) out.push(d);
+    }
+    return out;
+  }
+
+  /** Whether a heap entry still says what its delivery is: pending, unleased, due at that time. */
+  private freeEntryCurrent(entry: DueEntry): boolean {
+    const d = this.deliveryRows.get(entry.id);
+    return d !== undefined && d.status === 'pending' && d.lease === null && d.nextAttemptAt === entry.at;
+  }
+
   readonly deliveries: Store['deliveries'] = {
     insert: async (d) => {
       if (this.deliveryRows.has(d.id)) return false;
-      this.deliveryRows.set(d.id, copy(d));
+      const row = copy(d);
+      this.deliveryRows.set(d.id, row);
+      this.deliverySeq.set(d.id, this.deliverySeq.size);
+      addTo(this.deliveriesByTxn, row.txnId, row.id);
+      addTo(this.deliveriesByEndpoint, row.endpointId, row.id);
+      this.indexDeliveryStatus(row);
       return true;
     },
     get: async (id) => copy(this.deliveryRows.get(id) ?? null),
     listForTransaction: async (txnId) =>
-      [...this.deliveryRows.values()]
-        .filter((d) => d.txnId === txnId)
+      this.deliveriesFrom(this.deliveriesByTxn.get(txnId))
         .sort((a, b) => a.createdAt.localeCompare(b.createdAt))
         .map(copy),
     listForEndpoint: async (endpointId, limit, cursor) =>
-      [...this.deliveryRows.values()]
-        .filter((d) => d.endpointId === endpointId)
+      this.deliveriesFrom(this.deliveriesByEndpoint.get(endpointId))
         .filter(after(cursor))
         .sort(newestFirst)
         .slice(0, Math.max(0, limit))
         .map(copy),
     claimDue: async (now, owner, leaseUntil) => {
-      const due = [...this.deliveryRows.values()]
-        .filter(
-          (d) => d.status === 'pending' && d.nextAttemptAt !== null && d.nextAttemptAt <= now && (d.lease === null || d.lease.until < now),
-        )
-        .sort((a, b) => a.nextAttemptAt!.localeCompare(b.nextAttemptAt!))[0];
+      // The earliest due (ties: the first inserted): the heap's first current entry, or a pending
+      // delivery whose lease ran out.
+      let top = this.freeDeliveries.peek();
+      while (top && !this.freeEntryCurrent(top)) {
+        this.freeDeliveries.pop();
+        top = this.freeDeliveries.peek();
+      }
+      let due = top && top.at <= now ? this.deliveryRows.get(top.id) : undefined;
+      let dueSeq = top?.seq ?? 0;
+      for (const id of this.leasedDeliveries) {
+        const d = this.deliveryRows.get(id)!;
+        if (d.nextAttemptAt === null || d.nextAttemptAt > now || d.lease!.until >= now) continue;
+        const seq = this.deliverySeq.get(id)!;
+        const order = due ? d.nextAttemptAt.localeCompare(due.nextAttemptAt!) : -1;
+        if (order < 0 || (order === 0 && seq < dueSeq)) {
+          due = d;
+          dueSeq = seq;
+        }
+      }
       if (!due) return null;
       due.lease = { owner, until: leaseUntil };
+      this.indexDeliveryStatus(due);
       return copy(due);
     },
     complete: async (id, owner, update) => {
       const d = this.deliveryRows.get(id);
       if (!d || d.lease?.owner !== owner) return false;
       Object.assign(d, copy(update), { lease: null });
+      this.indexDeliveryStatus(d);
       return true;
     },
     requeue: async (id, now) => {
       const d = this.deliveryRows.get(id);
       if (!d) return false;
       Object.assign(d, { status: 'pending', nextAttemptAt: now, lease: null, updatedAt: now });
+      this.indexDeliveryStatus(d);
       return true;
     },
-    countByStatus: async () => {
-      const counts = { pending: 0, exhausted: 0 };
-      for (const d of this.deliveryRows.values()) if (d.status !== 'delivered') counts[d.status]++;
-      return counts;
-    },
+    countByStatus: async () => ({ pending: this.pendingDeliveries.size, exhausted: this.exhaustedDeliveries.size }),
   };
 
   private readonly userRows = new Map<string, PanelUser>();

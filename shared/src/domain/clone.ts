@@ -1,0 +1,19 @@
+/**
+ * A deep copy of plain data (JSON-like records, messages and transaction documents): what
+ * `structuredClone` gives for them, several times cheaper (no serialisation round trip). Anything
+ * else (a Date, a Map, a typed array, a class instance) is copied by `structuredClone` itself, so the
+ * isolation semantics are the same for every value.
+ */
+export function clonePlain<T>(value: T): T {
+  if (value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) {
+    const out = new Array(value.length);
+    for (let i = 0; i < value.length; i++) out[i] = clonePlain(value[i]);
+    return out as T;
+  }
+  const proto = Object.getPrototypeOf(value);
+  if (proto !== Object.prototype && proto !== null) return structuredClone(value);
+  const out: Record<string, unknown> = {};
+  for (const key in value) out[key] = clonePlain((value as Record<string, unknown>)[key]);
+  return out as T;
+}
