@@ -84,7 +84,9 @@ export class Dispatcher {
         attempted++;
         if (workers.length < this.config.concurrency) workers.push(started());
         // Each attempt, retries included, runs in the trace of the state change it announces.
-        await context.with(propagation.extract(ROOT_CONTEXT, delivery.traceContext ?? {}), () => this.attempt(delivery));
+        // A retry or a manual redelivery reads the endpoint afresh: it may follow a secret rotation or a
+        // change whose announcement has not reached this notifier yet (the cache serves first attempts).
+        await context.with(propagation.extract(ROOT_CONTEXT, delivery.traceContext ?? {}), () => this.attempt(delivery, true));
       }
     };
     // Each worker's failure is caught as it happens: one waiting its turn in the loop below would be an
@@ -115,8 +117,8 @@ export class Dispatcher {
     return { owner: this.owner, until: new Date(this.now().getTime() + this.config.leaseMs).toISOString() };
   }
 
-  private async attempt(delivery: WebhookDelivery): Promise<void> {
-    const endpoint = (await this.endpoints.list(delivery.merchantId, delivery.mode)).find((e) => e.id === delivery.endpointId);
+  private async attempt(delivery: WebhookDelivery, fresh = false): Promise<void> {
+    const endpoint = (await this.endpoints.list(delivery.merchantId, delivery.mode, { fresh })).find((e) => e.id === delivery.endpointId);
     const startedAt = this.now();
     const n = delivery.attempts.length + 1;
     let statusCode: number | null = null;

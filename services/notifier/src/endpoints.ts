@@ -31,11 +31,12 @@ export class EndpointBook {
     await this.subscription?.close();
   }
 
-  async list(merchantId: string, mode: Mode): Promise<WebhookEndpoint[]> {
+  /** `fresh`: read the store whatever is remembered (and remember what it says). */
+  async list(merchantId: string, mode: Mode, options: { fresh?: boolean } = {}): Promise<WebhookEndpoint[]> {
     const key = `${merchantId}|${mode}`;
     const at = this.now();
     const hit = this.entries.get(key);
-    if (hit && hit.until > at) return hit.endpoints;
+    if (hit && hit.until > at && !options.fresh) return hit.endpoints;
     const endpoints = await this.store.webhooks.listForMerchant(merchantId, mode);
     if (this.ttlMs > 0) this.entries.set(key, { endpoints, until: at + this.ttlMs });
     return endpoints;

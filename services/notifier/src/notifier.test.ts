@@ -110,6 +110,22 @@ describe('notifier: signed webhooks from a durable queue', () => {
     expect(JSON.parse(hook.got[0]!.body).data.id).toBe('txn_after');
   });
 
+  it('a manual redelivery reads the endpoint afresh: signed with a secret rotated after the cache was filled, before any announcement', async () => {
+    const { bus, store, hook, endpoint } = await setup();
+    const notifier = await startNotifier({ bus, store, log, config });
+    cleanup.push(notifier.stop);
+    await bus.publish(TOPICS.transactions, 'txn_rot', settled('txn_rot'));
+    await hook.received(1);
+    expect(verifyWebhook(hook.got[0]!.body, hook.got[0]!.headers['x-service-signature'] as string, endpoint.secret)).toBe(true);
+    // Rotated, and the change not (yet) announced to this notifier: its cache still holds the old secret.
+    const rotated = `whsec_${Buffer.from('a new secret of thirty-two bytes!').toString('base64')}`;
+    await store.webhooks.update(endpoint.id, { secret: rotated, previousSecret: endpoint.secret, updatedAt: new Date().toISOString() });
+    const [delivery] = await store.deliveries.listForTransaction('txn_rot');
+    await store.deliveries.requeue(delivery!.id, new Date().toISOString());
+    await hook.received(2);
+    expect(verifyWebhook(hook.got[1]!.body, hook.got[1]!.headers['x-service-signature'] as string, rotated)).toBe(true);
+  });
+
   it('delivers the SPEC 6 body, headers and a signature the receiver verifies over the raw body', async () => {
     const { bus, store, hook, endpoint } = await setup();
     const notifier = await startNotifier({ bus, store, log, config });
