@@ -13,7 +13,7 @@ import {
   type WebhookDelivery,
 } from '@switch/shared';
 import { nextAttemptAt } from './schedule';
-import { destinationAgent, fetchVia, refusedDestination, type Resolver } from '@switch/shared';
+import { destinationAgent, plainAgent, postVia, refusedDestination, type Resolver } from '@switch/shared';
 
 export interface DispatcherConfig {
   schedule: readonly number[];
@@ -44,6 +44,8 @@ export class Dispatcher {
   private readonly listeners: ((r: AttemptResult) => void)[] = [];
   /** Live deliveries connect only through it: the address checked is the address connected to. */
   private readonly guarded;
+  /** Every other delivery (test mode, or private destinations allowed): keep-alive connections, no address check. */
+  private readonly plain;
 
   constructor(
     private readonly store: Store,
@@ -53,11 +55,12 @@ export class Dispatcher {
     private readonly endpoints: Pick<EndpointBook, 'list'> = new EndpointBook(store, 0),
   ) {
     this.guarded = destinationAgent({ ...(config.resolve ? { resolve: config.resolve } : {}), connectTimeoutMs: config.attemptTimeoutMs });
+    this.plain = plainAgent({ connectTimeoutMs: config.attemptTimeoutMs });
   }
 
-  /** Closes the guarded agent's connections. */
+  /** Closes the agents' connections. */
   async close(): Promise<void> {
-    await this.guarded.close().catch(() => undefined);
+    await Promise.all([this.guarded.close().catch(() => undefined), this.plain.close().catch(() => undefined)]);
   }
 
   onAttempt(listener: (r: AttemptResult) => void): void {
@@ -177,22 +180,24 @@ export class Dispatcher {
     guard: boolean,
   ): Promise<{ statusCode: number | null; error: string | null }> {
     try {
-      const send = guard ? (url: string, init: Parameters<typeof fetchVia>[2]) => fetchVia(this.guarded, url, init) : fetch;
-      const res = await send(delivery.url, {
-        method: 'POST',
+      const status = await postVia(guard ? this.guarded : this.plain, delivery.url, {
         headers: {
           'content-type': 'application/json',
           [EVENT_HEADER]: delivery.event,
           ...signatureHeaders(delivery, secrets, at),
         },
         body: delivery.body,
-        redirect: 'manual',
         signal: AbortSignal.timeout(this.config.attemptTimeoutMs),
       });
-      await res.arrayBuffer().catch(() => undefined);
-      return { statusCode: res.status, error: res.ok ? null : `HTTP ${res.status}` };
+      return { statusCode: status, error: status >= 200 && status < 300 ? null : `HTTP ${status}` };
     } catch (e) {
-      const cause = e instanceof Error && e.cause instanceof Error && e.cause.name === 'DestinationRefused' ? e.cause : null;
+      // The guarded agent's refusal comes as the error itself (or as its cause, wrapped by a client).
+      const cause =
+        e instanceof Error && e.name === 'DestinationRefused'
+          ? e
+          : e instanceof Error && e.cause instanceof Error && e.cause.name === 'DestinationRefused'
+            ? e.cause
+            : null;
       if (cause) return { statusCode: null, error: `destination refused: ${cause.message}` };
       return { statusCode: null, error: e instanceof Error ? `${e.name}: ${e.message}` : String(e) };
     }

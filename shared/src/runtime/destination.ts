@@ -1,7 +1,7 @@
 import { lookup as dnsLookup } from 'node:dns/promises';
 import { isIP, type LookupFunction } from 'node:net';
 import ipaddr from 'ipaddr.js';
-import { Agent, buildConnector, fetch as undiciFetch, type RequestInit, type Response } from 'undici';
+import { Agent, buildConnector, fetch as undiciFetch, type Dispatcher, type RequestInit, type Response } from 'undici';
 
 /**
  * SSRF guard of outbound webhooks. A destination may not be any address of the special-purpose
@@ -140,6 +140,35 @@ export function destinationAgent(options: { resolve?: Resolver; connectTimeoutMs
       base(opts, callback);
     },
   });
+}
+
+/** An agent without the address check (test mode, or private destinations allowed): keep-alive like `fetch`'s. */
+export function plainAgent(options: { connectTimeoutMs?: number } = {}): Agent {
+  return new Agent({ connect: { timeout: options.connectTimeoutMs ?? 10_000 } });
+}
+
+/**
+ * One POST through a given agent (undici's `request`, so the agent is the one that connects): the
+ * response's status once its body has been read whole. Unlike `fetch` it builds no Request, Response
+ * or web streams per call, which is most of the CPU a webhook attempt costs. No redirect is followed.
+ * `signal` bounds the whole exchange, the body included.
+ */
+export async function postVia(
+  agent: Dispatcher,
+  url: string,
+  init: { headers: Record<string, string>; body: string; signal: AbortSignal },
+): Promise<number> {
+  const target = new URL(url);
+  const res = await agent.request({
+    origin: target.origin,
+    path: `${target.pathname}${target.search}`,
+    method: 'POST',
+    headers: init.headers,
+    body: init.body,
+    signal: init.signal,
+  });
+  await res.body.arrayBuffer().catch(() => undefined);
+  return res.statusCode;
 }
 
 /** `fetch` through a given agent (undici's own, so the agent is the one that connects). */
