@@ -48,7 +48,9 @@ describe.runIf(mongoUrl).each(['native', 'revisions'] as const)('store calls per
       log: createLogger('budget', 'silent'),
       store,
       reconciler: { intervalMs: 3_600_000, backlogIntervalMs: 3_600_000 },
-      notifier: { pollIntervalMs: 60_000 },
+      notifier: { pollIntervalMs: 3_600_000 },
+      // The relay's round (a query every second, whatever the traffic) is not a payout's cost.
+      router: { relayIntervalMs: 3_600_000 },
     });
     key = (await seedDemoMerchant(store)).switchKey;
     await sw.bus.subscribe(TOPICS.transactions, { group: 'budget-probe' }, async ({ value }) => {
@@ -82,7 +84,7 @@ describe.runIf(mongoUrl).each(['native', 'revisions'] as const)('store calls per
       const reads = calls.filter((c) => READS.has(c.command));
       const writes = calls.filter((c) => !READS.has(c.command));
       const summary = calls.map((c) => `${c.collection}.${c.command}`).sort();
-      expect({ writes: writes.length, reads: reads.length, summary }).toMatchObject(BUDGET[consistency]);
+      expect({ writes: writes.length, reads: reads.length }, summary.join(', ')).toEqual(BUDGET[consistency]);
     }
   });
 });

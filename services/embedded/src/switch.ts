@@ -63,6 +63,8 @@ export async function startEmbeddedSwitch(options: {
   store?: Store;
   /** The merchant panel at /panel on the merchant port (default: from the environment). */
   panel?: Partial<PanelConfig>;
+  /** The router's outbox relay rounds (default: every second, 10 s grace). */
+  router?: { relayIntervalMs?: number; relayGraceMs?: number };
 }): Promise<EmbeddedSwitch> {
   const env = options.env ?? envReader();
   const routing = options.routing ?? embeddedRouting(env, emulatorsEnabled(env, options.banks));
@@ -77,6 +79,7 @@ export async function startEmbeddedSwitch(options: {
     log: options.log.child({ service: 'router' }),
     risk: loadRiskPolicy(env),
     policy: { ...loadCorePolicy(env), ...options.policy },
+    ...options.router,
   });
   const sim = await startSimulatedBank({ bus, store, log: options.log.child({ service: 'bank-sim' }) });
   const banks = await startEmbeddedBanks({ bus, store, log: options.log, env, ...(options.banks ? { options: options.banks } : {}) });
