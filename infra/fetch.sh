@@ -74,9 +74,24 @@ fetch_apicurio() {
 # serves `=` only: EXPLAIN showed a Seq Scan for `{_id: "x"}` at 5,000 documents. For `_id` (never an
 # array, so containment and equality agree) the patch emits `_jsonb->'_id' = $n`, the very expression
 # FerretDB's own UPDATE ... WHERE uses; FerretDB re-checks every fetched document in Go either way.
+# Secondary indexes have the same mismatch: an equality such as `{status: 'pending'}` is pushed down as
+# `_jsonb->'status' @> '"pending"'` (containment, so that a field holding an array matches one of its
+# elements, as in MongoDB), but createIndexes builds btree expression indexes on `_jsonb->'status'`,
+# which cannot serve `@>`: every loop query was a Seq Scan (230-285 ms at 100,000 transactions).
+# Rewriting the filter to `=` would lose the array-element semantics, so the patch keeps the query and
+# adds the index that serves it: for an index whose leading key is a top-level field other than _id,
+# createIndexes also creates `USING gin ((_jsonb->'field') jsonb_path_ops)` (jsonb_path_ops supports
+# `@>` only, and is smaller than the default GIN opclass). Only the leading key, as MongoDB uses a
+# compound index only through its prefix; indexes sharing a leading key share one GIN index (named by a
+# hash of table and field, `CREATE INDEX IF NOT EXISTS`), which dropIndexes drops with the last of them;
+# dropping the collection drops the table and with it every index. Every createIndexes also ensures the
+# GIN indexes of the collection's existing indexes (FerretDB's handler passes only new ones on, but calls
+# the backend anyway), so a store created before this patch gains them when the switch next starts (its
+# ensureIndexes runs at connect). Dotted keys are skipped (they are pushed down
+# as `#>` paths, another expression).
 # The build uses a patched copy of the module (Go refuses overlays of files in the module cache)
 # through a `replace` in a copy of go.mod; infra/ferretdb itself is untouched.
-FERRETDB_PATCH="sqlite-id-index-1 pg-id-index-1"
+FERRETDB_PATCH="sqlite-id-index-1 pg-id-index-1 pg-gin-index-2"
 ferretdb_patched_modfile() {
   local dir work="$CACHE/ferretdb-patched" file=internal/backends/sqlite/metadata/metadata.go
   local pgq=internal/backends/postgresql/query.go
@@ -97,9 +112,103 @@ ferretdb_patched_modfile() {
       "\t\t\treturn\n\t\t}\n\n";
     s/\Q$a\E/$patch$a/ or die "anchor not found\n";
   ' "$work/FerretDB/$pgq" || { echo "the FerretDB source changed: PostgreSQL _id patch not applied" >&2; return 1; }
+  ferretdb_patch_gin "$work/FerretDB/internal/backends/postgresql/metadata" || { echo "the FerretDB source changed: PostgreSQL GIN index patch not applied" >&2; return 1; }
   cp "$INFRA_DIR/ferretdb/go.mod" "$work/go.mod" && cp "$INFRA_DIR/ferretdb/go.sum" "$work/go.sum"
   printf '\nreplace github.com/FerretDB/FerretDB => %s\n' "$work/FerretDB" >>"$work/go.mod"
   echo "$work/go.mod"
+}
+
+# The GIN part of the patch (see above): hooks in registry.go, the helpers in a file of their own.
+ferretdb_patch_gin() {
+  local meta="$1"
+  perl -0pi -e '
+    my $n = 0;
+    $n += s/(\tcreated := make\(\[\]string, 0, len\(indexes\)\)\n)/\t\/\/ patched (infra\/fetch.sh): the handler passes only new indexes; existing ones get their GIN index here\n\tfor _, index := range c.Indexes {\n\t\tif err = ginEnsure(ctx, p, dbName, c.TableName, index); err != nil {\n\t\t\treturn lazyerrors.Error(err)\n\t\t}\n\t}\n\n$1/;
+    $n += s/(\t\tcreated = append\(created, index\.Name\)\n\t\tc\.Indexes = append\(c\.Indexes, index\)\n)/\t\tif err = ginEnsure(ctx, p, dbName, c.TableName, index); err != nil { \/\/ patched (infra\/fetch.sh)\n\t\t\t_, _ = p.Exec(ctx, "DROP INDEX " + pgx.Identifier{dbName, index.PgIndex}.Sanitize())\n\t\t\t_ = r.indexesDrop(ctx, p, dbName, collectionName, created)\n\t\t\treturn lazyerrors.Error(err)\n\t\t}\n\n$1/;
+    $n += s/(\t\tc\.Indexes = slices\.Delete\(c\.Indexes, i, i\+1\)\n)/\t\tdropped := c.Indexes[i] \/\/ patched (infra\/fetch.sh)\n$1\n\t\tif err := ginDropUnused(ctx, p, dbName, c.TableName, dropped, c.Indexes); err != nil {\n\t\t\treturn lazyerrors.Error(err)\n\t\t}\n/;
+    $n == 3 or die "anchors found: $n of 3\n";
+  ' "$meta/registry.go" || return 1
+  [ ! -e "$meta/gin_patch.go" ] || return 1
+  cat >"$meta/gin_patch.go" <<'GO'
+package metadata
+
+// Added by the switch's infra/fetch.sh: GIN jsonb_path_ops indexes that serve the pushed-down
+// containment equalities (`_jsonb->'f' @> value`) the btree expression indexes cannot.
+
+import (
+	"context"
+	"fmt"
+	"hash/fnv"
+	"strings"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/FerretDB/FerretDB/internal/util/must"
+)
+
+// ginField returns the field the index gets a GIN index for: its leading key, if a top-level field other than _id.
+func ginField(index IndexInfo) string {
+	if len(index.Key) == 0 {
+		return ""
+	}
+
+	f := index.Key[0].Field
+	if f == "_id" || f == "" || strings.Contains(f, ".") {
+		return ""
+	}
+
+	return f
+}
+
+// ginIndexName is shared by every index of the table with the same leading field.
+func ginIndexName(tableName, field string) string {
+	h := fnv.New32a()
+	must.NotFail(h.Write([]byte(tableName + "\x00" + field)))
+
+	if len(tableName) > 40 {
+		tableName = tableName[:40]
+	}
+
+	return fmt.Sprintf("%s_%08x_gin", tableName, h.Sum32())
+}
+
+func ginEnsure(ctx context.Context, p *pgxpool.Pool, dbName, tableName string, index IndexInfo) error {
+	f := ginField(index)
+	if f == "" {
+		return nil
+	}
+
+	q := fmt.Sprintf(
+		`CREATE INDEX IF NOT EXISTS %s ON %s USING gin ((%s->%s) jsonb_path_ops)`,
+		pgx.Identifier{ginIndexName(tableName, f)}.Sanitize(),
+		pgx.Identifier{dbName, tableName}.Sanitize(),
+		DefaultColumn,
+		quoteString(f),
+	)
+	_, err := p.Exec(ctx, q)
+
+	return err
+}
+
+// ginDropUnused drops the GIN index of a dropped index unless another index still shares it.
+func ginDropUnused(ctx context.Context, p *pgxpool.Pool, dbName, tableName string, dropped IndexInfo, remaining []IndexInfo) error {
+	f := ginField(dropped)
+	if f == "" {
+		return nil
+	}
+
+	for _, index := range remaining {
+		if ginField(index) == f {
+			return nil
+		}
+	}
+
+	_, err := p.Exec(ctx, "DROP INDEX IF EXISTS "+pgx.Identifier{dbName, ginIndexName(tableName, f)}.Sanitize())
+
+	return err
+}
+GO
 }
 
 fetch_ferretdb() {

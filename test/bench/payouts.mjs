@@ -5,7 +5,7 @@
 //
 //   npm run bench -- [--quick] [--json FILE] [--modes baseline,embedded,kafka,kafka_100k] [--cpu-prof]
 //                    [--embedded-rate 1000] [--kafka-rate 150] [--fixed-seconds 20] [--saturation-seconds 12]
-//                    [--concurrency 64] [--seed 100000] [--seed-seconds 300] [--seed-via postgresql|mongo] [--pg-gin]
+//                    [--concurrency 64] [--seed 100000] [--seed-seconds 300] [--seed-via postgresql|mongo]
 import { spawn } from 'node:child_process';
 import { createServer } from 'node:http';
 import { randomUUID } from 'node:crypto';
@@ -17,7 +17,7 @@ import { startStack } from '../../infra/stack/stack.mjs';
 import { freePort } from '../../infra/stack/processes.mjs';
 import { runLoad } from './load.mjs';
 import { cpuMs, rssMiB, scrape, total, percentile, round } from './measure.mjs';
-import { createGinIndexes, seedSettled } from './seed.mjs';
+import { seedSettled } from './seed.mjs';
 import { summariseProfiles } from './profiles.mjs';
 
 const argv = process.argv.slice(2);
@@ -50,8 +50,6 @@ const CFG = {
   drainSeconds: number('drain-seconds', 30),
   timeoutSeconds: number('timeout-seconds', 30),
   cpuProf: flag('cpu-prof'),
-  // Experiment: GIN indexes behind FerretDB for its pushed-down equalities (seed.mjs `createGinIndexes`).
-  pgGin: flag('pg-gin'),
   json: option('json'),
 };
 if (!['postgresql', 'mongo'].includes(CFG.seedVia)) throw new Error(`--seed-via must be postgresql or mongo, not ${CFG.seedVia}`);
@@ -498,11 +496,6 @@ async function kafkaModes(which) {
           say(`kafka_100k: seeding ${CFG.seed} settled payouts`);
           const postgres = CFG.seedVia === 'postgresql' ? { port: INFRA_PORTS.postgres } : undefined;
           const seeded = await seedSettled(db, CFG.seed, { budgetSeconds: CFG.seedSeconds, say, postgres });
-          if (CFG.pgGin) {
-            say('kafka_100k: GIN indexes behind FerretDB (--pg-gin)');
-            await createGinIndexes(db, { port: INFRA_PORTS.postgres });
-            seeded.gin_indexes = true;
-          }
           return { seeded, ...(await measureMode({ ...base, label: 'kafka_100k' })) };
         });
     } finally {

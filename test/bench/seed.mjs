@@ -216,23 +216,3 @@ async function seedInPostgres(db, n, { postgres, docs, tokens, perCollection, tx
     via: 'postgresql',
   };
 }
-
-/**
- * Experiment (`npm run bench -- --pg-gin`), not what a deployment does: a GIN `jsonb_path_ops` index
- * on `(_jsonb -> 'field')` for every field of every index FerretDB keeps in `db`, created in
- * PostgreSQL behind FerretDB's back. FerretDB 1.24 pushes an equality down as
- * `(_jsonb -> 'field') @> 'value'`, which its own btree indexes cannot serve and these can.
- */
-export async function createGinIndexes(db, postgres) {
-  const schema = db.databaseName;
-  await psql(
-    postgres,
-    `DO $$ DECLARE r record; BEGIN
-      FOR r IN SELECT DISTINCT m._jsonb->>'table' AS t, k AS f
-        FROM ${sqlName(schema)}._ferretdb_database_metadata m, jsonb_array_elements(m._jsonb->'indexes') ix, jsonb_object_keys(ix->'key') k
-        WHERE k <> '_id' LOOP
-        EXECUTE format('CREATE INDEX IF NOT EXISTS %I ON %I.%I USING gin ((_jsonb -> %L) jsonb_path_ops)', left(r.t || '_' || r.f, 55) || '_gin', ${sqlText(schema)}, r.t, r.f);
-        EXECUTE format('ANALYZE %I.%I', ${sqlText(schema)}, r.t);
-      END LOOP; END $$;`,
-  );
-}
