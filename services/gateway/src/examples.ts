@@ -6,6 +6,7 @@ import {
   exampleDeliveries,
   exampleDetail,
   exampleEndpoint,
+  exampleOperation,
   exampleRedelivery,
   exampleRotation,
 } from './sandbox';
@@ -142,16 +143,7 @@ export const OPERATION_EXAMPLES: Record<string, OperationExamples> = {
     response: {
       liquidada: {
         summary: 'Settled',
-        value: {
-          id: EXAMPLE_TXN_ID,
-          estado: 'LIQUIDADA',
-          banco_usado: 'bnc',
-          referencia_banco: 'TEST-6f1c8a52',
-          endtoend: null,
-          motivo_rechazo: null,
-          intentos: 1,
-          raw: { simulated: true, ejemplo: true },
-        },
+        value: exampleOperation('test', EXAMPLE_TXN_ID),
       },
     },
   },
@@ -165,16 +157,7 @@ export const OPERATION_EXAMPLES: Record<string, OperationExamples> = {
     response: {
       noSoportado: {
         summary: 'The rail has no cancellation',
-        value: {
-          id: EXAMPLE_REVERSO_ID,
-          estado: 'RECHAZADA',
-          banco_usado: 'bnc',
-          referencia_banco: null,
-          endtoend: null,
-          motivo_rechazo: 'NO_SOPORTADO',
-          intentos: 1,
-          raw: { simulated: true, ejemplo: true, codigo: 'NS', descripcion: 'El riel simulado no admite reverso' },
-        },
+        value: exampleOperation('test', EXAMPLE_REVERSO_ID),
       },
     },
   },
