@@ -10,13 +10,10 @@ async function main(): Promise<void> {
   const config = loadNotifierConfig(env);
   const adapters = await connectAdapters(loadInfraConfig(env), 'notifier', log);
   // Stable across restarts; the health port tells apart notifiers on one host.
-  const instanceId = loadInstanceId(env, env.int('HEALTH_PORT', 9103, { min: 0, max: 65535 }));
+  const healthPort = env.int('HEALTH_PORT', 9103, { min: 0, max: 65535 });
+  const instanceId = loadInstanceId(env, healthPort);
   const notifier = await startNotifier({ bus: adapters.bus, store: adapters.store, log, config, instanceId });
-  const health = await startHealthServer(
-    env.int('HEALTH_PORT', 9103, { min: 0, max: 65535 }),
-    env.string('HEALTH_HOST', '127.0.0.1'),
-    adapters.ready,
-  );
+  const health = await startHealthServer(healthPort, env.string('HEALTH_HOST', '127.0.0.1'), adapters.ready);
   log.info({ owner: notifier.dispatcher.owner }, 'notifier ready');
   onShutdown(log, async () => {
     await notifier.stop();

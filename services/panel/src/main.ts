@@ -25,6 +25,7 @@ async function main(): Promise<void> {
   const env = envReader();
   const log = createLogger('panel');
   const config = loadPanelConfig(env);
+  const port = env.int('PANEL_PORT', 3100, { min: 0, max: 65535 });
   if (!env.optionalString('SWITCH_PANEL_SESSION_SECRET'))
     log.warn('SWITCH_PANEL_SESSION_SECRET is not set: sessions end with this process and are not shared by replicas');
   const adapters = await connectAdapters(loadInfraConfig(env), 'panel', log);
@@ -35,7 +36,7 @@ async function main(): Promise<void> {
     routing: loadRoutingTable(env),
     readTimeoutMs: env.int('SWITCH_QUERY_TIMEOUT_MS', 10_000, { min: 100, max: 60_000 }),
     // Stable across restarts; the port tells apart panels on one host.
-    instanceId: `panel-${loadInstanceId(env, env.int('PANEL_PORT', 3100, { min: 0, max: 65535 }))}`,
+    instanceId: `panel-${loadInstanceId(env, port)}`,
   });
   const trustProxy = env.int('SWITCH_TRUST_PROXY', 0, { min: 0, max: 10 });
   const app = Fastify({
@@ -56,7 +57,7 @@ async function main(): Promise<void> {
     apiBaseUrl: env.string('SWITCH_PUBLIC_URL', ''),
     accounts: accountReads.reads,
   });
-  await app.listen({ host: env.string('PANEL_HOST', '127.0.0.1'), port: env.int('PANEL_PORT', 3100, { min: 0, max: 65535 }) });
+  await app.listen({ host: env.string('PANEL_HOST', '127.0.0.1'), port });
   const health = await startHealthServer(
     env.int('HEALTH_PORT', 9109, { min: 0, max: 65535 }),
     env.string('HEALTH_HOST', '127.0.0.1'),

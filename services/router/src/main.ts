@@ -19,6 +19,7 @@ async function main(): Promise<void> {
   const env = envReader();
   const log = createLogger('router');
   const routing = loadRoutingTable(env);
+  const healthPort = env.int('HEALTH_PORT', 9101, { min: 0, max: 65535 });
   const adapters = await connectAdapters(loadInfraConfig(env), 'router', log);
   const router = await startRouter({
     bus: adapters.bus,
@@ -30,13 +31,9 @@ async function main(): Promise<void> {
     relayIntervalMs: env.int('SWITCH_OUTBOX_RELAY_MS', 1_000, { min: 50, max: 60_000 }),
     relayGraceMs: env.int('SWITCH_OUTBOX_GRACE_MS', 10_000, { min: 0, max: 600_000 }),
     // Stable across restarts; the health port tells apart routers on one host.
-    instanceId: loadInstanceId(env, env.int('HEALTH_PORT', 9101, { min: 0, max: 65535 })),
+    instanceId: loadInstanceId(env, healthPort),
   });
-  const health = await startHealthServer(
-    env.int('HEALTH_PORT', 9101, { min: 0, max: 65535 }),
-    env.string('HEALTH_HOST', '127.0.0.1'),
-    adapters.ready,
-  );
+  const health = await startHealthServer(healthPort, env.string('HEALTH_HOST', '127.0.0.1'), adapters.ready);
   log.info('router ready');
   onShutdown(log, async () => {
     await router.stop();
