@@ -139,9 +139,14 @@ export async function seedSettled(db, n, { budgetSeconds = Number.POSITIVE_INFIN
       }
     }),
   );
+  return seeded({ payouts, n, written, perCollection, txnId, t0, budgetSeconds, say });
+}
+
+/** What a seeding reports (said and returned), either way it wrote. */
+function seeded({ payouts, n, written, perCollection, txnId, t0, budgetSeconds, say, via }) {
   const seconds = (Date.now() - t0) / 1000;
   const cut = payouts < n ? ` (of ${n}: the ${budgetSeconds} s budget ran out)` : '';
-  say(`seeded ${payouts} settled payouts${cut}, ${written} documents, in ${seconds.toFixed(1)} s`);
+  say(`seeded ${payouts} settled payouts${cut}, ${written} documents, in ${seconds.toFixed(1)} s${via ? ' (SQL inside PostgreSQL)' : ''}`);
   return {
     payouts,
     asked: n,
@@ -150,6 +155,7 @@ export async function seedSettled(db, n, { budgetSeconds = Number.POSITIVE_INFIN
     seconds: Number(seconds.toFixed(1)),
     documents_per_s: Math.round(written / seconds),
     template: txnId,
+    ...(via ? { via } : {}),
   };
 }
 
@@ -201,18 +207,5 @@ async function seedInPostgres(db, n, { postgres, docs, tokens, perCollection, tx
   );
   // Fresh statistics, as a store that grew over time would have (autovacuum's analyze comes later).
   await psql(postgres, names.map((name) => `ANALYZE ${sqlName(schema)}.${sqlName(tables.get(name))};`).join('\n'));
-  const written = payouts * perPayout;
-  const seconds = (Date.now() - t0) / 1000;
-  const cut = payouts < n ? ` (of ${n}: the ${budgetSeconds} s budget ran out)` : '';
-  say(`seeded ${payouts} settled payouts${cut}, ${written} documents, in ${seconds.toFixed(1)} s (SQL inside PostgreSQL)`);
-  return {
-    payouts,
-    asked: n,
-    documents: written,
-    per_payout: perCollection,
-    seconds: Number(seconds.toFixed(1)),
-    documents_per_s: Math.round(written / seconds),
-    template: txnId,
-    via: 'postgresql',
-  };
+  return seeded({ payouts, n, written: payouts * perPayout, perCollection, txnId, t0, budgetSeconds, say, via: 'postgresql' });
 }
