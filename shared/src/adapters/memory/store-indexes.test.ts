@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { sampleDelivery } from '../../../test/delivery-contract';
+import { sampleTransaction } from '../../../test/store-contract';
 import { MemoryStore } from './store';
 
 const at = (s: number) => new Date(Date.UTC(2030, 0, 1, 0, 0, s)).toISOString();
@@ -42,27 +43,7 @@ describe('memory store indexes', () => {
 
   it('keeps the unannounced, due and per-state transaction sets in step with inserts, replaces and marks', async () => {
     const s = new MemoryStore();
-    const base = {
-      merchantId: 'm1',
-      mode: 'test' as const,
-      idempotencyKey: 'k',
-      fingerprint: 'f',
-      kind: 'pagar' as const,
-      relatedId: null,
-      request: {} as never,
-      bancoUsado: null,
-      rail: null,
-      referenciaBanco: null,
-      endtoend: null,
-      motivoRechazo: null,
-      raw: null,
-      attempts: [],
-      history: [],
-      statusQuery: null,
-      statusChecks: 0,
-      createdAt: at(0),
-      updatedAt: at(0),
-    };
+    const base = sampleTransaction({ createdAt: at(0), updatedAt: at(0) });
     const tx = { ...base, id: 'txn_1', estado: null, version: 1, announcedVersion: 1, nextCheckAt: at(0) } as never;
     await s.transactions.insert(tx);
     expect((await s.transactions.listUnannounced(at(100), 10)).map((t) => t.id)).toEqual([]);
