@@ -44,8 +44,6 @@ export interface ActorDeps {
   policy?: Partial<CorePolicy>;
   /** Live-money controls; test mode never applies them (SPEC 4.10.5). */
   risk?: RiskPolicy;
-  /** How many of its own newest writes the actor keeps to skip reads (`WrittenStates`). Default 20,000. */
-  rememberedStates?: number;
 }
 
 export class OptimisticConflict extends Error {}
@@ -72,10 +70,6 @@ export class WrittenStates {
   forget(id: string): void {
     this.states.delete(id);
   }
-
-  get size(): number {
-    return this.states.size;
-  }
 }
 
 /**
@@ -90,7 +84,7 @@ export class TransactionActor {
   /** Exposed for tests: what the actor remembers of its own writes. */
   readonly written: WrittenStates;
   constructor(private readonly deps: ActorDeps) {
-    this.written = new WrittenStates(deps.rememberedStates);
+    this.written = new WrittenStates();
     this.now = deps.now ?? (() => new Date());
     this.policy = { ...DEFAULT_CORE_POLICY, ...deps.policy };
   }
