@@ -91,7 +91,18 @@ fetch_apicurio() {
 # as `#>` paths, another expression).
 # The build uses a patched copy of the module (Go refuses overlays of files in the module cache)
 # through a `replace` in a copy of go.mod; infra/ferretdb itself is untouched.
-FERRETDB_PATCH="sqlite-id-index-1 pg-id-index-1 pg-gin-index-2"
+# Conditional updates are made atomic on PostgreSQL: stock FerretDB runs an update as a read, a filter
+# and the update operators in Go, then `UPDATE … SET _jsonb = $1 WHERE _jsonb->'_id' = $2`, so two
+# concurrent `updateOne({_id, _rev: n}, …)` could both match and both write (the store therefore kept
+# a revision per write, 4 extra commands per payout). The patch adds `AND _jsonb = $3`, the document as
+# it was read: PostgreSQL re-checks that condition on the newest row version after waiting for a
+# concurrent writer's lock (READ COMMITTED), so of two writers of the same version one updates a row,
+# the other none. Like MongoDB on a write conflict, the loser then reads the document again and, if it
+# still matches the filter, applies the update to it again (its `_rev` condition no longer matches, so a
+# compare-and-set reports no match, as on MongoDB). `buildInfo` says so in
+# `ferretdbFeatures.atomicUpdates` (true with the PostgreSQL backend only: SQLite keeps the stock write),
+# which the store reads at connect (shared/src/adapters/mongo/README.md).
+FERRETDB_PATCH="sqlite-id-index-1 pg-id-index-1 pg-gin-index-2 pg-atomic-update-1"
 ferretdb_patched_modfile() {
   local dir work="$CACHE/ferretdb-patched" file=internal/backends/sqlite/metadata/metadata.go
   local pgq=internal/backends/postgresql/query.go
@@ -113,6 +124,7 @@ ferretdb_patched_modfile() {
     s/\Q$a\E/$patch$a/ or die "anchor not found\n";
   ' "$work/FerretDB/$pgq" || { echo "the FerretDB source changed: PostgreSQL _id patch not applied" >&2; return 1; }
   ferretdb_patch_gin "$work/FerretDB/internal/backends/postgresql/metadata" || { echo "the FerretDB source changed: PostgreSQL GIN index patch not applied" >&2; return 1; }
+  ferretdb_patch_atomic_update "$work/FerretDB/internal" || { echo "the FerretDB source changed: atomic update patch not applied" >&2; return 1; }
   cp "$INFRA_DIR/ferretdb/go.mod" "$work/go.mod" && cp "$INFRA_DIR/ferretdb/go.sum" "$work/go.sum"
   printf '\nreplace github.com/FerretDB/FerretDB => %s\n' "$work/FerretDB" >>"$work/go.mod"
   echo "$work/go.mod"
@@ -207,6 +219,148 @@ func ginDropUnused(ctx context.Context, p *pgxpool.Pool, dbName, tableName strin
 	_, err := p.Exec(ctx, "DROP INDEX IF EXISTS "+pgx.Identifier{dbName, ginIndexName(tableName, f)}.Sanitize())
 
 	return err
+}
+GO
+}
+
+# The atomic-update part of the patch (see FERRETDB_PATCH): hooks by perl, the retry in a file of its own.
+ferretdb_patch_atomic_update() {
+  local src="$1"
+  perl -0pi -e 's/(type UpdateAllParams struct \{\n\tDocs \[\]\*types\.Document\n)/$1\tOriginals []*types.Document \/\/ patched (infra\/fetch.sh): write Docs[i] only if the row still holds Originals[i]\n/ or die' "$src/backends/collection.go" || return 1
+  perl -0pi -e '
+    /(func \(c \*collection\) UpdateAll\(.*?\n\}\n)/s or die "UpdateAll";
+    my ($at, $f) = ($-[1], $1);
+    my $len = length $f;
+    $f =~ s/(\tmetadata\.IDColumn,\n\t\)\n)/$1\tqIfUnchanged := q + " AND " + metadata.DefaultColumn + " = \$3" \/\/ patched (infra\/fetch.sh)\n/ or die "q";
+    $f =~ s/for _, doc := range params\.Docs \{/for i, doc := range params.Docs {/ or die "loop";
+    $f =~ s/(\t\t\tif tag, err = tx\.Exec\(ctx, q, b, arg\); err != nil \{)/\t\t\tif i < len(params.Originals) && params.Originals[i] != nil { \/\/ patched (infra\/fetch.sh)\n\t\t\t\tvar was []byte\n\t\t\t\tif was, err = sjson.Marshal(params.Originals[i]); err != nil {\n\t\t\t\t\treturn lazyerrors.Error(err)\n\t\t\t\t}\n\t\t\t\ttag, err = tx.Exec(ctx, qIfUnchanged, b, arg, was)\n\t\t\t} else {\n\t\t\t\ttag, err = tx.Exec(ctx, q, b, arg)\n\t\t\t}\n\t\t\tif err != nil {/ or die "exec";
+    substr($_, $at, $len) = $f;
+  ' "$src/backends/postgresql/collection.go" || return 1
+  perl -0pi -e '
+    my $n = 0;
+    $n += s/(\t\tvar upsert, modified bool\n)/$1\t\tvar original *types.Document \/\/ patched (infra\/fetch.sh)\n/;
+    $n += s/(\t\t\tresult\.Matched\.Count\+\+\n)/$1\t\t\toriginal = doc.DeepCopy() \/\/ patched (infra\/fetch.sh)\n/;
+    $n += s/\t\t\t_, err := c\.UpdateAll\(ctx, &backends\.UpdateAllParams\{Docs: \[\]\*types\.Document\{doc\}\}\)\n\t\t\tif err != nil \{\n\t\t\t\treturn nil, lazyerrors\.Error\(err\)\n\t\t\t\}\n/\t\t\t\/\/ patched (infra\/fetch.sh): written only if unchanged since read, else read again (update_atomic_patch.go)\n\t\t\tvar matched bool\n\t\t\tif doc, original, matched, modified, err = updateIfUnchanged(ctx, c, cmd, original, doc, param); err != nil {\n\t\t\t\treturn nil, lazyerrors.Error(err)\n\t\t\t}\n\t\t\tif !matched {\n\t\t\t\tresult.Matched.Count--\n\t\t\t\tif isFindAndModify {\n\t\t\t\t\tresult.Matched.Doc = nil\n\t\t\t\t}\n\t\t\t\tcontinue\n\t\t\t}\n\t\t\tif isFindAndModify {\n\t\t\t\tresult.Matched.Doc = original\n\t\t\t}\n\t\t\tif !modified {\n\t\t\t\tcontinue\n\t\t\t}\n/;
+    $n == 3 or die "update.go: $n of 3\n";
+  ' "$src/handler/common/update.go" || return 1
+  perl -0pi -e 's/(\t\t\t\t"aggregationStages", aggregationStages,\n)/$1\t\t\t\t"atomicUpdates", AtomicUpdates, \/\/ patched (infra\/fetch.sh)\n/ or die' "$src/handler/msg_buildinfo.go" || return 1
+  perl -0pi -e 's/(\t\th, err := handler\.New\(handlerOpts\)\n)/\t\thandler.AtomicUpdates = true \/\/ patched (infra\/fetch.sh): conditional updates are atomic on this backend\n\n$1/ or die' "$src/handler/registry/postgresql.go" || return 1
+  [ ! -e "$src/handler/atomic_patch.go" ] && [ ! -e "$src/handler/common/update_atomic_patch.go" ] || return 1
+  cat >"$src/handler/atomic_patch.go" <<'GO'
+package handler
+
+// AtomicUpdates is reported by buildInfo (ferretdbFeatures.atomicUpdates): the backend writes an
+// updated document only if its row still holds the document as read (patched in by infra/fetch.sh).
+var AtomicUpdates bool
+GO
+  cat >"$src/handler/common/update_atomic_patch.go" <<'GO'
+package common
+
+import (
+	"context"
+	"errors"
+
+	"github.com/FerretDB/FerretDB/internal/backends"
+	"github.com/FerretDB/FerretDB/internal/types"
+	"github.com/FerretDB/FerretDB/internal/util/lazyerrors"
+	"github.com/FerretDB/FerretDB/internal/util/iterator"
+	"github.com/FerretDB/FerretDB/internal/util/must"
+)
+
+// updateIfUnchanged writes updated only if the stored row still holds original (the document as read;
+// the PostgreSQL backend checks it in the UPDATE's WHERE). When the row changed in between, the document
+// is read again and, if it still matches the filter, the update is applied to it again, as MongoDB does
+// on a write conflict. It returns the written document, its state before, whether it still matched,
+// and whether the update changed it.
+func updateIfUnchanged(ctx context.Context, c backends.Collection, cmd string, original, updated *types.Document, param *Update) (*types.Document, *types.Document, bool, bool, error) {
+	for attempt := 1; ; attempt++ {
+		res, err := c.UpdateAll(ctx, &backends.UpdateAllParams{
+			Docs:      []*types.Document{updated},
+			Originals: []*types.Document{original},
+		})
+		if err != nil {
+			return nil, nil, false, false, lazyerrors.Error(err)
+		}
+
+		if res.Updated > 0 {
+			return updated, original, true, true, nil
+		}
+
+		if attempt >= 1000 {
+			return nil, nil, false, false, lazyerrors.New("the document kept changing while it was updated")
+		}
+
+		current, err := readByID(ctx, c, must.NotFail(original.Get("_id")))
+		if err != nil {
+			return nil, nil, false, false, lazyerrors.Error(err)
+		}
+
+		if current == nil {
+			return nil, nil, false, false, nil
+		}
+
+		matches, err := FilterDocument(current, param.Filter)
+		if err != nil {
+			return nil, nil, false, false, lazyerrors.Error(err)
+		}
+
+		if !matches {
+			return nil, nil, false, false, nil
+		}
+
+		original = current.DeepCopy()
+
+		var modified bool
+		if !param.HasUpdateOperators {
+			modified, err = processReplacementDoc(cmd, current, param.Update)
+		} else {
+			modified, err = processUpdateOperator(cmd, current, param.Update, false)
+		}
+
+		if err != nil {
+			return nil, nil, false, false, lazyerrors.Error(err)
+		}
+
+		if !modified {
+			return current, original, true, false, nil
+		}
+
+		if err = current.ValidateData(); err != nil {
+			return nil, nil, false, false, lazyerrors.Error(err)
+		}
+
+		updated = current
+	}
+}
+
+// readByID reads the document with this _id, or nil.
+func readByID(ctx context.Context, c backends.Collection, id any) (*types.Document, error) {
+	filter := must.NotFail(types.NewDocument("_id", id))
+
+	res, err := c.Query(ctx, &backends.QueryParams{Filter: filter})
+	if err != nil {
+		return nil, lazyerrors.Error(err)
+	}
+
+	defer res.Iter.Close()
+
+	for {
+		_, doc, err := res.Iter.Next()
+		if errors.Is(err, iterator.ErrIteratorDone) {
+			return nil, nil
+		}
+
+		if err != nil {
+			return nil, lazyerrors.Error(err)
+		}
+
+		// the pushdown may return more than the equality: check it in Go, as FerretDB does
+		if ok, err := FilterDocument(doc, filter); err != nil {
+			return nil, lazyerrors.Error(err)
+		} else if ok {
+			return doc, nil
+		}
+	}
 }
 GO
 }

@@ -8,7 +8,8 @@ type Row = StoredRecord;
  * Compare-and-set the way MongoDB does it: one document per record, and a write is
  * `replaceOne({_id, _rev: n}, state n+1)`, atomic on a single document. One command per write, one
  * per read; no revisions, nothing to repair. Used on servers whose conditional updates are atomic
- * (MongoDB); `VersionedCollection` is the fallback for FerretDB (see `detectConsistency`).
+ * (MongoDB, FerretDB built by infra/fetch.sh on PostgreSQL); `VersionedCollection` is the fallback for
+ * stock FerretDB (see `settleConsistency` in ./store.ts).
  */
 export class ConditionalCollection<T extends object> implements RecordCollection<T> {
   private readonly rows: Collection<Row>;

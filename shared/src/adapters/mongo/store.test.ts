@@ -5,7 +5,7 @@ import { sampleTransaction, storeContract } from '../../../test/store-contract';
 import { counterContract, deliveryContract, gatewayReplicasContract, sampleDelivery } from '../../../test/delivery-contract';
 import { merchantObjectsContract } from '../../../test/merchant-objects-contract';
 import { idempotencyScope, type IdempotencyClaim } from '../../ports/store';
-import { detectConsistency, MongoStore } from './store';
+import { describeServer, MongoStore, settleConsistency, type ServerTraits } from './store';
 
 /**
  * Runs against the real server named by MONGO_URL (FerretDB 1.24 from `npm run infra:up` here and in
@@ -48,9 +48,9 @@ merchantObjectsContract('mongo', freshStore);
 describe('MongoStore specifics', () => {
   const open: MongoStore[] = [];
   /** Several stores on one database: separate connection pools, like separate service replicas. */
-  const replicas = async (n: number) => {
+  const replicas = async (n: number, consistency: 'auto' | 'revisions' = 'auto') => {
     const database = freshDatabase();
-    const stores = await Promise.all([...Array(n).keys()].map(() => connect(database)));
+    const stores = await Promise.all([...Array(n).keys()].map(() => MongoStore.connect({ url: url!, database, consistency })));
     open.push(...stores);
     return { database, stores };
   };
@@ -171,8 +171,8 @@ describe('MongoStore specifics', () => {
     expect(await b.transactions.get(c.id)).toStrictEqual(settled);
   });
 
-  it('repairs a write whose writer stopped between the revision and the head update', async () => {
-    const { database, stores } = await replicas(1);
+  it('revisions scheme: repairs a write whose writer stopped between the revision and the head update', async () => {
+    const { database, stores } = await replicas(1, 'revisions');
     const s = stores[0]!;
     const heads = admin!.db(database).collection('transactions');
     const revisions = admin!.db(database).collection('transactions_revisions');
@@ -345,21 +345,74 @@ describe('MongoStore bookkeeping pruned (revisions scheme)', () => {
   });
 });
 
-// The same contracts with MongoDB's own conditional writes (what `auto` picks on MongoDB). FerretDB
-// runs them too, except where concurrent writers race: its conditional updates are not atomic.
-const freshNativeStore = () => MongoStore.connect({ url: url!, database: freshDatabase(), consistency: 'native' });
-const serverIsFerretDb = async () => {
-  if (!url) return false;
+// The same contracts with the scheme `auto` does not pick on this server: revisions where conditional
+// updates are atomic (MongoDB, our FerretDB build), native elsewhere (stock FerretDB, SQLite), which
+// then leaves out the races of concurrent writers: that server cannot make them atomic.
+const serverTraits = async (): Promise<ServerTraits> => {
+  if (!url) return { ferretdb: false, atomicUpdates: true };
   const client = await MongoClient.connect(url);
   try {
-    return (await detectConsistency(client)) === 'revisions';
+    return await describeServer(client);
   } finally {
     await client.close();
   }
 };
-const ferretDb = await serverIsFerretDb();
-storeContract('mongo (native compare-and-set)', freshNativeStore, { atomicConditionalWrites: !ferretDb });
-deliveryContract('mongo (native compare-and-set)', freshNativeStore, { atomicConditionalWrites: !ferretDb });
+const server = await serverTraits();
+const otherScheme = server.atomicUpdates ? 'revisions' : 'native';
+const freshOtherStore = () => MongoStore.connect({ url: url!, database: freshDatabase(), consistency: otherScheme });
+storeContract(`mongo (${otherScheme} compare-and-set)`, freshOtherStore, { atomicConditionalWrites: otherScheme === 'revisions' });
+deliveryContract(`mongo (${otherScheme} compare-and-set)`, freshOtherStore, { atomicConditionalWrites: otherScheme === 'revisions' });
+
+describe('the compare-and-set scheme of a database is chosen once and recorded in it', () => {
+  const settings = (database: string) => admin!.db(database).collection<{ _id: string; scheme: string }>('store_settings');
+  const atomic: ServerTraits = { ferretdb: true, atomicUpdates: true };
+  const stock: ServerTraits = { ferretdb: true, atomicUpdates: false };
+
+  it('a new database gets the scheme the server allows, and keeps it', async () => {
+    const database = freshDatabase();
+    const db = admin!.db(database);
+    expect(await settleConsistency(db, 'auto', atomic)).toBe('native');
+    expect(await settings(database).findOne({ _id: 'consistency' })).toEqual({ _id: 'consistency', scheme: 'native' });
+    expect(await settleConsistency(db, 'auto', atomic)).toBe('native');
+    expect(await settleConsistency(freshDb(), 'auto', stock)).toBe('revisions');
+  });
+
+  it('a revisions database stays on revisions when the server becomes atomic (no mixed writers)', async () => {
+    const db = freshDb();
+    expect(await settleConsistency(db, 'auto', stock)).toBe('revisions');
+    expect(await settleConsistency(db, 'auto', atomic)).toBe('revisions');
+  });
+
+  it('a FerretDB database written before the record existed is taken for revisions', async () => {
+    const db = freshDb();
+    await db.collection('transactions').insertOne({ _id: 'txn_old' as never, estado: 'LIQUIDADA' });
+    expect(await settleConsistency(db, 'auto', atomic)).toBe('revisions');
+  });
+
+  it('refuses a scheme other than the recorded one, and native on a server that cannot make it atomic', async () => {
+    const db = freshDb();
+    expect(await settleConsistency(db, 'native', atomic)).toBe('native');
+    await expect(settleConsistency(db, 'revisions', atomic)).rejects.toThrow(
+      /SWITCH_STORE_CONSISTENCY=revisions, but database .* runs native/,
+    );
+    await expect(settleConsistency(db, 'auto', stock)).rejects.toThrow(/cannot make atomic/);
+  });
+
+  it('connect records what it chose', async () => {
+    const database = freshDatabase();
+    const s = await MongoStore.connect({ url: url!, database });
+    try {
+      expect((await settings(database).findOne({ _id: 'consistency' }))?.scheme).toBe(s.consistency);
+      expect(s.consistency).toBe(server.atomicUpdates ? 'native' : 'revisions');
+    } finally {
+      await s.close();
+    }
+  });
+
+  function freshDb() {
+    return admin!.db(freshDatabase());
+  }
+});
 
 describe.each(['native', 'revisions'] as const)('MongoStore deliveries (%s compare-and-set)', (consistency) => {
   it("records an attempt with one plain update filtered on the lease: no read, no revision; another's lease is left alone", async () => {

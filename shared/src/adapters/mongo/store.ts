@@ -35,9 +35,10 @@ import { countStoreCommands } from './command-metrics';
 
 /**
  * How transactions and deliveries change by compare-and-set: `native` is one conditional
- * `replaceOne` per write (MongoDB: atomic on a document); `revisions` the insert-a-revision scheme for
- * servers whose conditional updates are not atomic (FerretDB 1.x, ./versioned.ts); `auto` asks the
- * server at connect (`buildInfo`: FerretDB names itself) and picks.
+ * `replaceOne` per write (atomic on a document: MongoDB, and FerretDB as infra/fetch.sh builds it, on
+ * PostgreSQL); `revisions` the insert-a-revision scheme for servers whose conditional updates are not
+ * atomic (stock FerretDB 1.x, ./versioned.ts); `auto` asks the server at connect (`buildInfo`) and picks,
+ * for a new database (see `settleConsistency`).
  */
 export type StoreConsistency = 'native' | 'revisions';
 
@@ -53,10 +54,46 @@ export interface MongoStoreOptions {
   referenceRowsKept?: number;
 }
 
-/** `revisions` on FerretDB (its conditional updates are a read, a check in Go, then a write), else `native`. */
-export async function detectConsistency(client: MongoClient): Promise<StoreConsistency> {
+/** What the server says of itself (`buildInfo`): FerretDB names itself; our FerretDB build says its updates are atomic. */
+export interface ServerTraits {
+  ferretdb: boolean;
+  /** Conditional updates are atomic on a document: MongoDB; FerretDB built by infra/fetch.sh, on PostgreSQL. */
+  atomicUpdates: boolean;
+}
+
+export async function describeServer(client: MongoClient): Promise<ServerTraits> {
   const info = await client.db('admin').command({ buildInfo: 1 });
-  return 'ferretdbVersion' in info || 'ferretdb' in info ? 'revisions' : 'native';
+  const ferretdb = 'ferretdbVersion' in info || 'ferretdb' in info;
+  return { ferretdb, atomicUpdates: !ferretdb || info.ferretdbFeatures?.atomicUpdates === true };
+}
+
+/**
+ * The scheme a database runs is chosen once, when its first process connects, and recorded in it
+ * (`store_settings`): a `native` writer and a `revisions` writer of the same record could both win, so
+ * every process of every version must use the recorded one, even after the server changed (a FerretDB
+ * upgraded to the atomic build keeps a `revisions` database on revisions). A FerretDB database with
+ * transactions but no record was written by an earlier version, which ran revisions there.
+ */
+export async function settleConsistency(db: Db, wanted: StoreConsistency | 'auto', server: ServerTraits): Promise<StoreConsistency> {
+  const settings = db.collection<{ _id: string; scheme: StoreConsistency }>('store_settings');
+  let recorded = (await settings.findOne({ _id: 'consistency' }))?.scheme;
+  if (!recorded) {
+    const earlier = server.ferretdb && (await db.collection('transactions').findOne({}, { projection: { _id: 1 } })) !== null;
+    const chosen = wanted !== 'auto' ? wanted : server.atomicUpdates && !earlier ? 'native' : 'revisions';
+    await insertNew(settings, { _id: 'consistency', scheme: chosen });
+    recorded = (await settings.findOne({ _id: 'consistency' }))?.scheme ?? chosen; // the first process's choice
+  }
+  if (wanted !== 'auto' && wanted !== recorded) {
+    throw new Error(
+      `SWITCH_STORE_CONSISTENCY=${wanted}, but database ${db.databaseName} runs ${recorded} compare-and-set (recorded in store_settings): use ${recorded}, or a new database`,
+    );
+  }
+  if (recorded === 'native' && !server.atomicUpdates) {
+    throw new Error(
+      `database ${db.databaseName} runs native compare-and-set, which this server cannot make atomic (stock FerretDB, or its SQLite backend): run the FerretDB build of infra/fetch.sh on PostgreSQL, or MongoDB`,
+    );
+  }
+  return recorded;
 }
 
 /** A plain record: its own key (`id`, or `scope` for claims) is the primary key `_id`, not kept twice. */
@@ -261,8 +298,8 @@ export class MongoStore implements Store {
     const store = new MongoStore(options);
     try {
       await store.client.connect();
-      const wanted = options.consistency ?? 'auto';
-      store.useConsistency(wanted === 'auto' ? await detectConsistency(store.client) : wanted);
+      const server = await describeServer(store.client);
+      store.useConsistency(await settleConsistency(store.db, options.consistency ?? 'auto', server));
       await store.ensureIndexes();
     } catch (e) {
       await store.client.close();

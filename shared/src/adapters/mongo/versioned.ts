@@ -47,7 +47,7 @@ export async function createIndexesOneByOne<T extends Document>(collection: Coll
   for (const index of indexes) await collection.createIndexes([index]);
 }
 
-/** A collection of records that change only by compare-and-set (two implementations: see `detectConsistency`). */
+/** A collection of records that change only by compare-and-set (two implementations: see `settleConsistency` in ./store.ts). */
 export interface RecordCollection<T extends object> {
   ensureIndexes(indexes: IndexDescription[]): Promise<void>;
   /** `false` when a record with that id exists. */
