@@ -458,6 +458,50 @@ describe('KafkaBus on real Kafka and the schema registry', () => {
     expect(c.got.map((m) => m.value.n)).toEqual([2]); // n=1 was committed, else it would come first
   });
 
+  /** The group's committed offset of partition 0, as the broker holds it (-1: none). */
+  const committedOffset = async (groupId: string, topicName: string) => {
+    const admin = raw().admin();
+    await admin.connect();
+    try {
+      const [t] = await admin.fetchOffsets({ groupId, topics: [topicName] });
+      return Number(t?.partitions.find((p) => p.partition === 0)?.offset ?? -1);
+    } finally {
+      await admin.disconnect();
+    }
+  };
+  const busWith = (commitIntervalMs: number) => {
+    const b = new TestBus({ brokers, schemaRegistryUrl: registryUrl, clientId: `commits-${randomUUID().slice(0, 8)}`, commitIntervalMs });
+    open.push(b);
+    return b;
+  };
+
+  it('commits handled offsets on its clock, not after every message: none within the interval, all at close', async () => {
+    const topic = freshTopic(1);
+    const b = busWith(3_600_000);
+    const c = collector();
+    await b.subscribe(topic, { group: 'clocked' }, c.handler);
+    for (let n = 1; n <= 10; n++) {
+      await b.publish(topic, 'k', { n });
+      await c.until(n); // one message per fetch: the batch-end commit of kafkajs would commit each
+    }
+    expect(await committedOffset(`clocked.${topic.name}`, topic.name)).toBe(-1);
+    expect(b.offsetCommitRequests).toBe(0);
+    await b.close();
+    expect(await committedOffset(`clocked.${topic.name}`, topic.name)).toBe(10);
+  });
+
+  it('commits what was handled within its interval', async () => {
+    const topic = freshTopic(1);
+    const b = busWith(50);
+    const c = collector();
+    await b.subscribe(topic, { group: 'ticking' }, c.handler);
+    for (let n = 1; n <= 3; n++) await b.publish(topic, 'k', { n });
+    await c.until(3);
+    // Waits for the broker to hold it (the clock's next rounds), however long this machine takes.
+    while ((await committedOffset(`ticking.${topic.name}`, topic.name)) !== 3) await new Promise((r) => setImmediate(r));
+    expect(b.offsetCommitRequests).toBeGreaterThanOrEqual(1);
+  });
+
   it('a member closing while it retries a message leaves it uncommitted: the next member of the group gets it', async () => {
     const topic = freshTopic(1);
     const first = bus('first');

@@ -36,6 +36,7 @@ import { Pauses } from '../pauses';
 import type { Logger } from '../../telemetry/logger';
 import { metrics } from '../../telemetry/metrics';
 import { RegistryCodec } from './registry';
+import { OffsetCommits } from './offsets';
 
 export interface KafkaBusOptions extends RetryBackoff {
   brokers: string[];
@@ -62,6 +63,11 @@ export interface KafkaBusOptions extends RetryBackoff {
   readyTimeoutMs?: number;
   /** How long subscribe waits for the consumer to join its group. Default 60 s. */
   joinTimeoutMs?: number;
+  /**
+   * Handled offsets are committed this often (and when a rebalance starts or the subscription closes),
+   * not after every batch: a crash redelivers at most this much (./offsets.ts). Default 1000 ms.
+   */
+  commitIntervalMs?: number;
 }
 
 type Check = { ok: true } | { ok: false; error: string };
@@ -196,6 +202,7 @@ export class KafkaBus implements Bus {
   private connection: Promise<void> | undefined;
   private readonly topicsReady = new Map<string, Promise<void>>();
   private readonly subscriptions = new Set<Subscription>();
+  private readonly offsetCommits = new Set<OffsetCommits>();
   private readonly deadConsumers = new Map<string, string>();
   /** Durable groups whose lag is exported (`switch_kafka_consumer_lag`). */
   private readonly lagGroups = new Map<string, { group: string; topic: string }>();
@@ -227,6 +234,11 @@ export class KafkaBus implements Bus {
     const partition = topic.addressed ? partitionOf(key, topic.partitions) : undefined;
     await this.outgoing.send(topic.name, { key, value: bytes, headers, partition });
     metrics.busPublished.inc({ topic: topic.name });
+  }
+
+  /** OffsetCommit requests sent by the open subscriptions (./offsets.ts), for tests. */
+  get offsetCommitRequests(): number {
+    return [...this.offsetCommits].reduce((sum, c) => sum + c.requests, 0);
   }
 
   /** Produce requests sent (each may carry many messages): what the group commit saves, for tests and metrics. */
@@ -267,8 +279,21 @@ export class KafkaBus implements Bus {
     await consumer.connect();
     // Delivered.epoch: bumped when a rebalance starts and when the member (re)joins with its assignment.
     let epoch = nextEpoch();
-    consumer.on(consumer.events.REBALANCING, () => (epoch = nextEpoch()));
-    consumer.on(consumer.events.GROUP_JOIN, () => (epoch = nextEpoch()));
+    const commits = new OffsetCommits(
+      topic.name,
+      (offsets) => consumer.commitOffsets(offsets),
+      this.options.commitIntervalMs ?? 1_000,
+      (error) => this.log?.debug({ groupId, error: errorText(error) }, 'offset commit refused; tried again next round'),
+    );
+    this.offsetCommits.add(commits);
+    consumer.on(consumer.events.REBALANCING, () => {
+      epoch = nextEpoch();
+      void commits.flush(); // before the partitions move: their next owner starts after what was handled
+    });
+    consumer.on(consumer.events.GROUP_JOIN, ({ payload }) => {
+      epoch = nextEpoch();
+      commits.retain(payload.memberAssignment[topic.name] ?? []);
+    });
     try {
       await consumer.subscribe({ topics: [topic.name], fromBeginning: !options.latestOnly });
       const joined = this.joined(consumer, (assignment) => {
@@ -279,8 +304,9 @@ export class KafkaBus implements Bus {
       });
       await consumer.run({
         partitionsConsumedConcurrently: Math.min(topic.partitions, this.options.partitionsConsumedConcurrently ?? 16),
-        autoCommitInterval: 1_000, // besides the commit at the end of every batch
-        eachMessage: (payload) => this.deliver(topic, options, take, pauses, payload, () => epoch),
+        autoCommit: false, // committed on a clock by `commits` (./offsets.ts), not after every batch
+        eachMessage: (payload) =>
+          commits.around(payload.partition, payload.message.offset, () => this.deliver(topic, options, take, pauses, payload, () => epoch)),
       });
       await joined;
       consumer.on(consumer.events.CRASH, ({ payload }) => {
@@ -292,6 +318,8 @@ export class KafkaBus implements Bus {
       if (this.state !== 'open') throw new Error('bus closed');
     } catch (error) {
       pauses.stop();
+      commits.stop();
+      this.offsetCommits.delete(commits);
       await consumer.disconnect().catch(() => undefined);
       throw error;
     }
@@ -303,6 +331,11 @@ export class KafkaBus implements Bus {
           // Stops fetching, lets the messages in hand finish, commits their offsets, leaves the group.
           // A message being retried gives up at once and is not committed: the group's next member gets it.
           pauses.stop();
+          consumer.pause([{ topic: topic.name }]); // the rest of a fetched batch stays unhandled, uncommitted
+          await commits.settled();
+          await commits.flush();
+          commits.stop();
+          this.offsetCommits.delete(commits);
           await consumer.disconnect();
           this.subscriptions.delete(subscription);
           // A latest-only group is private to one process: do not leave it behind in __consumer_offsets.

@@ -1,0 +1,78 @@
+import type { TopicPartitionOffset } from 'kafkajs';
+
+/**
+ * The offsets of one subscription, committed on a clock rather than after every fetched batch.
+ *
+ * kafkajs' autoCommit commits at the end of each batch; at a payment's pace a batch is one message, so
+ * every consumed message cost the broker and the client a second request (an OffsetCommit beside the
+ * Fetch). Here a handled message's offset is committed within `intervalMs`, when a rebalance starts,
+ * and when the subscription closes once the messages in hand are done. A process that dies loses at
+ * most the last interval's commits: those messages are delivered again to the partition's next owner,
+ * as any message in hand at a crash already was (at-least-once: the store's compare-and-set, the bank
+ * journal and the delivery ids make a repeat harmless; docs/decisions.md).
+ */
+export class OffsetCommits {
+  /** partition → the next offset to read (the last handled + 1), not committed yet. */
+  private readonly handled = new Map<number, string>();
+  private inHand = 0;
+  private idle: (() => void)[] = [];
+  private readonly timer: NodeJS.Timeout;
+  private flushing: Promise<void> | undefined;
+  /** OffsetCommit requests sent (tests and the benchmark count them). */
+  requests = 0;
+
+  constructor(
+    private readonly topic: string,
+    private readonly commit: (offsets: TopicPartitionOffset[]) => Promise<void>,
+    intervalMs: number,
+    private readonly onError: (error: unknown) => void,
+  ) {
+    this.timer = setInterval(() => void this.flush(), intervalMs).unref();
+  }
+
+  /** Wraps the handling of one message: its offset counts as handled only if `handle` resolves. */
+  async around(partition: number, offset: string, handle: () => Promise<void>): Promise<void> {
+    this.inHand++;
+    try {
+      await handle();
+      this.handled.set(partition, (BigInt(offset) + 1n).toString());
+    } finally {
+      if (--this.inHand === 0) for (const wake of this.idle.splice(0)) wake();
+    }
+  }
+
+  /** Resolves once no message is in hand (the consumer must be paused first, or it may never be). */
+  settled(): Promise<void> {
+    return this.inHand === 0 ? Promise.resolve() : new Promise((resolve) => this.idle.push(resolve));
+  }
+
+  /**
+   * Commits what was handled since the last commit, in one request. A refused commit (the broker away, a
+   * rebalance under way) is tried again with the next round, for the partitions this member still holds
+   * (`retain`); a partition that moved is read again from its last commit by its new owner.
+   */
+  flush(): Promise<void> {
+    this.flushing ??= (async () => {
+      const offsets = [...this.handled].map(([partition, offset]) => ({ topic: this.topic, partition, offset }));
+      if (offsets.length === 0) return;
+      this.handled.clear();
+      this.requests++;
+      try {
+        await this.commit(offsets);
+      } catch (error) {
+        for (const o of offsets) if (!this.handled.has(o.partition)) this.handled.set(o.partition, o.offset);
+        this.onError(error);
+      }
+    })().finally(() => (this.flushing = undefined));
+    return this.flushing;
+  }
+
+  /** After a rebalance: forget what is pending for partitions this member no longer holds. */
+  retain(partitions: number[]): void {
+    for (const p of [...this.handled.keys()]) if (!partitions.includes(p)) this.handled.delete(p);
+  }
+
+  stop(): void {
+    clearInterval(this.timer);
+  }
+}
