@@ -12,7 +12,6 @@ import {
   type IHeaders,
   type IMemberAssignment,
   type logCreator,
-  type Message,
   type PartitionAssigner,
   type Producer,
 } from 'kafkajs';
@@ -37,6 +36,7 @@ import type { Logger } from '../../telemetry/logger';
 import { metrics } from '../../telemetry/metrics';
 import { RegistryCodec } from './registry';
 import { OffsetCommits } from './offsets';
+import { ProduceQueue } from './produce-queue';
 
 export interface KafkaBusOptions extends RetryBackoff {
   brokers: string[];
@@ -752,65 +752,6 @@ export class KafkaBus implements Bus {
     const { headers: _headers, ...where } = at; // no payloads or headers in logs
     metrics.deadLettered.inc({ group: at.group, topic: at.topic });
     this.log?.warn({ ...where, reason: what.reason }, 'message dead-lettered');
-  }
-}
-
-interface Outgoing {
-  topic: string;
-  message: Message;
-  done: { resolve: () => void; reject: (error: unknown) => void };
-}
-
-/**
- * Group commit for the producer: a publish made while a produce request is in flight waits for it and
- * leaves with every other publish made meanwhile, in one request (acks -1: the broker answers once every
- * in-sync replica has the messages). Under load a request carries many messages, which is what the
- * broker's CPU goes by; alone a publish leaves at once, so nothing waits for a timer. One request at a
- * time keeps publish order: a publish issued after another resolved, or in the same queue after it, is
- * written after it. A failed request fails each of its publishes (their handlers are retried).
- */
-class ProduceQueue {
-  private queue: Outgoing[] = [];
-  private inFlight = false;
-  requests = 0;
-
-  constructor(
-    private readonly producer: Producer,
-    private readonly maxMessages = 500,
-  ) {}
-
-  send(topic: string, message: Message): Promise<void> {
-    return new Promise<void>((resolve, reject) => {
-      this.queue.push({ topic, message, done: { resolve, reject } });
-      if (!this.inFlight) void this.flush();
-    });
-  }
-
-  private async flush(): Promise<void> {
-    this.inFlight = true;
-    while (this.queue.length > 0) {
-      const batch = this.queue.splice(0, this.maxMessages);
-      try {
-        await this.produce(batch);
-        for (const o of batch) o.done.resolve();
-      } catch (error) {
-        if (batch.length === 1) batch[0]!.done.reject(error);
-        // One bad message must not fail the others with it: each is tried on its own.
-        else for (const o of batch) await this.produce([o]).then(o.done.resolve, o.done.reject);
-      }
-    }
-    this.inFlight = false;
-  }
-
-  private async produce(batch: Outgoing[]): Promise<void> {
-    const byTopic = new Map<string, Message[]>();
-    for (const o of batch) {
-      const list = byTopic.get(o.topic) ?? [];
-      list.push(o.message);
-      byTopic.set(o.topic, list);
-    }
-    this.requests++;
-    await this.producer.sendBatch({ acks: -1, topicMessages: [...byTopic].map(([topic, messages]) => ({ topic, messages })) });
   }
 }
 
