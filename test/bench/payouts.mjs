@@ -48,6 +48,7 @@ const CFG = {
   // postgresql: SQL inside the stack's PostgreSQL (FerretDB's backend; seed.mjs); mongo: insertMany.
   seedVia: option('seed-via', process.env.FERRETDB_BACKEND === 'sqlite' ? 'mongo' : 'postgresql'),
   drainSeconds: number('drain-seconds', 30),
+  idleSeconds: number('idle-seconds', QUICK ? 5 : 10),
   timeoutSeconds: number('timeout-seconds', 30),
   cpuProf: flag('cpu-prof'),
   json: option('json'),
@@ -277,6 +278,14 @@ async function measureMode({ label, url, key, rate, procs, services, storeMetric
   // Requests that timed out at the client are still being worked on: let the switch finish them
   // (the settled count stops moving), so the next phase or mode starts from a quiet switch.
   const quiet = await quiesce(services);
+  // Idle: the quiet switch, its loops still running (relay, reconciler, notifier poll, Kafka
+  // heartbeats and fetches): what it costs doing nothing, in % of one core.
+  const idle0 = cpuSnapshot(procs);
+  const idleT0 = Date.now();
+  await sleep(CFG.idleSeconds * 1000);
+  const idle1 = cpuSnapshot(procs);
+  const idleMs = Date.now() - idleT0;
+  const idlePercent = (name) => round((100 * (idle1[name] - idle0[name])) / idleMs, 1);
   const delays = (await stateChangedAt(fixed.ids))
     .map(([id, changedAt]) => (receiver.first.get(id)?.sentAt ?? Number.NaN) - changedAt)
     .filter((d) => Number.isFinite(d))
@@ -311,6 +320,11 @@ async function measureMode({ label, url, key, rate, procs, services, storeMetric
     backlog_settled_after_s: quiet.seconds,
     backlog_settled_after_window: quiet.settled,
     rss_mib: rss,
+    idle_cpu_percent: round(
+      procs.filter((p) => p.kind === 'switch').reduce((sum, p) => sum + idlePercent(p.name), 0),
+      1,
+    ),
+    idle_cpu_percent_by_process: Object.fromEntries(procs.map((p) => [p.name, idlePercent(p.name)])),
     webhooks: {
       expected: fixed.ok,
       delivered: fixed.ids.filter(([id]) => receiver.first.has(id)).length,
@@ -605,6 +619,7 @@ function printSummary(r) {
           'kafka msgs': m.kafka_messages_per_payout ?? '',
           webhooks: `${m.webhooks.delivered}/${m.webhooks.expected}`,
           'hook delay p50/p99': `${m.webhooks.first_attempt_delay_p50_ms}/${m.webhooks.first_attempt_delay_p99_ms}`,
+          'idle cpu %': m.idle_cpu_percent,
         },
   );
   console.table(rows);
@@ -612,6 +627,8 @@ function printSummary(r) {
     if (m.failed) continue;
     console.log(`${mode}: CPU ms per payout by process`, JSON.stringify(m.cpu_ms_per_payout_by_process));
     console.log(`${mode}: RSS MiB`, JSON.stringify(m.rss_mib));
+    if (m.idle_cpu_percent_by_process)
+      console.log(`${mode}: idle CPU % of a core by process`, JSON.stringify(m.idle_cpu_percent_by_process));
     if (m.store_commands_per_payout) console.log(`${mode}: store commands per payout`, JSON.stringify(m.store_commands_per_payout));
   }
 }
