@@ -300,7 +300,9 @@ export class KafkaBus implements Bus {
       const joined = this.joined(consumer, (assignment) => {
         // Seeks made on the join are applied (and committed) before the first fetch.
         for (const p of ends) {
-          if (assignment[topic.name]?.includes(p.partition)) consumer.seek({ topic: topic.name, partition: p.partition, offset: p.high });
+          if (!assignment[topic.name]?.includes(p.partition)) continue;
+          consumer.seek({ topic: topic.name, partition: p.partition, offset: p.high });
+          commits.startAt(p.partition, p.high);
         }
       });
       await consumer.run({

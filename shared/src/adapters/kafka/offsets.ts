@@ -41,6 +41,12 @@ export class OffsetCommits {
     }
   }
 
+  /** Where a partition starts (a seek at join): committed at once, so a rebalance resumes there, not at "latest". */
+  startAt(partition: number, offset: string): void {
+    this.handled.set(partition, offset);
+    void this.flush();
+  }
+
   /** Resolves once no message is in hand (the consumer must be paused first, or it may never be). */
   settled(): Promise<void> {
     return this.inHand === 0 ? Promise.resolve() : new Promise((resolve) => this.idle.push(resolve));
