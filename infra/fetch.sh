@@ -102,7 +102,11 @@ fetch_apicurio() {
 # compare-and-set reports no match, as on MongoDB). `buildInfo` says so in
 # `ferretdbFeatures.atomicUpdates` (true with the PostgreSQL backend only: SQLite keeps the stock write),
 # which the store reads at connect (shared/src/adapters/mongo/README.md).
-FERRETDB_PATCH="sqlite-id-index-1 pg-id-index-1 pg-gin-index-2 pg-atomic-update-1"
+# A single-document insert or update runs as its one statement, not inside BEGIN … COMMIT: PostgreSQL
+# makes one statement atomic by itself, and the transaction cost two more round trips per write
+# (FerretDB's pgx and PostgreSQL, on every store write of the switch). Several documents (several
+# statements) keep their transaction.
+FERRETDB_PATCH="sqlite-id-index-1 pg-id-index-1 pg-gin-index-2 pg-atomic-update-1 pg-single-statement-1"
 ferretdb_patched_modfile() {
   local dir work="$CACHE/ferretdb-patched" file=internal/backends/sqlite/metadata/metadata.go
   local pgq=internal/backends/postgresql/query.go
@@ -125,6 +129,7 @@ ferretdb_patched_modfile() {
   ' "$work/FerretDB/$pgq" || { echo "the FerretDB source changed: PostgreSQL _id patch not applied" >&2; return 1; }
   ferretdb_patch_gin "$work/FerretDB/internal/backends/postgresql/metadata" || { echo "the FerretDB source changed: PostgreSQL GIN index patch not applied" >&2; return 1; }
   ferretdb_patch_atomic_update "$work/FerretDB/internal" || { echo "the FerretDB source changed: atomic update patch not applied" >&2; return 1; }
+  ferretdb_patch_single_statement "$work/FerretDB/internal/backends/postgresql" || { echo "the FerretDB source changed: single-statement patch not applied" >&2; return 1; }
   cp "$INFRA_DIR/ferretdb/go.mod" "$work/go.mod" && cp "$INFRA_DIR/ferretdb/go.sum" "$work/go.sum"
   printf '\nreplace github.com/FerretDB/FerretDB => %s\n' "$work/FerretDB" >>"$work/go.mod"
   echo "$work/go.mod"
@@ -361,6 +366,54 @@ func readByID(ctx context.Context, c backends.Collection, id any) (*types.Docume
 			return doc, nil
 		}
 	}
+}
+GO
+}
+
+# The single-statement part of the patch (see FERRETDB_PATCH).
+ferretdb_patch_single_statement() {
+  local pg="$1"
+  perl -0pi -e '
+    my $n = 0;
+    $n += s/err = pool\.InTransaction\(ctx, p, func\(tx pgx\.Tx\) error \{\n\t\tbatchSize := c\.r\.BatchSize/err = inTransactionUnlessSingle(ctx, p, len(params.Docs) <= max(c.r.BatchSize, 1), func(tx pgx.Tx) error { \/\/ patched (infra\/fetch.sh)\n\t\tbatchSize := c.r.BatchSize/;
+    $n += s/err = pool\.InTransaction\(ctx, p, func\(tx pgx\.Tx\) error \{\n\t\tfor i, doc := range params\.Docs \{/err = inTransactionUnlessSingle(ctx, p, len(params.Docs) == 1, func(tx pgx.Tx) error { \/\/ patched (infra\/fetch.sh)\n\t\tfor i, doc := range params.Docs {/;
+    # its last use of the pool package went into single_statement_patch.go
+    $n += s/\t("github\.com\/FerretDB\/FerretDB\/internal\/backends\/postgresql\/metadata\/pool")\n/\t_ $1\n/;
+    $n == 3 or die "collection.go: $n of 3\n";
+  ' "$pg/collection.go" || return 1
+  [ ! -e "$pg/single_statement_patch.go" ] || return 1
+  cat >"$pg/single_statement_patch.go" <<'GO'
+package postgresql
+
+import (
+	"context"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/FerretDB/FerretDB/internal/backends/postgresql/metadata/pool"
+)
+
+// poolExec runs Exec on the pool, outside any transaction: the closures given to
+// inTransactionUnlessSingle use nothing of their pgx.Tx but Exec (patched in by infra/fetch.sh).
+type poolExec struct {
+	pgx.Tx
+	p *pgxpool.Pool
+}
+
+func (e poolExec) Exec(ctx context.Context, sql string, args ...any) (pgconn.CommandTag, error) {
+	return e.p.Exec(ctx, sql, args...)
+}
+
+// inTransactionUnlessSingle runs f in a transaction, unless f runs a single statement: PostgreSQL
+// makes one statement atomic by itself, and BEGIN and COMMIT would cost two more round trips.
+func inTransactionUnlessSingle(ctx context.Context, p *pgxpool.Pool, single bool, f func(tx pgx.Tx) error) error {
+	if single {
+		return f(poolExec{p: p})
+	}
+
+	return pool.InTransaction(ctx, p, f)
 }
 GO
 }
