@@ -13,7 +13,7 @@ import {
   startsOperation,
   subjectOf,
   velocityKey,
-  withReplyAddress,
+  replyAddressOf,
   velocityKeptUntil,
   dailyLimitKeptUntil,
   type BancoId,
@@ -143,18 +143,11 @@ export class TransactionActor {
       }
       // A gateway asking about an operation whose answer was already given (its command came after the
       // outcome, behind the gateway's own read of the store): it is answered from the stored state.
-      const address = message.type === 'execute' || message.type === 'query' ? message.replyTo : undefined;
+      const address = replyAddressOf(message);
       if (stored && address && settledForReply(stored)) await answer(this.deps.bus, address, effectsOf(stored, related).event);
       return true;
     }
     decision.next.writtenBy = messageKey(message);
-    // The asking gateway's address rides on the write its command made: this write's answer, and
-    // those of later writes (the bank's outcome), go to it (a command that would change nothing
-    // records its address by a bookkeeping write of `decide`).
-    if ((message.type === 'execute' || message.type === 'query') && message.replyTo) {
-      const replyTo = withReplyAddress(decision.next.replyTo, message.replyTo);
-      if (replyTo) decision.next.replyTo = replyTo;
-    }
     // The outbox mark rides on the write: this message is handled only after every earlier message of
     // the transaction was committed, and each was committed only after its write was announced.
     decision.next.announcedVersion = tx.version;

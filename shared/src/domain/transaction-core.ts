@@ -143,6 +143,11 @@ export function messageKey(message: RouterInboxMessage): string {
 
 const unchanged = (why: string): Decision => ({ next: null, effects: null, why });
 
+/** The gateway waiting for this message's answer: a command (execute, query) carries its reply address. */
+export function replyAddressOf(message: RouterInboxMessage): string | undefined {
+  return message.type === 'execute' || message.type === 'query' ? message.replyTo : undefined;
+}
+
 /** Whether `decide` would start the operation (route it and send its first order), so live controls apply. */
 export function startsOperation(tx: Transaction, message: RouterInboxMessage): boolean {
   return (message.type === 'execute' || message.type === 'query') && tx.estado === null && !inFlight(tx);
@@ -170,13 +175,19 @@ export function decide(tx: Transaction, message: RouterInboxMessage, ctx: Decisi
           : statusAnswered(tx, message.attempt, message.outcome, ctx);
       break;
   }
+  // The asking gateway's address rides on the write its command made: this write's answer, and those
+  // of later writes (the bank's outcome), go to it.
+  const address = replyAddressOf(message);
+  if (decision.next) {
+    if (address) decision.next.replyTo = withReplyAddress(decision.next.replyTo, address);
+    return decision;
+  }
   // A gateway's command that changes nothing while the answer is still to come (a repeat of the key
   // at another gateway while the order is in flight, a /consultar while a status query is out): its
   // reply address is recorded by a bookkeeping write, so the answer reaches that gateway too and a
   // repeat gets the very answer the first caller gets (DESIGN rule 5). An address already there, or
   // an answer already given (the actor answers it from the stored state), needs no write.
-  const address = message.type === 'execute' || message.type === 'query' ? message.replyTo : undefined;
-  if (!decision.next && address && !settledForReply(tx) && !(tx.replyTo ?? []).includes(address)) {
+  if (address && !settledForReply(tx) && !(tx.replyTo ?? []).includes(address)) {
     const next = nextVersion(tx, ctx.now);
     next.replyTo = withReplyAddress(tx.replyTo, address);
     return { ...written(next, ctx), why: `reply address ${address} recorded (${decision.why})` };
