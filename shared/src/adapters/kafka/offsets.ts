@@ -53,24 +53,29 @@ export class OffsetCommits {
   }
 
   /**
-   * Commits what was handled since the last commit, in one request. A refused commit (the broker away, a
-   * rebalance under way) is tried again with the next round, for the partitions this member still holds
+   * Commits everything handled before the call, in one request. One request at a time: a call made
+   * while one is in flight waits for it, then commits what was handled since (so close commits the
+   * messages that finished during the clock's round too). A refused commit (the broker away, a rebalance
+   * under way) is tried again with the next round, for the partitions this member still holds
    * (`retain`); a partition that moved is read again from its last commit by its new owner.
    */
-  flush(): Promise<void> {
-    this.flushing ??= (async () => {
-      const offsets = [...this.handled].map(([partition, offset]) => ({ topic: this.topic, partition, offset }));
-      if (offsets.length === 0) return;
-      this.handled.clear();
-      this.requests++;
-      try {
-        await this.commit(offsets);
-      } catch (error) {
-        for (const o of offsets) if (!this.handled.has(o.partition)) this.handled.set(o.partition, o.offset);
-        this.onError(error);
-      }
-    })().finally(() => (this.flushing = undefined));
+  async flush(): Promise<void> {
+    if (this.flushing) await this.flushing;
+    this.flushing ??= this.commitHandled().finally(() => (this.flushing = undefined));
     return this.flushing;
+  }
+
+  private async commitHandled(): Promise<void> {
+    const offsets = [...this.handled].map(([partition, offset]) => ({ topic: this.topic, partition, offset }));
+    if (offsets.length === 0) return;
+    this.handled.clear();
+    this.requests++;
+    try {
+      await this.commit(offsets);
+    } catch (error) {
+      for (const o of offsets) if (!this.handled.has(o.partition)) this.handled.set(o.partition, o.offset);
+      this.onError(error);
+    }
   }
 
   /** After a rebalance: forget what is pending for partitions this member no longer holds. */
