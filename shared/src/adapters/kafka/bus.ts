@@ -287,6 +287,10 @@ export class KafkaBus implements Bus {
       (error) => this.log?.debug({ groupId, error: errorText(error) }, 'offset commit refused; tried again next round'),
     );
     this.offsetCommits.add(commits);
+    const dropCommits = () => {
+      commits.stop();
+      this.offsetCommits.delete(commits);
+    };
     consumer.on(consumer.events.REBALANCING, () => {
       epoch = nextEpoch();
       void commits.flush(); // before the partitions move: their next owner starts after what was handled
@@ -321,8 +325,7 @@ export class KafkaBus implements Bus {
       if (this.state !== 'open') throw new Error('bus closed');
     } catch (error) {
       pauses.stop();
-      commits.stop();
-      this.offsetCommits.delete(commits);
+      dropCommits();
       await consumer.disconnect().catch(() => undefined);
       throw error;
     }
@@ -337,8 +340,7 @@ export class KafkaBus implements Bus {
           consumer.pause([{ topic: topic.name }]); // the rest of a fetched batch stays unhandled, uncommitted
           await commits.settled();
           await commits.flush();
-          commits.stop();
-          this.offsetCommits.delete(commits);
+          dropCommits();
           await consumer.disconnect();
           this.subscriptions.delete(subscription);
           // A latest-only group is private to one process: do not leave it behind in __consumer_offsets.
