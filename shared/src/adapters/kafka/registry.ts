@@ -78,10 +78,8 @@ export class RegistryCodec {
       return { ok: true, value: JSON.parse(bytes.subarray(HEADER_BYTES).toString('utf8')), schemaId };
     } catch (error) {
       if (!isPermanentDecodeError(error)) throw error;
-      const paths = (error as { paths?: unknown }).paths; // which fields a payload broke, from the registry's validation
-      const where = Array.isArray(paths) && paths.length > 0 ? ` at ${JSON.stringify(paths)}` : '';
       const message = error instanceof Error ? error.message : String(error);
-      return { ok: false, reason: `undecodable with schema id ${schemaId}: ${message}${where}` };
+      return { ok: false, reason: `undecodable with schema id ${schemaId}: ${message}` };
     }
   }
 
@@ -156,7 +154,6 @@ function isPermanentDecodeError(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
   switch (error.name) {
     case 'SyntaxError': // payload is not JSON
-    case 'ConfluentSchemaRegistryValidationError': // payload does not match its writer's schema
     case 'ConfluentSchemaRegistryArgumentError':
     case 'ConfluentSchemaRegistryInvalidSchemaError':
       return true;
