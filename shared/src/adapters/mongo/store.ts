@@ -80,8 +80,10 @@ export async function settleConsistency(db: Db, wanted: StoreConsistency | 'auto
   if (!recorded) {
     const earlier = server.ferretdb && (await db.collection('transactions').findOne({}, { projection: { _id: 1 } })) !== null;
     const chosen = wanted !== 'auto' ? wanted : server.atomicUpdates && !earlier ? 'native' : 'revisions';
-    await insertNew(settings, { _id: 'consistency', scheme: chosen });
-    recorded = (await settings.findOne({ _id: 'consistency' }))?.scheme ?? chosen; // the first process's choice
+    // Another process may have recorded first: then its choice stands.
+    recorded = (await insertNew(settings, { _id: 'consistency', scheme: chosen }))
+      ? chosen
+      : ((await settings.findOne({ _id: 'consistency' }))?.scheme ?? chosen);
   }
   if (wanted !== 'auto' && wanted !== recorded) {
     throw new Error(
