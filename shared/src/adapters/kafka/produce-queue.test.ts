@@ -21,43 +21,38 @@ function producer(fail: (values: string[]) => Error | null) {
   };
 }
 
-const publishAll = (queue: ProduceQueue, values: string[]) =>
-  Promise.allSettled(values.map((value) => queue.send('t', { key: 'k', value })));
+/**
+ * Publishes 'a' alone (its request held in flight), then `values` while it is, then lets it go:
+ * `values` leave together in the next request. Resolves with how each of them settled.
+ */
+async function publishBehindFirst(fail: (values: string[]) => Error | null, values: string[]) {
+  const p = producer(fail);
+  const queue = new ProduceQueue(p);
+  const first = queue.send('t', { key: 'k', value: 'a' });
+  const rest = Promise.allSettled(values.map((value) => queue.send('t', { key: 'k', value })));
+  p.release();
+  await first;
+  return { statuses: (await rest).map((r) => r.status), requests: p.requests };
+}
 
 describe('ProduceQueue', () => {
   it('sends what was published during a request in the next one', async () => {
-    const p = producer(() => null);
-    const queue = new ProduceQueue(p);
-    const first = queue.send('t', { key: 'k', value: 'a' });
-    const rest = publishAll(queue, ['b', 'c', 'd']);
-    p.release();
-    await first;
-    expect((await rest).map((r) => r.status)).toEqual(['fulfilled', 'fulfilled', 'fulfilled']);
-    expect(p.requests).toEqual([['a'], ['b', 'c', 'd']]);
+    const { statuses, requests } = await publishBehindFirst(() => null, ['b', 'c', 'd']);
+    expect(statuses).toEqual(['fulfilled', 'fulfilled', 'fulfilled']);
+    expect(requests).toEqual([['a'], ['b', 'c', 'd']]);
   });
 
   it('a broker out of reach fails the whole request at once, not one retry cycle per message', async () => {
     const outage = new KafkaJSNumberOfRetriesExceeded(new Error('Connection timeout'), { retryCount: 5, retryTime: 30_000 });
-    const p = producer((values) => (values.length > 1 ? outage : null));
-    const queue = new ProduceQueue(p);
-    const first = queue.send('t', { key: 'k', value: 'a' });
-    const rest = publishAll(queue, ['b', 'c', 'd']);
-    p.release();
-    await first;
-    const results = await rest;
-    expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected', 'rejected']);
-    expect(p.requests).toEqual([['a'], ['b', 'c', 'd']]);
+    const { statuses, requests } = await publishBehindFirst((values) => (values.length > 1 ? outage : null), ['b', 'c', 'd']);
+    expect(statuses).toEqual(['rejected', 'rejected', 'rejected']);
+    expect(requests).toEqual([['a'], ['b', 'c', 'd']]);
   });
 
   it('a message the broker refuses fails alone: the others of its request are sent one by one', async () => {
     const tooLarge = new KafkaJSNonRetriableError(new KafkaJSProtocolError('MESSAGE_TOO_LARGE'));
-    const p = producer((values) => (values.includes('huge') ? tooLarge : null));
-    const queue = new ProduceQueue(p);
-    const first = queue.send('t', { key: 'k', value: 'a' });
-    const rest = publishAll(queue, ['b', 'huge', 'd']);
-    p.release();
-    await first;
-    expect((await rest).map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
-    expect(p.requests).toEqual([['a'], ['b', 'huge', 'd'], ['b'], ['huge'], ['d']]);
+    const { statuses, requests } = await publishBehindFirst((values) => (values.includes('huge') ? tooLarge : null), ['b', 'huge', 'd']);
+    expect(statuses).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect(requests).toEqual([['a'], ['b', 'huge', 'd'], ['b'], ['huge'], ['d']]);
   });
 });
