@@ -7,7 +7,7 @@
 #      MONGO_PORT (27017), PG_PORT (55432), INFRA_READY_TIMEOUT (120 s per service),
 #      FERRETDB_BACKEND (postgresql | sqlite), PG_OPTS (extra `-c name=value` for postgres),
 #      INFRA_KEEP_ON_FAILURE=1 (leave services running when one fails, for debugging),
-#      KAFKA_JAVA_OPTS / APICURIO_JAVA_OPTS (override heap etc.),
+#      KAFKA_JAVA_OPTS / APICURIO_JAVA_OPTS (override heap etc.), FERRETDB_GOGC (400),
 #      INFRA_STATE_DIR (.cache: where pids, logs, data and infra.env go; one per instance).
 set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -82,29 +82,37 @@ launch apicurio java $APICURIO_JAVA_OPTS -Djava.awt.headless=true "${apicurio_pr
 
 # --- PostgreSQL 15: a private cluster owned by the `postgres` user (it refuses to run as root),
 # created afresh (initdb) and run in the foreground of its own session like the others; setpriv
-# execs without forking, so the pid file holds the postmaster's pid. TCP on 127.0.0.1 only, no
-# Unix socket, trust auth (nothing but this machine can reach it). fsync stays on: the figures
-# measured on it are those of a database that keeps what it acknowledged.
+# execs without forking, so the pid file holds the postmaster's pid. TCP on 127.0.0.1, and a Unix
+# socket in the data dir for FerretDB (the loopback TCP stack cost PostgreSQL ≈20 % more CPU per
+# command; docs/benchmarks.md), trust auth (nothing but this machine can reach either). fsync stays
+# on: the figures measured on it are those of a database that keeps what it acknowledged. TOAST
+# compression is lz4: a stored transaction is over 2 KB, and pglz compressed it again at every write.
 pg_start=$(now)
+PG_SOCKET_DIR="$DATA_DIR/pg-socket"
+# A Unix socket path holds at most 107 bytes: a deep INFRA_STATE_DIR keeps FerretDB on TCP.
+[ ${#PG_SOCKET_DIR} -le 90 ] || PG_SOCKET_DIR=""
 if [ "$FERRETDB_BACKEND" = postgresql ]; then
   install -d -m 700 -o "$PG_USER" -g "$(id -gn "$PG_USER")" "$PG_DATA"
-  # shellcheck disable=SC2016,SC2086  # $0..$3 are for the inner bash; PG_OPTS is split on purpose
+  [ -z "$PG_SOCKET_DIR" ] || install -d -m 700 -o "$PG_USER" -g "$(id -gn "$PG_USER")" "$PG_SOCKET_DIR"
+  # shellcheck disable=SC2016,SC2086  # $0..$4 are for the inner bash; PG_OPTS is split on purpose
   launch postgres setpriv --reuid="$PG_USER" --regid="$(id -g "$PG_USER")" --init-groups bash -c '
     set -e
     "$0/initdb" -D "$1" -A trust -U postgres -E UTF8 --locale=C.UTF-8 --no-sync >/dev/null
-    exec "$0/postgres" -D "$1" -p "$2" -c listen_addresses=127.0.0.1 -c unix_socket_directories= \
-      -c max_connections=200 $3
-  ' "$PG_BIN" "$PG_DATA" "$PG_PORT" "${PG_OPTS:-}"
+    exec "$0/postgres" -D "$1" -p "$2" -c listen_addresses=127.0.0.1 -c unix_socket_directories="$4" \
+      -c max_connections=200 -c default_toast_compression=lz4 $3
+  ' "$PG_BIN" "$PG_DATA" "$PG_PORT" "${PG_OPTS:-}" "$PG_SOCKET_DIR"
 fi
 
 # --- FerretDB: on PostgreSQL (its pool connects on first use, so it may start before the cluster
 # answers) or on SQLite
 ferretdb_start=$(now)
+pg_url="postgres://$PG_USER@127.0.0.1:$PG_PORT/$PG_DATABASE"
+[ -z "$PG_SOCKET_DIR" ] || pg_url="postgres://$PG_USER@/$PG_DATABASE?host=$PG_SOCKET_DIR&port=$PG_PORT"
 if [ "$FERRETDB_BACKEND" = postgresql ]; then
-  launch ferretdb "$FERRETDB_BIN" -listen-addr "127.0.0.1:$MONGO_PORT" -handler postgresql \
-    -postgresql-url "postgres://$PG_USER@127.0.0.1:$PG_PORT/$PG_DATABASE" -log-level warn
+  launch ferretdb env GOGC="$FERRETDB_GOGC" "$FERRETDB_BIN" -listen-addr "127.0.0.1:$MONGO_PORT" -handler postgresql \
+    -postgresql-url "$pg_url" -log-level warn
 else
-  launch ferretdb "$FERRETDB_BIN" -listen-addr "127.0.0.1:$MONGO_PORT" -handler sqlite -data-dir "$DATA_DIR/ferretdb" -log-level warn
+  launch ferretdb env GOGC="$FERRETDB_GOGC" "$FERRETDB_BIN" -listen-addr "127.0.0.1:$MONGO_PORT" -handler sqlite -data-dir "$DATA_DIR/ferretdb" -log-level warn
 fi
 
 # --- Readiness (in parallel). Each check fails fast if its process has died.

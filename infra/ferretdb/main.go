@@ -27,11 +27,12 @@ import (
 
 func main() {
 	addr := flag.String("listen-addr", "127.0.0.1:27017", "TCP address to listen on")
+	unix := flag.String("listen-unix", "", "also listen on this Unix socket (clients on the same machine skip the TCP stack)")
 	handler := flag.String("handler", "postgresql", "backend: postgresql or sqlite")
 	pgURL := flag.String("postgresql-url", "postgres://postgres@127.0.0.1:5432/ferretdb", "with -handler postgresql: the database to keep collections in")
 	dir := flag.String("data-dir", "./data", "with -handler sqlite: directory for the database files (created if missing)")
 	level := flag.String("log-level", "warn", "log level: debug, info, warn, error")
-	ping := flag.String("ping", "", "do not serve: send the MongoDB `ping` command to this host:port until it answers ok")
+	ping := flag.String("ping", "", "do not serve: send the MongoDB `ping` command to this host:port (or Unix socket path) until it answers ok")
 	timeout := flag.Duration("timeout", 120*time.Second, "with -ping: give up after this long")
 	flag.Parse()
 
@@ -45,7 +46,7 @@ func main() {
 	}
 
 	config := ferretdb.Config{
-		Listener: ferretdb.ListenerConfig{TCP: *addr},
+		Listener: ferretdb.ListenerConfig{TCP: *addr, Unix: *unix},
 		Handler:  *handler,
 		Logger:   slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: lvl})),
 	}
@@ -76,7 +77,7 @@ func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 
-	log.Printf("ferretdb: listening on %s, %s backend, data in %s", *addr, *handler, where)
+	log.Printf("ferretdb: listening on %s %s, %s backend, data in %s", *addr, *unix, *handler, where)
 	if err = f.Run(ctx); err != nil && ctx.Err() == nil {
 		log.Fatal(err)
 	}
@@ -100,7 +101,11 @@ func pingLoop(addr string, timeout time.Duration) int {
 }
 
 func pingOnce(addr string) error {
-	conn, err := net.DialTimeout("tcp", addr, 2*time.Second)
+	network := "tcp"
+	if filepath.IsAbs(addr) {
+		network = "unix"
+	}
+	conn, err := net.DialTimeout(network, addr, 2*time.Second)
 	if err != nil {
 		return err
 	}
