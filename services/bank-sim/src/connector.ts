@@ -1,4 +1,4 @@
-import { appendFileSync, existsSync, readFileSync } from 'node:fs';
+import { existsSync, openSync, readFileSync, writeSync } from 'node:fs';
 import {
   CAPABILITIES,
   cursorOffset,
@@ -40,6 +40,8 @@ export class SimulatedBank implements BankConnector {
   private readonly statements = new Map<string, Movimiento[]>();
   /** Every order received per orderRef, repeats included: more than 1 is one attempt sent twice. */
   private readonly received = new Map<string, number>();
+  /** The journal, opened once for appending (an open and a close per order cost more than the write). */
+  private journalFd: number | undefined;
 
   /**
    * `journal`: a file where every order received is appended before it is answered, and replayed at
@@ -90,7 +92,10 @@ export class SimulatedBank implements BankConnector {
 
   async execute(order: ExecuteOrder): Promise<BankOutcome> {
     const at = this.now();
-    if (this.journal) appendFileSync(this.journal, `${JSON.stringify({ at: at.toISOString(), order })}\n`);
+    if (this.journal) {
+      this.journalFd ??= openSync(this.journal, 'a');
+      writeSync(this.journalFd, `${JSON.stringify({ at: at.toISOString(), order })}\n`);
+    }
     return this.receive(order, at);
   }
 
