@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import {
+  BANK_REQUEST_MODE_HEADER,
   bankRequests,
   CAPABILITIES,
   createLogger,
@@ -651,5 +652,18 @@ describe('TransactionActor: reads it does not need', () => {
     await bus.drained();
     expect(new Set(orders.map((o) => o.orderRef))).toEqual(new Set([`${msg.txnId}-1`]));
     expect((await store.transactions.get(msg.txnId))?.attempts).toHaveLength(1);
+  });
+
+  it("an order carries its mode in a header: the other mode's connector skips it without decoding it", async () => {
+    const { bus, store } = setup();
+    const modes: (string | undefined)[] = [];
+    await bus.subscribe(bankRequests('bnc'), { group: 'probe' }, async ({ value, headers }) => {
+      expect(headers[BANK_REQUEST_MODE_HEADER]).toBe(value.mode);
+      modes.push(headers[BANK_REQUEST_MODE_HEADER]);
+    });
+    const msg = executeOf(pagar());
+    await actorOn(bus, store).handle(msg, 1);
+    await bus.drained();
+    expect(modes).toEqual([msg.mode]);
   });
 });

@@ -1,4 +1,12 @@
-import { bankRequests, TOPICS, type Bus, type Effects, type Transaction, type TransactionEventMessage } from '@switch/shared';
+import {
+  bankRequestHeaders,
+  bankRequests,
+  TOPICS,
+  type Bus,
+  type Effects,
+  type Transaction,
+  type TransactionEventMessage,
+} from '@switch/shared';
 
 /**
  * Publishes what a persisted write implies: its order or status query, then its event (`effectsOf`
@@ -10,7 +18,7 @@ import { bankRequests, TOPICS, type Bus, type Effects, type Transaction, type Tr
  * so the message that made the write is not committed and comes back.
  */
 export async function announce(bus: Bus, tx: Transaction, { bank, event }: Effects): Promise<void> {
-  if (bank) await bus.publish(bankRequests(bank.banco), tx.id, bank.message);
+  if (bank) await bus.publish(bankRequests(bank.banco), tx.id, bank.message, bankRequestHeaders(bank.message));
   await bus.publish(TOPICS.transactions, tx.id, event);
   if (!event.settledForReply) return;
   for (const gatewayId of tx.replyTo ?? []) await answer(bus, gatewayId, event);

@@ -84,6 +84,18 @@ export function bankRequests(banco: BancoId): Topic<typeof BankRequestMessage> {
   return t;
 }
 
+/**
+ * The header carrying a bank request's mode (`live`, `test`): a bank's connector process serves one
+ * mode's requests and skips the other's without decoding them (`SubscribeOptions.only`). A request
+ * published without it is decoded and judged by its payload, as before the header existed.
+ */
+export const BANK_REQUEST_MODE_HEADER = 'switch-mode';
+
+/** The headers a bank request is published with. */
+export function bankRequestHeaders(request: Static<typeof BankRequestMessage>): Record<string, string> {
+  return { [BANK_REQUEST_MODE_HEADER]: request.mode };
+}
+
 /** Where a poison message goes, with the reason (never blocks a partition, never vanishes). */
 export const deadLetterTopicName = (name: string): string => `${name}.dlq`;
 

@@ -31,6 +31,22 @@ export interface SubscribeOptions {
    * to it (its instance id is the key), under a group of its own.
    */
   key?: string;
+  /**
+   * Only the messages whose header `header` is one of `values`, and those without that header (their
+   * publisher predates it). The others are skipped, as handled, before their payload is decoded: how a
+   * bank's live connector passes over the test-mode orders its topic also carries.
+   */
+  only?: HeaderFilter;
+}
+
+export interface HeaderFilter {
+  header: string;
+  values: readonly string[];
+}
+
+/** Whether a subscription's `only` lets a message with this header value through (both adapters). */
+export function headerAccepted(only: HeaderFilter | undefined, value: string | undefined): boolean {
+  return only === undefined || value === undefined || only.values.includes(value);
 }
 
 export interface DeadLetter {
@@ -69,7 +85,8 @@ export interface Subscription {
  *   dead-letters after that many attempts;
  * - dead letters are listed with a stable id and redriven at most once each (`redriveDeadLetters`);
  * - every group receives every message;
- * - on an addressed topic, a subscription with `key` receives that key's messages and no other.
+ * - on an addressed topic, a subscription with `key` receives that key's messages and no other;
+ * - a subscription with `only` receives the messages its header filter lets through, in order, and no other.
  */
 export interface Bus {
   publish<T extends Topic>(topic: T, key: string, value: Payload<T>, headers?: Record<string, string>): Promise<void>;

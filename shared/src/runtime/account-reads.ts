@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Movimientos, MovimientosQuery, Saldo } from '../contracts/bancos';
 import type { BankRequestMessage, GatewayReplyMessage } from '../contracts/messages';
-import { TOPICS, bankRequests } from '../contracts/topics';
+import { TOPICS, bankRequestHeaders, bankRequests } from '../contracts/topics';
 import { CODIGO_BCV, type BancoId, type Mode } from '../domain/bancos';
 import { bankForAccount, type RoutingTable } from '../domain/routing';
 import type { Bus, Subscription } from '../ports/bus';
@@ -62,11 +62,8 @@ export class BankReadClient {
       });
     });
     try {
-      await this.bus.publish(bankRequests(banco), correlationId, {
-        ...request,
-        correlationId,
-        gatewayId: this.instanceId,
-      } as BankRequestMessage);
+      const message = { ...request, correlationId, gatewayId: this.instanceId } as BankRequestMessage;
+      await this.bus.publish(bankRequests(banco), correlationId, message, bankRequestHeaders(message));
     } catch (error) {
       clearTimeout(timer);
       this.waiters.delete(correlationId);

@@ -1,5 +1,5 @@
 import { SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
-import { bankRequests, TOPICS } from '../contracts/topics';
+import { BANK_REQUEST_MODE_HEADER, bankRequests, TOPICS } from '../contracts/topics';
 import type { BankRequestMessage, GatewayReplyMessage } from '../contracts/messages';
 import { hostname } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -55,7 +55,8 @@ export async function startBankWorker(options: BankWorkerOptions): Promise<Subsc
   const topic = bankRequests(banco);
   return bus.subscribe(
     topic,
-    { group: options.group },
+    // The other mode's requests share the topic: skipped undecoded (the check below stays for requests without the header).
+    { group: options.group, only: { header: BANK_REQUEST_MODE_HEADER, values: Object.keys(connectors) } },
     measured(options.group, topic.name, async ({ value }) => {
       const connector = connectors[value.mode];
       if (!connector) return;

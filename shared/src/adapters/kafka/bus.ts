@@ -18,6 +18,7 @@ import {
 import {
   assertAddressable,
   backoffMs,
+  headerAccepted,
   PoisonMessage,
   SchemaViolation,
   type Bus,
@@ -163,11 +164,18 @@ const errorText = (error: unknown): string => (error instanceof Error ? error.me
 
 function textHeaders(headers: IHeaders | undefined): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers ?? {})) {
-    const last = Array.isArray(value) ? value[value.length - 1] : value;
-    if (last !== undefined) out[name] = last.toString();
+  for (const name of Object.keys(headers ?? {})) {
+    const text = textHeader(headers, name);
+    if (text !== undefined) out[name] = text;
   }
   return out;
+}
+
+/** One header as text (the last, when it was given several times). */
+function textHeader(headers: IHeaders | undefined, name: string): string | undefined {
+  const value = headers?.[name];
+  const last = Array.isArray(value) ? value[value.length - 1] : value;
+  return last?.toString();
 }
 
 /** kafkajs log lines into the service's pino logger. */
@@ -675,6 +683,8 @@ export class KafkaBus implements Bus {
     { partition, message, heartbeat }: EachMessagePayload,
     epoch: () => number,
   ): Promise<void> {
+    // Skipped before anything else: a message for another subscription is not decoded, only committed.
+    if (options.only && !headerAccepted(options.only, textHeader(message.headers, options.only.header))) return;
     const key = message.key?.toString() ?? '';
     const headers = textHeaders(message.headers);
     const at = { topic: topic.name, group: options.group, key, partition, offset: message.offset, headers: message.headers };
@@ -727,12 +737,18 @@ export class KafkaBus implements Bus {
     }
     const attempts = countAttempt();
     try {
-      await handler({ key, value: structuredClone(decoded.value), headers, epoch });
+      await handler({ key, value: decoded.value, headers, epoch });
       return undefined;
     } catch (error) {
-      if (error instanceof PoisonMessage) return { value: decoded.value, raw: null, reason: error.message, attempts };
+      // The handler had the decoded value and may have changed it: the dead letter keeps the value as published.
+      const published = () =>
+        this.codec.decode(message.value).then(
+          (again) => (again.ok ? again.value : decoded.value),
+          () => decoded.value,
+        );
+      if (error instanceof PoisonMessage) return { value: await published(), raw: null, reason: error.message, attempts };
       if (maxAttempts !== undefined && attempts >= maxAttempts)
-        return { value: decoded.value, raw: null, reason: errorText(error), attempts };
+        return { value: await published(), raw: null, reason: errorText(error), attempts };
       throw error;
     }
   }

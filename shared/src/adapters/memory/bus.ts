@@ -2,10 +2,12 @@ import { context, propagation, ROOT_CONTEXT } from '@opentelemetry/api';
 import {
   assertAddressable,
   backoffMs,
+  headerAccepted,
   PoisonMessage,
   type Bus,
   type DeadLetter,
   type Delivered,
+  type HeaderFilter,
   type RedriveReport,
   type RetryBackoff,
   type SubscribeOptions,
@@ -105,6 +107,8 @@ const nextEpoch = () => ++epochs;
 interface Group {
   /** The one key this group takes (`SubscribeOptions.key`), or every key. */
   key: string | undefined;
+  /** `SubscribeOptions.only`: the messages this group takes by header. */
+  only: HeaderFilter | undefined;
   members: Handler[];
   queues: PartitionQueue[];
   pauses: Pauses;
@@ -138,6 +142,7 @@ export class MemoryBus implements Bus {
     const partition = partitionOf(key, topic.partitions);
     for (const group of groups.values()) {
       if (group.key !== undefined && group.key !== key) continue;
+      if (!headerAccepted(group.only, group.only && message.headers[group.only.header])) continue;
       group.queues[partition]!.push(message);
     }
   }
@@ -154,7 +159,7 @@ export class MemoryBus implements Bus {
     let group = byGroup.get(options.group);
     const member = handler as Handler;
     if (!group) {
-      const g: Group = { key: options.key, members: [], queues: [], pauses: new Pauses(), epoch: nextEpoch() };
+      const g: Group = { key: options.key, only: options.only, members: [], queues: [], pauses: new Pauses(), epoch: nextEpoch() };
       const where = { group: options.group, topic: topic.name };
       const policy = {
         maxAttempts: options.maxAttempts === undefined ? undefined : Math.max(1, options.maxAttempts),
