@@ -85,7 +85,8 @@ launch apicurio java $APICURIO_JAVA_OPTS -Djava.awt.headless=true "${apicurio_pr
 # execs without forking, so the pid file holds the postmaster's pid. TCP on 127.0.0.1, and a Unix
 # socket in the data dir for FerretDB (the loopback TCP stack cost PostgreSQL ≈20 % more CPU per
 # command; docs/benchmarks.md), trust auth (nothing but this machine can reach either). fsync stays
-# on: the figures measured on it are those of a database that keeps what it acknowledged. TOAST
+# on: the figures measured on it are those of a database that keeps what it acknowledged; commit_delay
+# lets commits that arrive together share one WAL flush (each still waits for its flush). TOAST
 # compression is lz4: a stored transaction is over 2 KB, and pglz compressed it again at every write.
 pg_start=$(now)
 PG_SOCKET_DIR="$DATA_DIR/pg-socket"
@@ -99,7 +100,7 @@ if [ "$FERRETDB_BACKEND" = postgresql ]; then
     set -e
     "$0/initdb" -D "$1" -A trust -U postgres -E UTF8 --locale=C.UTF-8 --no-sync >/dev/null
     exec "$0/postgres" -D "$1" -p "$2" -c listen_addresses=127.0.0.1 -c unix_socket_directories="$4" \
-      -c max_connections=200 -c default_toast_compression=lz4 $3
+      -c max_connections=200 -c default_toast_compression=lz4 -c commit_delay=200 -c commit_siblings=2 $3
   ' "$PG_BIN" "$PG_DATA" "$PG_PORT" "${PG_OPTS:-}" "$PG_SOCKET_DIR"
 fi
 
