@@ -50,7 +50,7 @@ OPERATOR_PORTS = {'gateway': 9100}
 # Partitions of the topic each autoscaled consumer reads (shared/src/contracts/topics.ts): more
 # replicas than partitions would idle. The gateway reads replies in a private group per pod.
 PARTITION_BOUND = {
-    'router': 12,  # switch.router.inbox.v1
+    'router': 12,  # switch.router.inbox.v2
     'notifier': 12,  # switch.transactions.events.v1
     'bank-plaza': 6, 'bank-bancaribe': 6, 'bank-activo': 6, 'bank-bnc': 6,  # switch.bank.<bank>.requests.v1
 }
