@@ -29,13 +29,28 @@ async function publishBehindFirst(fail: (values: string[]) => Error | null, valu
   const p = producer(fail);
   const queue = new ProduceQueue(p);
   const first = queue.send('t', { key: 'k', value: 'a' });
+  await inFlight(p.requests, 1);
   const rest = Promise.allSettled(values.map((value) => queue.send('t', { key: 'k', value })));
   p.release();
   await first;
   return { statuses: (await rest).map((r) => r.status), requests: p.requests };
 }
 
+/** Resolves once `count` requests were sent (each is recorded as it is sent). */
+async function inFlight(requests: unknown[], count: number): Promise<void> {
+  while (requests.length < count) await new Promise<void>((r) => setImmediate(r));
+}
+
 describe('ProduceQueue', () => {
+  it('sends the publishes made in one turn of the event loop in one request, in order', async () => {
+    const p = producer(() => null);
+    const queue = new ProduceQueue(p);
+    p.release();
+    await Promise.all(['a', 'b', 'c'].map((value) => queue.send('t', { key: 'k', value })));
+    await queue.send('t', { key: 'k', value: 'd' });
+    expect(p.requests).toEqual([['a', 'b', 'c'], ['d']]);
+  });
+
   it('sends what was published during a request in the next one', async () => {
     const { statuses, requests } = await publishBehindFirst(() => null, ['b', 'c', 'd']);
     expect(statuses).toEqual(['fulfilled', 'fulfilled', 'fulfilled']);

@@ -10,9 +10,10 @@ interface Outgoing {
  * Group commit for the producer: a publish made while a produce request is in flight waits for it and
  * leaves with every other publish made meanwhile, in one request (acks -1: the broker answers once every
  * in-sync replica has the messages). Under load a request carries many messages, which is what the
- * broker's CPU goes by; alone a publish leaves at once, so nothing waits for a timer. One request at a
- * time keeps publish order: a publish issued after another resolved, or in the same queue after it, is
- * written after it.
+ * broker's CPU goes by. Alone a publish leaves at the end of the event loop's current turn (no timer):
+ * the publishes made in that turn, such as a write's order, event and answer, share its request. One
+ * request at a time keeps publish order: a publish issued after another resolved, or in the same queue
+ * after it, is written after it.
  *
  * A failed request fails each of its publishes (their callers retry: a handler's message, the outbox
  * relay). When the broker refused the request for something one message can cause (too large, a topic
@@ -33,12 +34,13 @@ export class ProduceQueue {
   send(topic: string, message: Message): Promise<void> {
     return new Promise<void>((resolve, reject) => {
       this.queue.push({ topic, message, done: { resolve, reject } });
-      if (!this.inFlight) void this.flush();
+      if (this.inFlight) return;
+      this.inFlight = true;
+      setImmediate(() => void this.flush());
     });
   }
 
   private async flush(): Promise<void> {
-    this.inFlight = true;
     while (this.queue.length > 0) {
       const batch = this.queue.splice(0, this.maxMessages);
       try {
