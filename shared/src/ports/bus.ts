@@ -45,8 +45,8 @@ export interface HeaderFilter {
 }
 
 /** Whether a subscription's `only` lets a message with this header value through (both adapters). */
-export function headerAccepted(only: HeaderFilter | undefined, value: string | undefined): boolean {
-  return only === undefined || value === undefined || only.values.includes(value);
+export function headerAccepted(only: HeaderFilter, value: string | undefined): boolean {
+  return value === undefined || only.values.includes(value);
 }
 
 export interface DeadLetter {

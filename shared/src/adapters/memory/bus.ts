@@ -142,7 +142,7 @@ export class MemoryBus implements Bus {
     const partition = partitionOf(key, topic.partitions);
     for (const group of groups.values()) {
       if (group.key !== undefined && group.key !== key) continue;
-      if (!headerAccepted(group.only, group.only && message.headers[group.only.header])) continue;
+      if (group.only && !headerAccepted(group.only, message.headers[group.only.header])) continue;
       group.queues[partition]!.push(message);
     }
   }
