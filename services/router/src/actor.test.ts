@@ -654,7 +654,7 @@ describe('TransactionActor: reads it does not need', () => {
     expect((await store.transactions.get(msg.txnId))?.attempts).toHaveLength(1);
   });
 
-  it("an order carries its mode in a header: the other mode's connector skips it without decoding it", async () => {
+  it("an order carries its mode in a header, which the other mode's connector skips it by (bus contract: header filter)", async () => {
     const { bus, store } = setup();
     const modes: (string | undefined)[] = [];
     await bus.subscribe(bankRequests('bnc'), { group: 'probe' }, async ({ value, headers }) => {
