@@ -1,6 +1,7 @@
 import type { Collection, Db, Document, Filter, IndexDescription, Sort } from 'mongodb';
 import { KnownStates, RecordCodec, type StoredRecord, type VersionedOptions } from './records';
-import { createIndexesOneByOne, insertNew, type RecordCollection } from './versioned';
+import { insertNew } from './inserts';
+import { createIndexesOneByOne, type RecordCollection } from './versioned';
 
 type Row = StoredRecord;
 

@@ -28,7 +28,8 @@ import {
   type WebhookEndpoint,
 } from '../../ports/store';
 import type { Transaction } from '../../domain/operation';
-import { createIndexesOneByOne, insertNew, VersionedCollection, type PruningOptions, type RecordCollection } from './versioned';
+import { insertNew } from './inserts';
+import { createIndexesOneByOne, VersionedCollection, type PruningOptions, type RecordCollection } from './versioned';
 import { ConditionalCollection } from './conditional';
 import { decodeDocument, encodeDocument } from './keys';
 import { countStoreCommands } from './command-metrics';

@@ -1,5 +1,6 @@
-import { MongoServerError, type Collection, type Db, type Document, type Filter, type IndexDescription, type Sort } from 'mongodb';
+import type { Collection, Db, Document, Filter, IndexDescription, Sort } from 'mongodb';
 import { KnownStates, RecordCodec, type StoredRecord, type VersionedOptions } from './records';
+import { insertNew } from './inserts';
 
 export type { PruningOptions, VersionedOptions } from './records';
 
@@ -22,19 +23,6 @@ const RETAIN_MS = 10 * 60_000;
 const KNOWN_FOR_MS = 60_000;
 /** Slots per retention period. */
 const SLOTS = 10;
-
-const isDuplicateKey = (e: unknown) => e instanceof MongoServerError && e.code === 11000;
-
-/** insertOne whose duplicate-key conflict (E11000, FerretDB too) is an answer, not an error. */
-export async function insertNew<T extends Document & { _id: string }>(collection: Collection<T>, row: T): Promise<boolean> {
-  try {
-    await collection.insertOne(row as Parameters<Collection<T>['insertOne']>[0]);
-    return true;
-  } catch (e) {
-    if (isDuplicateKey(e)) return false;
-    throw e;
-  }
-}
 
 /**
  * Creating an index that exists with the same keys and name is a no-op on both servers, so this is
