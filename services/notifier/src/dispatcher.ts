@@ -179,6 +179,13 @@ export class Dispatcher {
     at: Date,
     guard: boolean,
   ): Promise<{ statusCode: number | null; error: string | null }> {
+    // A timer cleared when the attempt ends, not `AbortSignal.timeout`: that one's timer lives its whole
+    // span, holding the attempt's objects in memory until then (10,000 of them at 1,000 webhooks/s over 10 s).
+    const deadline = new AbortController();
+    const timer = setTimeout(
+      () => deadline.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError')),
+      this.config.attemptTimeoutMs,
+    );
     try {
       const status = await postVia(guard ? this.guarded : this.plain, delivery.url, {
         headers: {
@@ -187,7 +194,7 @@ export class Dispatcher {
           ...signatureHeaders(delivery, secrets, at),
         },
         body: delivery.body,
-        signal: AbortSignal.timeout(this.config.attemptTimeoutMs),
+        signal: deadline.signal,
       });
       return { statusCode: status, error: status >= 200 && status < 300 ? null : `HTTP ${status}` };
     } catch (e) {
@@ -200,6 +207,8 @@ export class Dispatcher {
             : null;
       if (cause) return { statusCode: null, error: `destination refused: ${cause.message}` };
       return { statusCode: null, error: e instanceof Error ? `${e.name}: ${e.message}` : String(e) };
+    } finally {
+      clearTimeout(timer);
     }
   }
 }

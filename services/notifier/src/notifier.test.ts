@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import {
@@ -251,6 +251,55 @@ describe('notifier: signed webhooks from a durable queue', () => {
       expect(hook.got).toHaveLength(1);
     } finally {
       process.off('unhandledRejection', onUnhandled);
+    }
+  });
+
+  it('an attempt the receiver does not answer in time is recorded as timed out and retried later', async () => {
+    const { store } = await setup();
+    // A receiver that takes the request and never answers.
+    const silent = createServer(() => undefined);
+    await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
+    cleanup.push(async () => {
+      silent.closeAllConnections();
+      await new Promise<void>((r) => silent.close(() => r()));
+    });
+    await registerWebhook(store, {
+      merchantId: 'tienda',
+      mode: 'test',
+      url: `http://127.0.0.1:${(silent.address() as AddressInfo).port}/hooks`,
+      events: ['transaccion.liquidada'],
+    });
+    const { planDeliveries } = await import('./deliveries');
+    await planDeliveries(store, settled('txn_t1'), new Date());
+    const patient: NotifierConfig = { ...config, attemptTimeoutMs: 200, schedule: [0, 3_600_000, 5, 5, 5, 5] };
+
+    expect(await new Dispatcher(store, patient, log).runDue()).toBe(2);
+
+    const timedOut = (await store.deliveries.listForTransaction('txn_t1')).find((d) =>
+      d.url.startsWith(`http://127.0.0.1:${(silent.address() as AddressInfo).port}`),
+    )!;
+    expect(timedOut.status).toBe('pending');
+    expect(timedOut.attempts).toEqual([
+      expect.objectContaining({ n: 1, statusCode: null, error: 'TimeoutError: The operation was aborted due to timeout' }),
+    ]);
+  });
+
+  it('an attempt that ends releases its deadline timer at once, instead of holding it (and the attempt) for the whole timeout', async () => {
+    const { store, hook } = await setup();
+    const { planDeliveries } = await import('./deliveries');
+    await planDeliveries(store, settled('txn_t2'), new Date());
+    const timeoutMs = 43_210; // a delay nothing else uses, to pick out the attempt's timer
+    const armed = vi.spyOn(globalThis, 'setTimeout');
+    const cleared = vi.spyOn(globalThis, 'clearTimeout');
+    try {
+      expect(await new Dispatcher(store, { ...config, attemptTimeoutMs: timeoutMs }, log).runDue()).toBe(1);
+      expect(hook.got).toHaveLength(1);
+      const deadlines = armed.mock.calls.flatMap((call, i) => (call[1] === timeoutMs ? [armed.mock.results[i]!.value] : []));
+      expect(deadlines).toHaveLength(1);
+      expect(cleared.mock.calls.map((call) => call[0])).toContain(deadlines[0]);
+    } finally {
+      armed.mockRestore();
+      cleared.mockRestore();
     }
   });
 
