@@ -20,7 +20,8 @@ const payout = () =>
 
 /**
  * Runs one load in a worker and resolves with its result:
- * { sent, answered, ok, errors, statuses, seconds, latencies (ms, sorted), behind_ms, ids: [[id, answeredAtEpochMs]] }.
+ * { sent, answered, ok, errors, statuses, seconds, latencies (ms, sorted), behind_ms, ids: [[id, answeredAtEpochMs]],
+ * worst_by_quarter_second_ms: the worst latency of the requests due in each 250 ms, in order }.
  * `spec`: { origin, path, headers, mode: 'open'|'closed', rate, concurrency, durationMs, connections, timeoutMs, body: 'payout'|'empty', keepIds }
  */
 export function runLoad(spec) {
@@ -51,6 +52,7 @@ async function work(spec) {
   let ok = 0;
   let errors = 0;
   let behind = 0;
+  const worstBySlot = [];
 
   const one = async (dueNs) => {
     sent++;
@@ -80,6 +82,10 @@ async function work(spec) {
       status = e.name === 'TimeoutError' || e.code === 'UND_ERR_ABORTED' ? 'timeout' : (e.code ?? 'error');
     }
     const ms = Number(process.hrtime.bigint() - dueNs) / 1e6;
+    // The worst latency of the requests due in each quarter second: a stall shows as one bad slot,
+    // a slow server as many.
+    const slot = Math.floor(Number(dueNs - t0) / 250e6);
+    worstBySlot[slot] = Math.max(worstBySlot[slot] ?? 0, ms);
     answered++;
     statuses[status] = (statuses[status] ?? 0) + 1;
     if (status === 200) ok++;
@@ -127,7 +133,19 @@ async function work(spec) {
   const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
   await pool.close();
   latencies.sort((a, b) => a - b);
-  return { sent, answered, ok, errors, statuses, seconds, sendSeconds, latencies, behind_ms: behind, ids };
+  return {
+    sent,
+    answered,
+    ok,
+    errors,
+    statuses,
+    seconds,
+    sendSeconds,
+    latencies,
+    behind_ms: behind,
+    ids,
+    worst_by_quarter_second_ms: Array.from(worstBySlot, (w) => Math.round(w ?? 0)),
+  };
 }
 
 if (!isMainThread) parentPort.postMessage(await work(workerData));

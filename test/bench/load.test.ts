@@ -9,6 +9,7 @@ interface LoadResult {
   answered: number;
   ok: number;
   latencies: number[];
+  worst_by_quarter_second_ms: number[];
 }
 
 /** A server that holds every answer for `stallMs` from the first request, then answers at once. */
@@ -65,5 +66,8 @@ describe('the benchmark load generator, open loop', () => {
     expect(result.latencies.at(-1)).toBeGreaterThanOrEqual(stallMs - 5);
     const duringStall = result.latencies.filter((ms) => ms >= 100).length;
     expect(duringStall).toBeGreaterThanOrEqual(20);
+    // The stall is placed in time: the worst of the requests due in the first quarter second holds it.
+    expect(result.worst_by_quarter_second_ms).toHaveLength(4);
+    expect(result.worst_by_quarter_second_ms[0]).toBeGreaterThanOrEqual(stallMs - 5);
   });
 });

@@ -117,6 +117,17 @@ async function admin(adminUrl, token, path, body) {
   return JSON.parse(text);
 }
 
+/** The fixed phase's worst latency per quarter second, told as: typical, and the slots far above it. */
+function stallSummary(worst) {
+  if (worst.length === 0) return 'no requests';
+  const typical = percentile(
+    [...worst].sort((a, b) => a - b),
+    0.5,
+  );
+  const stalls = worst.flatMap((ms, slot) => (ms > Math.max(20, 3 * typical) ? [`${(slot / 4).toFixed(2)} s: ${ms} ms`] : []));
+  return `worst latency per quarter second: median ${typical} ms; ${stalls.length} of ${worst.length} above ${Math.max(20, 3 * typical)} ms${stalls.length ? ` (${stalls.slice(0, 8).join(', ')})` : ''}`;
+}
+
 /** Waits (bounded: a benchmark, not a test) until every answered payout's webhook has arrived. */
 async function drain(receiver, ids, seconds = CFG.drainSeconds) {
   const t0 = Date.now();
@@ -265,6 +276,7 @@ async function measureMode({ label, url, key, rate, procs, services, storeMetric
   const counters0 = await switchCounters(services);
   const t0 = Date.now();
   const fixed = await runLoad({ origin, path, headers, mode: 'open', rate, durationMs: CFG.fixedSeconds * 1000, keepIds: true, timeoutMs });
+  say(`${label}: ${stallSummary(fixed.worst_by_quarter_second_ms)}`);
   const drained = await drain(receiver, fixed.ids);
   const wall = (Date.now() - t0) / 1000;
   const cpu1 = cpuSnapshot(procs);
@@ -312,6 +324,8 @@ async function measureMode({ label, url, key, rate, procs, services, storeMetric
     statuses: fixed.statuses,
     ...latencyFigures(fixed),
     generator_behind_max_ms: round(fixed.behind_ms, 1),
+    // Is a bad p99 a slow server (many bad quarter seconds) or one stall (a few)? docs/benchmarks.md
+    fixed_worst_by_quarter_second_ms: fixed.worst_by_quarter_second_ms,
     settled_in_window: settled,
     per_payout_basis: settled ? 'payouts settled in the window' : fixed.ok ? 'payouts answered 200' : 'requests sent',
     cpu_ms_per_payout: round(switchCpu / payouts, 2),
