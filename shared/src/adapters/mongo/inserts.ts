@@ -16,8 +16,8 @@ interface Waiting {
  * a service makes many such inserts at once (claims of concurrent requests, operations of several
  * partitions, their bank orders and deliveries), each a separate record no other depends on, so
  * neither their order nor one's failure matters to the others. Each caller still learns its own
- * row's fate: inserted (true), its id taken (false: before or by an earlier row of the same batch),
- * or its own error.
+ * row's fate: inserted (true), its id taken (false: before, or by another row of the same batch; which
+ * of two rows with one id wins is the server's choice, as it was between two commands), or its own error.
  */
 class InsertBatch {
   private waiting: Waiting[] = [];
