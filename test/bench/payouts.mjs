@@ -124,8 +124,9 @@ function stallSummary(worst) {
     [...worst].sort((a, b) => a - b),
     0.5,
   );
-  const stalls = worst.flatMap((ms, slot) => (ms > Math.max(20, 3 * typical) ? [`${(slot / 4).toFixed(2)} s: ${ms} ms`] : []));
-  return `worst latency per quarter second: median ${typical} ms; ${stalls.length} of ${worst.length} above ${Math.max(20, 3 * typical)} ms${stalls.length ? ` (${stalls.slice(0, 8).join(', ')})` : ''}`;
+  const far = Math.max(20, 3 * typical);
+  const stalls = worst.flatMap((ms, slot) => (ms > far ? [`${(slot / 4).toFixed(2)} s: ${ms} ms`] : []));
+  return `worst latency per quarter second: median ${typical} ms; ${stalls.length} of ${worst.length} above ${far} ms${stalls.length ? ` (${stalls.slice(0, 8).join(', ')})` : ''}`;
 }
 
 /** Waits (bounded: a benchmark, not a test) until every answered payout's webhook has arrived. */

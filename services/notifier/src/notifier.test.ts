@@ -259,6 +259,7 @@ describe('notifier: signed webhooks from a durable queue', () => {
     // A receiver that takes the request and never answers.
     const silent = createServer(() => undefined);
     await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
+    const silentUrl = `http://127.0.0.1:${(silent.address() as AddressInfo).port}/hooks`;
     cleanup.push(async () => {
       silent.closeAllConnections();
       await new Promise<void>((r) => silent.close(() => r()));
@@ -266,7 +267,7 @@ describe('notifier: signed webhooks from a durable queue', () => {
     await registerWebhook(store, {
       merchantId: 'tienda',
       mode: 'test',
-      url: `http://127.0.0.1:${(silent.address() as AddressInfo).port}/hooks`,
+      url: silentUrl,
       events: ['transaccion.liquidada'],
     });
     const { planDeliveries } = await import('./deliveries');
@@ -275,9 +276,7 @@ describe('notifier: signed webhooks from a durable queue', () => {
 
     expect(await new Dispatcher(store, patient, log).runDue()).toBe(2);
 
-    const timedOut = (await store.deliveries.listForTransaction('txn_t1')).find((d) =>
-      d.url.startsWith(`http://127.0.0.1:${(silent.address() as AddressInfo).port}`),
-    )!;
+    const timedOut = (await store.deliveries.listForTransaction('txn_t1')).find((d) => d.url === silentUrl)!;
     expect(timedOut.status).toBe('pending');
     expect(timedOut.attempts).toEqual([
       expect.objectContaining({ n: 1, statusCode: null, error: 'TimeoutError: The operation was aborted due to timeout' }),
