@@ -250,7 +250,7 @@ function observe(app: FastifyInstance): void {
     // The route pattern, never the raw URL: label values stay a bounded set.
     const route = request.routeOptions.url ?? 'unmatched';
     const labels = { service: 'gateway', route, method: request.method };
-    metrics.httpRequests.inc({ ...labels, status_code: String(reply.statusCode) });
+    metrics.httpRequests.inc({ service: 'gateway', route, method: request.method, status_code: String(reply.statusCode) });
     metrics.httpDuration.observe(labels, reply.elapsedTime / 1000);
   });
 }

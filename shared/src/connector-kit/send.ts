@@ -73,7 +73,7 @@ export class GuardedSend {
     return this.breakers.call(operation, () => {
       const mark = scope.getStore();
       if (mark) mark.sent = true;
-      return this.http.send({ ...http, timeoutMs: timeoutMs ?? this.options.timeoutMs });
+      return this.http.send({ timeoutMs: timeoutMs ?? this.options.timeoutMs, ...http });
     });
   }
 
@@ -81,7 +81,7 @@ export class GuardedSend {
   async send(req: KitRequest): Promise<Sent> {
     const result = await this.result(req);
     if (result.kind !== 'response') return { kind: result.kind, raw: { reason: result.reason, operation: req.operation } };
-    return { ...result, raw: { http_status: result.status } };
+    return { kind: result.kind, status: result.status, headers: result.headers, body: result.body, raw: { http_status: result.status } };
   }
 
   async close(): Promise<void> {

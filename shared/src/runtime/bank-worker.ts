@@ -52,6 +52,7 @@ const WORKER_ID = `${hostname()}:${process.pid}`;
 export async function startBankWorker(options: BankWorkerOptions): Promise<Subscription> {
   const { bus, banco, connectors } = options;
   const faults = options.faults ?? loadBankWorkerFaults();
+  const worker = { ...options, faults }; // once, not per message
   const topic = bankRequests(banco);
   return bus.subscribe(
     topic,
@@ -61,7 +62,7 @@ export async function startBankWorker(options: BankWorkerOptions): Promise<Subsc
       const connector = connectors[value.mode];
       if (!connector) return;
       const end = metrics.bankCallDuration.startTimer({ bank: banco, operation: value.op });
-      const outcome = await handle({ ...options, faults }, connector, value);
+      const outcome = await handle(worker, connector, value);
       end({ outcome });
       metrics.bankCalls.inc({ bank: banco, operation: value.op, outcome });
     }),

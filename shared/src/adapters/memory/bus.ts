@@ -174,7 +174,7 @@ export class MemoryBus implements Bus {
             (m) => {
               const member = g.members[p % g.members.length];
               if (!member) throw new Error('no member left in the group');
-              return member({ ...m, epoch: g.epoch });
+              return member({ epoch: g.epoch, key: m.key, value: m.value, headers: m.headers });
             },
             policy,
             (reason, attempt) => {

@@ -27,7 +27,7 @@ export class ConditionalCollection<T extends object> implements RecordCollection
   }
 
   async insert(record: T): Promise<boolean> {
-    const row: Row = { ...this.codec.toBody(record), _id: this.codec.idOf(record), _rev: 1 };
+    const row: Row = this.codec.stored(record, 1);
     const inserted = await insertNew(this.rows, row);
     if (inserted) this.known.remember(row);
     return inserted;
@@ -57,7 +57,7 @@ export class ConditionalCollection<T extends object> implements RecordCollection
         continue;
       }
       if (this.codec.idOf(next) !== id) throw new Error(`update of ${id} cannot change its id`);
-      const written: Row = { ...this.codec.toBody(next), _id: id, _rev: row._rev + 1 };
+      const written: Row = this.codec.stored(next, row._rev + 1);
       const { _id, ...body } = written;
       const result = await this.rows.replaceOne({ _id: id, _rev: row._rev }, body);
       if (result.matchedCount === 1) {

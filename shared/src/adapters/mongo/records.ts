@@ -41,7 +41,19 @@ export class RecordCodec<T extends object> {
 
   toBody(record: T): Document {
     const { [this.options.key]: _id, ...fields } = record as Record<string, unknown>;
-    return { ...(encodeDocument(fields) as Document), ...this.options.derived?.(record) };
+    // Added to the fresh encoded document: a second spread adding keys after the first gave every body a
+    // hidden class of its own (see `stored`).
+    return Object.assign(encodeDocument(fields) as Document, this.options.derived?.(record));
+  }
+
+  /**
+   * The stored form of a record: `_id` first, then its body, then `_rev`. Once warm, a literal that starts
+   * with a spread and adds keys after it (`{ ...body, _id, _rev }`) can give every object a hidden class
+   * of its own in V8 (Node 20): about 1 µs and old-space garbage per added key, on every write. A literal
+   * that starts with a plain key shares one (shared/test/fixtures/hidden-class.ts).
+   */
+  stored(record: T, rev: number): StoredRecord {
+    return { _id: this.idOf(record), ...this.toBody(record), _rev: rev };
   }
 
   fromStored(stored: StoredRecord): T {

@@ -104,7 +104,7 @@ type Row = Document & { _id: string };
 
 function toRow(key: string, record: object): Row {
   const { [key]: id, ...rest } = record as Record<string, unknown>;
-  return { ...rest, _id: id as string };
+  return { _id: id as string, ...rest };
 }
 
 function fromRow<T>(key: string, row: Row | null): T | null {
@@ -376,7 +376,7 @@ export class MongoStore implements Store {
   };
 
   readonly accounts: Store['accounts'] = {
-    register: async (a) => insertNew(this.accountRows, { ...a, _id: `${a.mode}|${a.cuenta}` }),
+    register: async (a) => insertNew(this.accountRows, { _id: `${a.mode}|${a.cuenta}`, ...a }),
     list: async (merchantId, mode) =>
       (
         await this.accountRows
@@ -433,7 +433,7 @@ export class MongoStore implements Store {
   readonly bankOrders: Store['bankOrders'] = {
     claim: async (record) => {
       const { outcome, ...rest } = record;
-      if (await insertNew(this.orderRows, { ...toRow('id', rest), outcome: outcome === null ? null : encodeDocument(outcome) } as Row))
+      if (await insertNew(this.orderRows, Object.assign(toRow('id', rest), { outcome: outcome === null ? null : encodeDocument(outcome) })))
         return { claimed: true };
       const existing = await this.bankOrders.get(record.id);
       if (!existing) throw new Error(`bank order ${record.id} conflicted but cannot be read`);
@@ -558,7 +558,7 @@ export class MongoStore implements Store {
     // several replicas gets it): recording is one plain update filtered on the lease, no read and no
     // revision. A lease that ran out and was taken again, or a manual requeue, makes it match nothing.
     complete: (id, owner, update) =>
-      this.deliveryDocs.mark(id, { 'lease.owner': owner }, { ...(encodeDocument(update) as Document), lease: null }),
+      this.deliveryDocs.mark(id, { 'lease.owner': owner }, Object.assign(encodeDocument(update) as Document, { lease: null })),
     requeue: async (id, now) =>
       (await this.deliveryDocs.update(id, (d) => ({ ...d, status: 'pending', nextAttemptAt: now, lease: null, updatedAt: now }))) !== null,
     countByStatus: async () => {

@@ -118,7 +118,7 @@ export class VersionedCollection<T extends object> implements RecordCollection<T
 
   /** `false` when a record with that id exists. */
   async insert(record: T): Promise<boolean> {
-    const head: Head = { ...this.toBody(record), _id: this.idOf(record), _rev: 1 };
+    const head: Head = this.codec.stored(record, 1);
     const inserted = await insertNew(this.heads, head);
     if (inserted) this.remember(head);
     return inserted;
@@ -152,12 +152,12 @@ export class VersionedCollection<T extends object> implements RecordCollection<T
       if (this.idOf(next) !== id) throw new Error(`update of ${id} cannot change its id`);
       const rev = head._rev + 1;
       const revId = `${id}#${rev}`;
-      const written = { ...this.toBody(next), _rev: rev };
+      const written = Object.assign(this.toBody(next), { _rev: rev });
       const slot = this.slotOf(this.clock());
       if (await insertNew(this.revisions, { _id: revId, recordId: id, rev, head: written, pending: true, slot })) {
         // The writer clears its own mark: left to lists, the marks piled up under load and the lists'
         // bulk clearing held the store's write lock for seconds (FerretDB).
-        await this.settle(id, { ...written, _id: id });
+        await this.settle(id, { _id: id, ...written });
         await this.revisions.updateOne({ _id: revId }, { $set: { pending: false } });
         this.pruneLater();
         return next;
@@ -224,7 +224,7 @@ export class VersionedCollection<T extends object> implements RecordCollection<T
       for (;;) {
         const next = await this.revisions.findOne({ _id: `${id}#${newest._rev + 1}` });
         if (!next) break;
-        newest = { ...next.head, _id: id } as Head;
+        newest = { _id: id, ...next.head } as Head;
       }
       if (newest === head) {
         this.remember(head);
