@@ -34,6 +34,31 @@ export function cpuMs(pid, { withChildren = false } = {}) {
   return (ticks * 1000) / CLK_TCK;
 }
 
+/**
+ * CPU milliseconds of a JVM's JIT compiler threads (HotSpot names them `C1 CompilerThre…` and
+ * `C2 CompilerThre…`), 0 for any other process. A fresh broker spends much of its first minutes
+ * compiling, which is not what a payout costs a broker that has run for a while.
+ */
+export function jitCpuMs(pid) {
+  let ticks = 0;
+  let tasks = [];
+  try {
+    tasks = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return Number.NaN;
+  }
+  for (const task of tasks) {
+    try {
+      if (!/^C[12] CompilerThre/.test(readFileSync(`/proc/${pid}/task/${task}/comm`, 'utf8'))) continue;
+      const f = statFields(`${pid}/task/${task}`);
+      if (f) ticks += Number(f[11]) + Number(f[12]);
+    } catch {
+      // the thread ended
+    }
+  }
+  return (ticks * 1000) / CLK_TCK;
+}
+
 function childrenOf(pid) {
   const out = [];
   for (const entry of readdirSync('/proc')) {

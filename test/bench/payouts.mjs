@@ -16,7 +16,7 @@ import { REPO } from '../../infra/stack/infra.mjs';
 import { startStack } from '../../infra/stack/stack.mjs';
 import { freePort } from '../../infra/stack/processes.mjs';
 import { runLoad } from './load.mjs';
-import { cpuMs, rssMiB, scrape, total, percentile, round } from './measure.mjs';
+import { cpuMs, jitCpuMs, rssMiB, scrape, total, percentile, round } from './measure.mjs';
 import { seedSettled } from './seed.mjs';
 import { summariseProfiles } from './profiles.mjs';
 
@@ -146,6 +146,8 @@ const latencyFigures = (load) => ({
 
 /** CPU ms per process (and groups such as PostgreSQL with its backends). */
 const cpuSnapshot = (procs) => Object.fromEntries(procs.map((p) => [p.name, cpuMs(p.pid, { withChildren: p.withChildren })]));
+// The JVMs' (Kafka, Apicurio) JIT compiler threads: part of their CPU above, a warm-up cost.
+const jitSnapshot = (procs) => Object.fromEntries(procs.filter((p) => p.jvm).map((p) => [p.name, jitCpuMs(p.pid)]));
 
 /** Prometheus samples of every switch service, summed per service. */
 async function switchCounters(services) {
@@ -274,6 +276,7 @@ async function measureMode({ label, url, key, rate, procs, services, storeMetric
 
   say(`${label}: fixed rate ${rate}/s for ${CFG.fixedSeconds} s`);
   const cpu0 = cpuSnapshot(procs);
+  const jit0 = jitSnapshot(procs);
   const counters0 = await switchCounters(services);
   const t0 = Date.now();
   const fixed = await runLoad({ origin, path, headers, mode: 'open', rate, durationMs: CFG.fixedSeconds * 1000, keepIds: true, timeoutMs });
@@ -281,6 +284,7 @@ async function measureMode({ label, url, key, rate, procs, services, storeMetric
   const drained = await drain(receiver, fixed.ids);
   const wall = (Date.now() - t0) / 1000;
   const cpu1 = cpuSnapshot(procs);
+  const jit1 = jitSnapshot(procs);
   const counters1 = await switchCounters(services);
   const settled = storeTotal(counters1, counters0, 'settled');
   const payouts = settled || fixed.ok || fixed.sent;
@@ -331,6 +335,10 @@ async function measureMode({ label, url, key, rate, procs, services, storeMetric
     per_payout_basis: settled ? 'payouts settled in the window' : fixed.ok ? 'payouts answered 200' : 'requests sent',
     cpu_ms_per_payout: round(switchCpu / payouts, 2),
     cpu_ms_per_payout_by_process: cpu,
+    // Of which the JVMs' JIT compiler threads (included in the figures above).
+    ...(Object.keys(jit0).length
+      ? { jit_cpu_ms_per_payout_by_process: Object.fromEntries(Object.keys(jit0).map((n) => [n, round((jit1[n] - jit0[n]) / payouts, 2)])) }
+      : {}),
     cpu_window_s: round(wall, 1),
     backlog_settled_after_s: quiet.seconds,
     backlog_settled_after_window: quiet.settled,
@@ -479,7 +487,7 @@ async function kafkaModes(which) {
     const infraPid = (name) => Number(readPid(resolve(stack.stateDir, 'infra', 'infra-run', `${name}.pid`)));
     const procs = [
       ...Object.entries(stack.services).map(([name, s]) => ({ name, pid: s.pid, kind: name.startsWith('emu-') ? 'emulator' : 'switch' })),
-      ...['kafka', 'apicurio', 'ferretdb'].map((name) => ({ name, pid: infraPid(name), kind: 'infra' })),
+      ...['kafka', 'apicurio', 'ferretdb'].map((name) => ({ name, pid: infraPid(name), kind: 'infra', jvm: name !== 'ferretdb' })),
       { name: 'postgres', pid: infraPid('postgres'), kind: 'infra', withChildren: true },
     ].filter((p) => p.pid > 0);
     for (const p of procs) if (p.kind !== 'infra') profiled[p.pid] = p.name;
@@ -641,6 +649,8 @@ function printSummary(r) {
   for (const [mode, m] of Object.entries(r.modes)) {
     if (m.failed) continue;
     console.log(`${mode}: CPU ms per payout by process`, JSON.stringify(m.cpu_ms_per_payout_by_process));
+    if (m.jit_cpu_ms_per_payout_by_process)
+      console.log(`${mode}: of which JIT compilation (JVM compiler threads)`, JSON.stringify(m.jit_cpu_ms_per_payout_by_process));
     console.log(`${mode}: RSS MiB`, JSON.stringify(m.rss_mib));
     if (m.idle_cpu_percent_by_process)
       console.log(`${mode}: idle CPU % of a core by process`, JSON.stringify(m.idle_cpu_percent_by_process));
