@@ -81,7 +81,7 @@ export class GuardedSend {
   async send(req: KitRequest): Promise<Sent> {
     const result = await this.result(req);
     if (result.kind !== 'response') return { kind: result.kind, raw: { reason: result.reason, operation: req.operation } };
-    return { kind: result.kind, status: result.status, headers: result.headers, body: result.body, raw: { http_status: result.status } };
+    return { raw: { http_status: result.status }, ...result };
   }
 
   async close(): Promise<void> {
