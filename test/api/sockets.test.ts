@@ -33,6 +33,32 @@ function open(port: number): Promise<Probe> {
   });
 }
 
+/** Resolves once `count` whole responses (headers and their content-length of body) have arrived. */
+function answered(probe: Probe, count: number): Promise<void> {
+  const complete = () => {
+    let seen = 0;
+    let at = 0;
+    for (;;) {
+      const end = probe.received.indexOf('\r\n\r\n', at);
+      if (end < 0) return false;
+      const length = Number(/content-length: (\d+)/i.exec(probe.received.slice(at, end))?.[1] ?? 0);
+      if (probe.received.length < end + 4 + length) return false;
+      at = end + 4 + length;
+      if (++seen === count) return true;
+    }
+  };
+  return new Promise((resolve, reject) => {
+    const check = () => {
+      if (!complete()) return;
+      probe.socket.off('data', check);
+      resolve();
+    };
+    probe.socket.on('data', check);
+    probe.socket.once('close', () => (complete() ? resolve() : reject(new Error(`closed after: ${probe.received}`))));
+    check();
+  });
+}
+
 const slowHeaders = (key?: string) =>
   [
     'POST /switch/v1/pagar HTTP/1.1',
@@ -92,6 +118,20 @@ describe('slow bodies and connection caps on a real socket', () => {
     await p.closed;
     clearInterval(dribble);
     expect(p.received).toMatch(/^HTTP\/1\.1 408 /);
+  });
+
+  it('an answered connection stays open for the next request, and says for how long (72 s idle by default)', async () => {
+    const p = await open(port);
+    const get = `GET /switch/v1/bancos HTTP/1.1\r\nhost: localhost\r\nx-switch-key: ${t.key}\r\n\r\n`;
+    p.socket.write(get);
+    await answered(p, 1);
+    expect(p.received).toMatch(/^HTTP\/1\.1 200 /);
+    expect(p.received.toLowerCase()).toContain('connection: keep-alive');
+    expect(p.received.toLowerCase()).toContain('keep-alive: timeout=72');
+    p.socket.write(get);
+    await answered(p, 2);
+    expect(p.received.match(/HTTP\/1\.1 200 /g)).toHaveLength(2);
+    p.socket.destroy();
   });
 
   it('headers too large → 431 in the house body', async () => {

@@ -21,7 +21,8 @@ const payout = () =>
 /**
  * Runs one load in a worker and resolves with its result:
  * { sent, answered, ok, errors, statuses, seconds, latencies (ms, sorted), behind_ms, ids: [[id, answeredAtEpochMs]],
- * worst_by_quarter_second_ms: the worst latency of the requests due in each 250 ms, in order }.
+ * started_at_ms (epoch), worst_by_quarter_second_ms: the worst latency of the requests due in each 250 ms, in order,
+ * connections_opened_by_quarter_second, connections_closed_by_quarter_second }.
  * `spec`: { origin, path, headers, mode: 'open'|'closed', rate, concurrency, durationMs, connections, timeoutMs, body: 'payout'|'empty', keepIds }
  */
 export function runLoad(spec) {
@@ -53,6 +54,17 @@ async function work(spec) {
   let errors = 0;
   let behind = 0;
   const worstBySlot = [];
+  // Connections the pool opened and lost in each quarter second: a server that closes idle
+  // keep-alive connections makes a pooled client reopen them in a burst at its next hiccup, and each
+  // costs the server an accept (docs/decisions.md "Keep-alive for pooled clients").
+  const opened = [];
+  const closed = [];
+  const countNow = (slots) => {
+    const slot = Math.floor(Number(process.hrtime.bigint() - t0) / 250e6);
+    slots[slot] = (slots[slot] ?? 0) + 1;
+  };
+  pool.on('connect', () => countNow(opened));
+  pool.on('disconnect', () => countNow(closed));
 
   const one = async (dueNs) => {
     sent++;
@@ -99,6 +111,7 @@ async function work(spec) {
     p.finally(() => inFlight.delete(p));
   };
   const t0 = process.hrtime.bigint();
+  const startedAtMs = Date.now();
   const endNs = t0 + BigInt(Math.round(durationMs * 1e6));
 
   if (mode === 'open') {
@@ -144,6 +157,9 @@ async function work(spec) {
     latencies,
     behind_ms: behind,
     ids,
+    started_at_ms: startedAtMs,
+    connections_opened_by_quarter_second: Array.from(opened, (n) => n ?? 0),
+    connections_closed_by_quarter_second: Array.from(closed, (n) => n ?? 0),
     worst_by_quarter_second_ms: Array.from(worstBySlot, (w) => Math.round(w ?? 0)),
   };
 }

@@ -10,6 +10,8 @@ interface LoadResult {
   ok: number;
   latencies: number[];
   worst_by_quarter_second_ms: number[];
+  connections_opened_by_quarter_second: number[];
+  connections_closed_by_quarter_second: number[];
 }
 
 /** A server that holds every answer for `stallMs` from the first request, then answers at once. */
@@ -69,5 +71,11 @@ describe('the benchmark load generator, open loop', () => {
     // The stall is placed in time: the worst of the requests due in the first quarter second holds it.
     expect(result.worst_by_quarter_second_ms).toHaveLength(4);
     expect(result.worst_by_quarter_second_ms[0]).toBeGreaterThanOrEqual(stallMs - 5);
+    // The pool's four connections were opened while the server held the first answers, and all of
+    // them were closed with the pool at the end.
+    const total = (slots: number[]) => slots.reduce((a, n) => a + n, 0);
+    expect(total(result.connections_opened_by_quarter_second)).toBe(4);
+    expect(result.connections_opened_by_quarter_second[0]).toBe(4);
+    expect(total(result.connections_closed_by_quarter_second)).toBe(4);
   });
 });

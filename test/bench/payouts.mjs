@@ -129,6 +129,12 @@ function stallSummary(worst) {
   return `worst latency per quarter second: median ${typical} ms; ${stalls.length} of ${worst.length} above ${far} ms${stalls.length ? ` (${stalls.slice(0, 8).join(', ')})` : ''}`;
 }
 
+/** How many connections the generator opened and lost in the fixed phase, after its first second. */
+function connectionSummary(load) {
+  const sum = (slots) => slots.slice(4).reduce((a, n) => a + n, 0);
+  return `connections opened after the first second: ${sum(load.connections_opened_by_quarter_second)}, closed: ${sum(load.connections_closed_by_quarter_second)} (the pool's own close at the end included)`;
+}
+
 /** Waits (bounded: a benchmark, not a test) until every answered payout's webhook has arrived. */
 async function drain(receiver, ids, seconds = CFG.drainSeconds) {
   const t0 = Date.now();
@@ -281,6 +287,7 @@ async function measureMode({ label, url, key, rate, procs, services, storeMetric
   const t0 = Date.now();
   const fixed = await runLoad({ origin, path, headers, mode: 'open', rate, durationMs: CFG.fixedSeconds * 1000, keepIds: true, timeoutMs });
   say(`${label}: ${stallSummary(fixed.worst_by_quarter_second_ms)}`);
+  say(`${label}: ${connectionSummary(fixed)}`);
   const drained = await drain(receiver, fixed.ids);
   const wall = (Date.now() - t0) / 1000;
   const cpu1 = cpuSnapshot(procs);
@@ -331,6 +338,9 @@ async function measureMode({ label, url, key, rate, procs, services, storeMetric
     generator_behind_max_ms: round(fixed.behind_ms, 1),
     // Is a bad p99 a slow server (many bad quarter seconds) or one stall (a few)? docs/benchmarks.md
     fixed_worst_by_quarter_second_ms: fixed.worst_by_quarter_second_ms,
+    fixed_started_at_ms: fixed.started_at_ms,
+    fixed_connections_opened_by_quarter_second: fixed.connections_opened_by_quarter_second,
+    fixed_connections_closed_by_quarter_second: fixed.connections_closed_by_quarter_second,
     settled_in_window: settled,
     per_payout_basis: settled ? 'payouts settled in the window' : fixed.ok ? 'payouts answered 200' : 'requests sent',
     cpu_ms_per_payout: round(switchCpu / payouts, 2),

@@ -7,7 +7,7 @@ describe('gateway configuration: HTTP edge and throttling', () => {
     const c = loadGatewayConfig(envReader({}));
     expect(c.requestTimeoutMs).toBe(10_000);
     expect(c.headersTimeoutMs).toBe(5_000);
-    expect(c.keepAliveTimeoutMs).toBe(5_000);
+    expect(c.keepAliveTimeoutMs).toBe(72_000);
     expect(c.connectionTimeoutMs).toBe(60_000);
     expect(c.maxConnections).toBe(4096);
     expect(c.failureLimitPerIpPerMinute).toBe(120);

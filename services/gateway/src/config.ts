@@ -44,7 +44,11 @@ export interface GatewayConfig {
   requestTimeoutMs: number;
   /** The headers must arrive within this (Node `headersTimeout`). */
   headersTimeoutMs: number;
-  /** An idle keep-alive connection is closed after this (Node `keepAliveTimeout`). */
+  /**
+   * An idle keep-alive connection is closed after this (Node `keepAliveTimeout`). Above the common
+   * load balancers' idle timeout (60 s), as Fastify's own default: a pooled client keeps its
+   * connections instead of reopening them in bursts (docs/decisions.md "Keep-alive for pooled clients").
+   */
   keepAliveTimeoutMs: number;
   /** Open connections per process; the next ones are closed at once (Node `maxConnections`). */
   maxConnections: number;
@@ -122,7 +126,7 @@ export function loadGatewayConfig(env: EnvReader = envReader()): GatewayConfig {
     connectionTimeoutMs: env.int('SWITCH_HTTP_CONNECTION_TIMEOUT_MS', 60_000, { min: 1_000, max: 600_000 }),
     requestTimeoutMs: env.int('SWITCH_HTTP_REQUEST_TIMEOUT_MS', 10_000, { min: 500, max: 300_000 }),
     headersTimeoutMs: env.int('SWITCH_HTTP_HEADERS_TIMEOUT_MS', 5_000, { min: 500, max: 300_000 }),
-    keepAliveTimeoutMs: env.int('SWITCH_HTTP_KEEP_ALIVE_TIMEOUT_MS', 5_000, { min: 100, max: 600_000 }),
+    keepAliveTimeoutMs: env.int('SWITCH_HTTP_KEEP_ALIVE_TIMEOUT_MS', 72_000, { min: 100, max: 600_000 }),
     maxConnections: env.int('SWITCH_HTTP_MAX_CONNECTIONS', 4096, { min: 1, max: 1_000_000 }),
     trustProxy: readTrustProxy(env),
     adminToken,
