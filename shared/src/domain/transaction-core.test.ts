@@ -114,6 +114,14 @@ function messages(id: string, tx: Transaction): Record<string, RouterInboxMessag
   return out;
 }
 
+function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
+    for (const inner of Object.values(value)) deepFreeze(inner);
+    Object.freeze(value);
+  }
+  return value;
+}
+
 const ctx = (now = T0, over: Partial<DecisionContext> = {}): DecisionContext => ({
   now,
   policy,
@@ -131,7 +139,9 @@ describe('transaction core: every message × every state', () => {
     for (const now of [T0, at(10 * 60_000)]) {
       const tx = STATES[state]!();
       const before = structuredClone(tx);
-      const d = decide(tx, messages(tx.id, tx)[m]!, ctx(now));
+      // Frozen all through: versions share their unchanged parts, so an edit that wrote into one
+      // would change the version it came from (and throws here instead).
+      const d = decide(deepFreeze(tx), deepFreeze(messages(tx.id, tx)[m]!), ctx(now));
       expect(tx, 'the input is never mutated').toEqual(before);
       if (!d.next) {
         expect(d.effects).toBeNull();
