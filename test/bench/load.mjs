@@ -59,7 +59,9 @@ async function work(spec) {
   // costs the server an accept (docs/decisions.md "Keep-alive for pooled clients").
   const opened = [];
   const closed = [];
+  let closing = false;
   const countNow = (slots) => {
+    if (closing) return;
     const slot = Math.floor(Number(process.hrtime.bigint() - t0) / 250e6);
     slots[slot] = (slots[slot] ?? 0) + 1;
   };
@@ -144,6 +146,7 @@ async function work(spec) {
   const sendSeconds = Number(process.hrtime.bigint() - t0) / 1e9;
   await Promise.allSettled([...inFlight]);
   const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
+  closing = true;
   await pool.close();
   latencies.sort((a, b) => a - b);
   return {

@@ -21,6 +21,7 @@ let origin: string;
 let held: (() => void)[] = [];
 let holding = true;
 let stallStarted = false;
+let answered = 0;
 const release = () => {
   holding = false;
   for (const answer of held) answer();
@@ -31,7 +32,11 @@ beforeAll(async () => {
   server = createServer((req, res) => {
     req.resume();
     req.on('end', () => {
-      const answer = () => res.writeHead(200, { 'content-type': 'application/json' }).end('{"id":"txn_x"}');
+      // The 50th answer closes its connection: the generator counts it lost and opens another.
+      const answer = () =>
+        res
+          .writeHead(200, { 'content-type': 'application/json', ...(++answered === 50 ? { connection: 'close' } : {}) })
+          .end('{"id":"txn_x"}');
       if (!holding) return answer();
       held.push(answer);
       if (!stallStarted) {
@@ -71,11 +76,12 @@ describe('the benchmark load generator, open loop', () => {
     // The stall is placed in time: the worst of the requests due in the first quarter second holds it.
     expect(result.worst_by_quarter_second_ms).toHaveLength(4);
     expect(result.worst_by_quarter_second_ms[0]).toBeGreaterThanOrEqual(stallMs - 5);
-    // The pool's four connections were opened while the server held the first answers, and all of
-    // them were closed with the pool at the end.
+    // The pool's four connections were opened while the server held the first answers; the one the
+    // server closed was counted lost (and opened again if the pool needed it); the pool's own close at
+    // the end is not counted.
     const total = (slots: number[]) => slots.reduce((a, n) => a + n, 0);
-    expect(total(result.connections_opened_by_quarter_second)).toBe(4);
     expect(result.connections_opened_by_quarter_second[0]).toBe(4);
-    expect(total(result.connections_closed_by_quarter_second)).toBe(4);
+    expect(total(result.connections_opened_by_quarter_second)).toBeLessThanOrEqual(5);
+    expect(total(result.connections_closed_by_quarter_second)).toBe(1);
   });
 });

@@ -129,10 +129,10 @@ function stallSummary(worst) {
   return `worst latency per quarter second: median ${typical} ms; ${stalls.length} of ${worst.length} above ${far} ms${stalls.length ? ` (${stalls.slice(0, 8).join(', ')})` : ''}`;
 }
 
-/** How many connections the generator opened and lost in the fixed phase, after its first second. */
+/** How many connections the generator opened and lost in the fixed phase after its first second (not its own close at the end). */
 function connectionSummary(load) {
   const sum = (slots) => slots.slice(4).reduce((a, n) => a + n, 0);
-  return `connections opened after the first second: ${sum(load.connections_opened_by_quarter_second)}, closed: ${sum(load.connections_closed_by_quarter_second)} (the pool's own close at the end included)`;
+  return `connections opened after the first second: ${sum(load.connections_opened_by_quarter_second)}, closed by the server or lost: ${sum(load.connections_closed_by_quarter_second)}`;
 }
 
 /** Waits (bounded: a benchmark, not a test) until every answered payout's webhook has arrived. */
