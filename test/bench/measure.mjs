@@ -108,3 +108,28 @@ export function percentile(sorted, q) {
 }
 
 export const round = (x, digits = 1) => (x === null || Number.isNaN(x) ? null : Number(x.toFixed(digits)));
+
+/**
+ * The event-loop utilisation (0..1) of a process watched by loop-watch.cjs, averaged over each
+ * quarter second from `startedAtMs`, for `slots` quarter seconds: null where no sample fell. A sample
+ * covers the 50 ms before its time and is counted in the quarter second that holds its middle.
+ */
+export function loopBusyByQuarterSecond(dir, pid, startedAtMs, slots) {
+  let text = '';
+  try {
+    text = readFileSync(`${dir}/loop-${pid}.txt`, 'utf8');
+  } catch {
+    return null;
+  }
+  const sum = new Array(slots).fill(0);
+  const count = new Array(slots).fill(0);
+  for (const line of text.split('\n')) {
+    const [at, utilisation] = line.split(' ').map(Number);
+    if (!Number.isFinite(at) || !Number.isFinite(utilisation)) continue;
+    const slot = Math.floor((at - 25 - startedAtMs) / 250);
+    if (slot < 0 || slot >= slots) continue;
+    sum[slot] += utilisation;
+    count[slot]++;
+  }
+  return sum.map((s, i) => (count[i] ? Math.round((100 * s) / count[i]) / 100 : null));
+}

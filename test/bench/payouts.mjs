@@ -16,7 +16,7 @@ import { REPO } from '../../infra/stack/infra.mjs';
 import { startStack } from '../../infra/stack/stack.mjs';
 import { freePort } from '../../infra/stack/processes.mjs';
 import { runLoad } from './load.mjs';
-import { cpuMs, jitCpuMs, rssMiB, scrape, total, percentile, round } from './measure.mjs';
+import { cpuMs, jitCpuMs, loopBusyByQuarterSecond, rssMiB, scrape, total, percentile, round } from './measure.mjs';
 import { seedSettled } from './seed.mjs';
 import { summariseProfiles } from './profiles.mjs';
 
@@ -75,6 +75,11 @@ const INFRA_PORTS = {
 const HIGH_RATE_LIMIT = { SWITCH_RATE_LIMIT_PER_MINUTE: '10000000', SWITCH_LOG_REQUESTS: 'false', LOG_LEVEL: 'error' };
 // `node --cpu-prof` (NODE_OPTIONS refuses it): each process writes its V8 profile when it exits.
 const profileArgs = CFG.cpuProf ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : [];
+// Every switch process's event loop is watched (test/bench/loop-watch.cjs): busy or blocked, per quarter second.
+const LOOP_DIR = resolve(BENCH_DIR, `loops-${new Date().toISOString().replace(/[:.]/g, '-')}`);
+mkdirSync(LOOP_DIR, { recursive: true });
+const nodeArgs = [...profileArgs, '--require', resolve(REPO, 'test/bench/loop-watch.cjs')];
+const WATCH_ENV = { BENCH_LOOP_WATCH_DIR: LOOP_DIR };
 /** pid → process name, written beside the profiles (their file names carry the pid). */
 const profiled = {};
 
@@ -120,13 +125,47 @@ async function admin(adminUrl, token, path, body) {
 /** The fixed phase's worst latency per quarter second, told as: typical, and the slots far above it. */
 function stallSummary(worst) {
   if (worst.length === 0) return 'no requests';
+  const { typical, far, slots } = stallsOf(worst);
+  const stalls = slots.map((slot) => `${(slot / 4).toFixed(2)} s: ${worst[slot]} ms`);
+  return `worst latency per quarter second: median ${typical} ms; ${stalls.length} of ${worst.length} above ${far} ms${stalls.length ? ` (${stalls.slice(0, 8).join(', ')})` : ''}`;
+}
+
+/** The quarter seconds whose worst latency is far above the median's. */
+function stallsOf(worst) {
   const typical = percentile(
     [...worst].sort((a, b) => a - b),
     0.5,
   );
   const far = Math.max(20, 3 * typical);
-  const stalls = worst.flatMap((ms, slot) => (ms > far ? [`${(slot / 4).toFixed(2)} s: ${ms} ms`] : []));
-  return `worst latency per quarter second: median ${typical} ms; ${stalls.length} of ${worst.length} above ${far} ms${stalls.length ? ` (${stalls.slice(0, 8).join(', ')})` : ''}`;
+  return { typical, far, slots: worst.flatMap((ms, slot) => (ms > far ? [slot] : [])) };
+}
+
+/**
+ * How busy each watched process's event loop was in the fixed phase: on average, and in the stalls
+ * (the busiest process of each). A loop at 100 % in a stall is a saturated process; all loops well
+ * below it, a stall outside them (a blocked call would show as one late sample at 100 %).
+ */
+function loopSummary(loops, worst) {
+  const names = Object.keys(loops);
+  if (names.length === 0) return 'no event-loop samples';
+  const mean = (xs) => {
+    const known = xs.filter((x) => x !== null);
+    return known.length ? known.reduce((a, x) => a + x, 0) / known.length : 0;
+  };
+  const busiest = names
+    .map((n) => [n, mean(loops[n])])
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 4)
+    .map(([n, m]) => `${n} ${Math.round(100 * m)} %`);
+  const inStalls = stallsOf(worst)
+    .slots.slice(0, 8)
+    .map((slot) => {
+      // The requests due in a stall's quarter second wait into the next one: the busier of the two.
+      const busyAround = (name) => Math.max(loops[name][slot] ?? 0, loops[name][slot + 1] ?? 0);
+      const [n, b] = names.map((name) => [name, busyAround(name)]).sort((a, b2) => b2[1] - a[1])[0];
+      return `${(slot / 4).toFixed(2)} s: ${n} ${Math.round(100 * b)} %`;
+    });
+  return `event loops busy at the fixed rate: ${busiest.join(', ')}${inStalls.length ? `; in the stalls: ${inStalls.join(', ')}` : ''}`;
 }
 
 /** How many connections the generator opened and lost in the fixed phase after its first second (not its own close at the end). */
@@ -310,6 +349,13 @@ async function measureMode({ label, url, key, rate, procs, services, storeMetric
   const idle1 = cpuSnapshot(procs);
   const idleMs = Date.now() - idleT0;
   const idlePercent = (name) => round((100 * (idle1[name] - idle0[name])) / idleMs, 1);
+  // Read after the idle phase: every process has flushed its samples of the fixed phase by then.
+  const loops = {};
+  for (const p of procs) {
+    const busy = loopBusyByQuarterSecond(LOOP_DIR, p.pid, fixed.started_at_ms, fixed.worst_by_quarter_second_ms.length);
+    if (busy) loops[p.name] = busy;
+  }
+  say(`${label}: ${loopSummary(loops, fixed.worst_by_quarter_second_ms)}`);
   const delays = (await stateChangedAt(fixed.ids))
     .map(([id, changedAt]) => (receiver.first.get(id)?.sentAt ?? Number.NaN) - changedAt)
     .filter((d) => Number.isFinite(d))
@@ -339,6 +385,8 @@ async function measureMode({ label, url, key, rate, procs, services, storeMetric
     // Is a bad p99 a slow server (many bad quarter seconds) or one stall (a few)? docs/benchmarks.md
     fixed_worst_by_quarter_second_ms: fixed.worst_by_quarter_second_ms,
     fixed_started_at_ms: fixed.started_at_ms,
+    // Each switch process's event-loop utilisation (0..1) per quarter second of the fixed phase.
+    fixed_event_loop_busy_by_quarter_second: loops,
     fixed_connections_opened_by_quarter_second: fixed.connections_opened_by_quarter_second,
     fixed_connections_closed_by_quarter_second: fixed.connections_closed_by_quarter_second,
     settled_in_window: settled,
@@ -415,11 +463,12 @@ async function embedded() {
   const port = await freePort();
   const operatorPort = await freePort();
   const adminToken = `bench-${randomUUID()}`;
-  const child = spawn(process.execPath, [...profileArgs, 'services/embedded/dist/main.js'], {
+  const child = spawn(process.execPath, [...nodeArgs, 'services/embedded/dist/main.js'], {
     cwd: REPO,
     env: {
       ...process.env,
       ...HIGH_RATE_LIMIT,
+      ...WATCH_ENV,
       PORT: String(port),
       OPERATOR_PORT: String(operatorPort),
       SWITCH_ADMIN_TOKEN: adminToken,
@@ -479,8 +528,8 @@ async function kafkaModes(which) {
     infraPorts: INFRA_PORTS,
     database,
     merchant: 'bench',
-    env: HIGH_RATE_LIMIT,
-    nodeArgs: profileArgs,
+    env: { ...HIGH_RATE_LIMIT, ...WATCH_ENV },
+    nodeArgs,
     sink: { write: (line) => serviceLog.write(`${line}\n`), colour: false },
     log: (line) => say(`stack: ${line}`),
   });
