@@ -1,7 +1,7 @@
 import type { BancoId } from './bancos';
 import { canTransition, ForbiddenTransition, isFinal, type EstadoTransaccion, type TransitionCause } from './estados';
 import type { MotivoRechazo } from './motivos';
-import type { BankOutcome, Rail, Transaction } from './operation';
+import type { Attempt, BankOutcome, Rail, Transaction } from './operation';
 
 /**
  * Pure edits of a transaction document, the building blocks of `decide` (./transaction-core.ts);
@@ -75,7 +75,8 @@ export function resolveAttempt(
   const attempt = next.attempts[i];
   if (!attempt) throw new Error(`transaction ${tx.id} has no attempt ${n}`);
   // Written out, not `{ ...attempt, outcome }`: a spread that adds keys gives each object a hidden
-  // class of its own (docs/decisions.md "Object literals and V8 hidden classes").
+  // class of its own (docs/decisions.md "Object literals and V8 hidden classes"). `Required` makes a
+  // field added to `Attempt` a compile error here rather than a field this edit drops.
   next.attempts[i] = {
     n: attempt.n,
     banco: attempt.banco,
@@ -84,7 +85,7 @@ export function resolveAttempt(
     dispatchVersion: attempt.dispatchVersion,
     outcome,
     resolvedAt: now,
-  };
+  } satisfies Required<Attempt>;
   return next;
 }
 
