@@ -12,6 +12,26 @@ collectDefaultMetrics({ register: registry, eventLoopMonitoringPrecision: 50 });
 
 const seconds = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 
+/**
+ * `switch_event_loop_busy_seconds_total`: the time this process's event loop spent running callbacks
+ * rather than waiting for I/O (`performance.eventLoopUtilization().active`), read at each scrape.
+ * Its `rate()` is the loop's utilisation, 0..1, exact whatever the scrape interval and however many
+ * scrapers. Lag (`nodejs_eventloop_lag_seconds`) shows a loop that is blocked; utilisation shows one
+ * that is saturated: near 1, every burst queues although no single call is slow (docs/benchmarks.md,
+ * "What the stalls are").
+ */
+let loopBusyReported = 0;
+new Counter({
+  name: 'switch_event_loop_busy_seconds_total',
+  help: 'Time the event loop spent running callbacks, not waiting for I/O; rate() is its utilisation (0..1)',
+  registers: [registry],
+  collect() {
+    const busy = performance.eventLoopUtilization().active / 1000;
+    if (busy > loopBusyReported) this.inc(busy - loopBusyReported);
+    loopBusyReported = busy;
+  },
+});
+
 export const metrics = {
   httpRequests: new Counter({
     name: 'http_requests_total',
