@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { sharesOneHiddenClass } from '../../test/fixtures/hidden-class';
 import { newTransaction, type Transaction } from './operation';
 import { asOneWrite, dispatch, resolveAttempt, transition } from './transaction-edits';
 
@@ -8,9 +9,9 @@ const cuenta = { tipo: 'cuenta' as const, valor: '01910000000000000001', banco: 
 const telefono = { tipo: 'telefono' as const, valor: '04141234567', banco: '0102', identificacion: 'V12345678', nombre: 'B' };
 
 /** A payout the bank accepted (two history entries: ACEPTADA, PENDIENTE), its order resolved. */
-function pending(): Transaction {
+function pending(i = 0): Transaction {
   const fresh = newTransaction({
-    id: 'txn_edits',
+    id: `txn_edits_${i}`,
     merchantId: 'm',
     mode: 'test',
     idempotencyKey: 'k',
@@ -61,5 +62,23 @@ describe('transaction edits share what they do not change', () => {
     expect(one.history[0]).toBe(before.history[0]);
     expect(one.history[1]).toBe(before.history[1]);
     expect(one.attempts[0]).toBe(before.attempts[0]);
+  });
+
+  it('gives the versions it builds one hidden class once warm (no per-object maps)', () => {
+    // Each site: a spread that only overrides keys its source has, or an entry written out.
+    expect(sharesOneHiddenClass((i) => dispatch(pending(i), 'banco_plaza', 'pago_movil', T1))).toBe(true);
+    expect(sharesOneHiddenClass((i) => resolveAttempt(dispatch(pending(i), 'banco_plaza', 'pago_movil', T1), 2, 'settled', T1))).toBe(true);
+    expect(
+      sharesOneHiddenClass((i) => resolveAttempt(dispatch(pending(i), 'banco_plaza', 'pago_movil', T1), 2, 'settled', T1).attempts[1]!),
+    ).toBe(true);
+    expect(
+      sharesOneHiddenClass((i) => {
+        const before = pending(i);
+        return asOneWrite(
+          before,
+          transition(resolveAttempt(dispatch(before, 'bnc', 'pago_movil', T1), 2, 'settled', T1), 'LIQUIDADA', 'status_query', {}, T1),
+        );
+      }),
+    ).toBe(true);
   });
 });
