@@ -55,7 +55,9 @@ const CFG = {
 };
 if (!['postgresql', 'mongo'].includes(CFG.seedVia)) throw new Error(`--seed-via must be postgresql or mongo, not ${CFG.seedVia}`);
 const BENCH_DIR = resolve(REPO, '.cache/bench');
-const PROFILE_DIR = resolve(BENCH_DIR, `profiles-${new Date().toISOString().replace(/[:.]/g, '-')}`);
+// One stamp for the run's directories (profiles, event-loop samples).
+const RUN_STAMP = new Date().toISOString().replace(/[:.]/g, '-');
+const PROFILE_DIR = resolve(BENCH_DIR, `profiles-${RUN_STAMP}`);
 mkdirSync(BENCH_DIR, { recursive: true });
 const serviceLog = createWriteStream(resolve(BENCH_DIR, 'services.log'));
 const say = (line) => process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${line}\n`);
@@ -76,7 +78,7 @@ const HIGH_RATE_LIMIT = { SWITCH_RATE_LIMIT_PER_MINUTE: '10000000', SWITCH_LOG_R
 // `node --cpu-prof` (NODE_OPTIONS refuses it): each process writes its V8 profile when it exits.
 const profileArgs = CFG.cpuProf ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : [];
 // Every switch process's event loop is watched (test/bench/loop-watch.cjs): busy or blocked, per quarter second.
-const LOOP_DIR = resolve(BENCH_DIR, `loops-${new Date().toISOString().replace(/[:.]/g, '-')}`);
+const LOOP_DIR = resolve(BENCH_DIR, `loops-${RUN_STAMP}`);
 mkdirSync(LOOP_DIR, { recursive: true });
 const nodeArgs = [...profileArgs, '--require', resolve(REPO, 'test/bench/loop-watch.cjs')];
 const WATCH_ENV = { BENCH_LOOP_WATCH_DIR: LOOP_DIR };
