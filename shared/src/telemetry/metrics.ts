@@ -20,15 +20,14 @@ const seconds = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
  * that is saturated: near 1, every burst queues although no single call is slow (docs/benchmarks.md,
  * "What the stalls are").
  */
-let loopBusyReported = 0;
 new Counter({
   name: 'switch_event_loop_busy_seconds_total',
   help: 'Time the event loop spent running callbacks, not waiting for I/O; rate() is its utilisation (0..1)',
   registers: [registry],
+  // The loop's own running total since the process started: set to it at each scrape.
   collect() {
-    const busy = performance.eventLoopUtilization().active / 1000;
-    if (busy > loopBusyReported) this.inc(busy - loopBusyReported);
-    loopBusyReported = busy;
+    this.reset();
+    this.inc(performance.eventLoopUtilization().active / 1000);
   },
 });
 
