@@ -106,7 +106,22 @@ fetch_apicurio() {
 # makes one statement atomic by itself, and the transaction cost two more round trips per write
 # (FerretDB's pgx and PostgreSQL, on every store write of the switch). Several documents (several
 # statements) keep their transaction.
-FERRETDB_PATCH="sqlite-id-index-1 pg-id-index-1 pg-gin-index-2 pg-atomic-update-1 pg-single-statement-1"
+# Leak tracking is left to debug builds: FerretDB 1.24 registers every document iterator, query
+# iterator and pool it creates in a pprof profile (a stack trace each, through runtime.Callers) and
+# gives it a finalizer that panics the server if it is collected without being closed. Its own debug
+# build (`ferretdb_debug` tag) is where that belongs; in this one it was 8 % of FerretDB's CPU under the
+# benchmark (pprof, `-debug-addr`), every object also surviving one more GC cycle for its finalizer.
+# Documents are decoded with github.com/goccy/go-json instead of encoding/json: FerretDB reads every
+# document it updates, and decoding the stored JSON (its `sjson` format: the document beside its type
+# schema, about 4.7 KB for a payout) took a third of its CPU under the benchmark. Only the decoders
+# change (json.NewDecoder in the sjson package); encoding stays on encoding/json, as goccy's encoder
+# reaches into runtime internals that have crashed on recent Go releases (goccy/go-json#519).
+# FerretDB's own sjson tests pass with it, except the ones comparing the text of error messages for
+# truncated input. Measured with `node test/bench/store-cycles.mjs` (insert, find, two
+# compare-and-set updates of a payout-sized document, 16 at a time): with this and the leak tracking
+# off, FerretDB's CPU per cycle fell from 2.3 to 1.8 ms; with FERRETDB_GOGC at 2000 (infra/lib.sh),
+# from 2.5 to 1.7 ms (four alternating runs each, 2026-11-25).
+FERRETDB_PATCH="sqlite-id-index-1 pg-id-index-1 pg-gin-index-2 pg-atomic-update-1 pg-single-statement-1 no-leak-tracking-1 sjson-goccy-decode-1"
 ferretdb_patched_modfile() {
   local dir work="$CACHE/ferretdb-patched" file=internal/backends/sqlite/metadata/metadata.go
   local pgq=internal/backends/postgresql/query.go
@@ -130,6 +145,8 @@ ferretdb_patched_modfile() {
   ferretdb_patch_gin "$work/FerretDB/internal/backends/postgresql/metadata" || { echo "the FerretDB source changed: PostgreSQL GIN index patch not applied" >&2; return 1; }
   ferretdb_patch_atomic_update "$work/FerretDB/internal" || { echo "the FerretDB source changed: atomic update patch not applied" >&2; return 1; }
   ferretdb_patch_single_statement "$work/FerretDB/internal/backends/postgresql" || { echo "the FerretDB source changed: single-statement patch not applied" >&2; return 1; }
+  ferretdb_patch_no_leak_tracking "$work/FerretDB/internal/util/resource/resource.go" || { echo "the FerretDB source changed: leak-tracking patch not applied" >&2; return 1; }
+  ferretdb_patch_sjson_decoder "$work/FerretDB/internal/handler/sjson" || { echo "the FerretDB source changed: sjson decoder patch not applied" >&2; return 1; }
   cp "$INFRA_DIR/ferretdb/go.mod" "$work/go.mod" && cp "$INFRA_DIR/ferretdb/go.sum" "$work/go.sum"
   printf '\nreplace github.com/FerretDB/FerretDB => %s\n' "$work/FerretDB" >>"$work/go.mod"
   echo "$work/go.mod"
@@ -416,6 +433,33 @@ func inTransactionUnlessSingle(ctx context.Context, p *pgxpool.Pool, single bool
 	return pool.InTransaction(ctx, p, f)
 }
 GO
+}
+
+# The leak-tracking part of the patch (see FERRETDB_PATCH): Track and Untrack return at once unless
+# this is FerretDB's debug build.
+ferretdb_patch_no_leak_tracking() {
+  perl -0pi -e '
+    my $n = 0;
+    $n += s/(\nfunc (?:Track|Untrack)\(obj any, token \*Token\) \{\n)/$1\tif !debugbuild.Enabled { \/\/ patched (infra\/fetch.sh)\n\t\treturn\n\t}\n\n/g;
+    $n == 2 or die "resource.go: $n of 2\n";
+  ' "$1"
+}
+
+# The decoder part of the patch (see FERRETDB_PATCH): every json.NewDecoder of the sjson package
+# becomes goccy's, which has the same API.
+ferretdb_patch_sjson_decoder() {
+  local f n=0
+  for f in "$1"/*.go; do
+    case "$f" in *_test.go) continue ;; esac
+    grep -q 'json\.NewDecoder(' "$f" || continue
+    perl -0pi -e '
+      s/\bjson\.NewDecoder\(/gojson.NewDecoder(/g;
+      s/\*json\.Decoder\b/*gojson.Decoder/g;
+      s/(\n\t"encoding\/json"\n)/$1\tgojson "github.com\/goccy\/go-json" \/\/ patched (infra\/fetch.sh)\n/ or die "no encoding\/json import\n";
+    ' "$f" || return 1
+    n=$((n + 1))
+  done
+  [ "$n" -ge 10 ] || { echo "sjson: $n files with decoders, expected at least 10" >&2; return 1; }
 }
 
 fetch_ferretdb() {

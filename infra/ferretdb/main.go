@@ -16,6 +16,8 @@ import (
 	"log/slog"
 	"math"
 	"net"
+	"net/http"
+	_ "net/http/pprof" // served only with -debug-addr
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -34,6 +36,7 @@ func main() {
 	level := flag.String("log-level", "warn", "log level: debug, info, warn, error")
 	ping := flag.String("ping", "", "do not serve: send the MongoDB `ping` command to this host:port (or Unix socket path) until it answers ok")
 	timeout := flag.Duration("timeout", 120*time.Second, "with -ping: give up after this long")
+	debug := flag.String("debug-addr", "", "if set, serve Go's profiler (/debug/pprof/) on this TCP address, e.g. 127.0.0.1:6060")
 	flag.Parse()
 
 	if *ping != "" {
@@ -67,6 +70,10 @@ func main() {
 		where = abs
 	default:
 		log.Fatalf("bad -handler %q: postgresql or sqlite", *handler)
+	}
+
+	if *debug != "" {
+		go func() { log.Printf("ferretdb: profiler stopped: %v", http.ListenAndServe(*debug, nil)) }()
 	}
 
 	f, err := ferretdb.New(&config)
