@@ -121,7 +121,18 @@ fetch_apicurio() {
 # compare-and-set updates of a payout-sized document, 16 at a time): with this and the leak tracking
 # off, FerretDB's CPU per cycle fell from 2.3 to 1.8 ms; with FERRETDB_GOGC at 2000 (infra/lib.sh),
 # from 2.5 to 1.7 ms (four alternating runs each, 2026-11-25).
-FERRETDB_PATCH="sqlite-id-index-1 pg-id-index-1 pg-gin-index-2 pg-atomic-update-1 pg-single-statement-1 no-leak-tracking-1 sjson-goccy-decode-1"
+# Range conditions on strings are pushed down to PostgreSQL: stock FerretDB pushes down only `$eq` and
+# `$ne`, so the switch's loop queries (`{_unannounced: true, updatedAt: {$lte: t}}`, `{_due: true,
+# nextCheckAt: {$lte: t}}`, the notifier's `nextAttemptAt: {$lte: t}`) fetched, decoded and dropped
+# every document matching their equality: every operation in flight, at every poll (under the
+# benchmark the outbox relay's poll alone was a tenth of PostgreSQL's statement time, and a quarter of
+# the documents FerretDB decoded). For `$lt`, `$lte`, `$gt`, `$gte` with a string operand on a top-level
+# field the patch adds `(jsonb_typeof(f) <> 'string' OR (f as text) COLLATE "C" <op> $n)`. It only ever
+# narrows to a superset of MongoDB's answer, since FerretDB still checks every fetched document in Go:
+# a string is compared byte by byte (collation "C" is what MongoDB's binary comparison of UTF-8 is,
+# whatever the database's collation), and anything that is not a string (an array whose elements may
+# match, a number, null) is let through; a missing field matches no range condition on either side.
+FERRETDB_PATCH="sqlite-id-index-1 pg-id-index-1 pg-gin-index-2 pg-atomic-update-1 pg-single-statement-1 no-leak-tracking-1 sjson-goccy-decode-1 pg-range-pushdown-1"
 ferretdb_patched_modfile() {
   local dir work="$CACHE/ferretdb-patched" file=internal/backends/sqlite/metadata/metadata.go
   local pgq=internal/backends/postgresql/query.go
@@ -147,6 +158,7 @@ ferretdb_patched_modfile() {
   ferretdb_patch_single_statement "$work/FerretDB/internal/backends/postgresql" || { echo "the FerretDB source changed: single-statement patch not applied" >&2; return 1; }
   ferretdb_patch_no_leak_tracking "$work/FerretDB/internal/util/resource/resource.go" || { echo "the FerretDB source changed: leak-tracking patch not applied" >&2; return 1; }
   ferretdb_patch_sjson_decoder "$work/FerretDB/internal/handler/sjson" || { echo "the FerretDB source changed: sjson decoder patch not applied" >&2; return 1; }
+  ferretdb_patch_range_pushdown "$work/FerretDB/$pgq" || { echo "the FerretDB source changed: range pushdown patch not applied" >&2; return 1; }
   cp "$INFRA_DIR/ferretdb/go.mod" "$work/go.mod" && cp "$INFRA_DIR/ferretdb/go.sum" "$work/go.sum"
   printf '\nreplace github.com/FerretDB/FerretDB => %s\n' "$work/FerretDB" >>"$work/go.mod"
   echo "$work/go.mod"
@@ -460,6 +472,22 @@ ferretdb_patch_sjson_decoder() {
     n=$((n + 1))
   done
   [ "$n" -ge 10 ] || { echo "sjson: $n files with decoders, expected at least 10" >&2; return 1; }
+}
+
+# The range part of the patch (see FERRETDB_PATCH): a case before prepareWhereClause's "$gt and $lt" TODO.
+ferretdb_patch_range_pushdown() {
+  perl -0pi -e '
+    my $patch = "\t\t\t\tcase \"\$lt\", \"\$lte\", \"\$gt\", \"\$gte\": // patched (infra/fetch.sh): a string on a top-level field\n" .
+      "\t\t\t\t\ts, ok := v.(string)\n" .
+      "\t\t\t\t\tif !ok || keyOperator != \"->\" {\n\t\t\t\t\t\tcontinue\n\t\t\t\t\t}\n\n" .
+      "\t\t\t\t\top := map[string]string{\"\$lt\": \"<\", \"\$lte\": \"<=\", \"\$gt\": \">\", \"\$gte\": \">=\"}[k]\n" .
+      "\t\t\t\t\tkeyArg, valueArg := p.Next(), p.Next()\n" .
+      "\t\t\t\t\tfilters = append(filters, fmt.Sprintf(\n" .
+      "\t\t\t\t\t\t`(jsonb_typeof(%[1]s->%[2]s) <> \x27string\x27 OR (%[1]s->>%[2]s) COLLATE \"C\" %[3]s %[4]s)`,\n" .
+      "\t\t\t\t\t\tmetadata.DefaultColumn, keyArg, op, valueArg,\n\t\t\t\t\t))\n" .
+      "\t\t\t\t\targs = append(args, rootKey, s)\n\n";
+    s/(\t\t\t\tdefault:\n\t\t\t\t\t\/\/ \$gt and \$lt\n)/$patch$1/ or die "anchor not found\n";
+  ' "$1"
 }
 
 fetch_ferretdb() {

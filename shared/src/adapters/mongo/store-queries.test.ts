@@ -78,6 +78,52 @@ describe.runIf(url)('loop queries are served where the data is (explain on the r
     }
   });
 
+  // A loop query's time bound is the part that keeps its answer small: everything in flight matches
+  // its equality. On FerretDB's PostgreSQL backend the bound must be in PostgreSQL's plan (the range
+  // pushdown of infra/fetch.sh's patch), not applied in Go to every document shipped to it.
+  it.each([
+    ['reconciler: due operations', 'transactions', LOOP_QUERIES.transactionsDue(now), 'nextCheckAt'],
+    ['router: the outbox relay, unmarked writes', 'transactions', LOOP_QUERIES.transactionsUnannounced(now), 'updatedAt'],
+    ['notifier: deliveries due', 'webhook_deliveries', LOOP_QUERIES.deliveriesDue(now), 'nextAttemptAt'],
+  ])('%s: its time bound is evaluated by PostgreSQL (FerretDB)', async (_name, collection, filter, field) => {
+    if (!ferretDb) return;
+    const plan = (await admin.db(database).collection(collection).find(filter).explain()) as Document;
+    if (Array.isArray(plan.queryPlanner)) return; // SQLite: pushdown of equalities is all there is
+    const conditions: string[] = [];
+    const walk = (node: Document) => {
+      for (const key of ['Filter', 'Recheck Cond', 'Index Cond']) if (typeof node[key] === 'string') conditions.push(node[key]);
+      for (const child of node.Plans ?? []) walk(child);
+    };
+    walk(plan.queryPlanner.Plan);
+    expect(conditions.join(' AND '), JSON.stringify(plan.queryPlanner)).toContain(`'${field}'`);
+  });
+
+  // What a pushed-down range must not change: MongoDB's answer. Strings compare byte by byte (so
+  // "B" < "a" < "ñ"), an array matches through any element, other types never match a string bound.
+  it('range conditions on strings keep their MongoDB answer, whatever the field holds', async () => {
+    const c = admin.db(database).collection<Document>('range_semantics');
+    await c.insertMany([
+      { _id: 'upper', f: 'B' },
+      { _id: 'lower', f: 'a' },
+      { _id: 'enye', f: 'ñ' },
+      { _id: 'empty', f: '' },
+      { _id: 'array', f: ['z', 'a'] },
+      { _id: 'number', f: 5 },
+      { _id: 'null', f: null },
+      { _id: 'missing' },
+      { _id: 'date', f: new Date(0) },
+      { _id: 'object', f: { x: 'a' } },
+    ]);
+    await c.createIndex({ f: 1 });
+    const ids = async (filter: Document) => (await c.find(filter).toArray()).map((d) => d._id).sort();
+    expect(await ids({ f: { $lte: 'a' } })).toEqual(['array', 'empty', 'lower', 'upper']);
+    expect(await ids({ f: { $lt: 'a' } })).toEqual(['empty', 'upper']);
+    expect(await ids({ f: { $gt: 'a' } })).toEqual(['array', 'enye']);
+    expect(await ids({ f: { $gte: 'B' } })).toEqual(['array', 'enye', 'lower', 'upper']);
+    expect(await ids({ f: { $gt: 'z' } })).toEqual(['enye']);
+    expect(await ids({ f: { $gt: '', $lt: 'b' } })).toEqual(['array', 'lower', 'upper']);
+  });
+
   it('revisions scheme (FerretDB): the repair of interrupted writes reads only pending revisions', async () => {
     if (store.consistency !== 'revisions') return;
     const plan = (await admin.db(database).collection('transactions_revisions').find({ pending: true }).explain()) as Document;
