@@ -51,6 +51,12 @@ const CFG = {
   idleSeconds: number('idle-seconds', QUICK ? 5 : 10),
   timeoutSeconds: number('timeout-seconds', 30),
   cpuProf: flag('cpu-prof'),
+  // Extra node/V8 flags for every switch process, without their leading dashes (the option parser
+  // takes a value starting with `--` for the next option): `--node-flags max-semi-space-size=32,…`.
+  nodeFlags: option('node-flags', '')
+    .split(',')
+    .filter(Boolean)
+    .map((f) => `--${f}`),
   json: option('json'),
 };
 if (!['postgresql', 'mongo'].includes(CFG.seedVia)) throw new Error(`--seed-via must be postgresql or mongo, not ${CFG.seedVia}`);
@@ -80,7 +86,7 @@ const profileArgs = CFG.cpuProf ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`
 // Every switch process's event loop is watched (test/bench/loop-watch.cjs): busy or blocked, per quarter second.
 const LOOP_DIR = resolve(BENCH_DIR, `loops-${RUN_STAMP}`);
 mkdirSync(LOOP_DIR, { recursive: true });
-const nodeArgs = [...profileArgs, '--require', resolve(REPO, 'test/bench/loop-watch.cjs')];
+const nodeArgs = [...profileArgs, ...CFG.nodeFlags, '--require', resolve(REPO, 'test/bench/loop-watch.cjs')];
 const WATCH_ENV = { BENCH_LOOP_WATCH_DIR: LOOP_DIR };
 /** pid → process name, written beside the profiles (their file names carry the pid). */
 const profiled = {};
