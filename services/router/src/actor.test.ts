@@ -232,9 +232,11 @@ describe('TransactionActor', () => {
     const again = await get(h, msg.txnId);
     expect(again.version).toBe(after.version);
     expect(again.history).toHaveLength(1);
-    // A final state is marked announced right after its announcement: redeliveries publish nothing.
-    expect(h.events.length).toBe(eventsAfterFirst);
+    // A final state is written with its own mark. A redelivery of the message that made it repeats its
+    // announcement (the same version: receivers dedupe by id and version), never a new write.
     expect(after.announcedVersion).toBe(after.version);
+    expect(h.events.slice(eventsAfterFirst).map((e) => e.version)).toEqual(h.events.slice(eventsAfterFirst).map(() => after.version));
+    expect(again).toEqual(after);
     // An answer for an attempt that never existed is ignored too.
     await h.bankResult(msg.txnId, 7, { type: 'rejected', motivo: 'SALDO_INSUFICIENTE', referencia: null, raw: {} });
     expect((await get(h, msg.txnId)).estado).toBe('LIQUIDADA');
@@ -418,6 +420,29 @@ describe('TransactionActor', () => {
   });
 
   describe('announced always (the inbox is the outbox)', () => {
+    it('a final state is written with its own mark, in the one write: no second write, and a failed announcement is repaired by the redelivery, never by the relay', async () => {
+      const h = await harness();
+      const msg = executeOf(pagar());
+      await h.actor.handle(msg);
+      await h.settle();
+      const dispatched = await get(h, msg.txnId);
+      const result: RouterInboxMessage = { type: 'bank_result', txnId: msg.txnId, attempt: 1, op: 'execute', outcome: settled };
+      // The LIQUIDADA write is persisted, then its announcement fails (a broker gone, or a crash).
+      await expect(unannouncing(h).handle(result)).rejects.toThrow('broker unreachable');
+      const stored = await get(h, msg.txnId);
+      expect(stored).toMatchObject({ estado: 'LIQUIDADA', version: dispatched.version + 1, announcedVersion: dispatched.version + 1 });
+      // The relay has nothing to do for it, now or ever: the message that made it is its keeper.
+      expect(await h.actor.relay(new Date(Date.now() + 3_600_000).toISOString())).toBe(0);
+      h.events.length = 0;
+      await h.actor.handle(result);
+      await h.settle();
+      expect(h.events).toEqual([
+        expect.objectContaining({ version: stored.version, transition: expect.objectContaining({ to: 'LIQUIDADA' }) }),
+      ]);
+      // Announcing it wrote nothing: the stored document is the one the outcome write made.
+      expect(await get(h, msg.txnId)).toEqual(stored);
+    });
+
     it('a redelivered bank result whose first handling failed to announce announces it, without a restart', async () => {
       const h = await harness();
       const msg = executeOf(pagar());

@@ -136,9 +136,10 @@ export class TransactionActor {
       // announcement or a crash: the inbox is the outbox (the offset of the message that made a write
       // is committed only after its announcement), so announcing the stored state again is what
       // repairs a lost one (DESIGN rule 1: re-announce, never re-execute). Receivers dedupe.
-      if (stored && stored.writtenBy === messageKey(message) && stored.announcedVersion < stored.version) {
+      // A final state carries its own mark (written with it, below), so for it the mark says nothing.
+      if (stored && stored.writtenBy === messageKey(message) && (isFinal(stored.estado) || stored.announcedVersion < stored.version)) {
         await announce(this.deps.bus, stored, effectsOf(stored, related));
-        await store.transactions.markAnnounced(stored.id, stored.version);
+        if (!isFinal(stored.estado)) await store.transactions.markAnnounced(stored.id, stored.version);
         this.written.forget(stored.id);
       }
       // A gateway asking about an operation whose answer was already given (its command came after the
@@ -149,8 +150,11 @@ export class TransactionActor {
     }
     decision.next.writtenBy = messageKey(message);
     // The outbox mark rides on the write: this message is handled only after every earlier message of
-    // the transaction was committed, and each was committed only after its write was announced.
-    decision.next.announcedVersion = tx.version;
+    // the transaction was committed, and each was committed only after its write was announced. A final
+    // state takes no next write to carry its mark, so it carries its own: its announcement's only
+    // keeper is this message, which is committed only after announcing it and, if the announcement
+    // fails or the process dies first, comes back and announces it again (above). No relay needed.
+    decision.next.announcedVersion = isFinal(decision.next.estado) ? decision.next.version : tx.version;
     if (decision.fence) {
       // Lost to the worker (it claimed first): the order was sent, and the status query will tell.
       const { txnId, attempt } = decision.fence;
@@ -181,8 +185,6 @@ export class TransactionActor {
     if (decision.rerouted) metrics.reroutes.inc({ from_bank: decision.rerouted.from, to_bank: decision.rerouted.to });
     countTransition(decision.next);
     await announce(this.deps.bus, decision.next, decision.effects);
-    // A final state has no next write to carry its mark: it is marked now (one plain update).
-    if (isFinal(decision.next.estado)) await store.transactions.markAnnounced(decision.next.id, decision.next.version);
     return true;
   }
 

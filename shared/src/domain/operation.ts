@@ -90,8 +90,10 @@ export interface Transaction {
   /**
    * Highest version known to be announced (the outbox mark). It rides on the next state write: a
    * message is committed only after its write was announced, so whoever writes the next version knows
-   * the stored one was. A final state is marked right after its announcement; anything left unmarked
-   * past a grace period is announced again by the router's outbox relay.
+   * the stored one was. A final state takes no next write, so it is written with its own mark: the
+   * message that made it is committed only after announcing it, and a redelivery of that message
+   * announces it again (`writtenBy`). Any other write left unmarked past a grace period is announced
+   * again by the router's outbox relay.
    */
   announcedVersion: number;
   /**
