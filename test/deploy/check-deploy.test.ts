@@ -1,38 +1,33 @@
 import { describe, expect, it } from 'vitest';
-import { spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+
+const execFileAsync = promisify(execFile);
 
 /**
- * Runs a command to its end without blocking this worker's event loop. A synchronous child process
- * (spawnSync) held the loop for minutes on a fresh machine, where ci/check-deploy.sh first fetches its
- * tools: vitest's calls from the worker to the main process (a test's progress, `onTaskUpdate`) wait
- * on that loop and give up after 60 s, which fails the whole run with an unhandled error.
+ * Runs a command to its end without blocking this worker's event loop, and answers its exit status
+ * and output whatever the status. A synchronous child process (spawnSync) held the loop for minutes on
+ * a fresh machine, where ci/check-deploy.sh first fetches its tools: vitest's calls from the worker to
+ * the main process (a test's progress, `onTaskUpdate`) wait on that loop and give up after 60 s, which
+ * fails the whole run with an unhandled error.
  */
-function run(
+async function run(
   command: string,
   args: string[],
-  options: { cwd?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number } = {},
-): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  return new Promise((done, fail) => {
-    const child = spawn(command, args, {
-      cwd: options.cwd,
-      env: options.env,
-      timeout: options.timeoutMs,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-      stdout += chunk;
-    });
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
-      stderr += chunk;
-    });
-    child.on('error', fail);
-    child.on('close', (status) => done({ status, stdout, stderr }));
-  });
+  options: { cwd?: string; env?: NodeJS.ProcessEnv; timeout?: number } = {},
+): Promise<{ status: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await execFileAsync(command, args, { ...options, encoding: 'utf8', maxBuffer: 16 << 20 });
+    return { status: 0, stdout, stderr };
+  } catch (error) {
+    const exited = error as { code?: unknown; stdout?: string; stderr?: string };
+    // Not started, or killed (by the timeout): no exit status to answer.
+    if (typeof exited.code !== 'number') throw error;
+    return { status: exited.code, stdout: exited.stdout ?? '', stderr: exited.stderr ?? '' };
+  }
 }
 
 /**
@@ -45,7 +40,7 @@ describe('deployment manifests, dashboard and alerts', () => {
   it(
     'pass ci/check-deploy.sh',
     async () => {
-      const checks = await run('bash', [resolve(__dirname, '../../ci/check-deploy.sh')], { timeoutMs: 25 * 60_000 });
+      const checks = await run('bash', [resolve(__dirname, '../../ci/check-deploy.sh')], { timeout: 25 * 60_000 });
       expect(checks.status, `${checks.stdout}\n${checks.stderr}`.slice(-4000)).toBe(0);
       expect(checks.stdout).not.toMatch(/FAIL/);
       expect(checks.stdout).toMatch(/PASS {2}the production image's build stage leaves no emulator code/);
