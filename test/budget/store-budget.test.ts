@@ -16,9 +16,10 @@ const BUDGET: Record<StoreConsistency, { writes: number; reads: number }> = {
   // Writes: the idempotency claim; the insert that holds route and order; the outcome write (it
   // carries the insert's announcement mark, and its own: a final state's announcement is kept by the
   // message that made it, services/router/src/actor.ts); the bank journal's claim before the call and
-  // its outcome before the publish (what makes "send once" hold across redeliveries). Reads: none. The router's first message inserts without reading (a redelivery's
-  // insert fails and only then reads), and its second finds the state it wrote under the same assignment
-  // epoch in memory (services/router/src/actor.ts, WrittenStates). Keys are cached by the gateway,
+  // its outcome before the publish (what makes "send once" hold across redeliveries). Reads: none. The
+  // router's first message inserts without reading (a redelivery's insert fails and only then reads),
+  // and its second finds the state it wrote under the same assignment epoch in memory
+  // (services/router/src/actor.ts, WrittenStates). Keys are cached by the gateway,
   // endpoints by the notifier (both forgotten by event when they change).
   native: { writes: 5, reads: 0 },
   // Each compare-and-set write is a revision insert, a head write and the revision's mark, and its
