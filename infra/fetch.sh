@@ -141,6 +141,20 @@ fetch_apicurio() {
 # enforces them. Measured with test/bench/store-cycles.mjs: PostgreSQL's CPU per cycle 1.42 → 1.26 ms.
 # Indexes created before this patch keep their entries (REINDEX does not change a predicate: drop and
 # create the index again to shed them).
+# A conditional update compares the row's version, not its whole document: the atomic-update patch
+# wrote `AND _jsonb = $3` with the document as read, so every compare-and-set marshalled the old
+# document again in Go (about 4.7 KB for a payout, sjson), sent it to PostgreSQL, which parsed it as
+# jsonb and compared it with the stored one (detoasted and decompressed). PostgreSQL already keeps a
+# version of every row: `xmin`, the id of the transaction that wrote that row version, new at every
+# UPDATE. Queries now also select `xmin::text`, each document read remembers it, and the update is
+# `AND xmin::text = $3`: PostgreSQL re-checks it on the newest row version after waiting for a
+# concurrent writer's lock, exactly as it did the document, so the loser of two writers of one version
+# updates no row and reads again, as before. A document with no row version (read from a capped
+# collection, whose query selects the record id instead) keeps the document comparison. A false match would need the row rewritten by a transaction with the
+# same id between the read and the write, i.e. 4 billion transactions later (xid wraparound); a freeze
+# in between only makes a spurious mismatch, which the retry reads again. Measured with
+# test/bench/store-cycles.mjs (2026-11-27, three alternating runs each): PostgreSQL's CPU per cycle
+# 1.33–1.38 → 1.18–1.22 ms.
 FERRETDB_PATCH="sqlite-id-index-1 pg-id-index-1 pg-gin-index-2 pg-atomic-update-1 pg-single-statement-1 no-leak-tracking-1 sjson-goccy-decode-1 pg-range-pushdown-1 pg-empty-btree-1 pg-xmin-cas-1"
 ferretdb_patched_modfile() {
   local dir work="$CACHE/ferretdb-patched" file=internal/backends/sqlite/metadata/metadata.go
@@ -268,19 +282,6 @@ func ginDropUnused(ctx context.Context, p *pgxpool.Pool, dbName, tableName strin
 GO
 }
 
-# A conditional update compares the row's version, not its whole document: the atomic-update patch
-# wrote `AND _jsonb = $3` with the document as read, so every compare-and-set marshalled the old
-# document again in Go (about 4.7 KB for a payout, sjson), sent it to PostgreSQL, which parsed it as
-# jsonb and compared it with the stored one (detoasted and decompressed). PostgreSQL already keeps a
-# version of every row: `xmin`, the id of the transaction that wrote that row version, new at every
-# UPDATE. Queries now also select `xmin::text`, each document read remembers it, and the update is
-# `AND xmin::text = $3`: PostgreSQL re-checks it on the newest row version after waiting for a
-# concurrent writer's lock, exactly as it did the document, so the loser of two writers of one version
-# updates no row and reads again, as before. A document with no row version (one read another way)
-# keeps the document comparison. A false match would need the row rewritten by a transaction with the
-# same id between the read and the write, i.e. 4 billion transactions later (xid wraparound); a freeze
-# in between only makes a spurious mismatch, which the retry reads again. Measured with
-# test/bench/store-cycles.mjs (2026-11-27, three alternating runs each): PostgreSQL 1.33-1.38 -> 1.18-1.22 ms per cycle.
 # The atomic-update part of the patch (see FERRETDB_PATCH): hooks by perl, the retry in a file of its own.
 ferretdb_patch_atomic_update() {
   local src="$1"
