@@ -76,8 +76,9 @@ export class ConditionalCollection<T extends object> implements RecordCollection
     return (await (limit === undefined ? cursor : cursor.limit(limit)).toArray()).map((r) => this.codec.fromStored(r));
   }
 
-  async mark(id: string, where: Document, fields: Document): Promise<boolean> {
-    const { matchedCount } = await this.rows.updateOne({ ...where, _id: id } as Filter<Row>, { $set: fields });
+  async mark(id: string, where: Document, fields: Partial<T>, derived?: Document): Promise<boolean> {
+    const $set = Object.assign(this.codec.fieldsOf(fields), derived);
+    const { matchedCount } = await this.rows.updateOne({ ...where, _id: id } as Filter<Row>, { $set });
     this.known.forget(id);
     return matchedCount === 1;
   }

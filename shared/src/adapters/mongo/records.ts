@@ -1,5 +1,5 @@
 import type { Document } from 'mongodb';
-import { decodeDocument, encodeDocument } from './keys';
+import { decodeDocument, encodeDocument, encodeKey } from './keys';
 
 export interface VersionedOptions<T> {
   /** The record's own key, stored as `_id`. */
@@ -8,6 +8,11 @@ export interface VersionedOptions<T> {
   derived?: (record: T) => Document;
   /** Revisions scheme only: how revisions are pruned (see `VersionedCollection`). */
   pruning?: PruningOptions;
+  /**
+   * Fields stored as JSON text instead of nested documents: object or array fields (or null) that no
+   * query looks into. See `RecordCodec`.
+   */
+  asText?: readonly (keyof T & string)[];
 }
 
 /** When the revisions scheme deletes revisions; the defaults suit a service, tests shorten them. */
@@ -27,13 +32,33 @@ export interface StoredRecord extends Document {
   _rev: number;
 }
 
+/** A whole-read value in its stored form (`RecordCodec`): its JSON text; null and undefined stay as they are. */
+export const asText = (value: unknown): unknown => (value === null || value === undefined ? value : JSON.stringify(value));
+
+/** A whole-read value from its stored form: JSON text, or a document written before it was kept as text. */
+export const fromText = (stored: unknown): unknown => (typeof stored === 'string' ? JSON.parse(stored) : decodeDocument(stored));
+
 /**
  * A record to and from its stored form, the same for both compare-and-set schemes: the key becomes
  * `_id`, fields go through the key codec (./keys), derived `_` fields are added on write and every
  * top-level field starting with `_` is stripped on read.
+ *
+ * Fields named in `asText` are stored as their JSON text (a string), the rest as documents. A
+ * transaction's request, attempts, history and bank answers are read and written whole and never
+ * queried into, and as nested documents they were most of what the store parsed at every write:
+ * FerretDB 1.24 keeps a type schema beside every stored value (for a settled payout 3.1 of its
+ * 4.8 KB), decodes the whole document for every update and find, and PostgreSQL moved the row out of
+ * line (TOAST) past 2 KB. As text they are one string each for the server, and JSON.stringify/parse
+ * for the process instead of a walk through the key codec and BSON's nested documents
+ * (docs/decisions.md, "Whole-read fields stored as text"). A bank's keys need no escaping in text.
+ * Reading takes either form, so documents written before stay readable as they are.
  */
 export class RecordCodec<T extends object> {
-  constructor(private readonly options: VersionedOptions<T>) {}
+  private readonly asText: readonly string[];
+
+  constructor(private readonly options: VersionedOptions<T>) {
+    this.asText = options.asText ?? [];
+  }
 
   idOf(record: T): string {
     return (record as Record<string, unknown>)[this.options.key] as string;
@@ -43,7 +68,14 @@ export class RecordCodec<T extends object> {
     const { [this.options.key]: _id, ...fields } = record as Record<string, unknown>;
     // Added to the fresh encoded document: a second spread adding keys after the first gave every body a
     // hidden class of its own (see `stored`).
-    return Object.assign(encodeDocument(fields) as Document, this.options.derived?.(record));
+    return Object.assign(this.fieldsOf(fields), this.options.derived?.(record));
+  }
+
+  /** Record fields (all or some) in their stored form: for a plain `$set` of some of them. */
+  fieldsOf(fields: Partial<T> | Record<string, unknown>): Document {
+    return Object.fromEntries(
+      Object.entries(fields).map(([name, value]) => [encodeKey(name), this.asText.includes(name) ? asText(value) : encodeDocument(value)]),
+    );
   }
 
   /**
@@ -57,8 +89,14 @@ export class RecordCodec<T extends object> {
   }
 
   fromStored(stored: StoredRecord): T {
-    const fields = Object.fromEntries(Object.entries(stored).filter(([k]) => !k.startsWith('_')));
-    return { [this.options.key]: stored._id, ...(decodeDocument(fields) as Document) } as T;
+    const fields: Record<string, unknown> = {};
+    for (const name in stored) if (!name.startsWith('_') && !this.asText.includes(name)) fields[name] = stored[name];
+    const record = decodeDocument(fields) as Record<string, unknown>;
+    for (const name of this.asText) {
+      if (!(name in stored)) continue;
+      record[name] = fromText(stored[name]);
+    }
+    return { [this.options.key]: stored._id, ...record } as T;
   }
 }
 

@@ -31,6 +31,7 @@ import type { Transaction } from '../../domain/operation';
 import { insertNew } from './inserts';
 import { createIndexesOneByOne, VersionedCollection, type PruningOptions, type RecordCollection } from './versioned';
 import { ConditionalCollection } from './conditional';
+import { asText, fromText } from './records';
 import { decodeDocument, encodeDocument } from './keys';
 import { countStoreCommands } from './command-metrics';
 
@@ -190,6 +191,14 @@ function transactionQuery(f: TransactionFilter, cursor: PageCursor | undefined):
 const leasable = (d: WebhookDelivery, now: string) =>
   d.status === 'pending' && d.nextAttemptAt !== null && d.nextAttemptAt <= now && (d.lease === null || d.lease.until < now);
 
+/**
+ * The fields kept as JSON text (./records.ts, `RecordCodec`): read and written whole, never queried
+ * into. A transaction's request, bank answers, attempts, history and evidence; a delivery's attempts
+ * and trace context (its `lease` stays a document: the notifier's poll and `complete` filter on it).
+ */
+const TRANSACTION_TEXT_FIELDS = ['request', 'raw', 'attempts', 'history', 'merchantAccounts', 'evidence'] as const;
+const DELIVERY_TEXT_FIELDS = ['attempts', 'traceContext'] as const;
+
 const HOUR_MS = 3_600_000;
 
 /**
@@ -279,8 +288,13 @@ export class MongoStore implements Store {
       key: 'id',
       derived: (tx) => ({ _due: tx.nextCheckAt !== null, _unannounced: tx.announcedVersion < tx.version }),
       pruning: this.pruning,
+      asText: TRANSACTION_TEXT_FIELDS,
     });
-    this.deliveryDocs = new Records<WebhookDelivery>(this.db, 'webhook_deliveries', { key: 'id', pruning: this.pruning });
+    this.deliveryDocs = new Records<WebhookDelivery>(this.db, 'webhook_deliveries', {
+      key: 'id',
+      pruning: this.pruning,
+      asText: DELIVERY_TEXT_FIELDS,
+    });
   }
 
   private versioned(): Pick<VersionedCollection<object>, 'prune' | 'prunedByWrites'>[] {
@@ -417,7 +431,7 @@ export class MongoStore implements Store {
         .slice(0, Math.max(0, limit));
     },
     markAnnounced: async (id, version) => {
-      await this.txs.mark(id, { version }, { announcedVersion: version, _unannounced: false });
+      await this.txs.mark(id, { version }, { announcedVersion: version }, { _unannounced: false });
     },
     listUnannounced: (before, limit) =>
       this.txs.find(LOOP_QUERIES.transactionsUnannounced(before), { _unannounced: 1, updatedAt: 1, _id: 1 }, limit),
@@ -427,25 +441,24 @@ export class MongoStore implements Store {
 
   /**
    * One plain document per order: the unique `_id` insert is the atomic claim on both servers, and
-   * only the claimer sets the outcome, so no compare-and-set is needed. The outcome goes through the
-   * key codec: a bank's raw answer may have any keys.
+   * only the claimer sets the outcome, so no compare-and-set is needed. The outcome is kept as JSON
+   * text (./records.ts, `asText`): a bank's raw answer may have any keys, and it is only read whole.
    */
   readonly bankOrders: Store['bankOrders'] = {
     claim: async (record) => {
       const { outcome, ...rest } = record;
-      if (await insertNew(this.orderRows, Object.assign(toRow('id', rest), { outcome: outcome === null ? null : encodeDocument(outcome) })))
-        return { claimed: true };
+      if (await insertNew(this.orderRows, Object.assign(toRow('id', rest), { outcome: asText(outcome) }))) return { claimed: true };
       const existing = await this.bankOrders.get(record.id);
       if (!existing) throw new Error(`bank order ${record.id} conflicted but cannot be read`);
       return { claimed: false, existing };
     },
     recordOutcome: async (id, outcome, at) => {
-      const r = await this.orderRows.updateOne({ _id: id }, { $set: { outcome: encodeDocument(outcome), recordedAt: at } });
+      const r = await this.orderRows.updateOne({ _id: id }, { $set: { outcome: asText(outcome), recordedAt: at } });
       if (r.matchedCount !== 1) throw new Error(`bank order ${id} was never claimed`);
     },
     get: async (id) => {
       const row = fromRow<BankOrderRecord>('id', await this.orderRows.findOne({ _id: id }));
-      return row && { ...row, outcome: row.outcome === null ? null : (decodeDocument(row.outcome) as BankOrderRecord['outcome']) };
+      return row && { ...row, outcome: fromText(row.outcome) as BankOrderRecord['outcome'] };
     },
   };
 
@@ -557,8 +570,7 @@ export class MongoStore implements Store {
     // Only the lease's owner records an attempt, and the lease was taken by compare-and-set (one of
     // several replicas gets it): recording is one plain update filtered on the lease, no read and no
     // revision. A lease that ran out and was taken again, or a manual requeue, makes it match nothing.
-    complete: (id, owner, update) =>
-      this.deliveryDocs.mark(id, { 'lease.owner': owner }, Object.assign(encodeDocument(update) as Document, { lease: null })),
+    complete: (id, owner, update) => this.deliveryDocs.mark(id, { 'lease.owner': owner }, { ...update, lease: null }),
     requeue: async (id, now) =>
       (await this.deliveryDocs.update(id, (d) => ({ ...d, status: 'pending', nextAttemptAt: now, lease: null, updatedAt: now }))) !== null,
     countByStatus: async () => {

@@ -46,11 +46,12 @@ export interface RecordCollection<T extends object> {
   find(filter: Filter<Document>, sort: Sort, limit?: number): Promise<T[]>;
   count(filter: Filter<Document>): Promise<number>;
   /**
-   * Sets stored fields (bookkeeping that is not a new version, or a change only the holder of an
-   * exclusive lease makes) of the record if it still matches `where` (stored field names): one plain
-   * update, no compare-and-set. True when it matched.
+   * Sets fields (bookkeeping that is not a new version, or a change only the holder of an exclusive
+   * lease makes) of the record if it still matches `where` (stored field names): one plain update, no
+   * compare-and-set. `fields` are the record's, stored as a write stores them; `derived` are stored
+   * fields (`_…`) set beside them. True when it matched.
    */
-  mark(id: string, where: Document, fields: Document): Promise<boolean>;
+  mark(id: string, where: Document, fields: Partial<T>, derived?: Document): Promise<boolean>;
 }
 
 /**
@@ -179,8 +180,9 @@ export class VersionedCollection<T extends object> implements RecordCollection<T
    * On the head only: the revision keeps the state as written. A head later rebuilt from its revision
    * loses the mark, which only means the bookkeeping is done again (an announcement repeated).
    */
-  async mark(id: string, where: Document, fields: Document): Promise<boolean> {
-    const { matchedCount } = await this.heads.updateOne({ ...where, _id: id } as Filter<Head>, { $set: fields });
+  async mark(id: string, where: Document, fields: Partial<T>, derived?: Document): Promise<boolean> {
+    const $set = Object.assign(this.codec.fieldsOf(fields), derived);
+    const { matchedCount } = await this.heads.updateOne({ ...where, _id: id } as Filter<Head>, { $set });
     this.known.forget(id);
     return matchedCount === 1;
   }
