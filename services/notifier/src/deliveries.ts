@@ -1,6 +1,6 @@
 import { context, propagation } from '@opentelemetry/api';
 import { EndpointBook } from './endpoints';
-import { EVENT_FOR_STATE, type Store, type TransactionEventMessage, type WebhookBody, type WebhookDelivery } from '@switch/shared';
+import { webhookEventOf, type Store, type TransactionEventMessage, type WebhookBody, type WebhookDelivery } from '@switch/shared';
 
 /**
  * Turns an announced state change into one delivery per endpoint of that merchant and mode that
@@ -15,9 +15,8 @@ export async function planDeliveries(
   /** Inserts each new delivery already leased to its first attempt (the caller makes it at once); see `Dispatcher.attemptNow`. */
   leaseFor?: () => WebhookDelivery['lease'],
 ): Promise<WebhookDelivery[]> {
-  if (!event.transition || !event.resultado) return [];
-  const type = EVENT_FOR_STATE[event.transition.to];
-  if (!type) return [];
+  const type = webhookEventOf(event);
+  if (!type || !event.transition || !event.resultado) return [];
   const subscribed = (await endpoints.list(event.merchantId, event.mode)).filter((e) => e.active && e.events.includes(type));
   const created: WebhookDelivery[] = [];
   for (const endpoint of subscribed) {

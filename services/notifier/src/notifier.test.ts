@@ -8,6 +8,8 @@ import {
   MemoryStore,
   registerWebhook,
   TOPICS,
+  TRANSACTION_WEBHOOK_HEADER,
+  transactionEventHeaders,
   verifyWebhook,
   type TransactionEventMessage,
 } from '@switch/shared';
@@ -171,6 +173,20 @@ describe('notifier: signed webhooks from a durable queue', () => {
       0,
     );
     expect(hook.got.map((g) => JSON.parse(g.body).data.id)).toEqual(['txn_d']);
+  });
+
+  it('skips the events whose webhook header names none, undecoded, and judges a header-less one (an earlier router) by its payload', async () => {
+    const { bus, store, hook } = await setup();
+    const notifier = await startNotifier({ bus, store, log, config });
+    cleanup.push(notifier.stop);
+    // The header is what decides: this payload would make a delivery, the header says it makes none.
+    await bus.publish(TOPICS.transactions, 'txn_none', settled('txn_none'), { [TRANSACTION_WEBHOOK_HEADER]: 'none' });
+    await bus.publish(TOPICS.transactions, 'txn_old', settled('txn_old'));
+    await bus.publish(TOPICS.transactions, 'txn_new', settled('txn_new'), transactionEventHeaders(settled('txn_new')));
+    await hook.received(2);
+    await bus.drained();
+    expect(await store.deliveries.listForTransaction('txn_none')).toEqual([]);
+    expect(hook.got.map((g) => JSON.parse(g.body).data.id).sort()).toEqual(['txn_new', 'txn_old']);
   });
 
   it('retries a failing receiver with byte-identical bodies and records every attempt', async () => {

@@ -1,4 +1,16 @@
-import { envReader, measured, metrics, TOPICS, type Bus, type EnvReader, type Logger, type Store, type Subscription } from '@switch/shared';
+import {
+  envReader,
+  measured,
+  metrics,
+  TOPICS,
+  TRANSACTION_WEBHOOK_HEADER,
+  WEBHOOK_EVENTS,
+  type Bus,
+  type EnvReader,
+  type Logger,
+  type Store,
+  type Subscription,
+} from '@switch/shared';
 import { planDeliveries } from './deliveries';
 import { EndpointBook } from './endpoints';
 import { Dispatcher, type DispatcherConfig } from './dispatcher';
@@ -74,7 +86,8 @@ export async function startNotifier(deps: {
   };
   const subscription: Subscription = await deps.bus.subscribe(
     TOPICS.transactions,
-    { group: 'notifier' },
+    // Events that call for no webhook (a route and order, a wait) are skipped undecoded.
+    { group: 'notifier', only: { header: TRANSACTION_WEBHOOK_HEADER, values: WEBHOOK_EVENTS } },
     measured('notifier', TOPICS.transactions.name, async ({ value }) => {
       // A first attempt is made at once, here, while fewer than `concurrency` are under way; beyond
       // that (a slow receiver), the deliveries wait unleased for the poll.

@@ -10,6 +10,8 @@ import {
   MemoryStore,
   TOPICS,
   toResultado,
+  TRANSACTION_WEBHOOK_HEADER,
+  webhookEventOf,
   type BancoId,
   type BankOutcome,
   type BankRequestMessage,
@@ -215,6 +217,20 @@ describe('TransactionActor', () => {
     expect(new Set(h.executes().map((o) => o.orderRef))).toEqual(new Set([`${msg.txnId}-1`]));
     expect((await get(h, msg.txnId)).version).toBe(tx.version);
     await expectNoDeadLetters(h);
+  });
+
+  it('every event names the webhook it calls for in a header, `none` for the others (the notifier skips those undecoded)', async () => {
+    const h = await harness();
+    const seen: [string | undefined, string][] = [];
+    await h.bus.subscribe(TOPICS.transactions, { group: 'header-probe' }, async ({ value, headers }) => {
+      seen.push([headers[TRANSACTION_WEBHOOK_HEADER], webhookEventOf(value) ?? 'none']);
+    });
+    const msg = executeOf(pagar());
+    await h.actor.handle(msg);
+    await h.bankResult(msg.txnId, 1, settled);
+    await h.settle();
+    expect(seen.map(([header]) => header)).toEqual(['none', 'transaccion.liquidada']);
+    for (const [header, calledFor] of seen) expect(header).toBe(calledFor);
   });
 
   it('applies a bank_result once even when it is redelivered', async () => {

@@ -2,6 +2,7 @@ import {
   bankRequestHeaders,
   bankRequests,
   TOPICS,
+  transactionEventHeaders,
   type Bus,
   type Effects,
   type Transaction,
@@ -21,7 +22,7 @@ import {
 export async function announce(bus: Bus, tx: Transaction, { bank, event }: Effects): Promise<void> {
   const publishes: Promise<void>[] = [];
   if (bank) publishes.push(bus.publish(bankRequests(bank.banco), tx.id, bank.message, bankRequestHeaders(bank.message)));
-  publishes.push(bus.publish(TOPICS.transactions, tx.id, event));
+  publishes.push(bus.publish(TOPICS.transactions, tx.id, event, transactionEventHeaders(event)));
   if (event.settledForReply) for (const gatewayId of tx.replyTo ?? []) publishes.push(answer(bus, gatewayId, event));
   await Promise.all(publishes);
 }

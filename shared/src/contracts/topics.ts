@@ -10,6 +10,7 @@ import {
   TransactionEventMessage,
 } from './messages';
 import { BANCOS, type BancoId } from '../domain/bancos';
+import { webhookEventOf } from './webhook';
 
 /** A topic: its name (purpose and version), payload schema and partition count. */
 export interface Topic<S extends TSchema = TSchema> {
@@ -94,6 +95,18 @@ export const BANK_REQUEST_MODE_HEADER = 'switch-mode';
 /** The headers a bank request is published with. */
 export function bankRequestHeaders(request: Static<typeof BankRequestMessage>): Record<string, string> {
   return { [BANK_REQUEST_MODE_HEADER]: request.mode };
+}
+
+/**
+ * The header carrying the webhook a transaction event calls for (`transaccion.liquidada`, …) or
+ * `none`: the notifier skips the events that call for none without decoding them (`SubscribeOptions.only`).
+ * An event published without it (a router of an earlier release) is decoded and judged by its payload.
+ */
+export const TRANSACTION_WEBHOOK_HEADER = 'switch-webhook';
+
+/** The headers a transaction event is published with. */
+export function transactionEventHeaders(event: Static<typeof TransactionEventMessage>): Record<string, string> {
+  return { [TRANSACTION_WEBHOOK_HEADER]: webhookEventOf(event) ?? 'none' };
 }
 
 /** Where a poison message goes, with the reason (never blocks a partition, never vanishes). */

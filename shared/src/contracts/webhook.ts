@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { EstadoSchema } from './resultado';
 import { OPERATION_KINDS } from '../domain/operation';
+import type { TransactionEventMessage } from './messages';
 
 export const WEBHOOK_EVENTS = ['transaccion.aprobada', 'transaccion.liquidada', 'transaccion.rechazada'] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
@@ -28,3 +29,8 @@ export const EVENT_FOR_STATE: Partial<Record<Static<typeof EstadoSchema>, Webhoo
   LIQUIDADA: 'transaccion.liquidada',
   RECHAZADA: 'transaccion.rechazada',
 };
+
+/** The webhook an announced write calls for: an entry into a state that has one, with its result. */
+export function webhookEventOf(event: Pick<TransactionEventMessage, 'transition' | 'resultado'>): WebhookEvent | undefined {
+  return event.transition && event.resultado ? EVENT_FOR_STATE[event.transition.to] : undefined;
+}
