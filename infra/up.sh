@@ -7,7 +7,7 @@
 #      MONGO_PORT (27017), PG_PORT (55432), INFRA_READY_TIMEOUT (120 s per service),
 #      FERRETDB_BACKEND (postgresql | sqlite), PG_OPTS (extra `-c name=value` for postgres),
 #      INFRA_KEEP_ON_FAILURE=1 (leave services running when one fails, for debugging),
-#      KAFKA_JAVA_OPTS / APICURIO_JAVA_OPTS (override heap etc.), FERRETDB_GOGC (2000),
+#      KAFKA_JAVA_OPTS / APICURIO_JAVA_OPTS (override heap etc.), FERRETDB_GOGC (2000), FERRETDB_GOMAXPROCS (1),
 #      FERRETDB_DEBUG_ADDR (host:port: FerretDB serves Go's profiler, /debug/pprof/, there),
 #      INFRA_STATE_DIR (.cache: where pids, logs, data and infra.env go; one per instance).
 set -euo pipefail
@@ -114,10 +114,10 @@ ferretdb_start=$(now)
 pg_url="postgres://$PG_USER@127.0.0.1:$PG_PORT/$PG_DATABASE"
 [ -z "$PG_SOCKET_DIR" ] || pg_url="postgres://$PG_USER@/$PG_DATABASE?host=$PG_SOCKET_DIR&port=$PG_PORT"
 if [ "$FERRETDB_BACKEND" = postgresql ]; then
-  launch ferretdb env GOGC="$FERRETDB_GOGC" "$FERRETDB_BIN" -listen-addr "127.0.0.1:$MONGO_PORT" -handler postgresql \
+  launch ferretdb env GOGC="$FERRETDB_GOGC" GOMAXPROCS="$FERRETDB_GOMAXPROCS" "$FERRETDB_BIN" -listen-addr "127.0.0.1:$MONGO_PORT" -handler postgresql \
     -postgresql-url "$pg_url" -log-level warn ${FERRETDB_DEBUG_ADDR:+-debug-addr "$FERRETDB_DEBUG_ADDR"}
 else
-  launch ferretdb env GOGC="$FERRETDB_GOGC" "$FERRETDB_BIN" -listen-addr "127.0.0.1:$MONGO_PORT" -handler sqlite -data-dir "$DATA_DIR/ferretdb" -log-level warn \
+  launch ferretdb env GOGC="$FERRETDB_GOGC" GOMAXPROCS="$FERRETDB_GOMAXPROCS" "$FERRETDB_BIN" -listen-addr "127.0.0.1:$MONGO_PORT" -handler sqlite -data-dir "$DATA_DIR/ferretdb" -log-level warn \
     ${FERRETDB_DEBUG_ADDR:+-debug-addr "$FERRETDB_DEBUG_ADDR"}
 fi
 
