@@ -240,8 +240,8 @@ async function quiesce(services) {
   return { seconds: round((Date.now() - t0) / 1000, 0), settled: last - first };
 }
 
-function saturate(label, origin, headers, timeoutMs) {
-  say(`${label}: saturation, ${CFG.concurrency} in flight for ${CFG.saturationSeconds} s`);
+/** `--concurrency` payouts in flight for `seconds` (closed loop): the saturation phase, and the warm-up's second part. */
+function closedLoop(origin, headers, timeoutMs, seconds) {
   return runLoad({
     origin,
     path: '/switch/v1/pagar',
@@ -249,10 +249,15 @@ function saturate(label, origin, headers, timeoutMs) {
     mode: 'closed',
     concurrency: CFG.concurrency,
     connections: CFG.concurrency,
-    durationMs: CFG.saturationSeconds * 1000,
+    durationMs: seconds * 1000,
     keepIds: true,
     timeoutMs,
   });
+}
+
+function saturate(label, origin, headers, timeoutMs) {
+  say(`${label}: saturation, ${CFG.concurrency} in flight for ${CFG.saturationSeconds} s`);
+  return closedLoop(origin, headers, timeoutMs, CFG.saturationSeconds);
 }
 
 function perPayout(before, after, payouts) {
@@ -304,17 +309,7 @@ async function measureMode({ label, url, key, rate, procs, services, storeMetric
   say(`${label}: warm-up, ${Math.min(rate, 50)}/s for 3 s, then ${CFG.concurrency} in flight for ${CFG.warmupSeconds} s`);
   const warm = await runLoad({ origin, path, headers, mode: 'open', rate: Math.min(rate, 50), durationMs: 3000, keepIds: true, timeoutMs });
   await drain(receiver, warm.ids);
-  const hot = await runLoad({
-    origin,
-    path,
-    headers,
-    mode: 'closed',
-    concurrency: CFG.concurrency,
-    connections: CFG.concurrency,
-    durationMs: CFG.warmupSeconds * 1000,
-    keepIds: true,
-    timeoutMs,
-  });
+  const hot = await closedLoop(origin, headers, timeoutMs, CFG.warmupSeconds);
   await drain(receiver, hot.ids);
 
   // The same counters over the saturation phase: there every request is answered, so its cost per

@@ -54,10 +54,11 @@ export const fromText = (stored: unknown): unknown => (typeof stored === 'string
  * Reading takes either form, so documents written before stay readable as they are.
  */
 export class RecordCodec<T extends object> {
-  private readonly asText: readonly string[];
+  /** `options.asText`: the fields kept as JSON text. */
+  private readonly textFields: readonly string[];
 
   constructor(private readonly options: VersionedOptions<T>) {
-    this.asText = options.asText ?? [];
+    this.textFields = options.asText ?? [];
   }
 
   idOf(record: T): string {
@@ -74,7 +75,10 @@ export class RecordCodec<T extends object> {
   /** Record fields (all or some) in their stored form: for a plain `$set` of some of them. */
   fieldsOf(fields: Partial<T> | Record<string, unknown>): Document {
     return Object.fromEntries(
-      Object.entries(fields).map(([name, value]) => [encodeKey(name), this.asText.includes(name) ? asText(value) : encodeDocument(value)]),
+      Object.entries(fields).map(([name, value]) => [
+        encodeKey(name),
+        this.textFields.includes(name) ? asText(value) : encodeDocument(value),
+      ]),
     );
   }
 
@@ -90,9 +94,9 @@ export class RecordCodec<T extends object> {
 
   fromStored(stored: StoredRecord): T {
     const fields: Record<string, unknown> = {};
-    for (const name in stored) if (!name.startsWith('_') && !this.asText.includes(name)) fields[name] = stored[name];
+    for (const name in stored) if (!name.startsWith('_') && !this.textFields.includes(name)) fields[name] = stored[name];
     const record = decodeDocument(fields) as Record<string, unknown>;
-    for (const name of this.asText) {
+    for (const name of this.textFields) {
       if (!(name in stored)) continue;
       record[name] = fromText(stored[name]);
     }
