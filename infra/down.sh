@@ -8,8 +8,8 @@ set -euo pipefail
 # A postmaster whose pid file in infra-run/ is gone (an up.sh killed half way) still names itself
 # in its data dir's postmaster.pid.
 pg_pidf="$RUN_DIR/postgres.pid"
-if ! live_pid "$pg_pidf" >/dev/null && live_pid "$DATA_DIR/postgres/postmaster.pid" >/dev/null; then
-  pg_pidf="$DATA_DIR/postgres/postmaster.pid"
+if ! live_pid "$pg_pidf" >/dev/null && live_pid "$PG_DATA/postmaster.pid" >/dev/null; then
+  pg_pidf="$PG_DATA/postmaster.pid"
 fi
 
 declare -A pids=()

@@ -580,7 +580,8 @@ fetch_ferretdb() {
 }
 
 # PostgreSQL (FerretDB's default backend) comes from Debian's packages, not from .cache: install it
-# when its binaries are missing. The package also creates the `postgres` user we run the cluster as.
+# when its binaries are missing (as root; any other user is told the command). The package also
+# creates the `postgres` user the cluster runs as under root.
 ensure_postgresql() {
   [ "$FERRETDB_BACKEND" = postgresql ] || return 0
   if [ -x "$PG_BIN/postgres" ] && [ -x "$PG_BIN/initdb" ] && id "$PG_USER" >/dev/null 2>&1; then
@@ -588,7 +589,7 @@ ensure_postgresql() {
     return
   fi
   command -v apt-get >/dev/null || die "PostgreSQL 15 is not in $PG_BIN and there is no apt-get: install it, or set PG_BIN (or FERRETDB_BACKEND=sqlite)"
-  [ "$(id -u)" = 0 ] || die "PostgreSQL 15 is not in $PG_BIN: install it (apt-get install postgresql-15) or run as root"
+  [ "$(id -u)" = 0 ] || die "PostgreSQL 15 is not in $PG_BIN: install it with \`sudo apt-get install -y postgresql-15\` (or set PG_BIN, or FERRETDB_BACKEND=sqlite)"
   log "postgresql: not in $PG_BIN; apt-get install postgresql-15"
   export DEBIAN_FRONTEND=noninteractive
   apt-get install -y -q --no-install-recommends postgresql-15 >&2 ||

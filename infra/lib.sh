@@ -34,9 +34,21 @@ case "$FERRETDB_BACKEND" in
   postgresql | sqlite) ;;
   *) printf 'FERRETDB_BACKEND must be postgresql or sqlite, not %q\n' "$FERRETDB_BACKEND" >&2; exit 1 ;;
 esac
-# PostgreSQL 15 from Debian's packages, run as a private cluster by the `postgres` user (we run as root).
+# PostgreSQL 15 from Debian's packages, run as a private cluster. PostgreSQL refuses to run as root:
+# as any other user it runs as that user, its data beside the rest of this instance's; as root it runs
+# as the `postgres` user the package creates, which may not be able to reach the clone (a home of mode
+# 750, any `mktemp -d`), so its data then lives in a directory of its own under /var/tmp, named after
+# this instance's state dir (one per instance, wiped at every start like the rest).
 PG_BIN="${PG_BIN:-/usr/lib/postgresql/15/bin}"
-PG_USER=postgres
+if [ "$(id -u)" -eq 0 ]; then
+  PG_USER=postgres
+  PG_HOME="/var/tmp/switch-pagos-pg-$(printf '%s' "$INFRA_STATE_DIR" | sha256sum | cut -c1-16)"
+else
+  PG_USER="$(id -un)"
+  PG_HOME="$DATA_DIR/pg"
+fi
+PG_DATA="$PG_HOME/data"
+PG_SOCKET_DIR="$PG_HOME/socket"
 # FerretDB's Go garbage collector: its live heap is a few MB, and at the default (100) collecting it
 # took a quarter of FerretDB's CPU under load. 2000 collects once the heap has grown 20 times its live
 # size (≈200 MB of RSS under the benchmark, ≈60 MB at 400); it stays proportional to the live heap,
@@ -72,6 +84,6 @@ live_pid() {
   [[ "$pid" =~ ^[0-9]+$ ]] || return 1
   kill -0 "$pid" 2>/dev/null || return 1
   cmd="$(tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null)" || return 1
-  [[ "$cmd" == *"$CACHE"* || "$cmd" == *"$INFRA_STATE_DIR"* ]] || return 1
+  [[ "$cmd" == *"$CACHE"* || "$cmd" == *"$INFRA_STATE_DIR"* || "$cmd" == *"$PG_HOME"* ]] || return 1
   echo "$pid"
 }

@@ -35,7 +35,6 @@ mkdir -p "$RUN_DIR" "$LOG_DIR"
 rm -f "$RUN_DIR"/*.ready "$RUN_DIR"/*.took
 rm -rf "$DATA_DIR"
 mkdir -p "$DATA_DIR/kafka" "$DATA_DIR/ferretdb"
-PG_DATA="$DATA_DIR/postgres"
 
 # launch NAME CMD...: run CMD detached (own session, no tty, stdin from /dev/null) with
 # output to .cache/infra-logs/NAME.log; the pid of the process that execs CMD is written
@@ -84,23 +83,28 @@ apicurio_start=$(now)
 launch apicurio java $APICURIO_JAVA_OPTS -Djava.awt.headless=true "${apicurio_props[@]}" \
   -Dquarkus.http.host=127.0.0.1 -Dquarkus.http.port="$SCHEMA_REGISTRY_PORT" -jar "$apicurio_jar"
 
-# --- PostgreSQL 15: a private cluster owned by the `postgres` user (it refuses to run as root),
-# created afresh (initdb) and run in the foreground of its own session like the others; setpriv
-# execs without forking, so the pid file holds the postmaster's pid. TCP on 127.0.0.1, and a Unix
-# socket in the data dir for FerretDB (the loopback TCP stack cost PostgreSQL ≈20 % more CPU per
-# command; docs/benchmarks.md), trust auth (nothing but this machine can reach either). fsync stays
-# on: the figures measured on it are those of a database that keeps what it acknowledged; commit_delay
-# lets commits that arrive together share one WAL flush (each still waits for its flush). TOAST
-# compression is lz4: a stored transaction is over 2 KB, and pglz compressed it again at every write.
+# --- PostgreSQL 15: a private cluster (lib.sh says whose and where), created afresh (initdb) and run
+# in the foreground of its own session like the others; setpriv (as root) execs without forking, so
+# the pid file holds the postmaster's pid. TCP on 127.0.0.1, and a Unix socket for FerretDB (the
+# loopback TCP stack cost PostgreSQL ≈20 % more CPU per command; docs/benchmarks.md), trust auth
+# (nothing but this machine can reach either). fsync stays on: the figures measured on it are those of
+# a database that keeps what it acknowledged; commit_delay lets commits that arrive together share one
+# WAL flush (each still waits for its flush). TOAST compression is lz4: a stored transaction is over
+# 2 KB, and pglz compressed it again at every write.
 pg_start=$(now)
-PG_SOCKET_DIR="$DATA_DIR/pg-socket"
-# A Unix socket path holds at most 107 bytes: a deep INFRA_STATE_DIR keeps FerretDB on TCP.
+# A Unix socket path holds at most 107 bytes: a deep state dir keeps FerretDB on TCP.
 [ ${#PG_SOCKET_DIR} -le 90 ] || PG_SOCKET_DIR=""
 if [ "$FERRETDB_BACKEND" = postgresql ]; then
-  install -d -m 700 -o "$PG_USER" -g "$(id -gn "$PG_USER")" "$PG_DATA"
-  [ -z "$PG_SOCKET_DIR" ] || install -d -m 700 -o "$PG_USER" -g "$(id -gn "$PG_USER")" "$PG_SOCKET_DIR"
+  rm -rf "$PG_HOME"
+  as_pg=()
+  if [ "$(id -u)" -eq 0 ]; then
+    install -d -m 700 -o "$PG_USER" -g "$(id -gn "$PG_USER")" "$PG_HOME" "$PG_DATA" ${PG_SOCKET_DIR:+"$PG_SOCKET_DIR"}
+    as_pg=(setpriv --reuid="$PG_USER" --regid="$(id -g "$PG_USER")" --init-groups)
+  else
+    mkdir -p -m 700 "$PG_HOME" "$PG_DATA" ${PG_SOCKET_DIR:+"$PG_SOCKET_DIR"}
+  fi
   # shellcheck disable=SC2016,SC2086  # $0..$4 are for the inner bash; PG_OPTS is split on purpose
-  launch postgres setpriv --reuid="$PG_USER" --regid="$(id -g "$PG_USER")" --init-groups bash -c '
+  launch postgres "${as_pg[@]}" bash -c '
     set -e
     "$0/initdb" -D "$1" -A trust -U postgres -E UTF8 --locale=C.UTF-8 --no-sync >/dev/null
     exec "$0/postgres" -D "$1" -p "$2" -c listen_addresses=127.0.0.1 -c unix_socket_directories="$4" \
@@ -111,8 +115,8 @@ fi
 # --- FerretDB: on PostgreSQL (its pool connects on first use, so it may start before the cluster
 # answers) or on SQLite
 ferretdb_start=$(now)
-pg_url="postgres://$PG_USER@127.0.0.1:$PG_PORT/$PG_DATABASE"
-[ -z "$PG_SOCKET_DIR" ] || pg_url="postgres://$PG_USER@/$PG_DATABASE?host=$PG_SOCKET_DIR&port=$PG_PORT"
+pg_url="postgres://postgres@127.0.0.1:$PG_PORT/$PG_DATABASE"
+[ -z "$PG_SOCKET_DIR" ] || pg_url="postgres://postgres@/$PG_DATABASE?host=$PG_SOCKET_DIR&port=$PG_PORT"
 if [ "$FERRETDB_BACKEND" = postgresql ]; then
   launch ferretdb env GOGC="$FERRETDB_GOGC" GOMAXPROCS="$FERRETDB_GOMAXPROCS" "$FERRETDB_BIN" -listen-addr "127.0.0.1:$MONGO_PORT" -handler postgresql \
     -postgresql-url "$pg_url" -log-level warn ${FERRETDB_DEBUG_ADDR:+-debug-addr "$FERRETDB_DEBUG_ADDR"}
@@ -160,13 +164,13 @@ wait_apicurio() {
 
 wait_postgres() {
   local deadline=$((SECONDS + INFRA_READY_TIMEOUT))
-  until "$PG_BIN/pg_isready" -q -h 127.0.0.1 -p "$PG_PORT" -U "$PG_USER" -t 2; do
+  until "$PG_BIN/pg_isready" -q -h 127.0.0.1 -p "$PG_PORT" -U postgres -t 2; do
     alive postgres || { echo "process exited"; return 1; }
     [ $SECONDS -lt $deadline ] || { echo "timeout waiting for pg_isready"; return 1; }
     sleep 0.2
   done
   # The database FerretDB keeps its collections in (one PostgreSQL schema per MongoDB database).
-  "$PG_BIN/createdb" -h 127.0.0.1 -p "$PG_PORT" -U "$PG_USER" "$PG_DATABASE"
+  "$PG_BIN/createdb" -h 127.0.0.1 -p "$PG_PORT" -U postgres "$PG_DATABASE"
   echo "postgres ready: database $PG_DATABASE on 127.0.0.1:$PG_PORT"
 }
 
