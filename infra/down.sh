@@ -2,7 +2,19 @@
 # Stop what infra/up.sh started: SIGTERM each (all at once; PostgreSQL gets SIGINT, its "fast"
 # shutdown), SIGKILL whatever is still alive after ~10 s, then remove the pid files and
 # .cache/infra.env. Idempotent, whatever FERRETDB_BACKEND is.
+#
+# `down.sh --all` (what `npm run infra:down` runs) stops every instance these scripts started under
+# .cache: the default one, `npm run stack`'s (.cache/stack/infra) and the drills' (.cache/drills/infra).
+# An instance started with INFRA_STATE_DIR elsewhere: `INFRA_STATE_DIR=<dir> bash infra/down.sh`.
 set -euo pipefail
+if [ "${1:-}" = --all ]; then
+  cache="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/.cache"
+  [ -d "$cache" ] || exit 0
+  find "$cache" -maxdepth 5 -type d -name infra-run -prune -print | while IFS= read -r run; do
+    INFRA_STATE_DIR="$(dirname "$run")" bash "${BASH_SOURCE[0]}"
+  done
+  exit 0
+fi
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 # A postmaster whose pid file in infra-run/ is gone (an up.sh killed half way) still names itself
