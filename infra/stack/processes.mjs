@@ -39,8 +39,9 @@ const delay = (ms) => new Promise((r) => setTimeout(r, ms));
 /**
  * `def`: { name, entry (path from the repo root), env, readyUrl }. `readyUrl` answers 200 once the
  * process is up (services: /readyz, i.e. Kafka and the store are connected; emulators: a control route).
+ * `onSpawn` runs each time a process starts (the stack keeps the pid file its watchdog reads).
  */
-export function managedProcess(def, { sink, baseEnv, nodeArgs = [], readyTimeoutMs = 120_000, width = 16 }) {
+export function managedProcess(def, { sink, baseEnv, nodeArgs = [], readyTimeoutMs = 120_000, width = 16, onSpawn = () => {} }) {
   const colour = COLOURS[nextColour++ % COLOURS.length];
   const prefix = () => {
     const label = def.name.padEnd(width);
@@ -62,6 +63,7 @@ export function managedProcess(def, { sink, baseEnv, nodeArgs = [], readyTimeout
       detached: true,
     });
     child = c;
+    onSpawn();
     const partial = { out: '', err: '' };
     const pipe = (key) => (d) => {
       const text = partial[key] + d.toString();

@@ -1,6 +1,7 @@
 // startStack(): real infrastructure (own instance) + every service of the switch as its own process,
 // the bank connectors in front of their emulators, a demo merchant and a test key. Used by
 // `npm run stack` (infra/stack.mjs) and by the reliability drills (test/drills/).
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, rmSync, writeFileSync, readFileSync, existsSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -217,8 +218,9 @@ export async function startStack(options = {}) {
   const operatorPort = options.operatorPort ?? (process.env.OPERATOR_PORT ? Number(process.env.OPERATOR_PORT) : await freePort());
 
   mkdirSync(resolve(stateDir, 'switch'), { recursive: true });
+  const infraStateDir = resolve(stateDir, 'infra');
   const infra = await ensureInfra({
-    stateDir: resolve(stateDir, 'infra'),
+    stateDir: infraStateDir,
     ports: { ...DEFAULT_INFRA_PORTS, ...options.infraPorts },
     log: (l) => log(l),
   });
@@ -242,11 +244,24 @@ export async function startStack(options = {}) {
   };
   const defs = await serviceDefs({ host, port, operatorPort, emulatorSettleMs: options.emulatorSettleMs ?? 1500 });
   const services = {};
-  for (const def of defs) services[def.name] = managedProcess(def, { sink, baseEnv, nodeArgs: options.nodeArgs });
+  // The watchdog cleans up after a stack killed outright (SIGKILL runs no exit hook): the services in
+  // this pid file, and the infrastructure when this stack started it.
+  const pidFile = resolve(stateDir, 'services.pids');
+  const writePids = () => {
+    const pids = Object.values(services)
+      .map((s) => s.pid)
+      .filter((p) => p !== null);
+    writeFileSync(pidFile, `${pids.join('\n')}\n`);
+  };
+  for (const def of defs) services[def.name] = managedProcess(def, { sink, baseEnv, nodeArgs: options.nodeArgs, onSpawn: writePids });
+  spawn('bash', [resolve(REPO, 'infra/stack/watchdog.sh'), String(process.pid), pidFile, infra.reused ? '' : infraStateDir], {
+    detached: true,
+    stdio: 'ignore',
+  }).unref();
   const killAll = () => {
     for (const s of Object.values(services)) s.killNow();
   };
-  process.once('exit', killAll); // no orphans if the parent dies
+  process.once('exit', killAll); // no orphans if the parent exits without stopping them
 
   let stopped = false;
   const stop = async () => {
@@ -261,6 +276,7 @@ export async function startStack(options = {}) {
     );
     await Promise.all(Object.values(services).map((s) => s.stop()));
     process.off('exit', killAll);
+    rmSync(pidFile, { force: true }); // stopped in order: the watchdog has nothing left to do
     removeAdminFile(stateDir, adminToken);
     if (!infra.reused) log('stopping infrastructure');
     await infra.stop();
