@@ -12,6 +12,8 @@ export interface Infra {
 
 const REPO = resolve(__dirname, '../..');
 const NO_RUNTIME = 'Could not find a working container runtime strategy';
+/** The MongoDB line production targets (docs/operations.md): what the tests run on wherever Docker exists. */
+const MONGODB_IMAGE = 'mongo:7.0';
 
 /** 1. Endpoints named by the environment (CI, a developer's own servers). */
 function fromEnv(): Infra | undefined {
@@ -46,6 +48,7 @@ async function dockerAvailable(timeoutMs = 10_000): Promise<boolean> {
 async function fromDocker(): Promise<Infra> {
   const { GenericContainer, Wait } = await import('testcontainers');
   const { KafkaContainer } = await import('@testcontainers/kafka');
+  const { MongoDBContainer } = await import('@testcontainers/mongodb');
   const started: { stop(): Promise<unknown> }[] = [];
   try {
     const kafka = await new KafkaContainer('confluentinc/cp-kafka:7.9.0').withKraft().start();
@@ -56,17 +59,15 @@ async function fromDocker(): Promise<Infra> {
       .withWaitStrategy(Wait.forHttp('/apis/ccompat/v7/subjects', 8080).forStatusCode(200))
       .start();
     started.push(registry);
-    // FerretDB 1.24 (SQLite) in Docker too, so local runs meet the same database limits as CI.
-    const mongo = await new GenericContainer('ghcr.io/ferretdb/ferretdb:1.24.2')
-      .withEnvironment({ FERRETDB_HANDLER: 'sqlite', FERRETDB_TELEMETRY: 'disable' })
-      .withExposedPorts(27017)
-      .withWaitStrategy(Wait.forListeningPorts())
-      .start();
+    // Real MongoDB, as production runs it: a single-member replica set (the module initiates it), so
+    // the store's compare-and-set is MongoDB's own, not the local stand-in's. directConnection: the
+    // member advertises its in-container address, which the host cannot reach.
+    const mongo = await new MongoDBContainer(MONGODB_IMAGE).start();
     started.push(mongo);
     return {
       kafkaBrokers: [`${kafka.getHost()}:${kafka.getMappedPort(9093)}`],
       schemaRegistryUrl: `http://${registry.getHost()}:${registry.getMappedPort(8080)}/apis/ccompat/v7`,
-      mongoUrl: `mongodb://${mongo.getHost()}:${mongo.getMappedPort(27017)}/`,
+      mongoUrl: `mongodb://${mongo.getHost()}:${mongo.getMappedPort(27017)}/?directConnection=true`,
       mode: 'docker',
       stop: async () => {
         await Promise.allSettled(started.map((c) => c.stop()));
