@@ -3,6 +3,7 @@
 // and FerretDB on PostgreSQL (their own instance: ports 19092/19093, 18081, 37017, 15432, state in .cache/stack/infra),
 // then every service as its own process with prefixed logs, a demo merchant and a test key.
 // Ctrl-C stops the services and the infrastructure it started. See docs/reliability.md.
+import { readFileSync } from 'node:fs';
 import { relative } from 'node:path';
 import { REPO } from './stack/infra.mjs';
 import { startStack } from './stack/stack.mjs';
@@ -45,3 +46,36 @@ const stop = async (signal) => {
 };
 process.on('SIGINT', () => void stop('SIGINT'));
 process.on('SIGTERM', () => void stop('SIGTERM'));
+// `npm run stack` killed outright (SIGKILL) runs no handler: npm dies, the shell it started may live on,
+// and nobody would be left to stop this process. So it stops itself once any process it was started
+// under is gone (the watchdog covers this process itself being killed).
+const ancestors = ancestorPids();
+setInterval(() => {
+  if (ancestors.some((pid) => !alive(pid))) void stop('parent gone');
+}, 1000).unref();
+
+/** The pids above this process, up to (not including) init; just the parent where /proc is missing. */
+function ancestorPids() {
+  const pids = [];
+  let pid = process.ppid;
+  while (pid > 1 && pids.length < 64) {
+    pids.push(pid);
+    try {
+      // /proc/<pid>/stat: "pid (comm) state ppid …"; comm may hold spaces and parentheses.
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      pid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+    } catch {
+      break;
+    }
+  }
+  return pids;
+}
+
+function alive(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return e.code === 'EPERM'; // alive, someone else's
+  }
+}
