@@ -6,9 +6,13 @@ import { hashPassword, passwordProblem, verifyPassword } from '../passwords';
 const WINDOW_MS = 15 * 60_000;
 
 /**
- * Failed sign-ins per e-mail address and per source address, counted in the shared store per
- * 15-minute window, so every replica sees the same count. Past the limit, sign-in is refused without
- * checking the password (the same answer whether or not the password was right).
+ * Sign-in attempts per e-mail address and per source address, counted in the shared store per
+ * 15-minute window, so every replica sees the same count. An attempt is reserved (the store's atomic
+ * add, which answers the new count) before the password is verified: of any number of parallel
+ * attempts at most `limit` get verified, where a read-then-count would let them all through. Past the
+ * limit, sign-in is refused without checking the password (the same answer whether or not it was
+ * right). A successful sign-in gives its attempt back, so people signing in behind one address are
+ * not refused for it.
  */
 function loginThrottle(store: Store, limit: number) {
   const windowOf = () => Math.floor(Date.now() / WINDOW_MS);
@@ -19,15 +23,15 @@ function loginThrottle(store: Store, limit: number) {
   // The store forgets a window's counters once it is over.
   const keptUntil = (window: number) => new Date((window + 1) * WINDOW_MS).toISOString();
   return {
-    blocked: async (request: FastifyRequest, email: string) => {
+    /** Reserves one attempt; null when the limit is spent, else the way to give it back. */
+    reserve: async (request: FastifyRequest, email: string): Promise<(() => Promise<void>) | null> => {
       const window = windowOf();
-      for (const key of keys(request, email, window))
-        if ((await store.counters.add(key, 0, 0, keptUntil(window))).count >= limit) return true;
-      return false;
-    },
-    failed: async (request: FastifyRequest, email: string) => {
-      const window = windowOf();
-      for (const key of keys(request, email, window)) await store.counters.add(key, 0, 1, keptUntil(window));
+      const counted = keys(request, email, window);
+      const counts = await Promise.all(counted.map((key) => store.counters.add(key, 0, 1, keptUntil(window))));
+      if (counts.some((c) => c.count > limit)) return null;
+      return async () => {
+        await Promise.all(counted.map((key) => store.counters.add(key, 0, -1, keptUntil(window))));
+      };
     },
   };
 }
@@ -47,13 +51,11 @@ export function authRoutes(app: FastifyInstance, ctx: PanelContext): void {
     const body = (request.body ?? {}) as Record<string, unknown>;
     const email = normaliseEmail(text(body.email, 254));
     const password = text(body.password, 256);
-    if (await throttle.blocked(request, email)) {
-      return ctx.page(request, reply, 'login', { email, error: 'login.throttled' }, 429);
-    }
+    const giveBack = await throttle.reserve(request, email);
+    if (!giveBack) return ctx.page(request, reply, 'login', { email, error: 'login.throttled' }, 429);
     const user = email ? await store.panelUsers.get(email) : null;
     const ok = (await verifyPassword(user?.passwordHash ?? null, password)) && user?.active === true;
     if (!ok || !user) {
-      await throttle.failed(request, email);
       if (user)
         await recordAudit(store, {
           merchantId: user.merchantId,
@@ -65,6 +67,7 @@ export function authRoutes(app: FastifyInstance, ctx: PanelContext): void {
         });
       return ctx.page(request, reply, 'login', { email, error: 'login.failed' }, 401);
     }
+    await giveBack();
     await signIn(request, user);
     return reply.redirect(`${base}/transacciones`, 303);
   });
