@@ -116,6 +116,38 @@ describe('merchant panel (HTTP)', () => {
     expect((await invite({ email: 'x@demo.test', role: 'owner' }, 'nadie')).statusCode).toBe(404);
   });
 
+  it("the operator issues a one-time password reset link: it works once and ends the user's sessions; deactivated users are neither reset nor invited again", async () => {
+    const admin = (url: string, payload: object = {}) =>
+      t.operator({ method: 'POST', url, headers: { authorization: 'Bearer operator-token-0123456789' }, payload });
+    const user = await join(t, t.merchantId, 'olvido@demo.test', 'developer');
+    expect((await user.get('/panel/claves')).statusCode).toBe(200);
+    const res = await admin(`/admin/v1/merchants/${t.merchantId}/panel-users/${encodeURIComponent('Olvido@demo.test')}/password-reset`);
+    expect(res.statusCode, res.body).toBe(201);
+    const { path, email, expiresAt } = res.json();
+    expect(email).toBe('olvido@demo.test');
+    expect(path).toMatch(/^\/panel\/restablecer\/rst_/);
+    expect(Date.parse(expiresAt) - Date.now()).toBeLessThanOrEqual(24 * 3600_000);
+    const holder = new Visitor(t);
+    await holder.get(path);
+    const NEW = 'forgotten and found again';
+    expect((await holder.post(path, { password: NEW, password2: NEW })).statusCode).toBe(303);
+    expect((await user.get('/panel/claves')).statusCode).toBe(303);
+    await holder.get(path);
+    expect((await holder.post(path, { password: NEW, password2: NEW })).statusCode).toBe(400);
+    expect((await new Visitor(t).signIn('olvido@demo.test', NEW)).statusCode).toBe(303);
+
+    // Not this merchant's user, or nobody: 404. Deactivated: 409, and no invitation brings them back.
+    await createMerchant(t.sw.store, { id: 'vecino', nombre: 'Vecino' });
+    expect((await admin(`/admin/v1/merchants/vecino/panel-users/olvido%40demo.test/password-reset`)).statusCode).toBe(404);
+    expect((await admin(`/admin/v1/merchants/${t.merchantId}/panel-users/nadie%40demo.test/password-reset`)).statusCode).toBe(404);
+    await t.sw.store.panelUsers.update('olvido@demo.test', { active: false });
+    const refused = await admin(`/admin/v1/merchants/${t.merchantId}/panel-users/olvido%40demo.test/password-reset`);
+    expect(refused.statusCode).toBe(409);
+    const reinvite = await admin(`/admin/v1/merchants/${t.merchantId}/panel-invites`, { email: 'olvido@demo.test', role: 'viewer' });
+    expect(reinvite.statusCode).toBe(409);
+    expect(reinvite.json()).toMatchObject({ error: 'USER_DEACTIVATED' });
+  });
+
   it('signs in with the right password only; the session cookie is http-only, same-site and scoped to /panel', async () => {
     const v = new Visitor(t);
     await v.get('/panel/login');
