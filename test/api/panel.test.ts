@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { Writable } from 'node:stream';
 import type { LightMyRequestResponse } from 'fastify';
-import { createInvite, createMerchant } from '@switch/shared';
+import { createInvite, createLogger, createMerchant, createPasswordReset } from '@switch/shared';
 import { CUENTA_ORDENANTE, pagarBody, startTestSwitch, type TestSwitch } from './helpers';
 
 const PASSWORD = 'correct horse battery staple';
@@ -311,5 +312,37 @@ describe('merchant panel (HTTP)', () => {
     expect((await owner.get('/panel/claves?lang=en')).body).toContain('<html lang="en">');
     expect((await owner.get('/panel/claves')).body).toContain('API keys');
     await owner.get('/panel/claves?lang=es');
+  });
+});
+
+describe('merchant panel on the embedded merchant port: request logs', () => {
+  it('write invitation and reset links without their tokens', async () => {
+    let logged = '';
+    const sink = new Writable({
+      write(chunk, _encoding, done) {
+        logged += chunk.toString();
+        done();
+      },
+    });
+    const t = await startTestSwitch({ log: createLogger('test', 'info', sink) });
+    try {
+      const { token } = await createInvite(t.sw.store, {
+        merchantId: t.merchantId,
+        email: 'log@demo.test',
+        role: 'owner',
+        invitedBy: null,
+      });
+      const v = new Visitor(t);
+      await v.get(`/panel/invitacion/${token}?origen=correo`);
+      expect((await v.post(`/panel/invitacion/${token}`, { password: PASSWORD, password2: PASSWORD })).statusCode).toBe(303);
+      const reset = await createPasswordReset(t.sw.store, { email: 'log@demo.test', issuedBy: 'operator' });
+      await v.get(`/panel/restablecer/${reset.token}`);
+      expect(logged).toContain('/panel/invitacion/inv_[redacted]');
+      expect(logged).toContain('/panel/restablecer/rst_[redacted]');
+      expect(logged).not.toContain(token.slice(4));
+      expect(logged).not.toContain(reset.token.slice(4));
+    } finally {
+      await t.close();
+    }
   });
 });

@@ -72,7 +72,7 @@ const ASSETS = join(__dirname, '..', 'assets');
 
 /** A one-time token of a link, wherever it sits in a URL (path segment or query value). */
 const LINK_TOKEN = /(inv|rst)_[A-Za-z0-9_-]+/g;
-export const redactLinkTokens = (url: string): string => url.replace(LINK_TOKEN, '$1_[redacted]');
+const redactLinkTokens = (url: string): string => url.replace(LINK_TOKEN, '$1_[redacted]');
 
 /** Fastify's request log fields, with the URL's link tokens redacted. */
 function loggedRequest(request: FastifyRequest) {
