@@ -158,7 +158,7 @@ const es = {
   'team.invite': 'Invitar a una persona',
   'team.role': 'Rol',
   'team.invited': 'Invitación creada. Envíe este enlace a {email}; funciona una sola vez:',
-  'team.exists': 'Ya existe un usuario con ese correo.',
+  'team.exists': 'Esa persona ya está en su equipo.',
   'team.bad_email': 'Escriba un correo válido.',
   'team.deactivated': 'Esta persona fue desactivada en su equipo: no se puede invitar de nuevo. Actívela en la lista si debe volver.',
   'team.reset': 'Enlace para nueva contraseña',
@@ -358,7 +358,7 @@ const en: Record<MessageKey, string> = {
   'team.invite': 'Invite someone',
   'team.role': 'Role',
   'team.invited': 'Invitation created. Send this link to {email}; it works once:',
-  'team.exists': 'A user with that e-mail exists already.',
+  'team.exists': 'That person is in your team already.',
   'team.bad_email': 'Write a valid e-mail address.',
   'team.deactivated':
     'This person was deactivated in your team: they cannot be invited again. Enable them in the list if they should come back.',
