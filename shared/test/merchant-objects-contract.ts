@@ -145,9 +145,13 @@ export function merchantObjectsContract(name: string, makeStore: () => Promise<S
         createdAt: new Date().toISOString(),
       };
       await s.panelInvites.insert(invite);
+      // Read without taking: still there for the one taker.
+      expect(await s.panelInvites.get(invite.tokenHash)).toEqual(invite);
+      expect(await s.panelInvites.get(invite.tokenHash)).toEqual(invite);
       const taken = await Promise.all(Array.from({ length: 6 }, () => s.panelInvites.take(invite.tokenHash)));
       expect(taken.filter((t) => t !== null)).toEqual([invite]);
       expect(await s.panelInvites.take(invite.tokenHash)).toBeNull();
+      expect(await s.panelInvites.get(invite.tokenHash)).toBeNull();
     });
 
     it('keeps sessions until they expire, with any keys in their data, and destroys them', async () => {

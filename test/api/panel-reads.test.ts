@@ -9,6 +9,7 @@ import {
   loadRoutingTable,
   MemoryBus,
   MemoryStore,
+  newTransaction,
   type PagarBody,
 } from '@switch/shared';
 import { loadPanelConfig, panelPlugin, startPanelReads } from '@switch/panel';
@@ -65,8 +66,9 @@ describe('standalone merchant panel: balances and statements over the bus', () =
     stops.push(sim.stop);
     // A payout debited from the account at the simulated bank: the statement's one movement.
     const body = pagarBody() as unknown as PagarBody;
+    const txnId = `txn_${randomUUID()}`;
     const outcome = await sim.bank.execute({
-      txnId: `txn_${randomUUID()}`,
+      txnId,
       attempt: 1,
       orderRef: randomUUID(),
       mode: 'test',
@@ -78,6 +80,19 @@ describe('standalone merchant panel: balances and statements over the bus', () =
     });
     referencia = 'referencia' in outcome ? String(outcome.referencia) : '';
     expect(referencia).toMatch(/^TEST-/);
+    // The merchant's own operation behind that movement: a test-mode statement shows only those.
+    const now = new Date().toISOString();
+    const tx = newTransaction({
+      id: txnId,
+      merchantId: MERCHANT,
+      mode: 'test',
+      idempotencyKey: body.idempotency_key,
+      fingerprint: 'f',
+      request: { kind: 'pagar', body },
+      relatedId: null,
+      now,
+    });
+    expect(await store.transactions.insert({ ...tx, estado: 'LIQUIDADA', bancoUsado: 'bnc', referenciaBanco: referencia })).toBe(true);
 
     const reads = await startPanelReads({ bus, store, routing: loadRoutingTable(envReader({})), readTimeoutMs: 20_000 });
     stops.push(reads.close);

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { Writable } from 'node:stream';
 import type { LightMyRequestResponse } from 'fastify';
-import { createInvite, createMerchant } from '@switch/shared';
+import { createInvite, createLogger, createMerchant, createPasswordReset } from '@switch/shared';
 import { CUENTA_ORDENANTE, pagarBody, startTestSwitch, type TestSwitch } from './helpers';
 
 const PASSWORD = 'correct horse battery staple';
@@ -114,6 +115,38 @@ describe('merchant panel (HTTP)', () => {
     expect((await invite({ email: 'not-an-address', role: 'owner' })).json()).toMatchObject({ error: 'VALIDATION' });
     expect((await invite({ email: 'x@demo.test', role: 'admin' })).statusCode).toBe(400);
     expect((await invite({ email: 'x@demo.test', role: 'owner' }, 'nadie')).statusCode).toBe(404);
+  });
+
+  it("the operator issues a one-time password reset link: it works once and ends the user's sessions; deactivated users are neither reset nor invited again", async () => {
+    const admin = (url: string, payload: object = {}) =>
+      t.operator({ method: 'POST', url, headers: { authorization: 'Bearer operator-token-0123456789' }, payload });
+    const user = await join(t, t.merchantId, 'olvido@demo.test', 'developer');
+    expect((await user.get('/panel/claves')).statusCode).toBe(200);
+    const res = await admin(`/admin/v1/merchants/${t.merchantId}/panel-users/${encodeURIComponent('Olvido@demo.test')}/password-reset`);
+    expect(res.statusCode, res.body).toBe(201);
+    const { path, email, expiresAt } = res.json();
+    expect(email).toBe('olvido@demo.test');
+    expect(path).toMatch(/^\/panel\/restablecer\/rst_/);
+    expect(Date.parse(expiresAt) - Date.now()).toBeLessThanOrEqual(24 * 3600_000);
+    const holder = new Visitor(t);
+    await holder.get(path);
+    const NEW = 'forgotten and found again';
+    expect((await holder.post(path, { password: NEW, password2: NEW })).statusCode).toBe(303);
+    expect((await user.get('/panel/claves')).statusCode).toBe(303);
+    await holder.get(path);
+    expect((await holder.post(path, { password: NEW, password2: NEW })).statusCode).toBe(400);
+    expect((await new Visitor(t).signIn('olvido@demo.test', NEW)).statusCode).toBe(303);
+
+    // Not this merchant's user, or nobody: 404. Deactivated: 409, and no invitation brings them back.
+    await createMerchant(t.sw.store, { id: 'vecino', nombre: 'Vecino' });
+    expect((await admin(`/admin/v1/merchants/vecino/panel-users/olvido%40demo.test/password-reset`)).statusCode).toBe(404);
+    expect((await admin(`/admin/v1/merchants/${t.merchantId}/panel-users/nadie%40demo.test/password-reset`)).statusCode).toBe(404);
+    await t.sw.store.panelUsers.update('olvido@demo.test', { active: false });
+    const refused = await admin(`/admin/v1/merchants/${t.merchantId}/panel-users/olvido%40demo.test/password-reset`);
+    expect(refused.statusCode).toBe(409);
+    const reinvite = await admin(`/admin/v1/merchants/${t.merchantId}/panel-invites`, { email: 'olvido@demo.test', role: 'viewer' });
+    expect(reinvite.statusCode).toBe(409);
+    expect(reinvite.json()).toMatchObject({ error: 'USER_DEACTIVATED' });
   });
 
   it('signs in with the right password only; the session cookie is http-only, same-site and scoped to /panel', async () => {
@@ -279,5 +312,37 @@ describe('merchant panel (HTTP)', () => {
     expect((await owner.get('/panel/claves?lang=en')).body).toContain('<html lang="en">');
     expect((await owner.get('/panel/claves')).body).toContain('API keys');
     await owner.get('/panel/claves?lang=es');
+  });
+});
+
+describe('merchant panel on the embedded merchant port: request logs', () => {
+  it('write invitation and reset links without their tokens', async () => {
+    let logged = '';
+    const sink = new Writable({
+      write(chunk, _encoding, done) {
+        logged += chunk.toString();
+        done();
+      },
+    });
+    const t = await startTestSwitch({ log: createLogger('test', 'info', sink) });
+    try {
+      const { token } = await createInvite(t.sw.store, {
+        merchantId: t.merchantId,
+        email: 'log@demo.test',
+        role: 'owner',
+        invitedBy: null,
+      });
+      const v = new Visitor(t);
+      await v.get(`/panel/invitacion/${token}?origen=correo`);
+      expect((await v.post(`/panel/invitacion/${token}`, { password: PASSWORD, password2: PASSWORD })).statusCode).toBe(303);
+      const reset = await createPasswordReset(t.sw.store, { email: 'log@demo.test', issuedBy: 'operator' });
+      await v.get(`/panel/restablecer/${reset.token}`);
+      expect(logged).toContain('/panel/invitacion/inv_[redacted]');
+      expect(logged).toContain('/panel/restablecer/rst_[redacted]');
+      expect(logged).not.toContain(token.slice(4));
+      expect(logged).not.toContain(reset.token.slice(4));
+    } finally {
+      await t.close();
+    }
   });
 });

@@ -111,7 +111,14 @@ export async function startEmbeddedSwitch(options: {
         prefix: '/panel',
         register: async (app, parts) =>
           // The gateway's store: changes the panel makes are announced, and its key cache forgets at once.
-          panelPlugin(app, { store: parts.store, config: panelConfig, basePath: '/panel', accounts: parts.accounts }),
+          // Links the panel issues (invitations, resets) are absolute under SWITCH_PUBLIC_URL when it is set.
+          panelPlugin(app, {
+            store: parts.store,
+            config: panelConfig,
+            basePath: '/panel',
+            accounts: parts.accounts,
+            apiBaseUrl: env.string('SWITCH_PUBLIC_URL', ''),
+          }),
       },
     ],
   });

@@ -22,6 +22,10 @@ describe('onboarding command line', () => {
       email: 'b@tienda.test',
       role: 'viewer',
     });
+    expect(toRequest(['panel', 'reset', '--merchant', 'tienda', '--email', 'Ana@tienda.test'])).toEqual({
+      method: 'POST',
+      path: '/admin/v1/merchants/tienda/panel-users/Ana%40tienda.test/password-reset',
+    });
     expect(toRequest(['key', 'revoke', '--merchant', 'tienda', '--key', 'key_1'])).toEqual({
       method: 'DELETE',
       path: '/admin/v1/merchants/tienda/keys/key_1',

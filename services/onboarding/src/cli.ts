@@ -23,6 +23,9 @@ export const USAGE = `Usage: npm run switch -- <command> [options]
   panel invite --merchant <id> --email <address> [--role owner|developer|viewer]
                                                    invite a merchant's user to the panel (default owner);
                                                    prints the one-time link path /panel/invitacion/<token>
+  panel reset --merchant <id> --email <address>   a one-time link for that panel user to set a new password
+                                                   (24 hours; ends their sessions); prints its path
+                                                   /panel/restablecer/<token>
   delivery list --txn <transaction id>             webhook deliveries of a transaction, every attempt
   delivery redeliver --id <delivery id>            attempt a delivery again now, same body
   review list                                      open operations flagged for manual review
@@ -122,6 +125,11 @@ export function toRequest(args: string[]): Request {
         method: 'POST',
         path: `/admin/v1/merchants/${merchant()}/panel-invites`,
         body: { email: need('email'), role: flags.role ?? 'owner' },
+      };
+    case 'panel reset':
+      return {
+        method: 'POST',
+        path: `/admin/v1/merchants/${merchant()}/panel-users/${encodeURIComponent(need('email'))}/password-reset`,
       };
     case 'delivery list':
       return { method: 'GET', path: `/admin/v1/transactions/${encodeURIComponent(need('txn'))}/deliveries` };

@@ -21,6 +21,8 @@ import { balancePages } from './routes/balances';
 declare module 'fastify' {
   interface Session {
     userId?: string;
+    /** The user's password version at sign-in: a password change since then ends the session. */
+    passwordVersion?: number;
     mode?: Mode;
     lang?: Lang;
   }
@@ -60,14 +62,31 @@ export interface PanelContext {
   /** Refuses (403 page) unless the signed-in user's role allows `action`; the check that counts is this one. */
   allow(request: FastifyRequest, reply: FastifyReply, action: PanelAction): Promise<boolean>;
   caller(request: FastifyRequest): { merchantId: string; mode: Mode };
+  /** A panel link for someone else (invitations, resets): absolute when the public base URL is configured. */
+  link(path: string): string;
   audit(request: FastifyRequest, action: string, target: string | null, detail?: Record<string, string>): Promise<void>;
 }
 
 const VIEWS = join(__dirname, '..', 'views');
 const ASSETS = join(__dirname, '..', 'assets');
 
+/** A one-time token of a link, wherever it sits in a URL (path segment or query value). */
+const LINK_TOKEN = /(inv|rst)_[A-Za-z0-9_-]+/g;
+const redactLinkTokens = (url: string): string => url.replace(LINK_TOKEN, '$1_[redacted]');
+
+/** Fastify's request log fields, with the URL's link tokens redacted. */
+function loggedRequest(request: FastifyRequest) {
+  return {
+    method: request.method,
+    url: redactLinkTokens(request.url),
+    host: request.host,
+    remoteAddress: request.ip,
+    remotePort: request.socket?.remotePort,
+  };
+}
+
 /** Pages a signed-out visitor may open. */
-const PUBLIC = [/^\/login$/, /^\/invitacion\/[^/]+$/, /^\/assets\//];
+const PUBLIC = [/^\/login$/, /^\/invitacion\/[^/]+$/, /^\/restablecer\/[^/]+$/, /^\/assets\//];
 
 /**
  * The merchant panel (issue: merchants serve themselves): an encapsulated Fastify plugin, mounted at
@@ -81,8 +100,10 @@ export async function panelPlugin(app: FastifyInstance, deps: PanelDeps): Promis
   const idleMs = config.sessionIdleMinutes * 60_000;
 
   // Not part of the merchant API's OpenAPI document (the embedded switch mounts the panel beside it).
+  // Request logs never carry the one-time tokens of invitation and reset links (they sit in the path).
   app.addHook('onRoute', (route) => {
     route.schema = { ...route.schema, hide: true } as typeof route.schema;
+    route.logSerializers = { ...route.logSerializers, req: loggedRequest };
   });
   await app.register(cookie);
   await app.register(session, {
@@ -127,8 +148,9 @@ export async function panelPlugin(app: FastifyInstance, deps: PanelDeps): Promis
     const path = (request.routeOptions.url ?? request.url).slice(base.length) || '/';
     const userId = request.session.userId;
     const user = userId ? await store.panelUsers.get(userId) : null;
-    // A user removed or deactivated since signing in is signed out at the next request.
-    if (user?.active) request.panelUser = user;
+    // A user removed or deactivated since signing in, or whose password changed since (a change or a
+    // reset ends every other session), is signed out at the next request.
+    if (user?.active && (user.passwordVersion ?? 0) === (request.session.passwordVersion ?? 0)) request.panelUser = user;
     else if (userId) await request.session.destroy();
     if (request.method !== 'GET' && request.method !== 'HEAD') {
       await new Promise<void>((resolve, reject) =>
@@ -172,6 +194,7 @@ export async function panelPlugin(app: FastifyInstance, deps: PanelDeps): Promis
       return false;
     },
     caller: (request) => ({ merchantId: request.panelUser!.merchantId, mode: request.session.mode ?? 'test' }),
+    link: (path) => `${(deps.apiBaseUrl ?? '').replace(/\/+$/, '')}${base}${path}`,
     audit: (request, action, target, detail) =>
       recordAudit(store, {
         merchantId: request.panelUser!.merchantId,

@@ -1,6 +1,6 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { Mode } from './bancos';
-import type { AuditEntry, PanelInvite, PanelRole, Store } from '../ports/store';
+import type { AuditEntry, PanelInvite, PanelRole, PanelUser, Store } from '../ports/store';
 
 /**
  * Who may do what in the merchant panel, and how people get in: the operator invites a merchant's
@@ -49,10 +49,89 @@ export async function createInvite(
   return { invite, token };
 }
 
-/** The invitation behind a token, taken once; null when unknown, used or expired. */
+export const INVITE_TOKEN_PATTERN = /^inv_[A-Za-z0-9_-]{20,64}$/;
+export const RESET_TOKEN_PATTERN = /^rst_[A-Za-z0-9_-]{20,64}$/;
+/** A password reset link works for a day: long enough to reach its person, short for a stolen one. */
+export const RESET_TTL_MS = 86_400_000;
+
+const usable = (invite: PanelInvite | null, purpose: PanelInvite['purpose'], now: Date): PanelInvite | null =>
+  invite && invite.purpose === purpose && invite.expiresAt > now.toISOString() ? invite : null;
+
+/**
+ * The invitation behind a token, read without spending it (to check the request first); null when
+ * unknown, used, expired or not an invitation.
+ */
+export async function peekInvite(store: Store, token: string, now = new Date()): Promise<PanelInvite | null> {
+  if (!INVITE_TOKEN_PATTERN.test(token)) return null;
+  return usable(await store.panelInvites.get(hashInviteToken(token)), undefined, now);
+}
+
+/** The invitation behind a token, taken once; null when unknown, used, expired or not an invitation. */
 export async function takeInvite(store: Store, token: string, now = new Date()): Promise<PanelInvite | null> {
-  const invite = await store.panelInvites.take(hashInviteToken(token));
-  return invite && invite.expiresAt > now.toISOString() ? invite : null;
+  if (!INVITE_TOKEN_PATTERN.test(token)) return null;
+  return usable(await store.panelInvites.take(hashInviteToken(token)), undefined, now);
+}
+
+/**
+ * Why an invitation of `email` to `merchantId` is refused, or null to invite. Someone of the team
+ * already is (409, their own team is theirs to know); someone the team deactivated is never brought
+ * back by an invitation (reactivating them is the team page's decision). An address with an account
+ * at another merchant is not refused here: the answer must not tell that it exists elsewhere (its
+ * invitation is then created, and refused when taken, as a used one is).
+ */
+export async function inviteRefusal(store: Store, merchantId: string, email: string): Promise<'member' | 'deactivated' | null> {
+  const user = await store.panelUsers.get(normaliseEmail(email));
+  if (!user || user.merchantId !== merchantId) return null;
+  return user.active ? 'member' : 'deactivated';
+}
+
+/**
+ * A one-time link to set a new password for the existing user `email`, issued by the operator or an
+ * owner of the user's merchant. The token is shown once and stored only hashed, beside invitations
+ * (the same one-time take), with `purpose: 'reset'`.
+ */
+export async function createPasswordReset(
+  store: Store,
+  input: { email: string; issuedBy: string },
+  now = new Date(),
+): Promise<{ reset: PanelInvite; token: string }> {
+  const user = await store.panelUsers.get(normaliseEmail(input.email));
+  if (!user) throw new Error(`no panel user ${input.email}`);
+  const token = `rst_${randomBytes(24).toString('base64url')}`;
+  const reset: PanelInvite = {
+    tokenHash: hashInviteToken(token),
+    merchantId: user.merchantId,
+    email: user.id,
+    role: user.role,
+    invitedBy: input.issuedBy,
+    expiresAt: new Date(now.getTime() + RESET_TTL_MS).toISOString(),
+    createdAt: now.toISOString(),
+    purpose: 'reset',
+  };
+  await store.panelInvites.insert(reset);
+  return { reset, token };
+}
+
+/** The reset behind a token, read without spending it; null when unknown, used, expired or not a reset. */
+export async function peekPasswordReset(store: Store, token: string, now = new Date()): Promise<PanelInvite | null> {
+  if (!RESET_TOKEN_PATTERN.test(token)) return null;
+  return usable(await store.panelInvites.get(hashInviteToken(token)), 'reset', now);
+}
+
+/** The reset behind a token, taken once. */
+export async function takePasswordReset(store: Store, token: string, now = new Date()): Promise<PanelInvite | null> {
+  if (!RESET_TOKEN_PATTERN.test(token)) return null;
+  return usable(await store.panelInvites.take(hashInviteToken(token)), 'reset', now);
+}
+
+/**
+ * Sets a user's password (already hashed) and raises their password version: every session signed in
+ * before ends at its next request (the panel compares versions).
+ */
+export async function setPassword(store: Store, user: PanelUser, passwordHash: string): Promise<number> {
+  const passwordVersion = (user.passwordVersion ?? 0) + 1;
+  await store.panelUsers.update(user.id, { passwordHash, passwordVersion });
+  return passwordVersion;
 }
 
 /** Appends one line to the merchant's audit log. */

@@ -88,6 +88,11 @@ export interface PanelUser {
   active: boolean;
   invitedBy: string | null;
   createdAt: string;
+  /**
+   * Raised at every password change (absent: 0). A session remembers the one it signed in with and
+   * ends when they differ, so a change or a reset ends every other session of the user.
+   */
+  passwordVersion?: number;
 }
 
 /** An invitation to the panel: the token is sent once (a link) and kept only as its SHA-256. */
@@ -99,6 +104,11 @@ export interface PanelInvite {
   invitedBy: string | null;
   expiresAt: string;
   createdAt: string;
+  /**
+   * `reset`: a one-time link to set a new password for the existing user `email` (`invitedBy` is who
+   * issued it); absent: an invitation. The two tokens have different prefixes and are hashed whole.
+   */
+  purpose?: 'reset';
 }
 
 /** A signed-in panel session, kept in the store so every panel replica knows it. */
@@ -360,10 +370,12 @@ export interface Store {
     insert(user: PanelUser): Promise<boolean>;
     get(id: string): Promise<PanelUser | null>;
     listForMerchant(merchantId: string): Promise<PanelUser[]>;
-    update(id: string, patch: Partial<Pick<PanelUser, 'role' | 'passwordHash' | 'active'>>): Promise<boolean>;
+    update(id: string, patch: Partial<Pick<PanelUser, 'role' | 'passwordHash' | 'active' | 'passwordVersion'>>): Promise<boolean>;
   };
   panelInvites: {
     insert(invite: PanelInvite): Promise<void>;
+    /** Reads an invitation without taking it (to check a request before the one-time token is spent). */
+    get(tokenHash: string): Promise<PanelInvite | null>;
     /** Takes an invitation once: of concurrent takers exactly one gets it; null when unknown or taken. */
     take(tokenHash: string): Promise<PanelInvite | null>;
   };

@@ -4,6 +4,8 @@ import { MemoryStore } from '../adapters/memory/store';
 import type { GatewayReplyMessage } from '../contracts/messages';
 import { bankRequests, TOPICS } from '../contracts/topics';
 import type { RoutingTable } from '../domain/routing';
+import { newTransaction } from '../domain/operation';
+import type { Movimiento } from '../contracts/bancos';
 import type { Subscription } from '../ports/bus';
 import { accountReads, BankReadClient, checkStatementWindow } from './account-reads';
 
@@ -77,6 +79,57 @@ describe('account reads (the merchant API and the panel)', () => {
       problem: { kind: 'invalid', detail: { desde: 'must not be in the future' } },
     });
     expect(bank.asked).toEqual([]);
+  });
+
+  it('keeps of a test statement only the movements of the caller’s own operations; a live one whole', async () => {
+    const store = new MemoryStore();
+    const today = new Date(Date.now() - 4 * 3600_000).toISOString().slice(0, 10);
+    const movement = (referencia: string): Movimiento => ({
+      fecha: today,
+      hora: '10:00:00',
+      referencia,
+      concepto: 'Pago',
+      tipo: 'debito',
+      monto: 1,
+      saldo: null,
+    });
+    const own = async (merchantId: string, id: string, referencia: string, mode: 'test' | 'live' = 'test') => {
+      const now = new Date().toISOString();
+      const tx = newTransaction({
+        id,
+        merchantId,
+        mode,
+        idempotencyKey: id,
+        fingerprint: 'f',
+        request: { kind: 'pagar', body: {} } as never,
+        relatedId: null,
+        now,
+      });
+      await store.transactions.insert({ ...tx, estado: 'LIQUIDADA', bancoUsado: 'bnc', referenciaBanco: referencia });
+    };
+    await own('m1', 'txn_a', 'REF-A');
+    await own('m2', 'txn_b', 'REF-B');
+    await own('m1', 'txn_c', 'REF-C', 'live');
+    const page = {
+      cuenta: CUENTA,
+      banco: 'bnc' as const,
+      moneda: 'VES' as const,
+      desde: today,
+      hasta: today,
+      movimientos: ['REF-A', 'REF-B', 'REF-C', 'SEED'].map(movement),
+      siguiente: 'next',
+    };
+    const reads = accountReads({ routing, store, client: answering({ ok: true, movimientos: page }).client, readTimeoutMs: 1000 });
+    const seen = async (merchantId: string) => {
+      const r = await reads.movimientos({ merchantId, mode: 'test' }, { cuenta: CUENTA, desde: today });
+      return r.ok ? { refs: r.value.movimientos.map((m) => m.referencia), siguiente: r.value.siguiente } : r;
+    };
+    expect(await seen('m1')).toEqual({ refs: ['REF-A'], siguiente: 'next' });
+    expect(await seen('m2')).toEqual({ refs: ['REF-B'], siguiente: 'next' });
+    expect(await seen('m3')).toEqual({ refs: [], siguiente: 'next' });
+    await store.accounts.register({ merchantId: 'm1', mode: 'live', banco: 'bnc', cuenta: CUENTA, telefono: null, createdAt: today });
+    const live = await reads.movimientos({ merchantId: 'm1', mode: 'live' }, { cuenta: CUENTA, desde: today });
+    expect(live.ok && live.value.movimientos.length).toBe(4);
   });
 
   it('names what a bank’s refusal means', async () => {

@@ -5,7 +5,7 @@ import { TOPICS, bankRequestHeaders, bankRequests } from '../contracts/topics';
 import { CODIGO_BCV, type BancoId, type Mode } from '../domain/bancos';
 import { bankForAccount, type RoutingTable } from '../domain/routing';
 import type { Bus, Subscription } from '../ports/bus';
-import type { Store } from '../ports/store';
+import type { PageCursor, Store } from '../ports/store';
 
 /** Longest statement window one request may ask for (BNC's HistoryByDate limit). */
 export const MAX_STATEMENT_DAYS = 31;
@@ -126,6 +126,37 @@ export function checkStatementWindow(desde: string, hasta: string | undefined, t
   return detail;
 }
 
+/** How far before a statement window a test operation may have started and still settle inside it. */
+const TEST_STATEMENT_LOOKBACK_DAYS = 7;
+/** Most of a merchant's test operations one statement read looks at (pages of 500). */
+const TEST_STATEMENT_MAX_OPERATIONS = 20_000;
+
+/**
+ * Test mode: the bank references of the caller's own operations at `banco` that may show in a
+ * statement of [desde, hasta] (Venezuelan days). Test accounts are not registered to anyone: every
+ * merchant's test payouts at an emulated bank leave from the one account its connector is configured
+ * with, and the bank keeps one ledger per account, so its statement holds every merchant's movements.
+ * The switch shows a merchant only the movements whose reference is one of its own operations'.
+ */
+async function ownReferences(store: Store, caller: ReadCaller, banco: BancoId, desde: string, hasta: string): Promise<Set<string>> {
+  const day = 86_400_000;
+  // A Venezuelan day D runs from D 04:00 UTC; a day of margin after `hasta` for clocks.
+  const from = new Date(Date.parse(`${desde}T04:00:00Z`) - TEST_STATEMENT_LOOKBACK_DAYS * day).toISOString();
+  const to = new Date(Date.parse(`${hasta}T04:00:00Z`) + 2 * day).toISOString();
+  const refs = new Set<string>();
+  const filter = { merchantId: caller.merchantId, mode: caller.mode, banco, desde: from, hasta: to };
+  let after: PageCursor | undefined;
+  for (let seen = 0; seen < TEST_STATEMENT_MAX_OPERATIONS; ) {
+    const page = await store.transactions.listForMerchant(filter, 500, after);
+    for (const tx of page) if (tx.referenciaBanco) refs.add(tx.referenciaBanco);
+    seen += page.length;
+    if (page.length < 500) break;
+    const last = page[page.length - 1]!;
+    after = { createdAt: last.createdAt, id: last.id };
+  }
+  return refs;
+}
+
 /**
  * The merchant API's account reads (`/switch/v1/saldo`, `/movimientos`), one implementation for every
  * process that shows them (the gateway, the merchant panel, embedded or standalone).
@@ -204,7 +235,15 @@ export function accountReads(deps: AccountReadDeps): AccountReads {
       const r = await ask(banco.value, { op: 'movimientos', mode: caller.mode, query, merchantId: caller.merchantId });
       if (!r.ok) return r;
       if (!('movimientos' in r.value)) return fail({ kind: 'bank_unavailable', motivo: null });
-      return { ok: true, value: r.value.movimientos };
+      if (caller.mode === 'live') return { ok: true, value: r.value.movimientos };
+      let own: Set<string>;
+      try {
+        own = await ownReferences(deps.store, caller, banco.value, query.desde, query.hasta ?? today);
+      } catch (error) {
+        return fail({ kind: 'dependency_down', cause: String(error) });
+      }
+      const page = r.value.movimientos;
+      return { ok: true, value: { ...page, movimientos: page.movimientos.filter((m) => own.has(m.referencia)) } };
     },
   };
 }

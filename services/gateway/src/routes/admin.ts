@@ -23,6 +23,8 @@ import {
   type WebhookEvent,
   literals,
   createInvite,
+  createPasswordReset,
+  inviteRefusal,
   EMAIL_PATTERN,
   normaliseEmail,
   PANEL_ROLES,
@@ -157,6 +159,12 @@ export function adminRoutes(
       const { merchantId } = request.params as { merchantId: string };
       await merchantOr404(merchantId);
       const body = request.body as { email: string; role: PanelRole };
+      // A user deactivated by this merchant is never brought back by an invitation (the team decides).
+      if ((await inviteRefusal(deps.store, merchantId, body.email)) === 'deactivated')
+        throw new HttpProblem(409, {
+          error: 'USER_DEACTIVATED',
+          message: `panel user ${normaliseEmail(body.email)} was deactivated at ${merchantId}: an owner enables them again on the team page; no invitation does`,
+        });
       if (await deps.store.panelUsers.get(normaliseEmail(body.email)))
         throw new HttpProblem(409, { error: 'ALREADY_EXISTS', message: `a panel user ${normaliseEmail(body.email)} exists` });
       const { invite, token } = await createInvite(deps.store, { merchantId, email: body.email, role: body.role, invitedBy: null });
@@ -175,6 +183,45 @@ export function adminRoutes(
         expiresAt: invite.expiresAt,
         path: `/panel/invitacion/${token}`,
         note: 'send this link (after the switch base URL) to the person; it works once',
+      });
+    },
+  );
+
+  // A one-time link for a merchant's panel user to set a new password (forgotten, or maybe known to
+  // someone else): it works once, for RESET_TTL_MS, and the change ends every session of the user.
+  app.post(
+    '/admin/v1/merchants/:merchantId/panel-users/:email/password-reset',
+    {
+      schema: {
+        ...hide,
+        params: Type.Object({
+          merchantId: Type.String({ pattern: MERCHANT_ID_PATTERN }),
+          email: Type.String({ pattern: EMAIL_PATTERN, maxLength: 254 }),
+        }),
+      },
+    },
+    async (request, reply) => {
+      const { merchantId, email } = request.params as { merchantId: string; email: string };
+      await merchantOr404(merchantId);
+      const user = await deps.store.panelUsers.get(normaliseEmail(email));
+      if (!user || user.merchantId !== merchantId)
+        throw new HttpProblem(404, { error: 'NOT_FOUND', message: `no panel user ${normaliseEmail(email)} at ${merchantId}` });
+      if (!user.active)
+        throw new HttpProblem(409, { error: 'USER_DEACTIVATED', message: `panel user ${user.id} is deactivated: enable them first` });
+      const { reset, token } = await createPasswordReset(deps.store, { email: user.id, issuedBy: 'operator' });
+      await recordAudit(deps.store, {
+        merchantId,
+        actor: 'operator',
+        action: 'user.reset_link',
+        mode: null,
+        target: user.id,
+        ip: request.ip,
+      });
+      return reply.code(201).send({
+        email: user.id,
+        expiresAt: reset.expiresAt,
+        path: `/panel/restablecer/${token}`,
+        note: 'send this link (after the switch base URL) to the person only; it works once and ends their sessions',
       });
     },
   );

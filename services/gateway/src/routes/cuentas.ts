@@ -125,7 +125,7 @@ export function accountRoutes(
         operationId: 'listarMovimientos',
         tags: ['cuentas'],
         summary: 'Statement of an account, for reconciliation',
-        description: `Movements from \`desde\` to \`hasta\` (default today), oldest first, at most ${MAX_STATEMENT_DAYS} days per request, paged by \`limite\` and \`cursor\` (follow \`siguiente\` until null).`,
+        description: `Movements from \`desde\` to \`hasta\` (default today), oldest first, at most ${MAX_STATEMENT_DAYS} days per request, paged by \`limite\` and \`cursor\` (follow \`siguiente\` until null). A statement lists only the caller's own movements in every mode: in test mode, those of the caller's own operations (a page may then hold fewer than \`limite\`).`,
         security,
         querystring: MovimientosHttpQuery,
         response: { 200: Movimientos, ...errorResponses(400, 401, 404, 422, 429, 503) },

@@ -1,14 +1,30 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { normaliseEmail, recordAudit, takeInvite, type PanelUser, type Store } from '@switch/shared';
+import {
+  INVITE_TOKEN_PATTERN,
+  normaliseEmail,
+  peekInvite,
+  peekPasswordReset,
+  RESET_TOKEN_PATTERN,
+  recordAudit,
+  setPassword,
+  takeInvite,
+  takePasswordReset,
+  type PanelUser,
+  type Store,
+} from '@switch/shared';
 import type { PanelContext } from '../panel';
 import { hashPassword, passwordProblem, verifyPassword } from '../passwords';
 
 const WINDOW_MS = 15 * 60_000;
 
 /**
- * Failed sign-ins per e-mail address and per source address, counted in the shared store per
- * 15-minute window, so every replica sees the same count. Past the limit, sign-in is refused without
- * checking the password (the same answer whether or not the password was right).
+ * Sign-in attempts per e-mail address and per source address, counted in the shared store per
+ * 15-minute window, so every replica sees the same count. An attempt is reserved (the store's atomic
+ * add, which answers the new count) before the password is verified: of any number of parallel
+ * attempts at most `limit` get verified, where a read-then-count would let them all through. Past the
+ * limit, sign-in is refused without checking the password (the same answer whether or not it was
+ * right). A successful sign-in gives its attempt back, so people signing in behind one address are
+ * not refused for it.
  */
 function loginThrottle(store: Store, limit: number) {
   const windowOf = () => Math.floor(Date.now() / WINDOW_MS);
@@ -19,15 +35,15 @@ function loginThrottle(store: Store, limit: number) {
   // The store forgets a window's counters once it is over.
   const keptUntil = (window: number) => new Date((window + 1) * WINDOW_MS).toISOString();
   return {
-    blocked: async (request: FastifyRequest, email: string) => {
+    /** Reserves one attempt; null when the limit is spent, else the way to give it back. */
+    reserve: async (request: FastifyRequest, email: string): Promise<(() => Promise<void>) | null> => {
       const window = windowOf();
-      for (const key of keys(request, email, window))
-        if ((await store.counters.add(key, 0, 0, keptUntil(window))).count >= limit) return true;
-      return false;
-    },
-    failed: async (request: FastifyRequest, email: string) => {
-      const window = windowOf();
-      for (const key of keys(request, email, window)) await store.counters.add(key, 0, 1, keptUntil(window));
+      const counted = keys(request, email, window);
+      const counts = await Promise.all(counted.map((key) => store.counters.add(key, 0, 1, keptUntil(window))));
+      if (counts.some((c) => c.count > limit)) return null;
+      return async () => {
+        await Promise.all(counted.map((key) => store.counters.add(key, 0, -1, keptUntil(window))));
+      };
     },
   };
 }
@@ -40,20 +56,18 @@ export function authRoutes(app: FastifyInstance, ctx: PanelContext): void {
 
   app.get('/login', async (request, reply) => {
     if (request.panelUser) return reply.redirect(`${base}/transacciones`, 303);
-    return ctx.page(request, reply, 'login', { email: '' });
+    return ctx.page(request, reply, 'login', { email: '', reset: (request.query as { restablecida?: string }).restablecida === '1' });
   });
 
   app.post('/login', async (request, reply) => {
     const body = (request.body ?? {}) as Record<string, unknown>;
     const email = normaliseEmail(text(body.email, 254));
     const password = text(body.password, 256);
-    if (await throttle.blocked(request, email)) {
-      return ctx.page(request, reply, 'login', { email, error: 'login.throttled' }, 429);
-    }
+    const giveBack = await throttle.reserve(request, email);
+    if (!giveBack) return ctx.page(request, reply, 'login', { email, error: 'login.throttled' }, 429);
     const user = email ? await store.panelUsers.get(email) : null;
     const ok = (await verifyPassword(user?.passwordHash ?? null, password)) && user?.active === true;
     if (!ok || !user) {
-      await throttle.failed(request, email);
       if (user)
         await recordAudit(store, {
           merchantId: user.merchantId,
@@ -65,6 +79,7 @@ export function authRoutes(app: FastifyInstance, ctx: PanelContext): void {
         });
       return ctx.page(request, reply, 'login', { email, error: 'login.failed' }, 401);
     }
+    await giveBack();
     await signIn(request, user);
     return reply.redirect(`${base}/transacciones`, 303);
   });
@@ -77,32 +92,35 @@ export function authRoutes(app: FastifyInstance, ctx: PanelContext): void {
 
   app.get('/invitacion/:token', async (request, reply) => {
     const { token } = request.params as { token: string };
-    return ctx.page(request, reply, 'invite', { token, invalid: !/^inv_[A-Za-z0-9_-]{20,64}$/.test(token) });
+    return ctx.page(request, reply, 'invite', { token, invalid: !INVITE_TOKEN_PATTERN.test(token) });
   });
 
   app.post('/invitacion/:token', async (request, reply) => {
     const { token } = request.params as { token: string };
     const body = (request.body ?? {}) as Record<string, unknown>;
     const password = text(body.password, 256);
-    if (password !== text(body.password2, 256)) return ctx.page(request, reply, 'invite', { token, error: 'invite.mismatch' }, 400);
-    // The password is checked before the invitation is taken: a refused password keeps it usable.
-    const weak = passwordProblem(password, 'x@x');
-    if (weak) return ctx.page(request, reply, 'invite', { token, error: weak }, 400);
-    const invite = /^inv_[A-Za-z0-9_-]{20,64}$/.test(token) ? await takeInvite(store, token) : null;
-    if (!invite) return ctx.page(request, reply, 'invite', { token, invalid: true }, 400);
-    const emailWeak = passwordProblem(password, invite.email);
+    const again = (extra: Record<string, unknown>) => ctx.page(request, reply, 'invite', { token, ...extra }, 400);
+    if (password !== text(body.password2, 256)) return again({ error: 'invite.mismatch' });
+    // Everything is checked before the one-time invitation is taken: a refused password keeps it
+    // usable. An address with an account already (deactivated here, or at another merchant) is
+    // answered as a used invitation is.
+    const invite = await peekInvite(store, token);
+    if (!invite || (await store.panelUsers.get(invite.email))) return again({ invalid: true });
+    const weak = passwordProblem(password, invite.email);
+    if (weak) return again({ error: weak });
+    const passwordHash = await hashPassword(password);
+    const taken = await takeInvite(store, token);
     const user: PanelUser = {
       id: invite.email,
       merchantId: invite.merchantId,
       role: invite.role,
-      passwordHash: await hashPassword(password),
+      passwordHash,
       active: true,
       invitedBy: invite.invitedBy,
       createdAt: new Date().toISOString(),
     };
-    if (emailWeak || !(await store.panelUsers.insert(user))) {
-      return ctx.page(request, reply, 'invite', { token, invalid: !emailWeak, error: emailWeak ?? 'team.exists' }, 400);
-    }
+    // Of concurrent acceptances one takes the invitation; the unique e-mail settles the rest.
+    if (!taken || !(await store.panelUsers.insert(user))) return again({ invalid: true });
     await recordAudit(store, {
       merchantId: user.merchantId,
       actor: user.id,
@@ -115,13 +133,82 @@ export function authRoutes(app: FastifyInstance, ctx: PanelContext): void {
     return reply.redirect(`${base}/transacciones`, 303);
   });
 
-  /** A new session id at sign-in (no session fixation), keeping only the language. */
-  async function signIn(request: FastifyRequest, user: PanelUser): Promise<void> {
-    const lang = request.session.lang;
+  // A one-time link (issued by the operator or an owner) to set a new password.
+  app.get('/restablecer/:token', async (request, reply) => {
+    const { token } = request.params as { token: string };
+    return ctx.page(request, reply, 'reset', { token, invalid: !RESET_TOKEN_PATTERN.test(token) });
+  });
+
+  app.post('/restablecer/:token', async (request, reply) => {
+    const { token } = request.params as { token: string };
+    const body = (request.body ?? {}) as Record<string, unknown>;
+    const password = text(body.password, 256);
+    const again = (extra: Record<string, unknown>) => ctx.page(request, reply, 'reset', { token, ...extra }, 400);
+    if (password !== text(body.password2, 256)) return again({ error: 'invite.mismatch' });
+    // Checked before the link is spent, as an invitation is.
+    const reset = await peekPasswordReset(store, token);
+    const user = reset ? await store.panelUsers.get(reset.email) : null;
+    if (!reset || !user?.active || user.merchantId !== reset.merchantId) return again({ invalid: true });
+    const weak = passwordProblem(password, user.id);
+    if (weak) return again({ error: weak });
+    const passwordHash = await hashPassword(password);
+    if (!(await takePasswordReset(store, token))) return again({ invalid: true });
+    // Every session of the user ends (the password version changes); they sign in with the new one.
+    await setPassword(store, user, passwordHash);
+    await recordAudit(store, {
+      merchantId: user.merchantId,
+      actor: user.id,
+      action: 'user.password_reset',
+      mode: null,
+      target: reset.invitedBy,
+      ip: request.ip,
+    });
+    if (request.session.userId) await request.session.destroy();
+    return reply.redirect(`${base}/login?restablecida=1`, 303);
+  });
+
+  // The signed-in user's own account: change the password, giving the current one.
+  app.get('/cuenta', async (request, reply) =>
+    ctx.page(request, reply, 'account', { changed: (request.query as { cambiada?: string }).cambiada === '1' }),
+  );
+
+  app.post('/cuenta', async (request, reply) => {
+    const user = request.panelUser!;
+    const body = (request.body ?? {}) as Record<string, unknown>;
+    const current = text(body.actual, 256);
+    const password = text(body.password, 256);
+    const again = (error: string, status: number) => ctx.page(request, reply, 'account', { error }, status);
+    if (password !== text(body.password2, 256)) return again('invite.mismatch', 400);
+    const weak = passwordProblem(password, user.id);
+    if (weak) return again(weak, 400);
+    // The current password is a password guess like a sign-in's: the same reserved attempts.
+    const giveBack = await throttle.reserve(request, user.id);
+    if (!giveBack) return again('login.throttled', 429);
+    if (!(await verifyPassword(user.passwordHash, current))) {
+      await ctx.audit(request, 'user.password_failed', user.id);
+      return again('account.wrong_current', 401);
+    }
+    await giveBack();
+    const passwordVersion = await setPassword(store, user, await hashPassword(password));
+    await ctx.audit(request, 'user.password', user.id);
+    // Other sessions end; this one goes on under a new id with the new version.
+    await signIn(request, { ...user, passwordVersion }, false);
+    return reply.redirect(`${base}/cuenta?cambiada=1`, 303);
+  });
+
+  /**
+   * A new session id at sign-in (no session fixation), keeping only the language (and the mode when
+   * the same user goes on after changing their password). The session remembers the password version
+   * it signed in with: a later change ends it.
+   */
+  async function signIn(request: FastifyRequest, user: PanelUser, fresh = true): Promise<void> {
+    const { lang, mode } = request.session;
     await request.session.regenerate();
     request.session.userId = user.id;
-    request.session.mode = 'test';
+    request.session.passwordVersion = user.passwordVersion ?? 0;
+    request.session.mode = fresh ? 'test' : (mode ?? 'test');
     if (lang) request.session.lang = lang;
-    await recordAudit(store, { merchantId: user.merchantId, actor: user.id, action: 'login', mode: null, target: null, ip: request.ip });
+    if (fresh)
+      await recordAudit(store, { merchantId: user.merchantId, actor: user.id, action: 'login', mode: null, target: null, ip: request.ip });
   }
 }

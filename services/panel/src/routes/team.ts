@@ -1,5 +1,13 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { createInvite, EMAIL_PATTERN, normaliseEmail, PANEL_ROLES, type PanelRole } from '@switch/shared';
+import {
+  createInvite,
+  createPasswordReset,
+  EMAIL_PATTERN,
+  inviteRefusal,
+  normaliseEmail,
+  PANEL_ROLES,
+  type PanelRole,
+} from '@switch/shared';
 import type { PanelContext } from '../panel';
 
 /** Team (owners invite) and the audit log. */
@@ -24,10 +32,30 @@ export function teamRoutes(app: FastifyInstance, ctx: PanelContext): void {
     const again = async (extra: Record<string, unknown>, status: number) =>
       ctx.page(request, reply, 'team', { users: await teamPage(merchantId), roles: PANEL_ROLES, email, ...extra }, status);
     if (!emailPattern.test(email) || !role) return again({ error: 'team.bad_email' }, 400);
-    if (await store.panelUsers.get(email)) return again({ error: 'team.exists' }, 409);
+    // Only this team's own members are refused; an account at another merchant is answered as a new
+    // address is (docs/decisions.md, "Panel accounts").
+    const refusal = await inviteRefusal(store, merchantId, email);
+    if (refusal) return again({ error: refusal === 'member' ? 'team.exists' : 'team.deactivated' }, 409);
     const { token } = await createInvite(store, { merchantId, email, role, invitedBy: request.panelUser!.id });
     await ctx.audit(request, 'user.invite', email, { role });
-    return again({ invited: { email, link: `${ctx.base}/invitacion/${token}` }, email: '' }, 201);
+    return again({ invited: { email, link: ctx.link(`/invitacion/${token}`) }, email: '' }, 201);
+  });
+
+  // A one-time link for a teammate to set a new password (they forgot it, or it may be known).
+  app.post('/equipo/:id/restablecer', async (request, reply) => {
+    if (!(await ctx.allow(request, reply, 'team'))) return reply;
+    const user = await teammate(request, (request.params as { id: string }).id);
+    if (!user?.active) return reply.callNotFound();
+    const { token } = await createPasswordReset(store, { email: user.id, issuedBy: request.panelUser!.id });
+    await ctx.audit(request, 'user.reset_link', user.id);
+    const users = await teamPage(request.panelUser!.merchantId);
+    return ctx.page(
+      request,
+      reply,
+      'team',
+      { users, roles: PANEL_ROLES, reset: { email: user.id, link: ctx.link(`/restablecer/${token}`) } },
+      201,
+    );
   });
 
   /** A teammate of the owner's merchant (never the owner themself: nobody locks themself out), or null. */

@@ -479,6 +479,7 @@ export class MemoryStore implements Store {
       if (this.inviteRows.has(i.tokenHash)) throw new DuplicateRecord('panelInvites', i.tokenHash);
       this.inviteRows.set(i.tokenHash, copy(i));
     },
+    get: async (tokenHash) => copy(this.inviteRows.get(tokenHash) ?? null),
     take: async (tokenHash) => {
       const i = this.inviteRows.get(tokenHash);
       if (!i) return null;

@@ -600,6 +600,7 @@ export class MongoStore implements Store {
     insert: async (i) => {
       if (!(await insertNew(this.inviteRows, toRow('tokenHash', i)))) throw new DuplicateRecord('panelInvites', i.tokenHash);
     },
+    get: async (tokenHash) => fromRow<PanelInvite>('tokenHash', await this.inviteRows.findOne({ _id: tokenHash })),
     // Read, then delete by key: of concurrent takers only one deletes the document (deletedCount 1).
     take: async (tokenHash) => {
       const invite = fromRow<PanelInvite>('tokenHash', await this.inviteRows.findOne({ _id: tokenHash }));
