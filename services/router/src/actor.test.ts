@@ -14,6 +14,9 @@ import {
   webhookEventOf,
   type BancoId,
   startBankWorker,
+  dispatch,
+  effectsOf,
+  newTransaction,
   type BankConnector,
   type BankOutcome,
   type BankRequestMessage,
@@ -781,18 +784,21 @@ describe("TransactionActor with bank workers: live money moves only through the 
         faults: { publishAfterBankCall: 0 },
       });
     }
-    const pay = async () => {
-      const msg = { ...executeOf(pagar()), mode: 'live' as const };
-      await bus.publish(TOPICS.routerInbox, msg.txnId, msg);
-      // Every bank request comes from a router handling and every bank answer makes one: drained when
-      // a whole pass handles no router message (MemoryBus drains topics one after the other).
+    // Every bank request comes from a router handling and every bank answer makes one: drained when
+    // a whole pass handles no router message (MemoryBus drains topics one after the other).
+    const drain = async () => {
       for (let before = -1; before !== handled; ) {
         before = handled;
         await bus.drained();
       }
+    };
+    const pay = async () => {
+      const msg = { ...executeOf(pagar()), mode: 'live' as const };
+      await bus.publish(TOPICS.routerInbox, msg.txnId, msg);
+      await drain();
       return (await store.transactions.get(msg.txnId))!;
     };
-    return { banks, pay };
+    return { bus, store, banks, pay, settle: drain };
   }
 
   it('a payout whose first bank is down goes to the next bank holding an account, with that account, never to one without', async () => {
@@ -810,5 +816,35 @@ describe("TransactionActor with bank workers: live money moves only through the 
     expect(toResultado(tx)).toMatchObject({ estado: 'RECHAZADA', motivo_rechazo: 'BANCO_NO_DISPONIBLE', intentos: 1 });
     expect(banks.banco_plaza.orders).toEqual([]);
     expect(banks.bancaribe.orders).toEqual([]);
+  });
+
+  it("a live order that reaches a bank worker without an account (a bad write) is refused there, recorded, and rerouted to the merchant's account", async () => {
+    const { bus, store, banks, settle } = await liveSwitch(['bancaribe']);
+    // As an order written before the router filtered reroutes: at banco_plaza, where the merchant holds nothing.
+    const created = {
+      ...newTransaction({
+        ...executeOf(pagar()),
+        id: `txn_${randomUUID().replace(/-/g, '')}`,
+        mode: 'live',
+        relatedId: null,
+        now: new Date().toISOString(),
+      }),
+    };
+    created.merchantId = 'acme';
+    created.merchantAccounts = [{ banco: 'bancaribe', cuenta: '00000000000000000000', telefono: null }];
+    const tx = dispatch(created, 'banco_plaza', 'pago_movil', created.createdAt);
+    await store.transactions.insert(tx);
+    const order = effectsOf(tx, null).bank!;
+    expect(order.message).not.toHaveProperty('account');
+    await bus.publish(bankRequests(order.banco), tx.id, order.message);
+    await settle();
+    expect(banks.banco_plaza.orders).toEqual([]);
+    const done = (await store.transactions.get(tx.id))!;
+    expect(done.attempts.map((a) => [a.banco, a.outcome])).toEqual([
+      ['banco_plaza', 'not_processed'],
+      ['bancaribe', 'settled'],
+    ]);
+    expect(banks.bancaribe.orders.map((o) => o.account?.cuenta)).toEqual(['00000000000000000000']);
+    expect(done.estado).toBe('LIQUIDADA');
   });
 });

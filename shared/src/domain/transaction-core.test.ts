@@ -396,6 +396,7 @@ describe("transaction core: live money moves only through the merchant's registe
     expect(d.effects!.bank).toBeNull();
     expect(d.next).toMatchObject({ estado: 'RECHAZADA', motivoRechazo: 'BANCO_NO_DISPONIBLE', bancoUsado: 'bnc' });
     expect(d.next!.attempts.map((a) => a.banco)).toEqual(['bnc']);
+    expect(d.next!.raw).toMatchObject({ banco: 'bnc', reroute: expect.stringContaining('no registered account at another able bank') });
   });
 
   it('a live operation whose snapshot of accounts is missing is treated as holding none (never the switch account)', () => {
