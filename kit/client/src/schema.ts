@@ -15,7 +15,7 @@ export interface paths {
         put?: never;
         /**
          * Request an OTP from the payer bank
-         * @description ACEPTADA means the OTP was requested and sent to the payer; it is valid about 120 s. Reuse the same idempotency_key in /cobrar. In test mode the OTP is simulated and no message is sent.
+         * @description ACEPTADA means the OTP was requested and sent to the payer; it is valid about 120 s. Reuse the same idempotency_key in /cobrar. In test mode the OTP is simulated and no message is sent. A token moves no money: it reserves nothing of the live daily limit or the per-payer velocity budget (its cobrar does, once).
          */
         post: operations["cobrarToken"];
         delete?: never;
@@ -35,7 +35,7 @@ export interface paths {
         put?: never;
         /**
          * Collect from the payer with an OTP
-         * @description Immediate debit of the payer. LIQUIDADA and ACEPTADA both count as a successful collection; OTP_INVALIDO asks for a new token.
+         * @description Immediate debit of the payer. LIQUIDADA and ACEPTADA both count as a successful collection; OTP_INVALIDO asks for a new token. Live: it goes to the bank of its token with your registered account there (none: RECHAZADA BANCO_NO_DISPONIBLE), and one collection counts once against the daily limit (EXCEDE_LIMITE) and the velocity budget.
          */
         post: operations["cobrar"];
         delete?: never;
@@ -55,7 +55,7 @@ export interface paths {
         put?: never;
         /**
          * Pay a beneficiary
-         * @description credito_inmediato answers ACEPTADA and settles later (LIQUIDADA); pago_movil (phone destination only) settles at once. A cuenta destination always goes by credito_inmediato.
+         * @description credito_inmediato answers ACEPTADA and settles later (LIQUIDADA); pago_movil (phone destination only) settles at once. A cuenta destination always goes by credito_inmediato. Live: the payout goes only to a bank where you hold a registered account and leaves that account; if the bank provably never got it (outage), it moves to the next such bank (`intentos`, `banco_usado`), paid from your account there, and with none left it is RECHAZADA BANCO_NO_DISPONIBLE. It counts once against the daily limit (EXCEDE_LIMITE).
          */
         post: operations["pagar"];
         delete?: never;

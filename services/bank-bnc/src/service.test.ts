@@ -50,6 +50,9 @@ function payout(
       },
     },
     related: null,
+    // A live order always carries the merchant's registered account (the bank worker refuses one
+    // without): here the switch's own configured account, registered to the merchant.
+    ...(mode === 'live' ? { merchantId: 'tienda', account: { cuenta: credentials.account, telefono: null } } : {}),
   };
 }
 

@@ -13,8 +13,14 @@ import {
   TRANSACTION_WEBHOOK_HEADER,
   webhookEventOf,
   type BancoId,
+  startBankWorker,
+  dispatch,
+  effectsOf,
+  newTransaction,
+  type BankConnector,
   type BankOutcome,
   type BankRequestMessage,
+  type ExecuteOrder,
   type OperationRequest,
   type RouterInboxMessage,
   type RoutingTable,
@@ -706,5 +712,139 @@ describe('TransactionActor: reads it does not need', () => {
     await actorOn(bus, store).handle(msg, 1);
     await bus.drained();
     expect(modes).toEqual([msg.mode]);
+  });
+});
+
+describe("TransactionActor with bank workers: live money moves only through the merchant's registered accounts", () => {
+  const LIVE_BANKS: RoutingTable = {
+    test: [],
+    live: (['bnc', 'banco_plaza', 'bancaribe'] as const).map((banco) => ({ banco, capabilities: [...CAPABILITIES] })),
+  };
+
+  /** A connector that records what it is asked; what it answers is scripted per bank. */
+  class ScriptedBank implements BankConnector {
+    readonly capabilities = CAPABILITIES;
+    orders: ExecuteOrder[] = [];
+    constructor(
+      readonly banco: BancoId,
+      private readonly answer: BankOutcome,
+    ) {}
+    async execute(order: ExecuteOrder): Promise<BankOutcome> {
+      this.orders.push(order);
+      return this.answer;
+    }
+    async status(): Promise<BankOutcome> {
+      return { type: 'unknown', raw: {} };
+    }
+    async saldo(): Promise<never> {
+      throw new Error('unused');
+    }
+    async movimientos(): Promise<never> {
+      throw new Error('unused');
+    }
+  }
+
+  async function liveSwitch(accountsAt: BancoId[]) {
+    const bus = new MemoryBus();
+    open.push(bus);
+    const store = new MemoryStore();
+    for (const [i, banco] of accountsAt.entries()) {
+      await store.accounts.register({
+        merchantId: 'acme',
+        mode: 'live',
+        banco,
+        cuenta: `0000000000000000000${i}`,
+        telefono: null,
+        createdAt: new Date().toISOString(),
+      });
+    }
+    const actor = new TransactionActor({ bus, store, routing: LIVE_BANKS, log });
+    let handled = 0;
+    await bus.subscribe(TOPICS.routerInbox, { group: 'router' }, async ({ value }) => {
+      try {
+        await actor.handle(value);
+      } finally {
+        handled++;
+      }
+    });
+    // The first bank is down (refused connection): provably nothing reached it.
+    const banks = {
+      bnc: new ScriptedBank('bnc', { type: 'not_processed', raw: { switch: 'connection refused' } }),
+      banco_plaza: new ScriptedBank('banco_plaza', settled),
+      bancaribe: new ScriptedBank('bancaribe', settled),
+    };
+    for (const bank of Object.values(banks)) {
+      await startBankWorker({
+        bus,
+        store,
+        banco: bank.banco,
+        connectors: { live: bank },
+        group: `bank-${bank.banco}`,
+        log,
+        faults: { publishAfterBankCall: 0 },
+      });
+    }
+    // Every bank request comes from a router handling and every bank answer makes one: drained when
+    // a whole pass handles no router message (MemoryBus drains topics one after the other).
+    const drain = async () => {
+      for (let before = -1; before !== handled; ) {
+        before = handled;
+        await bus.drained();
+      }
+    };
+    const pay = async () => {
+      const msg = { ...executeOf(pagar()), mode: 'live' as const };
+      await bus.publish(TOPICS.routerInbox, msg.txnId, msg);
+      await drain();
+      return (await store.transactions.get(msg.txnId))!;
+    };
+    return { bus, store, banks, pay, settle: drain };
+  }
+
+  it('a payout whose first bank is down goes to the next bank holding an account, with that account, never to one without', async () => {
+    const { banks, pay } = await liveSwitch(['bnc', 'bancaribe']);
+    const tx = await pay();
+    expect(toResultado(tx)).toMatchObject({ estado: 'LIQUIDADA', banco_usado: 'bancaribe', intentos: 2 });
+    expect(banks.bnc.orders.map((o) => o.account?.cuenta)).toEqual(['00000000000000000000']);
+    expect(banks.banco_plaza.orders).toEqual([]);
+    expect(banks.bancaribe.orders.map((o) => o.account?.cuenta)).toEqual(['00000000000000000001']);
+  });
+
+  it('a payout whose merchant holds an account only at the bank that is down is RECHAZADA BANCO_NO_DISPONIBLE', async () => {
+    const { banks, pay } = await liveSwitch(['bnc']);
+    const tx = await pay();
+    expect(toResultado(tx)).toMatchObject({ estado: 'RECHAZADA', motivo_rechazo: 'BANCO_NO_DISPONIBLE', intentos: 1 });
+    expect(banks.banco_plaza.orders).toEqual([]);
+    expect(banks.bancaribe.orders).toEqual([]);
+  });
+
+  it("a live order that reaches a bank worker without an account (a bad write) is refused there, recorded, and rerouted to the merchant's account", async () => {
+    const { bus, store, banks, settle } = await liveSwitch(['bancaribe']);
+    // As an order written before the router filtered reroutes: at banco_plaza, where the merchant holds nothing.
+    const created = {
+      ...newTransaction({
+        ...executeOf(pagar()),
+        id: `txn_${randomUUID().replace(/-/g, '')}`,
+        mode: 'live',
+        relatedId: null,
+        now: new Date().toISOString(),
+      }),
+    };
+    created.merchantId = 'acme';
+    created.merchantAccounts = [{ banco: 'bancaribe', cuenta: '00000000000000000000', telefono: null }];
+    const tx = dispatch(created, 'banco_plaza', 'pago_movil', created.createdAt);
+    await store.transactions.insert(tx);
+    const order = effectsOf(tx, null).bank!;
+    expect(order.message).not.toHaveProperty('account');
+    await bus.publish(bankRequests(order.banco), tx.id, order.message);
+    await settle();
+    expect(banks.banco_plaza.orders).toEqual([]);
+    const done = (await store.transactions.get(tx.id))!;
+    expect(done.attempts.map((a) => [a.banco, a.outcome])).toEqual([
+      ['banco_plaza', 'not_processed'],
+      ['bancaribe', 'settled'],
+    ]);
+    expect(banks.bancaribe.orders.map((o) => o.account?.cuenta)).toEqual(['00000000000000000000']);
+    expect(done.estado).toBe('LIQUIDADA');
   });
 });

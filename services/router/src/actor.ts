@@ -14,6 +14,7 @@ import {
   subjectOf,
   velocityKey,
   replyAddressOf,
+  reservesLiveBudget,
   velocityKeptUntil,
   dailyLimitKeptUntil,
   type BancoId,
@@ -240,7 +241,8 @@ export class TransactionActor {
   /**
    * Risk engine then daily limit, before any bank is asked. Both explain themselves in `raw`. The daily
    * amount is reserved when the operation is let through (a later bank rejection does not give it back:
-   * the limit errs on the side of less live money).
+   * the limit errs on the side of less live money). Only money-moving operations reserve the velocity
+   * and daily budgets (`reservesLiveBudget`): a token never does, so a collection counts once, by its cobrar.
    */
   private async liveControls(tx: Transaction): Promise<Refusal | null> {
     const policy = this.deps.risk;
@@ -250,7 +252,7 @@ export class TransactionActor {
     if (subject) {
       const hit = blocklistHit(policy, subject);
       if (hit) return { motivo: 'BLOQUEO_RIESGO', raw: { switch: 'risk_engine', rule: hit.rule, subject: hit.value } };
-      if (policy.maxOperationsPerSubjectPerHour !== null) {
+      if (policy.maxOperationsPerSubjectPerHour !== null && reservesLiveBudget(tx.request)) {
         const { count } = await this.deps.store.counters.add(velocityKey(subject, at), 0, 1, velocityKeptUntil(at));
         if (count > policy.maxOperationsPerSubjectPerHour) {
           return {
@@ -267,7 +269,7 @@ export class TransactionActor {
       }
     }
     const body = tx.request.body;
-    if (policy.dailyLimitVes !== null && 'monto' in body) {
+    if (policy.dailyLimitVes !== null && reservesLiveBudget(tx.request) && 'monto' in body) {
       const key = dailyLimitKey(tx.merchantId, at);
       const used = await this.deps.store.counters.add(key, body.monto.valor, 1, dailyLimitKeptUntil(at));
       if (used.amount > policy.dailyLimitVes) {

@@ -108,6 +108,52 @@ describe('live-money controls', () => {
     expect(txs[1]!.raw).toEqual({ switch: 'daily_limit', limitVes: 100, usedVes: 60, requestedVes: 50 });
   });
 
+  it.each([
+    ['daily limit equal to the amount', { ...NO_RISK_RULES, dailyLimitVes: 10 }, 'EXCEDE_LIMITE'],
+    ['velocity of one operation per subject', { ...NO_RISK_RULES, maxOperationsPerSubjectPerHour: 1 }, 'BLOQUEO_RIESGO'],
+  ] as const)('a collection counts once (%s): its token reserves nothing, its cobrar passes and counts', async (_, policy, motivo) => {
+    const bus = new MemoryBus();
+    const store = new MemoryStore();
+    await store.accounts.register({
+      merchantId: 'tienda',
+      mode: 'live',
+      banco: 'banco_plaza',
+      cuenta: comercio.valor,
+      telefono: null,
+      createdAt: new Date().toISOString(),
+    });
+    const actor = new TransactionActor({ bus, store, routing: BOTH, log, risk: policy });
+    const execute = async (request: OperationRequest, tokenId?: string) => {
+      const txnId = `txn_${randomUUID().replace(/-/g, '')}`;
+      await actor.handle({
+        type: 'execute',
+        txnId,
+        merchantId: 'tienda',
+        mode: 'live',
+        idempotencyKey: request.body.idempotency_key,
+        fingerprint: 'f',
+        request,
+        ...(tokenId ? { tokenId } : {}),
+      });
+      return (await store.transactions.get(txnId))!;
+    };
+    const tok = await execute(token());
+    expect(tok).toMatchObject({ estado: null, motivoRechazo: null, bancoUsado: 'banco_plaza' });
+    const body = tok.request.body as Extract<OperationRequest, { kind: 'token' }>['body'];
+    const cobrar = await execute({ kind: 'cobrar', body: { ...body, otp: '123456' } }, tok.id);
+    expect(cobrar.relatedId).toBe(tok.id);
+    expect(cobrar.raw).toBeNull();
+    expect(cobrar).toMatchObject({ estado: null, motivoRechazo: null, bancoUsado: 'banco_plaza' });
+    expect(cobrar.attempts).toHaveLength(1);
+    // The collection did count once: another one the same day passes neither control.
+    const tok2 = await execute(token());
+    const body2 = tok2.request.body as Extract<OperationRequest, { kind: 'token' }>['body'];
+    const second = await execute({ kind: 'cobrar', body: { ...body2, otp: '123456' } }, tok2.id);
+    expect(tok2.motivoRechazo).toBeNull();
+    expect(second.motivoRechazo).toBe(motivo);
+    await bus.close();
+  });
+
   it('live: routes only to a bank holding a registered account of the merchant, and the order carries it', async () => {
     const bus = new MemoryBus();
     const store = new MemoryStore();

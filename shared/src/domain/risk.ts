@@ -36,6 +36,17 @@ export function subjectOf(request: OperationRequest): Instrumento | null {
   }
 }
 
+/**
+ * Whether an operation reserves the live budgets (daily limit, velocity): only those that move the
+ * merchant's money, once per movement. A token only asks the bank to send the payer an OTP; its
+ * collection is counted by its cobrar (counting both would count one collection twice). A reverso
+ * gives back money already counted when it moved, at most the original's amount (docs/decisions.md).
+ * The blocklists apply to every operation with a subject, tokens included.
+ */
+export function reservesLiveBudget(request: OperationRequest): boolean {
+  return request.kind === 'pagar' || request.kind === 'cobrar';
+}
+
 /** A blocklist hit on the subject, explained; null when the subject is on no list. */
 export function blocklistHit(policy: RiskPolicy, subject: Instrumento): { rule: string; value: string } | null {
   if (policy.blockedIds.has(subject.identificacion)) return { rule: 'blocked_id', value: subject.identificacion };

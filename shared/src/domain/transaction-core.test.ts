@@ -341,3 +341,101 @@ describe('transaction core: what a reverso may reverse', () => {
     refused(decide(tx, execute(tx), ctx(T0, { related: null })));
   });
 });
+
+describe("transaction core: live money moves only through the merchant's registered accounts", () => {
+  const LIVE: RoutingTable = {
+    test: [],
+    live: [
+      { banco: 'bnc', capabilities: [...CAPABILITIES] },
+      { banco: 'banco_plaza', capabilities: [...CAPABILITIES] },
+      { banco: 'bancaribe', capabilities: [...CAPABILITIES] },
+    ],
+  };
+  const account = (banco: 'bnc' | 'banco_plaza' | 'bancaribe', n: string) => ({ banco, cuenta: `0000000000000000000${n}`, telefono: null });
+  const live = (kind: keyof typeof REQUESTS, accounts: ReturnType<typeof account>[], relatedId: string | null = null): Transaction => ({
+    ...newTransaction({
+      id: `txn_${kind}`,
+      merchantId: 'm',
+      mode: 'live',
+      idempotencyKey: KEY,
+      fingerprint: 'f',
+      request: REQUESTS[kind],
+      relatedId,
+      now: T0,
+    }),
+    merchantAccounts: accounts,
+  });
+  const liveCtx = (over: Partial<DecisionContext> = {}) => ctx(T0, { routing: LIVE, ...over });
+  const notProcessed = (tx: Transaction, attempt = 1): RouterInboxMessage => ({
+    type: 'bank_result',
+    txnId: tx.id,
+    attempt,
+    op: 'execute',
+    outcome: OUTCOMES.not_processed!,
+  });
+  const started = (tx: Transaction, over: Partial<DecisionContext> = {}) => {
+    const d = decide(tx, { type: 'query', txnId: tx.id }, liveCtx(over));
+    return d.next!;
+  };
+
+  it('a payout the first bank did not process goes to the next bank holding an account, with that account', () => {
+    const tx = started(live('pagar', [account('bnc', '1'), account('bancaribe', '3')]));
+    expect(tx.bancoUsado).toBe('bnc');
+    const d = decide(tx, notProcessed(tx), liveCtx());
+    expect(d.rerouted).toEqual({ from: 'bnc', to: 'bancaribe' });
+    expect(d.effects!.bank).toMatchObject({
+      banco: 'bancaribe',
+      message: { op: 'execute', attempt: 2, account: { cuenta: '00000000000000000003', telefono: null } },
+    });
+  });
+
+  it('a payout whose merchant holds no account at another able bank is rejected BANCO_NO_DISPONIBLE, never sent elsewhere', () => {
+    const tx = started(live('pagar', [account('bnc', '1')]));
+    const d = decide(tx, notProcessed(tx), liveCtx());
+    expect(d.rerouted).toBeUndefined();
+    expect(d.effects!.bank).toBeNull();
+    expect(d.next).toMatchObject({ estado: 'RECHAZADA', motivoRechazo: 'BANCO_NO_DISPONIBLE', bancoUsado: 'bnc' });
+    expect(d.next!.attempts.map((a) => a.banco)).toEqual(['bnc']);
+    expect(d.next!.raw).toMatchObject({ banco: 'bnc', reroute: expect.stringContaining('no registered account at another able bank') });
+  });
+
+  it('a live operation whose snapshot of accounts is missing is treated as holding none (never the switch account)', () => {
+    const tx = live('pagar', []);
+    delete tx.merchantAccounts;
+    const d = decide(tx, { type: 'query', txnId: tx.id }, liveCtx());
+    expect(d.next).toMatchObject({ estado: 'RECHAZADA', motivoRechazo: 'BANCO_NO_DISPONIBLE' });
+    expect(d.effects!.bank).toBeNull();
+  });
+
+  it("a cobrar pinned to its token's bank and a reverso pinned to the original's carry the account there, or are refused", () => {
+    const token = { ...started(live('token', [account('banco_plaza', '2')])), id: 'txn_token' };
+    expect(token.bancoUsado).toBe('banco_plaza');
+    const cobrar = decide(
+      live('cobrar', [account('banco_plaza', '2')], token.id),
+      { type: 'query', txnId: 'txn_cobrar' },
+      liveCtx({ related: token }),
+    );
+    expect(cobrar.effects!.bank).toMatchObject({ banco: 'banco_plaza', message: { account: { cuenta: '00000000000000000002' } } });
+    // The account at the token's bank was removed since: refused, not sent at another bank nor without an account.
+    const orphan = decide(
+      live('cobrar', [account('bnc', '1')], token.id),
+      { type: 'query', txnId: 'txn_cobrar' },
+      liveCtx({ related: token }),
+    );
+    expect(orphan.next).toMatchObject({ estado: 'RECHAZADA', motivoRechazo: 'BANCO_NO_DISPONIBLE' });
+    expect(orphan.effects!.bank).toBeNull();
+
+    const original = transition(answered(started(live('pagar', [account('bnc', '1')])), 'settled'), 'LIQUIDADA', 'bank_outcome', {}, T0);
+    const reverso = (accounts: ReturnType<typeof account>[]): Transaction => ({
+      ...live('pagar', accounts, original.id),
+      id: 'txn_rev',
+      kind: 'reverso',
+      request: { kind: 'reverso', body: { idempotency_key: KEY, id: original.id } } as OperationRequest,
+    });
+    const ok = decide(reverso([account('bnc', '1')]), { type: 'query', txnId: 'txn_rev' }, liveCtx({ related: original }));
+    expect(ok.effects!.bank).toMatchObject({ banco: 'bnc', message: { account: { cuenta: '00000000000000000001' } } });
+    const none = decide(reverso([account('bancaribe', '3')]), { type: 'query', txnId: 'txn_rev' }, liveCtx({ related: original }));
+    expect(none.next).toMatchObject({ estado: 'RECHAZADA', motivoRechazo: 'BANCO_NO_DISPONIBLE' });
+    expect(none.effects!.bank).toBeNull();
+  });
+});

@@ -214,14 +214,24 @@ function start(tx: Transaction, ctx: DecisionContext): Decision {
   return written(dispatch(tx, plan.banco, plan.rail, ctx.now), ctx);
 }
 
+/**
+ * Live: the banks where the merchant holds a registered account (snapshotted at creation), the only
+ * ones that may move its money, first dispatch or reroute alike; an order elsewhere would carry no
+ * account and a connector would act with the switch's own. A live transaction without a snapshot
+ * holds none. Test mode: null, any able bank.
+ */
+export function banksHoldingAccounts(tx: Pick<Transaction, 'mode' | 'merchantAccounts'>): ReadonlySet<BancoId> | null {
+  if (tx.mode !== 'live') return null;
+  return new Set((tx.merchantAccounts ?? []).map((a) => a.banco));
+}
+
 type Plan = { banco: BancoId; rail: ReturnType<typeof railFor> } | { motivo: MotivoRechazo; reason: string };
 
 function planRoute(tx: Transaction, ctx: DecisionContext): Plan {
   const { request } = tx;
   const { related } = ctx;
   const candidates = candidateBanks(ctx.routing, tx.mode, request, ctx.unavailable);
-  // Live: only a bank that holds one of the merchant's registered accounts moves its money.
-  const held = tx.merchantAccounts ? new Set(tx.merchantAccounts.map((a) => a.banco)) : null;
+  const held = banksHoldingAccounts(tx);
   const able = held ? candidates.filter((b) => held.has(b)) : candidates;
   if (held && request.kind !== 'reverso' && able.length === 0 && candidates.length > 0) {
     return {
@@ -312,13 +322,19 @@ function orderAnswered(tx: Transaction, n: number, outcome: BankOutcome, ctx: De
       return written(transition(resolved, 'DESCONOCIDA', 'bank_outcome', { raw: outcome.raw }, ctx.now), ctx, tx);
     case 'not_processed': {
       // Provably never reached the bank: a payout may go to the next able bank (SPEC 4.3, DESIGN rule 4).
+      // Live: only to a bank holding one of the merchant's accounts (the order then carries it).
+      let unrouted: string | null = null;
       if (tx.kind === 'pagar') {
         const tried = new Set<BancoId>([...tx.attempts.map((a) => a.banco), ...ctx.unavailable]);
-        const next = candidateBanks(ctx.routing, tx.mode, tx.request, tried)[0];
+        const untried = candidateBanks(ctx.routing, tx.mode, tx.request, tried);
+        const held = banksHoldingAccounts(tx);
+        const next = held ? untried.find((b) => held.has(b)) : untried[0];
         if (next)
           return written(dispatch(resolved, next, railFor(tx.request), ctx.now), ctx, tx, { rerouted: { from: attempt.banco, to: next } });
+        if (held && untried.length > 0)
+          unrouted = `not rerouted: the merchant holds no registered account at another able bank (${untried.join(', ')})`;
       }
-      const raw = { banco: attempt.banco, ...outcome.raw };
+      const raw = { banco: attempt.banco, ...outcome.raw, ...(unrouted ? { reroute: unrouted } : {}) };
       return written(transition(resolved, 'RECHAZADA', 'bank_outcome', { motivo: 'BANCO_NO_DISPONIBLE', raw }, ctx.now), ctx, tx);
     }
   }

@@ -6,7 +6,7 @@ import { bankRequests, TOPICS } from '../contracts/topics';
 import type { BankRequestMessage, RouterInboxMessage } from '../contracts/messages';
 import type { BankConnector, ExecuteOrder, StatusQuery } from '../ports/bank';
 import type { Bus } from '../ports/bus';
-import type { Store } from '../ports/store';
+import { bankOrderId, type Store } from '../ports/store';
 import type { BankOutcome } from '../domain/operation';
 import { CAPABILITIES } from '../domain/bancos';
 import { newTransaction } from '../domain/operation';
@@ -309,6 +309,86 @@ describe("bank worker: a live order and its status queries act on the merchant's
     await bus.publish(bankRequests('bnc'), o.txnId, status);
     await bus.drained();
     expect(bank.statusQueries[1]).toMatchObject({ op: 'status', merchantId: 'tienda', account });
+    await bus.close();
+  });
+});
+
+describe("bank worker: a live order never goes under the switch's own credentials", () => {
+  async function live(bank: CountingBank) {
+    const bus = new MemoryBus();
+    const store = new MemoryStore();
+    const results: Extract<RouterInboxMessage, { type: 'bank_result' }>[] = [];
+    await bus.subscribe(TOPICS.routerInbox, { group: 'router' }, async ({ value }) => {
+      if (value.type === 'bank_result') results.push(value);
+    });
+    await startBankWorker({
+      bus,
+      store,
+      banco: 'bnc',
+      connectors: { live: bank },
+      group: 'bank',
+      log,
+      faults: { publishAfterBankCall: 0 },
+    });
+    return { bus, store, results };
+  }
+
+  it('a live order without the merchant account is refused as not processed, explained, and the connector is never called', async () => {
+    const bank = new CountingBank(settled);
+    const { bus, store, results } = await live(bank);
+    const o = { ...order(), mode: 'live' as const, merchantId: 'tienda' };
+    await bus.publish(bankRequests('bnc'), o.txnId, o);
+    await bus.drained();
+    expect(bank.orders).toEqual([]);
+    expect(results).toEqual([
+      expect.objectContaining({
+        txnId: o.txnId,
+        attempt: 1,
+        op: 'execute',
+        outcome: { type: 'not_processed', raw: { switch: expect.stringContaining('no registered account') } },
+      }),
+    ]);
+    // Nothing was claimed: the order never reached the bank.
+    expect(await store.bankOrders.get(bankOrderId(o.txnId, 1))).toBeNull();
+    await bus.close();
+  });
+
+  it('a live status query for a transaction without an account at this bank asks nothing and is unknown', async () => {
+    const bank = new CountingBank(settled, settled);
+    const { bus, store, results } = await live(bank);
+    const o = { ...order(), mode: 'live' as const };
+    const tx = newTransaction({
+      id: o.txnId,
+      merchantId: 'tienda',
+      mode: 'live',
+      idempotencyKey: o.idempotencyKey,
+      fingerprint: 'f',
+      request: o.request,
+      relatedId: null,
+      now: new Date().toISOString(),
+    });
+    tx.merchantAccounts = [{ banco: 'banco_plaza', cuenta: '01380000000000000777', telefono: null }];
+    await store.transactions.insert(tx);
+    const status = (txnId: string): BankRequestMessage => ({
+      op: 'status',
+      txnId,
+      attempt: 1,
+      orderRef: `${txnId}-1`,
+      mode: 'live',
+      rail: o.rail,
+      kind: 'pagar',
+      referencia: null,
+      endtoend: null,
+    });
+    await bus.publish(bankRequests('bnc'), o.txnId, status(o.txnId));
+    // A transaction the store does not know: not asked as the switch either.
+    await bus.publish(bankRequests('bnc'), 'txn_unknown', status('txn_unknown'));
+    await bus.drained();
+    expect(bank.statusQueries).toEqual([]);
+    expect(results.map((r) => r.outcome)).toEqual([
+      { type: 'unknown', raw: { switch: expect.stringContaining('no registered account') } },
+      { type: 'unknown', raw: { switch: expect.stringContaining('no registered account') } },
+    ]);
     await bus.close();
   });
 });

@@ -79,6 +79,19 @@ async function handle(worker: Worker, connector: BankConnector, request: BankReq
   const call = <T>(work: () => Promise<T>) => bankCall(banco, request, work);
   switch (request.op) {
     case 'execute': {
+      const refused = liveWithoutAccount(request);
+      if (refused) {
+        // Never sent, so never claimed: a redelivery is refused alike; the router reroutes or rejects it.
+        log.error({ txnId: request.txnId, attempt: request.attempt }, 'live order without the merchant account refused before the bank');
+        await bus.publish(TOPICS.routerInbox, request.txnId, {
+          type: 'bank_result',
+          txnId: request.txnId,
+          attempt: request.attempt,
+          op: 'execute',
+          outcome: refused,
+        });
+        return 'refused_no_account';
+      }
       const { outcome, sent } = await executeOnce(worker, connector, await withHolder(worker.store, banco, request));
       if (sent && Math.random() < worker.faults.publishAfterBankCall) throw new Error('injected fault: publish failed after the bank call');
       await bus.publish(TOPICS.routerInbox, request.txnId, {
@@ -93,7 +106,9 @@ async function handle(worker: Worker, connector: BankConnector, request: BankReq
     case 'status': {
       // A status query moves no money: asking again is always safe, so it is not journaled.
       const query = await statusWithAccount(worker.store, banco, request);
-      const outcome = await guarded(log, request, () => call(() => connector.status(query)));
+      const outcome: BankOutcome = query
+        ? await guarded(log, request, () => call(() => connector.status(query)))
+        : { type: 'unknown', raw: { switch: NO_ACCOUNT_STATUS } };
       await bus.publish(TOPICS.routerInbox, request.txnId, {
         type: 'bank_result',
         txnId: request.txnId,
@@ -159,12 +174,34 @@ async function withHolder(store: Store, bancoId: BancoId, request: ExecuteReques
   return { ...request, account };
 }
 
-/** A live status query asks about the account the order was made with, as the merchant that holds it. */
-async function statusWithAccount(store: Store, bancoId: BancoId, request: StatusRequest): Promise<StatusQuery> {
+/**
+ * The second, independent guard of live money (the router routes live orders only to banks holding
+ * one of the merchant's accounts and puts it on the order): a live order without an account would
+ * make the connector act with its configured credentials, the switch's own. It is refused before the
+ * journal and the bank: `not_processed`, since provably nothing reached the bank.
+ */
+function liveWithoutAccount(request: ExecuteRequest): Extract<BankOutcome, { type: 'not_processed' }> | null {
+  if (request.mode !== 'live' || request.account) return null;
+  return {
+    type: 'not_processed',
+    raw: {
+      switch: `refused by the switch before the bank: this live order carries no registered account of merchant ${request.merchantId ?? '(unnamed)'} at this bank, and it is never sent under the switch's own credentials`,
+    },
+  };
+}
+
+const NO_ACCOUNT_STATUS =
+  "not asked: the transaction has no registered account of its merchant at this bank, and a live status query is never asked as the switch's own client";
+
+/**
+ * A live status query asks about the account the order was made with, as the merchant that holds it;
+ * null when there is none (never asked with the switch's own credentials: the outcome stays unknown).
+ */
+async function statusWithAccount(store: Store, bancoId: BancoId, request: StatusRequest): Promise<StatusQuery | null> {
   if (request.mode !== 'live') return request;
   const found = await transactionAccount(store, request.txnId, bancoId);
-  if (!found) return request;
-  return { ...request, merchantId: found.merchantId, ...(found.account ? { account: found.account } : {}) };
+  if (!found?.account) return null;
+  return { ...request, merchantId: found.merchantId, account: found.account };
 }
 
 /**

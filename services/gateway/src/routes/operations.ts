@@ -67,7 +67,7 @@ export function operationRoutes(app: FastifyInstance, operations: Operations): v
     'cobrarToken',
     TokenBody,
     'Request an OTP from the payer bank',
-    'ACEPTADA means the OTP was requested and sent to the payer; it is valid about 120 s. Reuse the same idempotency_key in /cobrar. In test mode the OTP is simulated and no message is sent.',
+    'ACEPTADA means the OTP was requested and sent to the payer; it is valid about 120 s. Reuse the same idempotency_key in /cobrar. In test mode the OTP is simulated and no message is sent. A token moves no money: it reserves nothing of the live daily limit or the per-payer velocity budget (its cobrar does, once).',
     refusedRequest,
   );
   money(
@@ -76,7 +76,7 @@ export function operationRoutes(app: FastifyInstance, operations: Operations): v
     'cobrar',
     CobrarBody,
     'Collect from the payer with an OTP',
-    'Immediate debit of the payer. LIQUIDADA and ACEPTADA both count as a successful collection; OTP_INVALIDO asks for a new token.',
+    'Immediate debit of the payer. LIQUIDADA and ACEPTADA both count as a successful collection; OTP_INVALIDO asks for a new token. Live: it goes to the bank of its token with your registered account there (none: RECHAZADA BANCO_NO_DISPONIBLE), and one collection counts once against the daily limit (EXCEDE_LIMITE) and the velocity budget.',
     refusedRequest,
   );
   money(
@@ -85,7 +85,7 @@ export function operationRoutes(app: FastifyInstance, operations: Operations): v
     'pagar',
     PagarBody,
     'Pay a beneficiary',
-    'credito_inmediato answers ACEPTADA and settles later (LIQUIDADA); pago_movil (phone destination only) settles at once. A cuenta destination always goes by credito_inmediato.',
+    'credito_inmediato answers ACEPTADA and settles later (LIQUIDADA); pago_movil (phone destination only) settles at once. A cuenta destination always goes by credito_inmediato. Live: the payout goes only to a bank where you hold a registered account and leaves that account; if the bank provably never got it (outage), it moves to the next such bank (`intentos`, `banco_usado`), paid from your account there, and with none left it is RECHAZADA BANCO_NO_DISPONIBLE. It counts once against the daily limit (EXCEDE_LIMITE).',
     refusedRequest,
   );
   money(
