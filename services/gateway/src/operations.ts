@@ -79,7 +79,7 @@ export class Operations {
     if (original) candidate = original.reversoId;
     // A cobrar's token is resolved here, beside its claim (the gateway's own idempotency table), and
     // travels in the command: the router never reads the gateway's table.
-    const tokenId = clean.kind === 'cobrar' ? await this.resolveToken(caller, clean.body, print, candidate) : undefined;
+    const tokenId = clean.kind === 'cobrar' ? await this.resolveToken(caller, clean.body, candidate) : undefined;
     const claim = await store.idempotency
       .claim({
         scope,
@@ -254,7 +254,7 @@ export class Operations {
    * but not yet recorded cannot be compared, so the cobrar is refused 409 TOKEN_EN_CURSO (retry it).
    * Returns the token operation's id (the one claimed under the key), null when there is none.
    */
-  private async resolveToken(caller: Caller, body: CobrarRequest, print: string, candidate: string): Promise<string | null> {
+  private async resolveToken(caller: Caller, body: CobrarRequest, candidate: string): Promise<string | null> {
     const taken = await this.deps.store.idempotency
       .claim({
         scope: idempotencyScope(caller.merchantId, caller.mode, 'token', body.idempotency_key),
