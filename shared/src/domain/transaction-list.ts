@@ -86,7 +86,7 @@ export const TransaccionDetalle = Type.Object({
   creada: Type.String(),
   actualizada: Type.String(),
   reverso: Type.Optional(
-    Type.String({ description: "The id of this operation's one reverso, when it has one (DESIGN: one original, at most one reverso)" }),
+    Type.String({ description: "The id of this operation's reverso, when it has one (an operation has at most one)" }),
   ),
   reverso_de: Type.Optional(Type.String({ description: 'A reverso: the id of the operation it reverses' })),
 });
