@@ -91,6 +91,31 @@ describe('POST /switch/v1/reverso: at most one per original', () => {
     expect(t.sw.bank.executedOrders - orders).toBe(1);
   });
 
+  it('a hold left by a request that died before claiming its key is taken over once abandoned, not before', async () => {
+    const pago = await settledPayout();
+    const hold = (createdAt: string) => ({
+      originalId: pago.id,
+      reversoId: `txn_${randomUUID().replace(/-/g, '')}`,
+      scope: `${t.merchantId}|test|reverso|${randomUUID()}`,
+      createdAt,
+    });
+    // Recent: its request may still be on its way (the next store write): refused, as any other holder.
+    const recent = hold(new Date().toISOString());
+    expect(await t.sw.store.reversals.claim(recent)).toEqual({ claimed: true });
+    const refused = await reverse(pago.id);
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json()).toMatchObject({ reverso: recent.reversoId });
+    // Two minutes old, no key claimed, no transaction: abandoned.
+    expect(await t.sw.store.reversals.release(pago.id, recent.reversoId)).toBe(true);
+    expect(await t.sw.store.reversals.claim(hold(new Date(Date.now() - 120_000).toISOString()))).toEqual({ claimed: true });
+    const orders = t.sw.bank.executedOrders;
+    const taken = await reverse(pago.id);
+    expect(taken.statusCode, taken.body).toBe(200);
+    await t.settle();
+    expect(t.sw.bank.executedOrders - orders).toBe(1);
+    expect((await t.sw.store.reversals.get(pago.id))?.reversoId).toBe((taken.json() as Resultado).id);
+  });
+
   it('the router holds the claim too: two reverso commands that skipped the gateway make one bank order', async () => {
     const pago = await settledPayout();
     const orders = t.sw.bank.executedOrders;

@@ -17,6 +17,7 @@ import {
   type CobrarBody as CobrarRequest,
   type OperationRequest,
   type Resultado,
+  type ReversalClaim,
   type RouterInboxMessage,
   type Store,
   type Transaction,
@@ -121,9 +122,17 @@ export class Operations {
     scope: string,
     candidate: string,
   ): Promise<{ originalId: string; reversoId: string; claimedNow: boolean }> {
-    const held = await this.deps.store.reversals
-      .claim({ originalId, reversoId: candidate, scope, createdAt: new Date().toISOString() })
-      .catch(unavailable);
+    const { store } = this.deps;
+    const claim = () =>
+      store.reversals.claim({ originalId, reversoId: candidate, scope, createdAt: new Date().toISOString() }).catch(unavailable);
+    let held = await claim();
+    // A hold whose request died before claiming its key (a gateway crash between the two writes) would
+    // refuse every reverso for ever: once abandoned it is taken over. Safe even if that request wakes up:
+    // the router claims the original again before any bank order, and refuses the one that lost.
+    if (!held.claimed && held.existing.scope !== scope && (await this.abandoned(held.existing))) {
+      await store.reversals.release(originalId, held.existing.reversoId).catch(unavailable);
+      held = await claim();
+    }
     if (held.claimed) return { originalId, reversoId: candidate, claimedNow: true };
     if (held.existing.scope === scope) return { originalId, reversoId: held.existing.reversoId, claimedNow: false };
     const reverso = held.existing.reversoId;
@@ -132,6 +141,15 @@ export class Operations {
       message: `operation ${originalId} already has its reverso ${reverso} (one reverso per operation); query it with /switch/v1/consultar`,
       reverso,
     });
+  }
+
+  /** A hold older than a request's life whose request never claimed its key, nor created its reverso. */
+  private async abandoned(hold: ReversalClaim): Promise<boolean> {
+    if (Date.now() - Date.parse(hold.createdAt) < ABANDONED_HOLD_MS) return false;
+    const { store } = this.deps;
+    const key = await store.idempotency.get(hold.scope).catch(unavailable);
+    if (key?.txnId === hold.reversoId) return false;
+    return (await store.transactions.get(hold.reversoId).catch(unavailable)) === null;
   }
 
   private async releaseOriginal(originalId: string, reversoId: string): Promise<void> {
@@ -326,6 +344,12 @@ export class Operations {
  * hashes to it, so a token arriving later under that key is refused as a conflict.
  */
 const TOKENLESS_COBRAR = 'cobrar-sin-token';
+
+/**
+ * A reverso's hold on its original is followed by its key's claim within the same request (two store
+ * writes, milliseconds apart); one older than this without that claim was left by a crash.
+ */
+const ABANDONED_HOLD_MS = 60_000;
 
 function unavailable(error: unknown): never {
   throw new DependencyDown(error instanceof Error ? error.message : String(error));
