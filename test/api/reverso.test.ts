@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
-import { TOPICS, type Resultado } from '@switch/shared';
+import { createInvite, TOPICS, type Resultado } from '@switch/shared';
 import { pagarBody, startTestSwitch, type TestSwitch } from './helpers';
 
 /** DESIGN rule 9: one original, at most one reverso, whatever the keys, the timing or the replicas. */
@@ -19,6 +19,31 @@ describe('POST /switch/v1/reverso: at most one per original', () => {
     const pago = res.json() as Resultado;
     expect(pago.estado).toBe('LIQUIDADA');
     return pago;
+  };
+  /** A signed-in panel session of the demo merchant (invitation accepted), as its cookie. */
+  const panelSession = async (): Promise<string> => {
+    const { token } = await createInvite(t.sw.store, {
+      merchantId: t.merchantId,
+      email: `${randomUUID()}@demo.test`,
+      role: 'viewer',
+      invitedBy: null,
+    });
+    const form = await t.inject({ method: 'GET', url: `/panel/invitacion/${token}` });
+    const first = String(form.headers['set-cookie'] ?? '').split(';')[0]!;
+    const csrf = /name="_csrf" value="([^"]+)"/.exec(form.body)![1]!;
+    const password = 'correct horse battery staple';
+    const joined = await t.inject({
+      method: 'POST',
+      url: `/panel/invitacion/${token}`,
+      payload: new URLSearchParams({ _csrf: csrf, password, password2: password }).toString(),
+      headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: first },
+    });
+    expect(joined.statusCode, joined.body).toBe(303);
+    const set = joined.headers['set-cookie'];
+    const cookies = (Array.isArray(set) ? set : set ? [set] : [])
+      .map((c) => c.split(';')[0]!)
+      .filter((c) => c.startsWith('panel_session='));
+    return cookies[0] ?? first;
   };
   const reverse = (id: string, key = randomUUID()) => t.post('/switch/v1/reverso', { idempotency_key: key, id });
 
@@ -41,6 +66,13 @@ describe('POST /switch/v1/reverso: at most one per original', () => {
     expect(detail.json()).toMatchObject({ reverso: reverso.id });
     const own = await t.get(`/switch/v1/transacciones/${reverso.id}`);
     expect(own.json()).toMatchObject({ operacion: 'reverso', reverso_de: pago.id });
+    // The panel's detail links them both ways too.
+    const cookie = await panelSession();
+    const page = await t.inject({ method: 'GET', url: `/panel/transacciones/${pago.id}`, headers: { cookie } });
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain(`/panel/transacciones/${reverso.id}`);
+    const back = await t.inject({ method: 'GET', url: `/panel/transacciones/${reverso.id}`, headers: { cookie } });
+    expect(back.body).toContain(`/panel/transacciones/${pago.id}`);
   });
 
   it('three concurrent reversos with new keys: exactly one bank order, one answer 200 and two 409', async () => {
