@@ -378,6 +378,28 @@ export function storeContract(name: string, makeStore: () => Promise<Store>, opt
       expect(await s.bankReferences.find(scope, 'never-assigned')).toBeNull();
     });
 
+    it('claims the one reverso of an original: one of concurrent claims wins; only its holder releases it', async () => {
+      const s = await store();
+      const originalId = `txn_${randomUUID().replace(/-/g, '')}`;
+      const createdAt = new Date().toISOString();
+      const claim = (n: number) => ({ originalId, reversoId: `txn_reverso_${n}`, scope: `demo|test|reverso|key-${n}`, createdAt });
+      const claims = await Promise.all(Array.from({ length: 8 }, (_, i) => s.reversals.claim(claim(i))));
+      expect(claims.filter((c) => c.claimed)).toHaveLength(1);
+      const winner = claims.findIndex((c) => c.claimed);
+      for (const lost of claims.filter((c) => !c.claimed)) expect(lost).toEqual({ claimed: false, existing: claim(winner) });
+      expect(await s.reversals.get(originalId)).toEqual(claim(winner));
+      expect(await s.reversals.get(`txn_${randomUUID().replace(/-/g, '')}`)).toBeNull();
+      // Another reverso cannot free the original; its holder can, and then a later reverso claims it.
+      const other = (winner + 1) % 8;
+      expect(await s.reversals.release(originalId, claim(other).reversoId)).toBe(false);
+      expect(await s.reversals.get(originalId)).toEqual(claim(winner));
+      expect(await s.reversals.release(originalId, claim(winner).reversoId)).toBe(true);
+      expect(await s.reversals.release(originalId, claim(winner).reversoId)).toBe(false);
+      expect(await s.reversals.get(originalId)).toBeNull();
+      expect(await s.reversals.claim(claim(other))).toEqual({ claimed: true });
+      expect(await s.reversals.get(originalId)).toEqual(claim(other));
+    });
+
     it('journals bank orders: one claim wins, the outcome (any bank keys) is recorded and read back', async () => {
       const s = await store();
       const txnId = `txn_${randomUUID().replace(/-/g, '')}`;

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
-import { createLogger, TOPICS, type Logger, type RoutingTable } from '@switch/shared';
+import { createLogger, TOPICS, type Logger, type RoutingTable, type Store } from '@switch/shared';
 import type { GatewayConfig } from '@switch/gateway';
 import { seedDemoMerchant, startEmbeddedSwitch, type EmbeddedSwitch } from '@switch/embedded';
 
@@ -76,7 +76,8 @@ export interface TestSwitch {
 }
 
 export async function startTestSwitch(
-  options: { config?: Partial<GatewayConfig>; routing?: RoutingTable; log?: Logger } = {},
+  /** `store`: a MemoryStore (footprint() reads its maps), e.g. one with a pause at a chosen call. */
+  options: { config?: Partial<GatewayConfig>; routing?: RoutingTable; log?: Logger; store?: Store } = {},
 ): Promise<TestSwitch> {
   const sw = await startEmbeddedSwitch({
     log: options.log ?? createLogger('test', 'silent'),
@@ -87,6 +88,7 @@ export async function startTestSwitch(
     // so every state a test reads is the consequence of its own requests.
     reconciler: { intervalMs: 3_600_000 },
     ...(options.routing ? { routing: options.routing } : {}),
+    ...(options.store ? { store: options.store } : {}),
   });
   const { switchKey, merchantId } = await seedDemoMerchant(sw.store);
 

@@ -15,7 +15,7 @@ export interface paths {
         put?: never;
         /**
          * Request an OTP from the payer bank
-         * @description ACEPTADA means the OTP was requested and sent to the payer; it is valid about 120 s. Reuse the same idempotency_key in /cobrar. In test mode the OTP is simulated and no message is sent. A token moves no money: it reserves nothing of the live daily limit or the per-payer velocity budget (its cobrar does, once).
+         * @description ACEPTADA means the OTP was requested and sent to the payer; it is valid about 120 s. Reuse the same idempotency_key in /cobrar, after this answer. A key a cobrar without token already took is refused with 409 IDEMPOTENCY_CONFLICT. In test mode the OTP is simulated and no message is sent. A token moves no money: it reserves nothing of the live daily limit or the per-payer velocity budget (its cobrar does, once).
          */
         post: operations["cobrarToken"];
         delete?: never;
@@ -35,7 +35,7 @@ export interface paths {
         put?: never;
         /**
          * Collect from the payer with an OTP
-         * @description Immediate debit of the payer. LIQUIDADA and ACEPTADA both count as a successful collection; OTP_INVALIDO asks for a new token. Live: it goes to the bank of its token with your registered account there (none: RECHAZADA BANCO_NO_DISPONIBLE), and one collection counts once against the daily limit (EXCEDE_LIMITE) and the velocity budget.
+         * @description Immediate debit of the payer. LIQUIDADA and ACEPTADA both count as a successful collection; OTP_INVALIDO asks for a new token. Under the idempotency_key of a token, the cobrar must repeat its monto, cobrador and pagador (else 422 TOKEN_MISMATCH), and runs only once that token is recorded (else 409 TOKEN_EN_CURSO: retry with the same key). A cobrar without token (an OTP captured by the caller) takes its key: a token sent later under that key is refused with 409 IDEMPOTENCY_CONFLICT. Live: it goes to the bank of its token with your registered account there (none: RECHAZADA BANCO_NO_DISPONIBLE), and one collection counts once against the daily limit (EXCEDE_LIMITE) and the velocity budget.
          */
         post: operations["cobrar"];
         delete?: never;
@@ -75,7 +75,7 @@ export interface paths {
         put?: never;
         /**
          * Reverse an operation
-         * @description Names the operation to reverse by `id`. On rails without cancellation it answers RECHAZADA with NO_SOPORTADO. An id of another merchant or mode is 404.
+         * @description Names the operation to reverse by `id`. On rails without cancellation it answers RECHAZADA with NO_SOPORTADO. An id of another merchant or mode is 404. An operation has at most one reverso: once one exists, another reverso of it with a new idempotency_key is refused with 409 REVERSO_EXISTENTE naming it in `reverso` (query that one; nothing is stored or sent), and a repeat with the same key answers the same reverso. A reverso refused before any bank saw it (RECHAZADA with `intentos` 0, or every bank answering it never got the order) frees the operation for a later reverso. The reversed operation's detail (/transacciones/{id}) names its reverso in `reverso`; the reverso's webhook carries `operacion: reverso`, `reverso_de` and the amount reversed.
          */
         post: operations["reverso"];
         delete?: never;
@@ -153,7 +153,7 @@ export interface paths {
         };
         /**
          * Statement of an account, for reconciliation
-         * @description Movements from `desde` to `hasta` (default today), oldest first, at most 31 days per request, paged by `limite` and `cursor` (follow `siguiente` until null).
+         * @description Movements from `desde` to `hasta` (default today), oldest first, at most 31 days per request, paged by `limite` and `cursor` (follow `siguiente` until null). A statement lists only the caller's own movements in every mode: in test mode, those of the caller's own operations (a page may then hold fewer than `limite`).
          */
         get: operations["listarMovimientos"];
         put?: never;
@@ -193,7 +193,7 @@ export interface paths {
         };
         /**
          * One operation in detail
-         * @description The Resultado as /consultar answers it (without asking the bank), the request, every state change with its cause, time and bank data, the attempts and the reconciler evidence. Another merchant or mode: 404. In test mode, `txn_ejemplo` is the sandbox example operation.
+         * @description The Resultado as /consultar answers it (without asking the bank), the request, every state change with its cause, time and bank data, the attempts and the reconciler evidence. A reversed operation names its one reverso in `reverso`; a reverso names its original in `reverso_de`. Another merchant or mode: 404. In test mode, `txn_ejemplo` is the sandbox example operation.
          */
         get: operations["detalleTransaccion"];
         put?: never;
@@ -618,14 +618,15 @@ export interface components {
                 [key: string]: string;
             };
         };
-        /** @description The idempotency_key was used with a different body */
+        /** @description IDEMPOTENCY_CONFLICT: the idempotency_key was used with a different body (or, for a cobrar/token, by the other step first: a cobrar without token takes the key); REVERSO_EXISTENTE: the operation already has its one reverso, named in `reverso` (query it with /consultar); TOKEN_EN_CURSO: the token of this idempotency_key is not recorded yet, retry the cobrar with the same key */
         IdempotencyConflictError: {
-            /** @enum {string} */
-            error: "IDEMPOTENCY_CONFLICT";
+            error: "IDEMPOTENCY_CONFLICT" | "REVERSO_EXISTENTE" | "TOKEN_EN_CURSO";
             message?: string;
             detail?: {
                 [key: string]: string;
             };
+            /** @description REVERSO_EXISTENTE: the id of the reverso the original already has */
+            reverso?: string;
         };
         /** @description The body is larger than the limit */
         PayloadTooLargeError: {
@@ -684,6 +685,8 @@ export interface components {
                 banco: string | null;
                 referencia: string | null;
                 operacion: "token" | "cobrar" | "pagar" | "reverso";
+                /** @description Only when `operacion` is `reverso`: the id of the operation reversed; `monto` is the amount moved back and `referencia` the reverso's own bank reference */
+                reverso_de?: string;
             };
         };
         TransaccionResumen: {
@@ -741,6 +744,10 @@ export interface components {
             }[];
             creada: string;
             actualizada: string;
+            /** @description The id of this operation's reverso, when it has one (an operation has at most one) */
+            reverso?: string;
+            /** @description A reverso: the id of the operation it reverses */
+            reverso_de?: string;
         };
         WebhookEndpointCreateRequest: {
             /** @description http(s) URL; https in live mode */
@@ -846,7 +853,7 @@ export interface operations {
                     "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description The idempotency_key was used with a different body */
+            /** @description IDEMPOTENCY_CONFLICT: the idempotency_key was used with a different body (or, for a cobrar/token, by the other step first: a cobrar without token takes the key); REVERSO_EXISTENTE: the operation already has its one reverso, named in `reverso` (query it with /consultar); TOKEN_EN_CURSO: the token of this idempotency_key is not recorded yet, retry the cobrar with the same key */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -944,7 +951,7 @@ export interface operations {
                     "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description The idempotency_key was used with a different body */
+            /** @description IDEMPOTENCY_CONFLICT: the idempotency_key was used with a different body (or, for a cobrar/token, by the other step first: a cobrar without token takes the key); REVERSO_EXISTENTE: the operation already has its one reverso, named in `reverso` (query it with /consultar); TOKEN_EN_CURSO: the token of this idempotency_key is not recorded yet, retry the cobrar with the same key */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -1042,7 +1049,7 @@ export interface operations {
                     "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description The idempotency_key was used with a different body */
+            /** @description IDEMPOTENCY_CONFLICT: the idempotency_key was used with a different body (or, for a cobrar/token, by the other step first: a cobrar without token takes the key); REVERSO_EXISTENTE: the operation already has its one reverso, named in `reverso` (query it with /consultar); TOKEN_EN_CURSO: the token of this idempotency_key is not recorded yet, retry the cobrar with the same key */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -1149,7 +1156,7 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description The idempotency_key was used with a different body */
+            /** @description IDEMPOTENCY_CONFLICT: the idempotency_key was used with a different body (or, for a cobrar/token, by the other step first: a cobrar without token takes the key); REVERSO_EXISTENTE: the operation already has its one reverso, named in `reverso` (query it with /consultar); TOKEN_EN_CURSO: the token of this idempotency_key is not recorded yet, retry the cobrar with the same key */
             409: {
                 headers: {
                     [name: string]: unknown;

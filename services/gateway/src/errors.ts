@@ -16,7 +16,7 @@ interface AjvLikeError {
 export class HttpProblem extends Error {
   constructor(
     readonly statusCode: number,
-    readonly body: { error: string; message?: string; detail?: Record<string, string> },
+    readonly body: { error: string; message?: string; detail?: Record<string, string>; reverso?: string },
   ) {
     super(body.message ?? body.error);
   }

@@ -2,12 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { Value } from '@sinclair/typebox/value';
 import {
   clonePlain,
-  canonicalJson,
   fingerprint,
   idempotencyScope,
   isReconcilable,
   settledForReply,
   toResultado,
+  tokenMismatch,
   TOPICS,
   CobrarBody,
   PagarBody,
@@ -15,9 +15,9 @@ import {
   TokenBody,
   type Bus,
   type CobrarBody as CobrarRequest,
-  type TokenBody as TokenRequest,
   type OperationRequest,
   type Resultado,
+  type ReversalClaim,
   type RouterInboxMessage,
   type Store,
   type Transaction,
@@ -70,13 +70,17 @@ export class Operations {
       if (example) return { resultado: example, replayed: false };
       await this.assertOwned(caller, clean.body.id);
     }
-    // A cobrar's token is resolved here, beside its claim (the gateway's own idempotency table), and
-    // travels in the command: the router never reads the gateway's table.
-    const tokenId = clean.kind === 'cobrar' ? await this.assertMatchesToken(caller, clean.body) : undefined;
+    // Before any claim: a refused request leaves nothing behind (the cobrar's hold on its key included).
     if (caller.mode === 'live') await this.assertOwnAccounts(caller, clean);
 
     const scope = idempotencyScope(caller.merchantId, caller.mode, clean.kind, body.idempotency_key);
-    const candidate = newTransactionId();
+    let candidate = newTransactionId();
+    // A reverso claims its original first (one original, one reverso); a repeat of its request joins it.
+    const original = clean.kind === 'reverso' ? await this.claimOriginal(clean.body.id, scope, candidate) : null;
+    if (original) candidate = original.reversoId;
+    // A cobrar's token is resolved here, beside its claim (the gateway's own idempotency table), and
+    // travels in the command: the router never reads the gateway's table.
+    const tokenId = clean.kind === 'cobrar' ? await this.resolveToken(caller, clean.body, candidate) : undefined;
     const claim = await store.idempotency
       .claim({
         scope,
@@ -88,15 +92,69 @@ export class Operations {
         txnId: candidate,
         createdAt: new Date().toISOString(),
       })
-      .catch(unavailable);
+      .catch(async (error: unknown) => {
+        if (original?.claimedNow) await this.releaseOriginal(original.originalId, candidate);
+        return unavailable(error);
+      });
+    // The key belongs to another operation (or to this same reverso, whose earlier hold was released):
+    // this request's hold on the original was not needed.
+    if (!claim.claimed && original?.claimedNow) await this.releaseOriginal(original.originalId, candidate);
     const txnId = claim.claimed ? candidate : claim.existing.txnId;
     if (!claim.claimed && claim.existing.fingerprint !== print) {
       throw new HttpProblem(409, {
         error: 'IDEMPOTENCY_CONFLICT',
-        message: `idempotency_key ${body.idempotency_key} was already used for a different ${clean.kind} request; use a new key for a new operation`,
+        message:
+          claim.existing.fingerprint === TOKENLESS_COBRAR
+            ? `idempotency_key ${body.idempotency_key} was already taken by a cobrar without token; a token goes before its cobrar, under a new key`
+            : `idempotency_key ${body.idempotency_key} was already used for a different ${clean.kind} request; use a new key for a new operation`,
       });
     }
     return { resultado: await this.answer(caller, txnId, clean, print, claim.claimed, tokenId), replayed: !claim.claimed };
+  }
+
+  /**
+   * DESIGN rule 9, the fast answer: the original is claimed for this reverso (atomic in the store; the
+   * router holds the same claim before any bank order). Held by another request: 409 REVERSO_EXISTENTE
+   * naming its reverso, nothing stored. Held by a repeat of this very request (same key): joined.
+   */
+  private async claimOriginal(
+    originalId: string,
+    scope: string,
+    candidate: string,
+  ): Promise<{ originalId: string; reversoId: string; claimedNow: boolean }> {
+    const { store } = this.deps;
+    const claim = () =>
+      store.reversals.claim({ originalId, reversoId: candidate, scope, createdAt: new Date().toISOString() }).catch(unavailable);
+    let held = await claim();
+    // A hold whose request died before claiming its key (a gateway crash between the two writes) would
+    // refuse every reverso for ever: once abandoned it is taken over. Safe even if that request wakes up:
+    // the router claims the original again before any bank order, and refuses the one that lost.
+    if (!held.claimed && held.existing.scope !== scope && (await this.abandoned(held.existing))) {
+      await store.reversals.release(originalId, held.existing.reversoId).catch(unavailable);
+      held = await claim();
+    }
+    if (held.claimed) return { originalId, reversoId: candidate, claimedNow: true };
+    if (held.existing.scope === scope) return { originalId, reversoId: held.existing.reversoId, claimedNow: false };
+    const reverso = held.existing.reversoId;
+    throw new HttpProblem(409, {
+      error: 'REVERSO_EXISTENTE',
+      message: `operation ${originalId} already has its reverso ${reverso} (one reverso per operation); query it with /switch/v1/consultar`,
+      reverso,
+    });
+  }
+
+  /** A hold older than a request's life whose request never claimed its key, nor created its reverso. */
+  private async abandoned(hold: ReversalClaim): Promise<boolean> {
+    if (Date.now() - Date.parse(hold.createdAt) < ABANDONED_HOLD_MS) return false;
+    const { store } = this.deps;
+    const key = await store.idempotency.get(hold.scope).catch(unavailable);
+    if (key?.txnId === hold.reversoId) return false;
+    return (await store.transactions.get(hold.reversoId).catch(unavailable)) === null;
+  }
+
+  private async releaseOriginal(originalId: string, reversoId: string): Promise<void> {
+    // Best effort: a hold left by a failure here names a reverso that never runs (see docs/decisions.md).
+    await this.deps.store.reversals.release(originalId, reversoId).catch(() => false);
   }
 
   /** Current state of a transaction, asking its bank first when the outcome is still open (SPEC 4.4). */
@@ -209,17 +267,36 @@ export class Operations {
    * A cobrar under the key of a token collects what the token asked for: the same amount, from the
    * same payer, into the same account. Anything else is refused (422) before any claim, so nothing
    * is stored and nothing reaches a bank. A cobrar without a token (an OTP captured by the caller) is free.
+   * Token and cobrar of one key are serialized by the token's claim: the cobrar takes the token's
+   * scope itself when it is free (a later token under that key is refused 409), and a token claimed
+   * but not yet recorded cannot be compared, so the cobrar is refused 409 TOKEN_EN_CURSO (retry it).
    * Returns the token operation's id (the one claimed under the key), null when there is none.
    */
-  private async assertMatchesToken(caller: Caller, body: CobrarRequest): Promise<string | null> {
-    const claim = await this.deps.store.idempotency
-      .get(idempotencyScope(caller.merchantId, caller.mode, 'token', body.idempotency_key))
+  private async resolveToken(caller: Caller, body: CobrarRequest, candidate: string): Promise<string | null> {
+    const taken = await this.deps.store.idempotency
+      .claim({
+        scope: idempotencyScope(caller.merchantId, caller.mode, 'token', body.idempotency_key),
+        merchantId: caller.merchantId,
+        mode: caller.mode,
+        kind: 'token',
+        key: body.idempotency_key,
+        fingerprint: TOKENLESS_COBRAR,
+        txnId: candidate,
+        createdAt: new Date().toISOString(),
+      })
       .catch(unavailable);
-    if (!claim) return null;
+    // The key was free of tokens, or taken by a cobrar without token before (this one or another body:
+    // the cobrar's own claim tells which).
+    if (taken.claimed || taken.existing.fingerprint === TOKENLESS_COBRAR) return null;
+    const claim = taken.existing;
     const token = await this.deps.store.transactions.get(claim.txnId).catch(unavailable);
-    if (token?.request.kind !== 'token') return claim.txnId;
-    const asked = token.request.body;
-    const fields = tokenMismatch(asked, body);
+    if (token?.request.kind !== 'token') {
+      throw new HttpProblem(409, {
+        error: 'TOKEN_EN_CURSO',
+        message: `the token of idempotency_key ${body.idempotency_key} is not recorded yet; retry the cobrar with the same key once the token has its answer`,
+      });
+    }
+    const fields = tokenMismatch(token.request.body, body);
     if (fields.length === 0) return claim.txnId;
     throw new HttpProblem(422, {
       error: 'TOKEN_MISMATCH',
@@ -262,14 +339,17 @@ export class Operations {
   }
 }
 
-/** The fields of a cobrar that differ from its token request (amount, payee account, payer). */
-export function tokenMismatch(token: TokenRequest, cobrar: CobrarRequest): string[] {
-  const differs: string[] = [];
-  if (token.monto.valor !== cobrar.monto.valor || (token.monto.moneda ?? 'VES') !== (cobrar.monto.moneda ?? 'VES')) differs.push('monto');
-  if (canonicalJson(token.cobrador) !== canonicalJson(cobrar.cobrador)) differs.push('cobrador');
-  if (canonicalJson(token.pagador) !== canonicalJson(cobrar.pagador)) differs.push('pagador');
-  return differs;
-}
+/**
+ * The fingerprint of the hold a cobrar without token puts on its key's token scope: no request body
+ * hashes to it, so a token arriving later under that key is refused as a conflict.
+ */
+const TOKENLESS_COBRAR = 'cobrar-sin-token';
+
+/**
+ * A reverso's hold on its original is followed by its key's claim within the same request (two store
+ * writes, milliseconds apart); one older than this without that claim was left by a crash.
+ */
+const ABANDONED_HOLD_MS = 60_000;
 
 function unavailable(error: unknown): never {
   throw new DependencyDown(error instanceof Error ? error.message : String(error));

@@ -33,6 +33,7 @@ export async function planDeliveries(
         banco: event.banco,
         referencia: event.resultado.referencia_banco,
         operacion: event.kind,
+        ...(event.reversoDe ? { reverso_de: event.reversoDe } : {}),
       },
     };
     const delivery: WebhookDelivery = {

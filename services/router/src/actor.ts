@@ -4,11 +4,14 @@ import {
   dailyLimitKey,
   decide,
   effectsOf,
+  idempotencyScope,
   isFinal,
   messageKey,
   DEFAULT_CORE_POLICY,
   metrics,
   newTransaction,
+  releasesReversal,
+  reversible,
   settledForReply,
   startsOperation,
   subjectOf,
@@ -123,6 +126,7 @@ export class TransactionActor {
     const tx = stored ?? (await this.create(message as ExecuteMessage));
     const related = tx.relatedId ? await store.transactions.get(tx.relatedId) : null;
     const refusal = tx.mode === 'live' && startsOperation(tx, message) ? await this.liveControls(tx) : null;
+    const reversedBy = tx.kind === 'reverso' && startsOperation(tx, message) ? await this.claimOriginal(tx, related) : null;
     const decision = decide(tx, message, {
       now: this.now().toISOString(),
       policy: this.policy,
@@ -130,6 +134,7 @@ export class TransactionActor {
       unavailable: this.unavailable(tx.mode),
       related,
       refusal,
+      reversedBy,
     });
     if (!decision.next) {
       if (message.type === 'bank_result') log.debug({ txnId: tx.id, why: decision.why }, 'bank result changes nothing');
@@ -139,6 +144,7 @@ export class TransactionActor {
       // repairs a lost one (DESIGN rule 1: re-announce, never re-execute). Receivers dedupe.
       // A final state carries its own mark (written with it, below), so for it the mark says nothing.
       if (stored && stored.writtenBy === messageKey(message) && (isFinal(stored.estado) || stored.announcedVersion < stored.version)) {
+        await this.releaseOriginal(stored);
         await announce(this.deps.bus, stored, effectsOf(stored, related));
         if (!isFinal(stored.estado)) await store.transactions.markAnnounced(stored.id, stored.version);
         this.written.forget(stored.id);
@@ -185,6 +191,8 @@ export class TransactionActor {
     else this.written.forget(tx.id);
     if (decision.rerouted) metrics.reroutes.inc({ from_bank: decision.rerouted.from, to_bank: decision.rerouted.to });
     countTransition(decision.next);
+    // Before the answer goes out: a caller told "refused" may send a new reverso at once.
+    await this.releaseOriginal(decision.next);
     await announce(this.deps.bus, decision.next, decision.effects);
     return true;
   }
@@ -204,6 +212,27 @@ export class TransactionActor {
       await store.transactions.markAnnounced(tx.id, tx.version);
     }
     return pending.length;
+  }
+
+  /**
+   * DESIGN rule 9: a reverso about to start claims its original (atomic in the store; the gateway made
+   * the same claim already, so this one usually finds its own). Returns the other reverso holding the
+   * original, if any. An original that cannot be reversed is not claimed: the core refuses it anyway.
+   */
+  private async claimOriginal(tx: Transaction, related: Transaction | null): Promise<string | null> {
+    if (!tx.relatedId || reversible(tx, related) !== null) return null;
+    const claim = await this.deps.store.reversals.claim({
+      originalId: tx.relatedId,
+      reversoId: tx.id,
+      scope: idempotencyScope(tx.merchantId, tx.mode, 'reverso', tx.idempotencyKey),
+      createdAt: this.now().toISOString(),
+    });
+    return claim.claimed || claim.existing.reversoId === tx.id ? null : claim.existing.reversoId;
+  }
+
+  /** A reverso refused before any bank saw it lets go of its original (only if it holds it): a later reverso may run. */
+  private async releaseOriginal(tx: Transaction): Promise<void> {
+    if (tx.relatedId && releasesReversal(tx)) await this.deps.store.reversals.release(tx.relatedId, tx.id);
   }
 
   private async create(msg: ExecuteMessage): Promise<Transaction> {

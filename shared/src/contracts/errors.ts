@@ -44,7 +44,19 @@ const houseError = <C extends string>(code: C, description: string) =>
   );
 
 export const NotFoundBody = houseError('NOT_FOUND', 'No operation with that id for this merchant and mode');
-export const IdempotencyConflictBody = houseError('IDEMPOTENCY_CONFLICT', 'The idempotency_key was used with a different body');
+/** 409: the request conflicts with an operation that exists already (nothing of it is stored or sent). */
+export const IdempotencyConflictBody = Type.Object(
+  {
+    error: Type.Union([Type.Literal('IDEMPOTENCY_CONFLICT'), Type.Literal('REVERSO_EXISTENTE'), Type.Literal('TOKEN_EN_CURSO')]),
+    message: Type.Optional(Type.String()),
+    detail: Type.Optional(Type.Record(Type.String(), Type.String())),
+    reverso: Type.Optional(Type.String({ description: 'REVERSO_EXISTENTE: the id of the reverso the original already has' })),
+  },
+  {
+    description:
+      'IDEMPOTENCY_CONFLICT: the idempotency_key was used with a different body (or, for a cobrar/token, by the other step first: a cobrar without token takes the key); REVERSO_EXISTENTE: the operation already has its one reverso, named in `reverso` (query it with /consultar); TOKEN_EN_CURSO: the token of this idempotency_key is not recorded yet, retry the cobrar with the same key',
+  },
+);
 export const PayloadTooLargeBody = houseError('PAYLOAD_TOO_LARGE', 'The body is larger than the limit');
 export const UnsupportedMediaTypeBody = houseError('UNSUPPORTED_MEDIA_TYPE', 'Not `application/json` in UTF-8');
 export const RateLimitedBody = houseError(

@@ -174,6 +174,8 @@ export const TransactionEventMessage = Type.Object({
   moneda: Type.String(),
   concepto: Type.String(),
   banco: Nullable(Banco),
+  /** A reverso's original (its `monto` is the amount reversed); absent on other operations. */
+  reversoDe: Type.Optional(Type.String()),
 });
 export type TransactionEventMessage = Static<typeof TransactionEventMessage>;
 

@@ -19,6 +19,12 @@ export const WebhookBody = Type.Object({
     banco: Type.Union([Type.String(), Type.Null()]),
     referencia: Type.Union([Type.String(), Type.Null()]),
     operacion: Type.Union(OPERATION_KINDS.map((k) => Type.Literal(k))),
+    reverso_de: Type.Optional(
+      Type.String({
+        description:
+          "Only when `operacion` is `reverso`: the id of the operation reversed; `monto` is the amount moved back and `referencia` the reverso's own bank reference",
+      }),
+    ),
   }),
 });
 export type WebhookBody = Static<typeof WebhookBody>;

@@ -16,3 +16,22 @@ export function canonicalJson(value: unknown): string {
 export function fingerprint(body: unknown): string {
   return createHash('sha256').update(canonicalJson(body)).digest('hex');
 }
+
+/** The terms a cobrar must repeat from the token under its key: amount, payee account, payer. */
+interface CollectionTerms {
+  monto: { valor: number; moneda?: string };
+  cobrador: unknown;
+  pagador: unknown;
+}
+
+/**
+ * The fields of a cobrar that differ from its token request (amount, payee account, payer): the gateway
+ * refuses such a cobrar (422) and the transaction core rejects it if one ever reaches it.
+ */
+export function tokenMismatch(token: CollectionTerms, cobrar: CollectionTerms): string[] {
+  const differs: string[] = [];
+  if (token.monto.valor !== cobrar.monto.valor || (token.monto.moneda ?? 'VES') !== (cobrar.monto.moneda ?? 'VES')) differs.push('monto');
+  if (canonicalJson(token.cobrador) !== canonicalJson(cobrar.cobrador)) differs.push('cobrador');
+  if (canonicalJson(token.pagador) !== canonicalJson(cobrar.pagador)) differs.push('pagador');
+  return differs;
+}

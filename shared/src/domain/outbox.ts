@@ -57,7 +57,9 @@ export function effectsOf(tx: Transaction, related: Transaction | null): Effects
   }
   const entry = tx.history[tx.history.length - 1];
   const body = tx.request.body;
-  const monto = 'monto' in body ? body.monto : null;
+  // A reverso moves back the original's amount: its event (and webhook) says how much, and of which operation.
+  const reversed = tx.kind === 'reverso' && related?.id === tx.relatedId ? related.request.body : null;
+  const monto = 'monto' in body ? body.monto : reversed && 'monto' in reversed ? reversed.monto : null;
   const event: TransactionEventMessage = {
     txnId: tx.id,
     merchantId: tx.merchantId,
@@ -71,6 +73,7 @@ export function effectsOf(tx: Transaction, related: Transaction | null): Effects
     moneda: monto?.moneda ?? 'VES',
     concepto: body.concepto ?? '',
     banco: tx.bancoUsado,
+    ...(tx.kind === 'reverso' && tx.relatedId ? { reversoDe: tx.relatedId } : {}),
   };
   return { bank, event };
 }

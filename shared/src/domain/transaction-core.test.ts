@@ -4,7 +4,15 @@ import { CAPABILITIES } from './bancos';
 import { canTransition, isFinal } from './estados';
 import { newTransaction, type BankOutcome, type OperationRequest, type Transaction } from './operation';
 import type { RoutingTable } from './routing';
-import { decide, DEFAULT_CORE_POLICY, dueAt, needsReview, type CorePolicy, type DecisionContext } from './transaction-core';
+import {
+  decide,
+  DEFAULT_CORE_POLICY,
+  dueAt,
+  needsReview,
+  releasesReversal,
+  type CorePolicy,
+  type DecisionContext,
+} from './transaction-core';
 import { dispatch, requestStatus, resolveAttempt, transition } from './transaction-edits';
 
 const T0 = '2026-11-24T12:00:00.000Z';
@@ -339,6 +347,64 @@ describe('transaction core: what a reverso may reverse', () => {
   it('an operation that cannot be found is not reversed', () => {
     const tx = reverso(liquidada());
     refused(decide(tx, execute(tx), ctx(T0, { related: null })));
+  });
+  it("an original another reverso holds (the actor's claim) is not reversed again: DUPLICADA, no order", () => {
+    const tx = reverso(liquidada());
+    const d = decide(tx, execute(tx), ctx(T0, { related: liquidada(), reversedBy: 'txn_first' }));
+    expect(d.next).toMatchObject({ estado: 'RECHAZADA', motivoRechazo: 'DUPLICADA', attempts: [] });
+    expect(d.effects!.bank).toBeNull();
+    expect(d.next!.history.at(-1)?.raw).toMatchObject({ switch: expect.stringContaining('txn_first') });
+  });
+  it("a reverso's event carries the amount reversed and names its original", () => {
+    const original = liquidada();
+    const d = run(original);
+    expect(d.effects!.event).toMatchObject({ kind: 'reverso', monto: 10, moneda: 'VES', reversoDe: original.id });
+    expect(decide(fresh(), messages('txn_pagar', fresh()).execute!, ctx()).effects!.event).not.toHaveProperty('reversoDe');
+  });
+  it('frees its original only when refused before any bank saw an order of it', () => {
+    const original = liquidada();
+    const started = run(original).next!;
+    const refusedBySwitch = run(accepted()).next!;
+    const outcome = (type: BankOutcome['type'], to: 'RECHAZADA' | 'LIQUIDADA') =>
+      transition(resolveAttempt(started, 1, type, T0), to, 'bank_outcome', to === 'RECHAZADA' ? { motivo: 'NO_SOPORTADO' } : {}, T0);
+    expect(releasesReversal(refusedBySwitch)).toBe(true);
+    expect(releasesReversal(outcome('not_processed', 'RECHAZADA'))).toBe(true);
+    expect(releasesReversal(outcome('rejected', 'RECHAZADA'))).toBe(false);
+    expect(releasesReversal(outcome('settled', 'LIQUIDADA'))).toBe(false);
+    expect(releasesReversal(started)).toBe(false);
+    expect(releasesReversal(rechazada())).toBe(false);
+  });
+});
+
+describe("transaction core: a cobrar under its token's key", () => {
+  const token = () => ({ ...accepted('token'), id: 'txn_token' });
+  const cobrar = (valor: number) => ({
+    ...newTransaction({
+      id: 'txn_cobrar',
+      merchantId: 'm',
+      mode: 'test',
+      idempotencyKey: KEY,
+      fingerprint: 'f',
+      request: { kind: 'cobrar', body: { ...REQUESTS.cobrar.body, monto: { valor, moneda: 'VES' } } } as OperationRequest,
+      relatedId: 'txn_token',
+      now: T0,
+    }),
+  });
+  const start = (tx: Transaction, related: Transaction | null) => decide(tx, messages(tx.id, tx).execute!, ctx(T0, { related }));
+
+  it("the same terms as the token: sent to the token's bank on the token rail", () => {
+    const d = start(cobrar(10), token());
+    expect(d.effects!.bank).toMatchObject({ banco: 'bnc', message: { rail: 'debito_inmediato' } });
+  });
+  it('other terms than the recorded token: rejected, no order (whatever the gateway saw)', () => {
+    const d = start(cobrar(5000), token());
+    expect(d.next).toMatchObject({ estado: 'RECHAZADA', motivoRechazo: 'NO_SOPORTADO', attempts: [] });
+    expect(d.effects!.bank).toBeNull();
+  });
+  it('a token not recorded yet cannot be compared: rejected, never run as a cobrar without token', () => {
+    const d = start(cobrar(5000), null);
+    expect(d.next).toMatchObject({ estado: 'RECHAZADA', attempts: [] });
+    expect(d.effects!.bank).toBeNull();
   });
 });
 

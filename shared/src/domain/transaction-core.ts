@@ -16,6 +16,7 @@ import {
   transition,
 } from './transaction-edits';
 import { effectsOf, orderRef, type Effects } from './outbox';
+import { tokenMismatch } from './idempotency';
 
 /**
  * The transaction core: from a transaction and one message, the next state of the document and
@@ -106,6 +107,11 @@ export interface DecisionContext {
   related: Transaction | null;
   /** Only consulted when the message starts the operation (see `startsOperation`). */
   refusal: Refusal | null;
+  /**
+   * A reverso's claim on its original, made by the actor before the start (`store.reversals`): the id
+   * of another reverso that holds the original, null or absent when this one holds it.
+   */
+  reversedBy?: string | null;
 }
 
 export type Decision = Write | { next: null; effects: null; why: string; rerouted?: undefined; fence?: undefined };
@@ -242,8 +248,19 @@ function planRoute(tx: Transaction, ctx: DecisionContext): Plan {
   // Token and cobrar of one collection go to the same bank; a reverse goes to the bank of the original.
   const pinned = request.kind === 'reverso' || (request.kind === 'cobrar' && related) ? (related?.bancoUsado ?? null) : undefined;
   if (request.kind === 'reverso') {
+    // DESIGN rule 9: one original, at most one reverso (the claim is atomic in the store).
+    if (ctx.reversedBy) return { motivo: 'DUPLICADA', reason: `operation ${tx.relatedId} already has the reverso ${ctx.reversedBy}` };
     const refused = reversible(tx, related);
     if (refused) return { motivo: 'NO_SOPORTADO', reason: refused };
+  }
+  if (request.kind === 'cobrar' && tx.relatedId) {
+    // A cobrar under a token's key collects what the token asked for, compared here with the token's
+    // recorded request whatever the gateway saw; a token not recorded yet cannot be compared.
+    if (related?.request.kind !== 'token')
+      return { motivo: 'NO_SOPORTADO', reason: `the token ${tx.relatedId} of this key is not recorded` };
+    const differs = tokenMismatch(related.request.body, request.body);
+    if (differs.length > 0)
+      return { motivo: 'NO_SOPORTADO', reason: `the cobrar differs from its token ${related.id} in: ${differs.join(', ')}` };
   }
   if (request.kind === 'reverso' && pinned === null) {
     return { motivo: 'NO_SOPORTADO', reason: 'the original operation reached no bank, there is nothing to reverse' };
@@ -273,6 +290,15 @@ export function reversible(tx: Pick<Transaction, 'merchantId' | 'mode'>, related
   if (related.estado !== 'LIQUIDADA')
     return `only a settled (LIQUIDADA) operation can be reversed; this one is ${related.estado ?? 'not started'}`;
   return null;
+}
+
+/**
+ * A reverso refused before any bank saw an order of it (by the switch, or every bank answering "not
+ * processed") frees its original for a later reverso; once an order may have reached a bank, the
+ * original stays taken, whatever the outcome (docs/decisions.md "One reverso per original").
+ */
+export function releasesReversal(tx: Pick<Transaction, 'kind' | 'estado' | 'attempts'>): boolean {
+  return tx.kind === 'reverso' && tx.estado === 'RECHAZADA' && tx.attempts.every((a) => a.outcome === 'not_processed');
 }
 
 /**

@@ -85,6 +85,10 @@ export const TransaccionDetalle = Type.Object({
   evidencia: Type.Array(Type.Object({ en: Type.String(), resultado: Type.String(), raw: Type.Record(Type.String(), Type.Unknown()) })),
   creada: Type.String(),
   actualizada: Type.String(),
+  reverso: Type.Optional(
+    Type.String({ description: "The id of this operation's reverso, when it has one (an operation has at most one)" }),
+  ),
+  reverso_de: Type.Optional(Type.String({ description: 'A reverso: the id of the operation it reverses' })),
 });
 export type TransaccionDetalle = Static<typeof TransaccionDetalle>;
 
@@ -158,7 +162,8 @@ export function toResumen(tx: Transaction): TransaccionResumen {
   };
 }
 
-export function toDetalle(tx: Transaction): TransaccionDetalle {
+/** `reverso`: the reverso holding this operation (store.reversals), when it has one. */
+export function toDetalle(tx: Transaction, reverso: string | null = null): TransaccionDetalle {
   return {
     resultado: toResultado(tx),
     operacion: tx.kind,
@@ -169,7 +174,15 @@ export function toDetalle(tx: Transaction): TransaccionDetalle {
     evidencia: (tx.evidence ?? []).map((e) => ({ en: e.at, resultado: e.outcome, raw: e.raw })),
     creada: tx.createdAt,
     actualizada: tx.updatedAt,
+    ...(reverso ? { reverso } : {}),
+    ...(tx.kind === 'reverso' && tx.relatedId ? { reverso_de: tx.relatedId } : {}),
   };
+}
+
+/** The reverso an operation has, if any: what its detail links (only money-moving operations can have one). */
+export async function reversoOf(store: Store, tx: Transaction): Promise<string | null> {
+  if (tx.kind !== 'pagar' && tx.kind !== 'cobrar') return null;
+  return (await store.reversals.get(tx.id))?.reversoId ?? null;
 }
 
 /** One page of the caller's transactions, newest first. */

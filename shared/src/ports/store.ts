@@ -167,6 +167,22 @@ export interface IdempotencyClaim {
   createdAt: string;
 }
 
+/**
+ * The one reverso an original may have (DESIGN rule 9), keyed by the original's id: of concurrent
+ * claims exactly one wins, on every replica sharing the store.
+ */
+export interface ReversalClaim {
+  /** The operation reversed. */
+  originalId: string;
+  /** The reverso transaction that holds the original. */
+  reversoId: string;
+  /** The idempotency scope of the request that claimed it: a repeat of that request joins it. */
+  scope: string;
+  createdAt: string;
+}
+
+export type ReversalClaimResult = { claimed: true } | { claimed: false; existing: ReversalClaim };
+
 /** One attempt to deliver a webhook (SPEC 6.3); every attempt is kept. */
 export interface DeliveryAttempt {
   n: number;
@@ -281,6 +297,16 @@ export interface Store {
   idempotency: {
     claim(claim: IdempotencyClaim): Promise<ClaimResult>;
     get(scope: string): Promise<IdempotencyClaim | null>;
+  };
+  reversals: {
+    /** Atomic: of concurrent claims of one original, exactly one wins; the others get the holder. */
+    claim(claim: ReversalClaim): Promise<ReversalClaimResult>;
+    get(originalId: string): Promise<ReversalClaim | null>;
+    /**
+     * Frees the original for a later reverso, only while `reversoId` holds it (a reverso refused before
+     * any bank saw it); `false` when another reverso, or none, holds it.
+     */
+    release(originalId: string, reversoId: string): Promise<boolean>;
   };
   transactions: {
     /** Inserts a new transaction; `false` when one with that id exists already. */

@@ -141,7 +141,7 @@ export function switchTools(mode: Mode): SwitchTool[] {
       name: 'cobrar',
       title: `Cobrar al pagador con OTP (${modeTag})`,
       description: describe(
-        `Débito inmediato al pagador con su OTP (tras \`cobrar_token\` con la misma idempotency_key, o con un OTP que ya tengas). LIQUIDADA y ACEPTADA cuentan ambas como cobro exitoso; ACEPTADA se liquida después. RECHAZADA con OTP_INVALIDO pide un OTP nuevo. ${idempotencyNote('un cobro')}`,
+        `Débito inmediato al pagador con su OTP (tras \`cobrar_token\` con la misma idempotency_key, o con un OTP que ya tengas). LIQUIDADA y ACEPTADA cuentan ambas como cobro exitoso; ACEPTADA se liquida después. RECHAZADA con OTP_INVALIDO pide un OTP nuevo. Con la clave de un token: los mismos monto, cobrador y pagador (si no, TOKEN_MISMATCH) y solo después de la respuesta del token (si no, TOKEN_EN_CURSO: reintenta con la misma clave). ${idempotencyNote('un cobro')}`,
       ),
       inputSchema: jsonSchema(CobrarBody),
       outputSchema: resultado,
@@ -165,7 +165,7 @@ export function switchTools(mode: Mode): SwitchTool[] {
       name: 'reverso',
       title: `Reversar una operación (${modeTag})`,
       description: describe(
-        `Pide reversar la operación \`id\`. En rieles sin anulación responde RECHAZADA con NO_SOPORTADO (usa un flujo alterno, p. ej. un pago de devolución). ${idempotencyNote('un reverso')}`,
+        `Pide reversar la operación \`id\`. En rieles sin anulación responde RECHAZADA con NO_SOPORTADO (usa un flujo alterno, p. ej. un pago de devolución). Una operación tiene a lo sumo un reverso: si ya lo tiene, responde REVERSO_EXISTENTE con su id en \`reverso\` (consúltalo con \`consultar\`). ${idempotencyNote('un reverso')}`,
       ),
       inputSchema: jsonSchema(ReversoBody),
       outputSchema: resultado,

@@ -67,7 +67,7 @@ export function operationRoutes(app: FastifyInstance, operations: Operations): v
     'cobrarToken',
     TokenBody,
     'Request an OTP from the payer bank',
-    'ACEPTADA means the OTP was requested and sent to the payer; it is valid about 120 s. Reuse the same idempotency_key in /cobrar. In test mode the OTP is simulated and no message is sent. A token moves no money: it reserves nothing of the live daily limit or the per-payer velocity budget (its cobrar does, once).',
+    'ACEPTADA means the OTP was requested and sent to the payer; it is valid about 120 s. Reuse the same idempotency_key in /cobrar, after this answer. A key a cobrar without token already took is refused with 409 IDEMPOTENCY_CONFLICT. In test mode the OTP is simulated and no message is sent. A token moves no money: it reserves nothing of the live daily limit or the per-payer velocity budget (its cobrar does, once).',
     refusedRequest,
   );
   money(
@@ -76,7 +76,7 @@ export function operationRoutes(app: FastifyInstance, operations: Operations): v
     'cobrar',
     CobrarBody,
     'Collect from the payer with an OTP',
-    'Immediate debit of the payer. LIQUIDADA and ACEPTADA both count as a successful collection; OTP_INVALIDO asks for a new token. Live: it goes to the bank of its token with your registered account there (none: RECHAZADA BANCO_NO_DISPONIBLE), and one collection counts once against the daily limit (EXCEDE_LIMITE) and the velocity budget.',
+    'Immediate debit of the payer. LIQUIDADA and ACEPTADA both count as a successful collection; OTP_INVALIDO asks for a new token. Under the idempotency_key of a token, the cobrar must repeat its monto, cobrador and pagador (else 422 TOKEN_MISMATCH), and runs only once that token is recorded (else 409 TOKEN_EN_CURSO: retry with the same key). A cobrar without token (an OTP captured by the caller) takes its key: a token sent later under that key is refused with 409 IDEMPOTENCY_CONFLICT. Live: it goes to the bank of its token with your registered account there (none: RECHAZADA BANCO_NO_DISPONIBLE), and one collection counts once against the daily limit (EXCEDE_LIMITE) and the velocity budget.',
     refusedRequest,
   );
   money(
@@ -94,7 +94,7 @@ export function operationRoutes(app: FastifyInstance, operations: Operations): v
     'reverso',
     ReversoBody,
     'Reverse an operation',
-    'Names the operation to reverse by `id`. On rails without cancellation it answers RECHAZADA with NO_SOPORTADO. An id of another merchant or mode is 404.',
+    "Names the operation to reverse by `id`. On rails without cancellation it answers RECHAZADA with NO_SOPORTADO. An id of another merchant or mode is 404. An operation has at most one reverso: once one exists, another reverso of it with a new idempotency_key is refused with 409 REVERSO_EXISTENTE naming it in `reverso` (query that one; nothing is stored or sent), and a repeat with the same key answers the same reverso. A reverso refused before any bank saw it (RECHAZADA with `intentos` 0, or every bank answering it never got the order) frees the operation for a later reverso. The reversed operation's detail (/transacciones/{id}) names its reverso in `reverso`; the reverso's webhook carries `operacion: reverso`, `reverso_de` and the amount reversed.",
     errorResponses(404),
   );
 

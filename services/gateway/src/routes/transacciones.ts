@@ -4,6 +4,7 @@ import {
   findOwnTransaction,
   isListProblem,
   listTransactions,
+  reversoOf,
   toDetalle,
   TransaccionDetalle,
   TransaccionesPage,
@@ -47,7 +48,7 @@ export function transactionRoutes(app: FastifyInstance, deps: { store: Store }):
         tags: ['operaciones'],
         summary: 'One operation in detail',
         description:
-          'The Resultado as /consultar answers it (without asking the bank), the request, every state change with its cause, time and bank data, the attempts and the reconciler evidence. Another merchant or mode: 404. In test mode, `txn_ejemplo` is the sandbox example operation.',
+          'The Resultado as /consultar answers it (without asking the bank), the request, every state change with its cause, time and bank data, the attempts and the reconciler evidence. A reversed operation names its one reverso in `reverso`; a reverso names its original in `reverso_de`. Another merchant or mode: 404. In test mode, `txn_ejemplo` is the sandbox example operation.',
         security,
         params: Type.Object({ id: Type.String({ pattern: '^[A-Za-z0-9_.-]{1,64}$' }) }),
         response: { 200: TransaccionDetalle, ...errorResponses(400, 401, 404, 429, 503) },
@@ -59,7 +60,7 @@ export function transactionRoutes(app: FastifyInstance, deps: { store: Store }):
       if (example) return example;
       const tx = await findOwnTransaction(deps.store, request.caller, id);
       if (!tx) throw new HttpProblem(404, { error: 'NOT_FOUND', message: `no operation ${id}` });
-      return toDetalle(tx);
+      return toDetalle(tx, await reversoOf(deps.store, tx));
     },
   );
 }

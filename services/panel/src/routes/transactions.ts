@@ -8,6 +8,7 @@ import {
   listTransactions,
   OPERATION_KINDS,
   toDeliveryView,
+  reversoOf,
   toDetalle,
   type TransaccionesQuery,
 } from '@switch/shared';
@@ -71,7 +72,7 @@ export function transactionPages(app: FastifyInstance, ctx: PanelContext): void 
     if (!tx) return reply.callNotFound();
     const deliveries = await deliveriesOfTransaction(store, caller, id);
     return ctx.page(request, reply, 'transaction', {
-      tx: toDetalle(tx),
+      tx: toDetalle(tx, await reversoOf(store, tx)),
       deliveries: deliveries.ok ? deliveries.value.map(toDeliveryView) : [],
       json: (v: unknown) => JSON.stringify(v, null, 2),
     });

@@ -11,6 +11,7 @@ import type {
   IdempotencyClaim,
   Merchant,
   MerchantAccount,
+  ReversalClaim,
   Store,
   WebhookDelivery,
   WebhookEndpoint,
@@ -198,6 +199,19 @@ export class MemoryStore implements Store {
       return { claimed: true };
     },
     get: async (scope) => copy(this.claimRows.get(scope) ?? null),
+  };
+
+  private readonly reversalRows = new Map<string, ReversalClaim>();
+  readonly reversals: Store['reversals'] = {
+    claim: async (claim) => {
+      const existing = this.reversalRows.get(claim.originalId);
+      if (existing) return { claimed: false, existing: copy(existing) };
+      this.reversalRows.set(claim.originalId, copy(claim));
+      return { claimed: true };
+    },
+    get: async (originalId) => copy(this.reversalRows.get(originalId) ?? null),
+    release: async (originalId, reversoId) =>
+      this.reversalRows.get(originalId)?.reversoId === reversoId && this.reversalRows.delete(originalId),
   };
 
   /*

@@ -23,6 +23,8 @@ import {
   type Merchant,
   type MerchantAccount,
   type DueCursor,
+  type ReversalClaim,
+  type ReversalClaimResult,
   type Store,
   type WebhookDelivery,
   type WebhookEndpoint,
@@ -207,7 +209,7 @@ const HOUR_MS = 3_600_000;
  * Merchants, keys, endpoints and claims are plain documents: inserts are atomic through the unique
  * `_id`, and their few updates are single-field flags. Transactions and webhook deliveries change by
  * compare-and-set, which FerretDB cannot do with a filtered update; see ./versioned.ts.
- * Collections: merchants, api_keys, webhook_endpoints, merchant_accounts, idempotency_claims, transactions (+
+ * Collections: merchants, api_keys, webhook_endpoints, merchant_accounts, idempotency_claims, reversal_claims, transactions (+
  * transactions_revisions), webhook_deliveries (+ webhook_deliveries_revisions).
  */
 export class MongoStore implements Store {
@@ -216,6 +218,7 @@ export class MongoStore implements Store {
   private readonly keyRows: Collection<Row>;
   private readonly webhookRows: Collection<Row>;
   private readonly claimRows: Collection<Row>;
+  private readonly reversalRows: Collection<Row>;
   private readonly accountRows: Collection<Row>;
   private readonly counterEntries: Collection<Row>;
   private readonly gatewayBeatRows: Collection<Row>;
@@ -260,6 +263,8 @@ export class MongoStore implements Store {
     this.keyRows = db.collection('api_keys');
     this.webhookRows = db.collection('webhook_endpoints');
     this.claimRows = db.collection('idempotency_claims');
+    // `_id` = the original's id: the unique key makes "one original, one reverso" atomic on both servers.
+    this.reversalRows = db.collection('reversal_claims');
     // `_id` = mode|cuenta: an account number belongs to one merchant per mode, by the unique key.
     this.accountRows = db.collection('merchant_accounts');
     this.counterEntries = db.collection('counter_entries');
@@ -413,6 +418,18 @@ export class MongoStore implements Store {
       return { claimed: false, existing };
     },
     get: async (scope) => fromRow<IdempotencyClaim>('scope', await this.claimRows.findOne({ _id: scope })),
+  };
+
+  readonly reversals: Store['reversals'] = {
+    claim: async (claim): Promise<ReversalClaimResult> => {
+      if (await insertNew(this.reversalRows, toRow('originalId', claim))) return { claimed: true };
+      const existing = await this.reversals.get(claim.originalId);
+      if (!existing) throw new Error(`reversal claim ${claim.originalId} conflicted but cannot be read`);
+      return { claimed: false, existing };
+    },
+    get: async (originalId) => fromRow<ReversalClaim>('originalId', await this.reversalRows.findOne({ _id: originalId })),
+    // A filtered delete by the unique `_id`: only the holder's release matches (one document, atomic on both servers).
+    release: async (originalId, reversoId) => (await this.reversalRows.deleteOne({ _id: originalId, reversoId })).deletedCount === 1,
   };
 
   readonly transactions: Store['transactions'] = {
