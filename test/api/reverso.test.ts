@@ -45,7 +45,7 @@ describe('POST /switch/v1/reverso: at most one per original', () => {
       .filter((c) => c.startsWith('panel_session='));
     return cookies[0] ?? first;
   };
-  const reverse = (id: string, key = randomUUID()) => t.post('/switch/v1/reverso', { idempotency_key: key, id });
+  const reverse = (id: string, key: string = randomUUID()) => t.post('/switch/v1/reverso', { idempotency_key: key, id });
 
   it('three reversos with new keys of one settled payout: one bank order, the others 409 naming the first', async () => {
     const pago = await settledPayout();
