@@ -13,7 +13,15 @@ import {
   type WebhookDelivery,
 } from '@switch/shared';
 import { nextAttemptAt } from './schedule';
-import { destinationAgent, plainAgent, postVia, refusedDestination, type Resolver } from '@switch/shared';
+import {
+  attemptErrorCategory,
+  destinationAgent,
+  postVia,
+  refusedDestination,
+  SWITCH_DEFAULT_PORTS,
+  type DestinationPolicy,
+  type Resolver,
+} from '@switch/shared';
 
 export interface DispatcherConfig {
   schedule: readonly number[];
@@ -21,8 +29,15 @@ export interface DispatcherConfig {
   attemptTimeoutMs: number;
   /** How long a replica holds a delivery it is attempting (must exceed the attempt timeout). */
   leaseMs: number;
-  /** Live-mode deliveries to internal addresses are refused unless this is set. */
+  /** Deliveries (test and live) to internal addresses are refused unless this is set (`SWITCH_WEBHOOK_ALLOW_PRIVATE`). */
   allowPrivateDestinations: boolean;
+  /** Deliveries to loopback addresses are refused unless this (or the above) is set (`SWITCH_WEBHOOK_ALLOW_LOOPBACK`). */
+  allowLoopbackDestinations?: boolean;
+  /**
+   * The switch's own listening ports, never connected to on an internal address (default: every
+   * service's default port). The embedded switch passes a set it completes once its listeners have ports.
+   */
+  ownPorts?: ReadonlySet<number>;
   /** Deliveries attempted at once by this replica. */
   concurrency: number;
   /** Name resolution of destinations (tests inject a rebinding resolver); default the system's. */
@@ -42,10 +57,9 @@ export interface AttemptResult {
 export class Dispatcher {
   readonly owner = `notifier-${randomUUID().slice(0, 8)}`;
   private readonly listeners: ((r: AttemptResult) => void)[] = [];
-  /** Live deliveries connect only through it: the address checked is the address connected to. */
+  /** Every delivery, test and live, connects only through it: the address checked is the address connected to. */
   private readonly guarded;
-  /** Every other delivery (test mode, or private destinations allowed): keep-alive connections, no address check. */
-  private readonly plain;
+  private readonly destinations: DestinationPolicy;
 
   constructor(
     private readonly store: Store,
@@ -54,13 +68,21 @@ export class Dispatcher {
     private readonly now: () => Date = () => new Date(),
     private readonly endpoints: Pick<EndpointBook, 'list'> = new EndpointBook(store, 0),
   ) {
-    this.guarded = destinationAgent({ ...(config.resolve ? { resolve: config.resolve } : {}), connectTimeoutMs: config.attemptTimeoutMs });
-    this.plain = plainAgent({ connectTimeoutMs: config.attemptTimeoutMs });
+    this.destinations = {
+      allowLoopback: config.allowLoopbackDestinations ?? false,
+      allowPrivate: config.allowPrivateDestinations,
+      ownPorts: config.ownPorts ?? new Set(SWITCH_DEFAULT_PORTS),
+    };
+    this.guarded = destinationAgent({
+      ...(config.resolve ? { resolve: config.resolve } : {}),
+      connectTimeoutMs: config.attemptTimeoutMs,
+      policy: this.destinations,
+    });
   }
 
-  /** Closes the agents' connections. */
+  /** Closes the agent's connections. */
   async close(): Promise<void> {
-    await Promise.all([this.guarded.close().catch(() => undefined), this.plain.close().catch(() => undefined)]);
+    await this.guarded.close().catch(() => undefined);
   }
 
   onAttempt(listener: (r: AttemptResult) => void): void {
@@ -129,22 +151,20 @@ export class Dispatcher {
     if (!endpoint?.active) {
       error = 'endpoint removed or inactive';
     } else {
-      const guard = delivery.mode === 'live' && !this.config.allowPrivateDestinations;
-      // A readable reason first; the connection itself is vetted again inside the guarded agent,
-      // which resolves the name once and connects to the vetted address only (no DNS rebinding).
-      const refused = guard ? await refusedDestination(delivery.url, this.config.resolve) : null;
-      if (refused) error = `destination refused: ${refused}`;
-      else ({ statusCode, error } = await this.post(delivery, signingSecrets(endpoint, startedAt), startedAt, guard));
+      // One rule for both modes. A readable reason first (for the operator's log); the connection
+      // itself is vetted again inside the guarded agent, which resolves the name once and connects to
+      // the vetted address only (no DNS rebinding).
+      const refused = await refusedDestination(delivery.url, this.destinations, this.config.resolve);
+      if (refused) {
+        error = 'destination refused';
+        this.log.info({ deliveryId: delivery.id, merchantId: delivery.merchantId, reason: refused }, 'webhook destination refused');
+      } else ({ statusCode, error } = await this.post(delivery, signingSecrets(endpoint, startedAt), startedAt));
     }
     const finishedAt = this.now();
     metrics.webhookDuration.observe((finishedAt.getTime() - startedAt.getTime()) / 1000);
     metrics.webhookAttempts.inc({
       outcome:
-        statusCode !== null && statusCode >= 200 && statusCode < 300
-          ? 'delivered'
-          : error?.startsWith('destination refused')
-            ? 'refused'
-            : 'failed',
+        statusCode !== null && statusCode >= 200 && statusCode < 300 ? 'delivered' : error === 'destination refused' ? 'refused' : 'failed',
     });
     const attempts = [
       ...delivery.attempts,
@@ -173,12 +193,7 @@ export class Dispatcher {
     for (const l of this.listeners) l(result);
   }
 
-  private async post(
-    delivery: WebhookDelivery,
-    secrets: string[],
-    at: Date,
-    guard: boolean,
-  ): Promise<{ statusCode: number | null; error: string | null }> {
+  private async post(delivery: WebhookDelivery, secrets: string[], at: Date): Promise<{ statusCode: number | null; error: string | null }> {
     // A timer cleared when the attempt ends, not `AbortSignal.timeout`: that one's timer lives its whole
     // span, holding the attempt's objects in memory until then (10,000 of them at 1,000 webhooks/s over 10 s).
     const deadline = new AbortController();
@@ -187,7 +202,7 @@ export class Dispatcher {
       this.config.attemptTimeoutMs,
     );
     try {
-      const status = await postVia(guard ? this.guarded : this.plain, delivery.url, {
+      const status = await postVia(this.guarded, delivery.url, {
         headers: {
           'content-type': 'application/json',
           [EVENT_HEADER]: delivery.event,
@@ -198,15 +213,11 @@ export class Dispatcher {
       });
       return { statusCode: status, error: status >= 200 && status < 300 ? null : `HTTP ${status}` };
     } catch (e) {
-      // The guarded agent's refusal comes as the error itself (or as its cause, wrapped by a client).
-      const cause =
-        e instanceof Error && e.name === 'DestinationRefused'
-          ? e
-          : e instanceof Error && e.cause instanceof Error && e.cause.name === 'DestinationRefused'
-            ? e.cause
-            : null;
-      if (cause) return { statusCode: null, error: `destination refused: ${cause.message}` };
-      return { statusCode: null, error: e instanceof Error ? `${e.name}: ${e.message}` : String(e) };
+      // The merchant reads a category (delivery lists of the API and the panel): an address, a port or
+      // an error text of the switch's network would make webhooks a port scanner. The operator reads
+      // the whole error here.
+      this.log.info({ deliveryId: delivery.id, merchantId: delivery.merchantId, err: e }, 'webhook attempt failed');
+      return { statusCode: null, error: attemptErrorCategory(e) };
     } finally {
       clearTimeout(timer);
     }

@@ -1,5 +1,6 @@
 import {
   envReader,
+  loadDestinationPolicy,
   measured,
   metrics,
   TOPICS,
@@ -24,12 +25,15 @@ export interface NotifierConfig extends DispatcherConfig {
 
 export function loadNotifierConfig(env: EnvReader = envReader()): NotifierConfig {
   const attemptTimeoutMs = env.int('SWITCH_WEBHOOK_TIMEOUT_MS', 10_000, { min: 100, max: 60_000 });
+  const destinations = loadDestinationPolicy(env);
   return {
     // Shortened only for tests and drills; the default is SPEC 6.3's.
     schedule: env.durations('SWITCH_WEBHOOK_SCHEDULE_MS', SPEC_SCHEDULE_MS),
     attemptTimeoutMs,
     leaseMs: env.int('SWITCH_WEBHOOK_LEASE_MS', attemptTimeoutMs * 3, { min: attemptTimeoutMs + 1, max: 3_600_000 }),
-    allowPrivateDestinations: env.bool('SWITCH_WEBHOOK_ALLOW_PRIVATE', false),
+    allowPrivateDestinations: destinations.allowPrivate,
+    allowLoopbackDestinations: destinations.allowLoopback,
+    ownPorts: destinations.ownPorts,
     concurrency: env.int('SWITCH_WEBHOOK_CONCURRENCY', 8, { min: 1, max: 256 }),
     pollIntervalMs: env.int('SWITCH_NOTIFIER_POLL_MS', 500, { min: 10, max: 60_000 }),
     endpointCacheMs: env.int('SWITCH_WEBHOOK_ENDPOINT_CACHE_MS', 10_000, { min: 0, max: 300_000 }),

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { WebhookEndpoint } from '../ports/store';
+import { PUBLIC_DESTINATIONS_ONLY } from '../runtime/destination';
 import { checkEndpointUrl, signingSecrets, toEndpointView } from './webhook-endpoints';
 
 const endpoint = (over: Partial<WebhookEndpoint> = {}): WebhookEndpoint => ({
@@ -25,9 +26,19 @@ describe('webhook endpoint rules', () => {
     expect(JSON.stringify(toEndpointView(rotated))).not.toContain('whsec_');
   });
 
-  it('accepts http(s) URLs without credentials; live mode wants https to a public address', async () => {
-    const rules = { allowPrivate: false, rotationOverlapSeconds: 0, resolve: async () => [{ address: '93.184.216.34', family: 4 }] };
-    expect(await checkEndpointUrl('http://127.0.0.1:9/x', 'test', rules)).toBeNull();
+  it('accepts http(s) URLs without credentials to a public address; live mode wants https', async () => {
+    const rules = {
+      destinations: PUBLIC_DESTINATIONS_ONLY,
+      rotationOverlapSeconds: 0,
+      resolve: async () => [{ address: '93.184.216.34', family: 4 }],
+    };
+    // One rule for both modes (issue 26 item 6): loopback only where the operator allows it.
+    expect(await checkEndpointUrl('http://127.0.0.1:9/x', 'test', rules)).toMatchObject({ status: 422, error: 'DESTINATION_REFUSED' });
+    const local = { ...rules, destinations: { ...PUBLIC_DESTINATIONS_ONLY, allowLoopback: true } };
+    expect(await checkEndpointUrl('http://127.0.0.1:9/x', 'test', local)).toBeNull();
+    expect(await checkEndpointUrl('http://127.0.0.1:9/x', 'live', local)).toBeNull();
+    expect(await checkEndpointUrl('http://127.0.0.1:9100/admin', 'test', local)).toMatchObject({ status: 422 });
+    expect(await checkEndpointUrl('http://hooks.example.com/x', 'test', rules)).toBeNull();
     expect(await checkEndpointUrl('https://hooks.example.com/x', 'live', rules)).toBeNull();
     expect(await checkEndpointUrl('not a url', 'test', rules)).toMatchObject({ status: 400, detail: { url: 'is not a valid URL' } });
     expect(await checkEndpointUrl('ftp://a.example.com/x', 'test', rules)).toMatchObject({ status: 400 });
@@ -41,6 +52,7 @@ describe('webhook endpoint rules', () => {
       status: 422,
       error: 'DESTINATION_REFUSED',
     });
-    expect(await checkEndpointUrl('http://10.0.0.5/x', 'live', { ...internal, allowPrivate: true })).toBeNull();
+    const priv = { ...internal, destinations: { ...PUBLIC_DESTINATIONS_ONLY, allowPrivate: true } };
+    expect(await checkEndpointUrl('http://10.0.0.5/x', 'live', priv)).toBeNull();
   });
 });

@@ -3,7 +3,8 @@ import { Type, type Static } from '@sinclair/typebox';
 import { literals } from '../contracts/literals';
 import { WEBHOOK_EVENTS, type WebhookBody, type WebhookEvent } from '../contracts/webhook';
 import type { PageCursor, Store, WebhookDelivery, WebhookEndpoint } from '../ports/store';
-import { refusedDestination, type Resolver } from '../runtime/destination';
+import { isIP } from 'node:net';
+import { addressClass, refusedDestination, type DestinationPolicy, type Resolver } from '../runtime/destination';
 import type { Mode } from './bancos';
 import { findOwnTransaction } from './transaction-list';
 
@@ -29,8 +30,11 @@ const ok = <T>(value: T): Outcome<T> => ({ ok: true, value });
 const notFound = (what: string): Outcome<never> => ({ ok: false, problem: { status: 404, error: 'NOT_FOUND', message: `no ${what}` } });
 
 export interface EndpointRules {
-  /** Lets live endpoints point at internal or plain-http addresses (tests and local runs only). */
-  allowPrivate: boolean;
+  /**
+   * The destination rule, the notifier's at every attempt (`loadDestinationPolicy`): internal addresses
+   * only as the operator allows them, never a port of the switch; in test mode as in live.
+   */
+  destinations: DestinationPolicy;
   /** How long a rotated secret keeps signing beside the new one. */
   rotationOverlapSeconds: number;
   resolve?: Resolver;
@@ -134,7 +138,11 @@ export function signingSecrets(endpoint: WebhookEndpoint, now: Date): string[] {
 
 const newSecret = () => `whsec_${randomBytes(24).toString('base64url')}`;
 
-/** The URL rules: parseable http(s), no credentials; in live mode https to a public address only. */
+/**
+ * The URL rules: parseable http(s), no credentials, a destination the rule allows (test mode as live:
+ * test traffic is no licence to reach the switch's network); in live mode https, unless the operator
+ * allowed local receivers (which have no certificate).
+ */
 export async function checkEndpointUrl(url: string, mode: Mode, rules: EndpointRules): Promise<Problem | null> {
   let parsed: URL;
   try {
@@ -145,13 +153,19 @@ export async function checkEndpointUrl(url: string, mode: Mode, rules: EndpointR
   if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:')
     return { status: 400, error: 'VALIDATION', detail: { url: 'must be http or https' } };
   if (parsed.username || parsed.password) return { status: 400, error: 'VALIDATION', detail: { url: 'must not carry credentials' } };
-  if (mode === 'live' && !rules.allowPrivate) {
-    if (parsed.protocol !== 'https:') return { status: 400, error: 'VALIDATION', detail: { url: 'must be https in live mode' } };
-    // The notifier refuses internal destinations at every live attempt; refuse them here first.
-    const refused = await refusedDestination(url, rules.resolve);
-    if (refused) return { status: 422, error: 'DESTINATION_REFUSED', message: `webhook url refused: ${refused}`, detail: { url: refused } };
-  }
+  if (mode === 'live' && parsed.protocol !== 'https:' && !localReceiver(parsed, rules.destinations))
+    return { status: 400, error: 'VALIDATION', detail: { url: 'must be https in live mode' } };
+  // The notifier refuses such destinations at every attempt; refuse them here first.
+  const refused = await refusedDestination(url, rules.destinations, rules.resolve);
+  if (refused) return { status: 422, error: 'DESTINATION_REFUSED', message: `webhook url refused: ${refused}`, detail: { url: refused } };
   return null;
+}
+
+/** A receiver the operator allowed on an internal address (no certificate there): plain http is fine in live mode too. */
+function localReceiver(url: URL, destinations: DestinationPolicy): boolean {
+  if (!destinations.allowLoopback && !destinations.allowPrivate) return false;
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  return host === 'localhost' || (isIP(host) !== 0 && addressClass(host) !== 'public');
 }
 
 /** The caller's endpoint (not deleted), or null. */
