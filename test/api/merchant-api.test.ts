@@ -181,6 +181,17 @@ describe('merchant API: transacciones, webhooks, entregas', () => {
       expect((await json('PATCH', `/switch/v1/webhooks/${e.id}`, { active: true })).statusCode).toBe(404);
     });
 
+    it('caps a merchant at 10 endpoints per mode: the 11th is refused with 422 ENDPOINT_LIMIT, storing nothing', async () => {
+      await createMerchant(t.sw.store, { id: 'muchos', nombre: 'Muchos endpoints' });
+      const key = (await issueKey(t.sw.store, 'muchos', 'test')).switchKey;
+      for (let i = 0; i < 10; i++)
+        expect((await json('POST', '/switch/v1/webhooks', { url: `http://127.0.0.1:9/hook${i}` }, key)).statusCode).toBe(201);
+      const refused = await json('POST', '/switch/v1/webhooks', { url: 'http://127.0.0.1:9/hook11' }, key);
+      expect(refused.statusCode).toBe(422);
+      expect(refused.json()).toMatchObject({ error: 'ENDPOINT_LIMIT' });
+      expect((await json('GET', '/switch/v1/webhooks', undefined, key)).json()).toHaveLength(10);
+    });
+
     it('refuses bad endpoints with 400 (field named) and internal destinations with 422 in both modes, storing nothing', async () => {
       const before = (await json('GET', '/switch/v1/webhooks')).json().length;
       const bad = async (payload: unknown, field: string, key?: string) => {

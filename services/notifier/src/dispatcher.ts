@@ -8,7 +8,9 @@ import {
   signingSecrets,
   signWebhook,
   standardWebhookHeaders,
+  type DeliveryLane,
   type Logger,
+  type Mode,
   type Store,
   type WebhookDelivery,
 } from '@switch/shared';
@@ -38,7 +40,10 @@ export interface DispatcherConfig {
    * service's default port). The embedded switch passes a set it completes once its listeners have ports.
    */
   ownPorts?: ReadonlySet<number>;
-  /** Deliveries attempted at once by this replica. */
+  /**
+   * Attempts under way at once by this replica for one merchant in one mode (its lane): a slow or
+   * silent endpoint fills only its own merchant's share, and test traffic has shares apart from live.
+   */
   concurrency: number;
   /** Name resolution of destinations (tests inject a rebinding resolver); default the system's. */
   resolve?: Resolver;
@@ -57,6 +62,13 @@ export interface AttemptResult {
 export class Dispatcher {
   readonly owner = `notifier-${randomUUID().slice(0, 8)}`;
   private readonly listeners: ((r: AttemptResult) => void)[] = [];
+  /** Attempts under way per lane (`mode|merchantId`). */
+  private readonly underWay = new Map<string, number>();
+  private readonly attempts = new Set<Promise<void>>();
+  private started = 0;
+  private leasing: Promise<number> | null = null;
+  private leaseAgain = false;
+  private closing = false;
   /** Every delivery, test and live, connects only through it: the address checked is the address connected to. */
   private readonly guarded;
   private readonly destinations: DestinationPolicy;
@@ -80,8 +92,9 @@ export class Dispatcher {
     });
   }
 
-  /** Closes the agent's connections. */
+  /** Stops leasing, waits for the attempts under way and closes the agent's connections. */
   async close(): Promise<void> {
+    await this.drain();
     await this.guarded.close().catch(() => undefined);
   }
 
@@ -89,52 +102,128 @@ export class Dispatcher {
     this.listeners.push(listener);
   }
 
+  /** Whether `lane` may start one more attempt now (its share is not full). */
+  hasRoom(lane: DeliveryLane): boolean {
+    return (this.underWay.get(laneKey(lane)) ?? 0) < this.config.concurrency;
+  }
+
   /**
-   * Attempts every delivery due now; returns how many were attempted. One worker looks first, and
-   * each worker that finds a delivery brings in another (up to `concurrency`), so an idle poll costs
-   * one store query instead of one per worker.
+   * Leases every due delivery whose lane has room and starts its attempt; resolves with how many it
+   * started once nothing more can be leased (the attempts go on). A lane whose attempts fill its share
+   * (a slow or silent endpoint) is passed over by the lease query itself, so it delays only itself;
+   * its next delivery is leased as soon as one of its attempts ends. One leasing pass at a time, so
+   * the busy lanes it names are never stale; a call during a pass asks for one more pass.
+   */
+  startDue(): Promise<number> {
+    if (this.leasing) {
+      this.leaseAgain = true;
+      return this.leasing;
+    }
+    const pass = async () => {
+      let started = 0;
+      do {
+        this.leaseAgain = false;
+        for (;;) {
+          if (this.closing) return started;
+          const now = this.now();
+          const delivery = await this.store.deliveries.claimDue(
+            now.toISOString(),
+            this.owner,
+            new Date(now.getTime() + this.config.leaseMs).toISOString(),
+            this.busyLanes(),
+          );
+          if (!delivery) break;
+          started++;
+          // A retry or a manual redelivery reads the endpoint afresh: it may follow a secret rotation or a
+          // change whose announcement has not reached this notifier yet (the cache serves first attempts).
+          this.track(delivery, true);
+        }
+      } while (this.leaseAgain);
+      return started;
+    };
+    this.leasing = pass().finally(() => {
+      this.leasing = null;
+    });
+    return this.leasing;
+  }
+
+  /**
+   * Attempts every delivery due now and waits for those attempts (and the ones they make room for);
+   * returns how many were attempted. A leasing failure (the store) is thrown once the attempts under
+   * way have ended.
    */
   async runDue(): Promise<number> {
-    let attempted = 0;
-    const workers: Promise<void>[] = [];
-    const worker = async () => {
-      for (;;) {
-        const now = this.now();
-        const delivery = await this.store.deliveries.claimDue(
-          now.toISOString(),
-          this.owner,
-          new Date(now.getTime() + this.config.leaseMs).toISOString(),
-        );
-        if (!delivery) return;
-        attempted++;
-        if (workers.length < this.config.concurrency) workers.push(started());
-        // Each attempt, retries included, runs in the trace of the state change it announces.
-        // A retry or a manual redelivery reads the endpoint afresh: it may follow a secret rotation or a
-        // change whose announcement has not reached this notifier yet (the cache serves first attempts).
-        await context.with(propagation.extract(ROOT_CONTEXT, delivery.traceContext ?? {}), () => this.attempt(delivery, true));
-      }
-    };
-    // Each worker's failure is caught as it happens: one waiting its turn in the loop below would be an
-    // unhandled rejection meanwhile (a store timeout then stopped the whole process).
+    const before = this.started;
     let failure: unknown;
-    const started = () =>
-      worker().catch((error: unknown) => {
+    for (;;) {
+      await this.startDue().catch((error: unknown) => {
         failure ??= error;
       });
-    workers.push(started());
-    for (let i = 0; i < workers.length; i++) await workers[i];
+      if (failure !== undefined || this.attempts.size === 0) break;
+      await Promise.all([...this.attempts]);
+    }
+    await Promise.all([...this.attempts]);
     if (failure !== undefined) throw failure;
-    return attempted;
+    return this.started - before;
   }
 
   /**
    * The first attempt of a delivery this notifier has just created leased to itself, made at once
    * (SPEC 6: immediately) without the poll's query and lease write. The lease is what makes it safe:
    * if this process stops before recording the attempt, the lease runs out and any notifier's poll
-   * attempts the delivery.
+   * attempts the delivery. When its lane has no room, the lease is handed back and the delivery waits
+   * its lane's turn like any other.
    */
-  attemptNow(delivery: WebhookDelivery): Promise<void> {
-    return context.with(propagation.extract(ROOT_CONTEXT, delivery.traceContext ?? {}), () => this.attempt(delivery));
+  async attemptNow(delivery: WebhookDelivery): Promise<void> {
+    if (this.closing || !this.hasRoom(delivery)) {
+      await this.store.deliveries.complete(delivery.id, this.owner, {
+        status: 'pending',
+        attempts: delivery.attempts,
+        nextAttemptAt: delivery.nextAttemptAt,
+        updatedAt: delivery.updatedAt,
+      });
+      return;
+    }
+    this.track(delivery, false);
+  }
+
+  /** Stops leasing and waits for the attempts under way. */
+  async drain(): Promise<void> {
+    this.closing = true;
+    await this.leasing?.catch(() => undefined);
+    while (this.attempts.size > 0) await Promise.all([...this.attempts]);
+  }
+
+  private busyLanes(): DeliveryLane[] {
+    const busy: DeliveryLane[] = [];
+    for (const [key, n] of this.underWay) {
+      if (n < this.config.concurrency) continue;
+      const [mode, merchantId] = key.split('|', 2) as [Mode, string];
+      busy.push({ merchantId, mode });
+    }
+    return busy;
+  }
+
+  /** Runs one attempt in its lane's share; when it ends, its lane has room again and leasing resumes. */
+  private track(delivery: WebhookDelivery, fresh: boolean): void {
+    const key = laneKey(delivery);
+    this.underWay.set(key, (this.underWay.get(key) ?? 0) + 1);
+    this.started++;
+    // Each attempt, retries included, runs in the trace of the state change it announces.
+    const attempt = context
+      .with(propagation.extract(ROOT_CONTEXT, delivery.traceContext ?? {}), () => this.attempt(delivery, fresh))
+      .catch((error: unknown) =>
+        this.log.error({ err: error, deliveryId: delivery.id }, 'webhook attempt failed to be recorded; attempted again after its lease'),
+      )
+      .finally(() => {
+        const left = (this.underWay.get(key) ?? 1) - 1;
+        if (left > 0) this.underWay.set(key, left);
+        else this.underWay.delete(key);
+        this.attempts.delete(attempt);
+        if (!this.closing)
+          this.startDue().catch((error: unknown) => this.log.error({ err: error }, 'leasing due deliveries failed; the poll tries again'));
+      });
+    this.attempts.add(attempt);
   }
 
   /** A lease for a delivery's first attempt by this notifier, from now. */
@@ -239,3 +328,5 @@ function signatureHeaders(delivery: WebhookDelivery, secrets: string[], at: Date
     'webhook-signature': standard.map((h) => h['webhook-signature']).join(' '),
   };
 }
+
+const laneKey = (lane: DeliveryLane): string => `${lane.mode}|${lane.merchantId}`;

@@ -1,7 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import type { WebhookEndpoint } from '../ports/store';
 import { PUBLIC_DESTINATIONS_ONLY } from '../runtime/destination';
-import { checkEndpointUrl, signingSecrets, toEndpointView } from './webhook-endpoints';
+import { MemoryStore } from '../adapters/memory/store';
+import {
+  checkEndpointUrl,
+  createEndpoint,
+  deleteEndpoint,
+  listEndpoints,
+  MAX_ENDPOINTS_PER_MODE,
+  signingSecrets,
+  toEndpointView,
+} from './webhook-endpoints';
 
 const endpoint = (over: Partial<WebhookEndpoint> = {}): WebhookEndpoint => ({
   id: 'we_1',
@@ -39,6 +48,10 @@ describe('webhook endpoint rules', () => {
     expect(await checkEndpointUrl('http://127.0.0.1:9/x', 'live', local)).toBeNull();
     expect(await checkEndpointUrl('http://127.0.0.1:9100/admin', 'test', local)).toMatchObject({ status: 422 });
     expect(await checkEndpointUrl('http://hooks.example.com/x', 'test', rules)).toBeNull();
+    // A name without an address: taken in test mode (each attempt resolves it again), refused in live.
+    const nowhere = { ...rules, resolve: async () => [] };
+    expect(await checkEndpointUrl('https://tienda.example/x', 'test', nowhere)).toBeNull();
+    expect(await checkEndpointUrl('https://tienda.example/x', 'live', nowhere)).toMatchObject({ status: 422 });
     expect(await checkEndpointUrl('https://hooks.example.com/x', 'live', rules)).toBeNull();
     expect(await checkEndpointUrl('not a url', 'test', rules)).toMatchObject({ status: 400, detail: { url: 'is not a valid URL' } });
     expect(await checkEndpointUrl('ftp://a.example.com/x', 'test', rules)).toMatchObject({ status: 400 });
@@ -54,5 +67,30 @@ describe('webhook endpoint rules', () => {
     });
     const priv = { ...internal, destinations: { ...PUBLIC_DESTINATIONS_ONLY, allowPrivate: true } };
     expect(await checkEndpointUrl('http://10.0.0.5/x', 'live', priv)).toBeNull();
+  });
+
+  it('caps the endpoints of one merchant in one mode (issue 26 item 8), racing registrations included', async () => {
+    const store = new MemoryStore();
+    const rules = {
+      destinations: PUBLIC_DESTINATIONS_ONLY,
+      rotationOverlapSeconds: 0,
+      resolve: async () => [{ address: '93.184.216.34', family: 4 }],
+    };
+    const tienda = { merchantId: 'tienda', mode: 'test' as const };
+    const create = (caller = tienda, i = 0) => createEndpoint(store, caller, { url: `https://hooks.example.com/${i}` }, rules);
+    for (let i = 0; i < MAX_ENDPOINTS_PER_MODE; i++) expect((await create(tienda, i)).ok).toBe(true);
+    const refused = await create(tienda, 99);
+    expect(refused).toMatchObject({ ok: false, problem: { status: 422, error: 'ENDPOINT_LIMIT' } });
+    expect(await listEndpoints(store, tienda)).toHaveLength(MAX_ENDPOINTS_PER_MODE);
+    // Live mode and other merchants have caps of their own; a deleted endpoint makes room.
+    expect((await create({ merchantId: 'tienda', mode: 'live' })).ok).toBe(true);
+    expect((await create({ merchantId: 'otra', mode: 'test' })).ok).toBe(true);
+    await deleteEndpoint(store, tienda, (await listEndpoints(store, tienda))[0]!.id);
+    expect((await create(tienda, 100)).ok).toBe(true);
+    // Registrations at once: however many race past the count, the cap holds.
+    const racer = { merchantId: 'carrera', mode: 'test' as const };
+    const raced = await Promise.all([...Array(3 * MAX_ENDPOINTS_PER_MODE).keys()].map((i) => create(racer, i)));
+    expect(raced.filter((r) => r.ok)).toHaveLength(MAX_ENDPOINTS_PER_MODE);
+    expect(await listEndpoints(store, racer)).toHaveLength(MAX_ENDPOINTS_PER_MODE);
   });
 });

@@ -23,11 +23,27 @@ export interface Caller {
 export type Problem =
   | { status: 400; error: 'VALIDATION'; detail: Record<string, string> }
   | { status: 404; error: 'NOT_FOUND'; message: string }
-  | { status: 422; error: 'DESTINATION_REFUSED'; message: string; detail: Record<string, string> };
+  | { status: 422; error: 'DESTINATION_REFUSED'; message: string; detail: Record<string, string> }
+  | { status: 422; error: 'ENDPOINT_LIMIT'; message: string };
 export type Outcome<T> = { ok: true; value: T } | { ok: false; problem: Problem };
 
 const ok = <T>(value: T): Outcome<T> => ({ ok: true, value });
 const notFound = (what: string): Outcome<never> => ({ ok: false, problem: { status: 404, error: 'NOT_FOUND', message: `no ${what}` } });
+
+/**
+ * Endpoints one merchant may have in one mode (deleted ones do not count). Each is attempted for every
+ * event it subscribes to, so the cap bounds what one payout costs the notifier (docs/webhooks.md "Limits").
+ */
+export const MAX_ENDPOINTS_PER_MODE = 10;
+
+const endpointLimit = (): Outcome<never> => ({
+  ok: false,
+  problem: {
+    status: 422,
+    error: 'ENDPOINT_LIMIT',
+    message: `at most ${MAX_ENDPOINTS_PER_MODE} webhook endpoints per mode: delete one first`,
+  },
+});
 
 export interface EndpointRules {
   /**
@@ -155,8 +171,9 @@ export async function checkEndpointUrl(url: string, mode: Mode, rules: EndpointR
   if (parsed.username || parsed.password) return { status: 400, error: 'VALIDATION', detail: { url: 'must not carry credentials' } };
   if (mode === 'live' && parsed.protocol !== 'https:' && !localReceiver(parsed, rules.destinations))
     return { status: 400, error: 'VALIDATION', detail: { url: 'must be https in live mode' } };
-  // The notifier refuses such destinations at every attempt; refuse them here first.
-  const refused = await refusedDestination(url, rules.destinations, rules.resolve);
+  // The notifier refuses such destinations at every attempt; refuse them here first. A test-mode name
+  // that resolves nowhere (yet: the sandbox's example URLs) is taken: each attempt resolves it again.
+  const refused = await refusedDestination(url, rules.destinations, rules.resolve, { acceptUnresolvable: mode === 'test' });
   if (refused) return { status: 422, error: 'DESTINATION_REFUSED', message: `webhook url refused: ${refused}`, detail: { url: refused } };
   return null;
 }
@@ -187,6 +204,7 @@ export async function createEndpoint(
 ): Promise<Outcome<WebhookEndpoint>> {
   const problem = await checkEndpointUrl(input.url, caller.mode, rules);
   if (problem) return { ok: false, problem };
+  if ((await listEndpoints(store, caller)).length >= MAX_ENDPOINTS_PER_MODE) return endpointLimit();
   const events = input.events && input.events.length > 0 ? [...new Set(input.events)] : [...WEBHOOK_EVENTS];
   const endpoint: WebhookEndpoint = {
     id: `we_${randomUUID().replace(/-/g, '').slice(0, 16)}`,
@@ -202,6 +220,13 @@ export async function createEndpoint(
     updatedAt: now.toISOString(),
   };
   await store.webhooks.insert(endpoint);
+  // Registrations racing past the count: the earliest (by creation, then id) keep their places, a
+  // later one beyond the cap is deleted again and refused, so the cap holds however many race.
+  const all = (await listEndpoints(store, caller)).sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id));
+  if (all.findIndex((e) => e.id === endpoint.id) >= MAX_ENDPOINTS_PER_MODE) {
+    await store.webhooks.update(endpoint.id, { active: false, deletedAt: now.toISOString(), updatedAt: now.toISOString() });
+    return endpointLimit();
+  }
   return ok(endpoint);
 }
 

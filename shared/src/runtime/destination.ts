@@ -87,6 +87,12 @@ function v6Internal(v6: ipaddr.IPv6): boolean {
 export class DestinationRefused extends Error {
   override name = 'DestinationRefused';
   readonly code = 'EDESTINATIONREFUSED';
+  /** The name has no address (yet): nothing was refused for what it points at. */
+  readonly unresolvable: boolean;
+  constructor(message: string, options: { unresolvable?: boolean } = {}) {
+    super(message);
+    this.unresolvable = options.unresolvable ?? false;
+  }
 }
 
 /**
@@ -176,7 +182,7 @@ export async function vettedAddresses(
     return [{ address: host, family: isIP(host) }];
   }
   const found = await resolve(host).catch(() => []);
-  if (found.length === 0) throw new DestinationRefused(`cannot resolve ${host}`);
+  if (found.length === 0) throw new DestinationRefused(`cannot resolve ${host}`, { unresolvable: true });
   for (const a of found) {
     const refused = refusedAddress(a.address, port, policy);
     if (refused) throw new DestinationRefused(`${host} resolves to ${refused}`);
@@ -186,12 +192,14 @@ export async function vettedAddresses(
 
 /**
  * Why a URL may not receive webhooks, or null when it may (registration, and before each attempt for
- * a readable reason; the connection is vetted again inside the agent).
+ * a readable reason; the connection is vetted again inside the agent). `acceptUnresolvable`: a name
+ * without an address passes (test-mode registration: every attempt resolves and vets it again).
  */
 export async function refusedDestination(
   url: string,
   policy: DestinationPolicy = PUBLIC_DESTINATIONS_ONLY,
   resolve: Resolver = systemResolver,
+  options: { acceptUnresolvable?: boolean } = {},
 ): Promise<string | null> {
   let target: URL;
   try {
@@ -204,7 +212,7 @@ export async function refusedDestination(
     await vettedAddresses(target.hostname, destinationPort(target.protocol, target.port), policy, resolve);
     return null;
   } catch (error) {
-    if (error instanceof DestinationRefused) return error.message;
+    if (error instanceof DestinationRefused) return error.unresolvable && options.acceptUnresolvable ? null : error.message;
     throw error;
   }
 }

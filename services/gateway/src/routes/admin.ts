@@ -136,7 +136,7 @@ export function adminRoutes(
       await merchantOr404(merchantId);
       const body = request.body as { mode: Mode; url: string; events: WebhookEvent[] };
       // The notifier refuses such destinations at every attempt, test and live; refuse them here first.
-      const refused = await refusedDestination(body.url, deps.webhookDestinations);
+      const refused = await refusedDestination(body.url, deps.webhookDestinations, undefined, { acceptUnresolvable: body.mode === 'test' });
       if (refused) throw new HttpProblem(422, { error: 'DESTINATION_REFUSED', message: `webhook url refused: ${refused}` });
       const endpoint = await registerWebhook(deps.store, { merchantId, ...body });
       return reply.code(201).send({ ...endpoint, note: 'the secret is shown once; verify x-service-signature with it' });
