@@ -115,7 +115,10 @@ export const DeliveryView = Type.Object({
       en: Type.String(),
       codigo_http: Type.Union([Type.Integer(), Type.Null()]),
       latencia_ms: Type.Number(),
-      error: Type.Union([Type.String(), Type.Null()]),
+      error: Type.Union([Type.String(), Type.Null()], {
+        description:
+          'Why the attempt failed, as a category: `HTTP <status>` (your receiver answered), `destination refused`, `timeout`, `connection refused`, `connection closed`, `name not resolved`, `TLS error`, `connection failed`, `endpoint removed or inactive`',
+      }),
     }),
   ),
   creada: Type.String(),
