@@ -219,7 +219,7 @@ export interface paths {
         put?: never;
         /**
          * Register a webhook endpoint
-         * @description The answer carries the signing `secret`, the only time it is shown. In live mode the URL must be https and resolve to a public address (422 DESTINATION_REFUSED otherwise).
+         * @description The answer carries the signing `secret`, the only time it is shown. In both modes the URL must resolve to a public address, unless the operator allowed local receivers, and never to a port of the switch itself (422 DESTINATION_REFUSED otherwise); in live mode it must be https. At most 10 endpoints per mode (422 ENDPOINT_LIMIT: delete one first).
          */
         post: operations["crearWebhook"];
         delete?: never;
@@ -645,7 +645,7 @@ export interface components {
                 [key: string]: string;
             };
         };
-        /** @description TOKEN_MISMATCH: a cobrar whose monto, cobrador or pagador differs from its token (same idempotency_key); ACCOUNT_NOT_REGISTERED (live): ordenante, cobrador or cuenta is not one of your registered accounts (`detail` names each field; nothing is stored or sent); BANCO_NO_DISPONIBLE: no enabled bank serves the account, or the bank refused the query */
+        /** @description TOKEN_MISMATCH: a cobrar whose monto, cobrador or pagador differs from its token (same idempotency_key); ACCOUNT_NOT_REGISTERED (live): ordenante, cobrador or cuenta is not one of your registered accounts (`detail` names each field; nothing is stored or sent); BANCO_NO_DISPONIBLE: no enabled bank serves the account, or the bank refused the query; DESTINATION_REFUSED: a webhook URL to an address webhooks may not reach; ENDPOINT_LIMIT: the mode has its 10 webhook endpoints already */
         RefusedRequestError: {
             error: string;
             message?: string;
@@ -791,6 +791,7 @@ export interface components {
                 en: string;
                 codigo_http: number | null;
                 latencia_ms: number;
+                /** @description Why the attempt failed, as a category: `HTTP <status>` (your receiver answered), `destination refused`, `timeout`, `connection refused`, `connection closed`, `name not resolved`, `TLS error`, `connection failed`, `endpoint removed or inactive` */
                 error: string | null;
             }[];
             creada: string;
@@ -873,7 +874,7 @@ export interface operations {
                     "application/json": components["schemas"]["UnsupportedMediaTypeError"];
                 };
             };
-            /** @description TOKEN_MISMATCH: a cobrar whose monto, cobrador or pagador differs from its token (same idempotency_key); ACCOUNT_NOT_REGISTERED (live): ordenante, cobrador or cuenta is not one of your registered accounts (`detail` names each field; nothing is stored or sent); BANCO_NO_DISPONIBLE: no enabled bank serves the account, or the bank refused the query */
+            /** @description TOKEN_MISMATCH: a cobrar whose monto, cobrador or pagador differs from its token (same idempotency_key); ACCOUNT_NOT_REGISTERED (live): ordenante, cobrador or cuenta is not one of your registered accounts (`detail` names each field; nothing is stored or sent); BANCO_NO_DISPONIBLE: no enabled bank serves the account, or the bank refused the query; DESTINATION_REFUSED: a webhook URL to an address webhooks may not reach; ENDPOINT_LIMIT: the mode has its 10 webhook endpoints already */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -971,7 +972,7 @@ export interface operations {
                     "application/json": components["schemas"]["UnsupportedMediaTypeError"];
                 };
             };
-            /** @description TOKEN_MISMATCH: a cobrar whose monto, cobrador or pagador differs from its token (same idempotency_key); ACCOUNT_NOT_REGISTERED (live): ordenante, cobrador or cuenta is not one of your registered accounts (`detail` names each field; nothing is stored or sent); BANCO_NO_DISPONIBLE: no enabled bank serves the account, or the bank refused the query */
+            /** @description TOKEN_MISMATCH: a cobrar whose monto, cobrador or pagador differs from its token (same idempotency_key); ACCOUNT_NOT_REGISTERED (live): ordenante, cobrador or cuenta is not one of your registered accounts (`detail` names each field; nothing is stored or sent); BANCO_NO_DISPONIBLE: no enabled bank serves the account, or the bank refused the query; DESTINATION_REFUSED: a webhook URL to an address webhooks may not reach; ENDPOINT_LIMIT: the mode has its 10 webhook endpoints already */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -1069,7 +1070,7 @@ export interface operations {
                     "application/json": components["schemas"]["UnsupportedMediaTypeError"];
                 };
             };
-            /** @description TOKEN_MISMATCH: a cobrar whose monto, cobrador or pagador differs from its token (same idempotency_key); ACCOUNT_NOT_REGISTERED (live): ordenante, cobrador or cuenta is not one of your registered accounts (`detail` names each field; nothing is stored or sent); BANCO_NO_DISPONIBLE: no enabled bank serves the account, or the bank refused the query */
+            /** @description TOKEN_MISMATCH: a cobrar whose monto, cobrador or pagador differs from its token (same idempotency_key); ACCOUNT_NOT_REGISTERED (live): ordenante, cobrador or cuenta is not one of your registered accounts (`detail` names each field; nothing is stored or sent); BANCO_NO_DISPONIBLE: no enabled bank serves the account, or the bank refused the query; DESTINATION_REFUSED: a webhook URL to an address webhooks may not reach; ENDPOINT_LIMIT: the mode has its 10 webhook endpoints already */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -1392,7 +1393,7 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description TOKEN_MISMATCH: a cobrar whose monto, cobrador or pagador differs from its token (same idempotency_key); ACCOUNT_NOT_REGISTERED (live): ordenante, cobrador or cuenta is not one of your registered accounts (`detail` names each field; nothing is stored or sent); BANCO_NO_DISPONIBLE: no enabled bank serves the account, or the bank refused the query */
+            /** @description TOKEN_MISMATCH: a cobrar whose monto, cobrador or pagador differs from its token (same idempotency_key); ACCOUNT_NOT_REGISTERED (live): ordenante, cobrador or cuenta is not one of your registered accounts (`detail` names each field; nothing is stored or sent); BANCO_NO_DISPONIBLE: no enabled bank serves the account, or the bank refused the query; DESTINATION_REFUSED: a webhook URL to an address webhooks may not reach; ENDPOINT_LIMIT: the mode has its 10 webhook endpoints already */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -1489,7 +1490,7 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description TOKEN_MISMATCH: a cobrar whose monto, cobrador or pagador differs from its token (same idempotency_key); ACCOUNT_NOT_REGISTERED (live): ordenante, cobrador or cuenta is not one of your registered accounts (`detail` names each field; nothing is stored or sent); BANCO_NO_DISPONIBLE: no enabled bank serves the account, or the bank refused the query */
+            /** @description TOKEN_MISMATCH: a cobrar whose monto, cobrador or pagador differs from its token (same idempotency_key); ACCOUNT_NOT_REGISTERED (live): ordenante, cobrador or cuenta is not one of your registered accounts (`detail` names each field; nothing is stored or sent); BANCO_NO_DISPONIBLE: no enabled bank serves the account, or the bank refused the query; DESTINATION_REFUSED: a webhook URL to an address webhooks may not reach; ENDPOINT_LIMIT: the mode has its 10 webhook endpoints already */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -1799,7 +1800,7 @@ export interface operations {
                     "application/json": components["schemas"]["UnsupportedMediaTypeError"];
                 };
             };
-            /** @description TOKEN_MISMATCH: a cobrar whose monto, cobrador or pagador differs from its token (same idempotency_key); ACCOUNT_NOT_REGISTERED (live): ordenante, cobrador or cuenta is not one of your registered accounts (`detail` names each field; nothing is stored or sent); BANCO_NO_DISPONIBLE: no enabled bank serves the account, or the bank refused the query */
+            /** @description TOKEN_MISMATCH: a cobrar whose monto, cobrador or pagador differs from its token (same idempotency_key); ACCOUNT_NOT_REGISTERED (live): ordenante, cobrador or cuenta is not one of your registered accounts (`detail` names each field; nothing is stored or sent); BANCO_NO_DISPONIBLE: no enabled bank serves the account, or the bank refused the query; DESTINATION_REFUSED: a webhook URL to an address webhooks may not reach; ENDPOINT_LIMIT: the mode has its 10 webhook endpoints already */
             422: {
                 headers: {
                     [name: string]: unknown;
