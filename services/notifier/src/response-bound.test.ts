@@ -14,7 +14,7 @@ describe('a webhook attempt reads a bounded part of the answer', () => {
     for (const c of cleanup.splice(0).reverse()) await c();
   });
 
-  it('a 32 MiB answer: the attempt has its status after reading well under 1 MiB, and the socket is gone', async () => {
+  it('a 32 MiB answer: the attempt has its status after reading under 256 KiB, and the socket is gone', async () => {
     const total = 32 * 1024 * 1024;
     const chunk = Buffer.alloc(64 * 1024, 'x');
     let serverClosed!: () => void;
@@ -53,7 +53,8 @@ describe('a webhook attempt reads a bounded part of the answer', () => {
     expect(sockets).toHaveLength(1);
     const socket = sockets[0]!;
     expect(RESPONSE_READ_LIMIT_BYTES).toBeLessThanOrEqual(8 * 1024);
-    expect(socket.bytesRead).toBeLessThan(1024 * 1024);
+    // One read of the socket (64 KiB in Node) at most, and its headers: not the 32 MiB that were sent.
+    expect(socket.bytesRead).toBeLessThan(256 * 1024);
     // The receiver sees its connection end: the client destroyed it instead of reading on.
     await closed;
     expect(socket.destroyed).toBe(true);
