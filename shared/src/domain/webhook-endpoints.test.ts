@@ -9,6 +9,7 @@ import {
   listEndpoints,
   MAX_ENDPOINTS_PER_MODE,
   signingSecrets,
+  toDeliveryView,
   toEndpointView,
 } from './webhook-endpoints';
 
@@ -92,5 +93,45 @@ describe('webhook endpoint rules', () => {
     const raced = await Promise.all([...Array(3 * MAX_ENDPOINTS_PER_MODE).keys()].map((i) => create(racer, i)));
     expect(raced.filter((r) => r.ok)).toHaveLength(MAX_ENDPOINTS_PER_MODE);
     expect(await listEndpoints(store, racer)).toHaveLength(MAX_ENDPOINTS_PER_MODE);
+  });
+
+  it('shows attempt errors as categories, even those an older notifier stored with an address (issue 26 item 6)', () => {
+    const stored = [
+      'Error: connect ECONNREFUSED 10.0.0.5:9100',
+      'Error: connect ECONNREFUSED ::1:9100',
+      'destination refused: 169.254.169.254 is an internal address',
+      'TimeoutError: The operation was aborted due to timeout',
+      'TypeError: fetch failed',
+      'HTTP 401',
+      'endpoint removed or inactive',
+      null,
+    ];
+    const view = toDeliveryView({
+      id: 'd1',
+      merchantId: 'm1',
+      mode: 'test',
+      endpointId: 'we_1',
+      url: 'https://hooks.example.com/x',
+      txnId: 'txn_1',
+      event: 'transaccion.liquidada',
+      body: '{}',
+      status: 'exhausted',
+      attempts: stored.map((error, i) => ({ n: i + 1, at: '2026-01-01T00:00:00.000Z', statusCode: null, latencyMs: 1, error })),
+      nextAttemptAt: null,
+      lease: null,
+      createdAt: '2026-01-01T00:00:00.000Z',
+      updatedAt: '2026-01-01T00:00:00.000Z',
+    });
+    expect(view.intentos.map((a) => a.error)).toEqual([
+      'connection refused',
+      'connection refused',
+      'destination refused',
+      'timeout',
+      'connection failed',
+      'HTTP 401',
+      'endpoint removed or inactive',
+      null,
+    ]);
+    expect(JSON.stringify(view.intentos)).not.toMatch(/10\.0\.0\.5|::1|169\.254|9100/);
   });
 });

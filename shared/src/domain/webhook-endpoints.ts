@@ -4,7 +4,7 @@ import { literals } from '../contracts/literals';
 import { WEBHOOK_EVENTS, type WebhookBody, type WebhookEvent } from '../contracts/webhook';
 import type { PageCursor, Store, WebhookDelivery, WebhookEndpoint } from '../ports/store';
 import { isIP } from 'node:net';
-import { addressClass, refusedDestination, type DestinationPolicy, type Resolver } from '../runtime/destination';
+import { addressClass, refusedDestination, shownAttemptError, type DestinationPolicy, type Resolver } from '../runtime/destination';
 import type { Mode } from './bancos';
 import { findOwnTransaction } from './transaction-list';
 
@@ -142,7 +142,14 @@ export const toDeliveryView = (d: WebhookDelivery): DeliveryView => ({
   url: d.url,
   estado: d.status,
   proximo_intento: d.status === 'pending' ? d.nextAttemptAt : null,
-  intentos: d.attempts.map((a) => ({ n: a.n, en: a.at, codigo_http: a.statusCode, latencia_ms: a.latencyMs, error: a.error })),
+  // Attempts stored by an older notifier may hold an address in their error: shown as its category.
+  intentos: d.attempts.map((a) => ({
+    n: a.n,
+    en: a.at,
+    codigo_http: a.statusCode,
+    latencia_ms: a.latencyMs,
+    error: shownAttemptError(a.error),
+  })),
   creada: d.createdAt,
 });
 

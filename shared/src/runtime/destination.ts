@@ -342,6 +342,33 @@ export function attemptErrorCategory(error: unknown): string {
   return 'connection failed';
 }
 
+const CATEGORIES = new Set([
+  'destination refused',
+  'timeout',
+  'connection refused',
+  'name not resolved',
+  'TLS error',
+  'connection closed',
+  'connection failed',
+  'endpoint removed or inactive',
+]);
+
+/**
+ * A stored attempt error as the merchant may read it: the categories above and `HTTP <status>` as they
+ * are; the free text older notifiers stored (`Error: connect ECONNREFUSED 10.0.0.5:9100`,
+ * `destination refused: … internal address …`) reduced to its category, so no stored address shows.
+ */
+export function shownAttemptError(error: string | null): string | null {
+  if (error === null || CATEGORIES.has(error) || /^HTTP [0-9]{3}$/.test(error)) return error;
+  if (error.startsWith('destination refused')) return 'destination refused';
+  if (/timeout|timed out|ETIMEDOUT/i.test(error)) return 'timeout';
+  if (error.includes('ECONNREFUSED')) return 'connection refused';
+  if (/ENOTFOUND|EAI_AGAIN/.test(error)) return 'name not resolved';
+  if (/ECONNRESET|EPIPE|socket|closed/i.test(error)) return 'connection closed';
+  if (/TLS|SSL|certificate/i.test(error)) return 'TLS error';
+  return 'connection failed';
+}
+
 /** `fetch` through a given agent (undici's own, so the agent is the one that connects). */
 export function fetchVia(agent: Agent, url: string, init: RequestInit): Promise<Response> {
   return undiciFetch(url, { ...init, dispatcher: agent });
