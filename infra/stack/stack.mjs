@@ -239,10 +239,15 @@ export async function startStack(options = {}) {
     SWITCH_TEST_BANKS: 'bnc,banco_plaza,bancaribe,banco_activo',
     SWITCH_LIVE_BANKS: 'bnc',
     SWITCH_SIM_JOURNAL: journal,
+    // A local stack: webhook receivers on this machine's loopback are allowed, the switch's own ports never.
+    SWITCH_WEBHOOK_ALLOW_LOOPBACK: 'true',
     LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
     ...options.env,
   };
   const defs = await serviceDefs({ host, port, operatorPort, emulatorSettleMs: options.emulatorSettleMs ?? 1500 });
+  // Every port the stack listens on is one a webhook may never reach (each process knows only its own).
+  const listening = defs.flatMap((d) => [d.port, ...['PORT', 'OPERATOR_PORT', 'HEALTH_PORT', 'CONTROL_PORT'].map((k) => d.env?.[k])]);
+  baseEnv.SWITCH_OWN_PORTS = [...new Set(listening.map(Number).filter((n) => n > 0))].join(',');
   const services = {};
   // The watchdog cleans up after a stack killed outright (SIGKILL runs no exit hook): the services in
   // this pid file, and the infrastructure when this stack started it.

@@ -62,6 +62,27 @@ export function deliveryContract(name: string, makeStore: () => Promise<Store>, 
       expect(expired?.id).toBe(d.id);
     });
 
+    it('passes over the busy lanes (merchant and mode), leasing the others’ deliveries', async () => {
+      const s = await store();
+      const slow = `slow_${randomUUID().slice(0, 8)}`;
+      const other = `other_${randomUUID().slice(0, 8)}`;
+      const at = (ms: number) => new Date(Date.parse('2003-01-01T00:00:00.000Z') + ms).toISOString();
+      for (let i = 0; i < 5; i++) await s.deliveries.insert(sampleDelivery({ merchantId: slow, mode: 'test', nextAttemptAt: at(i) }));
+      const live = sampleDelivery({ merchantId: slow, mode: 'live', nextAttemptAt: at(10) });
+      const others = sampleDelivery({ merchantId: other, mode: 'test', nextAttemptAt: at(20) });
+      await s.deliveries.insert(live);
+      await s.deliveries.insert(others);
+      const now = at(60_000);
+      const until = at(120_000);
+      const busy = [{ merchantId: slow, mode: 'test' as const }];
+      // (A shared store starts each caller at a random one of the earliest candidates: the order is free.)
+      const leased = [(await s.deliveries.claimDue(now, 'r', until, busy))?.id, (await s.deliveries.claimDue(now, 'r', until, busy))?.id];
+      expect(leased.sort()).toEqual([live.id, others.id].sort());
+      // Only the busy lane's deliveries are left: none for this caller, still there for the next.
+      expect(await s.deliveries.claimDue(now, 'r', until, busy)).toBeNull();
+      expect((await s.deliveries.claimDue(now, 'r', until))?.merchantId).toBe(slow);
+    });
+
     it('does not lease deliveries not yet due, delivered or exhausted', async () => {
       const s = await store();
       const base = '2001-01-01T00:00:00.000Z';

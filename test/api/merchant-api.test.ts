@@ -181,7 +181,18 @@ describe('merchant API: transacciones, webhooks, entregas', () => {
       expect((await json('PATCH', `/switch/v1/webhooks/${e.id}`, { active: true })).statusCode).toBe(404);
     });
 
-    it('refuses bad endpoints with 400 (field named) and internal live destinations with 422, storing nothing', async () => {
+    it('caps a merchant at 10 endpoints per mode: the 11th is refused with 422 ENDPOINT_LIMIT, storing nothing', async () => {
+      await createMerchant(t.sw.store, { id: 'muchos', nombre: 'Muchos endpoints' });
+      const key = (await issueKey(t.sw.store, 'muchos', 'test')).switchKey;
+      for (let i = 0; i < 10; i++)
+        expect((await json('POST', '/switch/v1/webhooks', { url: `http://127.0.0.1:9/hook${i}` }, key)).statusCode).toBe(201);
+      const refused = await json('POST', '/switch/v1/webhooks', { url: 'http://127.0.0.1:9/hook11' }, key);
+      expect(refused.statusCode).toBe(422);
+      expect(refused.json()).toMatchObject({ error: 'ENDPOINT_LIMIT' });
+      expect((await json('GET', '/switch/v1/webhooks', undefined, key)).json()).toHaveLength(10);
+    });
+
+    it('refuses bad endpoints with 400 (field named) and internal destinations with 422 in both modes, storing nothing', async () => {
       const before = (await json('GET', '/switch/v1/webhooks')).json().length;
       const bad = async (payload: unknown, field: string, key?: string) => {
         const r = await json('POST', '/switch/v1/webhooks', payload, key);
@@ -195,9 +206,23 @@ describe('merchant API: transacciones, webhooks, entregas', () => {
       await bad({ url: 'https://example.test/x', extra: 1 }, 'body');
       await bad({}, 'url');
       await bad({ url: 'http://example.test/x' }, 'url', liveKey);
-      const internal = await json('POST', '/switch/v1/webhooks', { url: 'https://127.0.0.1/x' }, liveKey);
+      const internal = await json('POST', '/switch/v1/webhooks', { url: 'https://169.254.169.254/x' }, liveKey);
       expect(internal.statusCode).toBe(422);
       expect(internal.json().error).toBe('DESTINATION_REFUSED');
+      // Test mode follows the same rule (issue 26 item 6): the embedded switch allows loopback
+      // receivers, never the switch's own ports (operator 9100, merchant 3000) nor other internal addresses.
+      for (const url of [
+        'http://127.0.0.1:9100/admin/v1/merchants',
+        'http://0x7f000001:3000/switch/v1/pagar',
+        'http://[::ffff:127.0.0.1]:9100/admin',
+        'http://169.254.169.254/latest/meta-data',
+        'http://10.0.0.1/x',
+        'http://0.0.0.0:8080/x',
+      ]) {
+        const r = await json('POST', '/switch/v1/webhooks', { url });
+        expect(r.statusCode, url).toBe(422);
+        expect(r.json().error, url).toBe('DESTINATION_REFUSED');
+      }
       expect((await json('GET', '/switch/v1/webhooks')).json()).toHaveLength(before);
       expect((await json('GET', '/switch/v1/webhooks', undefined, liveKey)).json()).toEqual([]);
       expect((await json('PATCH', '/switch/v1/webhooks/we_x', {})).statusCode).toBe(400);

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { PUBLIC_DESTINATIONS_ONLY } from '@switch/shared';
 import { startTestSwitch, type TestSwitch } from './helpers';
 
 const ADMIN = 'operator-token-0123456789';
@@ -96,8 +97,8 @@ describe('operator surfaces are not on the merchant port', () => {
     expect((await from('203.0.113.8', bearer)).statusCode).toBe(200);
   });
 
-  it('a live webhook to an internal address is refused at registration (finding 9)', async () => {
-    t = await startTestSwitch({ config: { adminToken: ADMIN, allowPrivateWebhooks: false } });
+  it('a webhook to an internal address is refused at registration, test mode too (finding 9, issue 26 item 6)', async () => {
+    t = await startTestSwitch({ config: { adminToken: ADMIN, webhookDestinations: PUBLIC_DESTINATIONS_ONLY } });
     for (const url of [
       'http://[::ffff:127.0.0.1]/hooks',
       'http://[::ffff:a9fe:a9fe]/',
@@ -114,6 +115,13 @@ describe('operator surfaces are not on the merchant port', () => {
       });
       expect(res.statusCode, url).toBe(422);
       expect(res.json(), url).toMatchObject({ error: 'DESTINATION_REFUSED' });
+      const test = await t.operator({
+        method: 'POST',
+        url: '/admin/v1/merchants/demo/webhooks',
+        headers: bearer,
+        payload: { mode: 'test', url },
+      });
+      expect(test.statusCode, `test ${url}`).toBe(422);
     }
     expect(await t.sw.store.webhooks.listForMerchant('demo')).toEqual([]);
   });

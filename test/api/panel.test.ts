@@ -262,6 +262,29 @@ describe('merchant panel (HTTP)', () => {
     expect((await owner.get(`/panel/webhooks/${endpointId}`)).statusCode).toBe(200);
   });
 
+  it('refuses an endpoint at a port of the switch and an 11th endpoint with a clear 422, storing nothing (issue 26 items 6, 8)', async () => {
+    await createMerchant(t.sw.store, { id: 'capado', nombre: 'Comercio con tope' });
+    const capped = await join(t, 'capado', 'duena@capado.test', 'owner');
+    await capped.get('/panel/webhooks');
+    const admin = await capped.post('/panel/webhooks', {
+      url: 'http://127.0.0.1:9100/admin/v1/merchants',
+      events: ['transaccion.liquidada'],
+    });
+    expect(admin.statusCode).toBe(422);
+    expect(admin.body).toContain('switch itself');
+    for (let i = 0; i < 10; i++) {
+      await capped.get('/panel/webhooks');
+      expect(
+        (await capped.post('/panel/webhooks', { url: `http://127.0.0.1:9/h${i}`, events: ['transaccion.liquidada'] })).statusCode,
+      ).toBe(201);
+    }
+    await capped.get('/panel/webhooks');
+    const eleventh = await capped.post('/panel/webhooks', { url: 'http://127.0.0.1:9/h10', events: ['transaccion.liquidada'] });
+    expect(eleventh.statusCode).toBe(422);
+    expect(eleventh.body).toContain('at most 10 webhook endpoints');
+    expect(await t.sw.store.webhooks.listForMerchant('capado', 'test')).toHaveLength(10);
+  });
+
   it('rotates an endpoint secret (new one shown once, overlap shown), sends a test event, disables and deletes', async () => {
     await owner.get('/panel/webhooks');
     const created = await owner.post('/panel/webhooks', { url: 'http://127.0.0.1:9/rotar', events: ['transaccion.liquidada'] });

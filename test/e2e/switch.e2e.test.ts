@@ -19,6 +19,8 @@ const env = {
   SWITCH_NOTIFIER_POLL_MS: '250',
   SWITCH_RECONCILER_INTERVAL_MS: '1000',
   SWITCH_RECONCILER_BACKOFF_MS: '500',
+  // The test's webhook receiver listens on 127.0.0.1 (a deployment leaves loopback refused).
+  SWITCH_WEBHOOK_ALLOW_LOOPBACK: 'true',
 };
 
 /** A merchant's webhook receiver; fails the requests whose number is in `failing`. */

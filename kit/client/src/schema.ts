@@ -219,7 +219,7 @@ export interface paths {
         put?: never;
         /**
          * Register a webhook endpoint
-         * @description The answer carries the signing `secret`, the only time it is shown. In live mode the URL must be https and resolve to a public address (422 DESTINATION_REFUSED otherwise).
+         * @description The answer carries the signing `secret`, the only time it is shown. In both modes the URL must resolve to a public address, unless the operator allowed local receivers, and never to a port of the switch itself (422 DESTINATION_REFUSED otherwise); in live mode it must be https. At most 10 endpoints per mode (422 ENDPOINT_LIMIT: delete one first).
          */
         post: operations["crearWebhook"];
         delete?: never;
@@ -646,7 +646,7 @@ export interface components {
                 [key: string]: string;
             };
         };
-        /** @description TOKEN_MISMATCH: a cobrar whose monto, cobrador or pagador differs from its token (same idempotency_key); ACCOUNT_NOT_REGISTERED (live): ordenante, cobrador or cuenta is not one of your registered accounts (`detail` names each field; nothing is stored or sent); BANCO_NO_DISPONIBLE: no enabled bank serves the account, or the bank refused the query */
+        /** @description TOKEN_MISMATCH: a cobrar whose monto, cobrador or pagador differs from its token (same idempotency_key); ACCOUNT_NOT_REGISTERED (live): ordenante, cobrador or cuenta is not one of your registered accounts (`detail` names each field; nothing is stored or sent); BANCO_NO_DISPONIBLE: no enabled bank serves the account, or the bank refused the query; DESTINATION_REFUSED: a webhook URL to an address webhooks may not reach; ENDPOINT_LIMIT: the mode has its 10 webhook endpoints already */
         RefusedRequestError: {
             error: string;
             message?: string;
@@ -798,6 +798,7 @@ export interface components {
                 en: string;
                 codigo_http: number | null;
                 latencia_ms: number;
+                /** @description Why the attempt failed, as a category: `HTTP <status>` (your receiver answered), `destination refused`, `timeout`, `connection refused`, `connection closed`, `name not resolved`, `TLS error`, `connection failed`, `endpoint removed or inactive` */
                 error: string | null;
             }[];
             creada: string;
@@ -880,7 +881,7 @@ export interface operations {
                     "application/json": components["schemas"]["UnsupportedMediaTypeError"];
                 };
             };
-            /** @description TOKEN_MISMATCH: a cobrar whose monto, cobrador or pagador differs from its token (same idempotency_key); ACCOUNT_NOT_REGISTERED (live): ordenante, cobrador or cuenta is not one of your registered accounts (`detail` names each field; nothing is stored or sent); BANCO_NO_DISPONIBLE: no enabled bank serves the account, or the bank refused the query */
+            /** @description TOKEN_MISMATCH: a cobrar whose monto, cobrador or pagador differs from its token (same idempotency_key); ACCOUNT_NOT_REGISTERED (live): ordenante, cobrador or cuenta is not one of your registered accounts (`detail` names each field; nothing is stored or sent); BANCO_NO_DISPONIBLE: no enabled bank serves the account, or the bank refused the query; DESTINATION_REFUSED: a webhook URL to an address webhooks may not reach; ENDPOINT_LIMIT: the mode has its 10 webhook endpoints already */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -978,7 +979,7 @@ export interface operations {
                     "application/json": components["schemas"]["UnsupportedMediaTypeError"];
                 };
             };
-            /** @description TOKEN_MISMATCH: a cobrar whose monto, cobrador or pagador differs from its token (same idempotency_key); ACCOUNT_NOT_REGISTERED (live): ordenante, cobrador or cuenta is not one of your registered accounts (`detail` names each field; nothing is stored or sent); BANCO_NO_DISPONIBLE: no enabled bank serves the account, or the bank refused the query */
+            /** @description TOKEN_MISMATCH: a cobrar whose monto, cobrador or pagador differs from its token (same idempotency_key); ACCOUNT_NOT_REGISTERED (live): ordenante, cobrador or cuenta is not one of your registered accounts (`detail` names each field; nothing is stored or sent); BANCO_NO_DISPONIBLE: no enabled bank serves the account, or the bank refused the query; DESTINATION_REFUSED: a webhook URL to an address webhooks may not reach; ENDPOINT_LIMIT: the mode has its 10 webhook endpoints already */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -1076,7 +1077,7 @@ export interface operations {
                     "application/json": components["schemas"]["UnsupportedMediaTypeError"];
                 };
             };
-            /** @description TOKEN_MISMATCH: a cobrar whose monto, cobrador or pagador differs from its token (same idempotency_key); ACCOUNT_NOT_REGISTERED (live): ordenante, cobrador or cuenta is not one of your registered accounts (`detail` names each field; nothing is stored or sent); BANCO_NO_DISPONIBLE: no enabled bank serves the account, or the bank refused the query */
+            /** @description TOKEN_MISMATCH: a cobrar whose monto, cobrador or pagador differs from its token (same idempotency_key); ACCOUNT_NOT_REGISTERED (live): ordenante, cobrador or cuenta is not one of your registered accounts (`detail` names each field; nothing is stored or sent); BANCO_NO_DISPONIBLE: no enabled bank serves the account, or the bank refused the query; DESTINATION_REFUSED: a webhook URL to an address webhooks may not reach; ENDPOINT_LIMIT: the mode has its 10 webhook endpoints already */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -1399,7 +1400,7 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description TOKEN_MISMATCH: a cobrar whose monto, cobrador or pagador differs from its token (same idempotency_key); ACCOUNT_NOT_REGISTERED (live): ordenante, cobrador or cuenta is not one of your registered accounts (`detail` names each field; nothing is stored or sent); BANCO_NO_DISPONIBLE: no enabled bank serves the account, or the bank refused the query */
+            /** @description TOKEN_MISMATCH: a cobrar whose monto, cobrador or pagador differs from its token (same idempotency_key); ACCOUNT_NOT_REGISTERED (live): ordenante, cobrador or cuenta is not one of your registered accounts (`detail` names each field; nothing is stored or sent); BANCO_NO_DISPONIBLE: no enabled bank serves the account, or the bank refused the query; DESTINATION_REFUSED: a webhook URL to an address webhooks may not reach; ENDPOINT_LIMIT: the mode has its 10 webhook endpoints already */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -1496,7 +1497,7 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description TOKEN_MISMATCH: a cobrar whose monto, cobrador or pagador differs from its token (same idempotency_key); ACCOUNT_NOT_REGISTERED (live): ordenante, cobrador or cuenta is not one of your registered accounts (`detail` names each field; nothing is stored or sent); BANCO_NO_DISPONIBLE: no enabled bank serves the account, or the bank refused the query */
+            /** @description TOKEN_MISMATCH: a cobrar whose monto, cobrador or pagador differs from its token (same idempotency_key); ACCOUNT_NOT_REGISTERED (live): ordenante, cobrador or cuenta is not one of your registered accounts (`detail` names each field; nothing is stored or sent); BANCO_NO_DISPONIBLE: no enabled bank serves the account, or the bank refused the query; DESTINATION_REFUSED: a webhook URL to an address webhooks may not reach; ENDPOINT_LIMIT: the mode has its 10 webhook endpoints already */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -1806,7 +1807,7 @@ export interface operations {
                     "application/json": components["schemas"]["UnsupportedMediaTypeError"];
                 };
             };
-            /** @description TOKEN_MISMATCH: a cobrar whose monto, cobrador or pagador differs from its token (same idempotency_key); ACCOUNT_NOT_REGISTERED (live): ordenante, cobrador or cuenta is not one of your registered accounts (`detail` names each field; nothing is stored or sent); BANCO_NO_DISPONIBLE: no enabled bank serves the account, or the bank refused the query */
+            /** @description TOKEN_MISMATCH: a cobrar whose monto, cobrador or pagador differs from its token (same idempotency_key); ACCOUNT_NOT_REGISTERED (live): ordenante, cobrador or cuenta is not one of your registered accounts (`detail` names each field; nothing is stored or sent); BANCO_NO_DISPONIBLE: no enabled bank serves the account, or the bank refused the query; DESTINATION_REFUSED: a webhook URL to an address webhooks may not reach; ENDPOINT_LIMIT: the mode has its 10 webhook endpoints already */
             422: {
                 headers: {
                     [name: string]: unknown;

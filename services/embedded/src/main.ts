@@ -37,6 +37,8 @@ async function main(): Promise<void> {
   // Metrics, probes and the admin API listen apart from the merchant port (loopback by default).
   const operatorAddress = await sw.gateway.operator.listen({ host: sw.config.operatorHost, port: sw.config.operatorPort });
   const operatorUrl = operatorAddress.replace('[::1]', 'localhost');
+  // Webhooks may reach local receivers (loopback is allowed here), never these two ports.
+  for (const listening of [address, operatorAddress]) sw.ownPorts.add(Number(new URL(listening).port));
 
   // The onboarding tool (`npm run switch`) finds the running switch's operator port and token here.
   const dir = env.string('SWITCH_STATE_DIR', join(process.cwd(), '.switch'));

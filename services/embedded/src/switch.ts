@@ -3,6 +3,7 @@ import {
   SANDBOX_BANKS,
   loadRiskPolicy,
   envReader,
+  loadDestinationPolicy,
   type CorePolicy,
   MemoryBus,
   MemoryStore,
@@ -40,6 +41,12 @@ export interface EmbeddedSwitch {
   banks: EmbeddedBanks;
   /** The in-process bank emulators in emulator mode (`SWITCH_EMULATORS=true`), else null. */
   emulators: EmbeddedEmulators | null;
+  /**
+   * The ports this process listens on, never a webhook destination (shared by the notifier, the
+   * gateway and the panel): whoever opens a listener after start (`npm start`'s merchant and operator
+   * ports) adds its port here.
+   */
+  ownPorts: Set<number>;
   close(): Promise<void>;
 }
 
@@ -66,9 +73,15 @@ export async function startEmbeddedSwitch(options: {
   /** The router's outbox relay rounds (default: every second, 10 s grace). */
   router?: { relayIntervalMs?: number; relayGraceMs?: number };
 }): Promise<EmbeddedSwitch> {
-  const env = options.env ?? envReader();
+  const given = options.env ?? envReader();
+  // Local receivers on loopback are allowed unless the environment says otherwise: the embedded switch
+  // is the local one (`npm start`, the API tests). Other internal addresses and the switch's own ports
+  // stay refused (docs/webhooks.md "Where webhooks may go").
+  const env = given.present('SWITCH_WEBHOOK_ALLOW_LOOPBACK') === undefined ? given.with({ SWITCH_WEBHOOK_ALLOW_LOOPBACK: 'true' }) : given;
+  const destinations = loadDestinationPolicy(env);
+  const ownPorts = new Set(destinations.ownPorts);
   const routing = options.routing ?? embeddedRouting(env, emulatorsEnabled(env, options.banks));
-  const config = { ...loadGatewayConfig(env), ...options.config };
+  const config = { ...loadGatewayConfig(env), webhookDestinations: { ...destinations, ownPorts }, ...options.config };
   // Its retries of failing handlers are logged at warn, as on Kafka.
   const bus = new MemoryBus({ logger: options.log });
   const store = options.store ?? new MemoryStore();
@@ -87,7 +100,7 @@ export async function startEmbeddedSwitch(options: {
     bus,
     store,
     log: options.log.child({ service: 'notifier' }),
-    config: { ...loadNotifierConfig(env), ...options.notifier },
+    config: { ...loadNotifierConfig(env), ownPorts, ...options.notifier },
   });
   const reconciler = startReconciler({
     bus,
@@ -98,7 +111,8 @@ export async function startEmbeddedSwitch(options: {
   // The sandbox's magic amounts hold where a test route answers through its emulator (docs/sandbox.md).
   if (banks.emulators && env.present('SWITCH_SANDBOX_BANKS') === undefined && options.config?.sandboxBanks === undefined)
     config.sandboxBanks = SANDBOX_BANKS.filter((b) => banks.connected.test.includes(b));
-  const panelConfig = { ...loadPanelConfig(env), ...options.panel };
+  for (const url of Object.values(banks.emulatorUrls)) if (url) ownPorts.add(Number(new URL(url).port));
+  const panelConfig = { ...loadPanelConfig(env), webhookDestinations: { ...destinations, ownPorts }, ...options.panel };
   const gateway = await buildGateway({
     store,
     bus,
@@ -133,6 +147,7 @@ export async function startEmbeddedSwitch(options: {
     reconciler,
     banks,
     emulators: banks.emulators,
+    ownPorts,
     close: async () => {
       await gateway.close();
       await reconciler.stop();

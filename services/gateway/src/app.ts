@@ -198,7 +198,7 @@ export async function buildGateway(given: GatewayDeps): Promise<Gateway> {
     transactionRoutes(api, { store: deps.store });
     webhookRoutes(api, {
       store: deps.store,
-      rules: { allowPrivate: config.allowPrivateWebhooks, rotationOverlapSeconds: config.webhookRotationOverlapSeconds },
+      rules: { destinations: config.webhookDestinations, rotationOverlapSeconds: config.webhookRotationOverlapSeconds },
     });
   });
 
@@ -297,7 +297,7 @@ async function buildOperator(deps: GatewayDeps, keys: KeyCache): Promise<Fastify
   if (config.adminToken) {
     const adminToken = config.adminToken;
     await operator.register(async (admin) =>
-      adminRoutes(admin, { store: deps.store, bus: deps.bus, adminToken, allowPrivateWebhooks: config.allowPrivateWebhooks, keys }),
+      adminRoutes(admin, { store: deps.store, bus: deps.bus, adminToken, webhookDestinations: config.webhookDestinations, keys }),
     );
   }
   await operator.ready();

@@ -1,9 +1,11 @@
 import {
   ConfigError,
   envReader,
+  loadDestinationPolicy,
   loadInstanceId,
   loadRotationOverlapSeconds,
   SANDBOX_BANKS,
+  type DestinationPolicy,
   type EnvReader,
   type SandboxBank,
 } from '@switch/shared';
@@ -59,8 +61,11 @@ export interface GatewayConfig {
   trustProxy: boolean | number | string[];
   adminToken: string | undefined;
   logRequests: boolean;
-  /** Live webhook endpoints may be internal addresses (tests and drills only): `SWITCH_WEBHOOK_ALLOW_PRIVATE`. */
-  allowPrivateWebhooks: boolean;
+  /**
+   * Which webhook destinations may be registered, test and live mode alike (the notifier's rule):
+   * `SWITCH_WEBHOOK_ALLOW_LOOPBACK`, `SWITCH_WEBHOOK_ALLOW_PRIVATE`, the switch's own ports.
+   */
+  webhookDestinations: DestinationPolicy;
   /**
    * Banks whose test route answers through their emulator here, so the sandbox's magic amounts hold
    * for them and `/bancos` lists those amounts in test mode (`SWITCH_SANDBOX_BANKS`, default none).
@@ -131,7 +136,7 @@ export function loadGatewayConfig(env: EnvReader = envReader()): GatewayConfig {
     trustProxy: readTrustProxy(env),
     adminToken,
     logRequests: env.bool('SWITCH_LOG_REQUESTS', true),
-    allowPrivateWebhooks: env.bool('SWITCH_WEBHOOK_ALLOW_PRIVATE', false),
+    webhookDestinations: loadDestinationPolicy(env),
     sandboxBanks: readSandboxBanks(env),
     webhookRotationOverlapSeconds: loadRotationOverlapSeconds(env),
   };

@@ -114,9 +114,11 @@ describe('webhook destination guard', () => {
     expect(await refusedDestination('http://[::ffff:127.0.0.1]/hook')).toMatch(/internal/);
     expect(await refusedDestination('http://[::ffff:a9fe:a9fe]/')).toMatch(/internal/);
     expect(await refusedDestination('http://198.18.0.1/')).toMatch(/internal/);
-    expect(await refusedDestination('https://hooks.example.com/x', resolveTo('10.0.0.5'))).toMatch(/resolves to internal address 10.0.0.5/);
-    expect(await refusedDestination('https://hooks.example.com/x', resolveTo('::ffff:7f00:1'))).toMatch(/internal/);
-    expect(await refusedDestination('https://hooks.example.com/x', resolveTo('93.184.216.34'))).toBeNull();
+    expect(await refusedDestination('https://hooks.example.com/x', undefined, resolveTo('10.0.0.5'))).toMatch(
+      /resolves to internal address 10.0.0.5/,
+    );
+    expect(await refusedDestination('https://hooks.example.com/x', undefined, resolveTo('::ffff:7f00:1'))).toMatch(/internal/);
+    expect(await refusedDestination('https://hooks.example.com/x', undefined, resolveTo('93.184.216.34'))).toBeNull();
     expect(await refusedDestination('ftp://hooks.example.com/x')).toMatch(/scheme/);
   });
 
@@ -203,7 +205,7 @@ describe('webhook delivery connects only to the address that was checked (DNS re
     cleanup.push(() => dispatcher.close());
     expect(await dispatcher.runDue()).toBe(1);
     const [delivery] = await store.deliveries.listForTransaction('txn_rebind');
-    expect(delivery!.attempts[0]!.error).toMatch(/^destination refused: .*127\.0\.0\.1/);
+    expect(delivery!.attempts[0]!.error).toBe('destination refused');
     expect(lookups).toBe(2);
     expect(hits).toBe(0);
   });

@@ -8,12 +8,22 @@ import {
   signingSecrets,
   signWebhook,
   standardWebhookHeaders,
+  type DeliveryLane,
   type Logger,
+  type Mode,
   type Store,
   type WebhookDelivery,
 } from '@switch/shared';
 import { nextAttemptAt } from './schedule';
-import { destinationAgent, plainAgent, postVia, refusedDestination, type Resolver } from '@switch/shared';
+import {
+  attemptErrorCategory,
+  destinationAgent,
+  postVia,
+  refusedDestination,
+  SWITCH_DEFAULT_PORTS,
+  type DestinationPolicy,
+  type Resolver,
+} from '@switch/shared';
 
 export interface DispatcherConfig {
   schedule: readonly number[];
@@ -21,9 +31,19 @@ export interface DispatcherConfig {
   attemptTimeoutMs: number;
   /** How long a replica holds a delivery it is attempting (must exceed the attempt timeout). */
   leaseMs: number;
-  /** Live-mode deliveries to internal addresses are refused unless this is set. */
+  /** Deliveries (test and live) to internal addresses are refused unless this is set (`SWITCH_WEBHOOK_ALLOW_PRIVATE`). */
   allowPrivateDestinations: boolean;
-  /** Deliveries attempted at once by this replica. */
+  /** Deliveries to loopback addresses are refused unless this (or the above) is set (`SWITCH_WEBHOOK_ALLOW_LOOPBACK`). */
+  allowLoopbackDestinations?: boolean;
+  /**
+   * The switch's own listening ports, never connected to on an internal address (default: every
+   * service's default port). The embedded switch passes a set it completes once its listeners have ports.
+   */
+  ownPorts?: ReadonlySet<number>;
+  /**
+   * Attempts under way at once by this replica for one merchant in one mode (its lane): a slow or
+   * silent endpoint fills only its own merchant's share, and test traffic has shares apart from live.
+   */
   concurrency: number;
   /** Name resolution of destinations (tests inject a rebinding resolver); default the system's. */
   resolve?: Resolver;
@@ -42,10 +62,16 @@ export interface AttemptResult {
 export class Dispatcher {
   readonly owner = `notifier-${randomUUID().slice(0, 8)}`;
   private readonly listeners: ((r: AttemptResult) => void)[] = [];
-  /** Live deliveries connect only through it: the address checked is the address connected to. */
+  /** Attempts under way per lane (`mode|merchantId`). */
+  private readonly underWay = new Map<string, number>();
+  private readonly attempts = new Set<Promise<void>>();
+  private started = 0;
+  private leasing: Promise<number> | null = null;
+  private leaseAgain = false;
+  private closing = false;
+  /** Every delivery, test and live, connects only through it: the address checked is the address connected to. */
   private readonly guarded;
-  /** Every other delivery (test mode, or private destinations allowed): keep-alive connections, no address check. */
-  private readonly plain;
+  private readonly destinations: DestinationPolicy;
 
   constructor(
     private readonly store: Store,
@@ -54,65 +80,150 @@ export class Dispatcher {
     private readonly now: () => Date = () => new Date(),
     private readonly endpoints: Pick<EndpointBook, 'list'> = new EndpointBook(store, 0),
   ) {
-    this.guarded = destinationAgent({ ...(config.resolve ? { resolve: config.resolve } : {}), connectTimeoutMs: config.attemptTimeoutMs });
-    this.plain = plainAgent({ connectTimeoutMs: config.attemptTimeoutMs });
+    this.destinations = {
+      allowLoopback: config.allowLoopbackDestinations ?? false,
+      allowPrivate: config.allowPrivateDestinations,
+      ownPorts: config.ownPorts ?? new Set(SWITCH_DEFAULT_PORTS),
+    };
+    this.guarded = destinationAgent({
+      ...(config.resolve ? { resolve: config.resolve } : {}),
+      connectTimeoutMs: config.attemptTimeoutMs,
+      policy: this.destinations,
+    });
   }
 
-  /** Closes the agents' connections. */
+  /** Stops leasing, waits for the attempts under way and closes the agent's connections. */
   async close(): Promise<void> {
-    await Promise.all([this.guarded.close().catch(() => undefined), this.plain.close().catch(() => undefined)]);
+    await this.drain();
+    await this.guarded.close().catch(() => undefined);
   }
 
   onAttempt(listener: (r: AttemptResult) => void): void {
     this.listeners.push(listener);
   }
 
+  /** Whether `lane` may start one more attempt now (its share is not full). */
+  hasRoom(lane: DeliveryLane): boolean {
+    return (this.underWay.get(laneKey(lane)) ?? 0) < this.config.concurrency;
+  }
+
   /**
-   * Attempts every delivery due now; returns how many were attempted. One worker looks first, and
-   * each worker that finds a delivery brings in another (up to `concurrency`), so an idle poll costs
-   * one store query instead of one per worker.
+   * Leases every due delivery whose lane has room and starts its attempt; resolves with how many it
+   * started once nothing more can be leased (the attempts go on). A lane whose attempts fill its share
+   * (a slow or silent endpoint) is passed over by the lease query itself, so it delays only itself;
+   * its next delivery is leased as soon as one of its attempts ends. One leasing pass at a time, so
+   * the busy lanes it names are never stale; a call during a pass asks for one more pass.
+   */
+  startDue(): Promise<number> {
+    if (this.leasing) {
+      this.leaseAgain = true;
+      return this.leasing;
+    }
+    const pass = async () => {
+      let started = 0;
+      do {
+        this.leaseAgain = false;
+        for (;;) {
+          if (this.closing) return started;
+          const now = this.now();
+          const delivery = await this.store.deliveries.claimDue(
+            now.toISOString(),
+            this.owner,
+            new Date(now.getTime() + this.config.leaseMs).toISOString(),
+            this.busyLanes(),
+          );
+          if (!delivery) break;
+          started++;
+          // A retry or a manual redelivery reads the endpoint afresh: it may follow a secret rotation or a
+          // change whose announcement has not reached this notifier yet (the cache serves first attempts).
+          this.track(delivery, true);
+        }
+      } while (this.leaseAgain);
+      return started;
+    };
+    this.leasing = pass().finally(() => {
+      this.leasing = null;
+    });
+    return this.leasing;
+  }
+
+  /**
+   * Attempts every delivery due now and waits for those attempts (and the ones they make room for);
+   * returns how many were attempted. A leasing failure (the store) is thrown once the attempts under
+   * way have ended.
    */
   async runDue(): Promise<number> {
-    let attempted = 0;
-    const workers: Promise<void>[] = [];
-    const worker = async () => {
-      for (;;) {
-        const now = this.now();
-        const delivery = await this.store.deliveries.claimDue(
-          now.toISOString(),
-          this.owner,
-          new Date(now.getTime() + this.config.leaseMs).toISOString(),
-        );
-        if (!delivery) return;
-        attempted++;
-        if (workers.length < this.config.concurrency) workers.push(started());
-        // Each attempt, retries included, runs in the trace of the state change it announces.
-        // A retry or a manual redelivery reads the endpoint afresh: it may follow a secret rotation or a
-        // change whose announcement has not reached this notifier yet (the cache serves first attempts).
-        await context.with(propagation.extract(ROOT_CONTEXT, delivery.traceContext ?? {}), () => this.attempt(delivery, true));
-      }
-    };
-    // Each worker's failure is caught as it happens: one waiting its turn in the loop below would be an
-    // unhandled rejection meanwhile (a store timeout then stopped the whole process).
+    const before = this.started;
     let failure: unknown;
-    const started = () =>
-      worker().catch((error: unknown) => {
+    for (;;) {
+      await this.startDue().catch((error: unknown) => {
         failure ??= error;
       });
-    workers.push(started());
-    for (let i = 0; i < workers.length; i++) await workers[i];
+      if (failure !== undefined || this.attempts.size === 0) break;
+      await Promise.all([...this.attempts]);
+    }
+    await Promise.all([...this.attempts]);
     if (failure !== undefined) throw failure;
-    return attempted;
+    return this.started - before;
   }
 
   /**
    * The first attempt of a delivery this notifier has just created leased to itself, made at once
    * (SPEC 6: immediately) without the poll's query and lease write. The lease is what makes it safe:
    * if this process stops before recording the attempt, the lease runs out and any notifier's poll
-   * attempts the delivery.
+   * attempts the delivery. When its lane has no room, the lease is handed back and the delivery waits
+   * its lane's turn like any other.
    */
-  attemptNow(delivery: WebhookDelivery): Promise<void> {
-    return context.with(propagation.extract(ROOT_CONTEXT, delivery.traceContext ?? {}), () => this.attempt(delivery));
+  async attemptNow(delivery: WebhookDelivery): Promise<void> {
+    if (this.closing || !this.hasRoom(delivery)) {
+      await this.store.deliveries.complete(delivery.id, this.owner, {
+        status: 'pending',
+        attempts: delivery.attempts,
+        nextAttemptAt: delivery.nextAttemptAt,
+        updatedAt: delivery.updatedAt,
+      });
+      return;
+    }
+    this.track(delivery, false);
+  }
+
+  /** Stops leasing and waits for the attempts under way. */
+  async drain(): Promise<void> {
+    this.closing = true;
+    await this.leasing?.catch(() => undefined);
+    while (this.attempts.size > 0) await Promise.all([...this.attempts]);
+  }
+
+  private busyLanes(): DeliveryLane[] {
+    const busy: DeliveryLane[] = [];
+    for (const [key, n] of this.underWay) {
+      if (n < this.config.concurrency) continue;
+      const [mode, merchantId] = key.split('|', 2) as [Mode, string];
+      busy.push({ merchantId, mode });
+    }
+    return busy;
+  }
+
+  /** Runs one attempt in its lane's share; when it ends, its lane has room again and leasing resumes. */
+  private track(delivery: WebhookDelivery, fresh: boolean): void {
+    const key = laneKey(delivery);
+    this.underWay.set(key, (this.underWay.get(key) ?? 0) + 1);
+    this.started++;
+    // Each attempt, retries included, runs in the trace of the state change it announces.
+    const attempt = context
+      .with(propagation.extract(ROOT_CONTEXT, delivery.traceContext ?? {}), () => this.attempt(delivery, fresh))
+      .catch((error: unknown) =>
+        this.log.error({ err: error, deliveryId: delivery.id }, 'webhook attempt failed to be recorded; attempted again after its lease'),
+      )
+      .finally(() => {
+        const left = (this.underWay.get(key) ?? 1) - 1;
+        if (left > 0) this.underWay.set(key, left);
+        else this.underWay.delete(key);
+        this.attempts.delete(attempt);
+        if (!this.closing)
+          this.startDue().catch((error: unknown) => this.log.error({ err: error }, 'leasing due deliveries failed; the poll tries again'));
+      });
+    this.attempts.add(attempt);
   }
 
   /** A lease for a delivery's first attempt by this notifier, from now. */
@@ -129,22 +240,20 @@ export class Dispatcher {
     if (!endpoint?.active) {
       error = 'endpoint removed or inactive';
     } else {
-      const guard = delivery.mode === 'live' && !this.config.allowPrivateDestinations;
-      // A readable reason first; the connection itself is vetted again inside the guarded agent,
-      // which resolves the name once and connects to the vetted address only (no DNS rebinding).
-      const refused = guard ? await refusedDestination(delivery.url, this.config.resolve) : null;
-      if (refused) error = `destination refused: ${refused}`;
-      else ({ statusCode, error } = await this.post(delivery, signingSecrets(endpoint, startedAt), startedAt, guard));
+      // One rule for both modes. A readable reason first (for the operator's log); the connection
+      // itself is vetted again inside the guarded agent, which resolves the name once and connects to
+      // the vetted address only (no DNS rebinding).
+      const refused = await refusedDestination(delivery.url, this.destinations, this.config.resolve);
+      if (refused) {
+        error = 'destination refused';
+        this.log.info({ deliveryId: delivery.id, merchantId: delivery.merchantId, reason: refused }, 'webhook destination refused');
+      } else ({ statusCode, error } = await this.post(delivery, signingSecrets(endpoint, startedAt), startedAt));
     }
     const finishedAt = this.now();
     metrics.webhookDuration.observe((finishedAt.getTime() - startedAt.getTime()) / 1000);
     metrics.webhookAttempts.inc({
       outcome:
-        statusCode !== null && statusCode >= 200 && statusCode < 300
-          ? 'delivered'
-          : error?.startsWith('destination refused')
-            ? 'refused'
-            : 'failed',
+        statusCode !== null && statusCode >= 200 && statusCode < 300 ? 'delivered' : error === 'destination refused' ? 'refused' : 'failed',
     });
     const attempts = [
       ...delivery.attempts,
@@ -173,12 +282,7 @@ export class Dispatcher {
     for (const l of this.listeners) l(result);
   }
 
-  private async post(
-    delivery: WebhookDelivery,
-    secrets: string[],
-    at: Date,
-    guard: boolean,
-  ): Promise<{ statusCode: number | null; error: string | null }> {
+  private async post(delivery: WebhookDelivery, secrets: string[], at: Date): Promise<{ statusCode: number | null; error: string | null }> {
     // A timer cleared when the attempt ends, not `AbortSignal.timeout`: that one's timer lives its whole
     // span, holding the attempt's objects in memory until then (10,000 of them at 1,000 webhooks/s over 10 s).
     const deadline = new AbortController();
@@ -187,7 +291,7 @@ export class Dispatcher {
       this.config.attemptTimeoutMs,
     );
     try {
-      const status = await postVia(guard ? this.guarded : this.plain, delivery.url, {
+      const status = await postVia(this.guarded, delivery.url, {
         headers: {
           'content-type': 'application/json',
           [EVENT_HEADER]: delivery.event,
@@ -198,15 +302,11 @@ export class Dispatcher {
       });
       return { statusCode: status, error: status >= 200 && status < 300 ? null : `HTTP ${status}` };
     } catch (e) {
-      // The guarded agent's refusal comes as the error itself (or as its cause, wrapped by a client).
-      const cause =
-        e instanceof Error && e.name === 'DestinationRefused'
-          ? e
-          : e instanceof Error && e.cause instanceof Error && e.cause.name === 'DestinationRefused'
-            ? e.cause
-            : null;
-      if (cause) return { statusCode: null, error: `destination refused: ${cause.message}` };
-      return { statusCode: null, error: e instanceof Error ? `${e.name}: ${e.message}` : String(e) };
+      // The merchant reads a category (delivery lists of the API and the panel): an address, a port or
+      // an error text of the switch's network would make webhooks a port scanner. The operator reads
+      // the whole error here.
+      this.log.info({ deliveryId: delivery.id, merchantId: delivery.merchantId, err: e }, 'webhook attempt failed');
+      return { statusCode: null, error: attemptErrorCategory(e) };
     } finally {
       clearTimeout(timer);
     }
@@ -228,3 +328,5 @@ function signatureHeaders(delivery: WebhookDelivery, secrets: string[], at: Date
     'webhook-signature': standard.map((h) => h['webhook-signature']).join(' '),
   };
 }
+
+const laneKey = (lane: DeliveryLane): string => `${lane.mode}|${lane.merchantId}`;

@@ -294,9 +294,7 @@ describe('notifier: signed webhooks from a durable queue', () => {
 
     const timedOut = (await store.deliveries.listForTransaction('txn_t1')).find((d) => d.url === silentUrl)!;
     expect(timedOut.status).toBe('pending');
-    expect(timedOut.attempts).toEqual([
-      expect.objectContaining({ n: 1, statusCode: null, error: 'TimeoutError: The operation was aborted due to timeout' }),
-    ]);
+    expect(timedOut.attempts).toEqual([expect.objectContaining({ n: 1, statusCode: null, error: 'timeout' })]);
   });
 
   it('an attempt that ends releases its deadline timer at once, instead of holding it (and the attempt) for the whole timeout', async () => {

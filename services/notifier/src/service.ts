@@ -1,5 +1,6 @@
 import {
   envReader,
+  loadDestinationPolicy,
   measured,
   metrics,
   TOPICS,
@@ -24,12 +25,15 @@ export interface NotifierConfig extends DispatcherConfig {
 
 export function loadNotifierConfig(env: EnvReader = envReader()): NotifierConfig {
   const attemptTimeoutMs = env.int('SWITCH_WEBHOOK_TIMEOUT_MS', 10_000, { min: 100, max: 60_000 });
+  const destinations = loadDestinationPolicy(env);
   return {
     // Shortened only for tests and drills; the default is SPEC 6.3's.
     schedule: env.durations('SWITCH_WEBHOOK_SCHEDULE_MS', SPEC_SCHEDULE_MS),
     attemptTimeoutMs,
     leaseMs: env.int('SWITCH_WEBHOOK_LEASE_MS', attemptTimeoutMs * 3, { min: attemptTimeoutMs + 1, max: 3_600_000 }),
-    allowPrivateDestinations: env.bool('SWITCH_WEBHOOK_ALLOW_PRIVATE', false),
+    allowPrivateDestinations: destinations.allowPrivate,
+    allowLoopbackDestinations: destinations.allowLoopback,
+    ownPorts: destinations.ownPorts,
     concurrency: env.int('SWITCH_WEBHOOK_CONCURRENCY', 8, { min: 1, max: 256 }),
     pollIntervalMs: env.int('SWITCH_NOTIFIER_POLL_MS', 500, { min: 10, max: 60_000 }),
     endpointCacheMs: env.int('SWITCH_WEBHOOK_ENDPOINT_CACHE_MS', 10_000, { min: 0, max: 300_000 }),
@@ -56,13 +60,14 @@ export async function startNotifier(deps: {
   const endpoints = new EndpointBook(deps.store, deps.config.endpointCacheMs ?? 0);
   await endpoints.follow(deps.bus, deps.instanceId);
   const dispatcher = new Dispatcher(deps.store, deps.config, deps.log, undefined, endpoints);
-  const inFlight = new Set<Promise<void>>();
   let running: Promise<unknown> = Promise.resolve();
   let inRound = false;
   let again = false;
   let stopped = false;
   let countedAt = 0;
-  // One round at a time; a tick during a round asks for one more round after it.
+  // One round at a time; a tick during a round asks for one more round after it. A round leases and
+  // starts what is due and returns: it never waits for an attempt (a silent endpoint would hold the
+  // poll for everyone); each attempt that ends leases its lane's next delivery itself.
   const tick = () => {
     if (inRound) {
       again = true;
@@ -72,7 +77,7 @@ export async function startNotifier(deps: {
     running = (async () => {
       do {
         again = false;
-        await dispatcher.runDue();
+        await dispatcher.startDue();
         // The queue gauges (pending and exhausted deliveries, not the history): at most every 5 s.
         if (Date.now() - countedAt >= 5_000) {
           countedAt = Date.now();
@@ -89,21 +94,14 @@ export async function startNotifier(deps: {
     // Events that call for no webhook (a route and order, a wait) are skipped undecoded.
     { group: 'notifier', only: { header: TRANSACTION_WEBHOOK_HEADER, values: WEBHOOK_EVENTS } },
     measured('notifier', TOPICS.transactions.name, async ({ value }) => {
-      // A first attempt is made at once, here, while fewer than `concurrency` are under way; beyond
-      // that (a slow receiver), the deliveries wait unleased for the poll.
-      const inline = inFlight.size < deps.config.concurrency && !stopped;
+      // A first attempt is made at once, here, while the merchant's share (in this mode) has room;
+      // beyond that (its slow receiver), its deliveries wait unleased for its turn, and no one else's do.
+      const inline = dispatcher.hasRoom(value) && !stopped;
       const created = await planDeliveries(deps.store, value, new Date(), endpoints, inline ? () => dispatcher.leaseFromNow() : undefined);
       if (created.length === 0 || stopped) return;
       if (!inline) return tick();
-      for (const delivery of created) {
-        const attempt = dispatcher
-          .attemptNow(delivery)
-          .catch((error: unknown) =>
-            deps.log.error({ err: error, deliveryId: delivery.id }, 'first attempt failed; the poll retries it after its lease'),
-          )
-          .finally(() => inFlight.delete(attempt));
-        inFlight.add(attempt);
-      }
+      // A delivery its lane has no room for (several endpoints of one event) is handed back to the queue.
+      for (const delivery of created) await dispatcher.attemptNow(delivery);
     }),
   );
   const timer = setInterval(() => {
@@ -119,7 +117,7 @@ export async function startNotifier(deps: {
       clearInterval(timer);
       await subscription.close();
       await endpoints.stop();
-      await Promise.all(inFlight);
+      await dispatcher.drain();
       await running;
       await dispatcher.close();
     },

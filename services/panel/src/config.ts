@@ -1,5 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { ConfigError, envReader, loadRotationOverlapSeconds, type EnvReader } from '@switch/shared';
+import {
+  ConfigError,
+  envReader,
+  loadDestinationPolicy,
+  loadRotationOverlapSeconds,
+  type DestinationPolicy,
+  type EnvReader,
+} from '@switch/shared';
 
 export interface PanelConfig {
   /**
@@ -13,8 +20,8 @@ export interface PanelConfig {
   sessionIdleMinutes: number;
   /** Sign-in attempts per e-mail address and per source address in 15 minutes. */
   loginAttemptsPer15Min: number;
-  /** Live endpoints may be internal addresses or plain http (tests and local runs only). */
-  allowPrivateWebhooks: boolean;
+  /** Which webhook destinations may be registered (the notifier's rule, test and live mode alike). */
+  webhookDestinations: DestinationPolicy;
   rotationOverlapSeconds: number;
 }
 
@@ -28,7 +35,7 @@ export function loadPanelConfig(env: EnvReader = envReader()): PanelConfig {
     cookieSecure: secure === 'auto' ? 'auto' : secure === 'true',
     sessionIdleMinutes: env.int('SWITCH_PANEL_SESSION_IDLE_MIN', 30, { min: 1, max: 24 * 60 }),
     loginAttemptsPer15Min: env.int('SWITCH_PANEL_LOGIN_ATTEMPTS', 10, { min: 1, max: 1000 }),
-    allowPrivateWebhooks: env.bool('SWITCH_WEBHOOK_ALLOW_PRIVATE', false),
+    webhookDestinations: loadDestinationPolicy(env),
     rotationOverlapSeconds: loadRotationOverlapSeconds(env),
   };
 }

@@ -67,5 +67,5 @@ export const ServiceUnavailableBody = houseError('SERVICE_UNAVAILABLE', 'A depen
 /** 422: a well-formed request the switch refuses (its `error` code names why). */
 export const RefusedRequestBody = Type.Object(ErrorBody.properties, {
   description:
-    'TOKEN_MISMATCH: a cobrar whose monto, cobrador or pagador differs from its token (same idempotency_key); ACCOUNT_NOT_REGISTERED (live): ordenante, cobrador or cuenta is not one of your registered accounts (`detail` names each field; nothing is stored or sent); BANCO_NO_DISPONIBLE: no enabled bank serves the account, or the bank refused the query',
+    'TOKEN_MISMATCH: a cobrar whose monto, cobrador or pagador differs from its token (same idempotency_key); ACCOUNT_NOT_REGISTERED (live): ordenante, cobrador or cuenta is not one of your registered accounts (`detail` names each field; nothing is stored or sent); BANCO_NO_DISPONIBLE: no enabled bank serves the account, or the bank refused the query; DESTINATION_REFUSED: a webhook URL to an address webhooks may not reach; ENDPOINT_LIMIT: the mode has its 10 webhook endpoints already',
 });

@@ -1,6 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import type { WebhookEndpoint } from '../ports/store';
-import { checkEndpointUrl, signingSecrets, toEndpointView } from './webhook-endpoints';
+import { PUBLIC_DESTINATIONS_ONLY } from '../runtime/destination';
+import { MemoryStore } from '../adapters/memory/store';
+import {
+  checkEndpointUrl,
+  createEndpoint,
+  deleteEndpoint,
+  listEndpoints,
+  MAX_ENDPOINTS_PER_MODE,
+  signingSecrets,
+  toDeliveryView,
+  toEndpointView,
+} from './webhook-endpoints';
 
 const endpoint = (over: Partial<WebhookEndpoint> = {}): WebhookEndpoint => ({
   id: 'we_1',
@@ -25,9 +36,23 @@ describe('webhook endpoint rules', () => {
     expect(JSON.stringify(toEndpointView(rotated))).not.toContain('whsec_');
   });
 
-  it('accepts http(s) URLs without credentials; live mode wants https to a public address', async () => {
-    const rules = { allowPrivate: false, rotationOverlapSeconds: 0, resolve: async () => [{ address: '93.184.216.34', family: 4 }] };
-    expect(await checkEndpointUrl('http://127.0.0.1:9/x', 'test', rules)).toBeNull();
+  it('accepts http(s) URLs without credentials to a public address; live mode wants https', async () => {
+    const rules = {
+      destinations: PUBLIC_DESTINATIONS_ONLY,
+      rotationOverlapSeconds: 0,
+      resolve: async () => [{ address: '93.184.216.34', family: 4 }],
+    };
+    // One rule for both modes (issue 26 item 6): loopback only where the operator allows it.
+    expect(await checkEndpointUrl('http://127.0.0.1:9/x', 'test', rules)).toMatchObject({ status: 422, error: 'DESTINATION_REFUSED' });
+    const local = { ...rules, destinations: { ...PUBLIC_DESTINATIONS_ONLY, allowLoopback: true } };
+    expect(await checkEndpointUrl('http://127.0.0.1:9/x', 'test', local)).toBeNull();
+    expect(await checkEndpointUrl('http://127.0.0.1:9/x', 'live', local)).toBeNull();
+    expect(await checkEndpointUrl('http://127.0.0.1:9100/admin', 'test', local)).toMatchObject({ status: 422 });
+    expect(await checkEndpointUrl('http://hooks.example.com/x', 'test', rules)).toBeNull();
+    // A name without an address: taken in test mode (each attempt resolves it again), refused in live.
+    const nowhere = { ...rules, resolve: async () => [] };
+    expect(await checkEndpointUrl('https://tienda.example/x', 'test', nowhere)).toBeNull();
+    expect(await checkEndpointUrl('https://tienda.example/x', 'live', nowhere)).toMatchObject({ status: 422 });
     expect(await checkEndpointUrl('https://hooks.example.com/x', 'live', rules)).toBeNull();
     expect(await checkEndpointUrl('not a url', 'test', rules)).toMatchObject({ status: 400, detail: { url: 'is not a valid URL' } });
     expect(await checkEndpointUrl('ftp://a.example.com/x', 'test', rules)).toMatchObject({ status: 400 });
@@ -41,6 +66,72 @@ describe('webhook endpoint rules', () => {
       status: 422,
       error: 'DESTINATION_REFUSED',
     });
-    expect(await checkEndpointUrl('http://10.0.0.5/x', 'live', { ...internal, allowPrivate: true })).toBeNull();
+    const priv = { ...internal, destinations: { ...PUBLIC_DESTINATIONS_ONLY, allowPrivate: true } };
+    expect(await checkEndpointUrl('http://10.0.0.5/x', 'live', priv)).toBeNull();
+  });
+
+  it('caps the endpoints of one merchant in one mode (issue 26 item 8), racing registrations included', async () => {
+    const store = new MemoryStore();
+    const rules = {
+      destinations: PUBLIC_DESTINATIONS_ONLY,
+      rotationOverlapSeconds: 0,
+      resolve: async () => [{ address: '93.184.216.34', family: 4 }],
+    };
+    const tienda = { merchantId: 'tienda', mode: 'test' as const };
+    const create = (caller = tienda, i = 0) => createEndpoint(store, caller, { url: `https://hooks.example.com/${i}` }, rules);
+    for (let i = 0; i < MAX_ENDPOINTS_PER_MODE; i++) expect((await create(tienda, i)).ok).toBe(true);
+    const refused = await create(tienda, 99);
+    expect(refused).toMatchObject({ ok: false, problem: { status: 422, error: 'ENDPOINT_LIMIT' } });
+    expect(await listEndpoints(store, tienda)).toHaveLength(MAX_ENDPOINTS_PER_MODE);
+    // Live mode and other merchants have caps of their own; a deleted endpoint makes room.
+    expect((await create({ merchantId: 'tienda', mode: 'live' })).ok).toBe(true);
+    expect((await create({ merchantId: 'otra', mode: 'test' })).ok).toBe(true);
+    await deleteEndpoint(store, tienda, (await listEndpoints(store, tienda))[0]!.id);
+    expect((await create(tienda, 100)).ok).toBe(true);
+    // Registrations at once: however many race past the count, the cap holds.
+    const racer = { merchantId: 'carrera', mode: 'test' as const };
+    const raced = await Promise.all([...Array(3 * MAX_ENDPOINTS_PER_MODE).keys()].map((i) => create(racer, i)));
+    expect(raced.filter((r) => r.ok)).toHaveLength(MAX_ENDPOINTS_PER_MODE);
+    expect(await listEndpoints(store, racer)).toHaveLength(MAX_ENDPOINTS_PER_MODE);
+  });
+
+  it('shows attempt errors as categories, even those an older notifier stored with an address (issue 26 item 6)', () => {
+    const stored = [
+      'Error: connect ECONNREFUSED 10.0.0.5:9100',
+      'Error: connect ECONNREFUSED ::1:9100',
+      'destination refused: 169.254.169.254 is an internal address',
+      'TimeoutError: The operation was aborted due to timeout',
+      'TypeError: fetch failed',
+      'HTTP 401',
+      'endpoint removed or inactive',
+      null,
+    ];
+    const view = toDeliveryView({
+      id: 'd1',
+      merchantId: 'm1',
+      mode: 'test',
+      endpointId: 'we_1',
+      url: 'https://hooks.example.com/x',
+      txnId: 'txn_1',
+      event: 'transaccion.liquidada',
+      body: '{}',
+      status: 'exhausted',
+      attempts: stored.map((error, i) => ({ n: i + 1, at: '2026-01-01T00:00:00.000Z', statusCode: null, latencyMs: 1, error })),
+      nextAttemptAt: null,
+      lease: null,
+      createdAt: '2026-01-01T00:00:00.000Z',
+      updatedAt: '2026-01-01T00:00:00.000Z',
+    });
+    expect(view.intentos.map((a) => a.error)).toEqual([
+      'connection refused',
+      'connection refused',
+      'destination refused',
+      'timeout',
+      'connection failed',
+      'HTTP 401',
+      'endpoint removed or inactive',
+      null,
+    ]);
+    expect(JSON.stringify(view.intentos)).not.toMatch(/10\.0\.0\.5|::1|169\.254|9100/);
   });
 });

@@ -3,7 +3,8 @@ import { Type, type Static } from '@sinclair/typebox';
 import { literals } from '../contracts/literals';
 import { WEBHOOK_EVENTS, type WebhookBody, type WebhookEvent } from '../contracts/webhook';
 import type { PageCursor, Store, WebhookDelivery, WebhookEndpoint } from '../ports/store';
-import { refusedDestination, type Resolver } from '../runtime/destination';
+import { isIP } from 'node:net';
+import { addressClass, refusedDestination, shownAttemptError, type DestinationPolicy, type Resolver } from '../runtime/destination';
 import type { Mode } from './bancos';
 import { findOwnTransaction } from './transaction-list';
 
@@ -22,15 +23,34 @@ export interface Caller {
 export type Problem =
   | { status: 400; error: 'VALIDATION'; detail: Record<string, string> }
   | { status: 404; error: 'NOT_FOUND'; message: string }
-  | { status: 422; error: 'DESTINATION_REFUSED'; message: string; detail: Record<string, string> };
+  | { status: 422; error: 'DESTINATION_REFUSED'; message: string; detail: Record<string, string> }
+  | { status: 422; error: 'ENDPOINT_LIMIT'; message: string };
 export type Outcome<T> = { ok: true; value: T } | { ok: false; problem: Problem };
 
 const ok = <T>(value: T): Outcome<T> => ({ ok: true, value });
 const notFound = (what: string): Outcome<never> => ({ ok: false, problem: { status: 404, error: 'NOT_FOUND', message: `no ${what}` } });
 
+/**
+ * Endpoints one merchant may have in one mode (deleted ones do not count). Each is attempted for every
+ * event it subscribes to, so the cap bounds what one payout costs the notifier (docs/webhooks.md "Limits").
+ */
+export const MAX_ENDPOINTS_PER_MODE = 10;
+
+const endpointLimit = (): Outcome<never> => ({
+  ok: false,
+  problem: {
+    status: 422,
+    error: 'ENDPOINT_LIMIT',
+    message: `at most ${MAX_ENDPOINTS_PER_MODE} webhook endpoints per mode: delete one first`,
+  },
+});
+
 export interface EndpointRules {
-  /** Lets live endpoints point at internal or plain-http addresses (tests and local runs only). */
-  allowPrivate: boolean;
+  /**
+   * The destination rule, the notifier's at every attempt (`loadDestinationPolicy`): internal addresses
+   * only as the operator allows them, never a port of the switch; in test mode as in live.
+   */
+  destinations: DestinationPolicy;
   /** How long a rotated secret keeps signing beside the new one. */
   rotationOverlapSeconds: number;
   resolve?: Resolver;
@@ -95,7 +115,10 @@ export const DeliveryView = Type.Object({
       en: Type.String(),
       codigo_http: Type.Union([Type.Integer(), Type.Null()]),
       latencia_ms: Type.Number(),
-      error: Type.Union([Type.String(), Type.Null()]),
+      error: Type.Union([Type.String(), Type.Null()], {
+        description:
+          'Why the attempt failed, as a category: `HTTP <status>` (your receiver answered), `destination refused`, `timeout`, `connection refused`, `connection closed`, `name not resolved`, `TLS error`, `connection failed`, `endpoint removed or inactive`',
+      }),
     }),
   ),
   creada: Type.String(),
@@ -119,7 +142,14 @@ export const toDeliveryView = (d: WebhookDelivery): DeliveryView => ({
   url: d.url,
   estado: d.status,
   proximo_intento: d.status === 'pending' ? d.nextAttemptAt : null,
-  intentos: d.attempts.map((a) => ({ n: a.n, en: a.at, codigo_http: a.statusCode, latencia_ms: a.latencyMs, error: a.error })),
+  // Attempts stored by an older notifier may hold an address in their error: shown as its category.
+  intentos: d.attempts.map((a) => ({
+    n: a.n,
+    en: a.at,
+    codigo_http: a.statusCode,
+    latencia_ms: a.latencyMs,
+    error: shownAttemptError(a.error),
+  })),
   creada: d.createdAt,
 });
 
@@ -134,7 +164,11 @@ export function signingSecrets(endpoint: WebhookEndpoint, now: Date): string[] {
 
 const newSecret = () => `whsec_${randomBytes(24).toString('base64url')}`;
 
-/** The URL rules: parseable http(s), no credentials; in live mode https to a public address only. */
+/**
+ * The URL rules: parseable http(s), no credentials, a destination the rule allows (test mode as live:
+ * test traffic is no licence to reach the switch's network); in live mode https, unless the operator
+ * allowed local receivers (which have no certificate).
+ */
 export async function checkEndpointUrl(url: string, mode: Mode, rules: EndpointRules): Promise<Problem | null> {
   let parsed: URL;
   try {
@@ -145,13 +179,20 @@ export async function checkEndpointUrl(url: string, mode: Mode, rules: EndpointR
   if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:')
     return { status: 400, error: 'VALIDATION', detail: { url: 'must be http or https' } };
   if (parsed.username || parsed.password) return { status: 400, error: 'VALIDATION', detail: { url: 'must not carry credentials' } };
-  if (mode === 'live' && !rules.allowPrivate) {
-    if (parsed.protocol !== 'https:') return { status: 400, error: 'VALIDATION', detail: { url: 'must be https in live mode' } };
-    // The notifier refuses internal destinations at every live attempt; refuse them here first.
-    const refused = await refusedDestination(url, rules.resolve);
-    if (refused) return { status: 422, error: 'DESTINATION_REFUSED', message: `webhook url refused: ${refused}`, detail: { url: refused } };
-  }
+  if (mode === 'live' && parsed.protocol !== 'https:' && !localReceiver(parsed, rules.destinations))
+    return { status: 400, error: 'VALIDATION', detail: { url: 'must be https in live mode' } };
+  // The notifier refuses such destinations at every attempt; refuse them here first. A test-mode name
+  // that resolves nowhere (yet: the sandbox's example URLs) is taken: each attempt resolves it again.
+  const refused = await refusedDestination(url, rules.destinations, rules.resolve, { acceptUnresolvable: mode === 'test' });
+  if (refused) return { status: 422, error: 'DESTINATION_REFUSED', message: `webhook url refused: ${refused}`, detail: { url: refused } };
   return null;
+}
+
+/** A receiver the operator allowed on an internal address (no certificate there): plain http is fine in live mode too. */
+function localReceiver(url: URL, destinations: DestinationPolicy): boolean {
+  if (!destinations.allowLoopback && !destinations.allowPrivate) return false;
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  return host === 'localhost' || (isIP(host) !== 0 && addressClass(host) !== 'public');
 }
 
 /** The caller's endpoint (not deleted), or null. */
@@ -173,6 +214,7 @@ export async function createEndpoint(
 ): Promise<Outcome<WebhookEndpoint>> {
   const problem = await checkEndpointUrl(input.url, caller.mode, rules);
   if (problem) return { ok: false, problem };
+  if ((await listEndpoints(store, caller)).length >= MAX_ENDPOINTS_PER_MODE) return endpointLimit();
   const events = input.events && input.events.length > 0 ? [...new Set(input.events)] : [...WEBHOOK_EVENTS];
   const endpoint: WebhookEndpoint = {
     id: `we_${randomUUID().replace(/-/g, '').slice(0, 16)}`,
@@ -188,6 +230,13 @@ export async function createEndpoint(
     updatedAt: now.toISOString(),
   };
   await store.webhooks.insert(endpoint);
+  // Registrations racing past the count: the earliest (by creation, then id) keep their places, a
+  // later one beyond the cap is deleted again and refused, so the cap holds however many race.
+  const all = (await listEndpoints(store, caller)).sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id));
+  if (all.findIndex((e) => e.id === endpoint.id) >= MAX_ENDPOINTS_PER_MODE) {
+    await store.webhooks.update(endpoint.id, { active: false, deletedAt: now.toISOString(), updatedAt: now.toISOString() });
+    return endpointLimit();
+  }
   return ok(endpoint);
 }
 

@@ -196,6 +196,12 @@ export interface DeliveryAttempt {
  * A webhook delivery: one state change to one endpoint. The body bytes are fixed when it is created
  * and sent unchanged on every attempt, so the signature is always over the body actually sent.
  */
+/** Whose deliveries share one fair share of the notifier's attempts: one merchant in one mode. */
+export interface DeliveryLane {
+  merchantId: string;
+  mode: Mode;
+}
+
 export interface WebhookDelivery {
   /** `<txnId>.v<version>.<endpointId>`: a redelivered event cannot create a second delivery. */
   id: string;
@@ -375,8 +381,10 @@ export interface Store {
      * Leases one of the pending deliveries due earliest (nextAttemptAt ≤ now) whose lease is free or
      * expired, atomically: of replicas asking at once, one gets it. Null when none is due, or (a
      * shared store) when concurrent callers took every early candidate: ask again at the next poll.
+     * Deliveries of the `busy` lanes (merchant and mode) are passed over: a merchant whose attempts
+     * fill its share waits alone, the others' deliveries are leased meanwhile (docs/webhooks.md).
      */
-    claimDue(now: string, owner: string, leaseUntil: string): Promise<WebhookDelivery | null>;
+    claimDue(now: string, owner: string, leaseUntil: string, busy?: readonly DeliveryLane[]): Promise<WebhookDelivery | null>;
     /** Records an attempt's result and releases the lease; only the lease owner may. */
     complete(
       id: string,

@@ -2,6 +2,7 @@ import { lookup as dnsLookup } from 'node:dns/promises';
 import { isIP, type LookupFunction } from 'node:net';
 import ipaddr from 'ipaddr.js';
 import { Agent, buildConnector, fetch as undiciFetch, type Dispatcher, type RequestInit, type Response } from 'undici';
+import { ConfigError, type EnvReader } from '../config/env';
 
 /**
  * SSRF guard of outbound webhooks. A destination may not be any address of the special-purpose
@@ -13,7 +14,9 @@ import { Agent, buildConnector, fetch as undiciFetch, type Dispatcher, type Requ
  * Checking an address and then letting the HTTP client resolve the name again is open to DNS
  * rebinding, so the check runs inside the client's own connection: `destinationAgent` resolves the
  * name once, vets every address and hands the vetted one to the socket. `refusedDestination` is the
- * same rule for registration and for a readable error before an attempt.
+ * same rule for registration and for a readable error before an attempt. The rule is one for test and
+ * live mode (test traffic is no licence to scan the switch's network): internal addresses only where
+ * the operator allows them (`DestinationPolicy`), and never a port the switch itself listens on.
  */
 
 export type Resolver = (hostname: string) => Promise<{ address: string; family: number }[]>;
@@ -45,12 +48,30 @@ function embeddedV4(bytes: number[], offset: number): ipaddr.IPv4 {
 
 /** Whether an address (any textual form) is internal or otherwise special-purpose; unparseable counts as internal. */
 export function isInternalAddress(address: string): boolean {
+  return addressClass(address) !== 'public';
+}
+
+/**
+ * What an address is to the destination rule: `loopback` (127.0.0.0/8 and ::1, in any textual form,
+ * IPv4-mapped included), `internal` (every other special-purpose address, and anything unparseable)
+ * or `public`.
+ */
+export function addressClass(address: string): 'public' | 'loopback' | 'internal' {
   const text = address.replace(/^\[|\]$/g, '').replace(/%.*$/, '');
-  if (!ipaddr.isValid(text)) return true;
+  if (!ipaddr.isValid(text)) return 'internal';
   const parsed = ipaddr.parse(text);
-  if (parsed.kind() === 'ipv4') return v4Internal(parsed as ipaddr.IPv4);
-  const v6 = parsed as ipaddr.IPv6;
-  if (v6.isIPv4MappedAddress()) return v4Internal(v6.toIPv4Address());
+  const v4 =
+    parsed.kind() === 'ipv4'
+      ? (parsed as ipaddr.IPv4)
+      : (parsed as ipaddr.IPv6).isIPv4MappedAddress()
+        ? (parsed as ipaddr.IPv6).toIPv4Address()
+        : null;
+  if (v4) return v4.range() === 'loopback' ? 'loopback' : v4Internal(v4) ? 'internal' : 'public';
+  if ((parsed as ipaddr.IPv6).range() === 'loopback') return 'loopback';
+  return v6Internal(parsed as ipaddr.IPv6) ? 'internal' : 'public';
+}
+
+function v6Internal(v6: ipaddr.IPv6): boolean {
   const bytes = v6.toByteArray();
   // Embedded IPv4 forms: the IPv4 inside decides (a public one is reachable; a private one is not).
   if (v6.match(NAT64, 96)) return v4Internal(embeddedV4(bytes, 12));
@@ -66,52 +87,148 @@ export function isInternalAddress(address: string): boolean {
 export class DestinationRefused extends Error {
   override name = 'DestinationRefused';
   readonly code = 'EDESTINATIONREFUSED';
+  /** The name has no address (yet): nothing was refused for what it points at. */
+  readonly unresolvable: boolean;
+  constructor(message: string, options: { unresolvable?: boolean } = {}) {
+    super(message);
+    this.unresolvable = options.unresolvable ?? false;
+  }
 }
 
-/** Resolves `hostname` once and returns its addresses only when every one of them is allowed. */
+/**
+ * Which non-public destinations the operator allows. Public addresses are always allowed (at any
+ * port); a loopback address only with `allowLoopback` or `allowPrivate`, any other internal address
+ * only with `allowPrivate`, and on those never one of `ownPorts`: the switch's own listeners
+ * (merchant, panel, operator/admin, health and metrics ports), so a webhook cannot call the switch.
+ */
+export interface DestinationPolicy {
+  /** Loopback receivers (127.0.0.0/8, ::1): `npm start`'s local receivers. */
+  allowLoopback: boolean;
+  /** Every internal address (tests and drills on a private network; never a deployment). */
+  allowPrivate: boolean;
+  /** Ports never connected to on a non-public address. */
+  ownPorts: ReadonlySet<number>;
+}
+
+/**
+ * The default listening ports of every service of the switch (docs/configuration.md): merchant 3000,
+ * panel 3100, operator 9100, the services' health and metrics ports 9101–9109. In a deployment each
+ * process sees only its own `PORT`/`HEALTH_PORT`, so the defaults are always in the set and
+ * `SWITCH_OWN_PORTS` adds any port moved elsewhere.
+ */
+export const SWITCH_DEFAULT_PORTS: readonly number[] = [3000, 3100, 9100, 9101, 9102, 9103, 9104, 9105, 9106, 9107, 9108, 9109];
+
+/** The strictest rule: public addresses only (a deployment's default). */
+export const PUBLIC_DESTINATIONS_ONLY: DestinationPolicy = {
+  allowLoopback: false,
+  allowPrivate: false,
+  ownPorts: new Set(SWITCH_DEFAULT_PORTS),
+};
+
+/**
+ * The destination rule from the environment, the same in the gateway, the panel and the notifier:
+ * `SWITCH_WEBHOOK_ALLOW_LOOPBACK`, `SWITCH_WEBHOOK_ALLOW_PRIVATE` (both default false), and the
+ * switch's own ports (the defaults, this process's `PORT`, `OPERATOR_PORT`, `PANEL_PORT`,
+ * `HEALTH_PORT`, and the comma-separated `SWITCH_OWN_PORTS`).
+ */
+export function loadDestinationPolicy(env: EnvReader): DestinationPolicy {
+  const ownPorts = new Set(SWITCH_DEFAULT_PORTS);
+  for (const name of ['PORT', 'OPERATOR_PORT', 'PANEL_PORT', 'HEALTH_PORT']) {
+    const port = env.int(name, 0, { min: 0, max: 65535 });
+    if (port > 0) ownPorts.add(port);
+  }
+  const extra = env.optionalString('SWITCH_OWN_PORTS');
+  for (const item of extra ? extra.split(',').map((s) => s.trim()) : []) {
+    if (!/^[0-9]{1,5}$/.test(item) || Number(item) < 1 || Number(item) > 65535)
+      throw new ConfigError('SWITCH_OWN_PORTS', `"${item}" is not a port (a comma-separated list of 1–65535)`);
+    ownPorts.add(Number(item));
+  }
+  return {
+    allowLoopback: env.bool('SWITCH_WEBHOOK_ALLOW_LOOPBACK', false),
+    allowPrivate: env.bool('SWITCH_WEBHOOK_ALLOW_PRIVATE', false),
+    ownPorts,
+  };
+}
+
+/**
+ * Why one address and port may not receive a webhook under `policy`, or null when it may. Pure: the
+ * whole rule, tested without connecting anywhere.
+ */
+export function refusedAddress(address: string, port: number, policy: DestinationPolicy): string | null {
+  const kind = addressClass(address);
+  if (kind === 'public') return null;
+  if (kind === 'loopback' && !policy.allowLoopback && !policy.allowPrivate) return `internal address ${address} (loopback)`;
+  if (kind === 'internal' && !policy.allowPrivate) return `internal address ${address}`;
+  if (policy.ownPorts.has(port)) return `port ${port} of internal address ${address}, a port of the switch itself`;
+  return null;
+}
+
+/** The port a URL connects to (its default when none is written). */
+export function destinationPort(protocol: string, port: string): number {
+  return port ? Number(port) : protocol === 'https:' ? 443 : 80;
+}
+
+/** Resolves `hostname` once and returns its addresses only when every one of them is allowed at `port`. */
 export async function vettedAddresses(
   hostname: string,
+  port: number,
+  policy: DestinationPolicy,
   resolve: Resolver = systemResolver,
 ): Promise<{ address: string; family: number }[]> {
   const host = hostname.replace(/^\[|\]$/g, '');
   if (isIP(host)) {
-    if (isInternalAddress(host)) throw new DestinationRefused(`${host} is an internal address`);
+    const refused = refusedAddress(host, port, policy);
+    if (refused) throw new DestinationRefused(refused);
     return [{ address: host, family: isIP(host) }];
   }
   const found = await resolve(host).catch(() => []);
-  if (found.length === 0) throw new DestinationRefused(`cannot resolve ${host}`);
-  const internal = found.find((a) => isInternalAddress(a.address));
-  if (internal) throw new DestinationRefused(`${host} resolves to internal address ${internal.address}`);
+  if (found.length === 0) throw new DestinationRefused(`cannot resolve ${host}`, { unresolvable: true });
+  for (const a of found) {
+    const refused = refusedAddress(a.address, port, policy);
+    if (refused) throw new DestinationRefused(`${host} resolves to ${refused}`);
+  }
   return found;
 }
 
-/** Why a URL may not receive webhooks, or null when it may (registration and before each attempt). */
-export async function refusedDestination(url: string, resolve: Resolver = systemResolver): Promise<string | null> {
-  let host: string;
+/**
+ * Why a URL may not receive webhooks, or null when it may (registration, and before each attempt for
+ * a readable reason; the connection is vetted again inside the agent). `acceptUnresolvable`: a name
+ * without an address passes (test-mode registration: every attempt resolves and vets it again).
+ */
+export async function refusedDestination(
+  url: string,
+  policy: DestinationPolicy = PUBLIC_DESTINATIONS_ONLY,
+  resolve: Resolver = systemResolver,
+  options: { acceptUnresolvable?: boolean } = {},
+): Promise<string | null> {
+  let target: URL;
   try {
-    const u = new URL(url);
-    if (u.protocol !== 'https:' && u.protocol !== 'http:') return `scheme ${u.protocol} not allowed`;
-    host = u.hostname;
+    target = new URL(url);
+    if (target.protocol !== 'https:' && target.protocol !== 'http:') return `scheme ${target.protocol} not allowed`;
   } catch {
     return 'invalid URL';
   }
   try {
-    await vettedAddresses(host, resolve);
+    await vettedAddresses(target.hostname, destinationPort(target.protocol, target.port), policy, resolve);
     return null;
   } catch (error) {
-    if (error instanceof DestinationRefused) return error.message;
+    if (error instanceof DestinationRefused) return error.unresolvable && options.acceptUnresolvable ? null : error.message;
     throw error;
   }
 }
 
 /**
- * A `lookup` for `net.connect`: resolves once, vets every address, hands over only vetted ones.
- * Works with and without `all` (Node's happy-eyeballs asks for all addresses).
+ * A `lookup` for `net.connect` to `port`: resolves once, vets every address, hands over only vetted
+ * ones. Works with and without `all` (Node's happy-eyeballs asks for all addresses).
  */
-export function guardedLookup(resolve: Resolver = systemResolver): LookupFunction {
+export function guardedLookup(
+  resolve: Resolver = systemResolver,
+  policy: DestinationPolicy = PUBLIC_DESTINATIONS_ONLY,
+  port = 443,
+): LookupFunction {
   return ((hostname: string, options: { all?: boolean; family?: number | string } | number, callback: (...args: unknown[]) => void) => {
     const all = typeof options === 'object' && options !== null && options.all === true;
-    vettedAddresses(hostname, resolve).then(
+    vettedAddresses(hostname, port, policy, resolve).then(
       (addresses) => {
         if (all) callback(null, addresses);
         else callback(null, addresses[0]!.address, addresses[0]!.family);
@@ -124,34 +241,49 @@ export function guardedLookup(resolve: Resolver = systemResolver): LookupFunctio
 /**
  * An HTTP agent that connects only to vetted addresses: a literal IP host is checked before the
  * socket opens, a name is resolved by `guardedLookup` inside the connection (no second resolution).
+ * Keep-alive like `fetch`'s; one connector per destination port (the rule depends on the port).
  */
-export function destinationAgent(options: { resolve?: Resolver; connectTimeoutMs?: number } = {}): Agent {
-  const base = buildConnector({
-    lookup: guardedLookup(options.resolve),
-    timeout: options.connectTimeoutMs ?? 10_000,
-  } as buildConnector.BuildOptions);
+export function destinationAgent(options: { resolve?: Resolver; connectTimeoutMs?: number; policy?: DestinationPolicy } = {}): Agent {
+  const policy = options.policy ?? PUBLIC_DESTINATIONS_ONLY;
+  const connectors = new Map<number, buildConnector.connector>();
+  const connectorFor = (port: number) => {
+    let connector = connectors.get(port);
+    if (!connector) {
+      connector = buildConnector({
+        lookup: guardedLookup(options.resolve, policy, port),
+        timeout: options.connectTimeoutMs ?? 10_000,
+      } as buildConnector.BuildOptions);
+      connectors.set(port, connector);
+    }
+    return connector;
+  };
   return new Agent({
     connect: (opts, callback) => {
       const host = opts.hostname.replace(/^\[|\]$/g, '');
-      if (isIP(host) && isInternalAddress(host)) {
-        callback(new DestinationRefused(`${host} is an internal address`), null);
+      const port = destinationPort(opts.protocol, opts.port);
+      const refused = isIP(host) ? refusedAddress(host, port, policy) : null;
+      if (refused) {
+        callback(new DestinationRefused(refused), null);
         return;
       }
-      base(opts, callback);
+      connectorFor(port)(opts, callback);
     },
   });
 }
 
-/** An agent without the address check (test mode, or private destinations allowed): keep-alive like `fetch`'s. */
-export function plainAgent(options: { connectTimeoutMs?: number } = {}): Agent {
-  return new Agent({ connect: { timeout: options.connectTimeoutMs ?? 10_000 } });
-}
+/**
+ * How much of a receiver's answer is read: its status is all that counts, and the first bytes are
+ * read only so that a short answer leaves the connection reusable. Past this the socket is destroyed,
+ * so a receiver streaming an endless body costs an attempt no more memory than this (and undici's
+ * one chunk of buffering).
+ */
+export const RESPONSE_READ_LIMIT_BYTES = 4096;
 
 /**
  * One POST through a given agent (undici's `request`, so the agent is the one that connects): the
- * response's status once its body has been read whole. Unlike `fetch` it builds no Request, Response
- * or web streams per call, which is most of the CPU a webhook attempt costs. No redirect is followed.
- * `signal` bounds the whole exchange, the body included.
+ * response's status once at most `RESPONSE_READ_LIMIT_BYTES` of its body have been read. Unlike
+ * `fetch` it builds no Request, Response or web streams per call, which is most of the CPU a webhook
+ * attempt costs. No redirect is followed. `signal` bounds the whole exchange, the body included.
  */
 export async function postVia(
   agent: Dispatcher,
@@ -166,9 +298,75 @@ export async function postVia(
     headers: init.headers,
     body: init.body,
     signal: init.signal,
+    highWaterMark: RESPONSE_READ_LIMIT_BYTES,
   });
-  await res.body.arrayBuffer().catch(() => undefined);
+  let read = 0;
+  try {
+    for await (const chunk of res.body) {
+      read += (chunk as Buffer).length;
+      if (read >= RESPONSE_READ_LIMIT_BYTES) break;
+    }
+  } catch {
+    // A body cut short changes nothing: the status has arrived.
+  } finally {
+    // Leaving the loop early (or failing) destroys the body and with it the socket; a body read to
+    // its end left the connection for the next attempt.
+    if (!res.body.destroyed && read >= RESPONSE_READ_LIMIT_BYTES) res.body.destroy();
+  }
   return res.statusCode;
+}
+
+/**
+ * What a failed attempt is called where the merchant reads it (delivery lists of the API and the
+ * panel): a coarse category, never an address, a port or a timing of the switch's network. The full
+ * error goes to the notifier's log for the operator.
+ */
+export function attemptErrorCategory(error: unknown): string {
+  const chain: { name?: string; code?: string }[] = [];
+  for (let e: unknown = error, depth = 0; e && typeof e === 'object' && depth < 4; e = (e as { cause?: unknown }).cause, depth++)
+    chain.push(e as { name?: string; code?: string });
+  const has = (test: (e: { name?: string; code?: string }) => boolean) => chain.some(test);
+  if (has((e) => e.name === 'DestinationRefused')) return 'destination refused';
+  if (
+    has(
+      (e) =>
+        e.name === 'TimeoutError' || e.code === 'UND_ERR_CONNECT_TIMEOUT' || e.code === 'UND_ERR_HEADERS_TIMEOUT' || e.code === 'ETIMEDOUT',
+    )
+  )
+    return 'timeout';
+  if (has((e) => e.code === 'ECONNREFUSED')) return 'connection refused';
+  if (has((e) => e.code === 'ENOTFOUND' || e.code === 'EAI_AGAIN')) return 'name not resolved';
+  if (has((e) => typeof e.code === 'string' && (/^ERR_TLS|^ERR_SSL|CERT|SELF_SIGNED/.test(e.code) || e.code.startsWith('DEPTH_ZERO'))))
+    return 'TLS error';
+  if (has((e) => e.code === 'ECONNRESET' || e.code === 'UND_ERR_SOCKET' || e.code === 'EPIPE')) return 'connection closed';
+  return 'connection failed';
+}
+
+const CATEGORIES = new Set([
+  'destination refused',
+  'timeout',
+  'connection refused',
+  'name not resolved',
+  'TLS error',
+  'connection closed',
+  'connection failed',
+  'endpoint removed or inactive',
+]);
+
+/**
+ * A stored attempt error as the merchant may read it: the categories above and `HTTP <status>` as they
+ * are; the free text older notifiers stored (`Error: connect ECONNREFUSED 10.0.0.5:9100`,
+ * `destination refused: … internal address …`) reduced to its category, so no stored address shows.
+ */
+export function shownAttemptError(error: string | null): string | null {
+  if (error === null || CATEGORIES.has(error) || /^HTTP [0-9]{3}$/.test(error)) return error;
+  if (error.startsWith('destination refused')) return 'destination refused';
+  if (/timeout|timed out|ETIMEDOUT/i.test(error)) return 'timeout';
+  if (error.includes('ECONNREFUSED')) return 'connection refused';
+  if (/ENOTFOUND|EAI_AGAIN/.test(error)) return 'name not resolved';
+  if (/ECONNRESET|EPIPE|socket|closed/i.test(error)) return 'connection closed';
+  if (/TLS|SSL|certificate/i.test(error)) return 'TLS error';
+  return 'connection failed';
 }
 
 /** `fetch` through a given agent (undici's own, so the agent is the one that connects). */

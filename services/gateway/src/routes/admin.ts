@@ -16,6 +16,7 @@ import {
   MERCHANT_ID_PATTERN,
   OPEN_STATES,
   refusedDestination,
+  type DestinationPolicy,
   registerWebhook,
   WEBHOOK_EVENTS,
   type Mode,
@@ -50,7 +51,7 @@ const digest = (s: string) => createHash('sha256').update(s).digest();
  */
 export function adminRoutes(
   app: FastifyInstance,
-  deps: { store: Store; bus: Bus; adminToken: string; allowPrivateWebhooks?: boolean; keys?: KeyCache },
+  deps: { store: Store; bus: Bus; adminToken: string; webhookDestinations?: DestinationPolicy; keys?: KeyCache },
 ): void {
   const expected = digest(deps.adminToken);
   app.addHook('onRequest', async (request, reply) => {
@@ -136,8 +137,8 @@ export function adminRoutes(
       const { merchantId } = request.params as { merchantId: string };
       await merchantOr404(merchantId);
       const body = request.body as { mode: Mode; url: string; events: WebhookEvent[] };
-      // The notifier refuses internal destinations at every live attempt; refuse them here first.
-      const refused = body.mode === 'live' && !deps.allowPrivateWebhooks ? await refusedDestination(body.url) : null;
+      // The notifier refuses such destinations at every attempt, test and live; refuse them here first.
+      const refused = await refusedDestination(body.url, deps.webhookDestinations, undefined, { acceptUnresolvable: body.mode === 'test' });
       if (refused) throw new HttpProblem(422, { error: 'DESTINATION_REFUSED', message: `webhook url refused: ${refused}` });
       const endpoint = await registerWebhook(deps.store, { merchantId, ...body });
       return reply.code(201).send({ ...endpoint, note: 'the secret is shown once; verify x-service-signature with it' });

@@ -68,7 +68,7 @@ export function webhookRoutes(app: FastifyInstance, deps: { store: Store; rules:
         tags,
         summary: 'Register a webhook endpoint',
         description:
-          'The answer carries the signing `secret`, the only time it is shown. In live mode the URL must be https and resolve to a public address (422 DESTINATION_REFUSED otherwise).',
+          'The answer carries the signing `secret`, the only time it is shown. In both modes the URL must resolve to a public address, unless the operator allowed local receivers, and never to a port of the switch itself (422 DESTINATION_REFUSED otherwise); in live mode it must be https. At most 10 endpoints per mode (422 ENDPOINT_LIMIT: delete one first).',
         security,
         body: EndpointCreateBody,
         response: { 201: EndpointWithSecret, ...errorResponses(400, 401, 413, 415, 422, 429, 503) },

@@ -34,7 +34,7 @@ const problemText = (p: Problem): string =>
 /** Webhook endpoints and their deliveries, with the rules of shared/src/domain/webhook-endpoints.ts. */
 export function webhookPages(app: FastifyInstance, ctx: PanelContext): void {
   const { store, base } = ctx;
-  const rules: EndpointRules = { allowPrivate: ctx.config.allowPrivateWebhooks, rotationOverlapSeconds: ctx.config.rotationOverlapSeconds };
+  const rules: EndpointRules = { destinations: ctx.config.webhookDestinations, rotationOverlapSeconds: ctx.config.rotationOverlapSeconds };
 
   const listPage = async (request: FastifyRequest, reply: FastifyReply, extra: Record<string, unknown> = {}, status = 200) =>
     ctx.page(

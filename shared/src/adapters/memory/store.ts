@@ -424,19 +424,23 @@ export class MemoryStore implements Store {
         .sort(newestFirst)
         .slice(0, Math.max(0, limit))
         .map(copy),
-    claimDue: async (now, owner, leaseUntil) => {
-      // The earliest due (ties: the first inserted): the heap's first current entry, or a pending
-      // delivery whose lease ran out.
+    claimDue: async (now, owner, leaseUntil, busy = []) => {
+      const passedOver = (d: WebhookDelivery) => busy.some((l) => l.merchantId === d.merchantId && l.mode === d.mode);
+      // The earliest due (ties: the first inserted) of a lane not busy: the heap's first current such
+      // entry, or a pending delivery whose lease ran out. Busy lanes' entries are set aside and put back.
+      const aside: DueEntry[] = [];
       let top = this.freeDeliveries.peek();
-      while (top && !this.freeEntryCurrent(top)) {
-        this.freeDeliveries.pop();
+      while (top && (!this.freeEntryCurrent(top) || (top.at <= now && passedOver(this.deliveryRows.get(top.id)!)))) {
+        const popped = this.freeDeliveries.pop()!;
+        if (this.freeEntryCurrent(popped)) aside.push(popped);
         top = this.freeDeliveries.peek();
       }
+      for (const entry of aside) this.freeDeliveries.push(entry);
       let due = top && top.at <= now ? this.deliveryRows.get(top.id) : undefined;
       let dueSeq = top?.seq ?? 0;
       for (const id of this.leasedDeliveries) {
         const d = this.deliveryRows.get(id)!;
-        if (d.nextAttemptAt === null || d.nextAttemptAt > now || d.lease!.until >= now) continue;
+        if (d.nextAttemptAt === null || d.nextAttemptAt > now || d.lease!.until >= now || passedOver(d)) continue;
         const seq = this.deliverySeq.get(id)!;
         const order = due ? d.nextAttemptAt.localeCompare(due.nextAttemptAt!) : -1;
         if (order < 0 || (order === 0 && seq < dueSeq)) {

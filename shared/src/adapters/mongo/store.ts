@@ -568,8 +568,11 @@ export class MongoStore implements Store {
     listForTransaction: (txnId) => this.deliveryDocs.find({ txnId }, { createdAt: 1, _id: 1 }),
     listForEndpoint: (endpointId, limit, cursor) =>
       this.deliveryDocs.find(cursor ? { $and: [{ endpointId }, afterCursor(cursor)] } : { endpointId }, { createdAt: -1, _id: -1 }, limit),
-    claimDue: async (now, owner, leaseUntil) => {
-      const candidates = await this.deliveryDocs.find(LOOP_QUERIES.deliveriesDue(now), { nextAttemptAt: 1, _id: 1 }, 10);
+    claimDue: async (now, owner, leaseUntil, busy = []) => {
+      // Busy lanes (merchant and mode) are passed over by the query itself.
+      const query = LOOP_QUERIES.deliveriesDue(now);
+      if (busy.length > 0) query.$nor = busy.map((l) => ({ merchantId: l.merchantId, mode: l.mode }));
+      const candidates = await this.deliveryDocs.find(query, { nextAttemptAt: 1, _id: 1 }, 10);
       // Workers and replicas polling together see the same candidates; starting each at a random one
       // spreads them instead of all racing for the first.
       const start = Math.floor(Math.random() * candidates.length);
