@@ -228,7 +228,13 @@ describe('throttling never locks out a valid key', () => {
     const ok = await from(ip, t.key);
     expect(ok.statusCode, ok.body).toBe(200);
     // A payout too, not only a read.
-    const paid = await t.inject({ method: 'POST', url: '/switch/v1/pagar', payload: pagarBody(), headers: { 'x-switch-key': t.key }, remoteAddress: ip });
+    const paid = await t.inject({
+      method: 'POST',
+      url: '/switch/v1/pagar',
+      payload: pagarBody(),
+      headers: { 'x-switch-key': t.key },
+      remoteAddress: ip,
+    });
     expect(paid.statusCode, paid.body).toBe(200);
   });
 
@@ -269,7 +275,13 @@ describe('throttling never locks out a valid key', () => {
     const { switchKey } = await issueKey(t.sw.store, 'iterando', 'test');
     const ip = '192.0.2.1';
     for (let i = 0; i < 120; i++) {
-      const res = await t.inject({ method: 'POST', url: '/switch/v1/pagar', payload: { nada: i }, headers: { 'x-switch-key': switchKey }, remoteAddress: ip });
+      const res = await t.inject({
+        method: 'POST',
+        url: '/switch/v1/pagar',
+        payload: { nada: i },
+        headers: { 'x-switch-key': switchKey },
+        remoteAddress: ip,
+      });
       expect(res.statusCode).toBe(400);
     }
     for (let i = 0; i < 10; i++) {
@@ -283,7 +295,17 @@ describe('throttling never locks out a valid key', () => {
       expect(res.statusCode).toBe(404);
     }
     const token = tokenBody();
-    expect((await t.inject({ method: 'POST', url: '/switch/v1/cobrar/token', payload: token, headers: { 'x-switch-key': switchKey }, remoteAddress: ip })).statusCode).toBe(200);
+    expect(
+      (
+        await t.inject({
+          method: 'POST',
+          url: '/switch/v1/cobrar/token',
+          payload: token,
+          headers: { 'x-switch-key': switchKey },
+          remoteAddress: ip,
+        })
+      ).statusCode,
+    ).toBe(200);
     for (let i = 0; i < 10; i++) {
       const res = await t.inject({
         method: 'POST',
@@ -294,7 +316,13 @@ describe('throttling never locks out a valid key', () => {
       });
       expect(res.statusCode, res.body).toBe(422);
     }
-    const paid = await t.inject({ method: 'POST', url: '/switch/v1/pagar', payload: pagarBody(), headers: { 'x-switch-key': switchKey }, remoteAddress: ip });
+    const paid = await t.inject({
+      method: 'POST',
+      url: '/switch/v1/pagar',
+      payload: pagarBody(),
+      headers: { 'x-switch-key': switchKey },
+      remoteAddress: ip,
+    });
     expect(paid.statusCode, paid.body).toBe(200);
   });
 
@@ -304,9 +332,21 @@ describe('throttling never locks out a valid key', () => {
     expect((await from(ip, WRONG)).statusCode).toBe(429);
     const rpc = { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} };
     const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
-    const bad = await t.inject({ method: 'POST', url: '/mcp', payload: rpc, headers: { ...headers, 'x-switch-key': WRONG }, remoteAddress: ip });
+    const bad = await t.inject({
+      method: 'POST',
+      url: '/mcp',
+      payload: rpc,
+      headers: { ...headers, 'x-switch-key': WRONG },
+      remoteAddress: ip,
+    });
     expect(bad.statusCode).toBe(429);
-    const ok = await t.inject({ method: 'POST', url: '/mcp', payload: rpc, headers: { ...headers, authorization: `Bearer ${t.key}` }, remoteAddress: ip });
+    const ok = await t.inject({
+      method: 'POST',
+      url: '/mcp',
+      payload: rpc,
+      headers: { ...headers, authorization: `Bearer ${t.key}` },
+      remoteAddress: ip,
+    });
     expect(ok.statusCode, ok.body).toBe(200);
   });
 });
@@ -319,9 +359,17 @@ describe('request budget per key', () => {
       const { switchKey: other } = await issueKey(t.sw.store, 'vecino', 'test');
       const ip = '198.51.100.77';
       // Wrong keys naming the merchant, and another merchant's key, from the same address.
-      for (let i = 0; i < 10; i++) await t.inject({ method: 'GET', url: '/switch/v1/bancos', headers: { 'x-switch-key': `${t.merchantId}:sk_test_wrong${String(i).padStart(24, '0')}` }, remoteAddress: ip });
+      for (let i = 0; i < 10; i++)
+        await t.inject({
+          method: 'GET',
+          url: '/switch/v1/bancos',
+          headers: { 'x-switch-key': `${t.merchantId}:sk_test_wrong${String(i).padStart(24, '0')}` },
+          remoteAddress: ip,
+        });
       for (let i = 0; i < 4; i++)
-        expect((await t.inject({ method: 'GET', url: '/switch/v1/bancos', headers: { 'x-switch-key': other }, remoteAddress: ip })).statusCode).toBe(200);
+        expect(
+          (await t.inject({ method: 'GET', url: '/switch/v1/bancos', headers: { 'x-switch-key': other }, remoteAddress: ip })).statusCode,
+        ).toBe(200);
       const codes: number[] = [];
       const remaining: string[] = [];
       for (let i = 0; i < 5; i++) {

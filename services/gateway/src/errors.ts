@@ -3,7 +3,7 @@ import { STATUS_CODES } from 'node:http';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { NOMBRE_PATTERN, SchemaViolation, UUID_PATTERN } from '@switch/shared';
 import { BodyRefused } from './json';
-import { bodyUnread, markRefusedInput, REFUSED_INPUT_CODES } from './throttle';
+import { bodyUnread } from './throttle';
 
 interface AjvLikeError {
   keyword: string;
@@ -120,10 +120,7 @@ export function installErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError & { validationContext?: string }, request, reply) => {
     // No route here: whatever the body (fastify reads it before the not-found handler), 404 or 405.
     if (request.is404) return notFound(request, reply);
-    if (error instanceof HttpProblem) {
-      if (error.statusCode === 422 && REFUSED_INPUT_CODES.has(error.body.error)) markRefusedInput(request);
-      return reply.code(error.statusCode).send(error.body);
-    }
+    if (error instanceof HttpProblem) return reply.code(error.statusCode).send(error.body);
     if (error instanceof BodyRefused) return reply.code(error.statusCode).send(error.body);
     if (error.validation) {
       const root = error.validationContext === 'querystring' ? 'query' : (error.validationContext ?? 'body');

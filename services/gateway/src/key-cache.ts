@@ -1,5 +1,14 @@
 import { timingSafeEqual } from 'node:crypto';
-import { announceMerchantChange, hashSecret, parseSwitchKey, TOPICS, type Bus, type Mode, type Store, type Subscription } from '@switch/shared';
+import {
+  announceMerchantChange,
+  hashSecret,
+  parseSwitchKey,
+  TOPICS,
+  type Bus,
+  type Mode,
+  type Store,
+  type Subscription,
+} from '@switch/shared';
 import type { Caller } from './auth';
 
 const MAX_ENTRIES = 50_000;
@@ -8,9 +17,10 @@ const MAX_ENTRIES = 50_000;
 const LAST_USE_RESOLUTION_MS = 60_000;
 
 /**
- * A key that matches nothing re-reads the merchant's keys, at most this often: a key issued where no
- * event tells this gateway (the operator CLI writing to the store) works within this time, and a flood
- * of wrong keys naming one merchant costs at most one store read per merchant in this time.
+ * A key that matches nothing re-reads the merchant's keys (a key issued where no event tells this
+ * gateway, by the operator CLI writing to the store, works at once). From an address that spent its
+ * budget of failed keys (`thrifty`), at most this often: a flood of wrong keys naming one merchant
+ * then costs at most one store read per merchant in this time.
  */
 const REREAD_ON_MISMATCH_MS = 1_000;
 
@@ -46,7 +56,7 @@ function matching(merchant: MerchantKeys, presented: Buffer, mode: Mode): Mercha
  * are both decided from memory (docs/decisions.md "Throttling that never locks out a valid key").
  * A merchant id the store does not know (or an inactive merchant) is remembered as having no keys.
  * A malformed key is refused without any lookup; a well-formed key that matches nothing re-reads the
- * merchant's keys at most once a second (`REREAD_ON_MISMATCH_MS`).
+ * merchant's keys, from an address throttled for failed keys at most once a second per merchant.
  *
  * A revocation or a merchant's deactivation takes effect at once on the gateway that made it, on
  * every other gateway as soon as the key-change event reaches it, and within `ttlMs` in any case
@@ -77,26 +87,32 @@ export class KeyCache {
     return (await this.verify(header))?.caller ?? null;
   }
 
-  /** The key behind `<merchant>:<secret>`, or null when no active key of that merchant and mode matches. */
-  async verify(header: string | undefined): Promise<VerifiedKey | null> {
+  /**
+   * The key behind `<merchant>:<secret>`, or null when no active key of that merchant and mode matches.
+   * `thrifty`: a key matching nothing re-reads the store at most once a second per merchant.
+   */
+  async verify(header: string | undefined, options: { thrifty?: boolean } = {}): Promise<VerifiedKey | null> {
     const parsed = parseSwitchKey(header);
     if (!parsed) return null;
     const presented = Buffer.from(hashSecret(parsed.secret), 'hex');
-    let merchant = await this.merchantKeys(parsed.merchantId);
-    let match = matching(merchant, presented, parsed.mode);
-    if (!match && this.now() - merchant.loadedAt >= REREAD_ON_MISMATCH_MS) {
-      merchant = await this.merchantKeys(parsed.merchantId, true);
-      match = matching(merchant, presented, parsed.mode);
-    }
+    const cached = this.cached(parsed.merchantId);
+    let match = cached && matching(cached, presented, parsed.mode);
+    const reread = !cached || !options.thrifty || this.now() - cached.loadedAt >= REREAD_ON_MISMATCH_MS;
+    if (!match && reread) match = matching(await this.load(parsed.merchantId), presented, parsed.mode);
     if (!match) return null;
     this.markUsed(match);
     return { caller: { merchantId: parsed.merchantId, mode: parsed.mode }, keyId: match.id };
   }
 
-  private async merchantKeys(merchantId: string, reread = false): Promise<MerchantKeys> {
-    const at = this.now();
+  /** The merchant's keys as remembered, while they are within their time. */
+  private cached(merchantId: string): MerchantKeys | undefined {
     const hit = this.entries.get(merchantId);
-    if (hit && hit.until > at && !reread) return hit;
+    return hit && hit.until > this.now() ? hit : undefined;
+  }
+
+  /** Reads the merchant's active keys from the store and remembers them. */
+  private async load(merchantId: string): Promise<MerchantKeys> {
+    const at = this.now();
     const merchant = await this.store.merchants.get(merchantId);
     const records = merchant?.active ? await this.store.apiKeys.listForMerchant(merchantId) : [];
     const entry: MerchantKeys = {
