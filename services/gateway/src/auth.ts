@@ -28,7 +28,7 @@ export function installAuth(app: FastifyInstance, keys: KeyCache, throttle: Thro
     const header = request.headers['x-switch-key'];
     const verified = await verifyKey(keys, typeof header === 'string' ? header : undefined, throttle.addressSpent(request));
     if (!verified) return throttle.refuseKey(request, reply);
-    const refused = throttle.admitKey(request, reply, verified);
+    const refused = throttle.admitKey(reply, verified);
     if (refused) return refused;
     request.caller = verified.caller;
   });

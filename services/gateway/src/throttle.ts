@@ -138,7 +138,7 @@ export class Throttle {
    * returned; within it, undefined. A tool call the MCP server injects counts here like the same REST
    * request (one budget for both); the MCP transport's own requests (initialize, tool lists) do not.
    */
-  admitKey = (request: FastifyRequest, reply: FastifyReply, key: VerifiedKey): FastifyReply | undefined => {
+  admitKey = (reply: FastifyReply, key: VerifiedKey): FastifyReply | undefined => {
     const spent = this.requests.add(`k|${key.keyId}`);
     const limit = this.limits.requests;
     reply
