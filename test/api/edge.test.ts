@@ -196,6 +196,26 @@ describe('hostile bodies', () => {
     for (const res of answers) expect(res.headers['cache-control'], `${res.statusCode}`).toBe('no-store');
   });
 
+  it.each([
+    ['__proto__', '{"__proto__":{"x":1},'],
+    ['beneficiario.__proto__', null],
+    ['constructor', '{"constructor":{"prototype":{"x":1}},'],
+    ['prototype', '{"prototype":{},'],
+  ])("a %s key → 400 naming it, nothing claimed (it became the clone's prototype: 503 and a claim left behind)", async (path, prefix) => {
+    const body = pagarBody();
+    const text =
+      prefix === null
+        ? JSON.stringify(body).replace('"beneficiario":{', '"beneficiario":{"__proto__":{"tipo":"cuenta"},')
+        : JSON.stringify(body).replace(/^\{/, prefix);
+    const json = await refusedRaw('/switch/v1/pagar', text, 400);
+    expect(json).toEqual({ error: 'VALIDATION', detail: { [path]: expect.stringMatching(/reserved/) } });
+    expect(await t.sw.store.idempotency.get(idempotencyScope(t.merchantId, 'test', 'pagar', body.idempotency_key as string))).toBeNull();
+    // The same key with a clean body then runs as a new operation, not a replay.
+    const res = await t.post('/switch/v1/pagar', body);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.headers['idempotent-replayed']).toBeUndefined();
+  });
+
   it('no idempotency claim for any refused request', async () => {
     const body = pagarBody();
     const text = JSON.stringify(body).replace(/"monto":\{[^}]*\}/, '"monto":{"valor":1},"monto":{"valor":99999}');
