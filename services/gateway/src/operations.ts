@@ -6,6 +6,7 @@ import {
   fingerprint,
   idempotencyScope,
   isReconcilable,
+  SchemaViolation,
   settledForReply,
   toResultado,
   TOPICS,
@@ -96,7 +97,14 @@ export class Operations {
         message: `idempotency_key ${body.idempotency_key} was already used for a different ${clean.kind} request; use a new key for a new operation`,
       });
     }
-    return { resultado: await this.answer(caller, txnId, clean, print, claim.claimed, tokenId), replayed: !claim.claimed };
+    try {
+      return { resultado: await this.answer(caller, txnId, clean, print, claim.claimed, tokenId), replayed: !claim.claimed };
+    } catch (error) {
+      // The bus refused the command (its schema) before sending anything: the operation never started,
+      // so the claim goes too and a retry with the key runs it (rather than answer a replay of nothing).
+      if (claim.claimed && error instanceof PublishRefused) await store.idempotency.release(scope, candidate).catch(() => undefined);
+      throw error;
+    }
   }
 
   /** Current state of a transaction, asking its bank first when the outcome is still open (SPEC 4.4). */
@@ -168,6 +176,7 @@ export class Operations {
       await send();
     } catch (error) {
       waiting.cancel();
+      if (error instanceof SchemaViolation) throw new PublishRefused(error.message);
       unavailable(error);
     }
     const event = await waiting.result;
@@ -270,6 +279,9 @@ export function tokenMismatch(token: TokenRequest, cobrar: CobrarRequest): strin
   if (canonicalJson(token.pagador) !== canonicalJson(cobrar.pagador)) differs.push('pagador');
   return differs;
 }
+
+/** The bus refused a command by its schema: nothing was sent (503, as any dependency failure). */
+class PublishRefused extends DependencyDown {}
 
 function unavailable(error: unknown): never {
   throw new DependencyDown(error instanceof Error ? error.message : String(error));

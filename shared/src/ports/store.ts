@@ -271,6 +271,11 @@ export interface Store {
   idempotency: {
     claim(claim: IdempotencyClaim): Promise<ClaimResult>;
     get(scope: string): Promise<IdempotencyClaim | null>;
+    /**
+     * Deletes the claim of `scope` if it still names `txnId` (its claimer's operation), so a retry with
+     * the key runs the operation: only for a claim whose operation certainly never started.
+     */
+    release(scope: string, txnId: string): Promise<void>;
   };
   transactions: {
     /** Inserts a new transaction; `false` when one with that id exists already. */

@@ -198,6 +198,9 @@ export class MemoryStore implements Store {
       return { claimed: true };
     },
     get: async (scope) => copy(this.claimRows.get(scope) ?? null),
+    release: async (scope, txnId) => {
+      if (this.claimRows.get(scope)?.txnId === txnId) this.claimRows.delete(scope);
+    },
   };
 
   /*
