@@ -108,6 +108,43 @@ describe('hostile bodies', () => {
     expect(json.detail).toEqual({ concepto: expect.stringMatching(/control characters/) });
   });
 
+  const INVISIBLE: [string, string][] = [
+    ['U+202E (right-to-left override)', '\\u202e'],
+    ['U+202A (left-to-right embedding)', '\\u202a'],
+    ['U+2066 (isolate)', '\\u2066'],
+    ['U+200F (right-to-left mark)', '\\u200f'],
+    ['U+061C (Arabic letter mark)', '\\u061c'],
+    ['U+200B (zero-width space)', '\\u200b'],
+    ['U+200D (zero-width joiner)', '\\u200d'],
+    ['U+2060 (word joiner)', '\\u2060'],
+    ['U+FEFF (byte order mark)', '\\ufeff'],
+    ['U+00AD (soft hyphen)', '\\u00ad'],
+    ['U+FDD0 (noncharacter)', '\\ufdd0'],
+    ['U+FFFF (noncharacter)', '\\uffff'],
+    ['U+1FFFE (noncharacter, astral)', '\\ud83f\\udffe'],
+    ['U+E000 (private use)', '\\ue000'],
+    ['U+F0000 (private use, plane 15)', '\\udb80\\udc00'],
+    ['U+E0041 (tag character)', '\\udb40\\udc41'],
+    ['U+FFF9 (interlinear annotation)', '\\ufff9'],
+  ];
+  it.each(INVISIBLE)('%s in nombre or concepto → 400 naming the field (it reached bank messages and the panel)', async (_label, char) => {
+    for (const [field, body] of [
+      ['beneficiario.nombre', pagarBody({ beneficiario: telefono({ nombre: 'PLACEHOLDER' }) })],
+      ['concepto', pagarBody({ concepto: 'PLACEHOLDER' })],
+    ] as const) {
+      const text = JSON.stringify(body).replace('PLACEHOLDER', `Ana${char}Pérez`);
+      const json = await refusedRaw('/switch/v1/pagar', text, 400);
+      expect(json.detail, field).toEqual({ [field]: expect.stringMatching(/invisible/) });
+    }
+  });
+
+  it('Spanish text passes: accents, ñ, ü, spaces and common punctuation', async () => {
+    const nombre = 'José Ñúñez-Güell, S.A. (Av. 5 #12)';
+    const concepto = '¿Pago? ¡Sí! Factura nº 12/3 — 50%';
+    const res = await t.post('/switch/v1/pagar', pagarBody({ beneficiario: telefono({ nombre }), concepto }));
+    expect(res.statusCode, res.body).toBe(200);
+  });
+
   it('a surrogate pair (an emoji) is text, not an error', async () => {
     const res = await t.post('/switch/v1/pagar', pagarBody({ beneficiario: telefono({ nombre: 'Ana 😀' }) }));
     expect(res.statusCode, res.body).toBe(200);

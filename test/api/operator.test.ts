@@ -98,6 +98,19 @@ describe('operator surfaces are not on the merchant port', () => {
     expect((await from('203.0.113.8', bearer)).statusCode).toBe(200);
   });
 
+  it("a merchant's nombre with a bidi override or a zero-width character → 400 naming it; Spanish names pass", async () => {
+    t = await startTestSwitch({ config: { adminToken: ADMIN } });
+    const create = (id: string, nombre: string) =>
+      t!.operator({ method: 'POST', url: '/admin/v1/merchants', headers: bearer, payload: { id, nombre } });
+    for (const nombre of ['Tienda\u202eodnum', 'Tienda\u200dX', '\ufeffTienda']) {
+      const res = await create('invisible', nombre);
+      expect(res.statusCode, res.body).toBe(400);
+      expect(Object.keys(res.json().detail)).toEqual(['nombre']);
+    }
+    expect(await t.sw.store.merchants.get('invisible')).toBeNull();
+    expect((await create('panaderia', 'Panadería Núñez & Güell, C.A.')).statusCode).toBe(201);
+  });
+
   it('a live webhook to an internal address is refused at registration (finding 9)', async () => {
     t = await startTestSwitch({ config: { adminToken: ADMIN, allowPrivateWebhooks: false } });
     for (const url of [

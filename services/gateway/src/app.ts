@@ -5,7 +5,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import {
   addMoneyKeywords,
   announcingChanges,
-  API_SCHEMAS,
+  HTTP_API_SCHEMAS,
   checkReady,
   metrics,
   READY_TIMEOUT_MS,
@@ -138,8 +138,8 @@ export async function buildGateway(given: GatewayDeps): Promise<Gateway> {
     }
   });
 
-  // The contracts' named schemas (shared/src/contracts/api.ts) become the document's components.
-  for (const [name, schema] of Object.entries(API_SCHEMAS)) app.addSchema({ ...schema, $id: name });
+  // The contracts' named schemas (shared/src/contracts/api.ts), in their HTTP form, become the document's components.
+  for (const [name, schema] of Object.entries(HTTP_API_SCHEMAS)) app.addSchema({ ...schema, $id: name });
   await app.register(swagger, {
     openapi: openApiDocument(),
     hideUntagged: false,
