@@ -2,7 +2,6 @@ import type { FastifyInstance } from 'fastify';
 import { Type, type TSchema } from '@sinclair/typebox';
 import { CobrarBody, ConsultarBody, httpForm, PagarBody, Resultado, ReversoBody, TokenBody, type OperationRequest } from '@switch/shared';
 import type { Operations } from '../operations';
-import { HttpProblem } from '../errors';
 import { errorResponses } from './responses';
 import { REPLAYED_HEADER } from '../mcp/rest';
 
