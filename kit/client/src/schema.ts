@@ -432,7 +432,7 @@ export interface components {
              * @example V12345678
              */
             identificacion: string;
-            /** @description 1 to 40 characters, not all blank; no control characters (C0, DEL, C1, U+2028, U+2029) */
+            /** @description 1 to 40 characters, not all blank: letters of any script (accents, ñ, ü), digits, spaces, punctuation and symbols; no control characters nor invisible ones (C0, DEL, C1, U+2028/2029, bidi marks and overrides, zero-width characters, U+FEFF, soft hyphen, tags, private use, noncharacters) */
             nombre: string;
         } & (unknown & unknown);
         Monto: {
@@ -455,6 +455,7 @@ export interface components {
              */
             idempotency_key: string;
             monto: components["schemas"]["Monto"];
+            /** @description 1 to 35 characters: letters of any script (accents, ñ, ü), digits, spaces, punctuation and symbols; no control characters nor invisible ones (C0, DEL, C1, U+2028/2029, bidi marks and overrides, zero-width characters, U+FEFF, soft hyphen, tags, private use, noncharacters) */
             concepto: string;
             /** @description Channel the merchant collected the order through */
             canal?: "web" | "app" | "pos" | "api";
@@ -470,6 +471,7 @@ export interface components {
              */
             idempotency_key: string;
             monto: components["schemas"]["Monto"];
+            /** @description 1 to 35 characters: letters of any script (accents, ñ, ü), digits, spaces, punctuation and symbols; no control characters nor invisible ones (C0, DEL, C1, U+2028/2029, bidi marks and overrides, zero-width characters, U+FEFF, soft hyphen, tags, private use, noncharacters) */
             concepto: string;
             /** @description Channel the merchant collected the order through */
             canal?: "web" | "app" | "pos" | "api";
@@ -487,6 +489,7 @@ export interface components {
              */
             idempotency_key: string;
             monto: components["schemas"]["Monto"];
+            /** @description 1 to 35 characters: letters of any script (accents, ñ, ü), digits, spaces, punctuation and symbols; no control characters nor invisible ones (C0, DEL, C1, U+2028/2029, bidi marks and overrides, zero-width characters, U+FEFF, soft hyphen, tags, private use, noncharacters) */
             concepto: string;
             /** @description Channel the merchant collected the order through */
             canal?: "web" | "app" | "pos" | "api";
@@ -508,6 +511,7 @@ export interface components {
              */
             idempotency_key: string;
             id: string;
+            /** @description 1 to 35 characters: letters of any script (accents, ñ, ü), digits, spaces, punctuation and symbols; no control characters nor invisible ones (C0, DEL, C1, U+2028/2029, bidi marks and overrides, zero-width characters, U+FEFF, soft hyphen, tags, private use, noncharacters) */
             concepto?: string;
         };
         Resultado: {
@@ -653,7 +657,7 @@ export interface components {
                 [key: string]: string;
             };
         };
-        /** @description Too many requests, or too many refused requests, from this address or merchant; see `retry-after` */
+        /** @description A valid key over its own request budget (see the `RateLimit-*` headers), or a request without a valid key from an address that sent too many of them; see `retry-after`. A valid key is never refused because of failed requests, its own or anyone else's */
         RateLimitedError: {
             /** @enum {string} */
             error: "RATE_LIMITED";
@@ -820,6 +824,12 @@ export interface operations {
             /** @description Read `estado` for the money outcome; HTTP 200 only says the switch answered */
             200: {
                 headers: {
+                    /** @description Requests a minute this key may make on this gateway (`SWITCH_RATE_LIMIT_PER_MINUTE`, divided among the gateway replicas). */
+                    "ratelimit-limit"?: number;
+                    /** @description Requests this key has left in the current minute. */
+                    "ratelimit-remaining"?: number;
+                    /** @description Seconds until the current minute ends and the budget is whole again. */
+                    "ratelimit-reset"?: number;
                     /** @description Present (`true`) when this answer is a replay: the idempotency_key was already used by an earlier request with the same body, and this is that operation (no new one was created). Absent on the first answer. */
                     "idempotent-replayed"?: "true";
                     [name: string]: unknown;
@@ -882,9 +892,17 @@ export interface operations {
                     "application/json": components["schemas"]["RefusedRequestError"];
                 };
             };
-            /** @description Too many requests, or too many refused requests, from this address or merchant; see `retry-after` */
+            /** @description A valid key over its own request budget (see the `RateLimit-*` headers), or a request without a valid key from an address that sent too many of them; see `retry-after`. A valid key is never refused because of failed requests, its own or anyone else's */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying (until the current one-minute window ends). */
+                    "retry-after"?: number;
+                    /** @description Requests a minute this key may make on this gateway (`SWITCH_RATE_LIMIT_PER_MINUTE`, divided among the gateway replicas). */
+                    "ratelimit-limit"?: number;
+                    /** @description Requests this key has left in the current minute. */
+                    "ratelimit-remaining"?: number;
+                    /** @description Seconds until the current minute ends and the budget is whole again. */
+                    "ratelimit-reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -918,6 +936,12 @@ export interface operations {
             /** @description Read `estado` for the money outcome; HTTP 200 only says the switch answered */
             200: {
                 headers: {
+                    /** @description Requests a minute this key may make on this gateway (`SWITCH_RATE_LIMIT_PER_MINUTE`, divided among the gateway replicas). */
+                    "ratelimit-limit"?: number;
+                    /** @description Requests this key has left in the current minute. */
+                    "ratelimit-remaining"?: number;
+                    /** @description Seconds until the current minute ends and the budget is whole again. */
+                    "ratelimit-reset"?: number;
                     /** @description Present (`true`) when this answer is a replay: the idempotency_key was already used by an earlier request with the same body, and this is that operation (no new one was created). Absent on the first answer. */
                     "idempotent-replayed"?: "true";
                     [name: string]: unknown;
@@ -980,9 +1004,17 @@ export interface operations {
                     "application/json": components["schemas"]["RefusedRequestError"];
                 };
             };
-            /** @description Too many requests, or too many refused requests, from this address or merchant; see `retry-after` */
+            /** @description A valid key over its own request budget (see the `RateLimit-*` headers), or a request without a valid key from an address that sent too many of them; see `retry-after`. A valid key is never refused because of failed requests, its own or anyone else's */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying (until the current one-minute window ends). */
+                    "retry-after"?: number;
+                    /** @description Requests a minute this key may make on this gateway (`SWITCH_RATE_LIMIT_PER_MINUTE`, divided among the gateway replicas). */
+                    "ratelimit-limit"?: number;
+                    /** @description Requests this key has left in the current minute. */
+                    "ratelimit-remaining"?: number;
+                    /** @description Seconds until the current minute ends and the budget is whole again. */
+                    "ratelimit-reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1016,6 +1048,12 @@ export interface operations {
             /** @description Read `estado` for the money outcome; HTTP 200 only says the switch answered */
             200: {
                 headers: {
+                    /** @description Requests a minute this key may make on this gateway (`SWITCH_RATE_LIMIT_PER_MINUTE`, divided among the gateway replicas). */
+                    "ratelimit-limit"?: number;
+                    /** @description Requests this key has left in the current minute. */
+                    "ratelimit-remaining"?: number;
+                    /** @description Seconds until the current minute ends and the budget is whole again. */
+                    "ratelimit-reset"?: number;
                     /** @description Present (`true`) when this answer is a replay: the idempotency_key was already used by an earlier request with the same body, and this is that operation (no new one was created). Absent on the first answer. */
                     "idempotent-replayed"?: "true";
                     [name: string]: unknown;
@@ -1078,9 +1116,17 @@ export interface operations {
                     "application/json": components["schemas"]["RefusedRequestError"];
                 };
             };
-            /** @description Too many requests, or too many refused requests, from this address or merchant; see `retry-after` */
+            /** @description A valid key over its own request budget (see the `RateLimit-*` headers), or a request without a valid key from an address that sent too many of them; see `retry-after`. A valid key is never refused because of failed requests, its own or anyone else's */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying (until the current one-minute window ends). */
+                    "retry-after"?: number;
+                    /** @description Requests a minute this key may make on this gateway (`SWITCH_RATE_LIMIT_PER_MINUTE`, divided among the gateway replicas). */
+                    "ratelimit-limit"?: number;
+                    /** @description Requests this key has left in the current minute. */
+                    "ratelimit-remaining"?: number;
+                    /** @description Seconds until the current minute ends and the budget is whole again. */
+                    "ratelimit-reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1114,6 +1160,12 @@ export interface operations {
             /** @description Read `estado` for the money outcome; HTTP 200 only says the switch answered */
             200: {
                 headers: {
+                    /** @description Requests a minute this key may make on this gateway (`SWITCH_RATE_LIMIT_PER_MINUTE`, divided among the gateway replicas). */
+                    "ratelimit-limit"?: number;
+                    /** @description Requests this key has left in the current minute. */
+                    "ratelimit-remaining"?: number;
+                    /** @description Seconds until the current minute ends and the budget is whole again. */
+                    "ratelimit-reset"?: number;
                     /** @description Present (`true`) when this answer is a replay: the idempotency_key was already used by an earlier request with the same body, and this is that operation (no new one was created). Absent on the first answer. */
                     "idempotent-replayed"?: "true";
                     [name: string]: unknown;
@@ -1176,9 +1228,17 @@ export interface operations {
                     "application/json": components["schemas"]["UnsupportedMediaTypeError"];
                 };
             };
-            /** @description Too many requests, or too many refused requests, from this address or merchant; see `retry-after` */
+            /** @description A valid key over its own request budget (see the `RateLimit-*` headers), or a request without a valid key from an address that sent too many of them; see `retry-after`. A valid key is never refused because of failed requests, its own or anyone else's */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying (until the current one-minute window ends). */
+                    "retry-after"?: number;
+                    /** @description Requests a minute this key may make on this gateway (`SWITCH_RATE_LIMIT_PER_MINUTE`, divided among the gateway replicas). */
+                    "ratelimit-limit"?: number;
+                    /** @description Requests this key has left in the current minute. */
+                    "ratelimit-remaining"?: number;
+                    /** @description Seconds until the current minute ends and the budget is whole again. */
+                    "ratelimit-reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1212,6 +1272,12 @@ export interface operations {
             /** @description Read `estado` for the money outcome; HTTP 200 only says the switch answered */
             200: {
                 headers: {
+                    /** @description Requests a minute this key may make on this gateway (`SWITCH_RATE_LIMIT_PER_MINUTE`, divided among the gateway replicas). */
+                    "ratelimit-limit"?: number;
+                    /** @description Requests this key has left in the current minute. */
+                    "ratelimit-remaining"?: number;
+                    /** @description Seconds until the current minute ends and the budget is whole again. */
+                    "ratelimit-reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1263,9 +1329,17 @@ export interface operations {
                     "application/json": components["schemas"]["UnsupportedMediaTypeError"];
                 };
             };
-            /** @description Too many requests, or too many refused requests, from this address or merchant; see `retry-after` */
+            /** @description A valid key over its own request budget (see the `RateLimit-*` headers), or a request without a valid key from an address that sent too many of them; see `retry-after`. A valid key is never refused because of failed requests, its own or anyone else's */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying (until the current one-minute window ends). */
+                    "retry-after"?: number;
+                    /** @description Requests a minute this key may make on this gateway (`SWITCH_RATE_LIMIT_PER_MINUTE`, divided among the gateway replicas). */
+                    "ratelimit-limit"?: number;
+                    /** @description Requests this key has left in the current minute. */
+                    "ratelimit-remaining"?: number;
+                    /** @description Seconds until the current minute ends and the budget is whole again. */
+                    "ratelimit-reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1295,6 +1369,12 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Requests a minute this key may make on this gateway (`SWITCH_RATE_LIMIT_PER_MINUTE`, divided among the gateway replicas). */
+                    "ratelimit-limit"?: number;
+                    /** @description Requests this key has left in the current minute. */
+                    "ratelimit-remaining"?: number;
+                    /** @description Seconds until the current minute ends and the budget is whole again. */
+                    "ratelimit-reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1319,9 +1399,17 @@ export interface operations {
                     "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description Too many requests, or too many refused requests, from this address or merchant; see `retry-after` */
+            /** @description A valid key over its own request budget (see the `RateLimit-*` headers), or a request without a valid key from an address that sent too many of them; see `retry-after`. A valid key is never refused because of failed requests, its own or anyone else's */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying (until the current one-minute window ends). */
+                    "retry-after"?: number;
+                    /** @description Requests a minute this key may make on this gateway (`SWITCH_RATE_LIMIT_PER_MINUTE`, divided among the gateway replicas). */
+                    "ratelimit-limit"?: number;
+                    /** @description Requests this key has left in the current minute. */
+                    "ratelimit-remaining"?: number;
+                    /** @description Seconds until the current minute ends and the budget is whole again. */
+                    "ratelimit-reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1359,6 +1447,12 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Requests a minute this key may make on this gateway (`SWITCH_RATE_LIMIT_PER_MINUTE`, divided among the gateway replicas). */
+                    "ratelimit-limit"?: number;
+                    /** @description Requests this key has left in the current minute. */
+                    "ratelimit-remaining"?: number;
+                    /** @description Seconds until the current minute ends and the budget is whole again. */
+                    "ratelimit-reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1401,9 +1495,17 @@ export interface operations {
                     "application/json": components["schemas"]["RefusedRequestError"];
                 };
             };
-            /** @description Too many requests, or too many refused requests, from this address or merchant; see `retry-after` */
+            /** @description A valid key over its own request budget (see the `RateLimit-*` headers), or a request without a valid key from an address that sent too many of them; see `retry-after`. A valid key is never refused because of failed requests, its own or anyone else's */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying (until the current one-minute window ends). */
+                    "retry-after"?: number;
+                    /** @description Requests a minute this key may make on this gateway (`SWITCH_RATE_LIMIT_PER_MINUTE`, divided among the gateway replicas). */
+                    "ratelimit-limit"?: number;
+                    /** @description Requests this key has left in the current minute. */
+                    "ratelimit-remaining"?: number;
+                    /** @description Seconds until the current minute ends and the budget is whole again. */
+                    "ratelimit-reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1456,6 +1558,12 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Requests a minute this key may make on this gateway (`SWITCH_RATE_LIMIT_PER_MINUTE`, divided among the gateway replicas). */
+                    "ratelimit-limit"?: number;
+                    /** @description Requests this key has left in the current minute. */
+                    "ratelimit-remaining"?: number;
+                    /** @description Seconds until the current minute ends and the budget is whole again. */
+                    "ratelimit-reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1498,9 +1606,17 @@ export interface operations {
                     "application/json": components["schemas"]["RefusedRequestError"];
                 };
             };
-            /** @description Too many requests, or too many refused requests, from this address or merchant; see `retry-after` */
+            /** @description A valid key over its own request budget (see the `RateLimit-*` headers), or a request without a valid key from an address that sent too many of them; see `retry-after`. A valid key is never refused because of failed requests, its own or anyone else's */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying (until the current one-minute window ends). */
+                    "retry-after"?: number;
+                    /** @description Requests a minute this key may make on this gateway (`SWITCH_RATE_LIMIT_PER_MINUTE`, divided among the gateway replicas). */
+                    "ratelimit-limit"?: number;
+                    /** @description Requests this key has left in the current minute. */
+                    "ratelimit-remaining"?: number;
+                    /** @description Seconds until the current minute ends and the budget is whole again. */
+                    "ratelimit-reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1573,6 +1689,12 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Requests a minute this key may make on this gateway (`SWITCH_RATE_LIMIT_PER_MINUTE`, divided among the gateway replicas). */
+                    "ratelimit-limit"?: number;
+                    /** @description Requests this key has left in the current minute. */
+                    "ratelimit-remaining"?: number;
+                    /** @description Seconds until the current minute ends and the budget is whole again. */
+                    "ratelimit-reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1597,9 +1719,17 @@ export interface operations {
                     "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description Too many requests, or too many refused requests, from this address or merchant; see `retry-after` */
+            /** @description A valid key over its own request budget (see the `RateLimit-*` headers), or a request without a valid key from an address that sent too many of them; see `retry-after`. A valid key is never refused because of failed requests, its own or anyone else's */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying (until the current one-minute window ends). */
+                    "retry-after"?: number;
+                    /** @description Requests a minute this key may make on this gateway (`SWITCH_RATE_LIMIT_PER_MINUTE`, divided among the gateway replicas). */
+                    "ratelimit-limit"?: number;
+                    /** @description Requests this key has left in the current minute. */
+                    "ratelimit-remaining"?: number;
+                    /** @description Seconds until the current minute ends and the budget is whole again. */
+                    "ratelimit-reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1632,6 +1762,12 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Requests a minute this key may make on this gateway (`SWITCH_RATE_LIMIT_PER_MINUTE`, divided among the gateway replicas). */
+                    "ratelimit-limit"?: number;
+                    /** @description Requests this key has left in the current minute. */
+                    "ratelimit-remaining"?: number;
+                    /** @description Seconds until the current minute ends and the budget is whole again. */
+                    "ratelimit-reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1665,9 +1801,17 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description Too many requests, or too many refused requests, from this address or merchant; see `retry-after` */
+            /** @description A valid key over its own request budget (see the `RateLimit-*` headers), or a request without a valid key from an address that sent too many of them; see `retry-after`. A valid key is never refused because of failed requests, its own or anyone else's */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying (until the current one-minute window ends). */
+                    "retry-after"?: number;
+                    /** @description Requests a minute this key may make on this gateway (`SWITCH_RATE_LIMIT_PER_MINUTE`, divided among the gateway replicas). */
+                    "ratelimit-limit"?: number;
+                    /** @description Requests this key has left in the current minute. */
+                    "ratelimit-remaining"?: number;
+                    /** @description Seconds until the current minute ends and the budget is whole again. */
+                    "ratelimit-reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1697,6 +1841,12 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Requests a minute this key may make on this gateway (`SWITCH_RATE_LIMIT_PER_MINUTE`, divided among the gateway replicas). */
+                    "ratelimit-limit"?: number;
+                    /** @description Requests this key has left in the current minute. */
+                    "ratelimit-remaining"?: number;
+                    /** @description Seconds until the current minute ends and the budget is whole again. */
+                    "ratelimit-reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1721,9 +1871,17 @@ export interface operations {
                     "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description Too many requests, or too many refused requests, from this address or merchant; see `retry-after` */
+            /** @description A valid key over its own request budget (see the `RateLimit-*` headers), or a request without a valid key from an address that sent too many of them; see `retry-after`. A valid key is never refused because of failed requests, its own or anyone else's */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying (until the current one-minute window ends). */
+                    "retry-after"?: number;
+                    /** @description Requests a minute this key may make on this gateway (`SWITCH_RATE_LIMIT_PER_MINUTE`, divided among the gateway replicas). */
+                    "ratelimit-limit"?: number;
+                    /** @description Requests this key has left in the current minute. */
+                    "ratelimit-remaining"?: number;
+                    /** @description Seconds until the current minute ends and the budget is whole again. */
+                    "ratelimit-reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1757,6 +1915,12 @@ export interface operations {
             /** @description Default Response */
             201: {
                 headers: {
+                    /** @description Requests a minute this key may make on this gateway (`SWITCH_RATE_LIMIT_PER_MINUTE`, divided among the gateway replicas). */
+                    "ratelimit-limit"?: number;
+                    /** @description Requests this key has left in the current minute. */
+                    "ratelimit-remaining"?: number;
+                    /** @description Seconds until the current minute ends and the budget is whole again. */
+                    "ratelimit-reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1808,9 +1972,17 @@ export interface operations {
                     "application/json": components["schemas"]["RefusedRequestError"];
                 };
             };
-            /** @description Too many requests, or too many refused requests, from this address or merchant; see `retry-after` */
+            /** @description A valid key over its own request budget (see the `RateLimit-*` headers), or a request without a valid key from an address that sent too many of them; see `retry-after`. A valid key is never refused because of failed requests, its own or anyone else's */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying (until the current one-minute window ends). */
+                    "retry-after"?: number;
+                    /** @description Requests a minute this key may make on this gateway (`SWITCH_RATE_LIMIT_PER_MINUTE`, divided among the gateway replicas). */
+                    "ratelimit-limit"?: number;
+                    /** @description Requests this key has left in the current minute. */
+                    "ratelimit-remaining"?: number;
+                    /** @description Seconds until the current minute ends and the budget is whole again. */
+                    "ratelimit-reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1846,6 +2018,12 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Requests a minute this key may make on this gateway (`SWITCH_RATE_LIMIT_PER_MINUTE`, divided among the gateway replicas). */
+                    "ratelimit-limit"?: number;
+                    /** @description Requests this key has left in the current minute. */
+                    "ratelimit-remaining"?: number;
+                    /** @description Seconds until the current minute ends and the budget is whole again. */
+                    "ratelimit-reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1879,9 +2057,17 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description Too many requests, or too many refused requests, from this address or merchant; see `retry-after` */
+            /** @description A valid key over its own request budget (see the `RateLimit-*` headers), or a request without a valid key from an address that sent too many of them; see `retry-after`. A valid key is never refused because of failed requests, its own or anyone else's */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying (until the current one-minute window ends). */
+                    "retry-after"?: number;
+                    /** @description Requests a minute this key may make on this gateway (`SWITCH_RATE_LIMIT_PER_MINUTE`, divided among the gateway replicas). */
+                    "ratelimit-limit"?: number;
+                    /** @description Requests this key has left in the current minute. */
+                    "ratelimit-remaining"?: number;
+                    /** @description Seconds until the current minute ends and the budget is whole again. */
+                    "ratelimit-reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1921,6 +2107,12 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Requests a minute this key may make on this gateway (`SWITCH_RATE_LIMIT_PER_MINUTE`, divided among the gateway replicas). */
+                    "ratelimit-limit"?: number;
+                    /** @description Requests this key has left in the current minute. */
+                    "ratelimit-remaining"?: number;
+                    /** @description Seconds until the current minute ends and the budget is whole again. */
+                    "ratelimit-reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1972,9 +2164,17 @@ export interface operations {
                     "application/json": components["schemas"]["UnsupportedMediaTypeError"];
                 };
             };
-            /** @description Too many requests, or too many refused requests, from this address or merchant; see `retry-after` */
+            /** @description A valid key over its own request budget (see the `RateLimit-*` headers), or a request without a valid key from an address that sent too many of them; see `retry-after`. A valid key is never refused because of failed requests, its own or anyone else's */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying (until the current one-minute window ends). */
+                    "retry-after"?: number;
+                    /** @description Requests a minute this key may make on this gateway (`SWITCH_RATE_LIMIT_PER_MINUTE`, divided among the gateway replicas). */
+                    "ratelimit-limit"?: number;
+                    /** @description Requests this key has left in the current minute. */
+                    "ratelimit-remaining"?: number;
+                    /** @description Seconds until the current minute ends and the budget is whole again. */
+                    "ratelimit-reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2010,6 +2210,12 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Requests a minute this key may make on this gateway (`SWITCH_RATE_LIMIT_PER_MINUTE`, divided among the gateway replicas). */
+                    "ratelimit-limit"?: number;
+                    /** @description Requests this key has left in the current minute. */
+                    "ratelimit-remaining"?: number;
+                    /** @description Seconds until the current minute ends and the budget is whole again. */
+                    "ratelimit-reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2043,9 +2249,17 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description Too many requests, or too many refused requests, from this address or merchant; see `retry-after` */
+            /** @description A valid key over its own request budget (see the `RateLimit-*` headers), or a request without a valid key from an address that sent too many of them; see `retry-after`. A valid key is never refused because of failed requests, its own or anyone else's */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying (until the current one-minute window ends). */
+                    "retry-after"?: number;
+                    /** @description Requests a minute this key may make on this gateway (`SWITCH_RATE_LIMIT_PER_MINUTE`, divided among the gateway replicas). */
+                    "ratelimit-limit"?: number;
+                    /** @description Requests this key has left in the current minute. */
+                    "ratelimit-remaining"?: number;
+                    /** @description Seconds until the current minute ends and the budget is whole again. */
+                    "ratelimit-reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2081,6 +2295,12 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Requests a minute this key may make on this gateway (`SWITCH_RATE_LIMIT_PER_MINUTE`, divided among the gateway replicas). */
+                    "ratelimit-limit"?: number;
+                    /** @description Requests this key has left in the current minute. */
+                    "ratelimit-remaining"?: number;
+                    /** @description Seconds until the current minute ends and the budget is whole again. */
+                    "ratelimit-reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2114,9 +2334,17 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description Too many requests, or too many refused requests, from this address or merchant; see `retry-after` */
+            /** @description A valid key over its own request budget (see the `RateLimit-*` headers), or a request without a valid key from an address that sent too many of them; see `retry-after`. A valid key is never refused because of failed requests, its own or anyone else's */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying (until the current one-minute window ends). */
+                    "retry-after"?: number;
+                    /** @description Requests a minute this key may make on this gateway (`SWITCH_RATE_LIMIT_PER_MINUTE`, divided among the gateway replicas). */
+                    "ratelimit-limit"?: number;
+                    /** @description Requests this key has left in the current minute. */
+                    "ratelimit-remaining"?: number;
+                    /** @description Seconds until the current minute ends and the budget is whole again. */
+                    "ratelimit-reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2152,6 +2380,12 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Requests a minute this key may make on this gateway (`SWITCH_RATE_LIMIT_PER_MINUTE`, divided among the gateway replicas). */
+                    "ratelimit-limit"?: number;
+                    /** @description Requests this key has left in the current minute. */
+                    "ratelimit-remaining"?: number;
+                    /** @description Seconds until the current minute ends and the budget is whole again. */
+                    "ratelimit-reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2185,9 +2419,17 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description Too many requests, or too many refused requests, from this address or merchant; see `retry-after` */
+            /** @description A valid key over its own request budget (see the `RateLimit-*` headers), or a request without a valid key from an address that sent too many of them; see `retry-after`. A valid key is never refused because of failed requests, its own or anyone else's */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying (until the current one-minute window ends). */
+                    "retry-after"?: number;
+                    /** @description Requests a minute this key may make on this gateway (`SWITCH_RATE_LIMIT_PER_MINUTE`, divided among the gateway replicas). */
+                    "ratelimit-limit"?: number;
+                    /** @description Requests this key has left in the current minute. */
+                    "ratelimit-remaining"?: number;
+                    /** @description Seconds until the current minute ends and the budget is whole again. */
+                    "ratelimit-reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2223,6 +2465,12 @@ export interface operations {
             /** @description Default Response */
             202: {
                 headers: {
+                    /** @description Requests a minute this key may make on this gateway (`SWITCH_RATE_LIMIT_PER_MINUTE`, divided among the gateway replicas). */
+                    "ratelimit-limit"?: number;
+                    /** @description Requests this key has left in the current minute. */
+                    "ratelimit-remaining"?: number;
+                    /** @description Seconds until the current minute ends and the budget is whole again. */
+                    "ratelimit-reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2256,9 +2504,17 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description Too many requests, or too many refused requests, from this address or merchant; see `retry-after` */
+            /** @description A valid key over its own request budget (see the `RateLimit-*` headers), or a request without a valid key from an address that sent too many of them; see `retry-after`. A valid key is never refused because of failed requests, its own or anyone else's */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying (until the current one-minute window ends). */
+                    "retry-after"?: number;
+                    /** @description Requests a minute this key may make on this gateway (`SWITCH_RATE_LIMIT_PER_MINUTE`, divided among the gateway replicas). */
+                    "ratelimit-limit"?: number;
+                    /** @description Requests this key has left in the current minute. */
+                    "ratelimit-remaining"?: number;
+                    /** @description Seconds until the current minute ends and the budget is whole again. */
+                    "ratelimit-reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
