@@ -6,6 +6,7 @@ export * from './contracts/bancos';
 export * from './contracts/errors';
 export * from './contracts/webhook';
 export * from './contracts/api';
+export * from './contracts/text';
 export * from './contracts/messages';
 export * from './contracts/topics';
 export * from './domain/bancos';

@@ -164,6 +164,28 @@ export function storeContract(name: string, makeStore: () => Promise<Store>, opt
       for (const r of results) if (!r.claimed) expect(r.existing).toEqual(stored);
     });
 
+    it('releases a claim only for the operation that holds it; the key can then be claimed again', async () => {
+      const s = await store();
+      const key = randomUUID();
+      const scope = idempotencyScope('m1', 'test', 'pagar', key);
+      const claim = (txnId: string): IdempotencyClaim => ({
+        scope,
+        merchantId: 'm1',
+        mode: 'test',
+        kind: 'pagar',
+        key,
+        fingerprint: 'f',
+        txnId,
+        createdAt: new Date().toISOString(),
+      });
+      expect((await s.idempotency.claim(claim('txn_a'))).claimed).toBe(true);
+      await s.idempotency.release(scope, 'txn_other');
+      expect((await s.idempotency.get(scope))?.txnId).toBe('txn_a');
+      await s.idempotency.release(scope, 'txn_a');
+      expect(await s.idempotency.get(scope)).toBeNull();
+      expect((await s.idempotency.claim(claim('txn_b'))).claimed).toBe(true);
+    });
+
     it('scopes claims by merchant, mode and operation kind', async () => {
       const s = await store();
       const key = randomUUID();

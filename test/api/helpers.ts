@@ -83,7 +83,7 @@ export async function startTestSwitch(
     log: options.log ?? createLogger('test', 'silent'),
     // Suites send hundreds of refused requests from one address on purpose: the failure budget is out
     // of their way unless a test sets it (test/api/edge.test.ts does).
-    config: { failureLimitPerIpPerMinute: 1_000_000, failureLimitPerMerchantPerMinute: 1_000_000, ...options.config },
+    config: { failureLimitPerIpPerMinute: 1_000_000, ...options.config },
     // The background poller stays out of the way: here settlement is seen through /consultar only,
     // so every state a test reads is the consequence of its own requests.
     reconciler: { intervalMs: 3_600_000 },

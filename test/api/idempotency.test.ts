@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
-import { createMerchant, idempotencyScope, issueKey } from '@switch/shared';
+import { createMerchant, idempotencyScope, issueKey, SchemaViolation, TOPICS } from '@switch/shared';
 import { CUENTA_ORDENANTE, cobrarBody, pagarBody, startTestSwitch, tokenBody, type TestSwitch } from './helpers';
 
 /** DESIGN rule 5: scope merchant + mode + operation kind + key; a repeat returns the original result. */
@@ -189,5 +189,35 @@ describe('idempotency', () => {
     expect(live.json().id).not.toBe(test.id);
     expect(test.estado).toBe('LIQUIDADA');
     expect((await t.sw.store.transactions.get(live.json().id))?.mode).toBe('live');
+  });
+});
+
+describe('a publish the bus refuses releases the claim', () => {
+  it('the refused request leaves no claim (it answered idempotent-replayed after), and a retry with the same key runs it', async () => {
+    const t = await startTestSwitch();
+    try {
+      const bus = t.sw.bus as { publish: (...a: unknown[]) => Promise<void> };
+      const publish = bus.publish.bind(bus);
+      let refusals = 1;
+      // The bus refuses the first execute command by its schema, before anything is sent.
+      bus.publish = async (...a: unknown[]) => {
+        const [topic, , value] = a as [{ name: string }, string, { type?: string }];
+        if (topic.name === TOPICS.routerInbox.name && value.type === 'execute' && refusals-- > 0)
+          throw new SchemaViolation(topic.name, ['/ refused for the test']);
+        return publish(...a);
+      };
+      const body = pagarBody();
+      const before = t.footprint();
+      const refused = await t.post('/switch/v1/pagar', body);
+      expect(refused.statusCode, refused.body).toBe(503);
+      expect(await t.sw.store.idempotency.get(idempotencyScope(t.merchantId, 'test', 'pagar', body.idempotency_key))).toBeNull();
+      await t.expectNothingSince(before);
+      const retry = await t.post('/switch/v1/pagar', body);
+      expect(retry.statusCode, retry.body).toBe(200);
+      expect(retry.headers['idempotent-replayed']).toBeUndefined();
+      expect(retry.json()).toMatchObject({ estado: 'LIQUIDADA' });
+    } finally {
+      await t.close();
+    }
   });
 });

@@ -82,7 +82,7 @@ describe('operator surfaces are not on the merchant port', () => {
     expect((await t.operator({ method: 'GET', url: '/admin/v1/nope', headers: bearer })).statusCode).toBe(404);
   });
 
-  it('failed token attempts are limited per source address: 429 with retry-after, even with the right token then', async () => {
+  it('failed token attempts are limited per source address: 429 with retry-after; the right token still passes (it was locked out)', async () => {
     t = await startTestSwitch({ config: { adminToken: ADMIN, adminMaxFailures: 3, adminLockoutSeconds: 60 } });
     const from = (remoteAddress: string, headers: Record<string, string>) =>
       t!.operator({ method: 'GET', url: '/admin/v1/merchants', headers, remoteAddress });
@@ -92,9 +92,24 @@ describe('operator surfaces are not on the merchant port', () => {
     expect(locked.json()).toMatchObject({ error: 'RATE_LIMITED' });
     expect(Number(locked.headers['retry-after'])).toBeGreaterThan(0);
     expect(Number(locked.headers['retry-after'])).toBeLessThanOrEqual(60);
-    expect((await from('203.0.113.7', bearer)).statusCode).toBe(429);
+    // The operator with the valid token is never locked out by bad tokens from the same address.
+    expect((await from('203.0.113.7', bearer)).statusCode).toBe(200);
+    expect((await from('203.0.113.7', { authorization: 'Bearer guess-5' })).statusCode).toBe(429);
     // Another address is not affected.
     expect((await from('203.0.113.8', bearer)).statusCode).toBe(200);
+  });
+
+  it("a merchant's nombre with a bidi override or a zero-width character → 400 naming it; Spanish names pass", async () => {
+    t = await startTestSwitch({ config: { adminToken: ADMIN } });
+    const create = (id: string, nombre: string) =>
+      t!.operator({ method: 'POST', url: '/admin/v1/merchants', headers: bearer, payload: { id, nombre } });
+    for (const nombre of ['Tienda\u202eodnum', 'Tienda\u200dX', '\ufeffTienda']) {
+      const res = await create('invisible', nombre);
+      expect(res.statusCode, res.body).toBe(400);
+      expect(Object.keys(res.json().detail)).toEqual(['nombre']);
+    }
+    expect(await t.sw.store.merchants.get('invisible')).toBeNull();
+    expect((await create('panaderia', 'Panadería Núñez & Güell, C.A.')).statusCode).toBe(201);
   });
 
   it('a webhook to an internal address is refused at registration, test mode too (finding 9, issue 26 item 6)', async () => {

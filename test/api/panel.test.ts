@@ -74,6 +74,14 @@ describe('merchant panel (HTTP)', () => {
     await t?.close();
   });
 
+  it.each(['constructor', '__proto__', 'toString', 'hasOwnProperty', 'valueOf'])(
+    'GET /panel/assets/%s → 404 (an inherited property was looked up: 500)',
+    async (name) => {
+      const res = await t.inject({ method: 'GET', url: `/panel/assets/${name}` });
+      expect(res.statusCode).toBe(404);
+    },
+  );
+
   it('is off the OpenAPI document and sends signed-out visitors to the sign-in page', async () => {
     const anonymous = new Visitor(t);
     const res = await anonymous.get('/panel/claves');

@@ -172,7 +172,18 @@ describe('documentation', () => {
       items: { $ref: '#/components/schemas/WebhookEntrega' },
     });
     expect(pagar.responses['200'].headers['idempotent-replayed'].schema).toEqual({ type: 'string', enum: ['true'] });
-    expect(doc.paths['/switch/v1/consultar'].post.responses['200'].headers).toBeUndefined();
+    // Not a money operation: no replay header, only the key's request budget (and retry-after on 429).
+    expect(Object.keys(doc.paths['/switch/v1/consultar'].post.responses['200'].headers)).toEqual([
+      'ratelimit-limit',
+      'ratelimit-remaining',
+      'ratelimit-reset',
+    ]);
+    expect(Object.keys(doc.paths['/switch/v1/consultar'].post.responses['429'].headers)).toEqual([
+      'retry-after',
+      'ratelimit-limit',
+      'ratelimit-remaining',
+      'ratelimit-reset',
+    ]);
     expect(Object.keys(doc.webhooks).sort()).toEqual(['transaccion.aprobada', 'transaccion.liquidada', 'transaccion.rechazada']);
     const headers = doc.webhooks['transaccion.liquidada'].post.parameters.map((p: { name: string; in: string }) => `${p.in}:${p.name}`);
     expect(headers).toEqual([

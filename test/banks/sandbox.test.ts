@@ -32,7 +32,7 @@ describe('the sandbox fails on demand: magic amounts per bank (test mode, emulat
         env: { PLAZA_BREAKER_VOLUME: '10000', BANCARIBE_BREAKER_VOLUME: '10000', ACTIVO_BREAKER_VOLUME: '10000' },
       },
       reconciler: { intervalMs: 3_600_000 },
-      config: { failureLimitPerIpPerMinute: 1_000_000, failureLimitPerMerchantPerMinute: 1_000_000 },
+      config: { failureLimitPerIpPerMinute: 1_000_000 },
     });
     key = (await seedDemoMerchant(sw.store)).switchKey;
   });

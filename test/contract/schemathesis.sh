@@ -27,7 +27,7 @@ npm run build --silent || exit 2
 # The run sends thousands of refused requests from one address and key on purpose (negative data):
 # the failure and request budgets are raised for it, everything else is the default.
 PORT=$PORT HOST=127.0.0.1 SWITCH_STATE_DIR="$STATE" LOG_LEVEL=error SWITCH_LOG_REQUESTS=false \
-  SWITCH_FAILURE_LIMIT_PER_IP_PER_MINUTE=10000000 SWITCH_FAILURE_LIMIT_PER_MERCHANT_PER_MINUTE=10000000 SWITCH_RATE_LIMIT_PER_MINUTE=10000000 \
+  SWITCH_FAILURE_LIMIT_PER_IP_PER_MINUTE=10000000 SWITCH_RATE_LIMIT_PER_MINUTE=10000000 \
   node services/embedded/dist/main.js >"$LOG" 2>&1 &
 SWITCH_PID=$!
 trap 'kill $SWITCH_PID 2>/dev/null; wait $SWITCH_PID 2>/dev/null' EXIT

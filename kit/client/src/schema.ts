@@ -432,7 +432,7 @@ export interface components {
              * @example V12345678
              */
             identificacion: string;
-            /** @description 1 to 40 characters, not all blank; no control characters (C0, DEL, C1, U+2028, U+2029) */
+            /** @description 1 to 40 characters, not all blank: letters of any script (accents, ñ, ü), digits, spaces, punctuation and symbols; no control characters nor invisible ones (C0, DEL, C1, U+2028/2029, bidi marks and overrides, zero-width characters, U+FEFF, soft hyphen, tags, private use, noncharacters) */
             nombre: string;
         } & (unknown & unknown);
         Monto: {
@@ -455,6 +455,7 @@ export interface components {
              */
             idempotency_key: string;
             monto: components["schemas"]["Monto"];
+            /** @description 1 to 35 characters: letters of any script (accents, ñ, ü), digits, spaces, punctuation and symbols; no control characters nor invisible ones (C0, DEL, C1, U+2028/2029, bidi marks and overrides, zero-width characters, U+FEFF, soft hyphen, tags, private use, noncharacters) */
             concepto: string;
             /** @description Channel the merchant collected the order through */
             canal?: "web" | "app" | "pos" | "api";
@@ -470,6 +471,7 @@ export interface components {
              */
             idempotency_key: string;
             monto: components["schemas"]["Monto"];
+            /** @description 1 to 35 characters: letters of any script (accents, ñ, ü), digits, spaces, punctuation and symbols; no control characters nor invisible ones (C0, DEL, C1, U+2028/2029, bidi marks and overrides, zero-width characters, U+FEFF, soft hyphen, tags, private use, noncharacters) */
             concepto: string;
             /** @description Channel the merchant collected the order through */
             canal?: "web" | "app" | "pos" | "api";
@@ -487,6 +489,7 @@ export interface components {
              */
             idempotency_key: string;
             monto: components["schemas"]["Monto"];
+            /** @description 1 to 35 characters: letters of any script (accents, ñ, ü), digits, spaces, punctuation and symbols; no control characters nor invisible ones (C0, DEL, C1, U+2028/2029, bidi marks and overrides, zero-width characters, U+FEFF, soft hyphen, tags, private use, noncharacters) */
             concepto: string;
             /** @description Channel the merchant collected the order through */
             canal?: "web" | "app" | "pos" | "api";
@@ -508,6 +511,7 @@ export interface components {
              */
             idempotency_key: string;
             id: string;
+            /** @description 1 to 35 characters: letters of any script (accents, ñ, ü), digits, spaces, punctuation and symbols; no control characters nor invisible ones (C0, DEL, C1, U+2028/2029, bidi marks and overrides, zero-width characters, U+FEFF, soft hyphen, tags, private use, noncharacters) */
             concepto?: string;
         };
         Resultado: {
@@ -654,7 +658,7 @@ export interface components {
                 [key: string]: string;
             };
         };
-        /** @description Too many requests, or too many refused requests, from this address or merchant; see `retry-after` */
+        /** @description A valid key over its own request budget (see the `RateLimit-*` headers), or a request without a valid key from an address that sent too many of them; see `retry-after`. A valid key is never refused because of failed requests, its own or anyone else's */
         RateLimitedError: {
             /** @enum {string} */
             error: "RATE_LIMITED";
@@ -828,6 +832,12 @@ export interface operations {
             /** @description Read `estado` for the money outcome; HTTP 200 only says the switch answered */
             200: {
                 headers: {
+                    /** @description Requests a minute this key may make on this gateway (`SWITCH_RATE_LIMIT_PER_MINUTE`, divided among the gateway replicas). */
+                    "ratelimit-limit"?: number;
+                    /** @description Requests this key has left in the current minute. */
+                    "ratelimit-remaining"?: number;
+                    /** @description Seconds until the current minute ends and the budget is whole again. */
+                    "ratelimit-reset"?: number;
                     /** @description Present (`true`) when this answer is a replay: the idempotency_key was already used by an earlier request with the same body, and this is that operation (no new one was created). Absent on the first answer. */
                     "idempotent-replayed"?: "true";
                     [name: string]: unknown;
@@ -890,9 +900,17 @@ export interface operations {
                     "application/json": components["schemas"]["RefusedRequestError"];
                 };
             };
-            /** @description Too many requests, or too many refused requests, from this address or merchant; see `retry-after` */
+            /** @description A valid key over its own request budget (see the `RateLimit-*` headers), or a request without a valid key from an address that sent too many of them; see `retry-after`. A valid key is never refused because of failed requests, its own or anyone else's */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying (until the current one-minute window ends). */
+                    "retry-after"?: number;
+                    /** @description Requests a minute this key may make on this gateway (`SWITCH_RATE_LIMIT_PER_MINUTE`, divided among the gateway replicas). */
+                    "ratelimit-limit"?: number;
+                    /** @description Requests this key has left in the current minute. */
+                    "ratelimit-remaining"?: number;
+                    /** @description Seconds until the current minute ends and the budget is whole again. */
+                    "ratelimit-reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -926,6 +944,12 @@ export interface operations {
             /** @description Read `estado` for the money outcome; HTTP 200 only says the switch answered */
             200: {
                 headers: {
+                    /** @description Requests a minute this key may make on this gateway (`SWITCH_RATE_LIMIT_PER_MINUTE`, divided among the gateway replicas). */
+                    "ratelimit-limit"?: number;
+                    /** @description Requests this key has left in the current minute. */
+                    "ratelimit-remaining"?: number;
+                    /** @description Seconds until the current minute ends and the budget is whole again. */
+                    "ratelimit-reset"?: number;
                     /** @description Present (`true`) when this answer is a replay: the idempotency_key was already used by an earlier request with the same body, and this is that operation (no new one was created). Absent on the first answer. */
                     "idempotent-replayed"?: "true";
                     [name: string]: unknown;
@@ -988,9 +1012,17 @@ export interface operations {
                     "application/json": components["schemas"]["RefusedRequestError"];
                 };
             };
-            /** @description Too many requests, or too many refused requests, from this address or merchant; see `retry-after` */
+            /** @description A valid key over its own request budget (see the `RateLimit-*` headers), or a request without a valid key from an address that sent too many of them; see `retry-after`. A valid key is never refused because of failed requests, its own or anyone else's */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying (until the current one-minute window ends). */
+                    "retry-after"?: number;
+                    /** @description Requests a minute this key may make on this gateway (`SWITCH_RATE_LIMIT_PER_MINUTE`, divided among the gateway replicas). */
+                    "ratelimit-limit"?: number;
+                    /** @description Requests this key has left in the current minute. */
+                    "ratelimit-remaining"?: number;
+                    /** @description Seconds until the current minute ends and the budget is whole again. */
+                    "ratelimit-reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1024,6 +1056,12 @@ export interface operations {
             /** @description Read `estado` for the money outcome; HTTP 200 only says the switch answered */
             200: {
                 headers: {
+                    /** @description Requests a minute this key may make on this gateway (`SWITCH_RATE_LIMIT_PER_MINUTE`, divided among the gateway replicas). */
+                    "ratelimit-limit"?: number;
+                    /** @description Requests this key has left in the current minute. */
+                    "ratelimit-remaining"?: number;
+                    /** @description Seconds until the current minute ends and the budget is whole again. */
+                    "ratelimit-reset"?: number;
                     /** @description Present (`true`) when this answer is a replay: the idempotency_key was already used by an earlier request with the same body, and this is that operation (no new one was created). Absent on the first answer. */
                     "idempotent-replayed"?: "true";
                     [name: string]: unknown;
@@ -1086,9 +1124,17 @@ export interface operations {
                     "application/json": components["schemas"]["RefusedRequestError"];
                 };
             };
-            /** @description Too many requests, or too many refused requests, from this address or merchant; see `retry-after` */
+            /** @description A valid key over its own request budget (see the `RateLimit-*` headers), or a request without a valid key from an address that sent too many of them; see `retry-after`. A valid key is never refused because of failed requests, its own or anyone else's */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying (until the current one-minute window ends). */
+                    "retry-after"?: number;
+                    /** @description Requests a minute this key may make on this gateway (`SWITCH_RATE_LIMIT_PER_MINUTE`, divided among the gateway replicas). */
+                    "ratelimit-limit"?: number;
+                    /** @description Requests this key has left in the current minute. */
+                    "ratelimit-remaining"?: number;
+                    /** @description Seconds until the current minute ends and the budget is whole again. */
+                    "ratelimit-reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1122,6 +1168,12 @@ export interface operations {
             /** @description Read `estado` for the money outcome; HTTP 200 only says the switch answered */
             200: {
                 headers: {
+                    /** @description Requests a minute this key may make on this gateway (`SWITCH_RATE_LIMIT_PER_MINUTE`, divided among the gateway replicas). */
+                    "ratelimit-limit"?: number;
+                    /** @description Requests this key has left in the current minute. */
+                    "ratelimit-remaining"?: number;
+                    /** @description Seconds until the current minute ends and the budget is whole again. */
+                    "ratelimit-reset"?: number;
                     /** @description Present (`true`) when this answer is a replay: the idempotency_key was already used by an earlier request with the same body, and this is that operation (no new one was created). Absent on the first answer. */
                     "idempotent-replayed"?: "true";
                     [name: string]: unknown;
@@ -1184,9 +1236,17 @@ export interface operations {
                     "application/json": components["schemas"]["UnsupportedMediaTypeError"];
                 };
             };
-            /** @description Too many requests, or too many refused requests, from this address or merchant; see `retry-after` */
+            /** @description A valid key over its own request budget (see the `RateLimit-*` headers), or a request without a valid key from an address that sent too many of them; see `retry-after`. A valid key is never refused because of failed requests, its own or anyone else's */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying (until the current one-minute window ends). */
+                    "retry-after"?: number;
+                    /** @description Requests a minute this key may make on this gateway (`SWITCH_RATE_LIMIT_PER_MINUTE`, divided among the gateway replicas). */
+                    "ratelimit-limit"?: number;
+                    /** @description Requests this key has left in the current minute. */
+                    "ratelimit-remaining"?: number;
+                    /** @description Seconds until the current minute ends and the budget is whole again. */
+                    "ratelimit-reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1220,6 +1280,12 @@ export interface operations {
             /** @description Read `estado` for the money outcome; HTTP 200 only says the switch answered */
             200: {
                 headers: {
+                    /** @description Requests a minute this key may make on this gateway (`SWITCH_RATE_LIMIT_PER_MINUTE`, divided among the gateway replicas). */
+                    "ratelimit-limit"?: number;
+                    /** @description Requests this key has left in the current minute. */
+                    "ratelimit-remaining"?: number;
+                    /** @description Seconds until the current minute ends and the budget is whole again. */
+                    "ratelimit-reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1271,9 +1337,17 @@ export interface operations {
                     "application/json": components["schemas"]["UnsupportedMediaTypeError"];
                 };
             };
-            /** @description Too many requests, or too many refused requests, from this address or merchant; see `retry-after` */
+            /** @description A valid key over its own request budget (see the `RateLimit-*` headers), or a request without a valid key from an address that sent too many of them; see `retry-after`. A valid key is never refused because of failed requests, its own or anyone else's */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying (until the current one-minute window ends). */
+                    "retry-after"?: number;
+                    /** @description Requests a minute this key may make on this gateway (`SWITCH_RATE_LIMIT_PER_MINUTE`, divided among the gateway replicas). */
+                    "ratelimit-limit"?: number;
+                    /** @description Requests this key has left in the current minute. */
+                    "ratelimit-remaining"?: number;
+                    /** @description Seconds until the current minute ends and the budget is whole again. */
+                    "ratelimit-reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1303,6 +1377,12 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Requests a minute this key may make on this gateway (`SWITCH_RATE_LIMIT_PER_MINUTE`, divided among the gateway replicas). */
+                    "ratelimit-limit"?: number;
+                    /** @description Requests this key has left in the current minute. */
+                    "ratelimit-remaining"?: number;
+                    /** @description Seconds until the current minute ends and the budget is whole again. */
+                    "ratelimit-reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1327,9 +1407,17 @@ export interface operations {
                     "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description Too many requests, or too many refused requests, from this address or merchant; see `retry-after` */
+            /** @description A valid key over its own request budget (see the `RateLimit-*` headers), or a request without a valid key from an address that sent too many of them; see `retry-after`. A valid key is never refused because of failed requests, its own or anyone else's */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying (until the current one-minute window ends). */
+                    "retry-after"?: number;
+                    /** @description Requests a minute this key may make on this gateway (`SWITCH_RATE_LIMIT_PER_MINUTE`, divided among the gateway replicas). */
+                    "ratelimit-limit"?: number;
+                    /** @description Requests this key has left in the current minute. */
+                    "ratelimit-remaining"?: number;
+                    /** @description Seconds until the current minute ends and the budget is whole again. */
+                    "ratelimit-reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1367,6 +1455,12 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Requests a minute this key may make on this gateway (`SWITCH_RATE_LIMIT_PER_MINUTE`, divided among the gateway replicas). */
+                    "ratelimit-limit"?: number;
+                    /** @description Requests this key has left in the current minute. */
+                    "ratelimit-remaining"?: number;
+                    /** @description Seconds until the current minute ends and the budget is whole again. */
+                    "ratelimit-reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1409,9 +1503,17 @@ export interface operations {
                     "application/json": components["schemas"]["RefusedRequestError"];
                 };
             };
-            /** @description Too many requests, or too many refused requests, from this address or merchant; see `retry-after` */
+            /** @description A valid key over its own request budget (see the `RateLimit-*` headers), or a request without a valid key from an address that sent too many of them; see `retry-after`. A valid key is never refused because of failed requests, its own or anyone else's */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying (until the current one-minute window ends). */
+                    "retry-after"?: number;
+                    /** @description Requests a minute this key may make on this gateway (`SWITCH_RATE_LIMIT_PER_MINUTE`, divided among the gateway replicas). */
+                    "ratelimit-limit"?: number;
+                    /** @description Requests this key has left in the current minute. */
+                    "ratelimit-remaining"?: number;
+                    /** @description Seconds until the current minute ends and the budget is whole again. */
+                    "ratelimit-reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1464,6 +1566,12 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Requests a minute this key may make on this gateway (`SWITCH_RATE_LIMIT_PER_MINUTE`, divided among the gateway replicas). */
+                    "ratelimit-limit"?: number;
+                    /** @description Requests this key has left in the current minute. */
+                    "ratelimit-remaining"?: number;
+                    /** @description Seconds until the current minute ends and the budget is whole again. */
+                    "ratelimit-reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1506,9 +1614,17 @@ export interface operations {
                     "application/json": components["schemas"]["RefusedRequestError"];
                 };
             };
-            /** @description Too many requests, or too many refused requests, from this address or merchant; see `retry-after` */
+            /** @description A valid key over its own request budget (see the `RateLimit-*` headers), or a request without a valid key from an address that sent too many of them; see `retry-after`. A valid key is never refused because of failed requests, its own or anyone else's */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying (until the current one-minute window ends). */
+                    "retry-after"?: number;
+                    /** @description Requests a minute this key may make on this gateway (`SWITCH_RATE_LIMIT_PER_MINUTE`, divided among the gateway replicas). */
+                    "ratelimit-limit"?: number;
+                    /** @description Requests this key has left in the current minute. */
+                    "ratelimit-remaining"?: number;
+                    /** @description Seconds until the current minute ends and the budget is whole again. */
+                    "ratelimit-reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1581,6 +1697,12 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Requests a minute this key may make on this gateway (`SWITCH_RATE_LIMIT_PER_MINUTE`, divided among the gateway replicas). */
+                    "ratelimit-limit"?: number;
+                    /** @description Requests this key has left in the current minute. */
+                    "ratelimit-remaining"?: number;
+                    /** @description Seconds until the current minute ends and the budget is whole again. */
+                    "ratelimit-reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1605,9 +1727,17 @@ export interface operations {
                     "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description Too many requests, or too many refused requests, from this address or merchant; see `retry-after` */
+            /** @description A valid key over its own request budget (see the `RateLimit-*` headers), or a request without a valid key from an address that sent too many of them; see `retry-after`. A valid key is never refused because of failed requests, its own or anyone else's */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying (until the current one-minute window ends). */
+                    "retry-after"?: number;
+                    /** @description Requests a minute this key may make on this gateway (`SWITCH_RATE_LIMIT_PER_MINUTE`, divided among the gateway replicas). */
+                    "ratelimit-limit"?: number;
+                    /** @description Requests this key has left in the current minute. */
+                    "ratelimit-remaining"?: number;
+                    /** @description Seconds until the current minute ends and the budget is whole again. */
+                    "ratelimit-reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1640,6 +1770,12 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Requests a minute this key may make on this gateway (`SWITCH_RATE_LIMIT_PER_MINUTE`, divided among the gateway replicas). */
+                    "ratelimit-limit"?: number;
+                    /** @description Requests this key has left in the current minute. */
+                    "ratelimit-remaining"?: number;
+                    /** @description Seconds until the current minute ends and the budget is whole again. */
+                    "ratelimit-reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1673,9 +1809,17 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description Too many requests, or too many refused requests, from this address or merchant; see `retry-after` */
+            /** @description A valid key over its own request budget (see the `RateLimit-*` headers), or a request without a valid key from an address that sent too many of them; see `retry-after`. A valid key is never refused because of failed requests, its own or anyone else's */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying (until the current one-minute window ends). */
+                    "retry-after"?: number;
+                    /** @description Requests a minute this key may make on this gateway (`SWITCH_RATE_LIMIT_PER_MINUTE`, divided among the gateway replicas). */
+                    "ratelimit-limit"?: number;
+                    /** @description Requests this key has left in the current minute. */
+                    "ratelimit-remaining"?: number;
+                    /** @description Seconds until the current minute ends and the budget is whole again. */
+                    "ratelimit-reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1705,6 +1849,12 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Requests a minute this key may make on this gateway (`SWITCH_RATE_LIMIT_PER_MINUTE`, divided among the gateway replicas). */
+                    "ratelimit-limit"?: number;
+                    /** @description Requests this key has left in the current minute. */
+                    "ratelimit-remaining"?: number;
+                    /** @description Seconds until the current minute ends and the budget is whole again. */
+                    "ratelimit-reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1729,9 +1879,17 @@ export interface operations {
                     "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description Too many requests, or too many refused requests, from this address or merchant; see `retry-after` */
+            /** @description A valid key over its own request budget (see the `RateLimit-*` headers), or a request without a valid key from an address that sent too many of them; see `retry-after`. A valid key is never refused because of failed requests, its own or anyone else's */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying (until the current one-minute window ends). */
+                    "retry-after"?: number;
+                    /** @description Requests a minute this key may make on this gateway (`SWITCH_RATE_LIMIT_PER_MINUTE`, divided among the gateway replicas). */
+                    "ratelimit-limit"?: number;
+                    /** @description Requests this key has left in the current minute. */
+                    "ratelimit-remaining"?: number;
+                    /** @description Seconds until the current minute ends and the budget is whole again. */
+                    "ratelimit-reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1765,6 +1923,12 @@ export interface operations {
             /** @description Default Response */
             201: {
                 headers: {
+                    /** @description Requests a minute this key may make on this gateway (`SWITCH_RATE_LIMIT_PER_MINUTE`, divided among the gateway replicas). */
+                    "ratelimit-limit"?: number;
+                    /** @description Requests this key has left in the current minute. */
+                    "ratelimit-remaining"?: number;
+                    /** @description Seconds until the current minute ends and the budget is whole again. */
+                    "ratelimit-reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1816,9 +1980,17 @@ export interface operations {
                     "application/json": components["schemas"]["RefusedRequestError"];
                 };
             };
-            /** @description Too many requests, or too many refused requests, from this address or merchant; see `retry-after` */
+            /** @description A valid key over its own request budget (see the `RateLimit-*` headers), or a request without a valid key from an address that sent too many of them; see `retry-after`. A valid key is never refused because of failed requests, its own or anyone else's */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying (until the current one-minute window ends). */
+                    "retry-after"?: number;
+                    /** @description Requests a minute this key may make on this gateway (`SWITCH_RATE_LIMIT_PER_MINUTE`, divided among the gateway replicas). */
+                    "ratelimit-limit"?: number;
+                    /** @description Requests this key has left in the current minute. */
+                    "ratelimit-remaining"?: number;
+                    /** @description Seconds until the current minute ends and the budget is whole again. */
+                    "ratelimit-reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1854,6 +2026,12 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Requests a minute this key may make on this gateway (`SWITCH_RATE_LIMIT_PER_MINUTE`, divided among the gateway replicas). */
+                    "ratelimit-limit"?: number;
+                    /** @description Requests this key has left in the current minute. */
+                    "ratelimit-remaining"?: number;
+                    /** @description Seconds until the current minute ends and the budget is whole again. */
+                    "ratelimit-reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1887,9 +2065,17 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description Too many requests, or too many refused requests, from this address or merchant; see `retry-after` */
+            /** @description A valid key over its own request budget (see the `RateLimit-*` headers), or a request without a valid key from an address that sent too many of them; see `retry-after`. A valid key is never refused because of failed requests, its own or anyone else's */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying (until the current one-minute window ends). */
+                    "retry-after"?: number;
+                    /** @description Requests a minute this key may make on this gateway (`SWITCH_RATE_LIMIT_PER_MINUTE`, divided among the gateway replicas). */
+                    "ratelimit-limit"?: number;
+                    /** @description Requests this key has left in the current minute. */
+                    "ratelimit-remaining"?: number;
+                    /** @description Seconds until the current minute ends and the budget is whole again. */
+                    "ratelimit-reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1929,6 +2115,12 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Requests a minute this key may make on this gateway (`SWITCH_RATE_LIMIT_PER_MINUTE`, divided among the gateway replicas). */
+                    "ratelimit-limit"?: number;
+                    /** @description Requests this key has left in the current minute. */
+                    "ratelimit-remaining"?: number;
+                    /** @description Seconds until the current minute ends and the budget is whole again. */
+                    "ratelimit-reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1980,9 +2172,17 @@ export interface operations {
                     "application/json": components["schemas"]["UnsupportedMediaTypeError"];
                 };
             };
-            /** @description Too many requests, or too many refused requests, from this address or merchant; see `retry-after` */
+            /** @description A valid key over its own request budget (see the `RateLimit-*` headers), or a request without a valid key from an address that sent too many of them; see `retry-after`. A valid key is never refused because of failed requests, its own or anyone else's */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying (until the current one-minute window ends). */
+                    "retry-after"?: number;
+                    /** @description Requests a minute this key may make on this gateway (`SWITCH_RATE_LIMIT_PER_MINUTE`, divided among the gateway replicas). */
+                    "ratelimit-limit"?: number;
+                    /** @description Requests this key has left in the current minute. */
+                    "ratelimit-remaining"?: number;
+                    /** @description Seconds until the current minute ends and the budget is whole again. */
+                    "ratelimit-reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2018,6 +2218,12 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Requests a minute this key may make on this gateway (`SWITCH_RATE_LIMIT_PER_MINUTE`, divided among the gateway replicas). */
+                    "ratelimit-limit"?: number;
+                    /** @description Requests this key has left in the current minute. */
+                    "ratelimit-remaining"?: number;
+                    /** @description Seconds until the current minute ends and the budget is whole again. */
+                    "ratelimit-reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2051,9 +2257,17 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description Too many requests, or too many refused requests, from this address or merchant; see `retry-after` */
+            /** @description A valid key over its own request budget (see the `RateLimit-*` headers), or a request without a valid key from an address that sent too many of them; see `retry-after`. A valid key is never refused because of failed requests, its own or anyone else's */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying (until the current one-minute window ends). */
+                    "retry-after"?: number;
+                    /** @description Requests a minute this key may make on this gateway (`SWITCH_RATE_LIMIT_PER_MINUTE`, divided among the gateway replicas). */
+                    "ratelimit-limit"?: number;
+                    /** @description Requests this key has left in the current minute. */
+                    "ratelimit-remaining"?: number;
+                    /** @description Seconds until the current minute ends and the budget is whole again. */
+                    "ratelimit-reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2089,6 +2303,12 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Requests a minute this key may make on this gateway (`SWITCH_RATE_LIMIT_PER_MINUTE`, divided among the gateway replicas). */
+                    "ratelimit-limit"?: number;
+                    /** @description Requests this key has left in the current minute. */
+                    "ratelimit-remaining"?: number;
+                    /** @description Seconds until the current minute ends and the budget is whole again. */
+                    "ratelimit-reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2122,9 +2342,17 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description Too many requests, or too many refused requests, from this address or merchant; see `retry-after` */
+            /** @description A valid key over its own request budget (see the `RateLimit-*` headers), or a request without a valid key from an address that sent too many of them; see `retry-after`. A valid key is never refused because of failed requests, its own or anyone else's */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying (until the current one-minute window ends). */
+                    "retry-after"?: number;
+                    /** @description Requests a minute this key may make on this gateway (`SWITCH_RATE_LIMIT_PER_MINUTE`, divided among the gateway replicas). */
+                    "ratelimit-limit"?: number;
+                    /** @description Requests this key has left in the current minute. */
+                    "ratelimit-remaining"?: number;
+                    /** @description Seconds until the current minute ends and the budget is whole again. */
+                    "ratelimit-reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2160,6 +2388,12 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Requests a minute this key may make on this gateway (`SWITCH_RATE_LIMIT_PER_MINUTE`, divided among the gateway replicas). */
+                    "ratelimit-limit"?: number;
+                    /** @description Requests this key has left in the current minute. */
+                    "ratelimit-remaining"?: number;
+                    /** @description Seconds until the current minute ends and the budget is whole again. */
+                    "ratelimit-reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2193,9 +2427,17 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description Too many requests, or too many refused requests, from this address or merchant; see `retry-after` */
+            /** @description A valid key over its own request budget (see the `RateLimit-*` headers), or a request without a valid key from an address that sent too many of them; see `retry-after`. A valid key is never refused because of failed requests, its own or anyone else's */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying (until the current one-minute window ends). */
+                    "retry-after"?: number;
+                    /** @description Requests a minute this key may make on this gateway (`SWITCH_RATE_LIMIT_PER_MINUTE`, divided among the gateway replicas). */
+                    "ratelimit-limit"?: number;
+                    /** @description Requests this key has left in the current minute. */
+                    "ratelimit-remaining"?: number;
+                    /** @description Seconds until the current minute ends and the budget is whole again. */
+                    "ratelimit-reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2231,6 +2473,12 @@ export interface operations {
             /** @description Default Response */
             202: {
                 headers: {
+                    /** @description Requests a minute this key may make on this gateway (`SWITCH_RATE_LIMIT_PER_MINUTE`, divided among the gateway replicas). */
+                    "ratelimit-limit"?: number;
+                    /** @description Requests this key has left in the current minute. */
+                    "ratelimit-remaining"?: number;
+                    /** @description Seconds until the current minute ends and the budget is whole again. */
+                    "ratelimit-reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2264,9 +2512,17 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description Too many requests, or too many refused requests, from this address or merchant; see `retry-after` */
+            /** @description A valid key over its own request budget (see the `RateLimit-*` headers), or a request without a valid key from an address that sent too many of them; see `retry-after`. A valid key is never refused because of failed requests, its own or anyone else's */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying (until the current one-minute window ends). */
+                    "retry-after"?: number;
+                    /** @description Requests a minute this key may make on this gateway (`SWITCH_RATE_LIMIT_PER_MINUTE`, divided among the gateway replicas). */
+                    "ratelimit-limit"?: number;
+                    /** @description Requests this key has left in the current minute. */
+                    "ratelimit-remaining"?: number;
+                    /** @description Seconds until the current minute ends and the budget is whole again. */
+                    "ratelimit-reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {

@@ -67,6 +67,10 @@ describe('code table', () => {
     expect(classify('0777', null)).toEqual({ code: '0777', entry: undefined });
     expect(classify('0007', 'sin detalle')).toEqual({ code: '0007', entry: undefined });
   });
+
+  it('an answer code naming an inherited property (constructor, toString) is unlisted, not a meaning', () => {
+    for (const code of ['constructor', 'toString', '__proto__']) expect(classify(code, null), code).toEqual({ code, entry: undefined });
+  });
 });
 
 describe('reading an answer', () => {

@@ -1,4 +1,4 @@
-import { code, authRefusal, ISO20022_CODES, notFound, notProcessed, rejects, type CodeEntry, type CodeTable } from '@switch/shared';
+import { code, authRefusal, ISO20022_CODES, lookup, notFound, notProcessed, rejects, type CodeEntry, type CodeTable } from '@switch/shared';
 
 /**
  * Every code Banco Plaza may answer with, in the kit's shape (code → meaning → motivo, with its
@@ -50,7 +50,8 @@ export function isoCodeIn(descripcionSistema: string | null): string | null {
  * settled); a generic rejection (or an unlisted code) is explained by its ISO reason when present.
  */
 export function classify(codigo: string, descripcionSistema: string | null): Classified {
-  const own = PLAZA_CODES[codigo] ?? ISO20022_CODES[codigo];
+  // Own properties only: an answer code such as `constructor` must not find an inherited function.
+  const own = lookup(PLAZA_CODES, codigo) ?? lookup(ISO20022_CODES, codigo);
   const iso = isoCodeIn(descripcionSistema);
   const isoEntry = iso ? ISO20022_CODES[iso] : undefined;
   if (codigo === CODIGO_EXITO) {

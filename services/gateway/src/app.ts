@@ -5,7 +5,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import {
   addMoneyKeywords,
   announcingChanges,
-  API_SCHEMAS,
+  HTTP_API_SCHEMAS,
   checkReady,
   metrics,
   READY_TIMEOUT_MS,
@@ -109,15 +109,13 @@ export async function buildGateway(given: GatewayDeps): Promise<Gateway> {
   // Connections beyond the cap are closed as they arrive (per process; docs/configuration.md).
   app.server.maxConnections = config.maxConnections;
   installErrorHandling(app);
-  // First of all hooks: an address or merchant id that spent its failure budget is refused before
-  // authentication, validation or any store work (docs/decisions.md "Throttling before authentication").
+  // Throttling is decided where the key is verified (installAuth, the MCP route): a valid key spends
+  // its own request budget only (docs/decisions.md "Throttling that never locks out a valid key").
   const throttle = new Throttle({
     requestsPerMinute: config.rateLimitPerMinute,
     failuresPerIpPerMinute: config.failureLimitPerIpPerMinute,
-    failuresPerMerchantPerMinute: config.failureLimitPerMerchantPerMinute,
     replicas: config.gatewayReplicas === 'auto' ? 1 : config.gatewayReplicas,
   });
-  throttle.install(app);
   app.addHook('onSend', async (request, reply) => {
     // Answers are about money and keys: no cache (shared or private) may keep one.
     if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
@@ -140,8 +138,8 @@ export async function buildGateway(given: GatewayDeps): Promise<Gateway> {
     }
   });
 
-  // The contracts' named schemas (shared/src/contracts/api.ts) become the document's components.
-  for (const [name, schema] of Object.entries(API_SCHEMAS)) app.addSchema({ ...schema, $id: name });
+  // The contracts' named schemas (shared/src/contracts/api.ts), in their HTTP form, become the document's components.
+  for (const [name, schema] of Object.entries(HTTP_API_SCHEMAS)) app.addSchema({ ...schema, $id: name });
   await app.register(swagger, {
     openapi: openApiDocument(),
     hideUntagged: false,
@@ -184,9 +182,7 @@ export async function buildGateway(given: GatewayDeps): Promise<Gateway> {
 
   let accounts: AccountReads | undefined;
   await app.register(async (api) => {
-    // The request budget of the claimed merchant, before the key is looked up in the store.
-    api.addHook('onRequest', throttle.checkRequests);
-    installAuth(api, keys);
+    installAuth(api, keys, throttle);
     operationRoutes(api, operations);
     accounts = accountRoutes(api, {
       routing: deps.routing,
@@ -209,7 +205,7 @@ export async function buildGateway(given: GatewayDeps): Promise<Gateway> {
 
   // The tool-protocol server with the same key (SPEC 5.5); its tool calls are injected into the API above.
   await app.register(async (mcp) =>
-    mcpRoutes(mcp, { keys, inject: (options) => app.inject({ ...options, remoteAddress: INJECTED_ADDRESS }) }),
+    mcpRoutes(mcp, { keys, throttle, inject: (options) => app.inject({ ...options, remoteAddress: INJECTED_ADDRESS }) }),
   );
 
   const operator = await buildOperator(deps, keys);

@@ -11,7 +11,6 @@ describe('gateway configuration: HTTP edge and throttling', () => {
     expect(c.connectionTimeoutMs).toBe(60_000);
     expect(c.maxConnections).toBe(4096);
     expect(c.failureLimitPerIpPerMinute).toBe(120);
-    expect(c.failureLimitPerMerchantPerMinute).toBe(600);
     expect(c.gatewayReplicas).toBe('auto');
     expect(c.trustProxy).toBe(false);
   });
@@ -45,7 +44,6 @@ describe('gateway configuration: HTTP edge and throttling', () => {
         SWITCH_HTTP_CONNECTION_TIMEOUT_MS: '90000',
         SWITCH_HTTP_MAX_CONNECTIONS: '100',
         SWITCH_FAILURE_LIMIT_PER_IP_PER_MINUTE: '10',
-        SWITCH_FAILURE_LIMIT_PER_MERCHANT_PER_MINUTE: '20',
         SWITCH_GATEWAY_REPLICAS: '4',
       }),
     );
@@ -56,7 +54,6 @@ describe('gateway configuration: HTTP edge and throttling', () => {
       connectionTimeoutMs: 90_000,
       maxConnections: 100,
       failureLimitPerIpPerMinute: 10,
-      failureLimitPerMerchantPerMinute: 20,
       gatewayReplicas: 4,
     });
   });

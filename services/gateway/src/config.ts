@@ -26,15 +26,13 @@ export interface GatewayConfig {
   adminLockoutSeconds: number;
   bodyLimitBytes: number;
   answerTimeoutMs: number;
-  /** How long an authenticated key is remembered (0: every request reads the key store); the bound on revocation if its event is lost. */
+  /** How long a merchant's key hashes are remembered (0: every request reads the key store); the bound on revocation if its event is lost. */
   keyCacheMs: number;
   queryTimeoutMs: number;
-  /** Requests a minute per merchant id (the whole deployment's figure; each replica enforces its share). */
+  /** Requests a minute per valid key (the whole deployment's figure; each replica enforces its share). */
   rateLimitPerMinute: number;
-  /** Refused requests (4xx but 404/409/429) a minute per source address, before authentication. */
+  /** Requests a minute per source address whose key fails verification; past it they are 429, valid keys unaffected. */
   failureLimitPerIpPerMinute: number;
-  /** Refused requests a minute per merchant id named in `x-switch-key`, before authentication. */
-  failureLimitPerMerchantPerMinute: number;
   /**
    * Gateway replicas sharing the traffic: each enforces `limit / replicas` (docs/decisions.md).
    * `auto`: counted from the gateways' heartbeats in the store; a number fixes it.
@@ -123,7 +121,6 @@ export function loadGatewayConfig(env: EnvReader = envReader()): GatewayConfig {
     queryTimeoutMs: env.int('SWITCH_QUERY_TIMEOUT_MS', 10_000, { min: 100, max: 60_000 }),
     rateLimitPerMinute: env.int('SWITCH_RATE_LIMIT_PER_MINUTE', 6000, { min: 1, max: 10_000_000 }),
     failureLimitPerIpPerMinute: env.int('SWITCH_FAILURE_LIMIT_PER_IP_PER_MINUTE', 120, { min: 1, max: 10_000_000 }),
-    failureLimitPerMerchantPerMinute: env.int('SWITCH_FAILURE_LIMIT_PER_MERCHANT_PER_MINUTE', 600, { min: 1, max: 10_000_000 }),
     gatewayReplicas:
       env.optionalString('SWITCH_GATEWAY_REPLICAS') === 'auto' || env.optionalString('SWITCH_GATEWAY_REPLICAS') === undefined
         ? 'auto'

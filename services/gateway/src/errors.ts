@@ -1,9 +1,9 @@
 import type { Socket } from 'node:net';
 import { STATUS_CODES } from 'node:http';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { NOMBRE_PATTERN, SchemaViolation, UUID_PATTERN } from '@switch/shared';
+import { HTTP_TEXT_PATTERNS, NONBLANK_TEXT_PATTERN, SchemaViolation, TEXT_RULE, UUID_PATTERN } from '@switch/shared';
 import { BodyRefused } from './json';
-import { bodyUnread, markRefusedInput, REFUSED_INPUT_CODES } from './throttle';
+import { bodyUnread } from './throttle';
 
 interface AjvLikeError {
   keyword: string;
@@ -45,11 +45,9 @@ export function validationDetail(errors: AjvLikeError[], root: string): Record<s
     if (e.keyword === 'required') detail[path] ??= 'is required';
     else if (e.keyword === 'format' && e.params.format === 'uuid') detail[path] ??= 'must be a UUID';
     else if (e.keyword === 'pattern' && e.params.pattern === UUID_PATTERN) detail[path] ??= 'must be a UUID';
-    else if (e.keyword === 'pattern' && e.params.pattern === NOMBRE_PATTERN) {
-      detail[path] ??= 'must not be blank nor contain control characters (C0, DEL, C1, U+2028, U+2029)';
-    } else if (e.keyword === 'pattern' && path === 'concepto') {
-      // The rest of the class is refused by the money routes (routes/operations.ts): one reason for both.
-      detail[path] ??= 'must not contain control characters (C0, DEL, C1, U+2028, U+2029)';
+    else if (e.keyword === 'pattern' && HTTP_TEXT_PATTERNS.has(String(e.params.pattern))) {
+      const blank = e.params.pattern === NONBLANK_TEXT_PATTERN ? 'must not be blank; ' : '';
+      detail[path] ??= `${blank}allowed: ${TEXT_RULE}`;
     } else detail[path] ??= e.message ?? 'is invalid';
   }
   for (const [path, values] of allowed) detail[path] = `must be one of: ${values.join(', ')}`;
@@ -120,10 +118,7 @@ export function installErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError & { validationContext?: string }, request, reply) => {
     // No route here: whatever the body (fastify reads it before the not-found handler), 404 or 405.
     if (request.is404) return notFound(request, reply);
-    if (error instanceof HttpProblem) {
-      if (error.statusCode === 422 && REFUSED_INPUT_CODES.has(error.body.error)) markRefusedInput(request);
-      return reply.code(error.statusCode).send(error.body);
-    }
+    if (error instanceof HttpProblem) return reply.code(error.statusCode).send(error.body);
     if (error instanceof BodyRefused) return reply.code(error.statusCode).send(error.body);
     if (error.validation) {
       const root = error.validationContext === 'querystring' ? 'query' : (error.validationContext ?? 'body');

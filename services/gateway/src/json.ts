@@ -1,6 +1,8 @@
+import { ASTRAL_INVISIBLE, TEXT_RULE } from '@switch/shared';
+
 /**
  * The gateway's JSON body parser (DESIGN "Bad input"): the raw bytes must be UTF-8, the nesting
- * shallow, every object's keys distinct, and every string free of lone surrogates. A body failing any of these is a client error naming the place, never a 5xx, and it is
+ * shallow, every object's keys distinct and none of them a prototype name, and every string free of lone surrogates. A body failing any of these is a client error naming the place, never a 5xx, and it is
  * refused before anything (authentication aside) looks at it.
  */
 
@@ -39,8 +41,20 @@ export function charsetsOf(contentType: string | undefined): string[] {
 const LONE_SURROGATE = /[\ud800-\udfff]/u;
 
 export function forbiddenCharacter(text: string): string | null {
-  return LONE_SURROGATE.test(text) ? 'must not contain a lone surrogate' : null;
+  if (LONE_SURROGATE.test(text)) return 'must not contain a lone surrogate';
+  // Beyond the Basic Multilingual Plane the invisible characters (tags, private use of planes 15
+  // and 16, noncharacters) are not text in any field; the text fields' patterns cover the rest.
+  if (ASTRAL_INVISIBLE.test(text))
+    return `must not contain invisible characters (tags U+E0000–U+E007F, private use of planes 15 and 16, noncharacters); allowed: ${TEXT_RULE}`;
+  return null;
 }
+
+/**
+ * Keys that name an object's prototype machinery. No contract field is called so, and a copy made
+ * with plain assignment (`out[key] = value`) turns `__proto__` into the copy's prototype: refused
+ * wherever they appear, known field or not, before anything is built or claimed.
+ */
+export const RESERVED_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
 
 const join = (path: string, key: string) => (path ? `${path}.${key}` : key);
 
@@ -88,6 +102,7 @@ export function scanStructure(text: string, maxDepth = MAX_JSON_DEPTH): void {
           return;
         }
         const path = join(top.path, key);
+        if (RESERVED_KEYS.has(key)) throw invalid(path, `is a reserved name (${[...RESERVED_KEYS].join(', ')}): refused`);
         if (top.keys!.has(key)) throw invalid(path, 'duplicate key');
         top.keys!.add(key);
         top.current = key;
@@ -148,8 +163,9 @@ const utf8 = new TextDecoder('utf-8', { fatal: true });
 const utf8Lenient = new TextDecoder('utf-8');
 
 /**
- * Raw body bytes to a value, or a BodyRefused naming what is wrong. `__proto__` and `constructor`
- * keys are plain data here: JSON.parse never sets a prototype, and the schemas ignore unknown keys.
+ * Raw body bytes to a value, or a BodyRefused naming what is wrong. `__proto__`, `constructor` and
+ * `prototype` keys are refused at any depth (`RESERVED_KEYS`): JSON.parse keeps them as data, but
+ * any later copy by assignment would not.
  */
 export function parseJsonBody(raw: Buffer, contentType: string | undefined): unknown {
   if (charsetsOf(contentType).some((charset) => charset !== 'utf-8' && charset !== 'utf8')) {

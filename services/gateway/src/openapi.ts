@@ -1,4 +1,4 @@
-import { API_SCHEMAS, Concepto, WEBHOOK_EVENTS } from '@switch/shared';
+import { API_SCHEMAS, WEBHOOK_EVENTS } from '@switch/shared';
 import { SwitchKeySecurity } from './routes/operations';
 import { OPERATION_EXAMPLES, type OperationExamples } from './examples';
 import { REPLAYED_HEADER } from './mcp/rest';
@@ -21,7 +21,7 @@ export function openApiDocument() {
         `Try it out: every example here works as it is with a test key (test-mode instruments, the simulated bank). In test mode the id \`txn_ejemplo\` is a sample operation every key can query, read in detail and reverse, \`we_ejemplo\` a sample webhook endpoint and \`txn_ejemplo.v1.we_ejemplo\` its sample delivery: their answers store nothing.`,
         'Webhooks: the switch POSTs the events under `webhooks` to each registered endpoint, signed twice: `x-service-signature` (`sha256=` + hex HMAC-SHA256 of the raw body with the endpoint secret) and the Standard Webhooks headers `webhook-id`, `webhook-timestamp`, `webhook-signature`.',
         'AI agents: the same key serves the Model Context Protocol (MCP) server at `/mcp` (Streamable HTTP, stateless, JSON answers; key in `x-switch-key` or `Authorization: Bearer <merchant>:<secret>`). Tools `bancos`, `pagar`, `cobrar_token`, `cobrar`, `consultar`, `reverso`, `saldo`, `movimientos` take the request bodies and queries below and answer the same bodies, with the same validation, idempotency and rate limits. Add it to an agent client as `{"mcpServers":{"switch-pagos":{"type":"http","url":"<base_url>/mcp","headers":{"x-switch-key":"<merchant>:<API_KEY>"}}}}`; for desktop agents over stdio: `{"mcpServers":{"switch-pagos":{"command":"node","args":["<repo>/services/gateway/bin/switch-mcp.js"],"env":{"SWITCH_URL":"<base_url>","SWITCH_KEY":"<merchant>:<API_KEY>"}}}}`. Details and a worked example: `docs/mcp.md` in the repository.',
-        'Errors, every one in the body `{"error": CODE, "message": ...}` (400 adds `detail` naming each bad field, 401 is exactly `{"error":"unauthorized"}`): 400 `VALIDATION` (a field; JSON that is malformed, not UTF-8, nested deeper than 32 levels or with a duplicate key; a lone surrogate in any string; a control character in `nombre` or `concepto`; a malformed URL or request); 401 `unauthorized`; 404 `NOT_FOUND`; 405 `METHOD_NOT_ALLOWED` with `allow` on a known path with another method; 408 `REQUEST_TIMEOUT` when the headers or body arrive too slowly; 409 `IDEMPOTENCY_CONFLICT`; 413 `PAYLOAD_TOO_LARGE`; 415 `UNSUPPORTED_MEDIA_TYPE` (not `application/json`, or a charset other than UTF-8); 431 `HEADERS_TOO_LARGE`; 429 `RATE_LIMITED` with `retry-after` (too many requests, or too many refused requests, from an address or for a merchant id; checked before the key); 503 `SERVICE_UNAVAILABLE`.',
+        'Errors, every one in the body `{"error": CODE, "message": ...}` (400 adds `detail` naming each bad field, 401 is exactly `{"error":"unauthorized"}`): 400 `VALIDATION` (a field; JSON that is malformed, not UTF-8, nested deeper than 32 levels or with a duplicate key; a lone surrogate in any string; a control or invisible character in `nombre` or `concepto` (bidi overrides, zero-width characters, U+FEFF, private use, noncharacters: see their schemas); a malformed URL or request); 401 `unauthorized`; 404 `NOT_FOUND`; 405 `METHOD_NOT_ALLOWED` with `allow` on a known path with another method; 408 `REQUEST_TIMEOUT` when the headers or body arrive too slowly; 409 `IDEMPOTENCY_CONFLICT`; 413 `PAYLOAD_TOO_LARGE`; 415 `UNSUPPORTED_MEDIA_TYPE` (not `application/json`, or a charset other than UTF-8); 431 `HEADERS_TOO_LARGE`; 429 `RATE_LIMITED` with `retry-after`: a valid key over its own request budget (every answer to a valid key carries `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset`), or, from an address that sent too many requests without a valid key, the next such request; a valid key is never refused because of failures, its own 4xx included, nor because of other keys or its address; 503 `SERVICE_UNAVAILABLE`.',
         'Every answer carries `cache-control: no-store`. Amounts (`monto.valor`) have at most 2 decimals (`multipleOf: 0.01`, checked exactly on the decimal written).',
       ].join('\n\n'),
       license: { name: 'Apache 2.0', identifier: 'Apache-2.0' },
@@ -39,14 +39,6 @@ export function openApiDocument() {
     ],
   };
 }
-
-/**
- * `concepto` as the HTTP edge checks it: the contract's pattern refuses C0 and DEL, and the money
- * routes also refuse C1 and U+2028/U+2029 (./routes/operations.ts). The contract's pattern is also the
- * bus messages' registered one, which the registry would not let tighten, so the document states the
- * edge's rule here: tools generating requests from it (schemathesis) then send only what is accepted.
- */
-const CONCEPTO_HTTP_PATTERN = '^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029]+$';
 
 /** JSON-Schema keyword of the exact decimals check (shared/src/contracts/monto.ts). */
 const MAX_DECIMALS = 'x-max-decimals';
@@ -76,7 +68,6 @@ export interface PublishOptions {
 
 /**
  * The document as served, from what @fastify/swagger generated:
- * - `concepto`'s pattern is the edge's (CONCEPTO_HTTP_PATTERN);
 - each `x-max-decimals: n` (read by the server's own check only) is stated in a standard keyword
  *   too, `multipleOf: 10^-n`, so tools generating and checking requests know it; a conditional
  *   branch states that it leaves other fields open (`additionalProperties: true`);
@@ -102,7 +93,6 @@ export function publishedDocument<T>(document: T, options: PublishOptions): T {
 function statePrecision(node: unknown): void {
   if (Array.isArray(node)) node.forEach(statePrecision);
   else if (isObject(node)) {
-    if (node.pattern === Concepto.pattern) node.pattern = CONCEPTO_HTTP_PATTERN;
     if (typeof node[MAX_DECIMALS] === 'number' && node.multipleOf === undefined)
       node.multipleOf = Number((10 ** -(node[MAX_DECIMALS] as number)).toFixed(node[MAX_DECIMALS] as number));
     // A conditional branch adds a rule to some properties (Instrumento: `valor` by `tipo`); it closes
@@ -154,6 +144,31 @@ function nameSchemas(doc: Json, schemas: Record<string, Json>): void {
   doc.paths = replace(doc.paths);
 }
 
+/**
+ * The request budget of the key that made the request (the IETF httpapi "RateLimit header fields"
+ * draft's names). Sent with every answer to a valid key; a 429 for a key that failed verification
+ * (too many from its address) carries `retry-after` only.
+ */
+const RATE_LIMIT_HEADERS: Json = {
+  'ratelimit-limit': {
+    description:
+      'Requests a minute this key may make on this gateway (`SWITCH_RATE_LIMIT_PER_MINUTE`, divided among the gateway replicas).',
+    schema: { type: 'integer', minimum: 1 },
+  },
+  'ratelimit-remaining': {
+    description: 'Requests this key has left in the current minute.',
+    schema: { type: 'integer', minimum: 0 },
+  },
+  'ratelimit-reset': {
+    description: 'Seconds until the current minute ends and the budget is whole again.',
+    schema: { type: 'integer', minimum: 1 },
+  },
+};
+const RETRY_AFTER_HEADER: Json = {
+  description: 'Seconds to wait before retrying (until the current one-minute window ends).',
+  schema: { type: 'integer', minimum: 1 },
+};
+
 const MONEY_OPERATIONS = new Set(['cobrarToken', 'cobrar', 'pagar', 'reverso']);
 
 function decorateOperation(operation: Json): void {
@@ -172,8 +187,13 @@ function decorateOperation(operation: Json): void {
   }
   const okMedia = (ok?.content as Record<string, Json> | undefined)?.['application/json'];
   if (okMedia && examples) okMedia.examples = examples.response;
+  // Every answer to a valid key states its request budget; a 429 says when to come back.
+  if (ok && responses['401']) ok.headers = { ...RATE_LIMIT_HEADERS };
+  const limited = responses['429'];
+  if (limited) limited.headers = { 'retry-after': RETRY_AFTER_HEADER, ...RATE_LIMIT_HEADERS };
   if (ok && id && MONEY_OPERATIONS.has(id)) {
     ok.headers = {
+      ...(ok.headers as Json | undefined),
       [REPLAYED_HEADER]: {
         description:
           'Present (`true`) when this answer is a replay: the idempotency_key was already used by an earlier request with the same body, and this is that operation (no new one was created). Absent on the first answer.',

@@ -5,6 +5,7 @@ import {
   fingerprint,
   idempotencyScope,
   isReconcilable,
+  SchemaViolation,
   settledForReply,
   toResultado,
   tokenMismatch,
@@ -109,7 +110,14 @@ export class Operations {
             : `idempotency_key ${body.idempotency_key} was already used for a different ${clean.kind} request; use a new key for a new operation`,
       });
     }
-    return { resultado: await this.answer(caller, txnId, clean, print, claim.claimed, tokenId), replayed: !claim.claimed };
+    try {
+      return { resultado: await this.answer(caller, txnId, clean, print, claim.claimed, tokenId), replayed: !claim.claimed };
+    } catch (error) {
+      // The bus refused the command (its schema) before sending anything: the operation never started,
+      // so the claim goes too and a retry with the key runs it (rather than answer a replay of nothing).
+      if (claim.claimed && error instanceof PublishRefused) await store.idempotency.release(scope, candidate).catch(() => undefined);
+      throw error;
+    }
   }
 
   /**
@@ -226,6 +234,7 @@ export class Operations {
       await send();
     } catch (error) {
       waiting.cancel();
+      if (error instanceof SchemaViolation) throw new PublishRefused(error.message);
       unavailable(error);
     }
     const event = await waiting.result;
@@ -350,6 +359,9 @@ const TOKENLESS_COBRAR = 'cobrar-sin-token';
  * writes, milliseconds apart); one older than this without that claim was left by a crash.
  */
 const ABANDONED_HOLD_MS = 60_000;
+
+/** The bus refused a command by its schema: nothing was sent (503, as any dependency failure). */
+class PublishRefused extends DependencyDown {}
 
 function unavailable(error: unknown): never {
   throw new DependencyDown(error instanceof Error ? error.message : String(error));

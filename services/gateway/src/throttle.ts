@@ -1,35 +1,25 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { VerifiedKey } from './key-cache';
 
 /**
- * Throttling at the edge (docs/decisions.md "Throttling before authentication"). Runs as the first
- * `onRequest` hook, before authentication, validation and any store work:
+ * Throttling on the merchant port (docs/decisions.md "Throttling that never locks out a valid key"),
+ * decided where the key is verified (the key cache: no store round trip in the common case):
  *
- * - a request budget per merchant id (named in the key header; per source address when no key is
- *   given), the documented `SWITCH_RATE_LIMIT_PER_MINUTE`;
- * - a failure budget per source address and per merchant id: refused requests (400, 401, 403, 404,
- *   405, 413, 415, and a 422 that refuses the client's input: TOKEN_MISMATCH, ACCOUNT_NOT_REGISTERED)
- *   are counted when answered, and once a budget is spent every request of that address or merchant
- *   id is 429 until the window ends. A wrong key costs the attacker, not the store.
+ * - a request with a valid key spends only that key's own request budget, the documented
+ *   `SWITCH_RATE_LIMIT_PER_MINUTE`, announced on every answer in `RateLimit-Limit`,
+ *   `RateLimit-Remaining` and `RateLimit-Reset`. Nothing else spends it or refuses it: not its own
+ *   4xx, not wrong keys naming its merchant, not other keys, not its source address;
+ * - a request whose key fails verification (missing, malformed, wrong, revoked) spends the failure
+ *   budget of its source address, `SWITCH_FAILURE_LIMIT_PER_IP_PER_MINUTE`; once it is spent, such
+ *   requests from that address are 429 instead of 401 until the window ends. A valid key from that
+ *   same address still passes: the budget refuses only what fails verification.
  *
- * The merchant id is read from the header without trusting it: it only picks the counter.
  * Every figure is the deployment's; each of `replicas` gateways enforces its share (limit/replicas,
  * rounded up), so behind an even load balancer the sum is the documented limit.
  */
 
 /** Source address of requests the MCP server injects into the API: no client can have it. */
 export const INJECTED_ADDRESS = 'mcp-injected';
-
-// 404: unknown routes (scans) and ids (a `/consultar` guess costs a store read), both the client's error.
-const FAILURE_STATUSES = new Set([400, 401, 403, 404, 405, 413, 415]);
-
-/** 422 codes that refuse the client's input (not a state of the switch such as BANCO_NO_DISPONIBLE): counted as failures. */
-export const REFUSED_INPUT_CODES: ReadonlySet<string> = new Set(['TOKEN_MISMATCH', 'ACCOUNT_NOT_REGISTERED']);
-const refusedInput = new WeakSet<FastifyRequest>();
-
-/** Marks a request answered with a refusal of its input (a 422 of `REFUSED_INPUT_CODES`): it spends the failure budgets. */
-export function markRefusedInput(request: FastifyRequest): void {
-  refusedInput.add(request);
-}
 
 /** Counts per key in fixed windows; the whole map is dropped when a window ends, so it stays bounded. */
 export class WindowCounter {
@@ -70,18 +60,7 @@ export class WindowCounter {
 export interface ThrottleLimits {
   requestsPerMinute: number;
   failuresPerIpPerMinute: number;
-  failuresPerMerchantPerMinute: number;
   replicas: number;
-}
-
-/** The merchant id and mode a request claims (`x-switch-key` or `Authorization: Bearer`), unverified. */
-export function claimedMerchant(request: FastifyRequest): { merchantId: string; mode: 'test' | 'live' } | null {
-  const header = request.headers['x-switch-key'];
-  const auth = request.headers.authorization;
-  const key = typeof header === 'string' ? header : typeof auth === 'string' && /^bearer /i.test(auth) ? auth.slice(7).trim() : undefined;
-  const m = key ? /^([^:\s]{1,128}):(\S+)$/.exec(key) : null;
-  if (!m) return null;
-  return { merchantId: m[1]!, mode: m[2]!.startsWith('sk_live_') ? 'live' : 'test' };
 }
 
 const share = (limit: number, replicas: number) => Math.max(1, Math.ceil(limit / replicas));
@@ -97,7 +76,7 @@ export class Throttle {
   private readonly window = 60_000;
   private readonly requests: WindowCounter;
   private readonly failures: WindowCounter;
-  limits: { requests: number; failuresPerIp: number; failuresPerMerchant: number };
+  limits: { requests: number; failuresPerIp: number };
 
   constructor(
     private readonly deployment: ThrottleLimits,
@@ -112,7 +91,6 @@ export class Throttle {
     return {
       requests: share(this.deployment.requestsPerMinute, replicas),
       failuresPerIp: share(this.deployment.failuresPerIpPerMinute, replicas),
-      failuresPerMerchant: share(this.deployment.failuresPerMerchantPerMinute, replicas),
     };
   }
 
@@ -130,41 +108,44 @@ export class Throttle {
       .send({ error: 'RATE_LIMITED', message: `${message}; retry after ${retry} s` });
   }
 
-  /** onRequest, first of all: refuses when the address or the claimed merchant spent its failure budget. */
-  checkFailures = async (request: FastifyRequest, reply: FastifyReply): Promise<unknown> => {
-    const merchant = claimedMerchant(request);
-    const ipSpent = request.ip !== INJECTED_ADDRESS && this.failures.get(`ip|${request.ip}`) >= this.limits.failuresPerIp;
-    const merchantSpent = merchant !== null && this.failures.get(`m|${merchant.merchantId}`) >= this.limits.failuresPerMerchant;
-    if (ipSpent || merchantSpent) {
-      return this.refuse(
-        reply,
-        this.failures,
-        `too many refused requests (more than ${ipSpent ? this.limits.failuresPerIp : this.limits.failuresPerMerchant} a minute)`,
-      );
-    }
-    return undefined;
-  };
-
-  /** onRequest of the API, before authentication: the request budget of the claimed merchant (or address). */
-  checkRequests = async (request: FastifyRequest, reply: FastifyReply): Promise<unknown> => {
-    const merchant = claimedMerchant(request);
-    const key = merchant ? `m|${merchant.merchantId}|${merchant.mode}` : `ip|${request.ip}`;
-    if (this.requests.add(key) > this.limits.requests) {
-      return this.refuse(reply, this.requests, `more than ${this.limits.requests} requests a minute`);
-    }
-    return undefined;
-  };
-
-  /** onResponse: counts a refused request against its address and claimed merchant. */
-  countFailure = async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
-    if (!FAILURE_STATUSES.has(reply.statusCode) && !refusedInput.has(request)) return;
-    if (request.ip !== INJECTED_ADDRESS) this.failures.add(`ip|${request.ip}`);
-    const merchant = claimedMerchant(request);
-    if (merchant) this.failures.add(`m|${merchant.merchantId}`);
-  };
-
-  install(app: FastifyInstance): void {
-    app.addHook('onRequest', this.checkFailures);
-    app.addHook('onResponse', this.countFailure);
+  /** Whether the request's address spent its budget of requests without a valid key. */
+  addressSpent(request: FastifyRequest): boolean {
+    return request.ip !== INJECTED_ADDRESS && this.failures.get(`ip|${request.ip}`) >= this.limits.failuresPerIp;
   }
+
+  /**
+   * Answers a request whose key failed verification: 401, or 429 once its address spent its failure
+   * budget. Requests the MCP server injects carry the key of a request already verified: never counted.
+   */
+  refuseKey = (request: FastifyRequest, reply: FastifyReply): FastifyReply => {
+    if (request.ip !== INJECTED_ADDRESS) {
+      const address = `ip|${request.ip}`;
+      if (this.addressSpent(request)) {
+        return this.refuse(
+          reply,
+          this.failures,
+          `too many requests without a valid key from this address (more than ${this.limits.failuresPerIp} a minute)`,
+        );
+      }
+      this.failures.add(address);
+    }
+    return reply.code(401).send({ error: 'unauthorized' });
+  };
+
+  /**
+   * Spends one request of a verified key's budget and announces what is left (`RateLimit-*`, the
+   * IETF httpapi draft's fields, on every answer to that key). Over the budget: 429 with `retry-after`,
+   * returned; within it, undefined. A tool call the MCP server injects counts here like the same REST
+   * request (one budget for both); the MCP transport's own requests (initialize, tool lists) do not.
+   */
+  admitKey = (reply: FastifyReply, key: VerifiedKey): FastifyReply | undefined => {
+    const spent = this.requests.add(`k|${key.keyId}`);
+    const limit = this.limits.requests;
+    reply
+      .header('ratelimit-limit', String(limit))
+      .header('ratelimit-remaining', String(Math.max(0, limit - spent)))
+      .header('ratelimit-reset', String(this.requests.retryAfterSeconds()));
+    if (spent > limit) return this.refuse(reply, this.requests, `more than ${limit} requests a minute with this key`);
+    return undefined;
+  };
 }

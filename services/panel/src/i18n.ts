@@ -409,6 +409,8 @@ const DICTIONARIES: Record<Lang, Record<string, string>> = { es, en };
 
 /** The text of `key` in `lang` with `{name}` placeholders filled; an unknown key shows itself (a bug to see). */
 export function translate(lang: Lang, key: string, vars: Record<string, string | number> = {}): string {
-  const text = DICTIONARIES[lang][key] ?? key;
-  return text.replace(/\{(\w+)\}/g, (_, name: string) => String(vars[name] ?? `{${name}}`));
+  // Own properties only: a key such as `constructor` is not a text of the dictionary.
+  const dictionary = DICTIONARIES[lang];
+  const text = Object.hasOwn(dictionary, key) ? dictionary[key]! : key;
+  return text.replace(/\{(\w+)\}/g, (_, name: string) => String(Object.hasOwn(vars, name) ? vars[name] : `{${name}}`));
 }

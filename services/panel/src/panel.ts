@@ -121,12 +121,14 @@ export async function panelPlugin(app: FastifyInstance, deps: PanelDeps): Promis
     root: VIEWS,
   });
 
-  const assets: Record<string, { type: string; body: string }> = {
-    'panel.css': { type: 'text/css; charset=utf-8', body: readFileSync(join(ASSETS, 'panel.css'), 'utf8') },
-    'panel.js': { type: 'text/javascript; charset=utf-8', body: readFileSync(join(ASSETS, 'panel.js'), 'utf8') },
-  };
+  // A Map: a name from the URL is looked up among these two only (an object literal answered
+  // `constructor` or `toString` with an inherited function, a 500).
+  const assets = new Map<string, { type: string; body: string }>([
+    ['panel.css', { type: 'text/css; charset=utf-8', body: readFileSync(join(ASSETS, 'panel.css'), 'utf8') }],
+    ['panel.js', { type: 'text/javascript; charset=utf-8', body: readFileSync(join(ASSETS, 'panel.js'), 'utf8') }],
+  ]);
   app.get('/assets/:name', async (request, reply) => {
-    const asset = assets[(request.params as { name: string }).name];
+    const asset = assets.get((request.params as { name: string }).name);
     if (!asset) return reply.code(404).type('text/plain').send('not found');
     return reply.header('cache-control', 'public, max-age=300').type(asset.type).send(asset.body);
   });

@@ -61,7 +61,7 @@ export const PayloadTooLargeBody = houseError('PAYLOAD_TOO_LARGE', 'The body is 
 export const UnsupportedMediaTypeBody = houseError('UNSUPPORTED_MEDIA_TYPE', 'Not `application/json` in UTF-8');
 export const RateLimitedBody = houseError(
   'RATE_LIMITED',
-  'Too many requests, or too many refused requests, from this address or merchant; see `retry-after`',
+  "A valid key over its own request budget (see the `RateLimit-*` headers), or a request without a valid key from an address that sent too many of them; see `retry-after`. A valid key is never refused because of failed requests, its own or anyone else's",
 );
 export const ServiceUnavailableBody = houseError('SERVICE_UNAVAILABLE', 'A dependency (store, bus or bank) is unreachable; retry later');
 /** 422: a well-formed request the switch refuses (its `error` code names why). */

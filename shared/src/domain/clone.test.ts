@@ -2,6 +2,23 @@ import { describe, expect, it } from 'vitest';
 import { clonePlain } from './clone';
 
 describe('clonePlain', () => {
+  it('copies a `__proto__` key (as JSON.parse makes it) as an own property: the copy keeps Object.prototype', () => {
+    const value = JSON.parse('{"__proto__":{"polluted":true},"a":{"__proto__":{"deep":1}}}') as Record<string, unknown>;
+    const copy = clonePlain(value);
+    expect(Object.getPrototypeOf(copy)).toBe(Object.prototype);
+    expect((copy as { polluted?: unknown }).polluted).toBeUndefined();
+    expect(Object.keys(copy)).toEqual(['__proto__', 'a']);
+    expect(Object.getOwnPropertyDescriptor(copy, '__proto__')?.value).toEqual({ polluted: true });
+    expect(Object.getPrototypeOf(copy.a)).toBe(Object.prototype);
+    expect(JSON.stringify(copy)).toBe(JSON.stringify(value));
+  });
+
+  it('copies own properties only, never inherited ones', () => {
+    const value = Object.assign(Object.create({ inherited: 1 }) as object, { own: 2 });
+    // A prototype other than Object.prototype goes to structuredClone, which copies own properties too.
+    expect(Object.keys(clonePlain(value))).toEqual(['own']);
+  });
+
   it('copies plain objects and arrays deeply, as structuredClone does', () => {
     const value = { a: 1, b: 'x', c: null, d: undefined, e: [1, { f: [2, 3] }], g: { h: { i: true } } };
     const copy = clonePlain(value);

@@ -4,6 +4,17 @@ import { MemoryStore } from '../adapters/memory/store';
 
 const SECRET = 'sk_test_abcdefghijklmnop1234';
 
+describe('issued API keys', () => {
+  it('carry a 256-bit secret (32 random bytes, 43 url-safe characters after the prefix)', async () => {
+    const store = new MemoryStore();
+    await createMerchant(store, { id: 'acme', nombre: 'Acme' });
+    const { switchKey } = await issueKey(store, 'acme', 'live');
+    const secret = switchKey.slice('acme:sk_live_'.length);
+    expect(secret).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(Buffer.from(secret, 'base64url')).toHaveLength(32);
+  });
+});
+
 describe('parseSwitchKey (SPEC 5)', () => {
   it('parses <merchant>:<secret> and takes the mode from the prefix', () => {
     expect(parseSwitchKey(`acme:${SECRET}`)).toEqual({ merchantId: 'acme', secret: SECRET, mode: 'test' });

@@ -72,7 +72,8 @@ export async function issueKey(
   mode: Mode,
   now = new Date(),
 ): Promise<{ record: Omit<ApiKeyRecord, 'secretHash'>; switchKey: string }> {
-  const secret = `sk_${mode}_${randomBytes(24).toString('base64url')}`;
+  // 256 random bits: guessing one merchant's key is pointless, so no per-merchant failure budget is needed.
+  const secret = `sk_${mode}_${randomBytes(32).toString('base64url')}`;
   const record: ApiKeyRecord = {
     id: `key_${randomUUID().replace(/-/g, '').slice(0, 16)}`,
     merchantId,

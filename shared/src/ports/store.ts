@@ -303,6 +303,11 @@ export interface Store {
   idempotency: {
     claim(claim: IdempotencyClaim): Promise<ClaimResult>;
     get(scope: string): Promise<IdempotencyClaim | null>;
+    /**
+     * Deletes the claim of `scope` if it still names `txnId` (its claimer's operation), so a retry with
+     * the key runs the operation: only for a claim whose operation certainly never started.
+     */
+    release(scope: string, txnId: string): Promise<void>;
   };
   reversals: {
     /** Atomic: of concurrent claims of one original, exactly one wins; the others get the holder. */
@@ -366,7 +371,7 @@ export interface Store {
     /**
      * Records that gateway `id` is alive at `at` (ISO 8601) and returns how many gateways (itself
      * included) were alive within `windowMs` before `at`: what each replica divides a deployment-wide
-     * limit by (docs/decisions.md "Throttling before authentication").
+     * limit by (docs/decisions.md "Throttling that never locks out a valid key").
      */
     beat(id: string, at: string, windowMs: number): Promise<number>;
   };

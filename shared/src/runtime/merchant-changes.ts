@@ -24,6 +24,11 @@ export function announcingChanges(store: Store, bus: Bus, here?: (merchantId: st
   };
   const apiKeys: Store['apiKeys'] = {
     ...bound(store.apiKeys),
+    // A new key is a change too: gateways that remember the merchant's keys learn it at once.
+    insert: async (key) => {
+      await store.apiKeys.insert(key);
+      await announce(key.merchantId, 'keys');
+    },
     revoke: async (id, at) => {
       const revoked = await store.apiKeys.revoke(id, at);
       const key = revoked ? await keyOwner(store, id) : null;

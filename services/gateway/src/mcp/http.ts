@@ -2,7 +2,8 @@ import type { FastifyInstance, FastifyReply, InjectOptions, LightMyRequestRespon
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { Mode } from '@switch/shared';
 import type { KeyCache } from '../key-cache';
-import { DependencyDown } from '../errors';
+import { verifyKey } from '../auth';
+import type { Throttle } from '../throttle';
 import { parseJsonBody, REPLAYED_HEADER, withQuery, type RestPort } from './rest';
 import { createMcpServer } from './server';
 
@@ -42,17 +43,17 @@ export function presentedKey(headers: Record<string, string | string[] | undefin
  */
 export function mcpRoutes(
   app: FastifyInstance,
-  deps: { keys: KeyCache; inject: (options: InjectOptions) => Promise<LightMyRequestResponse> },
+  deps: { keys: KeyCache; throttle: Throttle; inject: (options: InjectOptions) => Promise<LightMyRequestResponse> },
 ): void {
   app.decorateRequest('mcpCaller', null as unknown as McpCaller);
   // Before the body is read, as on the REST API: no key, no parsing. Same 401 body (SPEC 5.4).
+  // A key that fails verification spends its address's budget, as on the REST API; a valid key's
+  // budget is spent by the REST requests its tool calls make (one budget for REST and MCP).
   app.addHook('onRequest', async (request, reply) => {
     const switchKey = presentedKey(request.headers);
-    const caller = await deps.keys.authenticate(switchKey).catch((error: unknown) => {
-      throw new DependencyDown(`key store unavailable: ${String(error)}`);
-    });
-    if (!caller || !switchKey) return reply.code(401).send({ error: 'unauthorized' });
-    request.mcpCaller = { ...caller, switchKey };
+    const verified = await verifyKey(deps.keys, switchKey, deps.throttle.addressSpent(request));
+    if (!verified || !switchKey) return deps.throttle.refuseKey(request, reply);
+    request.mcpCaller = { ...verified.caller, switchKey };
   });
 
   app.post(MCP_PATH, { schema: { hide: true } }, async (request, reply) => {

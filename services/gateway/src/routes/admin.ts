@@ -14,6 +14,8 @@ import {
   DuplicateRecord,
   issueKey,
   MERCHANT_ID_PATTERN,
+  NONBLANK_TEXT_PATTERN,
+  TEXT_RULE,
   OPEN_STATES,
   refusedDestination,
   type DestinationPolicy,
@@ -66,7 +68,11 @@ export function adminRoutes(
     {
       schema: {
         ...hide,
-        body: Type.Object({ id: Type.String({ pattern: MERCHANT_ID_PATTERN }), nombre: Type.String({ minLength: 1, maxLength: 80 }) }),
+        body: Type.Object({
+          id: Type.String({ pattern: MERCHANT_ID_PATTERN }),
+          // Shown in the panel: the merchant API's text rule (no control nor invisible characters).
+          nombre: Type.String({ minLength: 1, maxLength: 80, pattern: NONBLANK_TEXT_PATTERN, description: TEXT_RULE }),
+        }),
       },
     },
     async (request, reply) => {

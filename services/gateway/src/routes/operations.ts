@@ -1,8 +1,7 @@
 import type { FastifyInstance } from 'fastify';
-import { Type } from '@sinclair/typebox';
-import { CobrarBody, ConsultarBody, PagarBody, Resultado, ReversoBody, TokenBody, type OperationRequest } from '@switch/shared';
+import { Type, type TSchema } from '@sinclair/typebox';
+import { CobrarBody, ConsultarBody, httpForm, PagarBody, Resultado, ReversoBody, TokenBody, type OperationRequest } from '@switch/shared';
 import type { Operations } from '../operations';
-import { HttpProblem } from '../errors';
 import { errorResponses } from './responses';
 import { REPLAYED_HEADER } from '../mcp/rest';
 
@@ -11,22 +10,6 @@ const errors = errorResponses(400, 401, 409, 413, 415, 429, 503);
 /** TOKEN_MISMATCH (cobrar), ACCOUNT_NOT_REGISTERED (live ordenante or cobrador). */
 const refusedRequest = errorResponses(422);
 const resultado = { ...Resultado, description: 'Read `estado` for the money outcome; HTTP 200 only says the switch answered' };
-
-/**
- * `concepto` reaches the banks' messages and the payer's statement: besides what its schema refuses
- * (C0 and DEL), C1 controls and the Unicode line/paragraph separators are refused here, the class
- * `nombre` refuses. Here and not in the schema because the schema is also the bus messages' registered
- * one, and a stricter pattern would not pass the registry's BACKWARD check.
- */
-const CONTROL_BEYOND_SCHEMA = /[\u0080-\u009f\u2028\u2029]/;
-function refuseControlInConcepto(body: { concepto?: unknown }): void {
-  if (typeof body.concepto === 'string' && CONTROL_BEYOND_SCHEMA.test(body.concepto)) {
-    throw new HttpProblem(400, {
-      error: 'VALIDATION',
-      detail: { concepto: 'must not contain control characters (C0, DEL, C1, U+2028, U+2029)' },
-    });
-  }
-}
 
 /** The money operations (SPEC 4.1–4.4, 4.8). */
 export function operationRoutes(app: FastifyInstance, operations: Operations): void {
@@ -48,12 +31,12 @@ export function operationRoutes(app: FastifyInstance, operations: Operations): v
           summary,
           description,
           security,
-          body,
+          // `concepto` and `nombre` as the HTTP edge takes them: no control nor invisible characters.
+          body: httpForm(body as TSchema),
           response: { 200: resultado, ...errors, ...extra },
         },
       },
       async (request, reply) => {
-        refuseControlInConcepto(request.body as { concepto?: unknown });
         const { resultado, replayed } = await operations.run(request.caller, { kind, body: request.body } as OperationRequest);
         // The answer of an operation an earlier request created (SPEC 4.9): said, so a client can tell.
         if (replayed) reply.header(REPLAYED_HEADER, 'true');

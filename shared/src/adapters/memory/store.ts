@@ -199,6 +199,9 @@ export class MemoryStore implements Store {
       return { claimed: true };
     },
     get: async (scope) => copy(this.claimRows.get(scope) ?? null),
+    release: async (scope, txnId) => {
+      if (this.claimRows.get(scope)?.txnId === txnId) this.claimRows.delete(scope);
+    },
   };
 
   private readonly reversalRows = new Map<string, ReversalClaim>();

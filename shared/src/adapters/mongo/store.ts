@@ -418,6 +418,9 @@ export class MongoStore implements Store {
       return { claimed: false, existing };
     },
     get: async (scope) => fromRow<IdempotencyClaim>('scope', await this.claimRows.findOne({ _id: scope })),
+    release: async (scope, txnId) => {
+      await this.claimRows.deleteOne({ _id: scope, txnId });
+    },
   };
 
   readonly reversals: Store['reversals'] = {
