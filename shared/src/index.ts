@@ -55,3 +55,4 @@ export * from './domain/transaction-list';
 export * from './domain/webhook-endpoints';
 export * from './domain/panel-access';
 export * from './runtime/account-reads';
+export * from './runtime/secret-box';
