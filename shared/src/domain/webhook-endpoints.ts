@@ -1,4 +1,4 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { Type, type Static } from '@sinclair/typebox';
 import { literals } from '../contracts/literals';
 import { WEBHOOK_EVENTS, type WebhookBody, type WebhookEvent } from '../contracts/webhook';
@@ -6,6 +6,7 @@ import type { PageCursor, Store, WebhookDelivery, WebhookEndpoint } from '../por
 import { refusedDestination, type Resolver } from '../runtime/destination';
 import type { Mode } from './bancos';
 import { findOwnTransaction } from './transaction-list';
+import { newWebhookSecret } from './webhook-signing';
 
 /**
  * A merchant's webhook endpoints and their deliveries, as the merchant API and the panel manage them
@@ -132,8 +133,6 @@ export function signingSecrets(endpoint: WebhookEndpoint, now: Date): string[] {
   return previous && previous.until > now.toISOString() ? [endpoint.secret, previous.secret] : [endpoint.secret];
 }
 
-const newSecret = () => `whsec_${randomBytes(24).toString('base64url')}`;
-
 /** The URL rules: parseable http(s), no credentials; in live mode https to a public address only. */
 export async function checkEndpointUrl(url: string, mode: Mode, rules: EndpointRules): Promise<Problem | null> {
   let parsed: URL;
@@ -180,7 +179,7 @@ export async function createEndpoint(
     mode: caller.mode,
     url: input.url,
     events,
-    secret: newSecret(),
+    secret: newWebhookSecret(),
     previousSecret: null,
     active: true,
     deletedAt: null,
@@ -225,7 +224,7 @@ export async function rotateSecret(
     rules.rotationOverlapSeconds > 0
       ? { secret: e.secret, until: new Date(now.getTime() + rules.rotationOverlapSeconds * 1000).toISOString() }
       : null;
-  const change = { secret: newSecret(), previousSecret, updatedAt: now.toISOString() };
+  const change = { secret: newWebhookSecret(), previousSecret, updatedAt: now.toISOString() };
   await store.webhooks.update(id, change);
   return ok({ ...e, ...change });
 }
