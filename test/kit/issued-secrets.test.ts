@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { Webhook } from 'standardwebhooks';
-import { createEndpoint, MemoryStore, registerWebhook, rotateSecret, standardWebhookHeaders, type EndpointRules } from '@switch/shared';
+import {
+  createEndpoint,
+  MemoryStore,
+  registerWebhook,
+  rotateSecret,
+  SecretBox,
+  standardWebhookHeaders,
+  type EndpointRules,
+} from '@switch/shared';
 
 /**
  * Every secret the switch issues — merchant API and panel (create, rotate), operator CLI/API
@@ -9,7 +17,8 @@ import { createEndpoint, MemoryStore, registerWebhook, rotateSecret, standardWeb
  */
 const ISSUED = /^whsec_[A-Za-z0-9+/]{43}=$/;
 const ROUNDS = 40;
-const rules: EndpointRules = { allowPrivate: true, rotationOverlapSeconds: 60 };
+const secrets = SecretBox.ephemeral();
+const rules: EndpointRules = { allowPrivate: true, rotationOverlapSeconds: 60, secrets };
 const caller = { merchantId: 'tienda', mode: 'test' as const };
 const url = 'https://hooks.example.com/switch';
 
@@ -28,7 +37,7 @@ describe('issued webhook secrets: one generator, verified by the official standa
       const created = await createEndpoint(store, caller, { url }, rules);
       if (!created.ok) throw new Error('not created');
       verifiesWithTheLibrary(created.value.secret);
-      const rotated = await rotateSecret(store, caller, created.value.id, rules);
+      const rotated = await rotateSecret(store, caller, created.value.endpoint.id, rules);
       if (!rotated.ok) throw new Error('not rotated');
       verifiesWithTheLibrary(rotated.value.secret);
     }
@@ -37,8 +46,8 @@ describe('issued webhook secrets: one generator, verified by the official standa
   it('operator: registered secrets', async () => {
     const store = new MemoryStore();
     for (let i = 0; i < ROUNDS; i++) {
-      const endpoint = await registerWebhook(store, { ...caller, url, events: ['transaccion.liquidada'] });
-      verifiesWithTheLibrary(endpoint.secret);
+      const { secret } = await registerWebhook(store, { ...caller, url, events: ['transaccion.liquidada'] }, secrets);
+      verifiesWithTheLibrary(secret);
     }
   });
 });

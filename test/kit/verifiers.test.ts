@@ -119,12 +119,11 @@ describe('webhook verifiers in four languages and the Standard Webhooks librarie
       reconciler: { intervalMs: 3_600_000 },
     });
     const { switchKey, merchantId } = await seedDemoMerchant(sw.store);
-    const endpoint = await registerWebhook(sw.store, {
-      merchantId,
-      mode: 'test',
-      url: `${receiver.base}/current`,
-      events: ['transaccion.liquidada'],
-    });
+    const { endpoint, secret } = await registerWebhook(
+      sw.store,
+      { merchantId, mode: 'test', url: `${receiver.base}/current`, events: ['transaccion.liquidada'] },
+      sw.secrets,
+    );
 
     const res = await sw.gateway.app.inject({
       method: 'POST',
@@ -142,7 +141,7 @@ describe('webhook verifiers in four languages and the Standard Webhooks librarie
     expect(res.json()).toMatchObject({ estado: 'LIQUIDADA' });
     await vi.waitFor(() => expect(receiver.got).toHaveLength(1), { timeout: 30_000, interval: 50 });
     const byUrl = (suffix: string) => receiver.got.find((g) => (g.headers['webhook-id'] as string).endsWith(suffix))!;
-    current = { delivery: byUrl(endpoint.id), secret: endpoint.secret };
+    current = { delivery: byUrl(endpoint.id), secret };
 
     const ts = Number(current.delivery.headers['webhook-timestamp']);
     const base = { body: current.delivery.body, headers: relevant(current.delivery.headers), secrets: [current.secret], now: ts };

@@ -3,6 +3,8 @@ import {
   SANDBOX_BANKS,
   loadRiskPolicy,
   envReader,
+  loadSecretBox,
+  type SecretBox,
   type CorePolicy,
   MemoryBus,
   MemoryStore,
@@ -33,6 +35,8 @@ export interface EmbeddedSwitch {
   bus: MemoryBus;
   store: Store;
   bank: SimulatedBank;
+  /** The secrets key every service here shares (the environment's, or an ephemeral one). */
+  secrets: SecretBox;
   routing: RoutingTable;
   notifier: NotifierHandle;
   reconciler: ReconcilerHandle;
@@ -65,6 +69,8 @@ export async function startEmbeddedSwitch(options: {
   panel?: Partial<PanelConfig>;
   /** The router's outbox relay rounds (default: every second, 10 s grace). */
   router?: { relayIntervalMs?: number; relayGraceMs?: number };
+  /** The secrets key (default: `SWITCH_SECRETS_KEY`, or an ephemeral one: nothing here outlives the process). */
+  secrets?: SecretBox;
 }): Promise<EmbeddedSwitch> {
   const env = options.env ?? envReader();
   const routing = options.routing ?? embeddedRouting(env, emulatorsEnabled(env, options.banks));
@@ -72,6 +78,7 @@ export async function startEmbeddedSwitch(options: {
   // Its retries of failing handlers are logged at warn, as on Kafka.
   const bus = new MemoryBus({ logger: options.log });
   const store = options.store ?? new MemoryStore();
+  const secrets = options.secrets ?? loadSecretBox(env, false);
   const router = await startRouter({
     bus,
     store,
@@ -81,13 +88,20 @@ export async function startEmbeddedSwitch(options: {
     policy: { ...loadCorePolicy(env), ...options.policy },
     ...options.router,
   });
-  const sim = await startSimulatedBank({ bus, store, log: options.log.child({ service: 'bank-sim' }) });
-  const banks = await startEmbeddedBanks({ bus, store, log: options.log, env, ...(options.banks ? { options: options.banks } : {}) });
+  const sim = await startSimulatedBank({ bus, store, secrets, log: options.log.child({ service: 'bank-sim' }) });
+  const banks = await startEmbeddedBanks({
+    bus,
+    store,
+    secrets,
+    log: options.log,
+    env,
+    ...(options.banks ? { options: options.banks } : {}),
+  });
   const notifier = await startNotifier({
     bus,
     store,
     log: options.log.child({ service: 'notifier' }),
-    config: { ...loadNotifierConfig(env), ...options.notifier },
+    config: { ...loadNotifierConfig(env, secrets), ...options.notifier },
   });
   const reconciler = startReconciler({
     bus,
@@ -105,13 +119,20 @@ export async function startEmbeddedSwitch(options: {
     routing,
     log: options.log.child({ service: 'gateway' }),
     config,
+    secrets,
     // The merchant panel on the merchant port, as the ingress serves it in a deployment.
     plugins: [
       {
         prefix: '/panel',
         register: async (app, parts) =>
           // The gateway's store: changes the panel makes are announced, and its key cache forgets at once.
-          panelPlugin(app, { store: parts.store, config: panelConfig, basePath: '/panel', accounts: parts.accounts }),
+          panelPlugin(app, {
+            store: parts.store,
+            secrets: parts.secrets,
+            config: panelConfig,
+            basePath: '/panel',
+            accounts: parts.accounts,
+          }),
       },
     ],
   });
@@ -121,6 +142,7 @@ export async function startEmbeddedSwitch(options: {
     bus,
     store,
     bank: sim.bank,
+    secrets,
     routing,
     notifier,
     reconciler,

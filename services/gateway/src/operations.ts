@@ -19,6 +19,7 @@ import {
   type OperationRequest,
   type Resultado,
   type RouterInboxMessage,
+  type SecretBox,
   type Store,
   type Transaction,
   type TransactionEventMessage,
@@ -38,6 +39,8 @@ export interface OperationsDeps {
   answerTimeoutMs: number;
   /** How long /consultar waits for a fresh bank status before answering the stored state. */
   queryTimeoutMs: number;
+  /** Seals a cobrar's OTP before the command leaves the gateway (DESIGN rule 7). */
+  secrets: SecretBox;
 }
 
 export const newTransactionId = (): string => `txn_${randomUUID().replace(/-/g, '')}`;
@@ -64,7 +67,7 @@ export class Operations {
     const clean = { kind: request.kind, body } as OperationRequest;
     // The key is the scope, not the identity: a repeat may spell the UUID in another case.
     const { idempotency_key: _key, ...identity } = body as typeof body & { idempotency_key: string };
-    const print = fingerprint(identity);
+    const print = fingerprint(withOtpDigest(identity, this.deps.secrets));
     if (clean.kind === 'reverso') {
       const example = exampleReverse(caller.mode, clean.body.id);
       if (example) return { resultado: example, replayed: false };
@@ -96,7 +99,8 @@ export class Operations {
         message: `idempotency_key ${body.idempotency_key} was already used for a different ${clean.kind} request; use a new key for a new operation`,
       });
     }
-    return { resultado: await this.answer(caller, txnId, clean, print, claim.claimed, tokenId), replayed: !claim.claimed };
+    const command = sealedOtp(clean, this.deps.secrets);
+    return { resultado: await this.answer(caller, txnId, command, print, claim.claimed, tokenId), replayed: !claim.claimed };
   }
 
   /** Current state of a transaction, asking its bank first when the outcome is still open (SPEC 4.4). */
@@ -260,6 +264,26 @@ export class Operations {
     }
     return tx;
   }
+}
+
+/**
+ * The payer's OTP never leaves the gateway in clear (DESIGN rule 7): the command, and so the bus, the
+ * transaction record and the bank order, carry it sealed under the secrets key; the bank worker opens
+ * it just before calling the bank. Views leave it out entirely (`toDetalle`).
+ */
+function sealedOtp(request: OperationRequest, secrets: SecretBox): OperationRequest {
+  if (request.kind !== 'cobrar') return request;
+  return { kind: 'cobrar', body: { ...request.body, otp: secrets.seal(request.body.otp) } };
+}
+
+/**
+ * A request's identity with the OTP as a keyed digest: a repeat with another OTP is still another
+ * request (409), yet the stored fingerprint cannot be reversed by hashing every 6-8 digit OTP with the
+ * request's other, readable, fields. Keyed by the current secrets key: a repeat sent across a key
+ * rotation is refused as different (docs/decisions.md "The payer's OTP").
+ */
+function withOtpDigest(identity: Record<string, unknown>, secrets: SecretBox): Record<string, unknown> {
+  return typeof identity.otp === 'string' ? { ...identity, otp: secrets.digest('otp', identity.otp) } : identity;
 }
 
 /** The fields of a cobrar that differ from its token request (amount, payee account, payer). */

@@ -9,6 +9,7 @@ import {
   signWebhook,
   standardWebhookHeaders,
   type Logger,
+  type Sealer,
   type Store,
   type WebhookDelivery,
 } from '@switch/shared';
@@ -27,6 +28,8 @@ export interface DispatcherConfig {
   concurrency: number;
   /** Name resolution of destinations (tests inject a rebinding resolver); default the system's. */
   resolve?: Resolver;
+  /** Opens the endpoints' sealed signing secrets (the store keeps them sealed, DESIGN rule 7). */
+  secrets: Pick<Sealer, 'open'>;
 }
 
 export interface AttemptResult {
@@ -134,7 +137,7 @@ export class Dispatcher {
       // which resolves the name once and connects to the vetted address only (no DNS rebinding).
       const refused = guard ? await refusedDestination(delivery.url, this.config.resolve) : null;
       if (refused) error = `destination refused: ${refused}`;
-      else ({ statusCode, error } = await this.post(delivery, signingSecrets(endpoint, startedAt), startedAt, guard));
+      else ({ statusCode, error } = await this.post(delivery, signingSecrets(endpoint, startedAt, this.config.secrets), startedAt, guard));
     }
     const finishedAt = this.now();
     metrics.webhookDuration.observe((finishedAt.getTime() - startedAt.getTime()) / 1000);

@@ -12,6 +12,7 @@ import { CAPABILITIES } from '../domain/bancos';
 import { newTransaction } from '../domain/operation';
 import { createLogger } from '../telemetry/logger';
 import { startBankWorker } from './bank-worker';
+import { SecretBox } from './secret-box';
 
 const log = createLogger('bank-worker-test', 'silent');
 
@@ -99,6 +100,7 @@ describe('bank worker: an order goes to the bank at most once per attempt', () =
     });
     const store = options.store ?? new MemoryStore();
     await startBankWorker({
+      secrets: SecretBox.ephemeral(),
       bus,
       store,
       banco: 'bnc',
@@ -230,6 +232,7 @@ describe('bank worker: reads', () => {
       createdAt: new Date().toISOString(),
     });
     await startBankWorker({
+      secrets: SecretBox.ephemeral(),
       bus,
       store,
       banco: 'bnc',
@@ -266,6 +269,7 @@ describe("bank worker: a live order and its status queries act on the merchant's
       { type: 'settled', referencia: 'R9', endtoend: null, raw: {} },
     );
     await startBankWorker({
+      secrets: SecretBox.ephemeral(),
       bus,
       store,
       banco: 'bnc',

@@ -11,6 +11,7 @@ import type { BancoId, Mode } from '../domain/bancos';
 import type { BankOutcome } from '../domain/operation';
 import type { Logger } from '../telemetry/logger';
 import { measured, metrics } from '../telemetry/metrics';
+import type { Sealer } from './secret-box';
 
 export interface BankWorkerOptions {
   bus: Bus;
@@ -25,6 +26,8 @@ export interface BankWorkerOptions {
   faults?: BankWorkerFaults;
   /** Tries to record a bank's answer in the journal before the message is left to redelivery. Default 8 (≈ 25 s). */
   recordTries?: number;
+  /** Opens a cobrar's sealed OTP just before the bank call: it travels and is kept only sealed. */
+  secrets: Pick<Sealer, 'open'>;
 }
 
 export interface BankWorkerFaults {
@@ -192,6 +195,15 @@ async function executeOnce(
   request: ExecuteRequest,
 ): Promise<{ outcome: BankOutcome; sent: boolean }> {
   const { store, banco, log } = worker;
+  const order = withOpenOtp(request, worker.secrets);
+  if (!order) {
+    // Provably never sent: the OTP does not open here (a secrets key missing from this worker).
+    log.error({ txnId: request.txnId, attempt: request.attempt }, 'the order OTP does not open with this worker secrets keys: not sent');
+    return {
+      outcome: { type: 'not_processed', raw: { switch: 'the order could not be prepared (secrets key); it was not sent' } },
+      sent: false,
+    };
+  }
   const id = bankOrderId(request.txnId, request.attempt);
   // A store that cannot be reached throws here, before any bank call: the bus retries the message.
   const claim = await store.bankOrders.claim({
@@ -218,10 +230,20 @@ async function executeOnce(
     };
     return { outcome: { type: 'unknown', raw }, sent: false };
   }
-  let outcome = await guarded(log, request, () => bankCall(banco, request, () => connector.execute(request)));
+  let outcome = await guarded(log, request, () => bankCall(banco, request, () => connector.execute(order)));
   if (outcome.type === 'rejected' && outcome.motivo === 'DUPLICADA') outcome = await originalOf(worker, connector, request, outcome);
   await recordOutcome(store, id, outcome, log, worker.recordTries);
   return { outcome, sent: true };
+}
+
+/** The order with a cobrar's OTP opened, as only the connector sees it; null when it does not open. */
+function withOpenOtp(request: ExecuteRequest, secrets: Pick<Sealer, 'open'>): ExecuteRequest | null {
+  if (request.request.kind !== 'cobrar') return request;
+  try {
+    return { ...request, request: { kind: 'cobrar', body: { ...request.request.body, otp: secrets.open(request.request.body.otp) } } };
+  } catch {
+    return null;
+  }
 }
 
 /**

@@ -21,6 +21,8 @@ import {
   type Mode,
   type Store,
   type WebhookEvent,
+  type WebhookEndpoint,
+  type SecretBox,
   literals,
   createInvite,
   EMAIL_PATTERN,
@@ -41,6 +43,15 @@ const MerchantParams = Type.Object({ merchantId: Type.String({ pattern: MERCHANT
 const digest = (s: string) => createHash('sha256').update(s).digest();
 
 /**
+ * An endpoint as the operator sees it: never a secret, not even sealed (the current or the previous
+ * one); only until when a rotated secret still signs.
+ */
+const operatorEndpointView = ({ sealedSecret: _s, previousSecret, ...e }: WebhookEndpoint) => ({
+  ...e,
+  rotationUntil: previousSecret?.until ?? null,
+});
+
+/**
  * Operator API behind the onboarding tool (`npm run switch`): merchants, keys, webhook endpoints,
  * operations under review, webhook deliveries, dead letters.
  * Enabled only when an admin token is configured; authenticated by `authorization: Bearer <token>`.
@@ -48,7 +59,7 @@ const digest = (s: string) => createHash('sha256').update(s).digest();
  */
 export function adminRoutes(
   app: FastifyInstance,
-  deps: { store: Store; bus: Bus; adminToken: string; allowPrivateWebhooks?: boolean; keys?: KeyCache },
+  deps: { store: Store; bus: Bus; adminToken: string; allowPrivateWebhooks?: boolean; keys?: KeyCache; secrets: SecretBox },
 ): void {
   const expected = digest(deps.adminToken);
   app.addHook('onRequest', async (request, reply) => {
@@ -137,8 +148,10 @@ export function adminRoutes(
       // The notifier refuses internal destinations at every live attempt; refuse them here first.
       const refused = body.mode === 'live' && !deps.allowPrivateWebhooks ? await refusedDestination(body.url) : null;
       if (refused) throw new HttpProblem(422, { error: 'DESTINATION_REFUSED', message: `webhook url refused: ${refused}` });
-      const endpoint = await registerWebhook(deps.store, { merchantId, ...body });
-      return reply.code(201).send({ ...endpoint, note: 'the secret is shown once; verify x-service-signature with it' });
+      const { endpoint, secret } = await registerWebhook(deps.store, { merchantId, ...body }, deps.secrets);
+      return reply
+        .code(201)
+        .send({ ...operatorEndpointView(endpoint), secret, note: 'the secret is shown once; verify x-service-signature with it' });
     },
   );
 
@@ -240,7 +253,7 @@ export function adminRoutes(
   app.get('/admin/v1/merchants/:merchantId/webhooks', { schema: { ...hide, params: MerchantParams } }, async (request) => {
     const { merchantId } = request.params as { merchantId: string };
     await merchantOr404(merchantId);
-    return (await deps.store.webhooks.listForMerchant(merchantId)).map(({ secret: _s, ...e }) => e);
+    return (await deps.store.webhooks.listForMerchant(merchantId)).map(operatorEndpointView);
   });
 
   app.get('/admin/v1/review', { schema: hide }, async () => {
