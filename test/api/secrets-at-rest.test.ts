@@ -1,5 +1,17 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { BANCOS, bankRequests, idempotencyScope, TOPICS, type ExecuteOrder } from '@switch/shared';
+import { randomBytes } from 'node:crypto';
+import {
+  BANCOS,
+  bankRequests,
+  createLogger,
+  idempotencyScope,
+  MemoryStore,
+  SecretBox,
+  signingSecrets,
+  TOPICS,
+  type ExecuteOrder,
+} from '@switch/shared';
+import { startEmbeddedSwitch } from '@switch/embedded';
 import { cobrarBody, startTestSwitch, type TestSwitch } from './helpers';
 
 const ADMIN = 'operator-token-0123456789';
@@ -51,6 +63,45 @@ describe('secrets at rest and in answers', () => {
       // Not even the sealed form.
       expect(a.body).not.toMatch(/sb1\.|"secret"|sealedSecret|previousSecret/);
     }
+  });
+
+  it('rotating the secrets key: the operator re-seals every stored secret, then the old key can go', async () => {
+    const oldKey = randomBytes(32);
+    const newKey = randomBytes(32);
+    const store = new MemoryStore();
+    // One process after another over the same store, as a rollout restarts services with new keys.
+    const run = async (
+      secrets: SecretBox,
+      work: (operator: (o: object) => Promise<{ statusCode: number; json(): unknown }>) => Promise<void>,
+    ) => {
+      const sw = await startEmbeddedSwitch({ log: createLogger('test', 'silent'), store, secrets, config: { adminToken: ADMIN } });
+      try {
+        await work((o) => sw.gateway.operator.inject({ ...o, headers: bearer } as never));
+      } finally {
+        await sw.close(); // the in-memory store outlives it: close() of MemoryStore keeps its rows
+      }
+    };
+    let secret = '';
+    let id = '';
+    await run(new SecretBox(oldKey), async (operator) => {
+      expect((await operator({ method: 'POST', url: '/admin/v1/merchants', payload: { id: 'tienda', nombre: 'Tienda' } })).statusCode).toBe(
+        201,
+      );
+      const r = await operator({
+        method: 'POST',
+        url: '/admin/v1/merchants/tienda/webhooks',
+        payload: { mode: 'test', url: URL, events: ['transaccion.liquidada'] },
+      });
+      ({ id, secret } = r.json() as { id: string; secret: string });
+    });
+    const rotating = new SecretBox(newKey, [oldKey]);
+    await run(rotating, async (operator) => {
+      const resealed = await operator({ method: 'POST', url: '/admin/v1/secrets/reseal' });
+      expect(resealed.statusCode).toBe(200);
+      expect(resealed.json()).toEqual({ currentKeyId: rotating.currentKeyId, webhookSecrets: { resealed: 1, current: 0, changed: 0 } });
+    });
+    // The old key dropped: the secret still opens, as issued.
+    expect(signingSecrets((await store.webhooks.get(id))!, new Date(), new SecretBox(newKey))).toEqual([secret]);
   });
 
   it('the OTP of a cobrar reaches the bank and is in no stored record, bus message or detail answer', async () => {

@@ -17,6 +17,7 @@ import {
   OPEN_STATES,
   refusedDestination,
   registerWebhook,
+  resealWebhookSecrets,
   WEBHOOK_EVENTS,
   type Mode,
   type Store,
@@ -255,6 +256,14 @@ export function adminRoutes(
     await merchantOr404(merchantId);
     return (await deps.store.webhooks.listForMerchant(merchantId)).map(operatorEndpointView);
   });
+
+  // After the secrets key is rotated (docs/operations.md "Rotating the secrets key"): every stored
+  // webhook secret sealed under an older key is sealed again under the current one. The store here
+  // announces each change, so notifiers forget the endpoints they cached.
+  app.post('/admin/v1/secrets/reseal', { schema: hide }, async () => ({
+    currentKeyId: deps.secrets.currentKeyId,
+    webhookSecrets: await resealWebhookSecrets(deps.store, deps.secrets),
+  }));
 
   app.get('/admin/v1/review', { schema: hide }, async () => {
     const open = await deps.store.transactions.listByEstado([...OPEN_STATES], 10_000);
