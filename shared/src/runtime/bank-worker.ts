@@ -195,15 +195,6 @@ async function executeOnce(
   request: ExecuteRequest,
 ): Promise<{ outcome: BankOutcome; sent: boolean }> {
   const { store, banco, log } = worker;
-  const order = withOpenOtp(request, worker.secrets);
-  if (!order) {
-    // Provably never sent: the OTP does not open here (a secrets key missing from this worker).
-    log.error({ txnId: request.txnId, attempt: request.attempt }, 'the order OTP does not open with this worker secrets keys: not sent');
-    return {
-      outcome: { type: 'not_processed', raw: { switch: 'the order could not be prepared (secrets key); it was not sent' } },
-      sent: false,
-    };
-  }
   const id = bankOrderId(request.txnId, request.attempt);
   // A store that cannot be reached throws here, before any bank call: the bus retries the message.
   const claim = await store.bankOrders.claim({
@@ -229,6 +220,18 @@ async function executeOnce(
       claimedAt: claim.existing.claimedAt,
     };
     return { outcome: { type: 'unknown', raw }, sent: false };
+  }
+  const order = withOpenOtp(request, worker.secrets);
+  if (!order) {
+    // Claimed by this delivery and provably never sent: the OTP does not open with this worker's keys
+    // (a secrets key missing here). Recorded, so a redelivery answers the same.
+    log.error({ txnId: request.txnId, attempt: request.attempt }, 'the order OTP does not open with this worker secrets keys: not sent');
+    const unsent: BankOutcome = {
+      type: 'not_processed',
+      raw: { switch: 'the order could not be prepared (secrets key); it was not sent' },
+    };
+    await recordOutcome(store, id, unsent, log, worker.recordTries);
+    return { outcome: unsent, sent: false };
   }
   let outcome = await guarded(log, request, () => bankCall(banco, request, () => connector.execute(order)));
   if (outcome.type === 'rejected' && outcome.motivo === 'DUPLICADA') outcome = await originalOf(worker, connector, request, outcome);
