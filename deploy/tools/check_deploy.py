@@ -61,7 +61,7 @@ BANK_CONNECTORS = {'bank-plaza', 'bank-bancaribe', 'bank-activo', 'bank-bnc'}
 TEST_ONLY = {'bank-emulators': 'switch-pagos-emulators'}
 CRD_KINDS = {'ServiceMonitor', 'PodMonitor', 'PrometheusRule'}
 # Variable names that hold secrets: never a literal value, never in a ConfigMap.
-SECRET_NAME = re.compile(r'(^MONGO_URL$|_API_KEY$|_API_SECRET$|_SECRET$|_TOKEN$|_PASSWORD$|_MASTER_KEY$|_CLIENT_GUID$|_CLIENT_HASH$|_CONSUMER_KEY$)')
+SECRET_NAME = re.compile(r'(^MONGO_URL$|^SWITCH_SECRETS_|_API_KEY$|_API_SECRET$|_SECRET$|_TOKEN$|_PASSWORD$|_MASTER_KEY$|_CLIENT_GUID$|_CLIENT_HASH$|_CONSUMER_KEY$)')
 PRIVATE_V4 = ['10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16', '169.254.0.0/16', '127.0.0.0/8']
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), '..', '..'))
@@ -255,6 +255,8 @@ def policy_one(path, f):
                     f.check(ref['name'] in secrets_doc and ref['key'] in secrets_doc[ref['name']],
                             f'{where}: secret {ref["name"]}/{ref["key"]} is not documented in deploy/k8s/secrets.example.yaml')
         f.check('MONGO_URL' in env, f'{where}: MONGO_URL is not set')
+        # Services over MongoDB refuse to start without it (docs/configuration.md, "Secrets key").
+        f.check('SWITCH_SECRETS_KEY' in env, f'{where}: SWITCH_SECRETS_KEY is not set')
         if n == 'gateway':
             f.check((env.get('PORT') or {}).get('value') == str(port), f'{where}: PORT must be {port}')
             f.check((env.get('HOST') or {}).get('value') == '0.0.0.0', f'{where}: HOST must be 0.0.0.0 (the default 127.0.0.1 is unreachable)')

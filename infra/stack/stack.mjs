@@ -231,6 +231,9 @@ export async function startStack(options = {}) {
   const adminToken = `stack-${randomBytes(24).toString('hex')}`;
   const baseEnv = {
     ...infra.env,
+    // Services over MongoDB refuse to start without a secrets key; the stack's data outlives a run,
+    // so its key is kept beside it (a new one would leave the stored webhook secrets unreadable).
+    SWITCH_SECRETS_KEY: process.env.SWITCH_SECRETS_KEY ?? stackSecretsKey(resolve(stateDir, 'switch', 'secrets.key')),
     SWITCH_BUS: 'kafka',
     SWITCH_STORE: 'mongo',
     MONGO_DATABASE: database,
@@ -339,4 +342,12 @@ function removeAdminFile(stateDir, adminToken) {
   } catch {
     // unreadable: not ours to remove
   }
+}
+
+/** The stack's secrets key: made once (32 random bytes, base64), then read from `file` (mode 0600). */
+function stackSecretsKey(file) {
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  const key = randomBytes(32).toString('base64');
+  writeFileSync(file, `${key}\n`, { mode: 0o600 });
+  return key;
 }

@@ -56,3 +56,4 @@ export * from './domain/transaction-list';
 export * from './domain/webhook-endpoints';
 export * from './domain/panel-access';
 export * from './runtime/account-reads';
+export * from './runtime/secret-box';

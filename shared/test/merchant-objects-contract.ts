@@ -61,7 +61,7 @@ export function merchantObjectsContract(name: string, makeStore: () => Promise<S
         mode: 'test',
         url: 'https://example.test/hook',
         events: ['transaccion.liquidada'],
-        secret: 'whsec_a',
+        sealedSecret: 'sb1.a',
         active: true,
         createdAt: new Date().toISOString(),
       };
@@ -71,17 +71,21 @@ export function merchantObjectsContract(name: string, makeStore: () => Promise<S
       const until = '2030-01-01T00:00:00.000Z';
       expect(
         await s.webhooks.update(endpoint.id, {
-          secret: 'whsec_b',
-          previousSecret: { secret: 'whsec_a', until },
+          sealedSecret: 'sb1.b',
+          previousSecret: { sealedSecret: 'sb1.a', until },
           events: ['transaccion.rechazada'],
         }),
       ).toBe(true);
       expect(await s.webhooks.get(endpoint.id)).toMatchObject({
-        secret: 'whsec_b',
-        previousSecret: { secret: 'whsec_a', until },
+        sealedSecret: 'sb1.b',
+        previousSecret: { sealedSecret: 'sb1.a', until },
         events: ['transaccion.rechazada'],
       });
       expect(await s.webhooks.update('we_none', { active: false })).toBe(false);
+      // Conditional on the stored sealed secret: a re-seal never overwrites a rotation made meanwhile.
+      expect(await s.webhooks.update(endpoint.id, { sealedSecret: 'sb1.c' }, { sealedSecret: 'sb1.a' })).toBe(false);
+      expect(await s.webhooks.update(endpoint.id, { sealedSecret: 'sb1.c' }, { sealedSecret: 'sb1.b' })).toBe(true);
+      expect((await s.webhooks.get(endpoint.id))!.sealedSecret).toBe('sb1.c');
 
       const key = {
         id: `key_${randomUUID().slice(0, 8)}`,

@@ -9,6 +9,7 @@ import {
   loadRoutingTable,
   MemoryBus,
   MemoryStore,
+  SecretBox,
 } from '@switch/shared';
 import { buildGateway, loadGatewayConfig } from '@switch/gateway';
 import { seedDemoMerchant } from '@switch/embedded';
@@ -517,7 +518,14 @@ describe('request budget shared by the live gateways (SWITCH_GATEWAY_REPLICAS=au
     const bus = new MemoryBus({});
     const config = { ...loadGatewayConfig(envReader({})), rateLimitPerMinute: 12 };
     expect(config.gatewayReplicas).toBe('auto');
-    const gw = await buildGateway({ store, bus, routing: loadRoutingTable(envReader({})), log: createLogger('test', 'silent'), config });
+    const gw = await buildGateway({
+      store,
+      bus,
+      routing: loadRoutingTable(envReader({})),
+      log: createLogger('test', 'silent'),
+      config,
+      secrets: SecretBox.ephemeral(),
+    });
     try {
       const codes: number[] = [];
       for (let i = 0; i < 6; i++)

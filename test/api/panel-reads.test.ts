@@ -11,6 +11,7 @@ import {
   MemoryStore,
   newTransaction,
   type PagarBody,
+  SecretBox,
 } from '@switch/shared';
 import { loadPanelConfig, panelPlugin, startPanelReads } from '@switch/panel';
 import { OPENING_BALANCE, startSimulatedBank } from '@switch/bank-sim';
@@ -62,7 +63,7 @@ describe('standalone merchant panel: balances and statements over the bus', () =
         createdAt: new Date().toISOString(),
       }),
     ).toBe(true);
-    const sim = await startSimulatedBank({ bus, store, log: createLogger('test', 'silent') });
+    const sim = await startSimulatedBank({ bus, store, secrets: SecretBox.ephemeral(), log: createLogger('test', 'silent') });
     stops.push(sim.stop);
     // A payout debited from the account at the simulated bank: the statement's one movement.
     const body = pagarBody() as unknown as PagarBody;
@@ -98,7 +99,9 @@ describe('standalone merchant panel: balances and statements over the bus', () =
     stops.push(reads.close);
     app = Fastify();
     const config = { ...loadPanelConfig(envReader({})), sessionSecret: randomBytes(32).toString('base64url') };
-    await app.register(async (child) => panelPlugin(child, { store, config, accounts: reads.reads }), { prefix: '/panel' });
+    await app.register(async (child) => panelPlugin(child, { store, config, secrets: SecretBox.ephemeral(), accounts: reads.reads }), {
+      prefix: '/panel',
+    });
 
     const { token } = await createInvite(store, { merchantId: MERCHANT, email: 'duena@lecturas.test', role: 'viewer', invitedBy: null });
     expect((await get(`/panel/invitacion/${token}`)).statusCode).toBe(200);

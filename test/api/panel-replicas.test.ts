@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomBytes, randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance, type LightMyRequestResponse } from 'fastify';
 import { MongoClient } from 'mongodb';
-import { createInvite, createMerchant, MongoStore } from '@switch/shared';
+import { createInvite, createMerchant, MongoStore, SecretBox } from '@switch/shared';
 import { loadPanelConfig, panelPlugin } from '@switch/panel';
 
 const PASSWORD = 'correct horse battery staple';
@@ -23,11 +23,12 @@ describe('merchant panel replicas share sessions through the store', () => {
   beforeAll(async () => {
     if (!url) throw new Error('MONGO_URL is not set: run `npm run infra:up` and `source .cache/infra.env`, then run the tests again');
     const config = { ...loadPanelConfig(), sessionSecret: randomBytes(32).toString('base64url') };
+    const secrets = SecretBox.ephemeral();
     for (let i = 0; i < 2; i++) {
       const store = await MongoStore.connect({ url, database });
       stores.push(store);
       const app = Fastify();
-      await app.register(async (child) => panelPlugin(child, { store, config }), { prefix: '/panel' });
+      await app.register(async (child) => panelPlugin(child, { store, config, secrets }), { prefix: '/panel' });
       apps.push(app);
     }
     [a, b] = apps as [FastifyInstance, FastifyInstance];

@@ -297,15 +297,16 @@ describe('merchant panel (HTTP)', () => {
     await owner.get('/panel/webhooks');
     const created = await owner.post('/panel/webhooks', { url: 'http://127.0.0.1:9/rotar', events: ['transaccion.liquidada'] });
     const id = /\/panel\/webhooks\/(we_[a-z0-9]+)/.exec(created.body)![1]!;
-    const first = (await t.sw.store.webhooks.get(id))!.secret;
+    const first = (await t.sw.store.webhooks.get(id))!.sealedSecret;
     await owner.get(`/panel/webhooks/${id}`);
     const rotated = await owner.post(`/panel/webhooks/${id}/rotar`, {});
     expect(rotated.statusCode).toBe(200);
     const stored = (await t.sw.store.webhooks.get(id))!;
-    expect(stored.secret).not.toBe(first);
-    expect(stored.previousSecret?.secret).toBe(first);
-    expect(rotated.body).toContain(`value="${stored.secret}"`);
-    expect((await owner.get(`/panel/webhooks/${id}`)).body).not.toContain(stored.secret);
+    expect(stored.sealedSecret).not.toBe(first);
+    expect(stored.previousSecret?.sealedSecret).toBe(first);
+    const secret = t.sw.secrets.open(stored.sealedSecret);
+    expect(rotated.body).toContain(`value="${secret}"`);
+    expect((await owner.get(`/panel/webhooks/${id}`)).body).not.toContain(secret);
 
     const test = await owner.post(`/panel/webhooks/${id}/prueba`, {});
     expect(test.statusCode).toBe(200);

@@ -10,6 +10,7 @@ import {
   type BankRequestMessage,
   type Bus,
   type RoutingTable,
+  SecretBox,
 } from '@switch/shared';
 import { buildGateway, loadGatewayConfig, type Gateway } from '@switch/gateway';
 import { startRouter, type RouterHandle } from '@switch/router';
@@ -73,8 +74,9 @@ describe('answers go to the gateway that asked', () => {
       for (const f of executeArrived.splice(0)) f();
     });
     const config = { ...loadGatewayConfig(envReader({})), gatewayReplicas: 1 as const };
-    a = await buildGateway({ store, bus: recording(bus, seenA), routing: BNC, log, config: { ...config, instanceId: 'gw-a' } });
-    b = await buildGateway({ store, bus: recording(bus, seenB), routing: BNC, log, config: { ...config, instanceId: 'gw-b' } });
+    const secrets = SecretBox.ephemeral();
+    a = await buildGateway({ store, bus: recording(bus, seenA), routing: BNC, log, config: { ...config, instanceId: 'gw-a' }, secrets });
+    b = await buildGateway({ store, bus: recording(bus, seenB), routing: BNC, log, config: { ...config, instanceId: 'gw-b' }, secrets });
     key = (await seedDemoMerchant(store)).switchKey;
   });
   afterAll(async () => {

@@ -28,7 +28,11 @@ describe('reconciler and webhooks with a real bank connector (emulator mode)', (
     // Every open operation is due at once, and the notifier looks for due deliveries often.
     t = await startBankSwitch({ policy: { backoffMs: [0] }, notifier: { pollIntervalMs: 50 } });
     secret = (
-      await registerWebhook(t.sw.store, { merchantId: t.merchantId, mode: 'test', url: receiver.url, events: ['transaccion.liquidada'] })
+      await registerWebhook(
+        t.sw.store,
+        { merchantId: t.merchantId, mode: 'test', url: receiver.url, events: ['transaccion.liquidada'] },
+        t.sw.secrets,
+      )
     ).secret;
   });
   afterAll(async () => {

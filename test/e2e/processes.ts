@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { afterEach } from 'vitest';
 import { createServer } from 'node:net';
 import { resolve } from 'node:path';
@@ -37,6 +37,8 @@ export function isolatedRun(prefix: string): { adminToken: string; env: Record<s
       SWITCH_KAFKA_NAMESPACE: run,
       MONGO_DATABASE: run,
       SWITCH_ADMIN_TOKEN: adminToken,
+      // One secrets key per run, shared by every service of it (services over MongoDB require one).
+      SWITCH_SECRETS_KEY: randomBytes(32).toString('base64'),
       SWITCH_ANSWER_TIMEOUT_MS: '20000',
       SWITCH_SHUTDOWN_MS: '10000',
     },

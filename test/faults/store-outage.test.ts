@@ -20,6 +20,7 @@ import {
   type RouterInboxMessage,
   type RoutingTable,
   type Store,
+  SecretBox,
 } from '@switch/shared';
 import { startRouter } from '@switch/router';
 import { startSimulatedBank } from '@switch/bank-sim';
@@ -97,7 +98,7 @@ describe('store outage', () => {
     const bus = new KafkaBus({ brokers, schemaRegistryUrl: registryUrl, clientId: `store-outage-${RUN}` });
     cleanups.push(() => bus.close());
     // The store goes too where the bank service takes one (its order journal): it shares the outage.
-    const bankDeps = { bus, store, log };
+    const bankDeps = { bus, store, log, secrets: SecretBox.ephemeral() };
     const bank = await startSimulatedBank(bankDeps);
     cleanups.push(() => bank.stop());
     const router = await startRouter({ bus, store, routing: ONLY_BNC, log });

@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import { Webhook } from 'standardwebhooks';
 import { verifyWebhook } from '@switch-pagos/webhooks';
-import { createLogger, newWebhookSecret, registerWebhook, standardWebhooksSecret, type WebhookEndpoint } from '@switch/shared';
+import { createLogger, newWebhookSecret, registerWebhook } from '@switch/shared';
 import { seedDemoMerchant, startEmbeddedSwitch, type EmbeddedSwitch } from '@switch/embedded';
 
 /**
@@ -101,7 +101,6 @@ describe('webhook verifiers in four languages and the Standard Webhooks librarie
   let sw: EmbeddedSwitch;
   let receiver: Awaited<ReturnType<typeof startReceiver>>;
   let current: { delivery: Captured; secret: string };
-  let legacy: { delivery: Captured; secret: string };
   let cases: Case[];
   const expected = {
     positive: 'ok',
@@ -110,7 +109,6 @@ describe('webhook verifiers in four languages and the Standard Webhooks librarie
     stale_timestamp: 'fail stale_timestamp',
     timestamp_replaced: 'fail bad_standard_signature',
     rotation_overlap: 'ok',
-    legacy_secret: 'ok',
   };
 
   beforeAll(async () => {
@@ -121,16 +119,11 @@ describe('webhook verifiers in four languages and the Standard Webhooks librarie
       reconciler: { intervalMs: 3_600_000 },
     });
     const { switchKey, merchantId } = await seedDemoMerchant(sw.store);
-    const endpoint = await registerWebhook(sw.store, {
-      merchantId,
-      mode: 'test',
-      url: `${receiver.base}/current`,
-      events: ['transaccion.liquidada'],
-    });
-    // An endpoint whose secret was issued before secrets became standard base64 (url-safe alphabet).
-    const legacySecret = `whsec_${Buffer.from('fb7f3e00ffee11223344556677889900aabbccddeeff0011', 'hex').toString('base64url')}`;
-    const old: WebhookEndpoint = { ...endpoint, id: 'we_legacy0000000001', url: `${receiver.base}/legacy`, secret: legacySecret };
-    await sw.store.webhooks.insert(old);
+    const { endpoint, secret } = await registerWebhook(
+      sw.store,
+      { merchantId, mode: 'test', url: `${receiver.base}/current`, events: ['transaccion.liquidada'] },
+      sw.secrets,
+    );
 
     const res = await sw.gateway.app.inject({
       method: 'POST',
@@ -146,10 +139,9 @@ describe('webhook verifiers in four languages and the Standard Webhooks librarie
       },
     });
     expect(res.json()).toMatchObject({ estado: 'LIQUIDADA' });
-    await vi.waitFor(() => expect(receiver.got).toHaveLength(2), { timeout: 30_000, interval: 50 });
+    await vi.waitFor(() => expect(receiver.got).toHaveLength(1), { timeout: 30_000, interval: 50 });
     const byUrl = (suffix: string) => receiver.got.find((g) => (g.headers['webhook-id'] as string).endsWith(suffix))!;
-    current = { delivery: byUrl(endpoint.id), secret: endpoint.secret };
-    legacy = { delivery: byUrl(old.id), secret: legacySecret };
+    current = { delivery: byUrl(endpoint.id), secret };
 
     const ts = Number(current.delivery.headers['webhook-timestamp']);
     const base = { body: current.delivery.body, headers: relevant(current.delivery.headers), secrets: [current.secret], now: ts };
@@ -163,13 +155,6 @@ describe('webhook verifiers in four languages and the Standard Webhooks librarie
       // A replayed delivery with its timestamp refreshed: the SPEC signature still matches, the standard one does not.
       { name: 'timestamp_replaced', ...base, headers: { ...base.headers, 'webhook-timestamp': String(ts + 600) }, now: ts + 600 },
       { name: 'rotation_overlap', ...base, secrets: [newWebhookSecret(), current.secret] },
-      {
-        name: 'legacy_secret',
-        body: legacy.delivery.body,
-        headers: relevant(legacy.delivery.headers),
-        secrets: [legacySecret],
-        now: Number(legacy.delivery.headers['webhook-timestamp']),
-      },
     ];
     mkdirSync(BUILD, { recursive: true });
   });
@@ -181,7 +166,7 @@ describe('webhook verifiers in four languages and the Standard Webhooks librarie
 
   it('the deliveries are what SPEC 6 and Standard Webhooks say, and secrets are issued as whsec_ + base64', () => {
     const h = current.delivery.headers;
-    expect(current.secret).toMatch(/^whsec_[A-Za-z0-9+/]{32}$/);
+    expect(current.secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
     expect(h['content-type']).toBe('application/json');
     expect(h['x-service-event']).toBe('transaccion.liquidada');
     expect(h['x-service-signature']).toMatch(/^sha256=[0-9a-f]{64}$/);
@@ -242,28 +227,16 @@ describe('webhook verifiers in four languages and the Standard Webhooks librarie
     expect(() =>
       new Webhook(newWebhookSecret()).verify(current.delivery.body.toString('utf8'), relevant(current.delivery.headers)),
     ).toThrow(/No matching signature/);
-    // A secret issued before: the library takes its standard-alphabet form (docs/webhooks.md, "Secrets").
-    const translated = standardWebhooksSecret(legacy.secret)!;
-    expect(translated).not.toBe(legacy.secret);
-    expect(new Webhook(translated).verify(legacy.delivery.body.toString('utf8'), relevant(legacy.delivery.headers))).toMatchObject({
-      type: 'transaccion.liquidada',
-    });
   });
 
   it('PyPI standardwebhooks verifies the deliveries with the secret exactly as issued', async () => {
     const byName = Object.fromEntries(cases.map((c) => [c.name, c]));
-    const fresh: Case[] = [
-      byName.positive!,
-      byName.tampered_body!,
-      byName.wrong_secret!,
-      { ...byName.legacy_secret!, secrets: [standardWebhooksSecret(legacy.secret)!] },
-    ];
+    const fresh: Case[] = [byName.positive!, byName.tampered_body!, byName.wrong_secret!];
     const out = outcomes(await run('bash', [resolve(ROOT, 'test/kit/standardwebhooks-pypi.sh')], { input: encode(fresh) }));
     expect(out).toEqual({
       positive: 'ok',
       tampered_body: 'fail No matching signature found',
       wrong_secret: 'fail No matching signature found',
-      legacy_secret: 'ok',
     });
   }, 240_000);
 });

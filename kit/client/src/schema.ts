@@ -479,7 +479,7 @@ export interface components {
             banco_preferido?: "banco_plaza" | "bnc" | "bancaribe" | "banco_activo";
             cobrador: components["schemas"]["Instrumento"];
             pagador: components["schemas"]["Instrumento"];
-            /** @description OTP from the payer bank, 6 to 8 digits */
+            /** @description OTP from the payer bank, 6 to 8 digits. Sent to the bank only: never kept in clear nor shown back (the transaction detail leaves it out) */
             otp: string;
         };
         PagarRequest: {
@@ -718,7 +718,7 @@ export interface components {
             resultado: components["schemas"]["Resultado"];
             operacion: "token" | "cobrar" | "pagar" | "reverso";
             idempotency_key: string;
-            /** @description The request body as accepted */
+            /** @description The request body as accepted, without a cobrar's `otp` (never shown nor kept in clear) */
             solicitud: {
                 [key: string]: unknown;
             };

@@ -72,7 +72,6 @@ type Event struct {
 
 var (
 	standardBase64 = regexp.MustCompile(`^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$`)
-	urlSafeBase64  = regexp.MustCompile(`^[A-Za-z0-9_-]*$`)
 	digits         = regexp.MustCompile(`^[0-9]{1,15}$`)
 )
 
@@ -84,11 +83,6 @@ func StandardKey(secret string) []byte {
 	}
 	if rest != "" && standardBase64.MatchString(rest) {
 		if k, err := base64.StdEncoding.DecodeString(rest); err == nil {
-			return k
-		}
-	}
-	if rest != "" && len(rest)%4 != 1 && urlSafeBase64.MatchString(rest) {
-		if k, err := base64.RawURLEncoding.DecodeString(strings.TrimRight(rest, "=")); err == nil {
 			return k
 		}
 	}

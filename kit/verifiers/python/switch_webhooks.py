@@ -28,7 +28,6 @@ SIGNATURE_HEADER = "x-service-signature"
 EVENT_HEADER = "x-service-event"
 _PREFIX = "whsec_"
 _STANDARD_BASE64 = re.compile(r"^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$")
-_URL_SAFE_BASE64 = re.compile(r"^[A-Za-z0-9_-]*$")
 
 
 class WebhookVerificationError(Exception):
@@ -44,8 +43,6 @@ def standard_key(secret: str) -> bytes:
     rest = secret[len(_PREFIX):] if secret.startswith(_PREFIX) else ""
     if rest and _STANDARD_BASE64.match(rest):
         return base64.b64decode(rest, validate=True)
-    if rest and len(rest) % 4 != 1 and _URL_SAFE_BASE64.match(rest):
-        return base64.urlsafe_b64decode(rest + "=" * (-len(rest) % 4))
     return secret.encode("utf-8")
 
 

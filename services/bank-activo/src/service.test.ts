@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { randomUUID } from 'node:crypto';
-import { bankRequests, createLogger, MemoryBus, MemoryStore, TOPICS, type RouterInboxMessage } from '@switch/shared';
+import { bankRequests, createLogger, MemoryBus, MemoryStore, TOPICS, type RouterInboxMessage, SecretBox } from '@switch/shared';
 import { startEmulator, type Emulator } from '../emulator';
 import { startActivoService, type ActivoService } from './service';
 
@@ -12,6 +12,7 @@ beforeAll(async () => {
   emulator = await startEmulator({ port: 0, credentials: { apiKey: 'svc-key' }, settleDelayMs: null });
   bus = new MemoryBus();
   service = await startActivoService({
+    secrets: SecretBox.ephemeral(),
     bus,
     store: new MemoryStore(),
     log: createLogger('bank-activo-test', 'silent'),

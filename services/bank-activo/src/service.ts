@@ -1,11 +1,17 @@
-import { serveBank, type BankService, type Bus, type Logger, type Store, type Mode } from '@switch/shared';
+import { serveBank, type BankService, type Bus, type Logger, type Sealer, type Store, type Mode } from '@switch/shared';
 import { loadActivoConfig, type ActivoConfig } from './config';
 import { ActivoConnector } from './connector';
 
 export type ActivoService = BankService<ActivoConnector>;
 
 /** Serves `banco_activo` orders for every configured mode (a mode without a URL is left alone). */
-export async function startActivoService(deps: { bus: Bus; store: Store; log: Logger; config?: ActivoConfig }): Promise<ActivoService> {
+export async function startActivoService(deps: {
+  bus: Bus;
+  store: Store;
+  log: Logger;
+  secrets: Pick<Sealer, 'open'>;
+  config?: ActivoConfig;
+}): Promise<ActivoService> {
   const config = deps.config ?? loadActivoConfig();
   const connectors: Partial<Record<Mode, ActivoConnector>> = {};
   for (const mode of ['test', 'live'] as const) {
@@ -19,6 +25,7 @@ export async function startActivoService(deps: { bus: Bus; store: Store; log: Lo
     banco: 'banco_activo',
     group: 'bank-activo',
     connectors,
+    secrets: deps.secrets,
   });
   deps.log.info({ modes: Object.keys(connectors) }, 'banco activo connector ready');
   return service;

@@ -11,7 +11,7 @@ async function main(): Promise<void> {
   const config = loadBancaribeConfig(env);
   if (!config.test && !config.live) log.warn('neither BANCARIBE_TEST_URL nor BANCARIBE_LIVE_URL is set: no Bancaribe order will be served');
   const adapters = await connectAdapters(loadInfraConfig(env), 'bank-bancaribe', log);
-  const service = await startBancaribeService({ bus: adapters.bus, store: adapters.store, log, config });
+  const service = await startBancaribeService({ bus: adapters.bus, store: adapters.store, secrets: adapters.secrets, log, config });
   const health = await startHealthServer(
     env.int('HEALTH_PORT', 9106, { min: 0, max: 65535 }),
     env.string('HEALTH_HOST', '127.0.0.1'),

@@ -1,10 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bankRequests, createLogger, envReader, MemoryBus, MemoryStore, TOPICS, type RouterInboxMessage } from '@switch/shared';
+import { bankRequests, createLogger, envReader, MemoryBus, MemoryStore, TOPICS, type RouterInboxMessage, SecretBox } from '@switch/shared';
 import { Writable } from 'node:stream';
 import { startEmulator, type Emulator } from '../emulator';
 import { loadBancaribeConfig } from './config';
 import { startBancaribeService, type BancaribeService } from './service';
 import { c2p, CREDENTIALS, ref } from '../test/fixtures';
+
+/** The OTP travels sealed on the bus (the gateway seals it); the worker opens it with the same key. */
+const secrets = SecretBox.ephemeral();
 
 describe('Bancaribe service on the bus', () => {
   let emulator: Emulator;
@@ -34,7 +37,13 @@ describe('Bancaribe service on the bus', () => {
         done();
       },
     });
-    service = await startBancaribeService({ bus, store: new MemoryStore(), log: createLogger('bank-bancaribe', 'debug', sink), config });
+    service = await startBancaribeService({
+      secrets,
+      bus,
+      store: new MemoryStore(),
+      log: createLogger('bank-bancaribe', 'debug', sink),
+      config,
+    });
   });
   afterAll(async () => {
     await service.stop();
@@ -45,7 +54,11 @@ describe('Bancaribe service on the bus', () => {
   it('serves the configured mode only and answers the router with the outcome', async () => {
     expect(Object.keys(service.connectors)).toEqual(['test']);
     const order = c2p(ref('bus'), 11);
-    await bus.publish(bankRequests('bancaribe'), order.txnId, { op: 'execute', ...order });
+    const request =
+      order.request.kind === 'cobrar'
+        ? { ...order.request, body: { ...order.request.body, otp: secrets.seal(order.request.body.otp) } }
+        : order.request;
+    await bus.publish(bankRequests('bancaribe'), order.txnId, { op: 'execute', ...order, request });
     await bus.drained();
     expect(results).toEqual([
       { type: 'bank_result', txnId: order.txnId, attempt: 1, op: 'execute', outcome: expect.objectContaining({ type: 'settled' }) },

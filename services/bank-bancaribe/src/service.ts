@@ -1,4 +1,13 @@
-import { serveBank, type BankHttpClient, type BankService, type Bus, type Logger, type Store, type Mode } from '@switch/shared';
+import {
+  serveBank,
+  type BankHttpClient,
+  type BankService,
+  type Bus,
+  type Logger,
+  type Sealer,
+  type Store,
+  type Mode,
+} from '@switch/shared';
 import { BancaribeConnector } from './connector';
 import type { BancaribeConfig } from './config';
 
@@ -12,6 +21,7 @@ export async function startBancaribeService(deps: {
   bus: Bus;
   store: Store;
   log: Logger;
+  secrets: Pick<Sealer, 'open'>;
   config: BancaribeConfig;
   http?: BankHttpClient;
   now?: () => Date;
@@ -22,5 +32,13 @@ export async function startBancaribeService(deps: {
     if (c)
       connectors[mode] = new BancaribeConnector(c, { ...(deps.http ? { http: deps.http } : {}), ...(deps.now ? { now: deps.now } : {}) });
   }
-  return serveBank({ bus: deps.bus, store: deps.store, log: deps.log, banco: 'bancaribe', group: 'bank-bancaribe', connectors });
+  return serveBank({
+    bus: deps.bus,
+    store: deps.store,
+    log: deps.log,
+    banco: 'bancaribe',
+    group: 'bank-bancaribe',
+    connectors,
+    secrets: deps.secrets,
+  });
 }

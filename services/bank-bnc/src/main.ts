@@ -10,7 +10,7 @@ async function main(): Promise<void> {
   const log = createLogger('bank-bnc');
   const config = loadBncConfig(env);
   const adapters = await connectAdapters(loadInfraConfig(env), 'bank-bnc', log);
-  const service = await startBncService({ bus: adapters.bus, store: adapters.store, log, config });
+  const service = await startBncService({ bus: adapters.bus, store: adapters.store, secrets: adapters.secrets, log, config });
   const health = await startHealthServer(
     env.int('HEALTH_PORT', 9108, { min: 0, max: 65535 }),
     env.string('HEALTH_HOST', '127.0.0.1'),

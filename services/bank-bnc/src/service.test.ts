@@ -7,6 +7,7 @@ import {
   createLogger,
   type BankRequestMessage,
   type RouterInboxMessage,
+  SecretBox,
 } from '@switch/shared';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startEmulator, type Emulator } from '../emulator';
@@ -67,6 +68,7 @@ describe('BNC service on the bus', () => {
     bus = new MemoryBus();
     await bus.subscribe(TOPICS.routerInbox, { group: 'observer' }, async ({ value }) => void results.push(value));
     service = await startBncService({
+      secrets: SecretBox.ephemeral(),
       bus,
       store: new MemoryStore(),
       log,
@@ -144,7 +146,7 @@ describe('BNC service on the bus', () => {
   );
 
   it('without BNC_LIVE_URL nothing subscribes', async () => {
-    const none = await startBncService({ bus, store: new MemoryStore(), log, config: {} });
+    const none = await startBncService({ secrets: SecretBox.ephemeral(), bus, store: new MemoryStore(), log, config: {} });
     expect(none.connectors).toEqual({});
     await none.stop();
   });

@@ -1,4 +1,4 @@
-import { serveBank, type BankHttpClient, type BankService, type Bus, type Logger, type Store } from '@switch/shared';
+import { serveBank, type BankHttpClient, type BankService, type Bus, type Logger, type Sealer, type Store } from '@switch/shared';
 import { describeBncConfig, type BncConfig } from './config';
 import { BncConnector } from './connector';
 
@@ -12,6 +12,7 @@ export async function startBncService(deps: {
   bus: Bus;
   store: Store;
   log: Logger;
+  secrets: Pick<Sealer, 'open'>;
   config: BncConfig;
   http?: BankHttpClient;
   now?: () => Date;
@@ -22,7 +23,15 @@ export async function startBncService(deps: {
     return { connectors: {}, stop: async () => {} };
   }
   const live = new BncConnector(config.live, { http: deps.http, now: deps.now });
-  const service = await serveBank({ bus, store: deps.store, log, banco: 'bnc', group: 'bank-bnc', connectors: { live } });
+  const service = await serveBank({
+    bus,
+    store: deps.store,
+    log,
+    banco: 'bnc',
+    group: 'bank-bnc',
+    connectors: { live },
+    secrets: deps.secrets,
+  });
   log.info({ config: describeBncConfig(config) }, 'BNC live connector ready');
   return service;
 }

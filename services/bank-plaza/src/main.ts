@@ -12,7 +12,7 @@ async function main(): Promise<void> {
   const modes = Object.keys(config);
   if (modes.length === 0) log.warn('no PLAZA_TEST_URL nor PLAZA_LIVE_URL: serving no mode');
   const adapters = await connectAdapters(loadInfraConfig(env), 'bank-plaza', log);
-  const service = await startPlazaService({ bus: adapters.bus, store: adapters.store, log, config });
+  const service = await startPlazaService({ bus: adapters.bus, store: adapters.store, secrets: adapters.secrets, log, config });
   const health = await startHealthServer(
     env.int('HEALTH_PORT', 9105, { min: 0, max: 65535 }),
     env.string('HEALTH_HOST', '127.0.0.1'),

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { randomUUID } from 'node:crypto';
-import { bankRequests, createLogger, envReader, MemoryBus, MemoryStore, TOPICS, type RouterInboxMessage } from '@switch/shared';
+import { bankRequests, createLogger, envReader, MemoryBus, MemoryStore, TOPICS, type RouterInboxMessage, SecretBox } from '@switch/shared';
 import { startEmulator, type Emulator } from '../emulator';
 import { loadPlazaConfig } from './config';
 import { startPlazaService, type PlazaService } from './service';
@@ -23,7 +23,13 @@ beforeAll(async () => {
       PLAZA_TIMEOUT_MS: '5000',
     }),
   );
-  service = await startPlazaService({ bus, store: new MemoryStore(), log: createLogger('bank-plaza-test', 'silent'), config });
+  service = await startPlazaService({
+    secrets: SecretBox.ephemeral(),
+    bus,
+    store: new MemoryStore(),
+    log: createLogger('bank-plaza-test', 'silent'),
+    config,
+  });
 });
 afterAll(async () => {
   await service.stop();

@@ -1,15 +1,29 @@
-import { serveBank, type BankService, type Bus, type Logger, type Store, type Mode } from '@switch/shared';
+import { serveBank, type BankService, type Bus, type Logger, type Sealer, type Store, type Mode } from '@switch/shared';
 import { BancoPlazaConnector } from './connector';
 import type { PlazaConfig } from './config';
 
 export type PlazaService = BankService<BancoPlazaConnector>;
 
 /** Serves `banco_plaza` orders of every configured mode from the bus; a mode without a URL is left alone. */
-export async function startPlazaService(deps: { bus: Bus; store: Store; log: Logger; config: PlazaConfig }): Promise<PlazaService> {
+export async function startPlazaService(deps: {
+  bus: Bus;
+  store: Store;
+  log: Logger;
+  secrets: Pick<Sealer, 'open'>;
+  config: PlazaConfig;
+}): Promise<PlazaService> {
   const connectors: Partial<Record<Mode, BancoPlazaConnector>> = {};
   for (const mode of ['test', 'live'] as const) {
     const c = deps.config[mode];
     if (c) connectors[mode] = new BancoPlazaConnector(c, { references: deps.store.bankReferences });
   }
-  return serveBank({ bus: deps.bus, store: deps.store, log: deps.log, banco: 'banco_plaza', group: 'bank-plaza', connectors });
+  return serveBank({
+    bus: deps.bus,
+    store: deps.store,
+    log: deps.log,
+    banco: 'banco_plaza',
+    group: 'bank-plaza',
+    connectors,
+    secrets: deps.secrets,
+  });
 }

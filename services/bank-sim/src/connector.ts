@@ -94,7 +94,10 @@ export class SimulatedBank implements BankConnector {
     const at = this.now();
     if (this.journal) {
       this.journalFd ??= openSync(this.journal, 'a');
-      writeSync(this.journalFd, `${JSON.stringify({ at: at.toISOString(), order })}\n`);
+      // The payer's OTP is not written down, even here: the replay needs the order, not its OTP.
+      const kept =
+        order.request.kind === 'cobrar' ? { ...order, request: { ...order.request, body: { ...order.request.body, otp: '' } } } : order;
+      writeSync(this.journalFd, `${JSON.stringify({ at: at.toISOString(), order: kept })}\n`);
     }
     return this.receive(order, at);
   }

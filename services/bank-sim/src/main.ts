@@ -13,6 +13,7 @@ async function main(): Promise<void> {
   const sim = await startSimulatedBank({
     bus: adapters.bus,
     store: adapters.store,
+    secrets: adapters.secrets,
     log,
     bank: new SimulatedBank(undefined, journal || undefined),
   });

@@ -1,4 +1,4 @@
-import { startBankWorker, type Bus, type Logger, type Store, type Subscription } from '@switch/shared';
+import { startBankWorker, type Bus, type Logger, type Sealer, type Store, type Subscription } from '@switch/shared';
 import { SimulatedBank } from './connector';
 
 /** Serves `bnc` orders of test mode; live `bnc` orders are left to the real BNC connector's group. */
@@ -6,6 +6,8 @@ export async function startSimulatedBank(deps: {
   bus: Bus;
   store: Store;
   log: Logger;
+  /** Opens a cobrar's sealed OTP before the simulated bank gets the order. */
+  secrets: Pick<Sealer, 'open'>;
   bank?: SimulatedBank;
 }): Promise<{ bank: SimulatedBank; stop(): Promise<void> }> {
   const bank = deps.bank ?? new SimulatedBank();
@@ -16,6 +18,7 @@ export async function startSimulatedBank(deps: {
     connectors: { test: bank },
     group: 'bank-sim',
     log: deps.log,
+    secrets: deps.secrets,
   });
   return { bank, stop: () => subscription.close() };
 }

@@ -7,6 +7,7 @@ import {
   type Logger,
   type Mode,
   type RoutingTable,
+  type Sealer,
   type Store,
 } from '@switch/shared';
 import { loadPlazaConfig, startPlazaService, type PlazaService } from '@switch/bank-plaza';
@@ -134,6 +135,8 @@ export function embeddedRouting(env: EnvReader, emulators: boolean): RoutingTabl
 export async function startEmbeddedBanks(deps: {
   bus: Bus;
   store: Store;
+  /** Opens a cobrar's sealed OTP before a connector sends it. */
+  secrets: Pick<Sealer, 'open'>;
   log: Logger;
   env: EnvReader;
   options?: EmbeddedBanksOptions;
@@ -165,25 +168,43 @@ export async function startEmbeddedBanks(deps: {
 
     const plaza = loadPlazaConfig(env);
     if (plaza.test || plaza.live) {
-      const s = await startPlazaService({ bus: deps.bus, store: deps.store, log: child('bank-plaza'), config: plaza });
+      const s = await startPlazaService({
+        bus: deps.bus,
+        store: deps.store,
+        secrets: deps.secrets,
+        log: child('bank-plaza'),
+        config: plaza,
+      });
       started.push(s);
       services.banco_plaza = s;
     }
     const bancaribe = loadBancaribeConfig(env);
     if (bancaribe.test || bancaribe.live) {
-      const s = await startBancaribeService({ bus: deps.bus, store: deps.store, log: child('bank-bancaribe'), config: bancaribe });
+      const s = await startBancaribeService({
+        bus: deps.bus,
+        store: deps.store,
+        secrets: deps.secrets,
+        log: child('bank-bancaribe'),
+        config: bancaribe,
+      });
       started.push(s);
       services.bancaribe = s;
     }
     const activo = loadActivoConfig(env);
     if (activo.test || activo.live) {
-      const s = await startActivoService({ bus: deps.bus, store: deps.store, log: child('bank-activo'), config: activo });
+      const s = await startActivoService({
+        bus: deps.bus,
+        store: deps.store,
+        secrets: deps.secrets,
+        log: child('bank-activo'),
+        config: activo,
+      });
       started.push(s);
       services.banco_activo = s;
     }
     const bnc = loadBncConfig(env);
     if (bnc.live) {
-      const s = await startBncService({ bus: deps.bus, store: deps.store, log: child('bank-bnc'), config: bnc });
+      const s = await startBncService({ bus: deps.bus, store: deps.store, secrets: deps.secrets, log: child('bank-bnc'), config: bnc });
       started.push(s);
       services.bnc = s;
     }

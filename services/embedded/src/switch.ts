@@ -4,6 +4,8 @@ import {
   loadRiskPolicy,
   envReader,
   loadDestinationPolicy,
+  loadSecretBox,
+  type SecretBox,
   type CorePolicy,
   MemoryBus,
   MemoryStore,
@@ -34,6 +36,8 @@ export interface EmbeddedSwitch {
   bus: MemoryBus;
   store: Store;
   bank: SimulatedBank;
+  /** The secrets key every service here shares (the environment's, or an ephemeral one). */
+  secrets: SecretBox;
   routing: RoutingTable;
   notifier: NotifierHandle;
   reconciler: ReconcilerHandle;
@@ -72,6 +76,8 @@ export async function startEmbeddedSwitch(options: {
   panel?: Partial<PanelConfig>;
   /** The router's outbox relay rounds (default: every second, 10 s grace). */
   router?: { relayIntervalMs?: number; relayGraceMs?: number };
+  /** The secrets key (default: `SWITCH_SECRETS_KEY`, or an ephemeral one: nothing here outlives the process). */
+  secrets?: SecretBox;
 }): Promise<EmbeddedSwitch> {
   const given = options.env ?? envReader();
   // Local receivers on loopback are allowed unless the environment says otherwise: the embedded switch
@@ -85,6 +91,7 @@ export async function startEmbeddedSwitch(options: {
   // Its retries of failing handlers are logged at warn, as on Kafka.
   const bus = new MemoryBus({ logger: options.log });
   const store = options.store ?? new MemoryStore();
+  const secrets = options.secrets ?? loadSecretBox(env, false);
   const router = await startRouter({
     bus,
     store,
@@ -94,13 +101,20 @@ export async function startEmbeddedSwitch(options: {
     policy: { ...loadCorePolicy(env), ...options.policy },
     ...options.router,
   });
-  const sim = await startSimulatedBank({ bus, store, log: options.log.child({ service: 'bank-sim' }) });
-  const banks = await startEmbeddedBanks({ bus, store, log: options.log, env, ...(options.banks ? { options: options.banks } : {}) });
+  const sim = await startSimulatedBank({ bus, store, secrets, log: options.log.child({ service: 'bank-sim' }) });
+  const banks = await startEmbeddedBanks({
+    bus,
+    store,
+    secrets,
+    log: options.log,
+    env,
+    ...(options.banks ? { options: options.banks } : {}),
+  });
   const notifier = await startNotifier({
     bus,
     store,
     log: options.log.child({ service: 'notifier' }),
-    config: { ...loadNotifierConfig(env), ownPorts, ...options.notifier },
+    config: { ...loadNotifierConfig(env, secrets), ownPorts, ...options.notifier },
   });
   const reconciler = startReconciler({
     bus,
@@ -119,6 +133,7 @@ export async function startEmbeddedSwitch(options: {
     routing,
     log: options.log.child({ service: 'gateway' }),
     config,
+    secrets,
     // The merchant panel on the merchant port, as the ingress serves it in a deployment.
     plugins: [
       {
@@ -128,6 +143,7 @@ export async function startEmbeddedSwitch(options: {
           // Links the panel issues (invitations, resets) are absolute under SWITCH_PUBLIC_URL when it is set.
           panelPlugin(app, {
             store: parts.store,
+            secrets: parts.secrets,
             config: panelConfig,
             basePath: '/panel',
             accounts: parts.accounts,
@@ -142,6 +158,7 @@ export async function startEmbeddedSwitch(options: {
     bus,
     store,
     bank: sim.bank,
+    secrets,
     routing,
     notifier,
     reconciler,

@@ -14,6 +14,7 @@ import {
   type Bus,
   type Logger,
   type RoutingTable,
+  type SecretBox,
   type Store,
 } from '@switch/shared';
 import { adminGuard, installAuth } from './auth';
@@ -46,8 +47,16 @@ export interface GatewayDeps {
   routing: RoutingTable;
   log: Logger;
   config: GatewayConfig;
+  /**
+   * Seals what must not be kept in clear (webhook secrets as they are issued, a payer's OTP before the
+   * command leaves the gateway) under the key kept outside the database.
+   */
+  secrets: SecretBox;
   /** Extra encapsulated plugins on the merchant port, each under its prefix (the embedded panel). */
-  plugins?: { prefix: string; register: (app: FastifyInstance, gateway: { accounts: AccountReads; store: Store }) => Promise<void> }[];
+  plugins?: {
+    prefix: string;
+    register: (app: FastifyInstance, gateway: { accounts: AccountReads; store: Store; secrets: SecretBox }) => Promise<void>;
+  }[];
   /** Readiness of the process's connections (store and bus); defaults to a store ping. */
   ready?: () => Promise<void>;
 }
@@ -178,6 +187,7 @@ export async function buildGateway(given: GatewayDeps): Promise<Gateway> {
     replies,
     answerTimeoutMs: config.answerTimeoutMs,
     queryTimeoutMs: config.queryTimeoutMs,
+    secrets: deps.secrets,
   });
 
   let accounts: AccountReads | undefined;
@@ -194,14 +204,20 @@ export async function buildGateway(given: GatewayDeps): Promise<Gateway> {
     transactionRoutes(api, { store: deps.store });
     webhookRoutes(api, {
       store: deps.store,
-      rules: { destinations: config.webhookDestinations, rotationOverlapSeconds: config.webhookRotationOverlapSeconds },
+      rules: {
+        destinations: config.webhookDestinations,
+        rotationOverlapSeconds: config.webhookRotationOverlapSeconds,
+        secrets: deps.secrets,
+      },
     });
   });
 
   // Other parts served on the merchant port (the merchant panel at /panel in the embedded switch).
   const reads = accounts!;
   for (const plugin of deps.plugins ?? [])
-    await app.register(async (child) => plugin.register(child, { accounts: reads, store: deps.store }), { prefix: plugin.prefix });
+    await app.register(async (child) => plugin.register(child, { accounts: reads, store: deps.store, secrets: deps.secrets }), {
+      prefix: plugin.prefix,
+    });
 
   // The tool-protocol server with the same key (SPEC 5.5); its tool calls are injected into the API above.
   await app.register(async (mcp) =>
@@ -293,7 +309,14 @@ async function buildOperator(deps: GatewayDeps, keys: KeyCache): Promise<Fastify
   if (config.adminToken) {
     const adminToken = config.adminToken;
     await operator.register(async (admin) =>
-      adminRoutes(admin, { store: deps.store, bus: deps.bus, adminToken, webhookDestinations: config.webhookDestinations, keys }),
+      adminRoutes(admin, {
+        store: deps.store,
+        bus: deps.bus,
+        adminToken,
+        webhookDestinations: config.webhookDestinations,
+        keys,
+        secrets: deps.secrets,
+      }),
     );
   }
   await operator.ready();

@@ -281,7 +281,7 @@ export const OPERATION_EXAMPLES: Record<string, OperationExamples> = {
         value: {
           ...exampleEndpoint('test', EXAMPLE_ENDPOINT_ID),
           id: 'we_3f0c9a1e5b7d4c2a',
-          secret: 'whsec_c2VjcmV0byBkZSBlamVtcGxvIHBhcmEgZG9jcw',
+          secret: 'whsec_c2VjcmV0byBkZSBlamVtcGxvIHBhcmEgbG9zIGRvY3M=',
         },
       },
     },

@@ -16,6 +16,7 @@ async function main(): Promise<void> {
     routing: loadRoutingTable(env),
     log,
     config,
+    secrets: adapters.secrets,
     ready: adapters.ready,
   });
   await gateway.app.listen({ host: config.host, port: config.port });

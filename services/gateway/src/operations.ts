@@ -20,6 +20,7 @@ import {
   type Resultado,
   type ReversalClaim,
   type RouterInboxMessage,
+  type SecretBox,
   type Store,
   type Transaction,
   type TransactionEventMessage,
@@ -39,6 +40,8 @@ export interface OperationsDeps {
   answerTimeoutMs: number;
   /** How long /consultar waits for a fresh bank status before answering the stored state. */
   queryTimeoutMs: number;
+  /** Seals a cobrar's OTP before the command leaves the gateway (DESIGN rule 7). */
+  secrets: SecretBox;
 }
 
 export const newTransactionId = (): string => `txn_${randomUUID().replace(/-/g, '')}`;
@@ -65,7 +68,7 @@ export class Operations {
     const clean = { kind: request.kind, body } as OperationRequest;
     // The key is the scope, not the identity: a repeat may spell the UUID in another case.
     const { idempotency_key: _key, ...identity } = body as typeof body & { idempotency_key: string };
-    const print = fingerprint(identity);
+    const print = fingerprint(withOtpDigest(identity, this.deps.secrets));
     if (clean.kind === 'reverso') {
       const example = exampleReverse(caller.mode, clean.body.id);
       if (example) return { resultado: example, replayed: false };
@@ -110,8 +113,9 @@ export class Operations {
             : `idempotency_key ${body.idempotency_key} was already used for a different ${clean.kind} request; use a new key for a new operation`,
       });
     }
+    const command = sealedOtp(clean, this.deps.secrets);
     try {
-      return { resultado: await this.answer(caller, txnId, clean, print, claim.claimed, tokenId), replayed: !claim.claimed };
+      return { resultado: await this.answer(caller, txnId, command, print, claim.claimed, tokenId), replayed: !claim.claimed };
     } catch (error) {
       // The bus refused the command (its schema) before sending anything: the operation never started,
       // so the claim goes too and a retry with the key runs it (rather than answer a replay of nothing).
@@ -362,6 +366,26 @@ const ABANDONED_HOLD_MS = 60_000;
 
 /** The bus refused a command by its schema: nothing was sent (503, as any dependency failure). */
 class PublishRefused extends DependencyDown {}
+
+/**
+ * The payer's OTP never leaves the gateway in clear (DESIGN rule 7): the command, and so the bus, the
+ * transaction record and the bank order, carry it sealed under the secrets key; the bank worker opens
+ * it just before calling the bank. Views leave it out entirely (`toDetalle`).
+ */
+function sealedOtp(request: OperationRequest, secrets: SecretBox): OperationRequest {
+  if (request.kind !== 'cobrar') return request;
+  return { kind: 'cobrar', body: { ...request.body, otp: secrets.seal(request.body.otp) } };
+}
+
+/**
+ * A request's identity with the OTP as a keyed digest: a repeat with another OTP is still another
+ * request (409), yet the stored fingerprint cannot be reversed by hashing every 6-8 digit OTP with the
+ * request's other, readable, fields. Keyed by the current secrets key: a repeat sent across a key
+ * rotation is refused as different (docs/decisions.md "The payer's OTP").
+ */
+function withOtpDigest(identity: Record<string, unknown>, secrets: SecretBox): Record<string, unknown> {
+  return typeof identity.otp === 'string' ? { ...identity, otp: secrets.digest('otp', identity.otp) } : identity;
+}
 
 function unavailable(error: unknown): never {
   throw new DependencyDown(error instanceof Error ? error.message : String(error));

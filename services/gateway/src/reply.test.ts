@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CAPABILITIES, createLogger, envReader, MemoryBus, MemoryStore, type Bus, type RoutingTable } from '@switch/shared';
+import { CAPABILITIES, createLogger, envReader, MemoryBus, MemoryStore, type Bus, type RoutingTable, SecretBox } from '@switch/shared';
 import { buildGateway } from './app';
 import { loadGatewayConfig } from './config';
 
@@ -25,7 +25,14 @@ async function startAndStop(env: Record<string, string>): Promise<string[]> {
   const seen: string[] = [];
   const bus = new MemoryBus();
   const config = { ...loadGatewayConfig(envReader(env)), gatewayReplicas: 1 as const };
-  const gateway = await buildGateway({ store: new MemoryStore(), bus: groupsOf(bus, seen), routing: BNC, log, config });
+  const gateway = await buildGateway({
+    secrets: SecretBox.ephemeral(),
+    store: new MemoryStore(),
+    bus: groupsOf(bus, seen),
+    routing: BNC,
+    log,
+    config,
+  });
   await gateway.close();
   await bus.close();
   return seen.sort();

@@ -78,7 +78,7 @@ const EXAMPLE_DELIVERY: DeliveryView = {
 };
 
 /** A fixed secret, so the sample answer is the same every time; it signs nothing. */
-const EXAMPLE_SECRET = 'whsec_ZWplbXBsbyBkZSBzZWNyZXRvIHNpbiB1c28';
+const EXAMPLE_SECRET = 'whsec_ZWplbXBsbyBkZSBzZWNyZXRvIHNpbiB1c286IG5hZGE=';
 
 const isExample = (mode: 'test' | 'live', id: string, exampleId: string) => mode === 'test' && id === exampleId;
 

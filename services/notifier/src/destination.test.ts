@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createLogger, guardedLookup, MemoryStore, registerWebhook, type Resolver } from '@switch/shared';
+import { createLogger, guardedLookup, MemoryStore, registerWebhook, SecretBox, type Resolver } from '@switch/shared';
 import { planDeliveries } from './deliveries';
 import { isInternalAddress, refusedDestination } from './destination';
 import { Dispatcher } from './dispatcher';
@@ -158,12 +158,12 @@ describe('webhook delivery connects only to the address that was checked (DNS re
     const rebinding: Resolver = async () =>
       lookups++ === 0 ? [{ address: '93.184.216.34', family: 4 }] : [{ address: '127.0.0.1', family: 4 }];
     const store = new MemoryStore();
-    await registerWebhook(store, {
-      merchantId: 'tienda',
-      mode: 'live',
-      url: `http://rebind.example:${port}/hooks`,
-      events: ['transaccion.liquidada'],
-    });
+    const secrets = SecretBox.ephemeral();
+    await registerWebhook(
+      store,
+      { merchantId: 'tienda', mode: 'live', url: `http://rebind.example:${port}/hooks`, events: ['transaccion.liquidada'] },
+      secrets,
+    );
     await planDeliveries(
       store,
       {
@@ -199,6 +199,7 @@ describe('webhook delivery connects only to the address that was checked (DNS re
         allowPrivateDestinations: false,
         concurrency: 1,
         resolve: rebinding,
+        secrets,
       },
       createLogger('notifier-test', 'silent'),
     );

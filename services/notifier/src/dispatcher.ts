@@ -11,6 +11,7 @@ import {
   type DeliveryLane,
   type Logger,
   type Mode,
+  type Sealer,
   type Store,
   type WebhookDelivery,
 } from '@switch/shared';
@@ -47,6 +48,8 @@ export interface DispatcherConfig {
   concurrency: number;
   /** Name resolution of destinations (tests inject a rebinding resolver); default the system's. */
   resolve?: Resolver;
+  /** Opens the endpoints' sealed signing secrets (the store keeps them sealed, DESIGN rule 7). */
+  secrets: Pick<Sealer, 'open'>;
 }
 
 export interface AttemptResult {
@@ -247,7 +250,7 @@ export class Dispatcher {
       if (refused) {
         error = 'destination refused';
         this.log.info({ deliveryId: delivery.id, merchantId: delivery.merchantId, reason: refused }, 'webhook destination refused');
-      } else ({ statusCode, error } = await this.post(delivery, signingSecrets(endpoint, startedAt), startedAt));
+      } else ({ statusCode, error } = await this.post(delivery, signingSecrets(endpoint, startedAt, this.config.secrets), startedAt));
     }
     const finishedAt = this.now();
     metrics.webhookDuration.observe((finishedAt.getTime() - startedAt.getTime()) / 1000);

@@ -7,8 +7,8 @@ import { loadNotifierConfig, startNotifier } from './service';
 async function main(): Promise<void> {
   const env = envReader();
   const log = createLogger('notifier');
-  const config = loadNotifierConfig(env);
   const adapters = await connectAdapters(loadInfraConfig(env), 'notifier', log);
+  const config = loadNotifierConfig(env, adapters.secrets);
   // Stable across restarts; the health port tells apart notifiers on one host.
   const healthPort = env.int('HEALTH_PORT', 9103, { min: 0, max: 65535 });
   const instanceId = loadInstanceId(env, healthPort);

@@ -12,6 +12,7 @@ import {
   transactionEventHeaders,
   verifyWebhook,
   type TransactionEventMessage,
+  SecretBox,
 } from '@switch/shared';
 import { startNotifier, type NotifierConfig } from './service';
 import { Dispatcher } from './dispatcher';
@@ -44,7 +45,9 @@ async function receiver(failFirst = 0) {
 }
 
 const log = createLogger('notifier-test', 'silent');
+const secrets = SecretBox.ephemeral();
 const config: NotifierConfig = {
+  secrets,
   schedule: [0, 5, 5, 5, 5, 5],
   attemptTimeoutMs: 2000,
   leaseMs: 10_000,
@@ -90,8 +93,12 @@ describe('notifier: signed webhooks from a durable queue', () => {
     const store = new MemoryStore();
     const hook = await receiver(failFirst);
     cleanup.push(hook.close, () => bus.close());
-    const endpoint = await registerWebhook(store, { merchantId: 'tienda', mode: 'test', url: hook.url, events: ['transaccion.liquidada'] });
-    return { bus, store, hook, endpoint };
+    const issued = await registerWebhook(
+      store,
+      { merchantId: 'tienda', mode: 'test', url: hook.url, events: ['transaccion.liquidada'] },
+      secrets,
+    );
+    return { bus, store, hook, endpoint: { ...issued.endpoint, secret: issued.secret } };
   }
 
   it('an endpoint added after the merchant endpoints were cached gets the next event, once the change is announced', async () => {
@@ -104,7 +111,7 @@ describe('notifier: signed webhooks from a durable queue', () => {
     // The merchant has no endpoint: that (empty) list is what the notifier now remembers, for an hour.
     await bus.publish(TOPICS.transactions, 'txn_before', settled('txn_before'));
     await bus.drained();
-    await registerWebhook(store, { merchantId: 'tienda', mode: 'test', url: hook.url, events: ['transaccion.liquidada'] });
+    await registerWebhook(store, { merchantId: 'tienda', mode: 'test', url: hook.url, events: ['transaccion.liquidada'] }, secrets);
     await announceMerchantChange(bus, 'tienda', 'webhooks');
     await bus.drained();
     await bus.publish(TOPICS.transactions, 'txn_after', settled('txn_after'));
@@ -121,7 +128,8 @@ describe('notifier: signed webhooks from a durable queue', () => {
     expect(verifyWebhook(hook.got[0]!.body, hook.got[0]!.headers['x-service-signature'] as string, endpoint.secret)).toBe(true);
     // Rotated, and the change not (yet) announced to this notifier: its cache still holds the old secret.
     const rotated = `whsec_${Buffer.from('a new secret of thirty-two bytes!').toString('base64')}`;
-    await store.webhooks.update(endpoint.id, { secret: rotated, previousSecret: endpoint.secret, updatedAt: new Date().toISOString() });
+    const previousSecret = { sealedSecret: endpoint.sealedSecret, until: new Date(Date.now() + 60_000).toISOString() };
+    await store.webhooks.update(endpoint.id, { sealedSecret: secrets.seal(rotated), previousSecret, updatedAt: new Date().toISOString() });
     const [delivery] = await store.deliveries.listForTransaction('txn_rot');
     await store.deliveries.requeue(delivery!.id, new Date().toISOString());
     await hook.received(2);
@@ -280,12 +288,16 @@ describe('notifier: signed webhooks from a durable queue', () => {
       silent.closeAllConnections();
       await new Promise<void>((r) => silent.close(() => r()));
     });
-    await registerWebhook(store, {
-      merchantId: 'tienda',
-      mode: 'test',
-      url: silentUrl,
-      events: ['transaccion.liquidada'],
-    });
+    await registerWebhook(
+      store,
+      {
+        merchantId: 'tienda',
+        mode: 'test',
+        url: silentUrl,
+        events: ['transaccion.liquidada'],
+      },
+      secrets,
+    );
     const { planDeliveries } = await import('./deliveries');
     await planDeliveries(store, settled('txn_t1'), new Date());
     const patient: NotifierConfig = { ...config, attemptTimeoutMs: 200, schedule: [0, 3_600_000, 5, 5, 5, 5] };

@@ -1,5 +1,4 @@
 import {
-  envReader,
   loadDestinationPolicy,
   measured,
   metrics,
@@ -9,6 +8,7 @@ import {
   type Bus,
   type EnvReader,
   type Logger,
+  type Sealer,
   type Store,
   type Subscription,
 } from '@switch/shared';
@@ -23,7 +23,8 @@ export interface NotifierConfig extends DispatcherConfig {
   endpointCacheMs: number;
 }
 
-export function loadNotifierConfig(env: EnvReader = envReader()): NotifierConfig {
+/** `secrets`: the process's secret box (from `SWITCH_SECRETS_KEY`), which opens the endpoints' secrets. */
+export function loadNotifierConfig(env: EnvReader, secrets: Pick<Sealer, 'open'>): NotifierConfig {
   const attemptTimeoutMs = env.int('SWITCH_WEBHOOK_TIMEOUT_MS', 10_000, { min: 100, max: 60_000 });
   const destinations = loadDestinationPolicy(env);
   return {
@@ -37,6 +38,7 @@ export function loadNotifierConfig(env: EnvReader = envReader()): NotifierConfig
     concurrency: env.int('SWITCH_WEBHOOK_CONCURRENCY', 8, { min: 1, max: 256 }),
     pollIntervalMs: env.int('SWITCH_NOTIFIER_POLL_MS', 500, { min: 10, max: 60_000 }),
     endpointCacheMs: env.int('SWITCH_WEBHOOK_ENDPOINT_CACHE_MS', 10_000, { min: 0, max: 300_000 }),
+    secrets,
   };
 }
 

@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { context, propagation, ROOT_CONTEXT, trace, TraceFlags } from '@opentelemetry/api';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
-import { MemoryStore, registerWebhook, type TransactionEventMessage } from '@switch/shared';
+import { MemoryStore, registerWebhook, SecretBox, type TransactionEventMessage } from '@switch/shared';
 import { planDeliveries } from './deliveries';
 
 describe('webhook deliveries keep the trace of their state change', () => {
@@ -16,7 +16,8 @@ describe('webhook deliveries keep the trace of their state change', () => {
     propagation.setGlobalPropagator(new W3CTraceContextPropagator());
     context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
     const store = new MemoryStore();
-    await registerWebhook(store, { merchantId: 'tienda', mode: 'test', url: 'http://127.0.0.1:9/h', events: ['transaccion.liquidada'] });
+    const where = { merchantId: 'tienda', mode: 'test' as const, url: 'http://127.0.0.1:9/h', events: ['transaccion.liquidada' as const] };
+    await registerWebhook(store, where, SecretBox.ephemeral());
     const traceId = '4bf92f3577b34da6a3ce929d0e0e4736';
     const parent = trace.setSpanContext(ROOT_CONTEXT, { traceId, spanId: '00f067aa0ba902b7', traceFlags: TraceFlags.SAMPLED });
     const event: TransactionEventMessage = {

@@ -95,6 +95,7 @@ describe('onboarding command line', () => {
       path: '/admin/v1/deliveries/txn_1.v2.we_1/redeliver',
     });
     expect(toRequest(['review', 'list'])).toEqual({ method: 'GET', path: '/admin/v1/review' });
+    expect(toRequest(['secrets', 'reseal'])).toEqual({ method: 'POST', path: '/admin/v1/secrets/reseal', body: {} });
   });
 
   it('maps the dead-letter commands', () => {

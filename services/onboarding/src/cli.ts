@@ -29,6 +29,8 @@ export const USAGE = `Usage: npm run switch -- <command> [options]
   delivery list --txn <transaction id>             webhook deliveries of a transaction, every attempt
   delivery redeliver --id <delivery id>            attempt a delivery again now, same body
   review list                                      open operations flagged for manual review
+  secrets reseal                                   after a secrets key rotation: seal every stored secret
+                                                   under the current SWITCH_SECRETS_KEY (docs/operations.md)
   dead-letters list [--topic <name>]               dead letters of every switch topic (or one), with ids
   dead-letters redrive --topic <name> [--id <id>[,<id>...]]
                                                    publish dead letters again to their topic (all not yet
@@ -137,6 +139,8 @@ export function toRequest(args: string[]): Request {
       return { method: 'POST', path: `/admin/v1/deliveries/${encodeURIComponent(need('id'))}/redeliver` };
     case 'review list':
       return { method: 'GET', path: '/admin/v1/review' };
+    case 'secrets reseal':
+      return { method: 'POST', path: '/admin/v1/secrets/reseal', body: {} };
     case 'dead-letters list':
       return { method: 'GET', path: `/admin/v1/dead-letters${flags.topic ? `?topic=${encodeURIComponent(flags.topic)}` : ''}` };
     case 'dead-letters redrive': {

@@ -53,6 +53,7 @@ async function main(): Promise<void> {
     // Keys revoked and endpoints changed here are announced to the gateways' and notifiers' caches.
     store: announcingChanges(adapters.store, adapters.bus),
     config,
+    secrets: adapters.secrets,
     basePath: '/panel',
     apiBaseUrl: env.string('SWITCH_PUBLIC_URL', ''),
     accounts: accountReads.reads,

@@ -7,7 +7,7 @@ import csrf from '@fastify/csrf-protection';
 import formbody from '@fastify/formbody';
 import view from '@fastify/view';
 import { Eta } from 'eta';
-import { can, recordAudit, type AccountReads, type Mode, type PanelAction, type PanelUser, type Store } from '@switch/shared';
+import { can, recordAudit, type AccountReads, type Mode, type PanelAction, type PanelUser, type Sealer, type Store } from '@switch/shared';
 import type { PanelConfig } from './config';
 import { LANGS, translate, type Lang } from './i18n';
 import { SwitchSessionStore } from './session-store';
@@ -34,6 +34,8 @@ declare module 'fastify' {
 export interface PanelDeps {
   store: Store;
   config: PanelConfig;
+  /** Seals the webhook secrets the panel issues: the store keeps only the sealed form. */
+  secrets: Pick<Sealer, 'seal'>;
   /** Where the panel is mounted (links and the cookie path). */
   basePath?: string;
   /** The switch's merchant API base (shown next to keys: where to use them). */
@@ -50,6 +52,7 @@ export interface PanelContext {
   store: Store;
   accounts: AccountReads | undefined;
   config: PanelConfig;
+  secrets: Pick<Sealer, 'seal'>;
   base: string;
   /** Renders a page of the layout with what every page shows (user, mode, language, CSRF token). */
   page(
@@ -168,6 +171,7 @@ export async function panelPlugin(app: FastifyInstance, deps: PanelDeps): Promis
     store,
     accounts: deps.accounts,
     config,
+    secrets: deps.secrets,
     base,
     page: async (request, reply, template, data = {}, status = 200) => {
       const lang: Lang = request.session.lang ?? 'es';

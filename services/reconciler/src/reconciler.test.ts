@@ -15,6 +15,7 @@ import {
   type RoutingTable,
   type StatusQuery,
   type Subscription,
+  SecretBox,
 } from '@switch/shared';
 import { TransactionActor } from '@switch/router';
 import { reconcileRound, type ReconcilerConfig } from './poller';
@@ -72,6 +73,7 @@ describe('reconciler drives open operations to their outcome through the actor',
     const events: { txnId: string; to: string | undefined }[] = [];
     const startWorker = () =>
       startBankWorker({
+        secrets: SecretBox.ephemeral(),
         bus,
         store,
         banco: 'banco_plaza',

@@ -15,9 +15,19 @@ const Mode = literals(['test', 'live'] as const);
 const Banco = literals(BANCOS);
 const Rail = literals(['credito_inmediato', 'pago_movil', 'c2p', 'debito_inmediato', 'reverso'] as const);
 
+/**
+ * A cobrar as it travels: its `otp` sealed by the gateway (shared/src/runtime/secret-box.ts), never
+ * the payer's digits (DESIGN rule 7). Only the pattern is gone from the field as registered, which
+ * the registry's BACKWARD check accepts (a schema that accepts more reads every earlier message).
+ */
+const CobrarAsSent = Type.Object({
+  ...CobrarBody.properties,
+  otp: Type.String({ description: 'The OTP sealed under the secrets key (sb1.<key id>.…); opened only by the bank worker' }),
+});
+
 export const OperationRequestSchema = Type.Union([
   Type.Object({ kind: Type.Literal('token'), body: TokenBody }),
-  Type.Object({ kind: Type.Literal('cobrar'), body: CobrarBody }),
+  Type.Object({ kind: Type.Literal('cobrar'), body: CobrarAsSent }),
   Type.Object({ kind: Type.Literal('pagar'), body: PagarBody }),
   Type.Object({ kind: Type.Literal('reverso'), body: ReversoBody }),
 ]);

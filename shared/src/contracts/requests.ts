@@ -47,7 +47,11 @@ const sharedFields = {
 export const TokenBody = Type.Object({ ...sharedFields, cobrador: Instrumento, pagador: Instrumento });
 export type TokenBody = Static<typeof TokenBody>;
 
-export const Otp = Type.String({ pattern: '^[0-9]{6,8}$', description: 'OTP from the payer bank, 6 to 8 digits' });
+export const Otp = Type.String({
+  pattern: '^[0-9]{6,8}$',
+  description:
+    'OTP from the payer bank, 6 to 8 digits. Sent to the bank only: never kept in clear nor shown back (the transaction detail leaves it out)',
+});
 export const CobrarBody = Type.Object({ ...sharedFields, cobrador: Instrumento, pagador: Instrumento, otp: Otp });
 export type CobrarBody = Static<typeof CobrarBody>;
 

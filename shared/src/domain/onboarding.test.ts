@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { authenticate, createMerchant, hashSecret, issueKey, modeOfSecret, parseSwitchKey, registerWebhook } from './onboarding';
+import { SecretBox } from '../runtime/secret-box';
 import { MemoryStore } from '../adapters/memory/store';
 
 const SECRET = 'sk_test_abcdefghijklmnop1234';
@@ -140,20 +141,23 @@ describe('authenticate', () => {
 
   it('registers webhooks each with its own secret and deduplicated events', async () => {
     const { store } = await setup();
-    const a = await registerWebhook(store, {
-      merchantId: 'acme',
-      mode: 'test',
-      url: 'https://a.example/h',
-      events: ['transaccion.liquidada', 'transaccion.liquidada'],
-    });
-    const b = await registerWebhook(store, {
-      merchantId: 'acme',
-      mode: 'test',
-      url: 'https://b.example/h',
-      events: ['transaccion.rechazada'],
-    });
-    expect(a.events).toEqual(['transaccion.liquidada']);
+    const box = SecretBox.ephemeral();
+    const a = await registerWebhook(
+      store,
+      { merchantId: 'acme', mode: 'test', url: 'https://a.example/h', events: ['transaccion.liquidada', 'transaccion.liquidada'] },
+      box,
+    );
+    const b = await registerWebhook(
+      store,
+      { merchantId: 'acme', mode: 'test', url: 'https://b.example/h', events: ['transaccion.rechazada'] },
+      box,
+    );
+    expect(a.endpoint.events).toEqual(['transaccion.liquidada']);
     expect(a.secret).not.toBe(b.secret);
     expect(a.secret).toMatch(/^whsec_/);
+    // Kept sealed, never in clear.
+    const stored = (await store.webhooks.get(a.endpoint.id))!;
+    expect(JSON.stringify(stored)).not.toContain(a.secret.slice('whsec_'.length));
+    expect(box.open(stored.sealedSecret)).toBe(a.secret);
   });
 });

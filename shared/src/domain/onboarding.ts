@@ -3,6 +3,7 @@ import type { Mode } from './bancos';
 import type { ApiKeyRecord, Merchant, Store, WebhookEndpoint } from '../ports/store';
 import type { WebhookEvent } from '../contracts/webhook';
 import { newWebhookSecret } from './webhook-signing';
+import type { Sealer } from '../runtime/secret-box';
 
 /** Merchant ids are what merchants type in `x-switch-key`: short, lower case, no separators. */
 export const MERCHANT_ID_PATTERN = '^[a-z0-9][a-z0-9_-]{1,39}$';
@@ -89,22 +90,27 @@ export async function issueKey(
   return { record: visible, switchKey: `${merchantId}:${secret}` };
 }
 
-/** Registers a webhook endpoint with its own signing secret (SPEC 6.1), shown once. */
+/**
+ * Registers a webhook endpoint with its own signing secret (SPEC 6.1): the store keeps it sealed; the
+ * secret in clear is returned once, for the operator to hand over.
+ */
 export async function registerWebhook(
   store: Store,
   input: { merchantId: string; mode: Mode; url: string; events: WebhookEvent[] },
+  secrets: Pick<Sealer, 'seal'>,
   now = new Date(),
-): Promise<WebhookEndpoint> {
+): Promise<{ endpoint: WebhookEndpoint; secret: string }> {
+  const secret = newWebhookSecret();
   const endpoint: WebhookEndpoint = {
     id: `we_${randomUUID().replace(/-/g, '').slice(0, 16)}`,
     merchantId: input.merchantId,
     mode: input.mode,
     url: input.url,
     events: [...new Set(input.events)],
-    secret: newWebhookSecret(),
+    sealedSecret: secrets.seal(secret),
     active: true,
     createdAt: now.toISOString(),
   };
   await store.webhooks.insert(endpoint);
-  return endpoint;
+  return { endpoint, secret };
 }

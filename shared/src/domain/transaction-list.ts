@@ -62,7 +62,9 @@ export const TransaccionDetalle = Type.Object({
   resultado: Resultado,
   operacion: literals(OPERATION_KINDS),
   idempotency_key: Type.String(),
-  solicitud: Type.Record(Type.String(), Type.Unknown(), { description: 'The request body as accepted' }),
+  solicitud: Type.Record(Type.String(), Type.Unknown(), {
+    description: "The request body as accepted, without a cobrar's `otp` (never shown nor kept in clear)",
+  }),
   historial: Type.Array(
     Type.Object({
       desde: Type.Union([EstadoSchema, Type.Null()]),
@@ -162,13 +164,22 @@ export function toResumen(tx: Transaction): TransaccionResumen {
   };
 }
 
+/**
+ * The request as shown (API detail, panel, MCP): everything the merchant sent but a cobrar's OTP,
+ * which is never shown, not even sealed (DESIGN rule 7).
+ */
+function requestAsShown(tx: Transaction): Record<string, unknown> {
+  const { otp: _otp, ...shown } = tx.request.body as unknown as Record<string, unknown>;
+  return shown;
+}
+
 /** `reverso`: the reverso holding this operation (store.reversals), when it has one. */
 export function toDetalle(tx: Transaction, reverso: string | null = null): TransaccionDetalle {
   return {
     resultado: toResultado(tx),
     operacion: tx.kind,
     idempotency_key: tx.idempotencyKey,
-    solicitud: tx.request.body as unknown as Record<string, unknown>,
+    solicitud: requestAsShown(tx),
     historial: tx.history.map((h) => ({ desde: h.from, hacia: h.to, en: h.at, causa: h.cause, motivo: h.motivo, raw: h.raw })),
     intentos: tx.attempts.map((a) => ({ n: a.n, banco: a.banco, via: a.rail, enviado: a.dispatchedAt, resultado: a.outcome ?? null })),
     evidencia: (tx.evidence ?? []).map((e) => ({ en: e.at, resultado: e.outcome, raw: e.raw })),

@@ -1,25 +1,31 @@
+import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { MemoryStore } from '../adapters/memory/store';
 import type { WebhookEndpoint } from '../ports/store';
 import { PUBLIC_DESTINATIONS_ONLY } from '../runtime/destination';
-import { MemoryStore } from '../adapters/memory/store';
+import { SecretBox } from '../runtime/secret-box';
+import { createMerchant } from './onboarding';
 import {
   checkEndpointUrl,
   createEndpoint,
   deleteEndpoint,
   listEndpoints,
   MAX_ENDPOINTS_PER_MODE,
+  resealWebhookSecrets,
+  rotateSecret,
   signingSecrets,
   toDeliveryView,
   toEndpointView,
 } from './webhook-endpoints';
 
+const box = SecretBox.ephemeral();
 const endpoint = (over: Partial<WebhookEndpoint> = {}): WebhookEndpoint => ({
   id: 'we_1',
   merchantId: 'm1',
   mode: 'test',
   url: 'https://hooks.example.com/x',
   events: ['transaccion.liquidada'],
-  secret: 'whsec_new',
+  sealedSecret: box.seal('whsec_new'),
   active: true,
   createdAt: '2026-01-01T00:00:00.000Z',
   ...over,
@@ -27,13 +33,70 @@ const endpoint = (over: Partial<WebhookEndpoint> = {}): WebhookEndpoint => ({
 
 describe('webhook endpoint rules', () => {
   it('signs with the new secret, and with the previous one only until the overlap ends', () => {
-    const rotated = endpoint({ previousSecret: { secret: 'whsec_old', until: '2026-06-01T00:00:00.000Z' } });
-    expect(signingSecrets(rotated, new Date('2026-05-31T23:59:59.999Z'))).toEqual(['whsec_new', 'whsec_old']);
-    expect(signingSecrets(rotated, new Date('2026-06-01T00:00:00.000Z'))).toEqual(['whsec_new']);
-    expect(signingSecrets(endpoint(), new Date())).toEqual(['whsec_new']);
+    const rotated = endpoint({ previousSecret: { sealedSecret: box.seal('whsec_old'), until: '2026-06-01T00:00:00.000Z' } });
+    expect(signingSecrets(rotated, new Date('2026-05-31T23:59:59.999Z'), box)).toEqual(['whsec_new', 'whsec_old']);
+    expect(signingSecrets(rotated, new Date('2026-06-01T00:00:00.000Z'), box)).toEqual(['whsec_new']);
+    expect(signingSecrets(endpoint(), new Date(), box)).toEqual(['whsec_new']);
     expect(toEndpointView(rotated, new Date('2026-05-01T00:00:00.000Z')).rotacion_hasta).toBe('2026-06-01T00:00:00.000Z');
     expect(toEndpointView(rotated, new Date('2026-07-01T00:00:00.000Z')).rotacion_hasta).toBeNull();
-    expect(JSON.stringify(toEndpointView(rotated))).not.toContain('whsec_');
+    expect(JSON.stringify(toEndpointView(rotated))).not.toMatch(/whsec_|sb1\./);
+  });
+
+  it('rotating the secrets key: the old key still opens, re-sealing moves every secret to the new key, then the old key can go', async () => {
+    const store = new MemoryStore();
+    await createMerchant(store, { id: 'm1', nombre: 'Tienda' });
+    const oldKey = randomBytes(32);
+    const newKey = randomBytes(32);
+    const before = new SecretBox(oldKey);
+    const caller = { merchantId: 'm1', mode: 'test' as const };
+    const rules = { destinations: { ...PUBLIC_DESTINATIONS_ONLY, allowPrivate: true }, rotationOverlapSeconds: 3600, secrets: before };
+    const a = await createEndpoint(store, caller, { url: 'https://a.example/h' }, rules);
+    const b = await createEndpoint(store, caller, { url: 'https://b.example/h' }, rules);
+    if (!a.ok || !b.ok) throw new Error('not created');
+    const rotated = await rotateSecret(store, caller, b.value.endpoint.id, rules);
+    if (!rotated.ok) throw new Error('not rotated');
+
+    // Step 1: the new key current, the old one previous; both open.
+    const during = new SecretBox(newKey, [oldKey]);
+    const now = new Date();
+    expect(signingSecrets((await store.webhooks.get(a.value.endpoint.id))!, now, during)).toEqual([a.value.secret]);
+    // Step 2: the re-seal; a second run finds nothing left to do.
+    expect(await resealWebhookSecrets(store, during)).toEqual({ resealed: 2, current: 0, changed: 0 });
+    expect(await resealWebhookSecrets(store, during)).toEqual({ resealed: 0, current: 2, changed: 0 });
+    // Step 3: the old key dropped; every secret still opens, the rotated one with its previous one.
+    const after = new SecretBox(newKey);
+    expect(signingSecrets((await store.webhooks.get(a.value.endpoint.id))!, now, after)).toEqual([a.value.secret]);
+    expect(signingSecrets((await store.webhooks.get(b.value.endpoint.id))!, now, after)).toEqual([rotated.value.secret, b.value.secret]);
+  });
+
+  it('a re-seal never overwrites a rotation the merchant made meanwhile', async () => {
+    const store = new MemoryStore();
+    await createMerchant(store, { id: 'm1', nombre: 'Tienda' });
+    const oldKey = randomBytes(32);
+    const caller = { merchantId: 'm1', mode: 'test' as const };
+    const created = await createEndpoint(
+      store,
+      caller,
+      { url: 'https://a.example/h' },
+      { destinations: { ...PUBLIC_DESTINATIONS_ONLY, allowPrivate: true }, rotationOverlapSeconds: 0, secrets: new SecretBox(oldKey) },
+    );
+    if (!created.ok) throw new Error('not created');
+    const during = new SecretBox(randomBytes(32), [oldKey]);
+    // The merchant rotates between the re-seal's read and its write.
+    const list = store.webhooks.listForMerchant.bind(store.webhooks);
+    let rotatedSecret = '';
+    store.webhooks.listForMerchant = async (...args) => {
+      const read = await list(...args);
+      const r = await rotateSecret(store, caller, created.value.endpoint.id, {
+        destinations: { ...PUBLIC_DESTINATIONS_ONLY, allowPrivate: true },
+        rotationOverlapSeconds: 0,
+        secrets: during,
+      });
+      if (r.ok) rotatedSecret = r.value.secret;
+      return read;
+    };
+    expect(await resealWebhookSecrets(store, during)).toEqual({ resealed: 0, current: 0, changed: 1 });
+    expect(signingSecrets((await store.webhooks.get(created.value.endpoint.id))!, new Date(), during)).toEqual([rotatedSecret]);
   });
 
   it('accepts http(s) URLs without credentials to a public address; live mode wants https', async () => {
@@ -41,6 +104,7 @@ describe('webhook endpoint rules', () => {
       destinations: PUBLIC_DESTINATIONS_ONLY,
       rotationOverlapSeconds: 0,
       resolve: async () => [{ address: '93.184.216.34', family: 4 }],
+      secrets: box,
     };
     // One rule for both modes (issue 26 item 6): loopback only where the operator allows it.
     expect(await checkEndpointUrl('http://127.0.0.1:9/x', 'test', rules)).toMatchObject({ status: 422, error: 'DESTINATION_REFUSED' });
@@ -76,6 +140,7 @@ describe('webhook endpoint rules', () => {
       destinations: PUBLIC_DESTINATIONS_ONLY,
       rotationOverlapSeconds: 0,
       resolve: async () => [{ address: '93.184.216.34', family: 4 }],
+      secrets: box,
     };
     const tienda = { merchantId: 'tienda', mode: 'test' as const };
     const create = (caller = tienda, i = 0) => createEndpoint(store, caller, { url: `https://hooks.example.com/${i}` }, rules);

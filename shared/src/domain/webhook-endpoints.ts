@@ -1,12 +1,14 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { Type, type Static } from '@sinclair/typebox';
 import { literals } from '../contracts/literals';
 import { WEBHOOK_EVENTS, type WebhookBody, type WebhookEvent } from '../contracts/webhook';
 import type { PageCursor, Store, WebhookDelivery, WebhookEndpoint } from '../ports/store';
 import { isIP } from 'node:net';
 import { addressClass, refusedDestination, shownAttemptError, type DestinationPolicy, type Resolver } from '../runtime/destination';
+import type { SecretBox, Sealer } from '../runtime/secret-box';
 import type { Mode } from './bancos';
 import { findOwnTransaction } from './transaction-list';
+import { newWebhookSecret } from './webhook-signing';
 
 /**
  * A merchant's webhook endpoints and their deliveries, as the merchant API and the panel manage them
@@ -54,6 +56,14 @@ export interface EndpointRules {
   /** How long a rotated secret keeps signing beside the new one. */
   rotationOverlapSeconds: number;
   resolve?: Resolver;
+  /** Seals each secret issued: the store keeps only the sealed form (DESIGN rule 7). */
+  secrets: Pick<Sealer, 'seal'>;
+}
+
+/** An endpoint with the secret just issued for it, in clear: shown in this one answer, never again. */
+export interface IssuedEndpoint {
+  endpoint: WebhookEndpoint;
+  secret: string;
 }
 
 export const WebhookUrl = Type.String({
@@ -154,15 +164,40 @@ export const toDeliveryView = (d: WebhookDelivery): DeliveryView => ({
 });
 
 /**
- * The secrets a delivery is signed with now: the current one first, then the previous one while its
- * overlap lasts (docs/webhooks.md "Rotating the secret").
+ * The secrets a delivery is signed with now, opened: the current one first, then the previous one
+ * while its overlap lasts (docs/webhooks.md "Rotating the secret"). Only the notifier calls this.
  */
-export function signingSecrets(endpoint: WebhookEndpoint, now: Date): string[] {
+export function signingSecrets(endpoint: WebhookEndpoint, now: Date, secrets: Pick<Sealer, 'open'>): string[] {
   const previous = endpoint.previousSecret;
-  return previous && previous.until > now.toISOString() ? [endpoint.secret, previous.secret] : [endpoint.secret];
+  const sealed = previous && previous.until > now.toISOString() ? [endpoint.sealedSecret, previous.sealedSecret] : [endpoint.sealedSecret];
+  return sealed.map((s) => secrets.open(s));
 }
 
-const newSecret = () => `whsec_${randomBytes(24).toString('base64url')}`;
+/**
+ * Re-seals every stored endpoint secret under the current secrets key, after a key rotation
+ * (docs/operations.md "Rotating the secrets key"). Each write is conditional on the sealed secret it
+ * read, so a merchant's rotation made meanwhile is never overwritten (it was sealed under the current
+ * key anyway). Counts what was re-sealed and what was already current.
+ */
+export async function resealWebhookSecrets(store: Store, box: SecretBox): Promise<{ resealed: number; current: number; changed: number }> {
+  const counts = { resealed: 0, current: 0, changed: 0 };
+  for (const merchant of await store.merchants.list()) {
+    for (const e of await store.webhooks.listForMerchant(merchant.id)) {
+      const previous = e.previousSecret;
+      if (!box.isStale(e.sealedSecret) && !(previous && box.isStale(previous.sealedSecret))) {
+        counts.current++;
+        continue;
+      }
+      const patch = {
+        sealedSecret: box.reseal(e.sealedSecret),
+        ...(previous ? { previousSecret: { ...previous, sealedSecret: box.reseal(previous.sealedSecret) } } : {}),
+      };
+      if (await store.webhooks.update(e.id, patch, { sealedSecret: e.sealedSecret })) counts.resealed++;
+      else counts.changed++;
+    }
+  }
+  return counts;
+}
 
 /**
  * The URL rules: parseable http(s), no credentials, a destination the rule allows (test mode as live:
@@ -211,18 +246,19 @@ export async function createEndpoint(
   input: { url: string; events?: WebhookEvent[] },
   rules: EndpointRules,
   now = new Date(),
-): Promise<Outcome<WebhookEndpoint>> {
+): Promise<Outcome<IssuedEndpoint>> {
   const problem = await checkEndpointUrl(input.url, caller.mode, rules);
   if (problem) return { ok: false, problem };
   if ((await listEndpoints(store, caller)).length >= MAX_ENDPOINTS_PER_MODE) return endpointLimit();
   const events = input.events && input.events.length > 0 ? [...new Set(input.events)] : [...WEBHOOK_EVENTS];
+  const secret = newWebhookSecret();
   const endpoint: WebhookEndpoint = {
     id: `we_${randomUUID().replace(/-/g, '').slice(0, 16)}`,
     merchantId: caller.merchantId,
     mode: caller.mode,
     url: input.url,
     events,
-    secret: newSecret(),
+    sealedSecret: rules.secrets.seal(secret),
     previousSecret: null,
     active: true,
     deletedAt: null,
@@ -237,7 +273,7 @@ export async function createEndpoint(
     await store.webhooks.update(endpoint.id, { active: false, deletedAt: now.toISOString(), updatedAt: now.toISOString() });
     return endpointLimit();
   }
-  return ok(endpoint);
+  return ok({ endpoint, secret });
 }
 
 export async function updateEndpoint(
@@ -267,16 +303,17 @@ export async function rotateSecret(
   id: string,
   rules: EndpointRules,
   now = new Date(),
-): Promise<Outcome<WebhookEndpoint>> {
+): Promise<Outcome<IssuedEndpoint>> {
   const e = await findOwnEndpoint(store, caller, id);
   if (!e) return notFound(`webhook endpoint ${id}`);
   const previousSecret =
     rules.rotationOverlapSeconds > 0
-      ? { secret: e.secret, until: new Date(now.getTime() + rules.rotationOverlapSeconds * 1000).toISOString() }
+      ? { sealedSecret: e.sealedSecret, until: new Date(now.getTime() + rules.rotationOverlapSeconds * 1000).toISOString() }
       : null;
-  const change = { secret: newSecret(), previousSecret, updatedAt: now.toISOString() };
+  const secret = newWebhookSecret();
+  const change = { sealedSecret: rules.secrets.seal(secret), previousSecret, updatedAt: now.toISOString() };
   await store.webhooks.update(id, change);
-  return ok({ ...e, ...change });
+  return ok({ endpoint: { ...e, ...change }, secret });
 }
 
 /** Deleted: no longer listed, found or delivered to; its deliveries stay readable by transaction. */

@@ -24,43 +24,25 @@ export function verifyWebhook(rawBody: string | Buffer, signatureHeader: string 
 export const SECRET_PREFIX = 'whsec_';
 
 /**
- * A new endpoint secret: `whsec_` + standard base64 of 24 random bytes (32 characters, no padding).
- * The same string is the SPEC 6 HMAC key (as text) and, decoded, the Standard Webhooks key, so both
- * headers verify with the secret exactly as issued.
+ * The one generator of endpoint secrets (merchant API, panel, operator): `whsec_` + standard base64
+ * of 32 random bytes, as the Standard Webhooks specification issues them. The same string is the
+ * SPEC 6 HMAC key (as text) and, decoded, the Standard Webhooks key, so both headers verify with the
+ * secret exactly as issued, in the official libraries too (test/kit/issued-secrets.test.ts).
  */
 export function newWebhookSecret(): string {
-  return `${SECRET_PREFIX}${randomBytes(24).toString('base64')}`;
+  return `${SECRET_PREFIX}${randomBytes(32).toString('base64')}`;
 }
 
 const STANDARD_BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
-const URL_SAFE_BASE64 = /^[A-Za-z0-9_-]*$/;
 
 /**
- * The key of the Standard Webhooks signature for an endpoint secret (docs/webhooks.md, "Secrets"):
- * - `whsec_` + standard base64 (every secret issued now): the decoded bytes, as the standard says;
- * - `whsec_` + unpadded url-safe base64 (secrets issued before, `randomBytes(24).toString('base64url')`):
- *   the decoded bytes too, so the same random bytes are the key; the standard libraries take it once
- *   `-`→`+` and `_`→`/` (`standardWebhooksSecret`);
- * - anything else (a hand-set secret): the whole string as UTF-8, the key used before, so receivers
- *   that verified it keep working. No Standard Webhooks library can verify those; rotate them.
+ * The key of the Standard Webhooks signature for an endpoint secret: the bytes the standard base64
+ * after `whsec_` decodes to, as the specification (and every official library) reads it. A string
+ * of another shape is never issued; it keys by its text, as the kit's verifiers do.
  */
 export function standardWebhookKey(secret: string): Buffer {
   const rest = secret.startsWith(SECRET_PREFIX) ? secret.slice(SECRET_PREFIX.length) : null;
-  if (rest && STANDARD_BASE64.test(rest)) return Buffer.from(rest, 'base64');
-  if (rest && rest.length % 4 !== 1 && URL_SAFE_BASE64.test(rest)) return Buffer.from(rest, 'base64url');
-  return Buffer.from(secret, 'utf8');
-}
-
-/**
- * The secret in the form the Standard Webhooks libraries accept (`whsec_` + standard base64), or null
- * when the secret has no such form (a hand-set secret that is not base64 at all).
- */
-export function standardWebhooksSecret(secret: string): string | null {
-  const rest = secret.startsWith(SECRET_PREFIX) ? secret.slice(SECRET_PREFIX.length) : null;
-  if (rest === null || rest.length === 0) return null;
-  if (STANDARD_BASE64.test(rest)) return secret;
-  if (rest.length % 4 !== 1 && URL_SAFE_BASE64.test(rest)) return `${SECRET_PREFIX}${Buffer.from(rest, 'base64url').toString('base64')}`;
-  return null;
+  return rest && STANDARD_BASE64.test(rest) ? Buffer.from(rest, 'base64') : Buffer.from(secret, 'utf8');
 }
 
 /**

@@ -32,13 +32,16 @@ export interface WebhookEndpoint {
   mode: Mode;
   url: string;
   events: WebhookEvent[];
-  /** Needed in clear to sign deliveries; never logged, shown once at registration. */
-  secret: string;
   /**
-   * The secret before the last rotation, still signing beside the new one until `until`
+   * The signing secret, sealed under the secrets key (shared/src/runtime/secret-box.ts): the store
+   * never holds it in clear. Shown once, when it is issued; the notifier opens it to sign.
+   */
+  sealedSecret: string;
+  /**
+   * The secret before the last rotation (sealed too), still signing beside the new one until `until`
    * (docs/webhooks.md "Rotating the secret"); null or absent when there is none.
    */
-  previousSecret?: { secret: string; until: string } | null;
+  previousSecret?: { sealedSecret: string; until: string } | null;
   /** Disabled endpoints get no new deliveries; a disabled endpoint can be enabled again. */
   active: boolean;
   /** Set when the merchant deleted it: it is no longer listed, found or delivered to. */
@@ -49,7 +52,7 @@ export interface WebhookEndpoint {
 
 /** What a merchant may change on an endpoint (shared/src/domain/webhook-endpoints.ts). */
 export type WebhookEndpointPatch = Partial<
-  Pick<WebhookEndpoint, 'events' | 'secret' | 'previousSecret' | 'active' | 'deletedAt' | 'updatedAt'>
+  Pick<WebhookEndpoint, 'events' | 'sealedSecret' | 'previousSecret' | 'active' | 'deletedAt' | 'updatedAt'>
 >;
 
 /**
@@ -289,8 +292,11 @@ export interface Store {
     listForMerchant(merchantId: string, mode?: Mode): Promise<WebhookEndpoint[]>;
     deactivate(id: string): Promise<boolean>;
     get(id: string): Promise<WebhookEndpoint | null>;
-    /** Sets the given fields; `false` when there is no such endpoint. */
-    update(id: string, patch: WebhookEndpointPatch): Promise<boolean>;
+    /**
+     * Sets the given fields; `false` when there is no such endpoint, or when `expected` is given and
+     * the stored sealed secret is another (re-sealing never overwrites a rotation made meanwhile).
+     */
+    update(id: string, patch: WebhookEndpointPatch, expected?: { sealedSecret: string }): Promise<boolean>;
   };
   accounts: {
     /** Registers an account; `false` when that account number is registered already in that mode (to anyone). */

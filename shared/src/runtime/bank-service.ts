@@ -6,6 +6,7 @@ import type { Logger } from '../telemetry/logger';
 import type { BankBreakers } from './breaker';
 import { startBankWorker } from './bank-worker';
 import { startBankHealthReporter } from './bank-health';
+import type { Sealer } from './secret-box';
 
 /** A real bank's connector: guarded by its breakers, holding connections it must close. */
 export interface GuardedConnector extends BankConnector {
@@ -30,6 +31,8 @@ export async function serveBank<C extends GuardedConnector>(deps: {
   banco: BancoId;
   group: string;
   connectors: Partial<Record<Mode, C>>;
+  /** Opens the sealed OTP of a cobrar before the connector sends it. */
+  secrets: Pick<Sealer, 'open'>;
 }): Promise<BankService<C>> {
   const { bus, log, banco, connectors } = deps;
   const all = Object.values(connectors) as C[];
@@ -37,7 +40,7 @@ export async function serveBank<C extends GuardedConnector>(deps: {
     Record<Mode, BankBreakers>
   >;
   const health = startBankHealthReporter({ bus, banco, breakers, log });
-  const subscription = await startBankWorker({ bus, store: deps.store, banco, connectors, group: deps.group, log });
+  const subscription = await startBankWorker({ bus, store: deps.store, banco, connectors, group: deps.group, log, secrets: deps.secrets });
   return {
     connectors,
     stop: async () => {

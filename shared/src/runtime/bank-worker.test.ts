@@ -12,6 +12,7 @@ import { CAPABILITIES } from '../domain/bancos';
 import { newTransaction } from '../domain/operation';
 import { createLogger } from '../telemetry/logger';
 import { startBankWorker } from './bank-worker';
+import { SecretBox } from './secret-box';
 
 const log = createLogger('bank-worker-test', 'silent');
 
@@ -77,6 +78,8 @@ describe('bank worker: an order goes to the bank at most once per attempt', () =
   });
 
   /** A bus whose publishes to the router fail while `failures` > 0 (a broker hiccup right after the bank call). */
+  const box = SecretBox.ephemeral();
+
   async function setup(bank: CountingBank, options: { store?: Store; failPublishes?: number; recordTries?: number } = {}) {
     const inner = new MemoryBus();
     buses.push(inner);
@@ -99,6 +102,7 @@ describe('bank worker: an order goes to the bank at most once per attempt', () =
     });
     const store = options.store ?? new MemoryStore();
     await startBankWorker({
+      secrets: box,
       bus,
       store,
       banco: 'bnc',
@@ -123,6 +127,35 @@ describe('bank worker: an order goes to the bank at most once per attempt', () =
     expect(bank.orders).toHaveLength(1);
     expect(t.results).toEqual([expect.objectContaining({ txnId: o.txnId, attempt: 1, op: 'execute', outcome: settled })]);
     expect(await t.bus.deadLetters(bankRequests('bnc').name)).toEqual([]);
+  });
+
+  /** A cobrar as the gateway publishes it: its OTP sealed under `sealer`. */
+  function cobrar(sealer: SecretBox, otp: string): Extract<BankRequestMessage, { op: 'execute' }> {
+    const base = order();
+    const { ordenante, beneficiario, via: _via, ...shared } = base.request.body as Record<string, unknown>;
+    const body = { ...shared, cobrador: ordenante, pagador: beneficiario, otp: sealer.seal(otp) };
+    return { ...base, rail: 'c2p', request: { kind: 'cobrar', body } as never };
+  }
+
+  it('a cobrar: the connector gets the OTP opened; the bus carried it only sealed', async () => {
+    const bank = new CountingBank(settled);
+    const t = await setup(bank);
+    const o = cobrar(box, '48151623');
+    expect(JSON.stringify(o)).not.toContain('48151623');
+    await t.send(o);
+    expect(bank.orders).toHaveLength(1);
+    expect(bank.orders[0]!.request).toMatchObject({ kind: 'cobrar', body: { otp: '48151623' } });
+    expect(t.results).toEqual([expect.objectContaining({ txnId: o.txnId, outcome: settled })]);
+  });
+
+  it('a cobrar whose OTP does not open here is not processed (never sent), and a redelivery answers the same', async () => {
+    const bank = new CountingBank(settled);
+    const t = await setup(bank);
+    const o = cobrar(SecretBox.ephemeral(), '48151623');
+    await t.send(o);
+    await t.send(o);
+    expect(bank.orders).toHaveLength(0);
+    expect(t.results.map((r) => r.outcome.type)).toEqual(['not_processed', 'not_processed']);
   });
 
   it('the same order delivered again (re-announced, rebalanced) is answered from the journal, not sent', async () => {
@@ -230,6 +263,7 @@ describe('bank worker: reads', () => {
       createdAt: new Date().toISOString(),
     });
     await startBankWorker({
+      secrets: SecretBox.ephemeral(),
       bus,
       store,
       banco: 'bnc',
@@ -266,6 +300,7 @@ describe("bank worker: a live order and its status queries act on the merchant's
       { type: 'settled', referencia: 'R9', endtoend: null, raw: {} },
     );
     await startBankWorker({
+      secrets: SecretBox.ephemeral(),
       bus,
       store,
       banco: 'bnc',

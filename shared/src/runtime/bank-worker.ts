@@ -11,6 +11,7 @@ import type { BancoId, Mode } from '../domain/bancos';
 import type { BankOutcome } from '../domain/operation';
 import type { Logger } from '../telemetry/logger';
 import { measured, metrics } from '../telemetry/metrics';
+import type { Sealer } from './secret-box';
 
 export interface BankWorkerOptions {
   bus: Bus;
@@ -25,6 +26,8 @@ export interface BankWorkerOptions {
   faults?: BankWorkerFaults;
   /** Tries to record a bank's answer in the journal before the message is left to redelivery. Default 8 (≈ 25 s). */
   recordTries?: number;
+  /** Opens a cobrar's sealed OTP just before the bank call: it travels and is kept only sealed. */
+  secrets: Pick<Sealer, 'open'>;
 }
 
 export interface BankWorkerFaults {
@@ -255,10 +258,32 @@ async function executeOnce(
     };
     return { outcome: { type: 'unknown', raw }, sent: false };
   }
-  let outcome = await guarded(log, request, () => bankCall(banco, request, () => connector.execute(request)));
+  const order = withOpenOtp(request, worker.secrets);
+  if (!order) {
+    // Claimed by this delivery and provably never sent: the OTP does not open with this worker's keys
+    // (a secrets key missing here). Recorded, so a redelivery answers the same.
+    log.error({ txnId: request.txnId, attempt: request.attempt }, 'the order OTP does not open with this worker secrets keys: not sent');
+    const unsent: BankOutcome = {
+      type: 'not_processed',
+      raw: { switch: 'the order could not be prepared (secrets key); it was not sent' },
+    };
+    await recordOutcome(store, id, unsent, log, worker.recordTries);
+    return { outcome: unsent, sent: false };
+  }
+  let outcome = await guarded(log, request, () => bankCall(banco, request, () => connector.execute(order)));
   if (outcome.type === 'rejected' && outcome.motivo === 'DUPLICADA') outcome = await originalOf(worker, connector, request, outcome);
   await recordOutcome(store, id, outcome, log, worker.recordTries);
   return { outcome, sent: true };
+}
+
+/** The order with a cobrar's OTP opened, as only the connector sees it; null when it does not open. */
+function withOpenOtp(request: ExecuteRequest, secrets: Pick<Sealer, 'open'>): ExecuteRequest | null {
+  if (request.request.kind !== 'cobrar') return request;
+  try {
+    return { ...request, request: { kind: 'cobrar', body: { ...request.request.body, otp: secrets.open(request.request.body.otp) } } };
+  } catch {
+    return null;
+  }
 }
 
 /**

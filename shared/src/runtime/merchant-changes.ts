@@ -50,8 +50,8 @@ export function announcingChanges(store: Store, bus: Bus, here?: (merchantId: st
       await store.webhooks.insert(endpoint);
       await announce(endpoint.merchantId, 'webhooks');
     },
-    update: async (id, patch) => {
-      const updated = await store.webhooks.update(id, patch);
+    update: async (id, patch, expected) => {
+      const updated = await store.webhooks.update(id, patch, expected);
       const endpoint = updated ? await store.webhooks.get(id) : null;
       if (endpoint) await announce(endpoint.merchantId, 'webhooks');
       return updated;

@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { createLogger } from '../telemetry/logger';
 import { checkReady } from './readiness';
 import { connectAdapters, startHealthServer } from './service';
+import { SecretBox } from './secret-box';
 
 /** A dependency that never answers: a paused broker (SIGSTOP) or a database behind a dead link. */
 const never = () => new Promise<void>(() => {});
@@ -31,7 +32,7 @@ describe('readiness', () => {
 
   it('/readyz answers 503 in the house error body when a store ping never resolves, 200 when it answers', async () => {
     const adapters = await connectAdapters(
-      { bus: { kind: 'memory' }, store: { kind: 'memory' } },
+      { bus: { kind: 'memory' }, store: { kind: 'memory' }, secrets: SecretBox.ephemeral() },
       'readiness-test',
       createLogger('test', 'silent'),
     );

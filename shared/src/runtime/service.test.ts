@@ -1,9 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { envReader } from '../config/env';
+import { randomBytes } from 'node:crypto';
 import { loadInfraConfig } from './service';
 
 describe('loadInfraConfig', () => {
-  const kafka = { KAFKA_BROKERS: 'a:9092,b:9092', SCHEMA_REGISTRY_URL: 'http://registry:8081', MONGO_URL: 'mongodb://m' };
+  const kafka = {
+    KAFKA_BROKERS: 'a:9092,b:9092',
+    SCHEMA_REGISTRY_URL: 'http://registry:8081',
+    MONGO_URL: 'mongodb://m',
+    SWITCH_SECRETS_KEY: randomBytes(32).toString('base64'),
+  };
 
   it('gives Kafka consumers a 6 s session by default, so a member killed with -9 loses its partitions fast', () => {
     expect(loadInfraConfig(envReader(kafka)).bus).toEqual({
@@ -21,5 +27,11 @@ describe('loadInfraConfig', () => {
     expect(() => loadInfraConfig(envReader({ ...kafka, SWITCH_KAFKA_SESSION_TIMEOUT_MS: '10' }))).toThrow(
       /SWITCH_KAFKA_SESSION_TIMEOUT_MS/,
     );
+  });
+
+  it('refuses to start over MongoDB without SWITCH_SECRETS_KEY; the in-memory store gets an ephemeral key', () => {
+    const { SWITCH_SECRETS_KEY: _k, ...withoutKey } = kafka;
+    expect(() => loadInfraConfig(envReader(withoutKey))).toThrow(/SWITCH_SECRETS_KEY: is required with a persistent store/);
+    expect(loadInfraConfig(envReader({ SWITCH_BUS: 'memory', SWITCH_STORE: 'memory' })).secrets.seal('x')).toMatch(/^sb1\./);
   });
 });

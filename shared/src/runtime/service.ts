@@ -9,6 +9,7 @@ import { KafkaBus } from '../adapters/kafka/bus';
 import { MongoStore, type StoreConsistency } from '../adapters/mongo/store';
 import { registry } from '../telemetry/metrics';
 import { checkReady, READY_TIMEOUT_MS } from './readiness';
+import { loadSecretBox, type SecretBox } from './secret-box';
 
 export interface InfraConfig {
   bus:
@@ -21,6 +22,11 @@ export interface InfraConfig {
       }
     | { kind: 'memory' };
   store: { kind: 'mongo'; url: string; database: string; consistency: StoreConsistency | 'auto' } | { kind: 'memory' };
+  /**
+   * The secrets key (`SWITCH_SECRETS_KEY`, previous keys `SWITCH_SECRETS_PREVIOUS_KEYS`): required over
+   * MongoDB, whose records outlive the process; ephemeral over the in-memory store.
+   */
+  secrets: SecretBox;
 }
 
 /**
@@ -60,12 +66,15 @@ export function loadInfraConfig(env: EnvReader = envReader()): InfraConfig {
             consistency: env.oneOf('SWITCH_STORE_CONSISTENCY', ['auto', 'native', 'revisions'] as const, 'auto'),
           }
         : { kind: 'memory' },
+    secrets: loadSecretBox(env, storeKind === 'mongo'),
   };
 }
 
 export interface Adapters {
   bus: Bus;
   store: Store;
+  /** Seals and opens what the store keeps sealed (shared/src/runtime/secret-box.ts). */
+  secrets: SecretBox;
   /** Resolves when both connections answer (readiness). */
   ready(): Promise<void>;
   close(): Promise<void>;
@@ -92,6 +101,7 @@ export async function connectAdapters(config: InfraConfig, clientId: string, log
   return {
     bus,
     store,
+    secrets: config.secrets,
     // Side by side and each bounded: answers within a second even while a dependency hangs.
     ready: () => checkReady({ store: () => store.ping(), bus: async () => bus.ping?.() }),
     close: async () => {

@@ -24,6 +24,7 @@ describe('createLogger', () => {
       'nested',
     );
     log.info({ otp: '11223344', secret: 'whsec_EEEE6666' }, 'top level');
+    log.info({ order: { request: { otp: '55667788' } }, endpoint: { sealedSecret: 'sb1.FFFF7777' } }, 'an order, an endpoint');
     const text = out.text();
     for (const s of [
       'sk_test_AAAA1111',
@@ -36,10 +37,12 @@ describe('createLogger', () => {
       'sk_live_DDDD5555',
       '11223344',
       'whsec_EEEE6666',
+      '55667788',
+      'sb1.FFFF7777',
     ]) {
       expect(text.includes(s), s).toBe(false);
     }
-    expect(text.match(/\[redacted\]/g)?.length).toBe(10);
+    expect(text.match(/\[redacted\]/g)?.length).toBe(12);
     const first = JSON.parse(text.split('\n')[0]!);
     expect(first).toMatchObject({ service: 't', name: 't', msg: 'request' });
   });

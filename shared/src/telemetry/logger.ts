@@ -11,6 +11,10 @@ export const REDACTED_PATHS = [
   '*.secretHash',
   '*.apiKey',
   '*.otp',
+  // An order or a command as a whole (`request.body.otp`): the OTP travels sealed, and is opened only
+  // for the bank call; neither form is written to a log.
+  '*.*.otp',
+  '*.sealedSecret',
   'secret',
   'otp',
 ];

@@ -12,6 +12,7 @@ import { startBankWorker } from '../runtime/bank-worker';
 import { bankRequests, TOPICS } from '../contracts/topics';
 import type { BankConnector } from '../ports/bank';
 import type { RouterInboxMessage } from '../contracts/messages';
+import { SecretBox } from '../runtime/secret-box';
 
 /**
  * Tracing on (an OTLP endpoint set), in this test process: modules patched, trace ids in logs, trace
@@ -100,6 +101,7 @@ describe('tracing on', () => {
       execute: async () => ({ type: 'settled', referencia: 'R-1', endtoend: null, raw: {} }),
     } as unknown as BankConnector;
     await startBankWorker({
+      secrets: SecretBox.ephemeral(),
       bus,
       store: new MemoryStore(),
       banco: 'bnc',

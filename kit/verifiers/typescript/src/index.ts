@@ -44,16 +44,14 @@ export const SIGNATURE_HEADER = 'x-service-signature';
 export const EVENT_HEADER = 'x-service-event';
 const PREFIX = 'whsec_';
 const STANDARD_BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
-const URL_SAFE_BASE64 = /^[A-Za-z0-9_-]*$/;
 
 /**
- * The Standard Webhooks key of a secret: the base64 after `whsec_` decoded (url-safe base64, used by
- * secrets issued before, decodes to the same bytes); a secret that is not base64 keys by its text.
+ * The Standard Webhooks key of a secret: the standard base64 after `whsec_` decoded, as every secret
+ * is issued; a secret that is not base64 keys by its text.
  */
 export function standardKey(secret: string): Buffer {
   const rest = secret.startsWith(PREFIX) ? secret.slice(PREFIX.length) : '';
   if (rest && STANDARD_BASE64.test(rest)) return Buffer.from(rest, 'base64');
-  if (rest && rest.length % 4 !== 1 && URL_SAFE_BASE64.test(rest)) return Buffer.from(rest, 'base64url');
   return Buffer.from(secret, 'utf8');
 }
 

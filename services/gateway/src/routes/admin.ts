@@ -20,10 +20,13 @@ import {
   refusedDestination,
   type DestinationPolicy,
   registerWebhook,
+  resealWebhookSecrets,
   WEBHOOK_EVENTS,
   type Mode,
   type Store,
   type WebhookEvent,
+  type WebhookEndpoint,
+  type SecretBox,
   literals,
   createInvite,
   createPasswordReset,
@@ -46,6 +49,15 @@ const MerchantParams = Type.Object({ merchantId: Type.String({ pattern: MERCHANT
 const digest = (s: string) => createHash('sha256').update(s).digest();
 
 /**
+ * An endpoint as the operator sees it: never a secret, not even sealed (the current or the previous
+ * one); only until when a rotated secret still signs.
+ */
+const operatorEndpointView = ({ sealedSecret: _s, previousSecret, ...e }: WebhookEndpoint) => ({
+  ...e,
+  rotationUntil: previousSecret?.until ?? null,
+});
+
+/**
  * Operator API behind the onboarding tool (`npm run switch`): merchants, keys, webhook endpoints,
  * operations under review, webhook deliveries, dead letters.
  * Enabled only when an admin token is configured; authenticated by `authorization: Bearer <token>`.
@@ -53,7 +65,7 @@ const digest = (s: string) => createHash('sha256').update(s).digest();
  */
 export function adminRoutes(
   app: FastifyInstance,
-  deps: { store: Store; bus: Bus; adminToken: string; webhookDestinations?: DestinationPolicy; keys?: KeyCache },
+  deps: { store: Store; bus: Bus; adminToken: string; webhookDestinations?: DestinationPolicy; keys?: KeyCache; secrets: SecretBox },
 ): void {
   const expected = digest(deps.adminToken);
   app.addHook('onRequest', async (request, reply) => {
@@ -146,8 +158,10 @@ export function adminRoutes(
       // The notifier refuses such destinations at every attempt, test and live; refuse them here first.
       const refused = await refusedDestination(body.url, deps.webhookDestinations, undefined, { acceptUnresolvable: body.mode === 'test' });
       if (refused) throw new HttpProblem(422, { error: 'DESTINATION_REFUSED', message: `webhook url refused: ${refused}` });
-      const endpoint = await registerWebhook(deps.store, { merchantId, ...body });
-      return reply.code(201).send({ ...endpoint, note: 'the secret is shown once; verify x-service-signature with it' });
+      const { endpoint, secret } = await registerWebhook(deps.store, { merchantId, ...body }, deps.secrets);
+      return reply
+        .code(201)
+        .send({ ...operatorEndpointView(endpoint), secret, note: 'the secret is shown once; verify x-service-signature with it' });
     },
   );
 
@@ -294,8 +308,16 @@ export function adminRoutes(
   app.get('/admin/v1/merchants/:merchantId/webhooks', { schema: { ...hide, params: MerchantParams } }, async (request) => {
     const { merchantId } = request.params as { merchantId: string };
     await merchantOr404(merchantId);
-    return (await deps.store.webhooks.listForMerchant(merchantId)).map(({ secret: _s, ...e }) => e);
+    return (await deps.store.webhooks.listForMerchant(merchantId)).map(operatorEndpointView);
   });
+
+  // After the secrets key is rotated (docs/operations.md "Rotating the secrets key"): every stored
+  // webhook secret sealed under an older key is sealed again under the current one. The store here
+  // announces each change, so notifiers forget the endpoints they cached.
+  app.post('/admin/v1/secrets/reseal', { schema: hide }, async () => ({
+    currentKeyId: deps.secrets.currentKeyId,
+    webhookSecrets: await resealWebhookSecrets(deps.store, deps.secrets),
+  }));
 
   app.get('/admin/v1/review', { schema: hide }, async () => {
     const open = await deps.store.transactions.listByEstado([...OPEN_STATES], 10_000);

@@ -76,8 +76,8 @@ export function webhookRoutes(app: FastifyInstance, deps: { store: Store; rules:
     },
     async (request, reply) => {
       const body = request.body as { url: string; events?: WebhookEvent[] };
-      const e = unwrap(await createEndpoint(store, request.caller, body, rules));
-      return reply.code(201).send({ ...toEndpointView(e), secret: e.secret });
+      const { endpoint, secret } = unwrap(await createEndpoint(store, request.caller, body, rules));
+      return reply.code(201).send({ ...toEndpointView(endpoint), secret });
     },
   );
 
@@ -123,8 +123,8 @@ export function webhookRoutes(app: FastifyInstance, deps: { store: Store; rules:
       const { id } = request.params as { id: string };
       const example = exampleRotation(request.caller.mode, id);
       if (example) return example;
-      const e = unwrap(await rotateSecret(store, request.caller, id, rules));
-      return { ...toEndpointView(e), secret: e.secret };
+      const { endpoint, secret } = unwrap(await rotateSecret(store, request.caller, id, rules));
+      return { ...toEndpointView(endpoint), secret };
     },
   );
 

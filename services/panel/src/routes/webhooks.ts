@@ -34,7 +34,11 @@ const problemText = (p: Problem): string =>
 /** Webhook endpoints and their deliveries, with the rules of shared/src/domain/webhook-endpoints.ts. */
 export function webhookPages(app: FastifyInstance, ctx: PanelContext): void {
   const { store, base } = ctx;
-  const rules: EndpointRules = { destinations: ctx.config.webhookDestinations, rotationOverlapSeconds: ctx.config.rotationOverlapSeconds };
+  const rules: EndpointRules = {
+    destinations: ctx.config.webhookDestinations,
+    rotationOverlapSeconds: ctx.config.rotationOverlapSeconds,
+    secrets: ctx.secrets,
+  };
 
   const listPage = async (request: FastifyRequest, reply: FastifyReply, extra: Record<string, unknown> = {}, status = 200) =>
     ctx.page(
@@ -72,8 +76,8 @@ export function webhookPages(app: FastifyInstance, ctx: PanelContext): void {
     const events = eventsOf(body.events);
     const created = await createEndpoint(store, ctx.caller(request), { url, events }, rules);
     if (!created.ok) return listPage(request, reply, { url, error: problemText(created.problem) }, created.problem.status);
-    await ctx.audit(request, 'endpoint.create', created.value.id, { url });
-    return listPage(request, reply, { created: { id: created.value.id, secret: created.value.secret } }, 201);
+    await ctx.audit(request, 'endpoint.create', created.value.endpoint.id, { url });
+    return listPage(request, reply, { created: { id: created.value.endpoint.id, secret: created.value.secret } }, 201);
   });
 
   app.get('/webhooks/:id', async (request, reply) => detailPage(request, reply, (request.params as { id: string }).id));
@@ -113,7 +117,7 @@ export function webhookPages(app: FastifyInstance, ctx: PanelContext): void {
     return {
       ok: true,
       audit: 'endpoint.rotate',
-      extra: { rotated: { secret: rotated.value.secret, until: rotated.value.previousSecret?.until ?? null } },
+      extra: { rotated: { secret: rotated.value.secret, until: rotated.value.endpoint.previousSecret?.until ?? null } },
     };
   });
   action('prueba', async (request, id) => ({

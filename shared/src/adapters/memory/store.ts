@@ -171,9 +171,9 @@ export class MemoryStore implements Store {
       return true;
     },
     get: async (id) => copy(this.webhookRows.get(id) ?? null),
-    update: async (id, patch) => {
+    update: async (id, patch, expected) => {
       const e = this.webhookRows.get(id);
-      if (!e) return false;
+      if (!e || (expected && e.sealedSecret !== expected.sealedSecret)) return false;
       Object.assign(e, copy(patch));
       return true;
     },

@@ -391,7 +391,9 @@ export class MongoStore implements Store {
       ).map((r) => fromRow<WebhookEndpoint>('id', r)!),
     deactivate: async (id) => (await this.webhookRows.updateOne({ _id: id, active: true }, { $set: { active: false } })).matchedCount === 1,
     get: async (id) => fromRow<WebhookEndpoint>('id', await this.webhookRows.findOne({ _id: id })),
-    update: async (id, patch) => (await this.webhookRows.updateOne({ _id: id }, { $set: { ...patch } })).matchedCount === 1,
+    update: async (id, patch, expected) =>
+      (await this.webhookRows.updateOne(expected ? { _id: id, sealedSecret: expected.sealedSecret } : { _id: id }, { $set: { ...patch } }))
+        .matchedCount === 1,
   };
 
   readonly accounts: Store['accounts'] = {

@@ -54,7 +54,6 @@ public final class WebhookVerifier {
   private static final String PREFIX = "whsec_";
   private static final Pattern STANDARD_BASE64 =
       Pattern.compile("^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$");
-  private static final Pattern URL_SAFE_BASE64 = Pattern.compile("^[A-Za-z0-9_-]*$");
   private static final Pattern DIGITS = Pattern.compile("^[0-9]{1,15}$");
 
   private final List<String> secrets;
@@ -82,8 +81,6 @@ public final class WebhookVerifier {
   public static byte[] standardKey(String secret) {
     String rest = secret.startsWith(PREFIX) ? secret.substring(PREFIX.length()) : "";
     if (!rest.isEmpty() && STANDARD_BASE64.matcher(rest).matches()) return Base64.getDecoder().decode(rest);
-    if (!rest.isEmpty() && rest.length() % 4 != 1 && URL_SAFE_BASE64.matcher(rest).matches())
-      return Base64.getUrlDecoder().decode(rest);
     return secret.getBytes(StandardCharsets.UTF_8);
   }
 
