@@ -310,22 +310,45 @@ describe('throttling never locks out a valid key', () => {
       expect(res.json()).toEqual({ error: 'unauthorized' });
     }
     const before = t.footprint();
-    for (const key of [WRONG, null, 'malformado']) {
-      const res = await t.inject({
+    const res = await t.inject({
+      method: 'POST',
+      url: '/switch/v1/pagar',
+      payload: pagarBody(),
+      headers: { 'x-switch-key': WRONG },
+      remoteAddress: ip,
+    });
+    expect(res.statusCode).toBe(429);
+    expect(res.json()).toMatchObject({ error: 'RATE_LIMITED' });
+    expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
+    expect(Number(res.headers['retry-after'])).toBeLessThanOrEqual(60);
+    // No key, or not the shape of one, guesses nothing and costs no lookup: still a plain 401.
+    for (const key of [null, 'malformado', 'demo:', ':sk_test_x']) {
+      const plain = await t.inject({
         method: 'POST',
         url: '/switch/v1/pagar',
         payload: pagarBody(),
         headers: key === null ? {} : { 'x-switch-key': key },
         remoteAddress: ip,
       });
-      expect(res.statusCode).toBe(429);
-      expect(res.json()).toMatchObject({ error: 'RATE_LIMITED' });
-      expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
-      expect(Number(res.headers['retry-after'])).toBeLessThanOrEqual(60);
+      expect(plain.statusCode, String(key)).toBe(401);
+      expect(plain.json()).toEqual({ error: 'unauthorized' });
     }
     await t.expectNothingSince(before);
     // Another address is not affected.
     expect((await from('203.0.113.9', WRONG)).statusCode).toBe(401);
+  });
+
+  it('requests without a key or with a malformed one are 401 however many arrive: they spend no budget', async () => {
+    const ip = '203.0.113.10';
+    for (let i = 0; i < 200; i++) {
+      const res = await t.inject({
+        method: 'GET',
+        url: '/switch/v1/bancos',
+        headers: i % 2 ? { 'x-switch-key': `nokey${i}` } : {},
+        remoteAddress: ip,
+      });
+      expect(res.statusCode).toBe(401);
+    }
   });
 
   it("a merchant's own refused requests (400, 404, 422) never throttle its valid requests", async () => {
@@ -469,7 +492,7 @@ describe('behind a load balancer (SWITCH_TRUST_PROXY)', () => {
   it('the failure budget is per client address from x-forwarded-for, not per balancer', async () => {
     const t = await startTestSwitch({ config: { failureLimitPerIpPerMinute: 2, trustProxy: 1 } });
     try {
-      const from = (client: string) => ({ 'x-forwarded-for': client, 'x-switch-key': 'nadie:sk_test_x' });
+      const from = (client: string) => ({ 'x-forwarded-for': client, 'x-switch-key': WRONG });
       for (let i = 0; i < 2; i++)
         expect(
           (await t.inject({ method: 'GET', url: '/switch/v1/bancos', headers: from('198.51.100.1'), remoteAddress: '10.0.0.5' }))

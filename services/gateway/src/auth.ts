@@ -25,9 +25,10 @@ declare module 'fastify' {
 export function installAuth(app: FastifyInstance, keys: KeyCache, throttle: Throttle): void {
   app.decorateRequest('caller', null as unknown as Caller);
   app.addHook('onRequest', async (request: FastifyRequest, reply) => {
-    const header = request.headers['x-switch-key'];
-    const verified = await verifyKey(keys, typeof header === 'string' ? header : undefined, throttle.addressSpent(request));
-    if (!verified) return throttle.refuseKey(request, reply);
+    const raw = request.headers['x-switch-key'];
+    const header = typeof raw === 'string' ? raw : undefined;
+    const verified = await verifyKey(keys, header, throttle.addressSpent(request));
+    if (!verified) return throttle.refuseKey(request, reply, header);
     const refused = throttle.admitKey(reply, verified);
     if (refused) return refused;
     request.caller = verified.caller;

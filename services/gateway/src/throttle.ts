@@ -1,3 +1,4 @@
+import { parseSwitchKey } from '@switch/shared';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { VerifiedKey } from './key-cache';
 
@@ -9,7 +10,7 @@ import type { VerifiedKey } from './key-cache';
  *   `SWITCH_RATE_LIMIT_PER_MINUTE`, announced on every answer in `RateLimit-Limit`,
  *   `RateLimit-Remaining` and `RateLimit-Reset`. Nothing else spends it or refuses it: not its own
  *   4xx, not wrong keys naming its merchant, not other keys, not its source address;
- * - a request whose key fails verification (missing, malformed, wrong, revoked) spends the failure
+ * - a request whose key fails verification (well-formed, but wrong or revoked) spends the failure
  *   budget of its source address, `SWITCH_FAILURE_LIMIT_PER_IP_PER_MINUTE`; once it is spent, such
  *   requests from that address are 429 instead of 401 until the window ends. A valid key from that
  *   same address still passes: the budget refuses only what fails verification.
@@ -116,9 +117,11 @@ export class Throttle {
   /**
    * Answers a request whose key failed verification: 401, or 429 once its address spent its failure
    * budget. Requests the MCP server injects carry the key of a request already verified: never counted.
+   * No key, or not the shape of one (`presented`), looked nothing up and guesses nothing: a plain 401
+   * that spends no budget, so a client that forgot its header keeps hearing why.
    */
-  refuseKey = (request: FastifyRequest, reply: FastifyReply): FastifyReply => {
-    if (request.ip !== INJECTED_ADDRESS) {
+  refuseKey = (request: FastifyRequest, reply: FastifyReply, presented: string | undefined): FastifyReply => {
+    if (request.ip !== INJECTED_ADDRESS && parseSwitchKey(presented)) {
       const address = `ip|${request.ip}`;
       if (this.addressSpent(request)) {
         return this.refuse(

@@ -52,7 +52,7 @@ export function mcpRoutes(
   app.addHook('onRequest', async (request, reply) => {
     const switchKey = presentedKey(request.headers);
     const verified = await verifyKey(deps.keys, switchKey, deps.throttle.addressSpent(request));
-    if (!verified || !switchKey) return deps.throttle.refuseKey(request, reply);
+    if (!verified || !switchKey) return deps.throttle.refuseKey(request, reply, switchKey);
     request.mcpCaller = { ...verified.caller, switchKey };
   });
 
