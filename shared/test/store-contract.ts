@@ -92,7 +92,7 @@ export function storeContract(name: string, makeStore: () => Promise<Store>, opt
         merchantId,
         url: 'https://example.test/hook',
         events: ['transaccion.liquidada' as const],
-        secret: 'whsec_x',
+        sealedSecret: 'sealed',
         active: true,
         createdAt: new Date().toISOString(),
       };

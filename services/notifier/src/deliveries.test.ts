@@ -36,7 +36,7 @@ describe("a reverso's webhook", () => {
       mode: 'test',
       url: 'https://tienda.example/hooks',
       events: ['transaccion.liquidada'],
-      secret: 'whsec_x',
+      sealedSecret: 'sealed',
       active: true,
       createdAt: '2026-11-27T09:00:00.000Z',
     });

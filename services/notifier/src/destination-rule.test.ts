@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createLogger, MemoryStore, registerWebhook, type Mode, type Resolver } from '@switch/shared';
+import { createLogger, MemoryStore, registerWebhook, SecretBox, type Mode, type Resolver } from '@switch/shared';
+import { settledPayout } from '../test/events';
 import { planDeliveries } from './deliveries';
 import { Dispatcher, type DispatcherConfig } from './dispatcher';
 import * as shared from '@switch/shared';
@@ -13,6 +14,7 @@ import * as shared from '@switch/shared';
  */
 
 const log = createLogger('notifier-test', 'silent');
+const secrets = SecretBox.ephemeral();
 const policy = (over: Partial<shared.DestinationPolicy> = {}): shared.DestinationPolicy => ({
   allowLoopback: false,
   allowPrivate: false,
@@ -94,36 +96,19 @@ describe('every attempt follows the rule, in test mode too, and its error names 
 
   async function attemptOnce(url: string, config: Partial<DispatcherConfig>, mode: Mode = 'test') {
     const store = new MemoryStore();
-    await registerWebhook(store, { merchantId: 'tienda', mode, url, events: ['transaccion.liquidada'] });
-    await planDeliveries(
-      store,
-      {
-        txnId: 'txn_dest',
-        merchantId: 'tienda',
-        mode,
-        kind: 'pagar',
-        version: 2,
-        settledForReply: true,
-        transition: { from: null, to: 'LIQUIDADA', at: '2026-11-22T10:00:00.000Z' },
-        resultado: {
-          id: 'txn_dest',
-          estado: 'LIQUIDADA',
-          banco_usado: 'bnc',
-          referencia_banco: 'R',
-          endtoend: null,
-          motivo_rechazo: null,
-          intentos: 1,
-        },
-        monto: 10,
-        moneda: 'VES',
-        concepto: 'x',
-        banco: 'bnc',
-      },
-      new Date(),
-    );
+    await registerWebhook(store, { merchantId: 'tienda', mode, url, events: ['transaccion.liquidada'] }, secrets);
+    await planDeliveries(store, settledPayout({ txnId: 'txn_dest', mode }), new Date());
     const dispatcher = new Dispatcher(
       store,
-      { schedule: [0, 3_600_000], attemptTimeoutMs: 2000, leaseMs: 10_000, allowPrivateDestinations: false, concurrency: 1, ...config },
+      {
+        schedule: [0, 3_600_000],
+        attemptTimeoutMs: 2000,
+        leaseMs: 10_000,
+        allowPrivateDestinations: false,
+        concurrency: 1,
+        secrets,
+        ...config,
+      },
       log,
     );
     cleanup.push(() => dispatcher.close());

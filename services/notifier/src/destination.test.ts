@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createLogger, guardedLookup, MemoryStore, registerWebhook, SecretBox, type Resolver } from '@switch/shared';
+import { settledPayout } from '../test/events';
 import { planDeliveries } from './deliveries';
 import { isInternalAddress, refusedDestination } from './destination';
 import { Dispatcher } from './dispatcher';
@@ -164,32 +165,7 @@ describe('webhook delivery connects only to the address that was checked (DNS re
       { merchantId: 'tienda', mode: 'live', url: `http://rebind.example:${port}/hooks`, events: ['transaccion.liquidada'] },
       secrets,
     );
-    await planDeliveries(
-      store,
-      {
-        txnId: 'txn_rebind',
-        merchantId: 'tienda',
-        mode: 'live',
-        kind: 'pagar',
-        version: 2,
-        settledForReply: true,
-        transition: { from: null, to: 'LIQUIDADA', at: '2026-11-22T10:00:00.000Z' },
-        resultado: {
-          id: 'txn_rebind',
-          estado: 'LIQUIDADA',
-          banco_usado: 'bnc',
-          referencia_banco: 'R',
-          endtoend: null,
-          motivo_rechazo: null,
-          intentos: 1,
-        },
-        monto: 10,
-        moneda: 'VES',
-        concepto: 'x',
-        banco: 'bnc',
-      },
-      new Date(),
-    );
+    await planDeliveries(store, settledPayout({ txnId: 'txn_rebind', mode: 'live' }), new Date());
     const dispatcher = new Dispatcher(
       store,
       {

@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { createLogger, MemoryBus, MemoryStore, registerWebhook, TOPICS, type Mode, type TransactionEventMessage } from '@switch/shared';
+import { createLogger, MemoryBus, MemoryStore, registerWebhook, SecretBox, TOPICS } from '@switch/shared';
+import { settledPayout } from '../test/events';
 import { planDeliveries } from './deliveries';
 import { Dispatcher } from './dispatcher';
 import { startNotifier, type NotifierConfig } from './service';
@@ -13,6 +14,7 @@ import { startNotifier, type NotifierConfig } from './service';
  */
 
 const log = createLogger('notifier-test', 'silent');
+const secrets = SecretBox.ephemeral();
 const config: NotifierConfig = {
   schedule: [0, 3_600_000],
   // Far longer than any test: an attempt to the silent receiver ends only when the test ends it.
@@ -23,32 +25,8 @@ const config: NotifierConfig = {
   concurrency: 3,
   pollIntervalMs: 10,
   endpointCacheMs: 3_600_000,
+  secrets,
 };
-
-function settled(txnId: string, merchantId: string, mode: Mode): TransactionEventMessage {
-  return {
-    txnId,
-    merchantId,
-    mode,
-    kind: 'pagar',
-    version: 3,
-    settledForReply: true,
-    transition: { from: 'ACEPTADA', to: 'LIQUIDADA', at: '2026-11-22T10:00:00.000Z' },
-    resultado: {
-      id: txnId,
-      estado: 'LIQUIDADA',
-      banco_usado: 'bnc',
-      referencia_banco: 'R',
-      endtoend: null,
-      motivo_rechazo: null,
-      intentos: 1,
-    },
-    monto: 10,
-    moneda: 'VES',
-    concepto: 'x',
-    banco: 'bnc',
-  };
-}
 
 // The failure this guards against is a wait that never ends (until the 60 s attempt timeout): each
 // test is given 15 s to see the other merchant's webhook, far more than it needs.
@@ -116,14 +94,15 @@ describe('webhook delivery is fair between merchants and modes', () => {
     const store = new MemoryStore();
     const silent = await silentReceiver();
     const answering = await answeringReceiver();
-    await registerWebhook(store, { merchantId: 'lenta', mode: 'test', url: silent.url, events: ['transaccion.liquidada'] });
-    await registerWebhook(store, { merchantId: 'lenta', mode: 'live', url: answering.url, events: ['transaccion.liquidada'] });
-    await registerWebhook(store, { merchantId: 'otra', mode: 'test', url: answering.url, events: ['transaccion.liquidada'] });
+    await registerWebhook(store, { merchantId: 'lenta', mode: 'test', url: silent.url, events: ['transaccion.liquidada'] }, secrets);
+    await registerWebhook(store, { merchantId: 'lenta', mode: 'live', url: answering.url, events: ['transaccion.liquidada'] }, secrets);
+    await registerWebhook(store, { merchantId: 'otra', mode: 'test', url: answering.url, events: ['transaccion.liquidada'] }, secrets);
     const t0 = Date.parse('2026-11-22T10:00:00.000Z');
     // A's deliveries are due first: a queue served in due order would give every worker to them.
-    for (let i = 0; i < 20; i++) await planDeliveries(store, settled(`txn_a${i}`, 'lenta', 'test'), new Date(t0 + i));
-    await planDeliveries(store, settled('txn_b', 'otra', 'test'), new Date(t0 + 100));
-    await planDeliveries(store, settled('txn_a_live', 'lenta', 'live'), new Date(t0 + 101));
+    for (let i = 0; i < 20; i++)
+      await planDeliveries(store, settledPayout({ txnId: `txn_a${i}`, merchantId: 'lenta', mode: 'test' }), new Date(t0 + i));
+    await planDeliveries(store, settledPayout({ txnId: 'txn_b', merchantId: 'otra', mode: 'test' }), new Date(t0 + 100));
+    await planDeliveries(store, settledPayout({ txnId: 'txn_a_live', merchantId: 'lenta', mode: 'live' }), new Date(t0 + 101));
 
     const dispatcher = new Dispatcher(store, config, log);
     // Closing waits for attempts under way: the silent receiver lets go of them first.
@@ -145,18 +124,19 @@ describe('webhook delivery is fair between merchants and modes', () => {
     cleanup.push(() => bus.close());
     const silent = await silentReceiver();
     const answering = await answeringReceiver();
-    await registerWebhook(store, { merchantId: 'lenta', mode: 'test', url: silent.url, events: ['transaccion.liquidada'] });
-    await registerWebhook(store, { merchantId: 'otra', mode: 'test', url: answering.url, events: ['transaccion.liquidada'] });
-    await registerWebhook(store, { merchantId: 'lenta', mode: 'live', url: answering.url, events: ['transaccion.liquidada'] });
+    await registerWebhook(store, { merchantId: 'lenta', mode: 'test', url: silent.url, events: ['transaccion.liquidada'] }, secrets);
+    await registerWebhook(store, { merchantId: 'otra', mode: 'test', url: answering.url, events: ['transaccion.liquidada'] }, secrets);
+    await registerWebhook(store, { merchantId: 'lenta', mode: 'live', url: answering.url, events: ['transaccion.liquidada'] }, secrets);
     const notifier = await startNotifier({ bus, store, log, config });
     cleanup.push(async () => {
       await silent.silence();
       await notifier.stop();
     });
-    for (let i = 0; i < 24; i++) await bus.publish(TOPICS.transactions, `txn_a${i}`, settled(`txn_a${i}`, 'lenta', 'test'));
+    for (let i = 0; i < 24; i++)
+      await bus.publish(TOPICS.transactions, `txn_a${i}`, settledPayout({ txnId: `txn_a${i}`, merchantId: 'lenta', mode: 'test' }));
     await bus.drained();
-    await bus.publish(TOPICS.transactions, 'txn_b', settled('txn_b', 'otra', 'test'));
-    await bus.publish(TOPICS.transactions, 'txn_a_live', settled('txn_a_live', 'lenta', 'live'));
+    await bus.publish(TOPICS.transactions, 'txn_b', settledPayout({ txnId: 'txn_b', merchantId: 'otra', mode: 'test' }));
+    await bus.publish(TOPICS.transactions, 'txn_a_live', settledPayout({ txnId: 'txn_a_live', merchantId: 'lenta', mode: 'live' }));
     await Promise.all([answering.received('txn_b'), answering.received('txn_a_live')]);
     expect(silent.most()).toBeLessThanOrEqual(config.concurrency);
   }, 15_000);

@@ -2,7 +2,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { context, propagation, ROOT_CONTEXT, trace, TraceFlags } from '@opentelemetry/api';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
-import { MemoryStore, registerWebhook, SecretBox, type TransactionEventMessage } from '@switch/shared';
+import { MemoryStore, registerWebhook, SecretBox } from '@switch/shared';
+import { settledPayout } from '../test/events';
 import { planDeliveries } from './deliveries';
 
 describe('webhook deliveries keep the trace of their state change', () => {
@@ -20,28 +21,7 @@ describe('webhook deliveries keep the trace of their state change', () => {
     await registerWebhook(store, where, SecretBox.ephemeral());
     const traceId = '4bf92f3577b34da6a3ce929d0e0e4736';
     const parent = trace.setSpanContext(ROOT_CONTEXT, { traceId, spanId: '00f067aa0ba902b7', traceFlags: TraceFlags.SAMPLED });
-    const event: TransactionEventMessage = {
-      txnId: 'txn_t',
-      merchantId: 'tienda',
-      mode: 'test',
-      kind: 'pagar',
-      version: 2,
-      settledForReply: true,
-      transition: { from: null, to: 'LIQUIDADA', at: '2026-11-22T10:00:00.000Z' },
-      resultado: {
-        id: 'txn_t',
-        estado: 'LIQUIDADA',
-        banco_usado: 'bnc',
-        referencia_banco: 'R',
-        endtoend: null,
-        motivo_rechazo: null,
-        intentos: 1,
-      },
-      monto: 1,
-      moneda: 'VES',
-      concepto: 'c',
-      banco: 'bnc',
-    };
+    const event = settledPayout({ txnId: 'txn_t', monto: 1 });
     await context.with(parent, () => planDeliveries(store, event, new Date()));
     const [delivery] = await store.deliveries.listForTransaction('txn_t');
     expect(delivery!.traceContext?.traceparent).toBe(`00-${traceId}-00f067aa0ba902b7-01`);
