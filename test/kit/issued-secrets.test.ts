@@ -35,10 +35,11 @@ describe('issued webhook secrets: one generator, verified by the official standa
   it('merchant API and panel: created and rotated secrets', async () => {
     const store = new MemoryStore();
     for (let i = 0; i < ROUNDS; i++) {
-      const created = await createEndpoint(store, caller, { url }, rules);
-      if (!created.ok) throw new Error('not created');
+      // A merchant of its own each round: a merchant holds at most MAX_ENDPOINTS_PER_MODE endpoints.
+      const created = await createEndpoint(store, { ...caller, merchantId: `tienda${i}` }, { url }, rules);
+      if (!created.ok) throw new Error(`not created: ${JSON.stringify(created.problem)}`);
       verifiesWithTheLibrary(created.value.secret);
-      const rotated = await rotateSecret(store, caller, created.value.endpoint.id, rules);
+      const rotated = await rotateSecret(store, { ...caller, merchantId: `tienda${i}` }, created.value.endpoint.id, rules);
       if (!rotated.ok) throw new Error('not rotated');
       verifiesWithTheLibrary(rotated.value.secret);
     }
