@@ -56,11 +56,11 @@ async function fromDocker(): Promise<Infra> {
       .withWaitStrategy(Wait.forHttp('/apis/ccompat/v7/subjects', 8080).forStatusCode(200))
       .start();
     started.push(registry);
-    // FerretDB 1.24 (SQLite) in Docker too, so local runs meet the same database limits as CI.
-    const mongo = await new GenericContainer('ghcr.io/ferretdb/ferretdb:1.24.2')
-      .withEnvironment({ FERRETDB_HANDLER: 'sqlite', FERRETDB_TELEMETRY: 'disable' })
+    // MongoDB 7, what production runs. Not a stock FerretDB image: its conditional updates are not
+    // atomic, and the store's compare-and-set needs them (shared/src/adapters/mongo/README.md).
+    const mongo = await new GenericContainer('mongo:7.0')
       .withExposedPorts(27017)
-      .withWaitStrategy(Wait.forListeningPorts())
+      .withWaitStrategy(Wait.forLogMessage('Waiting for connections'))
       .start();
     started.push(mongo);
     return {
