@@ -4,10 +4,6 @@ go 1.24
 
 require github.com/FerretDB/FerretDB v1.24.2
 
-// Not imported by this wrapper: the patched FerretDB's document decoder uses it (infra/fetch.sh,
-// sjson-goccy-decode).
-require github.com/goccy/go-json v0.10.5
-
 require (
 	filippo.io/edwards25519 v1.1.0 // indirect
 	github.com/AlekSi/pointer v1.2.0 // indirect

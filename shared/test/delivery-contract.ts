@@ -24,8 +24,7 @@ export function sampleDelivery(overrides: Partial<WebhookDelivery> = {}): Webhoo
 }
 
 /** The durable webhook queue's guarantees (Store.deliveries), for every Store adapter. */
-/** `atomicConditionalWrites: false`: see storeContract (the race of replicas is left out). */
-export function deliveryContract(name: string, makeStore: () => Promise<Store>, options: { atomicConditionalWrites?: boolean } = {}): void {
+export function deliveryContract(name: string, makeStore: () => Promise<Store>): void {
   describe(`Delivery queue contract: ${name}`, () => {
     const open: Store[] = [];
     const store = async () => {
@@ -46,7 +45,7 @@ export function deliveryContract(name: string, makeStore: () => Promise<Store>, 
       expect(await s.deliveries.listForTransaction(d.txnId)).toEqual([d]);
     });
 
-    it.runIf(options.atomicConditionalWrites ?? true)('leases a due delivery to exactly one of several replicas', async () => {
+    it('leases a due delivery to exactly one of several replicas', async () => {
       const s = await store();
       const d = sampleDelivery({ nextAttemptAt: '2000-01-01T00:00:00.000Z' });
       await s.deliveries.insert(d);

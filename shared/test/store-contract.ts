@@ -32,12 +32,7 @@ export function sampleTransaction(overrides: Partial<Transaction> = {}): Transac
  * The guarantees of the Store port (shared/src/ports/store.ts), run against every adapter.
  * `makeStore` gives a store whose data does not collide with other tests (fresh database or ids).
  */
-/**
- * `atomicConditionalWrites: false` leaves out the race of two writers on one record: for a
- * compare-and-set scheme run on a server that cannot make it atomic (MongoDB's own scheme on
- * FerretDB), which `auto` never picks. Every other case runs.
- */
-export function storeContract(name: string, makeStore: () => Promise<Store>, options: { atomicConditionalWrites?: boolean } = {}): void {
+export function storeContract(name: string, makeStore: () => Promise<Store>): void {
   describe(`Store contract: ${name}`, () => {
     const open: Store[] = [];
     const store = async () => {
@@ -220,7 +215,7 @@ export function storeContract(name: string, makeStore: () => Promise<Store>, opt
       expect(await s.transactions.get('txn_missing')).toBeNull();
     });
 
-    it.runIf(options.atomicConditionalWrites ?? true)('replaces only at the expected version: two writers never both win', async () => {
+    it('replaces only at the expected version: two writers never both win', async () => {
       const s = await store();
       const tx = sampleTransaction();
       await s.transactions.insert(tx);

@@ -5,9 +5,8 @@
 // (in the same database) is the template, and every document of every collection that names it (its
 // transaction head, idempotency claim, bank order, webhook delivery, ...) is copied N times with its
 // identifiers made unique. Field names, nesting, BSON types, `_rev`, derived fields (`_due`) and
-// indexes are exactly what MongoStore wrote (shared/src/adapters/mongo/store.ts, versioned.ts):
-// nothing is re-implemented here. Revisions (`*_revisions`) are not copied: the store prunes them
-// after its retention period (versioned.ts), so a grown store holds only the heads.
+// indexes are exactly what MongoStore wrote (shared/src/adapters/mongo/store.ts, conditional.ts):
+// nothing is re-implemented here.
 //
 // Two ways to write the copies:
 // - `postgres` given (FerretDB on PostgreSQL, the benchmark's stack): one SQL statement per collection
@@ -76,13 +75,12 @@ export async function seedSettled(db, n, { budgetSeconds = Number.POSITIVE_INFIN
     const found = all.filter(({ text }) => text.includes(head._id));
     const final = found.every(
       ({ name, doc }) =>
-        !(name.endsWith('_revisions') && doc.pending !== false) &&
         !(name === 'webhook_deliveries' && doc.status !== 'delivered') &&
         !(name === 'transactions' && (doc._due !== false || doc.nextCheckAt != null)),
     );
     if (final && found.some(({ name }) => name === 'webhook_deliveries')) {
       txnId = head._id;
-      docs = found.filter(({ name }) => !name.endsWith('_revisions')).map(({ name, doc, text }) => ({ name, id: doc._id, text }));
+      docs = found.map(({ name, doc, text }) => ({ name, id: doc._id, text }));
       break;
     }
   }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createLogger, MongoStore, TOPICS, type StoreConsistency } from '@switch/shared';
+import { createLogger, MongoStore, TOPICS } from '@switch/shared';
 import { seedDemoMerchant, startEmbeddedSwitch, type EmbeddedSwitch } from '@switch/embedded';
 import { pagarBody } from '../api/helpers';
 
@@ -12,7 +12,7 @@ const mongoUrl = process.env.MONGO_URL;
  * `npm run bench` prints come from the same events). Counts, not times: a change that adds a store
  * call to the payout path fails here.
  */
-const BUDGET: Record<StoreConsistency, { writes: number; reads: number }> = {
+const BUDGET = {
   // Writes: the idempotency claim; the insert that holds route and order; the outcome write (it
   // carries the insert's announcement mark, and its own: a final state's announcement is kept by the
   // message that made it, services/router/src/actor.ts); the bank journal's claim before the call and
@@ -21,15 +21,13 @@ const BUDGET: Record<StoreConsistency, { writes: number; reads: number }> = {
   // and its second finds the state it wrote under the same assignment epoch in memory
   // (services/router/src/actor.ts, WrittenStates). Keys are cached by the gateway,
   // endpoints by the notifier (both forgotten by event when they change).
-  native: { writes: 5, reads: 0 },
-  // Each compare-and-set write is a revision insert, a head write and the revision's mark, and its
-  // catch-up reads the head and the next revision (shared/src/adapters/mongo/versioned.ts).
-  revisions: { writes: 7, reads: 2 },
+  writes: 5,
+  reads: 0,
 };
 
 const READS = new Set(['find', 'aggregate', 'count', 'getMore']);
 
-describe.runIf(mongoUrl).each(['native', 'revisions'] as const)('store calls per settled payout (%s compare-and-set)', (consistency) => {
+describe.runIf(mongoUrl)('store calls per settled payout', () => {
   let sw: EmbeddedSwitch;
   let store: MongoStore;
   let key: string;
@@ -37,14 +35,7 @@ describe.runIf(mongoUrl).each(['native', 'revisions'] as const)('store calls per
   const settled = new Set<string>();
 
   beforeAll(async () => {
-    // A clock that stands still: no pruning round (one per minute and process) falls into a counted payout.
-    const startedAt = Date.now();
-    store = await MongoStore.connect({
-      url: mongoUrl!,
-      database: `budget_${randomUUID().slice(0, 8)}`,
-      consistency,
-      pruning: { clock: () => startedAt },
-    });
+    store = await MongoStore.connect({ url: mongoUrl!, database: `budget_${randomUUID().slice(0, 8)}` });
     sw = await startEmbeddedSwitch({
       log: createLogger('budget', 'silent'),
       store,
@@ -66,10 +57,9 @@ describe.runIf(mongoUrl).each(['native', 'revisions'] as const)('store calls per
     await sw?.close();
   });
 
-  it(`keeps the budget: ${BUDGET[consistency].writes} writes and ${BUDGET[consistency].reads} reads`, async () => {
+  it(`keeps the budget: ${BUDGET.writes} writes and ${BUDGET.reads} reads`, async () => {
     // The first payout warms the caches (key, merchant, endpoints); the budget is the steady state.
     for (let i = 0; i < 3; i++) {
-      await store.revisionsPrunedByWrites(); // the process's first pruning round, started by the first payout
       calls.length = 0;
       const res = await sw.gateway.app.inject({
         method: 'POST',
@@ -85,7 +75,7 @@ describe.runIf(mongoUrl).each(['native', 'revisions'] as const)('store calls per
       const reads = calls.filter((c) => READS.has(c.command));
       const writes = calls.filter((c) => !READS.has(c.command));
       const summary = calls.map((c) => `${c.collection}.${c.command}`).sort();
-      expect({ writes: writes.length, reads: reads.length }, summary.join(', ')).toEqual(BUDGET[consistency]);
+      expect({ writes: writes.length, reads: reads.length }, summary.join(', ')).toEqual(BUDGET);
     }
   });
 });

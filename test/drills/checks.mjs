@@ -5,8 +5,8 @@ import { createRequire } from 'node:module';
 import { MongoClient } from 'mongodb';
 
 const require = createRequire(import.meta.url);
-// The store's own adapter: transactions live as heads plus revisions (shared/src/adapters/mongo/versioned.ts),
-// so reading the raw collection could show a head behind its newest revision.
+// Read through the store's own adapter, as the services do (its record codec: whole-read fields as
+// text, escaped keys), rather than the raw collections.
 const { MongoStore } = require('@switch/shared');
 
 const FINAL = new Set(['LIQUIDADA', 'RECHAZADA']);

@@ -6,7 +6,7 @@ import { envReader, ConfigError, type EnvReader } from '../config/env';
 import { MemoryBus } from '../adapters/memory/bus';
 import { MemoryStore } from '../adapters/memory/store';
 import { KafkaBus } from '../adapters/kafka/bus';
-import { MongoStore, type StoreConsistency } from '../adapters/mongo/store';
+import { MongoStore } from '../adapters/mongo/store';
 import { registry } from '../telemetry/metrics';
 import { checkReady, READY_TIMEOUT_MS } from './readiness';
 import { loadSecretBox, type SecretBox } from './secret-box';
@@ -21,7 +21,7 @@ export interface InfraConfig {
         sessionTimeoutMs?: number;
       }
     | { kind: 'memory' };
-  store: { kind: 'mongo'; url: string; database: string; consistency: StoreConsistency | 'auto' } | { kind: 'memory' };
+  store: { kind: 'mongo'; url: string; database: string } | { kind: 'memory' };
   /**
    * The secrets key (`SWITCH_SECRETS_KEY`, previous keys `SWITCH_SECRETS_PREVIOUS_KEYS`): required over
    * MongoDB, whose records outlive the process; ephemeral over the in-memory store.
@@ -62,8 +62,6 @@ export function loadInfraConfig(env: EnvReader = envReader()): InfraConfig {
             kind: 'mongo',
             url: required('MONGO_URL'),
             database: env.string('MONGO_DATABASE', 'switch'),
-            // How compare-and-set is done: by the server (MongoDB) or by revisions (FerretDB); `auto` asks it.
-            consistency: env.oneOf('SWITCH_STORE_CONSISTENCY', ['auto', 'native', 'revisions'] as const, 'auto'),
           }
         : { kind: 'memory' },
     secrets: loadSecretBox(env, storeKind === 'mongo'),
@@ -83,9 +81,9 @@ export interface Adapters {
 export async function connectAdapters(config: InfraConfig, clientId: string, log: Logger): Promise<Adapters> {
   const store: Store =
     config.store.kind === 'mongo'
-      ? await MongoStore.connect({ url: config.store.url, database: config.store.database, consistency: config.store.consistency })
+      ? await MongoStore.connect({ url: config.store.url, database: config.store.database })
       : new MemoryStore();
-  if (store instanceof MongoStore) log.info({ consistency: store.consistency }, 'store connected');
+  if (store instanceof MongoStore) log.info('store connected');
   const { bus: b } = config;
   const bus: Bus & { ping?: () => Promise<void> } =
     b.kind === 'kafka'

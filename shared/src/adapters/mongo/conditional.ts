@@ -1,23 +1,36 @@
 import type { Collection, Db, Document, Filter, IndexDescription, Sort } from 'mongodb';
-import { KnownStates, RecordCodec, type StoredRecord, type VersionedOptions } from './records';
+import { KnownStates, RecordCodec, type RecordOptions, type StoredRecord } from './records';
 import { insertNew } from './inserts';
-import { createIndexesOneByOne, type RecordCollection } from './versioned';
 
 type Row = StoredRecord;
 
 /**
+ * Creating an index that exists with the same keys and name is a no-op on both servers, so this is
+ * idempotent. One index per command, one after the other: FerretDB 1.24 panics (connection closed)
+ * on a createIndexes naming two or more indexes that already exist (`validateIndexesForCreation`
+ * deletes from a slice at a stale position), and the first createIndexes also creates the collection.
+ * No TTL, partial or sparse indexes: FerretDB 1.24 refuses or ignores them.
+ */
+export async function createIndexesOneByOne<T extends Document>(collection: Collection<T>, indexes: IndexDescription[]): Promise<void> {
+  for (const index of indexes) await collection.createIndexes([index]);
+}
+
+/**
  * Compare-and-set the way MongoDB does it: one document per record, and a write is
  * `replaceOne({_id, _rev: n}, state n+1)`, atomic on a single document. One command per write, one
- * per read; no revisions, nothing to repair. Used on servers whose conditional updates are atomic
- * (MongoDB, FerretDB built by infra/fetch.sh on PostgreSQL); `VersionedCollection` is the fallback for
- * stock FerretDB (see `settleConsistency` in ./store.ts).
+ * per read. It needs a server whose conditional updates are atomic: MongoDB, and FerretDB as
+ * infra/fetch.sh builds it on PostgreSQL (infra/ferretdb/01-pg-atomic-update.patch; stock FerretDB 1.24
+ * is not, and is not supported). `server.test.ts` and the store's race tests check it on the real server.
+ *
+ * Records go through the record codec (./records) and read back equal to what was written; top-level
+ * fields starting with `_` belong to this class and are stripped on read.
  */
-export class ConditionalCollection<T extends object> implements RecordCollection<T> {
+export class ConditionalCollection<T extends object> {
   private readonly rows: Collection<Row>;
   private readonly codec: RecordCodec<T>;
   private readonly known = new KnownStates();
 
-  constructor(db: Db, name: string, options: VersionedOptions<T>) {
+  constructor(db: Db, name: string, options: RecordOptions<T>) {
     this.rows = db.collection(name);
     this.codec = new RecordCodec(options);
   }
@@ -64,18 +77,23 @@ export class ConditionalCollection<T extends object> implements RecordCollection
         this.known.remember(written);
         return next;
       }
-      this.known.forget(id);
-      if (!cached) {
-      }
+      this.known.forget(id); // another writer came first: read, decide again
     }
   }
 
+  /** Records matching `filter` (stored field names), in `sort` order. */
   async find(filter: Filter<Document>, sort: Sort, limit?: number): Promise<T[]> {
     if (limit !== undefined && limit <= 0) return [];
     const cursor = this.rows.find(filter as Filter<Row>).sort(sort);
     return (await (limit === undefined ? cursor : cursor.limit(limit)).toArray()).map((r) => this.codec.fromStored(r));
   }
 
+  /**
+   * Sets fields (bookkeeping that is not a new version, or a change only the holder of an exclusive
+   * lease makes) of the record if it still matches `where` (stored field names): one plain update, no
+   * compare-and-set. `fields` are the record's, stored as a write stores them; `derived` are stored
+   * fields (`_…`) set beside them. True when it matched.
+   */
   async mark(id: string, where: Document, fields: Partial<T>, derived?: Document): Promise<boolean> {
     const $set = Object.assign(this.codec.fieldsOf(fields), derived);
     const { matchedCount } = await this.rows.updateOne({ ...where, _id: id } as Filter<Row>, { $set });

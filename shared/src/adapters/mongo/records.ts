@@ -1,28 +1,16 @@
 import type { Document } from 'mongodb';
 import { decodeDocument, encodeDocument, encodeKey } from './keys';
 
-export interface VersionedOptions<T> {
+export interface RecordOptions<T> {
   /** The record's own key, stored as `_id`. */
   key: keyof T & string;
   /** Extra fields to store for queries and indexes; their names must start with `_`. */
   derived?: (record: T) => Document;
-  /** Revisions scheme only: how revisions are pruned (see `VersionedCollection`). */
-  pruning?: PruningOptions;
   /**
    * Fields stored as JSON text instead of nested documents: object or array fields (or null) that no
    * query looks into. See `RecordCodec`.
    */
   asText?: readonly (keyof T & string)[];
-}
-
-/** When the revisions scheme deletes revisions; the defaults suit a service, tests shorten them. */
-export interface PruningOptions {
-  /** A revision is deleted once it is older than this (ms; default 10 minutes), never earlier. */
-  retainMs?: number;
-  /** A remembered state is used without reading only this long after it was seen (ms; default 1 minute, must be well below `retainMs`). */
-  knownForMs?: number;
-  /** Milliseconds since the epoch (tests move it). */
-  clock?: () => number;
 }
 
 /** The stored form of a record: its fields (keys escaped), `_id`, `_rev`, and derived `_` fields. */
@@ -57,7 +45,7 @@ export class RecordCodec<T extends object> {
   /** `options.asText`: the fields kept as JSON text. */
   private readonly textFields: readonly string[];
 
-  constructor(private readonly options: VersionedOptions<T>) {
+  constructor(private readonly options: RecordOptions<T>) {
     this.textFields = options.asText ?? [];
   }
 
@@ -113,17 +101,10 @@ const KNOWN_RECORDS = 10_000;
  * one only costs a lost condition and a read.
  */
 export class KnownStates {
-  private readonly states = new Map<string, { stored: StoredRecord; at: number }>();
+  private readonly states = new Map<string, StoredRecord>();
 
-  constructor(private readonly clock: () => number = Date.now) {}
-
-  /** The remembered state, if it was seen at most `maxAgeMs` ago. */
-  get(id: string, maxAgeMs = Number.POSITIVE_INFINITY): StoredRecord | undefined {
-    const known = this.states.get(id);
-    if (!known) return undefined;
-    if (this.clock() - known.at <= maxAgeMs) return known.stored;
-    this.states.delete(id);
-    return undefined;
+  get(id: string): StoredRecord | undefined {
+    return this.states.get(id);
   }
 
   forget(id: string): void {
@@ -132,7 +113,7 @@ export class KnownStates {
 
   remember(stored: StoredRecord): void {
     this.states.delete(stored._id);
-    this.states.set(stored._id, { stored, at: this.clock() });
+    this.states.set(stored._id, stored);
     if (this.states.size > KNOWN_RECORDS) this.states.delete(this.states.keys().next().value!);
   }
 }

@@ -5,11 +5,11 @@ import { sampleTransaction, storeContract } from '../../../test/store-contract';
 import { counterContract, deliveryContract, gatewayReplicasContract, sampleDelivery } from '../../../test/delivery-contract';
 import { merchantObjectsContract } from '../../../test/merchant-objects-contract';
 import { idempotencyScope, type IdempotencyClaim } from '../../ports/store';
-import { describeServer, MongoStore, settleConsistency, type ServerTraits } from './store';
+import { MongoStore } from './store';
 
 /**
- * Runs against the real server named by MONGO_URL (FerretDB 1.24 from `npm run infra:up` here and in
- * CI, MongoDB 7 elsewhere). Every store gets a fresh database, dropped after its test.
+ * Runs against the real server named by MONGO_URL (the FerretDB 1.24 build of `npm run infra:up` here
+ * and in CI, MongoDB 7 elsewhere). Every store gets a fresh database, dropped after its test.
  */
 const url = process.env.MONGO_URL;
 let admin: MongoClient | undefined;
@@ -48,9 +48,9 @@ merchantObjectsContract('mongo', freshStore);
 describe('MongoStore specifics', () => {
   const open: MongoStore[] = [];
   /** Several stores on one database: separate connection pools, like separate service replicas. */
-  const replicas = async (n: number, consistency: 'auto' | 'revisions' = 'auto') => {
+  const replicas = async (n: number) => {
     const database = freshDatabase();
-    const stores = await Promise.all([...Array(n).keys()].map(() => MongoStore.connect({ url: url!, database, consistency })));
+    const stores = await Promise.all([...Array(n).keys()].map(() => MongoStore.connect({ url: url!, database })));
     open.push(...stores);
     return { database, stores };
   };
@@ -222,37 +222,9 @@ describe('MongoStore specifics', () => {
     expect(await a.transactions.replace(settled, 2)).toBe(true);
     expect(await b.transactions.get(c.id)).toStrictEqual(settled);
   });
-
-  it('revisions scheme: repairs a write whose writer stopped between the revision and the head update', async () => {
-    const { database, stores } = await replicas(1, 'revisions');
-    const s = stores[0]!;
-    const heads = admin!.db(database).collection('transactions');
-    const revisions = admin!.db(database).collection('transactions_revisions');
-    const tx = sampleTransaction({ estado: 'ACEPTADA', version: 1 });
-    await s.transactions.insert(tx);
-    const before = (await heads.findOne({ _id: tx.id as never }))!;
-    const next = { ...tx, estado: 'LIQUIDADA' as const, version: 2 };
-    expect(await s.transactions.replace(next, 1)).toBe(true);
-    // Put the state back to "revision written, head not updated yet": what a crash there leaves.
-    const crashed = async () => {
-      await heads.replaceOne({ _id: tx.id as never }, before);
-      await revisions.updateOne({ _id: `${tx.id}#2` as never }, { $set: { pending: true } });
-    };
-    await crashed();
-    expect((await s.transactions.listByEstado(['LIQUIDADA'], 100_000)).map((t) => t.id)).toContain(tx.id);
-    expect((await heads.findOne({ _id: tx.id as never }))!.version).toBe(2);
-    await crashed();
-    expect((await s.transactions.listByEstado(['ACEPTADA'], 1000)).map((t) => t.id)).not.toContain(tx.id);
-    await crashed();
-    expect(await s.transactions.get(tx.id)).toStrictEqual(next);
-    await crashed();
-    // A writer that read the old head cannot win over the write it missed.
-    expect(await s.transactions.replace({ ...tx, version: 2, estado: 'RECHAZADA' }, 1)).toBe(false);
-    expect(await s.transactions.get(tx.id)).toStrictEqual(next);
-  });
 });
 
-describe('MongoStore bookkeeping pruned (revisions scheme)', () => {
+describe('MongoStore bookkeeping pruned', () => {
   const open: MongoStore[] = [];
   afterEach(async () => {
     await Promise.all(open.splice(0).map((s) => s.close()));
@@ -264,88 +236,18 @@ describe('MongoStore bookkeeping pruned (revisions scheme)', () => {
     let now = Date.parse('2026-01-01T00:00:00Z');
     const clock = () => now;
     const stores = await Promise.all(
-      [...Array(n).keys()].map(() =>
-        MongoStore.connect({ url: url!, database, consistency: 'revisions', pruning: { clock }, referenceRowsKept: REFERENCE_ROWS_KEPT }),
-      ),
+      [...Array(n).keys()].map(() => MongoStore.connect({ url: url!, database, clock, referenceRowsKept: REFERENCE_ROWS_KEPT })),
     );
     open.push(...stores);
     const db = admin!.db(database);
     return {
       stores,
       db,
-      heads: db.collection('transactions'),
-      revisions: db.collection('transactions_revisions'),
-      deliveryRevisions: db.collection('webhook_deliveries_revisions'),
       advance: (ms: number) => {
         now += ms;
       },
     };
   };
-  const PAST_RETENTION = 11 * 60_000 + 60_000; // default retention 10 min, plus a slot
-
-  it('revisions do not accumulate: old finished ones are deleted by a later write, recent ones stay', async () => {
-    const { stores, revisions, advance } = await setup(1);
-    const s = stores[0]!;
-    const txs = [0, 1, 2].map(() => sampleTransaction({ estado: 'ACEPTADA', version: 1 }));
-    for (const tx of txs) {
-      await s.transactions.insert(tx);
-      for (let v = 2; v <= 5; v++) expect(await s.transactions.replace({ ...tx, version: v }, v - 1)).toBe(true);
-    }
-    expect(await revisions.countDocuments()).toBe(12);
-    await s.pruneRevisions(); // nothing is old enough yet
-    expect(await revisions.countDocuments()).toBe(12);
-    advance(PAST_RETENTION);
-    const later = sampleTransaction({ estado: 'ACEPTADA', version: 1 });
-    await s.transactions.insert(later);
-    expect(await s.transactions.replace({ ...later, version: 2 }, 1)).toBe(true);
-    await s.revisionsPrunedByWrites();
-    expect(
-      await revisions
-        .find()
-        .map((r) => r._id as unknown as string)
-        .toArray(),
-    ).toEqual([`${later.id}#2`]);
-    for (const tx of txs) {
-      expect(await s.transactions.get(tx.id)).toStrictEqual({ ...tx, version: 5 });
-      expect(await s.transactions.replace({ ...tx, version: 6 }, 5)).toBe(true);
-    }
-  });
-
-  it('prunes webhook delivery revisions too', async () => {
-    const { stores, deliveryRevisions, advance } = await setup(1);
-    const s = stores[0]!;
-    const at = '2026-01-01T00:00:00.000Z';
-    const d = sampleDelivery();
-    await s.deliveries.insert(d);
-    expect(await s.deliveries.requeue(d.id, at)).toBe(true);
-    expect(await s.deliveries.requeue(d.id, at)).toBe(true);
-    expect(await deliveryRevisions.countDocuments()).toBe(2);
-    advance(PAST_RETENTION);
-    await s.pruneRevisions();
-    expect(await deliveryRevisions.countDocuments()).toBe(0);
-    expect((await s.deliveries.get(d.id))?.status).toBe('pending');
-  });
-
-  it('a writer that remembers a state from before pruned revisions still loses', async () => {
-    const { stores, revisions, advance } = await setup(2);
-    const [a, b] = [stores[0]!, stores[1]!];
-    const tx = sampleTransaction({ estado: 'ACEPTADA', version: 1 });
-    await a.transactions.insert(tx); // a remembers revision 1
-    expect(await b.transactions.replace({ ...tx, estado: 'PENDIENTE', version: 2 }, 1)).toBe(true);
-    const byB = { ...tx, estado: 'LIQUIDADA' as const, version: 3 };
-    expect(await b.transactions.replace(byB, 2)).toBe(true);
-    advance(PAST_RETENTION);
-    await b.pruneRevisions();
-    expect(await revisions.countDocuments()).toBe(0); // revision 2, which a's write would collide with, is gone
-    // a's write from revision 1 would insert `#2` again: it must not win over b's two writes.
-    expect(await a.transactions.replace({ ...tx, estado: 'RECHAZADA', version: 2 }, 1)).toBe(false);
-    expect(await a.transactions.get(tx.id)).toStrictEqual(byB);
-    expect(await b.transactions.get(tx.id)).toStrictEqual(byB);
-    const next = { ...byB, version: 4 };
-    expect(await a.transactions.replace(next, 3)).toBe(true);
-    expect(await b.transactions.get(tx.id)).toStrictEqual(next);
-  });
-
   it('deletes the entries of counters whose window is over, and only those', async () => {
     const { stores, db, advance } = await setup(1);
     const s = stores[0]!;
@@ -377,98 +279,11 @@ describe('MongoStore bookkeeping pruned (revisions scheme)', () => {
     expect(await s.bankReferences.assign('plaza|J1', 'order-next')).toBe(taken + 1);
     expect(await s.bankReferences.assign('plaza|J1', 'order-1')).toBe(1); // an assigned key keeps its number
   });
-
-  it("finishes a dead writer's pending revision before deleting it", async () => {
-    const { stores, heads, revisions, advance } = await setup(1);
-    const s = stores[0]!;
-    const tx = sampleTransaction({ estado: 'ACEPTADA', version: 1 });
-    await s.transactions.insert(tx);
-    const before = (await heads.findOne({ _id: tx.id as never }))!;
-    const next = { ...tx, estado: 'LIQUIDADA' as const, version: 2 };
-    expect(await s.transactions.replace(next, 1)).toBe(true);
-    // What a crash between the revision insert and the head update leaves.
-    await heads.replaceOne({ _id: tx.id as never }, before);
-    await revisions.updateOne({ _id: `${tx.id}#2` as never }, { $set: { pending: true } });
-    advance(PAST_RETENTION);
-    await s.pruneRevisions();
-    expect(await revisions.countDocuments()).toBe(0);
-    expect((await heads.findOne({ _id: tx.id as never }))!.version).toBe(2);
-    expect(await s.transactions.get(tx.id)).toStrictEqual(next);
-  });
 });
 
-// The same contracts with the scheme `auto` does not pick on this server: revisions where conditional
-// updates are atomic (MongoDB, our FerretDB build), native elsewhere (stock FerretDB, SQLite), which
-// then leaves out the races of concurrent writers: that server cannot make them atomic.
-const serverTraits = async (): Promise<ServerTraits> => {
-  if (!url) return { ferretdb: false, atomicUpdates: true };
-  const client = await MongoClient.connect(url);
-  try {
-    return await describeServer(client);
-  } finally {
-    await client.close();
-  }
-};
-const server = await serverTraits();
-const otherScheme = server.atomicUpdates ? 'revisions' : 'native';
-const freshOtherStore = () => MongoStore.connect({ url: url!, database: freshDatabase(), consistency: otherScheme });
-storeContract(`mongo (${otherScheme} compare-and-set)`, freshOtherStore, { atomicConditionalWrites: otherScheme === 'revisions' });
-deliveryContract(`mongo (${otherScheme} compare-and-set)`, freshOtherStore, { atomicConditionalWrites: otherScheme === 'revisions' });
-
-describe('the compare-and-set scheme of a database is chosen once and recorded in it', () => {
-  const settings = (database: string) => admin!.db(database).collection<{ _id: string; scheme: string }>('store_settings');
-  const atomic: ServerTraits = { ferretdb: true, atomicUpdates: true };
-  const stock: ServerTraits = { ferretdb: true, atomicUpdates: false };
-
-  it('a new database gets the scheme the server allows, and keeps it', async () => {
-    const database = freshDatabase();
-    const db = admin!.db(database);
-    expect(await settleConsistency(db, 'auto', atomic)).toBe('native');
-    expect(await settings(database).findOne({ _id: 'consistency' })).toEqual({ _id: 'consistency', scheme: 'native' });
-    expect(await settleConsistency(db, 'auto', atomic)).toBe('native');
-    expect(await settleConsistency(freshDb(), 'auto', stock)).toBe('revisions');
-  });
-
-  it('a revisions database stays on revisions when the server becomes atomic (no mixed writers)', async () => {
-    const db = freshDb();
-    expect(await settleConsistency(db, 'auto', stock)).toBe('revisions');
-    expect(await settleConsistency(db, 'auto', atomic)).toBe('revisions');
-  });
-
-  it('a FerretDB database written before the record existed is taken for revisions', async () => {
-    const db = freshDb();
-    await db.collection('transactions').insertOne({ _id: 'txn_old' as never, estado: 'LIQUIDADA' });
-    expect(await settleConsistency(db, 'auto', atomic)).toBe('revisions');
-  });
-
-  it('refuses a scheme other than the recorded one, and native on a server that cannot make it atomic', async () => {
-    const db = freshDb();
-    expect(await settleConsistency(db, 'native', atomic)).toBe('native');
-    await expect(settleConsistency(db, 'revisions', atomic)).rejects.toThrow(
-      /SWITCH_STORE_CONSISTENCY=revisions, but database .* runs native/,
-    );
-    await expect(settleConsistency(db, 'auto', stock)).rejects.toThrow(/cannot make atomic/);
-  });
-
-  it('connect records what it chose', async () => {
-    const database = freshDatabase();
-    const s = await MongoStore.connect({ url: url!, database });
-    try {
-      expect((await settings(database).findOne({ _id: 'consistency' }))?.scheme).toBe(s.consistency);
-      expect(s.consistency).toBe(server.atomicUpdates ? 'native' : 'revisions');
-    } finally {
-      await s.close();
-    }
-  });
-
-  function freshDb() {
-    return admin!.db(freshDatabase());
-  }
-});
-
-describe.each(['native', 'revisions'] as const)('MongoStore deliveries (%s compare-and-set)', (consistency) => {
-  it("records an attempt with one plain update filtered on the lease: no read, no revision; another's lease is left alone", async () => {
-    const s = await MongoStore.connect({ url: url!, database: freshDatabase(), consistency });
+describe('MongoStore deliveries', () => {
+  it("records an attempt with one plain update filtered on the lease: no read, no compare-and-set; another's lease is left alone", async () => {
+    const s = await MongoStore.connect({ url: url!, database: freshDatabase() });
     try {
       const d = sampleDelivery({ lease: { owner: 'me', until: '2999-01-01T00:00:00.000Z' } });
       expect(await s.deliveries.insert(d)).toBe(true);

@@ -4,7 +4,6 @@ import {
   type Collection,
   type CommandFailedEvent,
   type CommandSucceededEvent,
-  type Db,
   type Document,
   type MongoClientOptions,
 } from 'mongodb';
@@ -31,75 +30,25 @@ import {
 } from '../../ports/store';
 import type { Transaction } from '../../domain/operation';
 import { insertNew } from './inserts';
-import { createIndexesOneByOne, VersionedCollection, type PruningOptions, type RecordCollection } from './versioned';
-import { ConditionalCollection } from './conditional';
+import { ConditionalCollection, createIndexesOneByOne } from './conditional';
 import { asText, fromText } from './records';
 import { decodeDocument, encodeDocument } from './keys';
 import { countStoreCommands } from './command-metrics';
-
-/**
- * How transactions and deliveries change by compare-and-set: `native` is one conditional
- * `replaceOne` per write (atomic on a document: MongoDB, and FerretDB as infra/fetch.sh builds it, on
- * PostgreSQL); `revisions` the insert-a-revision scheme for servers whose conditional updates are not
- * atomic (stock FerretDB 1.x, ./versioned.ts); `auto` asks the server at connect (`buildInfo`) and picks,
- * for a new database (see `settleConsistency`).
- */
-export type StoreConsistency = 'native' | 'revisions';
 
 export interface MongoStoreOptions {
   url: string;
   database: string;
   client?: MongoClientOptions;
-  /** Default `auto` in `connect`; a store built with `new` uses `revisions` (safe on every server). */
-  consistency?: StoreConsistency | 'auto';
-  /** When the revisions scheme prunes its revisions (defaults: ./versioned.ts); `clock` also drives the counters' sweep. */
-  pruning?: PruningOptions;
+  /** Milliseconds since the epoch, for the counters' sweep (tests move it); default `Date.now`. */
+  clock?: () => number;
   /** Rows of a bank reference sequence kept (default 1000; see `bankReferences`). */
   referenceRowsKept?: number;
 }
 
-/** What the server says of itself (`buildInfo`): FerretDB names itself; our FerretDB build says its updates are atomic. */
-export interface ServerTraits {
-  ferretdb: boolean;
-  /** Conditional updates are atomic on a document: MongoDB; FerretDB built by infra/fetch.sh, on PostgreSQL. */
-  atomicUpdates: boolean;
-}
-
-export async function describeServer(client: MongoClient): Promise<ServerTraits> {
+/** FerretDB names itself in `buildInfo` (tests check what only its PostgreSQL plans can show). */
+export async function isFerretDb(client: MongoClient): Promise<boolean> {
   const info = await client.db('admin').command({ buildInfo: 1 });
-  const ferretdb = 'ferretdbVersion' in info || 'ferretdb' in info;
-  return { ferretdb, atomicUpdates: !ferretdb || info.ferretdbFeatures?.atomicUpdates === true };
-}
-
-/**
- * The scheme a database runs is chosen once, when its first process connects, and recorded in it
- * (`store_settings`): a `native` writer and a `revisions` writer of the same record could both win, so
- * every process of every version must use the recorded one, even after the server changed (a FerretDB
- * upgraded to the atomic build keeps a `revisions` database on revisions). A FerretDB database with
- * transactions but no record was written by an earlier version, which ran revisions there.
- */
-export async function settleConsistency(db: Db, wanted: StoreConsistency | 'auto', server: ServerTraits): Promise<StoreConsistency> {
-  const settings = db.collection<{ _id: string; scheme: StoreConsistency }>('store_settings');
-  let recorded = (await settings.findOne({ _id: 'consistency' }))?.scheme;
-  if (!recorded) {
-    const earlier = server.ferretdb && (await db.collection('transactions').findOne({}, { projection: { _id: 1 } })) !== null;
-    const chosen = wanted !== 'auto' ? wanted : server.atomicUpdates && !earlier ? 'native' : 'revisions';
-    // Another process may have recorded first: then its choice stands.
-    recorded = (await insertNew(settings, { _id: 'consistency', scheme: chosen }))
-      ? chosen
-      : ((await settings.findOne({ _id: 'consistency' }))?.scheme ?? chosen);
-  }
-  if (wanted !== 'auto' && wanted !== recorded) {
-    throw new Error(
-      `SWITCH_STORE_CONSISTENCY=${wanted}, but database ${db.databaseName} runs ${recorded} compare-and-set (recorded in store_settings): use ${recorded}, or a new database`,
-    );
-  }
-  if (recorded === 'native' && !server.atomicUpdates) {
-    throw new Error(
-      `database ${db.databaseName} runs native compare-and-set, which this server cannot make atomic (stock FerretDB, or its SQLite backend): run the FerretDB build of infra/fetch.sh on PostgreSQL, or MongoDB`,
-    );
-  }
-  return recorded;
+  return 'ferretdbVersion' in info || 'ferretdb' in info;
 }
 
 /** A plain record: its own key (`id`, or `scope` for claims) is the primary key `_id`, not kept twice. */
@@ -204,13 +153,14 @@ const DELIVERY_TEXT_FIELDS = ['attempts', 'traceContext'] as const;
 const HOUR_MS = 3_600_000;
 
 /**
- * MongoDB adapter of the Store port, for MongoDB 7 and FerretDB 1.24 on SQLite (CI).
+ * MongoDB adapter of the Store port, for MongoDB 7 and the FerretDB 1.24 build of infra/fetch.sh on
+ * PostgreSQL (tests, `npm run stack`, the drills and the benchmark where Docker is missing).
  *
  * Merchants, keys, endpoints and claims are plain documents: inserts are atomic through the unique
  * `_id`, and their few updates are single-field flags. Transactions and webhook deliveries change by
- * compare-and-set, which FerretDB cannot do with a filtered update; see ./versioned.ts.
- * Collections: merchants, api_keys, webhook_endpoints, merchant_accounts, idempotency_claims, reversal_claims, transactions (+
- * transactions_revisions), webhook_deliveries (+ webhook_deliveries_revisions).
+ * compare-and-set, a conditional `replaceOne` (./conditional.ts).
+ * Collections: merchants, api_keys, webhook_endpoints, merchant_accounts, idempotency_claims, reversal_claims,
+ * transactions, webhook_deliveries, and the others of README.md's layout.
  */
 export class MongoStore implements Store {
   private readonly client: MongoClient;
@@ -225,14 +175,10 @@ export class MongoStore implements Store {
   private readonly orderRows: Collection<Row>;
   private readonly referenceSeqRows: Collection<Row>;
   private readonly referenceRows: Collection<Row>;
-  private txs!: RecordCollection<Transaction>;
-  private deliveryDocs!: RecordCollection<WebhookDelivery>;
-  private readonly db: Db;
-  private readonly pruning: PruningOptions | undefined;
+  private readonly txs: ConditionalCollection<Transaction>;
+  private readonly deliveryDocs: ConditionalCollection<WebhookDelivery>;
   private readonly clock: () => number;
   private readonly referenceRowsKept: number;
-  /** Which compare-and-set scheme this store runs (see `StoreConsistency`). */
-  consistency: StoreConsistency = 'revisions';
 
   private readonly commandListeners = new Set<CommandListener>();
 
@@ -258,7 +204,6 @@ export class MongoStore implements Store {
     observeCommandLatency(this.client, this.commandListeners);
     countStoreCommands(this.client);
     const db = this.client.db(options.database);
-    this.db = db;
     this.merchantRows = db.collection('merchants');
     this.keyRows = db.collection('api_keys');
     this.webhookRows = db.collection('webhook_endpoints');
@@ -277,51 +222,26 @@ export class MongoStore implements Store {
     this.inviteRows = db.collection('panel_invites');
     this.sessionRows = db.collection('panel_sessions');
     this.auditRows = db.collection('audit_log');
-    this.pruning = options.pruning;
-    this.clock = options.pruning?.clock ?? Date.now;
+    this.clock = options.clock ?? Date.now;
     this.referenceRowsKept = options.referenceRowsKept ?? 1000;
-    this.useConsistency(options.consistency === 'native' ? 'native' : 'revisions');
-  }
-
-  private useConsistency(consistency: StoreConsistency): void {
-    this.consistency = consistency;
-    const Records = consistency === 'native' ? ConditionalCollection : VersionedCollection;
     // `_due`: owed a check (nextCheckAt set). The due walk leads with this equality, which both servers
     // evaluate where the data is; only open operations come back, however long the history.
     // `_unannounced`: the outbox relay's equality (`announcedVersion < version` is no index's query).
-    this.txs = new Records<Transaction>(this.db, 'transactions', {
+    this.txs = new ConditionalCollection<Transaction>(db, 'transactions', {
       key: 'id',
       derived: (tx) => ({ _due: tx.nextCheckAt !== null, _unannounced: tx.announcedVersion < tx.version }),
-      pruning: this.pruning,
       asText: TRANSACTION_TEXT_FIELDS,
     });
-    this.deliveryDocs = new Records<WebhookDelivery>(this.db, 'webhook_deliveries', {
+    this.deliveryDocs = new ConditionalCollection<WebhookDelivery>(db, 'webhook_deliveries', {
       key: 'id',
-      pruning: this.pruning,
       asText: DELIVERY_TEXT_FIELDS,
     });
-  }
-
-  private versioned(): Pick<VersionedCollection<object>, 'prune' | 'prunedByWrites'>[] {
-    return [this.txs, this.deliveryDocs].filter((c) => c instanceof VersionedCollection) as VersionedCollection<object>[];
-  }
-
-  /** Revisions scheme: deletes the revisions old enough to go (writes also start this, once per slot); else nothing. */
-  async pruneRevisions(): Promise<void> {
-    for (const c of this.versioned()) await c.prune();
-  }
-
-  /** Waits for the pruning that writes started in the background (tests). */
-  async revisionsPrunedByWrites(): Promise<void> {
-    await Promise.all(this.versioned().map((c) => c.prunedByWrites()));
   }
 
   static async connect(options: MongoStoreOptions): Promise<MongoStore> {
     const store = new MongoStore(options);
     try {
       await store.client.connect();
-      const server = await describeServer(store.client);
-      store.useConsistency(await settleConsistency(store.db, options.consistency ?? 'auto', server));
       await store.ensureIndexes();
     } catch (e) {
       await store.client.close();
@@ -594,7 +514,7 @@ export class MongoStore implements Store {
     },
     // Only the lease's owner records an attempt, and the lease was taken by compare-and-set (one of
     // several replicas gets it): recording is one plain update filtered on the lease, no read and no
-    // revision. A lease that ran out and was taken again, or a manual requeue, makes it match nothing.
+    // compare-and-set. A lease that ran out and was taken again, or a manual requeue, makes it match nothing.
     complete: (id, owner, update) => this.deliveryDocs.mark(id, { 'lease.owner': owner }, { ...update, lease: null }),
     requeue: async (id, now) =>
       (await this.deliveryDocs.update(id, (d) => ({ ...d, status: 'pending', nextAttemptAt: now, lease: null, updatedAt: now }))) !== null,
