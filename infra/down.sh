@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Stop what infra/up.sh started: SIGTERM each (all at once; PostgreSQL gets SIGINT, its "fast"
 # shutdown), SIGKILL whatever is still alive after ~10 s, then remove the pid files and
-# .cache/infra.env. Idempotent, whatever FERRETDB_BACKEND is.
+# .cache/infra.env. Idempotent.
 #
 # `down.sh --all` (what `npm run infra:down` runs) stops every instance these scripts started under
 # .cache: the default one, `npm run stack`'s (.cache/stack/infra) and the drills' (.cache/drills/infra).

@@ -112,7 +112,6 @@ fetch_ferretdb() {
 # when its binaries are missing (as root; any other user is told the command). The package also
 # creates the `postgres` user the cluster runs as under root.
 ensure_postgresql() {
-  [ "$FERRETDB_BACKEND" = postgresql ] || return 0
   if [ -x "$PG_BIN/postgres" ] && [ -x "$PG_BIN/initdb" ] && id "$PG_USER" >/dev/null 2>&1; then
     log "postgresql: $PG_BIN"
     return

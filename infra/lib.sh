@@ -28,12 +28,6 @@ SCHEMA_REGISTRY_PORT="${SCHEMA_REGISTRY_PORT:-8081}"
 MONGO_PORT="${MONGO_PORT:-27017}"
 PG_PORT="${PG_PORT:-55432}"
 INFRA_READY_TIMEOUT="${INFRA_READY_TIMEOUT:-120}"
-# FerretDB's backend: postgresql (default: takes concurrent writers) or sqlite (one writer at a time).
-FERRETDB_BACKEND="${FERRETDB_BACKEND:-postgresql}"
-case "$FERRETDB_BACKEND" in
-  postgresql | sqlite) ;;
-  *) printf 'FERRETDB_BACKEND must be postgresql or sqlite, not %q\n' "$FERRETDB_BACKEND" >&2; exit 1 ;;
-esac
 # PostgreSQL 15 from Debian's packages, run as a private cluster. PostgreSQL refuses to run as root:
 # as any other user it runs as that user, its data beside the rest of this instance's; as root it runs
 # as the `postgres` user the package creates, which may not be able to reach the clone (a home of mode
@@ -62,8 +56,8 @@ FERRETDB_GOGC="${FERRETDB_GOGC:-2000}"
 FERRETDB_GOMAXPROCS="${FERRETDB_GOMAXPROCS:-1}"
 PG_DATABASE=ferretdb
 
-# What up.sh starts (postgres only for that backend); down.sh stops whatever of ALL_SERVICES runs.
-if [ "$FERRETDB_BACKEND" = postgresql ]; then SERVICES=(kafka apicurio postgres ferretdb); else SERVICES=(kafka apicurio ferretdb); fi
+# What up.sh starts; down.sh stops whatever of ALL_SERVICES runs.
+SERVICES=(kafka apicurio postgres ferretdb)
 ALL_SERVICES=(kafka apicurio ferretdb postgres)
 
 log() { printf '[infra %s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }

@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # Start single-node Kafka (KRaft), Apicurio Registry and FerretDB (on a private PostgreSQL 15
-# cluster, or on SQLite) on 127.0.0.1, wait until each really answers, then write .cache/infra.env.
+# cluster) on 127.0.0.1, wait until each really answers, then write .cache/infra.env.
 # Idempotent: services left by a previous up.sh are stopped first, data dirs are wiped on every start.
 #
 # Env: KAFKA_PORT (9092), KAFKA_CONTROLLER_PORT (9093), SCHEMA_REGISTRY_PORT (8081),
 #      MONGO_PORT (27017), PG_PORT (55432), INFRA_READY_TIMEOUT (120 s per service),
-#      FERRETDB_BACKEND (postgresql | sqlite), PG_OPTS (extra `-c name=value` for postgres),
+#      PG_OPTS (extra `-c name=value` for postgres),
 #      INFRA_KEEP_ON_FAILURE=1 (leave services running when one fails, for debugging),
 #      KAFKA_JAVA_OPTS / APICURIO_JAVA_OPTS (override heap etc.), FERRETDB_GOGC (2000), FERRETDB_GOMAXPROCS (1),
 #      FERRETDB_DEBUG_ADDR (host:port: FerretDB serves Go's profiler, /debug/pprof/, there),
@@ -23,8 +23,7 @@ KAFKA_CLUSTER_ID=MkU3OEVBNTcwNTJENDM2Qk   # 16 bytes base64url; data is wiped ea
 bash "$INFRA_DIR/fetch.sh"
 bash "$INFRA_DIR/down.sh"          # anything from a previous up.sh (pid files alive)
 
-ports=("$KAFKA_PORT" "$KAFKA_CONTROLLER_PORT" "$SCHEMA_REGISTRY_PORT" "$MONGO_PORT")
-[ "$FERRETDB_BACKEND" = postgresql ] && ports+=("$PG_PORT")
+ports=("$KAFKA_PORT" "$KAFKA_CONTROLLER_PORT" "$SCHEMA_REGISTRY_PORT" "$MONGO_PORT" "$PG_PORT")
 for p in "${ports[@]}"; do
   if port_open "$p"; then
     die "port 127.0.0.1:$p is already in use by a process not started by infra/up.sh (see: ss -ltnp 'sport = :$p')"
@@ -34,7 +33,7 @@ done
 mkdir -p "$RUN_DIR" "$LOG_DIR"
 rm -f "$RUN_DIR"/*.ready "$RUN_DIR"/*.took
 rm -rf "$DATA_DIR"
-mkdir -p "$DATA_DIR/kafka" "$DATA_DIR/ferretdb"
+mkdir -p "$DATA_DIR/kafka"
 
 # launch NAME CMD...: run CMD detached (own session, no tty, stdin from /dev/null) with
 # output to .cache/infra-logs/NAME.log; the pid of the process that execs CMD is written
@@ -94,36 +93,29 @@ launch apicurio java $APICURIO_JAVA_OPTS -Djava.awt.headless=true "${apicurio_pr
 pg_start=$(now)
 # A Unix socket path holds at most 107 bytes: a deep state dir keeps FerretDB on TCP.
 [ ${#PG_SOCKET_DIR} -le 90 ] || PG_SOCKET_DIR=""
-if [ "$FERRETDB_BACKEND" = postgresql ]; then
-  rm -rf "$PG_HOME"
-  as_pg=()
-  if [ "$(id -u)" -eq 0 ]; then
-    install -d -m 700 -o "$PG_USER" -g "$(id -gn "$PG_USER")" "$PG_HOME" "$PG_DATA" ${PG_SOCKET_DIR:+"$PG_SOCKET_DIR"}
-    as_pg=(setpriv --reuid="$PG_USER" --regid="$(id -g "$PG_USER")" --init-groups)
-  else
-    mkdir -p -m 700 "$PG_HOME" "$PG_DATA" ${PG_SOCKET_DIR:+"$PG_SOCKET_DIR"}
-  fi
-  # shellcheck disable=SC2016,SC2086  # $0..$4 are for the inner bash; PG_OPTS is split on purpose
-  launch postgres "${as_pg[@]}" bash -c '
-    set -e
-    "$0/initdb" -D "$1" -A trust -U postgres -E UTF8 --locale=C.UTF-8 --no-sync >/dev/null
-    exec "$0/postgres" -D "$1" -p "$2" -c listen_addresses=127.0.0.1 -c unix_socket_directories="$4" \
-      -c max_connections=200 -c default_toast_compression=lz4 -c commit_delay=200 -c commit_siblings=2 $3
-  ' "$PG_BIN" "$PG_DATA" "$PG_PORT" "${PG_OPTS:-}" "$PG_SOCKET_DIR"
+rm -rf "$PG_HOME"
+as_pg=()
+if [ "$(id -u)" -eq 0 ]; then
+  install -d -m 700 -o "$PG_USER" -g "$(id -gn "$PG_USER")" "$PG_HOME" "$PG_DATA" ${PG_SOCKET_DIR:+"$PG_SOCKET_DIR"}
+  as_pg=(setpriv --reuid="$PG_USER" --regid="$(id -g "$PG_USER")" --init-groups)
+else
+  mkdir -p -m 700 "$PG_HOME" "$PG_DATA" ${PG_SOCKET_DIR:+"$PG_SOCKET_DIR"}
 fi
+# shellcheck disable=SC2016,SC2086  # $0..$4 are for the inner bash; PG_OPTS is split on purpose
+launch postgres "${as_pg[@]}" bash -c '
+  set -e
+  "$0/initdb" -D "$1" -A trust -U postgres -E UTF8 --locale=C.UTF-8 --no-sync >/dev/null
+  exec "$0/postgres" -D "$1" -p "$2" -c listen_addresses=127.0.0.1 -c unix_socket_directories="$4" \
+    -c max_connections=200 -c default_toast_compression=lz4 -c commit_delay=200 -c commit_siblings=2 $3
+' "$PG_BIN" "$PG_DATA" "$PG_PORT" "${PG_OPTS:-}" "$PG_SOCKET_DIR"
 
-# --- FerretDB: on PostgreSQL (its pool connects on first use, so it may start before the cluster
-# answers) or on SQLite
+# --- FerretDB on PostgreSQL (its pool connects on first use, so it may start before the cluster
+# answers)
 ferretdb_start=$(now)
 pg_url="postgres://postgres@127.0.0.1:$PG_PORT/$PG_DATABASE"
 [ -z "$PG_SOCKET_DIR" ] || pg_url="postgres://postgres@/$PG_DATABASE?host=$PG_SOCKET_DIR&port=$PG_PORT"
-if [ "$FERRETDB_BACKEND" = postgresql ]; then
-  launch ferretdb env GOGC="$FERRETDB_GOGC" GOMAXPROCS="$FERRETDB_GOMAXPROCS" "$FERRETDB_BIN" -listen-addr "127.0.0.1:$MONGO_PORT" -handler postgresql \
-    -postgresql-url "$pg_url" -log-level warn ${FERRETDB_DEBUG_ADDR:+-debug-addr "$FERRETDB_DEBUG_ADDR"}
-else
-  launch ferretdb env GOGC="$FERRETDB_GOGC" GOMAXPROCS="$FERRETDB_GOMAXPROCS" "$FERRETDB_BIN" -listen-addr "127.0.0.1:$MONGO_PORT" -handler sqlite -data-dir "$DATA_DIR/ferretdb" -log-level warn \
-    ${FERRETDB_DEBUG_ADDR:+-debug-addr "$FERRETDB_DEBUG_ADDR"}
-fi
+launch ferretdb env GOGC="$FERRETDB_GOGC" GOMAXPROCS="$FERRETDB_GOMAXPROCS" "$FERRETDB_BIN" -listen-addr "127.0.0.1:$MONGO_PORT" -handler postgresql \
+  -postgresql-url "$pg_url" -log-level warn ${FERRETDB_DEBUG_ADDR:+-debug-addr "$FERRETDB_DEBUG_ADDR"}
 
 # --- Readiness (in parallel). Each check fails fast if its process has died.
 alive() { live_pid "$RUN_DIR/$1.pid" >/dev/null; }
@@ -212,8 +204,7 @@ if [ "${#failed[@]}" -gt 0 ]; then
   die "not ready: ${failed[*]}"
 fi
 
-backend="SQLite in ${DATA_DIR#"$REPO"/}/ferretdb"
-[ "$FERRETDB_BACKEND" = postgresql ] && backend="PostgreSQL 127.0.0.1:$PG_PORT/$PG_DATABASE"
+backend="PostgreSQL 127.0.0.1:$PG_PORT/$PG_DATABASE"
 cat >"$ENV_FILE" <<ENV
 # FerretDB backend: $backend
 export KAFKA_BROKERS=127.0.0.1:$KAFKA_PORT

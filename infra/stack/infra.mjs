@@ -7,9 +7,7 @@ import { connect } from 'node:net';
 import { resolve } from 'node:path';
 
 export const REPO = resolve(import.meta.dirname, '../..');
-// FerretDB's backend, as infra/lib.sh reads it: postgresql unless FERRETDB_BACKEND=sqlite.
-const backend = () => process.env.FERRETDB_BACKEND ?? 'postgresql';
-const infraNames = () => (backend() === 'sqlite' ? ['kafka', 'apicurio', 'ferretdb'] : ['kafka', 'apicurio', 'postgres', 'ferretdb']);
+const infraNames = () => ['kafka', 'apicurio', 'postgres', 'ferretdb'];
 
 export const DEFAULT_INFRA_PORTS = { kafka: 19092, controller: 19093, registry: 18081, mongo: 37017, postgres: 15432 };
 

@@ -49,7 +49,7 @@ const CFG = {
   seed: number('seed', 100_000),
   seedSeconds: number('seed-seconds', QUICK ? 120 : 300),
   // postgresql: SQL inside the stack's PostgreSQL (FerretDB's backend; seed.mjs); mongo: insertMany.
-  seedVia: option('seed-via', process.env.FERRETDB_BACKEND === 'sqlite' ? 'mongo' : 'postgresql'),
+  seedVia: option('seed-via', 'postgresql'),
   drainSeconds: number('drain-seconds', 30),
   idleSeconds: number('idle-seconds', QUICK ? 5 : 10),
   timeoutSeconds: number('timeout-seconds', 30),
