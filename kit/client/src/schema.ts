@@ -432,7 +432,7 @@ export interface components {
              * @example V12345678
              */
             identificacion: string;
-            /** @description 1 to 40 characters, not all blank: letters of any script (accents, ñ, ü), digits, spaces, punctuation and symbols; no control characters nor invisible ones (C0, DEL, C1, U+2028/2029, bidi marks and overrides, zero-width characters, U+FEFF, soft hyphen, tags, private use, noncharacters) */
+            /** @description 1 to 40 characters, not all blank: letters of any script (accents, ñ, ü), digits, spaces, punctuation and symbols of the Basic Multilingual Plane; no control characters nor invisible ones (C0, DEL, C1, U+2028/2029, bidi marks and overrides, zero-width characters, U+FEFF, soft hyphen, private use, noncharacters), nor characters beyond U+FFFF (emoji, tags) */
             nombre: string;
         } & (unknown & unknown);
         Monto: {
@@ -455,7 +455,7 @@ export interface components {
              */
             idempotency_key: string;
             monto: components["schemas"]["Monto"];
-            /** @description 1 to 35 characters: letters of any script (accents, ñ, ü), digits, spaces, punctuation and symbols; no control characters nor invisible ones (C0, DEL, C1, U+2028/2029, bidi marks and overrides, zero-width characters, U+FEFF, soft hyphen, tags, private use, noncharacters) */
+            /** @description 1 to 35 characters: letters of any script (accents, ñ, ü), digits, spaces, punctuation and symbols of the Basic Multilingual Plane; no control characters nor invisible ones (C0, DEL, C1, U+2028/2029, bidi marks and overrides, zero-width characters, U+FEFF, soft hyphen, private use, noncharacters), nor characters beyond U+FFFF (emoji, tags) */
             concepto: string;
             /** @description Channel the merchant collected the order through */
             canal?: "web" | "app" | "pos" | "api";
@@ -471,7 +471,7 @@ export interface components {
              */
             idempotency_key: string;
             monto: components["schemas"]["Monto"];
-            /** @description 1 to 35 characters: letters of any script (accents, ñ, ü), digits, spaces, punctuation and symbols; no control characters nor invisible ones (C0, DEL, C1, U+2028/2029, bidi marks and overrides, zero-width characters, U+FEFF, soft hyphen, tags, private use, noncharacters) */
+            /** @description 1 to 35 characters: letters of any script (accents, ñ, ü), digits, spaces, punctuation and symbols of the Basic Multilingual Plane; no control characters nor invisible ones (C0, DEL, C1, U+2028/2029, bidi marks and overrides, zero-width characters, U+FEFF, soft hyphen, private use, noncharacters), nor characters beyond U+FFFF (emoji, tags) */
             concepto: string;
             /** @description Channel the merchant collected the order through */
             canal?: "web" | "app" | "pos" | "api";
@@ -489,7 +489,7 @@ export interface components {
              */
             idempotency_key: string;
             monto: components["schemas"]["Monto"];
-            /** @description 1 to 35 characters: letters of any script (accents, ñ, ü), digits, spaces, punctuation and symbols; no control characters nor invisible ones (C0, DEL, C1, U+2028/2029, bidi marks and overrides, zero-width characters, U+FEFF, soft hyphen, tags, private use, noncharacters) */
+            /** @description 1 to 35 characters: letters of any script (accents, ñ, ü), digits, spaces, punctuation and symbols of the Basic Multilingual Plane; no control characters nor invisible ones (C0, DEL, C1, U+2028/2029, bidi marks and overrides, zero-width characters, U+FEFF, soft hyphen, private use, noncharacters), nor characters beyond U+FFFF (emoji, tags) */
             concepto: string;
             /** @description Channel the merchant collected the order through */
             canal?: "web" | "app" | "pos" | "api";
@@ -511,7 +511,7 @@ export interface components {
              */
             idempotency_key: string;
             id: string;
-            /** @description 1 to 35 characters: letters of any script (accents, ñ, ü), digits, spaces, punctuation and symbols; no control characters nor invisible ones (C0, DEL, C1, U+2028/2029, bidi marks and overrides, zero-width characters, U+FEFF, soft hyphen, tags, private use, noncharacters) */
+            /** @description 1 to 35 characters: letters of any script (accents, ñ, ü), digits, spaces, punctuation and symbols of the Basic Multilingual Plane; no control characters nor invisible ones (C0, DEL, C1, U+2028/2029, bidi marks and overrides, zero-width characters, U+FEFF, soft hyphen, private use, noncharacters), nor characters beyond U+FFFF (emoji, tags) */
             concepto?: string;
         };
         Resultado: {

@@ -1,5 +1,3 @@
-import { ASTRAL_INVISIBLE, TEXT_RULE } from '@switch/shared';
-
 /**
  * The gateway's JSON body parser (DESIGN "Bad input"): the raw bytes must be UTF-8, the nesting
  * shallow, every object's keys distinct and none of them a prototype name, and every string free of lone surrogates. A body failing any of these is a client error naming the place, never a 5xx, and it is
@@ -42,10 +40,6 @@ const LONE_SURROGATE = /[\ud800-\udfff]/u;
 
 export function forbiddenCharacter(text: string): string | null {
   if (LONE_SURROGATE.test(text)) return 'must not contain a lone surrogate';
-  // Beyond the Basic Multilingual Plane the invisible characters (tags, private use of planes 15
-  // and 16, noncharacters) are not text in any field; the text fields' patterns cover the rest.
-  if (ASTRAL_INVISIBLE.test(text))
-    return `must not contain invisible characters (tags U+E0000–U+E007F, private use of planes 15 and 16, noncharacters); allowed: ${TEXT_RULE}`;
   return null;
 }
 

@@ -3,42 +3,54 @@ import type { TSchema } from '@sinclair/typebox';
 /**
  * Free text a merchant sends (`nombre`, `concepto`, a merchant's name) reaches the banks' messages,
  * the payer's statement and the panel. Besides letters of any script (accents, ñ, ü), digits, spaces,
- * punctuation and symbols (emoji included), it must not carry characters that are invisible or
- * change how the text around them reads:
+ * punctuation and symbols, it must not carry characters that are invisible or change how the text
+ * around them reads:
  *
  * - controls: C0, DEL, C1, and the line and paragraph separators U+2028, U+2029;
  * - format characters: bidi marks, embeddings, overrides and isolates (U+061C, U+200E, U+200F,
  *   U+202A–U+202E, U+2066–U+2069), zero-width characters and joiners (U+200B–U+200D, U+2060–U+2064),
  *   the byte order mark U+FEFF, the soft hyphen U+00AD, U+180E, U+FFF9–U+FFFB;
- * - private use U+E000–U+F8FF and the noncharacters U+FDD0–U+FDEF, U+FFFE, U+FFFF.
+ * - private use U+E000–U+F8FF and the noncharacters U+FDD0–U+FDEF, U+FFFE, U+FFFF;
+ * - and every character beyond the Basic Multilingual Plane (emoji, tags U+E0000–U+E007F, private use
+ *   of planes 15 and 16, astral noncharacters): bank messages carry BMP text, and an astral character
+ *   is where invisible tags and private-use glyphs hide.
  *
- * The class is Basic Multilingual Plane `\u` escapes only, so every validator reads it the same with
- * or without Unicode patterns (ajv, the response serializer, Python's `re` in schemathesis). The
- * invisible characters beyond that plane (tags U+E0000–U+E007F, private use of planes 15 and 16,
- * the noncharacters of planes 1–16) are not text in any field: the gateway's JSON parser refuses them
- * in every string of a body (ASTRAL_INVISIBLE).
+ * The rule is written as a positive class of the visible BMP characters, in `\u` escapes only, so every
+ * validator reads it the same with or without Unicode patterns: ajv (`u` flag, one code point per
+ * astral character, outside the class), a validator without it (two surrogates, outside the class too),
+ * and Python's `re` in schemathesis. One rule: the schemas' pattern is what the server refuses.
  */
 export const INVISIBLE_CLASS =
   '\\u0000-\\u001f\\u007f-\\u009f\\u00ad\\u061c\\u180e\\u200b-\\u200f\\u2028-\\u202e\\u2060-\\u206f' +
   '\\ue000-\\uf8ff\\ufdd0-\\ufdef\\ufeff\\ufff9-\\ufffb\\ufffe\\uffff';
 
-/** Tags, private use of planes 15 and 16, and every astral plane's two noncharacters (as code points: a `u` pattern). */
-export const ASTRAL_INVISIBLE =
-  /[\u{E0000}-\u{E007F}\u{F0000}-\u{10FFFF}]|[\u{1FFFE}\u{1FFFF}\u{2FFFE}\u{2FFFF}\u{3FFFE}\u{3FFFF}\u{4FFFE}\u{4FFFF}\u{5FFFE}\u{5FFFF}\u{6FFFE}\u{6FFFF}\u{7FFFE}\u{7FFFF}\u{8FFFE}\u{8FFFF}\u{9FFFE}\u{9FFFF}\u{AFFFE}\u{AFFFF}\u{BFFFE}\u{BFFFF}\u{CFFFE}\u{CFFFF}\u{DFFFE}\u{DFFFF}\u{EFFFE}\u{EFFFF}]/u;
+/** The visible characters of the Basic Multilingual Plane: all of it but INVISIBLE_CLASS and the surrogates. */
+export const VISIBLE_CLASS = complementInBmp(INVISIBLE_CLASS + '\\ud800-\\udfff');
 
-/** Text of visible characters (see INVISIBLE_CLASS), possibly blank. */
-export const TEXT_PATTERN = `^[^${INVISIBLE_CLASS}]*$`;
-/** Text of visible characters with at least one that is not blank. */
-export const NONBLANK_TEXT_PATTERN = `^[^${INVISIBLE_CLASS}]*[^\\s${INVISIBLE_CLASS}][^${INVISIBLE_CLASS}]*$`;
+/** Text of visible characters (see above), possibly blank. */
+export const TEXT_PATTERN = `^[${VISIBLE_CLASS}]*$`;
+/** Text of visible characters, at least one of them not blank. */
+export const NONBLANK_TEXT_PATTERN = `^(?!\\s*$)[${VISIBLE_CLASS}]*$`;
 
 /** What the schemas' descriptions and the 400's `detail` say about it. */
 export const TEXT_RULE =
-  'letters of any script (accents, ñ, ü), digits, spaces, punctuation and symbols; no control characters nor invisible ones (C0, DEL, C1, U+2028/2029, bidi marks and overrides, zero-width characters, U+FEFF, soft hyphen, tags, private use, noncharacters)';
+  'letters of any script (accents, ñ, ü), digits, spaces, punctuation and symbols of the Basic Multilingual Plane; no control characters nor invisible ones (C0, DEL, C1, U+2028/2029, bidi marks and overrides, zero-width characters, U+FEFF, soft hyphen, private use, noncharacters), nor characters beyond U+FFFF (emoji, tags)';
 
-const INVISIBLE = new RegExp(`[${INVISIBLE_CLASS}]`, 'u');
-
-/** Whether `text` holds a character the text fields refuse (either class). */
-export const hasInvisibleCharacter = (text: string): boolean => INVISIBLE.test(text) || ASTRAL_INVISIBLE.test(text);
+/** The BMP code points outside `cls` (a class body of `\uXXXX` and `\uXXXX-\uXXXX`), as a class body. */
+function complementInBmp(cls: string): string {
+  const ranges = [...cls.matchAll(/\\u([0-9a-f]{4})(?:-\\u([0-9a-f]{4}))?/gi)]
+    .map((m) => [Number.parseInt(m[1]!, 16), Number.parseInt(m[2] ?? m[1]!, 16)] as const)
+    .sort((a, b) => a[0] - b[0]);
+  const hex = (n: number) => `\\u${n.toString(16).padStart(4, '0')}`;
+  const out: string[] = [];
+  let next = 0;
+  for (const [from, to] of ranges) {
+    if (from > next) out.push(from - 1 === next ? hex(next) : `${hex(next)}-${hex(from - 1)}`);
+    next = Math.max(next, to + 1);
+  }
+  if (next <= 0xffff) out.push(next === 0xffff ? hex(next) : `${hex(next)}-${hex(0xffff)}`);
+  return out.join('');
+}
 
 /**
  * The HTTP form of a contract schema: every text pattern of the contracts (`from`, the bus messages'
