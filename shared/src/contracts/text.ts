@@ -25,7 +25,7 @@ export const INVISIBLE_CLASS =
   '\\ue000-\\uf8ff\\ufdd0-\\ufdef\\ufeff\\ufff9-\\ufffb\\ufffe\\uffff';
 
 /** The visible characters of the Basic Multilingual Plane: all of it but INVISIBLE_CLASS and the surrogates. */
-export const VISIBLE_CLASS = complementInBmp(INVISIBLE_CLASS + '\\ud800-\\udfff');
+export const VISIBLE_CLASS = complementInBmp(`${INVISIBLE_CLASS}\\ud800-\\udfff`);
 
 /** Text of visible characters (see above), possibly blank. */
 export const TEXT_PATTERN = `^[${VISIBLE_CLASS}]*$`;
