@@ -9,7 +9,7 @@ import type { Bus } from '../ports/bus';
 import { bankOrderId, type Store } from '../ports/store';
 import type { BankOutcome } from '../domain/operation';
 import { CAPABILITIES } from '../domain/bancos';
-import { newTransaction } from '../domain/operation';
+import { newTransaction, type Transaction } from '../domain/operation';
 import { createLogger } from '../telemetry/logger';
 import { startBankWorker } from './bank-worker';
 import { SecretBox } from './secret-box';
@@ -310,18 +310,7 @@ describe("bank worker: a live order and its status queries act on the merchant's
       faults: { publishAfterBankCall: 0 },
     });
     const o = { ...order(), mode: 'live' as const, merchantId: 'tienda', account: { cuenta: '01910000000000000777', telefono: null } };
-    const tx = newTransaction({
-      id: o.txnId,
-      merchantId: 'tienda',
-      mode: 'live',
-      idempotencyKey: o.idempotencyKey,
-      fingerprint: 'f',
-      request: o.request,
-      relatedId: null,
-      now: new Date().toISOString(),
-    });
-    tx.merchantAccounts = [{ banco: 'bnc', cuenta: '01910000000000000777', telefono: null, rif: 'J000000777' }];
-    await store.transactions.insert(tx);
+    await storeLive(store, o, [{ banco: 'bnc', cuenta: '01910000000000000777', telefono: null, rif: 'J000000777' }]);
     const account = { cuenta: '01910000000000000777', telefono: null, rif: 'J000000777' };
 
     await bus.publish(bankRequests('bnc'), o.txnId, o);
@@ -392,18 +381,7 @@ describe("bank worker: a live order never goes under the switch's own credential
     const bank = new CountingBank(settled, settled);
     const { bus, store, results } = await live(bank);
     const o = { ...order(), mode: 'live' as const };
-    const tx = newTransaction({
-      id: o.txnId,
-      merchantId: 'tienda',
-      mode: 'live',
-      idempotencyKey: o.idempotencyKey,
-      fingerprint: 'f',
-      request: o.request,
-      relatedId: null,
-      now: new Date().toISOString(),
-    });
-    tx.merchantAccounts = [{ banco: 'banco_plaza', cuenta: '01380000000000000777', telefono: null }];
-    await store.transactions.insert(tx);
+    await storeLive(store, o, [{ banco: 'banco_plaza', cuenta: '01380000000000000777', telefono: null }]);
     const status = (txnId: string): BankRequestMessage => ({
       op: 'status',
       txnId,
@@ -427,3 +405,23 @@ describe("bank worker: a live order never goes under the switch's own credential
     await bus.close();
   });
 });
+
+/** The live transaction an order belongs to, stored with the merchant's registered accounts. */
+async function storeLive(
+  store: Store,
+  o: Pick<BankRequestMessage, 'txnId' | 'idempotencyKey' | 'request'>,
+  accounts: Transaction['merchantAccounts'],
+): Promise<void> {
+  const tx = newTransaction({
+    id: o.txnId,
+    merchantId: 'tienda',
+    mode: 'live',
+    idempotencyKey: o.idempotencyKey,
+    fingerprint: 'f',
+    request: o.request,
+    relatedId: null,
+    now: new Date().toISOString(),
+  });
+  tx.merchantAccounts = accounts;
+  await store.transactions.insert(tx);
+}
