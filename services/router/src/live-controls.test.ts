@@ -44,7 +44,8 @@ const token = (pagador = ana): OperationRequest => ({
   body: { idempotency_key: randomUUID(), monto: { valor: 10, moneda: 'VES' }, concepto: 'cobro', cobrador: comercio, pagador },
 });
 
-async function run(policy: RiskPolicy, mode: 'test' | 'live', requests: OperationRequest[]) {
+/** A router over the in-memory bus and store, the merchant's live account registered at banco_plaza. */
+async function liveSwitch(policy: RiskPolicy) {
   const bus = new MemoryBus();
   const store = new MemoryStore();
   // Live money moves only through the merchant's registered accounts (finding 1).
@@ -56,7 +57,11 @@ async function run(policy: RiskPolicy, mode: 'test' | 'live', requests: Operatio
     telefono: null,
     createdAt: new Date().toISOString(),
   });
-  const actor = new TransactionActor({ bus, store, routing: BOTH, log, risk: policy });
+  return { bus, store, actor: new TransactionActor({ bus, store, routing: BOTH, log, risk: policy }) };
+}
+
+async function run(policy: RiskPolicy, mode: 'test' | 'live', requests: OperationRequest[]) {
+  const { bus, store, actor } = await liveSwitch(policy);
   const results = [];
   for (const request of requests) {
     const txnId = `txn_${randomUUID().replace(/-/g, '')}`;
@@ -112,17 +117,7 @@ describe('live-money controls', () => {
     ['daily limit equal to the amount', { ...NO_RISK_RULES, dailyLimitVes: 10 }, 'EXCEDE_LIMITE'],
     ['velocity of one operation per subject', { ...NO_RISK_RULES, maxOperationsPerSubjectPerHour: 1 }, 'BLOQUEO_RIESGO'],
   ] as const)('a collection counts once (%s): its token reserves nothing, its cobrar passes and counts', async (_, policy, motivo) => {
-    const bus = new MemoryBus();
-    const store = new MemoryStore();
-    await store.accounts.register({
-      merchantId: 'tienda',
-      mode: 'live',
-      banco: 'banco_plaza',
-      cuenta: comercio.valor,
-      telefono: null,
-      createdAt: new Date().toISOString(),
-    });
-    const actor = new TransactionActor({ bus, store, routing: BOTH, log, risk: policy });
+    const { bus, store, actor } = await liveSwitch(policy);
     const execute = async (request: OperationRequest, tokenId?: string) => {
       const txnId = `txn_${randomUUID().replace(/-/g, '')}`;
       await actor.handle({
