@@ -409,7 +409,7 @@ describe("bank worker: a live order never goes under the switch's own credential
 /** The live transaction an order belongs to, stored with the merchant's registered accounts. */
 async function storeLive(
   store: Store,
-  o: Pick<BankRequestMessage, 'txnId' | 'idempotencyKey' | 'request'>,
+  o: Extract<BankRequestMessage, { op: 'execute' }>,
   accounts: Transaction['merchantAccounts'],
 ): Promise<void> {
   const tx = newTransaction({
