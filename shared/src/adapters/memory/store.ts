@@ -69,6 +69,9 @@ interface DueEntry {
 
 const earlier = (a: DueEntry, b: DueEntry): boolean => a.at < b.at || (a.at === b.at && a.seq < b.seq);
 
+/** A delivery lane: one merchant in one mode (the notifier's unit of fairness). */
+const laneKey = (l: { merchantId: string; mode: string }): string => `${l.mode}|${l.merchantId}`;
+
 /** A binary min-heap of due entries by (at, seq). */
 class DueHeap {
   private readonly items: DueEntry[] = [];
@@ -368,8 +371,9 @@ export class MemoryStore implements Store {
    * delivered history: the notifier's poll and queue gauges read only what is still open. `seq` is
    * each delivery's insertion rank, the tie-break a scan of the rows in insertion order gave. A
    * pending delivery under a lease is in `leasedDeliveries` (few: the attempts under way and those of
-   * a replica that died); an unleased one is in `freeDeliveries`, a heap by (nextAttemptAt, seq) whose
-   * stale entries are dropped as they surface, so a claim is no scan of a backlog.
+   * a replica that died); an unleased one is in its lane's heap (`freeDeliveries`, one per merchant and
+   * mode) by (nextAttemptAt, seq), whose stale entries are dropped as they surface. A claim looks at the
+   * top of each lane that is not busy: no scan of a backlog, however large one merchant's grows.
    */
   private readonly deliverySeq = new Map<string, number>();
   private readonly deliveriesByTxn = new Map<string, Set<string>>();
@@ -377,7 +381,7 @@ export class MemoryStore implements Store {
   private readonly pendingDeliveries = new Set<string>();
   private readonly exhaustedDeliveries = new Set<string>();
   private readonly leasedDeliveries = new Set<string>();
-  private readonly freeDeliveries = new DueHeap();
+  private readonly freeDeliveries = new Map<string, DueHeap>();
 
   private indexDeliveryStatus(d: WebhookDelivery): void {
     if (d.status === 'pending') this.pendingDeliveries.add(d.id);
@@ -386,8 +390,15 @@ export class MemoryStore implements Store {
     else this.exhaustedDeliveries.delete(d.id);
     if (d.status === 'pending' && d.lease !== null) this.leasedDeliveries.add(d.id);
     else this.leasedDeliveries.delete(d.id);
-    if (d.status === 'pending' && d.lease === null && d.nextAttemptAt !== null)
-      this.freeDeliveries.push({ at: d.nextAttemptAt, seq: this.deliverySeq.get(d.id)!, id: d.id });
+    if (d.status === 'pending' && d.lease === null && d.nextAttemptAt !== null) {
+      const lane = laneKey(d);
+      let heap = this.freeDeliveries.get(lane);
+      if (!heap) {
+        heap = new DueHeap();
+        this.freeDeliveries.set(lane, heap);
+      }
+      heap.push({ at: d.nextAttemptAt, seq: this.deliverySeq.get(d.id)!, id: d.id });
+    }
   }
 
   private deliveriesFrom(ids: Iterable<string> | undefined): WebhookDelivery[] {
@@ -428,18 +439,21 @@ export class MemoryStore implements Store {
         .slice(0, Math.max(0, limit))
         .map(copy),
     claimDue: async (now, owner, leaseUntil, busy = []) => {
-      const passedOver = (d: WebhookDelivery) => busy.some((l) => l.merchantId === d.merchantId && l.mode === d.mode);
-      // The earliest due (ties: the first inserted) of a lane not busy: the heap's first current such
-      // entry, or a pending delivery whose lease ran out. Busy lanes' entries are set aside and put back.
-      const aside: DueEntry[] = [];
-      let top = this.freeDeliveries.peek();
-      while (top && (!this.freeEntryCurrent(top) || (top.at <= now && passedOver(this.deliveryRows.get(top.id)!)))) {
-        const popped = this.freeDeliveries.pop()!;
-        if (this.freeEntryCurrent(popped)) aside.push(popped);
-        top = this.freeDeliveries.peek();
+      const busyLanes = new Set(busy.map(laneKey));
+      const passedOver = (d: WebhookDelivery) => busyLanes.has(laneKey(d));
+      // The earliest due (ties: the first inserted) of a lane not busy: the first current entry of
+      // each such lane's heap, or a pending delivery whose lease ran out.
+      let top: DueEntry | undefined;
+      for (const [lane, heap] of this.freeDeliveries) {
+        while (heap.peek() && !this.freeEntryCurrent(heap.peek()!)) heap.pop();
+        const first = heap.peek();
+        if (!first) {
+          this.freeDeliveries.delete(lane);
+          continue;
+        }
+        if (!busyLanes.has(lane) && first.at <= now && (!top || earlier(first, top))) top = first;
       }
-      for (const entry of aside) this.freeDeliveries.push(entry);
-      let due = top && top.at <= now ? this.deliveryRows.get(top.id) : undefined;
+      let due = top ? this.deliveryRows.get(top.id) : undefined;
       let dueSeq = top?.seq ?? 0;
       for (const id of this.leasedDeliveries) {
         const d = this.deliveryRows.get(id)!;
