@@ -114,7 +114,9 @@ describe('ActivoConnector: operations against the emulator', () => {
     const payer = person();
     const got = await activo.execute(token(payer));
     expect(got).toMatchObject({ type: 'accepted', pending: false, referencia: expect.stringMatching(/^[0-9]+$/) });
-    expect((got as { raw: { body: { id_solicitud: string } } }).raw.body.id_solicitud).toBe((got as { referencia: string }).referencia);
+    expect((got as unknown as { raw: { body: { id_solicitud: string } } }).raw.body.id_solicitud).toBe(
+      (got as { referencia: string }).referencia,
+    );
     expect(await otpOver(payer.valor)).toMatch(/^[0-9]{8}$/);
   });
 

@@ -505,7 +505,7 @@ describe('BNC connector against the emulator', () => {
     const OTHER = { clientId: 'J000000292', account: '01910000000000000292' };
     const own = { cuenta: CHILD.account, telefono: null, rif: CHILD.clientId };
     const other = { cuenta: OTHER.account, telefono: null, rif: OTHER.clientId };
-    const forChild = <T extends ExecuteOrder>(o: T, account = own): T => ({ ...o, account });
+    const forChild = <T extends ExecuteOrder>(o: T, account: ExecuteOrder['account'] = own): T => ({ ...o, account });
     const statusFor = (o: ExecuteOrder, outcome: BankOutcome, account = own): StatusQuery => ({ ...statusOf(o, outcome), account });
 
     beforeAll(() => {

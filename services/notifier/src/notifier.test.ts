@@ -16,6 +16,7 @@ import {
 } from '@switch/shared';
 import { startNotifier, type NotifierConfig } from './service';
 import { Dispatcher } from './dispatcher';
+import { planDeliveries } from './deliveries';
 
 interface Received {
   body: string;
@@ -254,7 +255,6 @@ describe('notifier: signed webhooks from a durable queue', () => {
 
   it('a store failure in one worker while another is attempting fails the round, never the process (no unhandled rejection)', async () => {
     const { store, hook } = await setup();
-    const { planDeliveries } = await import('./deliveries');
     await planDeliveries(store, settled('txn_w1'), new Date());
     const unhandled: unknown[] = [];
     const onUnhandled = (reason: unknown) => unhandled.push(reason);
@@ -298,7 +298,6 @@ describe('notifier: signed webhooks from a durable queue', () => {
       },
       secrets,
     );
-    const { planDeliveries } = await import('./deliveries');
     await planDeliveries(store, settled('txn_t1'), new Date());
     const patient: NotifierConfig = { ...config, attemptTimeoutMs: 200, schedule: [0, 3_600_000, 5, 5, 5, 5] };
 
@@ -311,7 +310,6 @@ describe('notifier: signed webhooks from a durable queue', () => {
 
   it('an attempt that ends releases its deadline timer at once, instead of holding it (and the attempt) for the whole timeout', async () => {
     const { store, hook } = await setup();
-    const { planDeliveries } = await import('./deliveries');
     await planDeliveries(store, settled('txn_t2'), new Date());
     const timeoutMs = 43_210; // a delay nothing else uses, to pick out the attempt's timer
     const armed = vi.spyOn(globalThis, 'setTimeout');
@@ -330,7 +328,6 @@ describe('notifier: signed webhooks from a durable queue', () => {
 
   it('two replicas attempt each delivery once per schedule slot', async () => {
     const { store, hook } = await setup();
-    const { planDeliveries } = await import('./deliveries');
     for (let i = 0; i < 20; i++) await planDeliveries(store, settled(`txn_r${i}`), new Date());
     const a = new Dispatcher(store, config, log);
     const b = new Dispatcher(store, config, log);

@@ -37,6 +37,7 @@ describe('router service: every stored state is announced, without a restart', (
       },
       subscribe: inner.subscribe.bind(inner),
       deadLetters: inner.deadLetters.bind(inner),
+      redriveDeadLetters: inner.redriveDeadLetters.bind(inner),
       close: inner.close.bind(inner),
     };
     const router: RouterHandle = await startRouter({ bus, store, routing: BNC, log });

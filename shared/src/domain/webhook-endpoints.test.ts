@@ -142,7 +142,7 @@ describe('webhook endpoint rules', () => {
       resolve: async () => [{ address: '93.184.216.34', family: 4 }],
       secrets: box,
     };
-    const tienda = { merchantId: 'tienda', mode: 'test' as const };
+    const tienda: { merchantId: string; mode: 'test' | 'live' } = { merchantId: 'tienda', mode: 'test' };
     const create = (caller = tienda, i = 0) => createEndpoint(store, caller, { url: `https://hooks.example.com/${i}` }, rules);
     for (let i = 0; i < MAX_ENDPOINTS_PER_MODE; i++) expect((await create(tienda, i)).ok).toBe(true);
     const refused = await create(tienda, 99);

@@ -94,6 +94,7 @@ describe('bank worker: an order goes to the bank at most once per attempt', () =
       },
       subscribe: inner.subscribe.bind(inner),
       deadLetters: inner.deadLetters.bind(inner),
+      redriveDeadLetters: inner.redriveDeadLetters.bind(inner),
       close: inner.close.bind(inner),
     };
     const results: Extract<RouterInboxMessage, { type: 'bank_result' }>[] = [];
@@ -353,6 +354,7 @@ describe("bank worker: a live order never goes under the switch's own credential
       group: 'bank',
       log,
       faults: { publishAfterBankCall: 0 },
+      secrets: SecretBox.ephemeral(),
     });
     return { bus, store, results };
   }

@@ -1,7 +1,16 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Writable } from 'node:stream';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type LightMyRequestResponse } from 'fastify';
-import { createInvite, createLogger, createMerchant, createPasswordReset, envReader, MemoryStore, type PanelRole } from '@switch/shared';
+import {
+  createInvite,
+  createLogger,
+  createMerchant,
+  createPasswordReset,
+  envReader,
+  MemoryStore,
+  SecretBox,
+  type PanelRole,
+} from '@switch/shared';
 import { loadPanelConfig } from '../config';
 import { panelPlugin } from '../panel';
 import { hashPassword } from '../passwords';
@@ -86,6 +95,7 @@ describe('panel accounts', () => {
     await app.register(panelPlugin, {
       prefix: '/panel',
       store,
+      secrets: SecretBox.ephemeral(),
       config: loadPanelConfig(envReader({})),
       basePath: '/panel',
       ...(apiBaseUrl ? { apiBaseUrl } : {}),

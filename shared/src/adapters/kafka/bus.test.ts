@@ -10,6 +10,7 @@ import { BANCOS, SchemaViolation, TOPICS, bankRequests, type Delivered, type Top
 import { KafkaBus } from './bus';
 import { partitionOf } from '../partition';
 import { RegistryCodec } from './registry';
+import { registry } from '../../telemetry/metrics';
 
 /**
  * Runs against real Kafka and the real schema registry (infra/up.sh). Without them this file fails:
@@ -549,9 +550,6 @@ describe('KafkaBus on real Kafka and the schema registry', () => {
 
 describe('consumer lag', () => {
   it('is end offsets minus committed offsets per durable group, exported as a gauge', async () => {
-    const { KafkaBus } = await import('./bus');
-    const { Type } = await import('@sinclair/typebox');
-    const { registry } = await import('../../telemetry/metrics');
     const bus = new KafkaBus({
       brokers: (process.env.KAFKA_BROKERS ?? '').split(','),
       schemaRegistryUrl: process.env.SCHEMA_REGISTRY_URL ?? '',

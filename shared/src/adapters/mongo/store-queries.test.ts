@@ -55,8 +55,10 @@ describe.runIf(url)('loop queries are served where the data is (explain on the r
     // (at a handful of rows a sequential scan is cheaper and rightly chosen).
     const filler = (fields: Document) => Array.from({ length: 3000 }, (_, i) => ({ _id: `filler_${i}`, ...fields }));
     const db = admin.db(database);
-    await db.collection('transactions').insertMany(filler({ estado: 'APROBADA', _due: false, _unannounced: false, nextCheckAt: now }));
-    await db.collection('webhook_deliveries').insertMany(filler({ status: 'delivered', nextAttemptAt: null }));
+    await db
+      .collection<{ _id: string }>('transactions')
+      .insertMany(filler({ estado: 'APROBADA', _due: false, _unannounced: false, nextCheckAt: now }));
+    await db.collection<{ _id: string }>('webhook_deliveries').insertMany(filler({ status: 'delivered', nextAttemptAt: null }));
   });
   afterAll(async () => {
     await store?.close();
@@ -94,7 +96,7 @@ describe.runIf(url)('loop queries are served where the data is (explain on the r
   // evaluates in Go on the rows the pushed-down equality returns): strings compare byte by byte (so
   // "B" < "a" < "ñ"), an array matches through any element, other types never match a string bound.
   it('range conditions on strings keep their MongoDB answer, whatever the field holds', async () => {
-    const c = admin.db(database).collection<Document>('range_semantics');
+    const c = admin.db(database).collection<{ _id: string; f?: unknown }>('range_semantics');
     await c.insertMany([
       { _id: 'upper', f: 'B' },
       { _id: 'lower', f: 'a' },
