@@ -8,6 +8,7 @@ import {
   signingSecrets,
   signWebhook,
   standardWebhookHeaders,
+  laneKey,
   type DeliveryLane,
   type Logger,
   type Mode,
@@ -331,5 +332,3 @@ function signatureHeaders(delivery: WebhookDelivery, secrets: string[], at: Date
     'webhook-signature': standard.map((h) => h['webhook-signature']).join(' '),
   };
 }
-
-const laneKey = (lane: DeliveryLane): string => `${lane.mode}|${lane.merchantId}`;

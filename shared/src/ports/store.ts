@@ -205,6 +205,9 @@ export interface DeliveryLane {
   mode: Mode;
 }
 
+/** A lane as one string (`mode|merchantId`), for maps and sets of lanes. */
+export const laneKey = (lane: DeliveryLane): string => `${lane.mode}|${lane.merchantId}`;
+
 export interface WebhookDelivery {
   /** `<txnId>.v<version>.<endpointId>`: a redelivered event cannot create a second delivery. */
   id: string;

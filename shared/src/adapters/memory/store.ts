@@ -16,7 +16,7 @@ import type {
   WebhookDelivery,
   WebhookEndpoint,
 } from '../../ports/store';
-import { DuplicateRecord } from '../../ports/store';
+import { DuplicateRecord, laneKey } from '../../ports/store';
 import type { Mode } from '../../domain/bancos';
 import type { EstadoTransaccion } from '../../domain/estados';
 import type { Transaction } from '../../domain/operation';
@@ -68,9 +68,6 @@ interface DueEntry {
 }
 
 const earlier = (a: DueEntry, b: DueEntry): boolean => a.at < b.at || (a.at === b.at && a.seq < b.seq);
-
-/** A delivery lane: one merchant in one mode (the notifier's unit of fairness). */
-const laneKey = (l: { merchantId: string; mode: string }): string => `${l.mode}|${l.merchantId}`;
 
 /** A binary min-heap of due entries by (at, seq). */
 class DueHeap {
