@@ -2,7 +2,7 @@ import type { TSchema } from '@sinclair/typebox';
 import { Instrumento, NOMBRE_PATTERN } from './instrumento';
 import { Monto } from './monto';
 import { CobrarBody, Concepto, ConsultarBody, PagarBody, ReversoBody, TokenBody } from './requests';
-import { httpTextForm, NONBLANK_TEXT_PATTERN, TEXT_RULE, VISIBLE_CLASS } from './text';
+import { httpTextForm, NONBLANK_TEXT_PATTERN, TEXT_PATTERN, TEXT_RULE } from './text';
 import { EstadoSchema, MotivoSchema, Resultado } from './resultado';
 import { BancoCatalogo, Movimiento, Movimientos, Saldo } from './bancos';
 import {
@@ -76,7 +76,7 @@ export type ApiSchemaName = keyof typeof API_SCHEMAS;
  * OpenAPI document publishes. The registered bus schemas keep the contracts' own patterns.
  */
 const HTTP_TEXT = new Map([
-  [Concepto.pattern!, { pattern: `^[${VISIBLE_CLASS}]+$`, description: `1 to 35 characters: ${TEXT_RULE}` }],
+  [Concepto.pattern!, { pattern: TEXT_PATTERN, description: `1 to 35 characters: ${TEXT_RULE}` }],
   [NOMBRE_PATTERN, { pattern: NONBLANK_TEXT_PATTERN, description: `1 to 40 characters, not all blank: ${TEXT_RULE}` }],
 ]);
 

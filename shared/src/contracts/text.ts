@@ -20,15 +20,15 @@ import type { TSchema } from '@sinclair/typebox';
  * astral character, outside the class), a validator without it (two surrogates, outside the class too),
  * and Python's `re` in schemathesis. One rule: the schemas' pattern is what the server refuses.
  */
-export const INVISIBLE_CLASS =
+const INVISIBLE_CLASS =
   '\\u0000-\\u001f\\u007f-\\u009f\\u00ad\\u061c\\u180e\\u200b-\\u200f\\u2028-\\u202e\\u2060-\\u206f' +
   '\\ue000-\\uf8ff\\ufdd0-\\ufdef\\ufeff\\ufff9-\\ufffb\\ufffe\\uffff';
 
 /** The visible characters of the Basic Multilingual Plane: all of it but INVISIBLE_CLASS and the surrogates. */
-export const VISIBLE_CLASS = complementInBmp(`${INVISIBLE_CLASS}\\ud800-\\udfff`);
+const VISIBLE_CLASS = complementInBmp(`${INVISIBLE_CLASS}\\ud800-\\udfff`);
 
-/** Text of visible characters (see above), possibly blank. */
-export const TEXT_PATTERN = `^[${VISIBLE_CLASS}]*$`;
+/** Text of visible characters (see above), at least one. */
+export const TEXT_PATTERN = `^[${VISIBLE_CLASS}]+$`;
 /** Text of visible characters, at least one of them not blank. */
 export const NONBLANK_TEXT_PATTERN = `^(?!\\s*$)[${VISIBLE_CLASS}]*$`;
 
