@@ -80,30 +80,26 @@ type StatusRequest = Extract<BankRequestMessage, { op: 'status' }>;
 async function handle(worker: Worker, connector: BankConnector, request: BankRequestMessage): Promise<string> {
   const { bus, banco, log } = worker;
   const call = <T>(work: () => Promise<T>) => bankCall(banco, request, work);
+  const answerRouter = (asked: ExecuteRequest | StatusRequest, outcome: BankOutcome) =>
+    bus.publish(TOPICS.routerInbox, asked.txnId, {
+      type: 'bank_result',
+      txnId: asked.txnId,
+      attempt: asked.attempt,
+      op: asked.op,
+      outcome,
+    });
   switch (request.op) {
     case 'execute': {
       const refused = liveWithoutAccount(request);
       if (refused) {
         // Never sent, so never claimed: a redelivery is refused alike; the router reroutes or rejects it.
         log.error({ txnId: request.txnId, attempt: request.attempt }, 'live order without the merchant account refused before the bank');
-        await bus.publish(TOPICS.routerInbox, request.txnId, {
-          type: 'bank_result',
-          txnId: request.txnId,
-          attempt: request.attempt,
-          op: 'execute',
-          outcome: refused,
-        });
+        await answerRouter(request, refused);
         return 'refused_no_account';
       }
       const { outcome, sent } = await executeOnce(worker, connector, await withHolder(worker.store, banco, request));
       if (sent && Math.random() < worker.faults.publishAfterBankCall) throw new Error('injected fault: publish failed after the bank call');
-      await bus.publish(TOPICS.routerInbox, request.txnId, {
-        type: 'bank_result',
-        txnId: request.txnId,
-        attempt: request.attempt,
-        op: 'execute',
-        outcome,
-      });
+      await answerRouter(request, outcome);
       return sent ? outcome.type : 'journal_replay';
     }
     case 'status': {
@@ -112,13 +108,7 @@ async function handle(worker: Worker, connector: BankConnector, request: BankReq
       const outcome: BankOutcome = query
         ? await guarded(log, request, () => call(() => connector.status(query)))
         : { type: 'unknown', raw: { switch: NO_ACCOUNT_STATUS } };
-      await bus.publish(TOPICS.routerInbox, request.txnId, {
-        type: 'bank_result',
-        txnId: request.txnId,
-        attempt: request.attempt,
-        op: 'status',
-        outcome,
-      });
+      await answerRouter(request, outcome);
       return outcome.type;
     }
     case 'saldo':
