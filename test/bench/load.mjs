@@ -56,7 +56,7 @@ async function work(spec) {
   const worstBySlot = [];
   // Connections the pool opened and lost in each quarter second: a server that closes idle
   // keep-alive connections makes a pooled client reopen them in a burst at its next hiccup, and each
-  // costs the server an accept (docs/decisions.md "Keep-alive for pooled clients").
+  // costs the server an accept (docs/decisions/0009-http-edge-timeouts-and-keep-alive.md).
   const opened = [];
   const closed = [];
   let closing = false;

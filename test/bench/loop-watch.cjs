@@ -2,7 +2,7 @@
 // event loop is, every 50 ms, appended to `$BENCH_LOOP_WATCH_DIR/loop-<pid>.txt` as
 // "<epoch ms> <utilisation 0..1>" lines. A stall of a process that is busy all the time (saturated)
 // and one of a process that is blocked, or idle waiting on another, read differently here
-// (docs/decisions.md "Keep-alive for pooled clients; the embedded tail read from its event loop").
+// (docs/decisions/0009-http-edge-timeouts-and-keep-alive.md).
 const dir = process.env.BENCH_LOOP_WATCH_DIR;
 if (dir) {
   const { appendFileSync } = require('node:fs');

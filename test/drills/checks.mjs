@@ -37,7 +37,7 @@ export function resolved(tx) {
   if (FINAL.has(tx.estado)) return true;
   if (tx.review) return true; // handed to a person on purpose (SWITCH_REVIEW_AFTER_MS)
   // Tokens move no money and are not reconciled: ACEPTADA is "OTP sent"; DESCONOCIDA is an OTP request
-  // the bank never answered within the order deadline (docs/decisions.md). The collection itself is
+  // the bank never answered within the order deadline (docs/decisions/0010-states-and-error.md). The collection itself is
   // the `cobrar`, which is checked like any other operation.
   if (tx.kind === 'token' && (tx.estado === 'ACEPTADA' || tx.estado === 'DESCONOCIDA')) return true;
   return false;

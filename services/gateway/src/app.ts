@@ -119,7 +119,7 @@ export async function buildGateway(given: GatewayDeps): Promise<Gateway> {
   app.server.maxConnections = config.maxConnections;
   installErrorHandling(app);
   // Throttling is decided where the key is verified (installAuth, the MCP route): a valid key spends
-  // its own request budget only (docs/decisions.md "Throttling that never locks out a valid key").
+  // its own request budget only (docs/decisions/0007-throttling-by-key-verdict.md).
   const throttle = new Throttle({
     requestsPerMinute: config.rateLimitPerMinute,
     failuresPerIpPerMinute: config.failureLimitPerIpPerMinute,

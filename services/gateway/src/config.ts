@@ -34,7 +34,7 @@ export interface GatewayConfig {
   /** Requests a minute per source address whose key fails verification; past it they are 429, valid keys unaffected. */
   failureLimitPerIpPerMinute: number;
   /**
-   * Gateway replicas sharing the traffic: each enforces `limit / replicas` (docs/decisions.md).
+   * Gateway replicas sharing the traffic: each enforces `limit / replicas` (docs/decisions/0008-rate-limits-across-replicas.md).
    * `auto`: counted from the gateways' heartbeats in the store; a number fixes it.
    */
   gatewayReplicas: number | 'auto';
@@ -47,7 +47,7 @@ export interface GatewayConfig {
   /**
    * An idle keep-alive connection is closed after this (Node `keepAliveTimeout`). Above the common
    * load balancers' idle timeout (60 s), as Fastify's own default: a pooled client keeps its
-   * connections instead of reopening them in bursts (docs/decisions.md "Keep-alive for pooled clients").
+   * connections instead of reopening them in bursts (docs/decisions/0009-http-edge-timeouts-and-keep-alive.md).
    */
   keepAliveTimeoutMs: number;
   /** Open connections per process; the next ones are closed at once (Node `maxConnections`). */

@@ -53,7 +53,7 @@ function matching(merchant: MerchantKeys, presented: Buffer, mode: Mode): Mercha
 /**
  * Each merchant's active keys (their hashes), remembered for `ttlMs`, so verifying a key costs no
  * store round trip in the common case: a right key and a wrong one naming a merchant seen recently
- * are both decided from memory (docs/decisions.md "Throttling that never locks out a valid key").
+ * are both decided from memory (docs/decisions/0007-throttling-by-key-verdict.md).
  * A merchant id the store does not know (or an inactive merchant) is remembered as having no keys.
  * A malformed key is refused without any lookup; a well-formed key that matches nothing re-reads the
  * merchant's keys, from an address throttled for failed keys at most once a second per merchant.

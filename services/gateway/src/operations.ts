@@ -165,7 +165,7 @@ export class Operations {
   }
 
   private async releaseOriginal(originalId: string, reversoId: string): Promise<void> {
-    // Best effort: a hold left by a failure here names a reverso that never runs (see docs/decisions.md).
+    // Best effort: a hold left by a failure here names a reverso that never runs (see docs/decisions/0014-one-reverso-per-original.md).
     await this.deps.store.reversals.release(originalId, reversoId).catch(() => false);
   }
 
@@ -216,7 +216,7 @@ export class Operations {
     }
     // New, or still in flight: (re)hand it to the actor, which runs it once, and wait for its answer.
     // The command carries this gateway's address: a repeat of a key in flight on another gateway is
-    // answered here too (the router records the address, docs/decisions.md "Answers to the asking gateway").
+    // answered here too (the router records the address, docs/decisions/0016-answers-to-the-asking-gateway.md).
     return this.awaitEvent(txnId, (e) => e.settledForReply, execute, !fresh);
   }
 
@@ -381,7 +381,7 @@ function sealedOtp(request: OperationRequest, secrets: SecretBox): OperationRequ
  * A request's identity with the OTP as a keyed digest: a repeat with another OTP is still another
  * request (409), yet the stored fingerprint cannot be reversed by hashing every 6-8 digit OTP with the
  * request's other, readable, fields. Keyed by the current secrets key: a repeat sent across a key
- * rotation is refused as different (docs/decisions.md "The payer's OTP").
+ * rotation is refused as different (docs/decisions/0027-payer-otp.md).
  */
 function withOtpDigest(identity: Record<string, unknown>, secrets: SecretBox): Record<string, unknown> {
   return typeof identity.otp === 'string' ? { ...identity, otp: secrets.digest('otp', identity.otp) } : identity;

@@ -26,7 +26,7 @@ export const gatewayGroups = (instanceId: string) => ({
  * (`replyTo`); the router answers the writes a waiting caller can be answered from on the answers
  * topic, keyed by that id, and this instance reads only its own key (one partition of the topic, in a
  * group named after the id): it sees the answers to its own commands and nobody else's, and never
- * the whole transaction events topic (docs/decisions.md "Answers to the asking gateway").
+ * the whole transaction events topic (docs/decisions/0016-answers-to-the-asking-gateway.md).
  */
 export class Replies {
   private readonly eventWaiters = new Map<string, Set<EventWaiter>>();

@@ -3,7 +3,7 @@ import type { DeliveryView, EndpointView, Resultado, TransaccionDetalle } from '
 /**
  * Documented test-mode operations every test key can query (`/consultar`) and reverse (`/reverso`),
  * so the `/docs` examples work as they are, with any test key, before the caller has made an
- * operation of its own (docs/decisions.md "Sandbox example operations"). They are answers, not
+ * operation of its own (docs/decisions/0020-sandbox-example-operations.md). They are answers, not
  * transactions: nothing is stored, no bank is asked, and a live key sees no such id (404).
  */
 export const EXAMPLE_TXN_ID = 'txn_ejemplo';

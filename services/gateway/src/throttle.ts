@@ -3,7 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { VerifiedKey } from './key-cache';
 
 /**
- * Throttling on the merchant port (docs/decisions.md "Throttling that never locks out a valid key"),
+ * Throttling on the merchant port (docs/decisions/0007-throttling-by-key-verdict.md),
  * decided where the key is verified (the key cache: no store round trip in the common case):
  *
  * - a request with a valid key spends only that key's own request budget, the documented

@@ -68,7 +68,7 @@ export const TOPICS = {
   transactions: topic('switch.transactions.events.v1', TransactionEventMessage, WORK_PARTITIONS),
   /** Read replies (balance, statement) to the asking instance, keyed by its id (v1 was read whole by every instance). */
   gatewayReplies: topic('switch.gateway.replies.v2', GatewayReplyMessage, REPLY_PARTITIONS, true),
-  /** Operation answers to the gateway that asked, keyed by its instance id (docs/decisions.md "Answers to the asking gateway"). */
+  /** Operation answers to the gateway that asked, keyed by its instance id (docs/decisions/0016-answers-to-the-asking-gateway.md). */
   gatewayAnswers: topic('switch.gateway.answers.v1', GatewayAnswerMessage, REPLY_PARTITIONS, true),
   bankHealth: topic('switch.bank.health.v1', BankHealthMessage, 1),
   merchantChanges: topic('switch.merchants.changes.v1', MerchantChangeMessage, 1),

@@ -87,7 +87,7 @@ describe('transition table (SPEC 3)', () => {
         }
     // Every SPEC move is in the table.
     for (const key of expected) expect(allowed.has(key), key).toBe(true);
-    // ERROR is contract vocabulary only: no move enters or leaves it (docs/decisions.md).
+    // ERROR is contract vocabulary only: no move enters or leaves it (docs/decisions/0010-states-and-error.md).
     for (const key of allowed) expect(key.split('|').slice(0, 2)).not.toContain('ERROR');
   });
 });

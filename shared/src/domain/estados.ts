@@ -29,7 +29,7 @@ interface Move {
 /**
  * ERROR is in the contract's vocabulary (SPEC 3) but no move enters it: every case where nothing
  * reached a bank ends as RECHAZADA `BANCO_NO_DISPONIBLE` (or a payout is rerouted), and a switch
- * failure is retried until it passes, never shown as a state (docs/decisions.md). SPEC 3 does not
+ * failure is retried until it passes, never shown as a state (docs/decisions/0010-states-and-error.md). SPEC 3 does not
  * show when PENDIENTE is entered; we enter it from ACEPTADA or DESCONOCIDA when the bank says "in
  * settlement".
  */

@@ -105,7 +105,7 @@ export interface Transaction {
    * Reply addresses: the instance ids of the gateways whose commands (the execute, its repeats, a
    * /consultar query) came while an answer was to come, newest last, at most `MAX_REPLY_ADDRESSES`. Each announced write a
    * waiting caller can be answered from is also sent to these gateways, and to no other
-   * (docs/decisions.md "Answers to the asking gateway").
+   * (docs/decisions/0016-answers-to-the-asking-gateway.md).
    */
   replyTo?: string[];
   /** Status queries asked so far. */

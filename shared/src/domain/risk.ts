@@ -40,7 +40,7 @@ export function subjectOf(request: OperationRequest): Instrumento | null {
  * Whether an operation reserves the live budgets (daily limit, velocity): only those that move the
  * merchant's money, once per movement. A token only asks the bank to send the payer an OTP; its
  * collection is counted by its cobrar (counting both would count one collection twice). A reverso
- * gives back money already counted when it moved, at most the original's amount (docs/decisions.md).
+ * gives back money already counted when it moved, at most the original's amount (docs/decisions/0031-live-money-through-merchant-accounts.md).
  * The blocklists apply to every operation with a subject, tokens included.
  */
 export function reservesLiveBudget(request: OperationRequest): boolean {

@@ -295,7 +295,7 @@ export function reversible(tx: Pick<Transaction, 'merchantId' | 'mode'>, related
 /**
  * A reverso refused before any bank saw an order of it (by the switch, or every bank answering "not
  * processed") frees its original for a later reverso; once an order may have reached a bank, the
- * original stays taken, whatever the outcome (docs/decisions.md "One reverso per original").
+ * original stays taken, whatever the outcome (docs/decisions/0014-one-reverso-per-original.md).
  */
 export function releasesReversal(tx: Pick<Transaction, 'kind' | 'estado' | 'attempts'>): boolean {
   return tx.kind === 'reverso' && tx.estado === 'RECHAZADA' && tx.attempts.every((a) => a.outcome === 'not_processed');

@@ -75,7 +75,7 @@ export function resolveAttempt(
   const attempt = next.attempts[i];
   if (!attempt) throw new Error(`transaction ${tx.id} has no attempt ${n}`);
   // Written out, not `{ ...attempt, outcome }`: a spread that adds keys gives each object a hidden
-  // class of its own (docs/decisions.md "Object literals and V8 hidden classes"). `Required` makes a
+  // class of its own. `Required` makes a
   // field added to `Attempt` a compile error here rather than a field this edit drops.
   next.attempts[i] = {
     n: attempt.n,

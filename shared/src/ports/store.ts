@@ -380,7 +380,7 @@ export interface Store {
     /**
      * Records that gateway `id` is alive at `at` (ISO 8601) and returns how many gateways (itself
      * included) were alive within `windowMs` before `at`: what each replica divides a deployment-wide
-     * limit by (docs/decisions.md "Throttling that never locks out a valid key").
+     * limit by (docs/decisions/0007-throttling-by-key-verdict.md).
      */
     beat(id: string, at: string, windowMs: number): Promise<number>;
   };

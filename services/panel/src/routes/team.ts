@@ -33,7 +33,7 @@ export function teamRoutes(app: FastifyInstance, ctx: PanelContext): void {
       ctx.page(request, reply, 'team', { users: await teamPage(merchantId), roles: PANEL_ROLES, email, ...extra }, status);
     if (!emailPattern.test(email) || !role) return again({ error: 'team.bad_email' }, 400);
     // Only this team's own members are refused; an account at another merchant is answered as a new
-    // address is (docs/decisions.md, "Panel accounts").
+    // address is (docs/decisions/0030-panel-accounts.md).
     const refusal = await inviteRefusal(store, merchantId, email);
     if (refusal) return again({ error: refusal === 'member' ? 'team.exists' : 'team.deactivated' }, 409);
     const { token } = await createInvite(store, { merchantId, email, role, invitedBy: request.panelUser!.id });

@@ -9,7 +9,7 @@ import type { TopicPartitionOffset } from 'kafkajs';
  * and when the subscription closes once the messages in hand are done. A process that dies loses at
  * most the last interval's commits: those messages are delivered again to the partition's next owner,
  * as any message in hand at a crash already was (at-least-once: the store's compare-and-set, the bank
- * journal and the delivery ids make a repeat harmless; docs/decisions.md).
+ * journal and the delivery ids make a repeat harmless; docs/decisions/0019-bus-contract.md).
  */
 export class OffsetCommits {
   /** partition → the next offset to read (the last handled + 1), not committed yet. */

@@ -38,7 +38,7 @@ export const fromText = (stored: unknown): unknown => (typeof stored === 'string
  * 4.8 KB), decodes the whole document for every update and find, and PostgreSQL moved the row out of
  * line (TOAST) past 2 KB. As text they are one string each for the server, and JSON.stringify/parse
  * for the process instead of a walk through the key codec and BSON's nested documents
- * (docs/decisions.md, "Whole-read fields stored as text"). A bank's keys need no escaping in text.
+ * (adapters/mongo/README.md). A bank's keys need no escaping in text.
  * Reading takes either form, so documents written before stay readable as they are.
  */
 export class RecordCodec<T extends object> {
