@@ -51,10 +51,32 @@ function problemsIn(page: string, text: string): string[] {
     if (path !== REPO && !path.startsWith(REPO + sep)) problems.push(`${target}: outside the repository`);
     else if (!existsSync(path)) problems.push(`${target}: no such file`);
   }
+  // A link that names a decision record by number leads to that record.
+  for (const m of prose(text).matchAll(/\[(?:decision\s+)?(\d{4})\]\(([^)]*?)(\d{4})-[^)]*\)/g)) {
+    if (m[1] !== m[3]) problems.push(`[${m[1]}] links to record ${m[3]}`);
+  }
   for (const named of namedPages(text)) {
     if (!existsSync(join(REPO, named))) problems.push(`\`${named}\`: no such file`);
   }
   return problems;
+}
+
+/** Source, scripts and manifests that may name a documentation page in a comment. */
+const CODE_DIRS = ['shared', 'services', 'kit', 'test', 'infra', 'deploy', 'ci', '.ci'];
+const SKIPPED_DIRS = new Set(['node_modules', 'dist', '.cache']);
+
+function codeFiles(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return SKIPPED_DIRS.has(entry.name) ? [] : codeFiles(path);
+    return /\.(ts|mjs|cjs|js|ya?ml|sh|patch|md)$|^run$/.test(entry.name) ? [path] : [];
+  });
+}
+
+/** Where a file names a documentation page (`docs/….md`) that does not exist. */
+function missingPagesNamedIn(text: string): string[] {
+  return [...text.matchAll(/\bdocs\/[\w./-]+?\.md\b/g)].map((m) => m[0]).filter((page) => !existsSync(join(REPO, page)));
 }
 
 describe('the documentation links', () => {
@@ -64,6 +86,17 @@ describe('the documentation links', () => {
 
   it.each(PAGES.map((p) => [relative(REPO, p), p]))('%s: every link resolves inside the repository', (_name, page) => {
     expect(problemsIn(page, readFileSync(page, 'utf8'))).toEqual([]);
+  });
+
+  it('every documentation page named in the code, scripts and manifests exists', () => {
+    const self = resolve(__filename);
+    const files = CODE_DIRS.flatMap((dir) => codeFiles(join(REPO, dir))).filter((file) => file !== self);
+    expect(files.map((f) => relative(REPO, f))).toEqual(expect.arrayContaining(['services/router/src/actor.ts', '.ci/run']));
+    const missing = files.flatMap((file) =>
+      missingPagesNamedIn(readFileSync(file, 'utf8')).map((page) => `${relative(REPO, file)}: ${page}`),
+    );
+    expect(missing).toEqual([]);
+    expect(missingPagesNamedIn('see docs/decisions/0017-failing-message-handlers.md and docs/gone.md')).toEqual(['docs/gone.md']);
   });
 
   it('reads links the way a markdown renderer does', () => {
@@ -83,11 +116,13 @@ describe('the documentation links', () => {
     const text = [
       '[outside](../../outside/SPEC.md) [missing](missing.md) [a site](https://example.org/x)',
       '[fine](api.md) [a standard](https://www.standardwebhooks.com/) [anchor](#errors) `docs/nowhere.md`',
+      '[decision 0017](decisions/0018-persist-then-announce.md)',
     ].join('\n');
     expect(problemsIn(page, text)).toEqual([
       '../../outside/SPEC.md: outside the repository',
       'missing.md: no such file',
       'https://example.org/x: leaves the repository',
+      '[0017] links to record 0018',
       '`docs/nowhere.md`: no such file',
     ]);
   });
