@@ -41,7 +41,7 @@ import {
   type Topic,
 } from '@switch/shared';
 
-import { HttpProblem } from '../errors';
+import { HttpProblem, sendError } from '../problem';
 
 const ModeSchema = literals(['test', 'live'] as const);
 const MerchantParams = Type.Object({ merchantId: Type.String({ pattern: MERCHANT_ID_PATTERN }) });
@@ -71,7 +71,7 @@ export function adminRoutes(
   app.addHook('onRequest', async (request, reply) => {
     const header = request.headers.authorization ?? '';
     const token = header.startsWith('Bearer ') ? header.slice(7) : '';
-    if (!timingSafeEqual(digest(token), expected)) return reply.code(401).send({ error: 'unauthorized' });
+    if (!timingSafeEqual(digest(token), expected)) return sendError(reply, 'unauthorized');
   });
   const hide = { hide: true };
 
@@ -93,7 +93,7 @@ export function adminRoutes(
         const merchant = await createMerchant(deps.store, body);
         return reply.code(201).send(merchant);
       } catch (e) {
-        if (e instanceof DuplicateRecord) throw new HttpProblem(409, { error: 'ALREADY_EXISTS', message: `merchant ${body.id} exists` });
+        if (e instanceof DuplicateRecord) throw new HttpProblem('ALREADY_EXISTS', { message: `merchant ${body.id} exists` });
         throw e;
       }
     },
@@ -103,7 +103,7 @@ export function adminRoutes(
 
   const merchantOr404 = async (id: string) => {
     const m = await deps.store.merchants.get(id);
-    if (!m) throw new HttpProblem(404, { error: 'NOT_FOUND', message: `no merchant ${id}` });
+    if (!m) throw new HttpProblem('NOT_FOUND', { message: `no merchant ${id}` });
     return m;
   };
 
@@ -130,7 +130,7 @@ export function adminRoutes(
     async (request) => {
       const { merchantId, keyId } = request.params as { merchantId: string; keyId: string };
       const key = (await deps.store.apiKeys.listForMerchant(merchantId)).find((k) => k.id === keyId);
-      if (!key) throw new HttpProblem(404, { error: 'NOT_FOUND', message: `no key ${keyId} for ${merchantId}` });
+      if (!key) throw new HttpProblem('NOT_FOUND', { message: `no key ${keyId} for ${merchantId}` });
       await deps.store.apiKeys.revoke(keyId, new Date().toISOString());
       // Forgotten here at once; every other gateway forgets it by the event the store announces.
       deps.keys?.forgetMerchant(merchantId);
@@ -157,7 +157,7 @@ export function adminRoutes(
       const body = request.body as { mode: Mode; url: string; events: WebhookEvent[] };
       // The notifier refuses such destinations at every attempt, test and live; refuse them here first.
       const refused = await refusedDestination(body.url, deps.webhookDestinations, undefined, { acceptUnresolvable: body.mode === 'test' });
-      if (refused) throw new HttpProblem(422, { error: 'DESTINATION_REFUSED', message: `webhook url refused: ${refused}` });
+      if (refused) throw new HttpProblem('DESTINATION_REFUSED', { message: `webhook url refused: ${refused}` });
       const { endpoint, secret } = await registerWebhook(deps.store, { merchantId, ...body }, deps.secrets);
       return reply
         .code(201)
@@ -182,12 +182,11 @@ export function adminRoutes(
       const body = request.body as { email: string; role: PanelRole };
       // A user deactivated by this merchant is never brought back by an invitation (the team decides).
       if ((await inviteRefusal(deps.store, merchantId, body.email)) === 'deactivated')
-        throw new HttpProblem(409, {
-          error: 'USER_DEACTIVATED',
+        throw new HttpProblem('USER_DEACTIVATED', {
           message: `panel user ${normaliseEmail(body.email)} was deactivated at ${merchantId}: an owner enables them again on the team page; no invitation does`,
         });
       if (await deps.store.panelUsers.get(normaliseEmail(body.email)))
-        throw new HttpProblem(409, { error: 'ALREADY_EXISTS', message: `a panel user ${normaliseEmail(body.email)} exists` });
+        throw new HttpProblem('ALREADY_EXISTS', { message: `a panel user ${normaliseEmail(body.email)} exists` });
       const { invite, token } = await createInvite(deps.store, { merchantId, email: body.email, role: body.role, invitedBy: null });
       await recordAudit(deps.store, {
         merchantId,
@@ -226,9 +225,9 @@ export function adminRoutes(
       await merchantOr404(merchantId);
       const user = await deps.store.panelUsers.get(normaliseEmail(email));
       if (!user || user.merchantId !== merchantId)
-        throw new HttpProblem(404, { error: 'NOT_FOUND', message: `no panel user ${normaliseEmail(email)} at ${merchantId}` });
+        throw new HttpProblem('NOT_FOUND', { message: `no panel user ${normaliseEmail(email)} at ${merchantId}` });
       if (!user.active)
-        throw new HttpProblem(409, { error: 'USER_DEACTIVATED', message: `panel user ${user.id} is deactivated: enable them first` });
+        throw new HttpProblem('USER_DEACTIVATED', { message: `panel user ${user.id} is deactivated: enable them first` });
       const { reset, token } = await createPasswordReset(deps.store, { email: user.id, issuedBy: 'operator' });
       await recordAudit(deps.store, {
         merchantId,
@@ -270,8 +269,7 @@ export function adminRoutes(
       await merchantOr404(merchantId);
       const body = request.body as { mode: Mode; banco: BancoId; cuenta: string; telefono?: string; rif?: string };
       if (body.cuenta.slice(0, 4) !== CODIGO_BCV[body.banco]) {
-        throw new HttpProblem(400, {
-          error: 'VALIDATION',
+        throw new HttpProblem('VALIDATION', {
           detail: { cuenta: `an account of ${body.banco} starts with ${CODIGO_BCV[body.banco]}` },
         });
       }
@@ -285,8 +283,7 @@ export function adminRoutes(
         createdAt: new Date().toISOString(),
       };
       if (!(await deps.store.accounts.register(account))) {
-        throw new HttpProblem(409, {
-          error: 'ALREADY_EXISTS',
+        throw new HttpProblem('ALREADY_EXISTS', {
           message: `account ${body.cuenta} is registered already in ${body.mode} mode`,
         });
       }
@@ -351,7 +348,7 @@ export function adminRoutes(
     async (request, reply) => {
       const { deliveryId } = request.params as { deliveryId: string };
       if (!(await deps.store.deliveries.requeue(deliveryId, new Date().toISOString()))) {
-        throw new HttpProblem(404, { error: 'NOT_FOUND', message: `no delivery ${deliveryId}` });
+        throw new HttpProblem('NOT_FOUND', { message: `no delivery ${deliveryId}` });
       }
       return reply.code(202).send({ id: deliveryId, status: 'pending', note: 'queued for an attempt now, with the same body' });
     },
@@ -361,7 +358,7 @@ export function adminRoutes(
   // declared poison by their handler). Listed per switch topic; redriven once each, after a fix.
   const topicOr404 = (name: string): Topic => {
     const topic = switchTopics().find((t) => t.name === name);
-    if (!topic) throw new HttpProblem(404, { error: 'NOT_FOUND', message: `no switch topic ${name}` });
+    if (!topic) throw new HttpProblem('NOT_FOUND', { message: `no switch topic ${name}` });
     return topic;
   };
   const TopicName = Type.String({ minLength: 1, maxLength: 249 });

@@ -15,7 +15,8 @@ import {
   type RoutingTable,
   type Store,
 } from '@switch/shared';
-import { DependencyDown, HttpProblem } from '../errors';
+import { DependencyDown } from '../errors';
+import { HttpProblem } from '../problem';
 import type { Replies } from '../reply';
 import { errorResponses } from './responses';
 
@@ -48,22 +49,20 @@ function answer<T>(result: AccountReadResult<T>): T {
   const problem = result.problem;
   switch (problem.kind) {
     case 'invalid':
-      throw new HttpProblem(400, { error: 'VALIDATION', detail: problem.detail });
+      throw new HttpProblem('VALIDATION', { detail: problem.detail });
     case 'not_registered':
-      throw new HttpProblem(422, {
-        error: 'ACCOUNT_NOT_REGISTERED',
+      throw new HttpProblem('ACCOUNT_NOT_REGISTERED', {
         message: 'cuenta is not one of your registered accounts in live mode (register it with the operator: account add)',
         detail: { cuenta: 'is not one of your registered accounts' },
       });
     case 'no_bank':
-      throw new HttpProblem(422, { error: 'BANCO_NO_DISPONIBLE', message: problem.message });
+      throw new HttpProblem('BANCO_NO_DISPONIBLE', { message: problem.message });
     case 'unknown_account':
-      throw new HttpProblem(404, { error: 'NOT_FOUND', message: 'the bank does not know that account' });
+      throw new HttpProblem('NOT_FOUND', { message: 'the bank does not know that account' });
     case 'refused':
-      throw new HttpProblem(422, { error: problem.motivo, message: 'the bank refused the query' });
+      throw new HttpProblem(problem.motivo, { message: 'the bank refused the query' });
     case 'bank_unavailable':
-      throw new HttpProblem(503, {
-        error: 'SERVICE_UNAVAILABLE',
+      throw new HttpProblem('SERVICE_UNAVAILABLE', {
         message: problem.motivo ? `the bank could not answer (${problem.motivo})` : 'the bank did not answer in time; retry later',
       });
     case 'dependency_down':

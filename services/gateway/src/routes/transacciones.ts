@@ -11,7 +11,7 @@ import {
   TransaccionesQuery,
   type Store,
 } from '@switch/shared';
-import { HttpProblem } from '../errors';
+import { HttpProblem } from '../problem';
 import { exampleDetail } from '../sandbox';
 import { errorResponses } from './responses';
 
@@ -35,7 +35,7 @@ export function transactionRoutes(app: FastifyInstance, deps: { store: Store }):
     },
     async (request) => {
       const page = await listTransactions(deps.store, request.caller, request.query as TransaccionesQuery);
-      if (isListProblem(page)) throw new HttpProblem(400, { error: 'VALIDATION', detail: { [page.field]: page.message } });
+      if (isListProblem(page)) throw new HttpProblem('VALIDATION', { detail: { [page.field]: page.message } });
       return page;
     },
   );
@@ -59,7 +59,7 @@ export function transactionRoutes(app: FastifyInstance, deps: { store: Store }):
       const example = exampleDetail(request.caller.mode, id);
       if (example) return example;
       const tx = await findOwnTransaction(deps.store, request.caller, id);
-      if (!tx) throw new HttpProblem(404, { error: 'NOT_FOUND', message: `no operation ${id}` });
+      if (!tx) throw new HttpProblem('NOT_FOUND', { message: `no operation ${id}` });
       return toDetalle(tx, await reversoOf(deps.store, tx));
     },
   );

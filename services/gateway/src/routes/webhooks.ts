@@ -22,7 +22,7 @@ import {
   type Store,
   type WebhookEvent,
 } from '@switch/shared';
-import { HttpProblem } from '../errors';
+import { HttpProblem } from '../problem';
 import { exampleDeliveries, exampleEndpoint, exampleRedelivery, exampleRotation } from '../sandbox';
 import { errorResponses } from './responses';
 
@@ -35,8 +35,8 @@ const notFound = (what: string) => ({ ...errorResponses(404)[404]!, description:
 /** The value of an outcome, or its problem as the house error body (400, 404, 422). */
 function unwrap<T>(outcome: Outcome<T>): T {
   if (outcome.ok) return outcome.value;
-  const { status, ...body } = outcome.problem;
-  throw new HttpProblem(status, body);
+  const { status: _status, error, ...extras } = outcome.problem;
+  throw new HttpProblem(error, extras);
 }
 
 /**
