@@ -1,14 +1,7 @@
 import type { Socket } from 'node:net';
 import { STATUS_CODES } from 'node:http';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import {
-  errorStatus,
-  HTTP_TEXT_PATTERNS,
-  NONBLANK_TEXT_PATTERN,
-  SchemaViolation,
-  TEXT_RULE,
-  UUID_PATTERN,
-} from '@switch/shared';
+import { errorStatus, HTTP_TEXT_PATTERNS, NONBLANK_TEXT_PATTERN, SchemaViolation, TEXT_RULE, UUID_PATTERN } from '@switch/shared';
 import { errorBody, HttpProblem, sendError } from './problem';
 import { bodyUnread } from './throttle';
 

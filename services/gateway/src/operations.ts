@@ -322,9 +322,8 @@ export class Operations {
    * the phone of one of its registered accounts. Test mode checks no register (SPEC 4.10.4).
    */
   private async assertOwnAccounts(caller: Caller, request: OperationRequest): Promise<void> {
-    const field = request.kind === 'pagar' ? 'ordenante' : request.kind === 'cobrar' || request.kind === 'token' ? 'cobrador' : null;
-    if (!field) return;
-    const instrument = (request.body as unknown as Record<string, { tipo: string; valor: string }>)[field]!;
+    if (request.kind === 'reverso') return;
+    const [field, instrument] = request.kind === 'pagar' ? ['ordenante', request.body.ordenante] : ['cobrador', request.body.cobrador];
     const { accounts } = this.deps.store;
     const own =
       instrument.tipo === 'cuenta'

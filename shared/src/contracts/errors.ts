@@ -44,8 +44,7 @@ const HOUSE_ERRORS = {
   },
   REVERSO_EXISTENTE: {
     status: 409,
-    meaning:
-      'The operation already has its one reverso, named in `reverso` (query it with /consultar); nothing is stored or sent',
+    meaning: 'The operation already has its one reverso, named in `reverso` (query it with /consultar); nothing is stored or sent',
   },
   TOKEN_EN_CURSO: {
     status: 409,
@@ -116,9 +115,10 @@ export const HOUSE_ERROR_CODES = Object.keys(HOUSE_ERRORS) as HouseErrorCode[];
 
 export const ERROR_CATALOGUE: Readonly<Record<ErrorCode, ErrorEntry>> = {
   ...HOUSE_ERRORS,
-  ...(Object.fromEntries(
-    MOTIVOS_RECHAZO.filter((motivo) => !(motivo in HOUSE_ERRORS)).map((motivo) => [motivo, BANK_REFUSAL]),
-  ) as Record<Exclude<MotivoRechazo, HouseErrorCode>, ErrorEntry>),
+  ...(Object.fromEntries(MOTIVOS_RECHAZO.filter((motivo) => !(motivo in HOUSE_ERRORS)).map((motivo) => [motivo, BANK_REFUSAL])) as Record<
+    Exclude<MotivoRechazo, HouseErrorCode>,
+    ErrorEntry
+  >),
 };
 
 export const errorStatus = <C extends ErrorCode>(code: C): ErrorStatus<C> => ERROR_CATALOGUE[code].status as ErrorStatus<C>;

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import {
   accountReads,
@@ -74,7 +75,9 @@ export function accountRoutes(
   app: FastifyInstance,
   deps: { routing: RoutingTable; replies: Replies; readTimeoutMs: number; store: Store; sandboxBanks?: readonly BancoId[] },
 ): AccountReads {
-  app.get(
+  // Handlers read `request.body`, `query` and `params` as their route's schema types them.
+  const routes = app.withTypeProvider<TypeBoxTypeProvider>();
+  routes.get(
     '/switch/v1/bancos',
     {
       schema: {
@@ -101,7 +104,7 @@ export function accountRoutes(
 
   const reads = accountReads({ routing: deps.routing, store: deps.store, client: deps.replies.reads, readTimeoutMs: deps.readTimeoutMs });
 
-  app.get(
+  routes.get(
     '/switch/v1/saldo',
     {
       schema: {
@@ -114,10 +117,10 @@ export function accountRoutes(
         response: { 200: Saldo, ...errorResponses(400, 401, 404, 422, 429, 503) },
       },
     },
-    async (request) => answer(await reads.saldo(request.caller, (request.query as { cuenta: string; moneda?: 'VES' }).cuenta)),
+    async (request) => answer(await reads.saldo(request.caller, request.query.cuenta)),
   );
 
-  app.get(
+  routes.get(
     '/switch/v1/movimientos',
     {
       schema: {
@@ -131,7 +134,7 @@ export function accountRoutes(
       },
     },
     async (request) => {
-      const q = request.query as MovimientosParams;
+      const q = request.query;
       return answer(
         await reads.movimientos(request.caller, {
           cuenta: q.cuenta,

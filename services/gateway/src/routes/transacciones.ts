@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import {
   findOwnTransaction,
@@ -19,7 +20,9 @@ const security = [{ switchKey: [] }];
 
 /** The caller's transactions of the key mode: a filtered, cursor-paged list and one transaction's detail. */
 export function transactionRoutes(app: FastifyInstance, deps: { store: Store }): void {
-  app.get(
+  // Handlers read `request.body`, `query` and `params` as their route's schema types them.
+  const routes = app.withTypeProvider<TypeBoxTypeProvider>();
+  routes.get(
     '/switch/v1/transacciones',
     {
       schema: {
@@ -34,13 +37,13 @@ export function transactionRoutes(app: FastifyInstance, deps: { store: Store }):
       },
     },
     async (request) => {
-      const page = await listTransactions(deps.store, request.caller, request.query as TransaccionesQuery);
+      const page = await listTransactions(deps.store, request.caller, request.query);
       if (isListProblem(page)) throw new HttpProblem('VALIDATION', { detail: { [page.field]: page.message } });
       return page;
     },
   );
 
-  app.get(
+  routes.get(
     '/switch/v1/transacciones/:id',
     {
       schema: {
@@ -55,7 +58,7 @@ export function transactionRoutes(app: FastifyInstance, deps: { store: Store }):
       },
     },
     async (request) => {
-      const { id } = request.params as { id: string };
+      const { id } = request.params;
       const example = exampleDetail(request.caller.mode, id);
       if (example) return example;
       const tx = await findOwnTransaction(deps.store, request.caller, id);
