@@ -142,9 +142,18 @@ export function merchantCodesOf(status: number): ErrorCode[] {
   });
 }
 
+/** A response's description: the meaning of its one code, or `CODE: meaning` of each. */
+const meanings = (status: number) => {
+  const codes = merchantCodesOf(status).filter((code) => ERROR_CATALOGUE[code] !== BANK_REFUSAL);
+  if (codes.length === 1) return ERROR_CATALOGUE[codes[0]!].meaning;
+  return codes.map((code) => `${code}: ${ERROR_CATALOGUE[code].meaning}`).join('; ');
+};
+
 /** The schema of the error bodies a route answers at `status`, built from the catalogue. */
-function errorBodyOf(status: number, description: string): TSchema {
+function errorBodyOf(status: number): TSchema {
   const codes = merchantCodesOf(status);
+  const refusals = codes.some((code) => ERROR_CATALOGUE[code] === BANK_REFUSAL);
+  const description = `${meanings(status)}${refusals ? `; any other \`motivo_rechazo\`: ${BANK_REFUSAL.meaning}` : ''}`;
   const entries = codes.map((code) => ERROR_CATALOGUE[code]);
   const error =
     codes.length === 1
@@ -164,24 +173,17 @@ function errorBodyOf(status: number, description: string): TSchema {
   return Type.Object(properties, { description });
 }
 
-/** `CODE: meaning` of each code, for a response's description. */
-const meanings = (status: number) =>
-  merchantCodesOf(status)
-    .filter((code) => ERROR_CATALOGUE[code] !== BANK_REFUSAL)
-    .map((code) => `${code}: ${ERROR_CATALOGUE[code].meaning}`)
-    .join('; ');
-
-export const ValidationErrorBody = errorBodyOf(400, meanings(400));
-export const UnauthorizedBody = errorBodyOf(401, ERROR_CATALOGUE.unauthorized.meaning);
-export const NotFoundBody = errorBodyOf(404, meanings(404));
+export const ValidationErrorBody = errorBodyOf(400);
+export const UnauthorizedBody = errorBodyOf(401);
+export const NotFoundBody = errorBodyOf(404);
 /** 409: the request conflicts with an operation that exists already (nothing of it is stored or sent). */
-export const IdempotencyConflictBody = errorBodyOf(409, meanings(409));
-export const PayloadTooLargeBody = errorBodyOf(413, ERROR_CATALOGUE.PAYLOAD_TOO_LARGE.meaning);
-export const UnsupportedMediaTypeBody = errorBodyOf(415, ERROR_CATALOGUE.UNSUPPORTED_MEDIA_TYPE.meaning);
+export const IdempotencyConflictBody = errorBodyOf(409);
+export const PayloadTooLargeBody = errorBodyOf(413);
+export const UnsupportedMediaTypeBody = errorBodyOf(415);
 /** 422: a well-formed request the switch refuses (its `error` code names why). */
-export const RefusedRequestBody = errorBodyOf(422, `${meanings(422)}; any other \`motivo_rechazo\`: ${BANK_REFUSAL.meaning}`);
-export const RateLimitedBody = errorBodyOf(429, ERROR_CATALOGUE.RATE_LIMITED.meaning);
-export const ServiceUnavailableBody = errorBodyOf(503, ERROR_CATALOGUE.SERVICE_UNAVAILABLE.meaning);
+export const RefusedRequestBody = errorBodyOf(422);
+export const RateLimitedBody = errorBodyOf(429);
+export const ServiceUnavailableBody = errorBodyOf(503);
 
 /** The error body a route may answer at each status (the OpenAPI's error responses). */
 export const ERROR_RESPONSE_BODIES = {
