@@ -4,7 +4,7 @@ import { MOTIVOS_RECHAZO, type MotivoRechazo } from '../domain/motivos';
 /**
  * The error catalogue: every `error` code an HTTP answer of the switch can carry, with its status and
  * what it means for a merchant (SPEC 7.1, DESIGN "Errors the SPEC leaves open"). Routes answer errors
- * only through it (services/gateway/src/errors.ts), the OpenAPI's error responses are built from it
+ * only through it (services/gateway/src/problem.ts), the OpenAPI's error responses are built from it
  * and docs/errors.md lists it; a test holds each of these to the others.
  */
 export interface ErrorEntry {
