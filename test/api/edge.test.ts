@@ -3,11 +3,15 @@ import type { InjectOptions } from 'fastify';
 import {
   createLogger,
   createMerchant,
+  ERROR_CATALOGUE,
   envReader,
+  type ErrorCode,
+  HOUSE_ERROR_CODES,
   idempotencyScope,
   issueKey,
   loadRoutingTable,
   MemoryBus,
+  merchantCodesOf,
   MemoryStore,
   SecretBox,
 } from '@switch/shared';
@@ -21,6 +25,9 @@ import { dereferenced } from './openapi-doc';
  * the banks unchecked, every error is in the house body, and refused requests are throttled before
  * any store work. Each test here failed on the code before the fix.
  */
+
+/** An error response's body schema, as far as its `error` code goes. */
+type ErrorSchema = { properties: { error: { const?: string; enum?: string[] } } };
 
 const MONEY_PATHS = ['/switch/v1/pagar', '/switch/v1/cobrar', '/switch/v1/cobrar/token', '/switch/v1/reverso'] as const;
 const bodyFor = (path: string): Record<string, unknown> =>
@@ -584,6 +591,27 @@ describe('OpenAPI states what the server answers', () => {
     expect(statuses('/switch/v1/consultar', 'post')).toContain('429');
     expect(statuses('/switch/v1/bancos', 'get')).toEqual(['200', '400', '401', '429', '503']);
     expect(statuses('/switch/v1/movimientos', 'get')).toContain('429');
+  });
+
+  it('every error response names its codes from the catalogue, at the catalogue status; the description lists each code', async () => {
+    const doc = dereferenced((await t.get('/openapi.json')).json()) as {
+      info: { description: string };
+      paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema: ErrorSchema }> }> }>>;
+    };
+    for (const [path, methods] of Object.entries(doc.paths)) {
+      for (const [method, operation] of Object.entries(methods)) {
+        for (const [status, response] of Object.entries(operation.responses)) {
+          if (Number(status) < 400) continue;
+          const error = response.content!['application/json']!.schema.properties.error;
+          const codes = error.const !== undefined ? [error.const] : error.enum!;
+          expect(codes, `${method} ${path} ${status}`).toEqual(merchantCodesOf(Number(status)));
+          for (const code of codes) expect(ERROR_CATALOGUE[code as ErrorCode].status).toBe(Number(status));
+        }
+      }
+    }
+    for (const code of HOUSE_ERROR_CODES.filter((c) => !ERROR_CATALOGUE[c].operator)) {
+      expect(doc.info.description).toContain(`\`${code}\` (${ERROR_CATALOGUE[code].status})`);
+    }
   });
 
   it('money precision in a standard keyword, and the statement window in the schema', async () => {

@@ -599,7 +599,7 @@ export interface components {
             /** @description Cursor of the next page, null on the last */
             siguiente: string | null;
         };
-        /** @description A field, the query, the JSON itself or the URL is invalid; `detail` names each */
+        /** @description A field, the query, the JSON itself or the URL is invalid: JSON that is malformed, not UTF-8, nested deeper than 32 levels or with a duplicate key; a lone surrogate in any string; a control or invisible character in `nombre` or `concepto` (bidi overrides, zero-width characters, U+FEFF, private use, noncharacters: see their schemas); a malformed URL or request. Fix the request; retrying it as it is fails the same way */
         ValidationError: {
             /** @enum {string} */
             error: "VALIDATION";
@@ -613,22 +613,17 @@ export interface components {
             /** @enum {string} */
             error: "unauthorized";
         };
-        /** @description No operation with that id for this merchant and mode */
+        /** @description No such operation, endpoint or delivery for this merchant and mode, or no such path */
         NotFoundError: {
             /** @enum {string} */
             error: "NOT_FOUND";
             message?: string;
-            detail?: {
-                [key: string]: string;
-            };
         };
-        /** @description IDEMPOTENCY_CONFLICT: the idempotency_key was used with a different body (or, for a cobrar/token, by the other step first: a cobrar without token takes the key); REVERSO_EXISTENTE: the operation already has its one reverso, named in `reverso` (query it with /consultar); TOKEN_EN_CURSO: the token of this idempotency_key is not recorded yet, retry the cobrar with the same key */
+        /** @description IDEMPOTENCY_CONFLICT: The idempotency_key was used with a different body (or, for a cobrar/token, by the other step first: a cobrar without token takes the key); nothing is stored or sent. Use a new key for a new operation; REVERSO_EXISTENTE: The operation already has its one reverso, named in `reverso` (query it with /consultar); nothing is stored or sent; TOKEN_EN_CURSO: The token of this idempotency_key is not recorded yet; retry the cobrar with the same key */
         IdempotencyConflictError: {
+            /** @enum {string} */
             error: "IDEMPOTENCY_CONFLICT" | "REVERSO_EXISTENTE" | "TOKEN_EN_CURSO";
             message?: string;
-            detail?: {
-                [key: string]: string;
-            };
             /** @description REVERSO_EXISTENTE: the id of the reverso the original already has */
             reverso?: string;
         };
@@ -637,44 +632,33 @@ export interface components {
             /** @enum {string} */
             error: "PAYLOAD_TOO_LARGE";
             message?: string;
-            detail?: {
-                [key: string]: string;
-            };
         };
-        /** @description Not `application/json` in UTF-8 */
+        /** @description Not `application/json`, or a charset other than UTF-8 */
         UnsupportedMediaTypeError: {
             /** @enum {string} */
             error: "UNSUPPORTED_MEDIA_TYPE";
             message?: string;
-            detail?: {
-                [key: string]: string;
-            };
         };
-        /** @description TOKEN_MISMATCH: a cobrar whose monto, cobrador or pagador differs from its token (same idempotency_key); ACCOUNT_NOT_REGISTERED (live): ordenante, cobrador or cuenta is not one of your registered accounts (`detail` names each field; nothing is stored or sent); BANCO_NO_DISPONIBLE: no enabled bank serves the account, or the bank refused the query; DESTINATION_REFUSED: a webhook URL to an address webhooks may not reach; ENDPOINT_LIMIT: the mode has its 10 webhook endpoints already */
+        /** @description TOKEN_MISMATCH: A cobrar whose monto, cobrador or pagador differs from its token (same idempotency_key); ACCOUNT_NOT_REGISTERED: Live: ordenante, cobrador or cuenta is not one of your registered accounts; nothing is stored or sent. Register it with the operator; BANCO_NO_DISPONIBLE: No enabled bank serves the account; as the code of a balance or statement read, the bank refused the query (a `motivo_rechazo`, like the other such codes below); DESTINATION_REFUSED: A webhook URL to an address webhooks may not reach; ENDPOINT_LIMIT: The mode has its 10 webhook endpoints already: delete one first; any other `motivo_rechazo`: A balance or statement read the bank refused, named by its `motivo_rechazo` (API contract 7.2) */
         RefusedRequestError: {
-            error: string;
+            /** @enum {string} */
+            error: "TOKEN_MISMATCH" | "ACCOUNT_NOT_REGISTERED" | "BANCO_NO_DISPONIBLE" | "DESTINATION_REFUSED" | "ENDPOINT_LIMIT" | "SALDO_INSUFICIENTE" | "OTP_INVALIDO" | "CUENTA_NO_EXISTE" | "CUENTA_BLOQUEADA" | "CUENTA_NO_DEBITO" | "CUENTA_NO_CREDITO" | "MONTO_INVALIDO" | "EXCEDE_LIMITE" | "BENEFICIARIO_NO_COINCIDE" | "NO_AFILIADO_SERVICIO" | "DUPLICADA" | "FUERA_DE_HORARIO" | "CANCELADA_POR_PAGADOR" | "PENDIENTE_BCV" | "RECHAZO_TECNICO" | "FIRMA_AUTH" | "NO_SOPORTADO" | "BLOQUEO_RIESGO" | "DESCONOCIDO";
             message?: string;
             detail?: {
                 [key: string]: string;
             };
         };
-        /** @description A valid key over its own request budget (see the `RateLimit-*` headers), or a request without a valid key from an address that sent too many of them; see `retry-after`. A valid key is never refused because of failed requests, its own or anyone else's */
+        /** @description A valid key over its own request budget (every answer to a valid key carries `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset`), or a request without a valid key from an address that sent too many of them; retry after `retry-after` seconds. A valid key is never refused because of failed requests, its own or anyone else's, nor because of other keys or its address */
         RateLimitedError: {
             /** @enum {string} */
             error: "RATE_LIMITED";
             message?: string;
-            detail?: {
-                [key: string]: string;
-            };
         };
-        /** @description A dependency (store, bus or bank) is unreachable; retry later */
+        /** @description A dependency (store, bus or bank) is unreachable; retry later with the same idempotency_key */
         ServiceUnavailableError: {
             /** @enum {string} */
             error: "SERVICE_UNAVAILABLE";
             message?: string;
-            detail?: {
-                [key: string]: string;
-            };
         };
         WebhookEvento: {
             type: "transaccion.aprobada" | "transaccion.liquidada" | "transaccion.rechazada";
@@ -718,7 +702,7 @@ export interface components {
             resultado: components["schemas"]["Resultado"];
             operacion: "token" | "cobrar" | "pagar" | "reverso";
             idempotency_key: string;
-            /** @description The request body as accepted, without a cobrar's `otp` (never shown nor kept in clear) */
+            /** @description The body of the request as accepted, without a cobrar's `otp` (never shown nor kept in clear) */
             solicitud: {
                 [key: string]: unknown;
             };
@@ -846,7 +830,7 @@ export interface operations {
                     "application/json": components["schemas"]["Resultado"];
                 };
             };
-            /** @description A field, the query, the JSON itself or the URL is invalid; `detail` names each */
+            /** @description A field, the query, the JSON itself or the URL is invalid: JSON that is malformed, not UTF-8, nested deeper than 32 levels or with a duplicate key; a lone surrogate in any string; a control or invisible character in `nombre` or `concepto` (bidi overrides, zero-width characters, U+FEFF, private use, noncharacters: see their schemas); a malformed URL or request. Fix the request; retrying it as it is fails the same way */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -864,7 +848,7 @@ export interface operations {
                     "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description IDEMPOTENCY_CONFLICT: the idempotency_key was used with a different body (or, for a cobrar/token, by the other step first: a cobrar without token takes the key); REVERSO_EXISTENTE: the operation already has its one reverso, named in `reverso` (query it with /consultar); TOKEN_EN_CURSO: the token of this idempotency_key is not recorded yet, retry the cobrar with the same key */
+            /** @description IDEMPOTENCY_CONFLICT: The idempotency_key was used with a different body (or, for a cobrar/token, by the other step first: a cobrar without token takes the key); nothing is stored or sent. Use a new key for a new operation; REVERSO_EXISTENTE: The operation already has its one reverso, named in `reverso` (query it with /consultar); nothing is stored or sent; TOKEN_EN_CURSO: The token of this idempotency_key is not recorded yet; retry the cobrar with the same key */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -882,7 +866,7 @@ export interface operations {
                     "application/json": components["schemas"]["PayloadTooLargeError"];
                 };
             };
-            /** @description Not `application/json` in UTF-8 */
+            /** @description Not `application/json`, or a charset other than UTF-8 */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -891,7 +875,7 @@ export interface operations {
                     "application/json": components["schemas"]["UnsupportedMediaTypeError"];
                 };
             };
-            /** @description TOKEN_MISMATCH: a cobrar whose monto, cobrador or pagador differs from its token (same idempotency_key); ACCOUNT_NOT_REGISTERED (live): ordenante, cobrador or cuenta is not one of your registered accounts (`detail` names each field; nothing is stored or sent); BANCO_NO_DISPONIBLE: no enabled bank serves the account, or the bank refused the query; DESTINATION_REFUSED: a webhook URL to an address webhooks may not reach; ENDPOINT_LIMIT: the mode has its 10 webhook endpoints already */
+            /** @description TOKEN_MISMATCH: A cobrar whose monto, cobrador or pagador differs from its token (same idempotency_key); ACCOUNT_NOT_REGISTERED: Live: ordenante, cobrador or cuenta is not one of your registered accounts; nothing is stored or sent. Register it with the operator; BANCO_NO_DISPONIBLE: No enabled bank serves the account; as the code of a balance or statement read, the bank refused the query (a `motivo_rechazo`, like the other such codes below); DESTINATION_REFUSED: A webhook URL to an address webhooks may not reach; ENDPOINT_LIMIT: The mode has its 10 webhook endpoints already: delete one first; any other `motivo_rechazo`: A balance or statement read the bank refused, named by its `motivo_rechazo` (API contract 7.2) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -900,7 +884,7 @@ export interface operations {
                     "application/json": components["schemas"]["RefusedRequestError"];
                 };
             };
-            /** @description A valid key over its own request budget (see the `RateLimit-*` headers), or a request without a valid key from an address that sent too many of them; see `retry-after`. A valid key is never refused because of failed requests, its own or anyone else's */
+            /** @description A valid key over its own request budget (every answer to a valid key carries `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset`), or a request without a valid key from an address that sent too many of them; retry after `retry-after` seconds. A valid key is never refused because of failed requests, its own or anyone else's, nor because of other keys or its address */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying (until the current one-minute window ends). */
@@ -917,7 +901,7 @@ export interface operations {
                     "application/json": components["schemas"]["RateLimitedError"];
                 };
             };
-            /** @description A dependency (store, bus or bank) is unreachable; retry later */
+            /** @description A dependency (store, bus or bank) is unreachable; retry later with the same idempotency_key */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -958,7 +942,7 @@ export interface operations {
                     "application/json": components["schemas"]["Resultado"];
                 };
             };
-            /** @description A field, the query, the JSON itself or the URL is invalid; `detail` names each */
+            /** @description A field, the query, the JSON itself or the URL is invalid: JSON that is malformed, not UTF-8, nested deeper than 32 levels or with a duplicate key; a lone surrogate in any string; a control or invisible character in `nombre` or `concepto` (bidi overrides, zero-width characters, U+FEFF, private use, noncharacters: see their schemas); a malformed URL or request. Fix the request; retrying it as it is fails the same way */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -976,7 +960,7 @@ export interface operations {
                     "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description IDEMPOTENCY_CONFLICT: the idempotency_key was used with a different body (or, for a cobrar/token, by the other step first: a cobrar without token takes the key); REVERSO_EXISTENTE: the operation already has its one reverso, named in `reverso` (query it with /consultar); TOKEN_EN_CURSO: the token of this idempotency_key is not recorded yet, retry the cobrar with the same key */
+            /** @description IDEMPOTENCY_CONFLICT: The idempotency_key was used with a different body (or, for a cobrar/token, by the other step first: a cobrar without token takes the key); nothing is stored or sent. Use a new key for a new operation; REVERSO_EXISTENTE: The operation already has its one reverso, named in `reverso` (query it with /consultar); nothing is stored or sent; TOKEN_EN_CURSO: The token of this idempotency_key is not recorded yet; retry the cobrar with the same key */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -994,7 +978,7 @@ export interface operations {
                     "application/json": components["schemas"]["PayloadTooLargeError"];
                 };
             };
-            /** @description Not `application/json` in UTF-8 */
+            /** @description Not `application/json`, or a charset other than UTF-8 */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -1003,7 +987,7 @@ export interface operations {
                     "application/json": components["schemas"]["UnsupportedMediaTypeError"];
                 };
             };
-            /** @description TOKEN_MISMATCH: a cobrar whose monto, cobrador or pagador differs from its token (same idempotency_key); ACCOUNT_NOT_REGISTERED (live): ordenante, cobrador or cuenta is not one of your registered accounts (`detail` names each field; nothing is stored or sent); BANCO_NO_DISPONIBLE: no enabled bank serves the account, or the bank refused the query; DESTINATION_REFUSED: a webhook URL to an address webhooks may not reach; ENDPOINT_LIMIT: the mode has its 10 webhook endpoints already */
+            /** @description TOKEN_MISMATCH: A cobrar whose monto, cobrador or pagador differs from its token (same idempotency_key); ACCOUNT_NOT_REGISTERED: Live: ordenante, cobrador or cuenta is not one of your registered accounts; nothing is stored or sent. Register it with the operator; BANCO_NO_DISPONIBLE: No enabled bank serves the account; as the code of a balance or statement read, the bank refused the query (a `motivo_rechazo`, like the other such codes below); DESTINATION_REFUSED: A webhook URL to an address webhooks may not reach; ENDPOINT_LIMIT: The mode has its 10 webhook endpoints already: delete one first; any other `motivo_rechazo`: A balance or statement read the bank refused, named by its `motivo_rechazo` (API contract 7.2) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -1012,7 +996,7 @@ export interface operations {
                     "application/json": components["schemas"]["RefusedRequestError"];
                 };
             };
-            /** @description A valid key over its own request budget (see the `RateLimit-*` headers), or a request without a valid key from an address that sent too many of them; see `retry-after`. A valid key is never refused because of failed requests, its own or anyone else's */
+            /** @description A valid key over its own request budget (every answer to a valid key carries `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset`), or a request without a valid key from an address that sent too many of them; retry after `retry-after` seconds. A valid key is never refused because of failed requests, its own or anyone else's, nor because of other keys or its address */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying (until the current one-minute window ends). */
@@ -1029,7 +1013,7 @@ export interface operations {
                     "application/json": components["schemas"]["RateLimitedError"];
                 };
             };
-            /** @description A dependency (store, bus or bank) is unreachable; retry later */
+            /** @description A dependency (store, bus or bank) is unreachable; retry later with the same idempotency_key */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -1070,7 +1054,7 @@ export interface operations {
                     "application/json": components["schemas"]["Resultado"];
                 };
             };
-            /** @description A field, the query, the JSON itself or the URL is invalid; `detail` names each */
+            /** @description A field, the query, the JSON itself or the URL is invalid: JSON that is malformed, not UTF-8, nested deeper than 32 levels or with a duplicate key; a lone surrogate in any string; a control or invisible character in `nombre` or `concepto` (bidi overrides, zero-width characters, U+FEFF, private use, noncharacters: see their schemas); a malformed URL or request. Fix the request; retrying it as it is fails the same way */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1088,7 +1072,7 @@ export interface operations {
                     "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description IDEMPOTENCY_CONFLICT: the idempotency_key was used with a different body (or, for a cobrar/token, by the other step first: a cobrar without token takes the key); REVERSO_EXISTENTE: the operation already has its one reverso, named in `reverso` (query it with /consultar); TOKEN_EN_CURSO: the token of this idempotency_key is not recorded yet, retry the cobrar with the same key */
+            /** @description IDEMPOTENCY_CONFLICT: The idempotency_key was used with a different body (or, for a cobrar/token, by the other step first: a cobrar without token takes the key); nothing is stored or sent. Use a new key for a new operation; REVERSO_EXISTENTE: The operation already has its one reverso, named in `reverso` (query it with /consultar); nothing is stored or sent; TOKEN_EN_CURSO: The token of this idempotency_key is not recorded yet; retry the cobrar with the same key */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -1106,7 +1090,7 @@ export interface operations {
                     "application/json": components["schemas"]["PayloadTooLargeError"];
                 };
             };
-            /** @description Not `application/json` in UTF-8 */
+            /** @description Not `application/json`, or a charset other than UTF-8 */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -1115,7 +1099,7 @@ export interface operations {
                     "application/json": components["schemas"]["UnsupportedMediaTypeError"];
                 };
             };
-            /** @description TOKEN_MISMATCH: a cobrar whose monto, cobrador or pagador differs from its token (same idempotency_key); ACCOUNT_NOT_REGISTERED (live): ordenante, cobrador or cuenta is not one of your registered accounts (`detail` names each field; nothing is stored or sent); BANCO_NO_DISPONIBLE: no enabled bank serves the account, or the bank refused the query; DESTINATION_REFUSED: a webhook URL to an address webhooks may not reach; ENDPOINT_LIMIT: the mode has its 10 webhook endpoints already */
+            /** @description TOKEN_MISMATCH: A cobrar whose monto, cobrador or pagador differs from its token (same idempotency_key); ACCOUNT_NOT_REGISTERED: Live: ordenante, cobrador or cuenta is not one of your registered accounts; nothing is stored or sent. Register it with the operator; BANCO_NO_DISPONIBLE: No enabled bank serves the account; as the code of a balance or statement read, the bank refused the query (a `motivo_rechazo`, like the other such codes below); DESTINATION_REFUSED: A webhook URL to an address webhooks may not reach; ENDPOINT_LIMIT: The mode has its 10 webhook endpoints already: delete one first; any other `motivo_rechazo`: A balance or statement read the bank refused, named by its `motivo_rechazo` (API contract 7.2) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -1124,7 +1108,7 @@ export interface operations {
                     "application/json": components["schemas"]["RefusedRequestError"];
                 };
             };
-            /** @description A valid key over its own request budget (see the `RateLimit-*` headers), or a request without a valid key from an address that sent too many of them; see `retry-after`. A valid key is never refused because of failed requests, its own or anyone else's */
+            /** @description A valid key over its own request budget (every answer to a valid key carries `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset`), or a request without a valid key from an address that sent too many of them; retry after `retry-after` seconds. A valid key is never refused because of failed requests, its own or anyone else's, nor because of other keys or its address */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying (until the current one-minute window ends). */
@@ -1141,7 +1125,7 @@ export interface operations {
                     "application/json": components["schemas"]["RateLimitedError"];
                 };
             };
-            /** @description A dependency (store, bus or bank) is unreachable; retry later */
+            /** @description A dependency (store, bus or bank) is unreachable; retry later with the same idempotency_key */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -1182,7 +1166,7 @@ export interface operations {
                     "application/json": components["schemas"]["Resultado"];
                 };
             };
-            /** @description A field, the query, the JSON itself or the URL is invalid; `detail` names each */
+            /** @description A field, the query, the JSON itself or the URL is invalid: JSON that is malformed, not UTF-8, nested deeper than 32 levels or with a duplicate key; a lone surrogate in any string; a control or invisible character in `nombre` or `concepto` (bidi overrides, zero-width characters, U+FEFF, private use, noncharacters: see their schemas); a malformed URL or request. Fix the request; retrying it as it is fails the same way */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1200,7 +1184,7 @@ export interface operations {
                     "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description No operation with that id for this merchant and mode */
+            /** @description No such operation, endpoint or delivery for this merchant and mode, or no such path */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -1209,7 +1193,7 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description IDEMPOTENCY_CONFLICT: the idempotency_key was used with a different body (or, for a cobrar/token, by the other step first: a cobrar without token takes the key); REVERSO_EXISTENTE: the operation already has its one reverso, named in `reverso` (query it with /consultar); TOKEN_EN_CURSO: the token of this idempotency_key is not recorded yet, retry the cobrar with the same key */
+            /** @description IDEMPOTENCY_CONFLICT: The idempotency_key was used with a different body (or, for a cobrar/token, by the other step first: a cobrar without token takes the key); nothing is stored or sent. Use a new key for a new operation; REVERSO_EXISTENTE: The operation already has its one reverso, named in `reverso` (query it with /consultar); nothing is stored or sent; TOKEN_EN_CURSO: The token of this idempotency_key is not recorded yet; retry the cobrar with the same key */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -1227,7 +1211,7 @@ export interface operations {
                     "application/json": components["schemas"]["PayloadTooLargeError"];
                 };
             };
-            /** @description Not `application/json` in UTF-8 */
+            /** @description Not `application/json`, or a charset other than UTF-8 */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -1236,7 +1220,7 @@ export interface operations {
                     "application/json": components["schemas"]["UnsupportedMediaTypeError"];
                 };
             };
-            /** @description A valid key over its own request budget (see the `RateLimit-*` headers), or a request without a valid key from an address that sent too many of them; see `retry-after`. A valid key is never refused because of failed requests, its own or anyone else's */
+            /** @description A valid key over its own request budget (every answer to a valid key carries `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset`), or a request without a valid key from an address that sent too many of them; retry after `retry-after` seconds. A valid key is never refused because of failed requests, its own or anyone else's, nor because of other keys or its address */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying (until the current one-minute window ends). */
@@ -1253,7 +1237,7 @@ export interface operations {
                     "application/json": components["schemas"]["RateLimitedError"];
                 };
             };
-            /** @description A dependency (store, bus or bank) is unreachable; retry later */
+            /** @description A dependency (store, bus or bank) is unreachable; retry later with the same idempotency_key */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -1292,7 +1276,7 @@ export interface operations {
                     "application/json": components["schemas"]["Resultado"];
                 };
             };
-            /** @description A field, the query, the JSON itself or the URL is invalid; `detail` names each */
+            /** @description A field, the query, the JSON itself or the URL is invalid: JSON that is malformed, not UTF-8, nested deeper than 32 levels or with a duplicate key; a lone surrogate in any string; a control or invisible character in `nombre` or `concepto` (bidi overrides, zero-width characters, U+FEFF, private use, noncharacters: see their schemas); a malformed URL or request. Fix the request; retrying it as it is fails the same way */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1310,7 +1294,7 @@ export interface operations {
                     "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description No operation with that id for this merchant and mode */
+            /** @description No such operation, endpoint or delivery for this merchant and mode, or no such path */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -1328,7 +1312,7 @@ export interface operations {
                     "application/json": components["schemas"]["PayloadTooLargeError"];
                 };
             };
-            /** @description Not `application/json` in UTF-8 */
+            /** @description Not `application/json`, or a charset other than UTF-8 */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -1337,7 +1321,7 @@ export interface operations {
                     "application/json": components["schemas"]["UnsupportedMediaTypeError"];
                 };
             };
-            /** @description A valid key over its own request budget (see the `RateLimit-*` headers), or a request without a valid key from an address that sent too many of them; see `retry-after`. A valid key is never refused because of failed requests, its own or anyone else's */
+            /** @description A valid key over its own request budget (every answer to a valid key carries `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset`), or a request without a valid key from an address that sent too many of them; retry after `retry-after` seconds. A valid key is never refused because of failed requests, its own or anyone else's, nor because of other keys or its address */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying (until the current one-minute window ends). */
@@ -1354,7 +1338,7 @@ export interface operations {
                     "application/json": components["schemas"]["RateLimitedError"];
                 };
             };
-            /** @description A dependency (store, bus or bank) is unreachable; retry later */
+            /** @description A dependency (store, bus or bank) is unreachable; retry later with the same idempotency_key */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -1389,7 +1373,7 @@ export interface operations {
                     "application/json": components["schemas"]["BancoCatalogo"][];
                 };
             };
-            /** @description A field, the query, the JSON itself or the URL is invalid; `detail` names each */
+            /** @description A field, the query, the JSON itself or the URL is invalid: JSON that is malformed, not UTF-8, nested deeper than 32 levels or with a duplicate key; a lone surrogate in any string; a control or invisible character in `nombre` or `concepto` (bidi overrides, zero-width characters, U+FEFF, private use, noncharacters: see their schemas); a malformed URL or request. Fix the request; retrying it as it is fails the same way */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1407,7 +1391,7 @@ export interface operations {
                     "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description A valid key over its own request budget (see the `RateLimit-*` headers), or a request without a valid key from an address that sent too many of them; see `retry-after`. A valid key is never refused because of failed requests, its own or anyone else's */
+            /** @description A valid key over its own request budget (every answer to a valid key carries `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset`), or a request without a valid key from an address that sent too many of them; retry after `retry-after` seconds. A valid key is never refused because of failed requests, its own or anyone else's, nor because of other keys or its address */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying (until the current one-minute window ends). */
@@ -1424,7 +1408,7 @@ export interface operations {
                     "application/json": components["schemas"]["RateLimitedError"];
                 };
             };
-            /** @description A dependency (store, bus or bank) is unreachable; retry later */
+            /** @description A dependency (store, bus or bank) is unreachable; retry later with the same idempotency_key */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -1467,7 +1451,7 @@ export interface operations {
                     "application/json": components["schemas"]["Saldo"];
                 };
             };
-            /** @description A field, the query, the JSON itself or the URL is invalid; `detail` names each */
+            /** @description A field, the query, the JSON itself or the URL is invalid: JSON that is malformed, not UTF-8, nested deeper than 32 levels or with a duplicate key; a lone surrogate in any string; a control or invisible character in `nombre` or `concepto` (bidi overrides, zero-width characters, U+FEFF, private use, noncharacters: see their schemas); a malformed URL or request. Fix the request; retrying it as it is fails the same way */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1485,7 +1469,7 @@ export interface operations {
                     "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description No operation with that id for this merchant and mode */
+            /** @description No such operation, endpoint or delivery for this merchant and mode, or no such path */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -1494,7 +1478,7 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description TOKEN_MISMATCH: a cobrar whose monto, cobrador or pagador differs from its token (same idempotency_key); ACCOUNT_NOT_REGISTERED (live): ordenante, cobrador or cuenta is not one of your registered accounts (`detail` names each field; nothing is stored or sent); BANCO_NO_DISPONIBLE: no enabled bank serves the account, or the bank refused the query; DESTINATION_REFUSED: a webhook URL to an address webhooks may not reach; ENDPOINT_LIMIT: the mode has its 10 webhook endpoints already */
+            /** @description TOKEN_MISMATCH: A cobrar whose monto, cobrador or pagador differs from its token (same idempotency_key); ACCOUNT_NOT_REGISTERED: Live: ordenante, cobrador or cuenta is not one of your registered accounts; nothing is stored or sent. Register it with the operator; BANCO_NO_DISPONIBLE: No enabled bank serves the account; as the code of a balance or statement read, the bank refused the query (a `motivo_rechazo`, like the other such codes below); DESTINATION_REFUSED: A webhook URL to an address webhooks may not reach; ENDPOINT_LIMIT: The mode has its 10 webhook endpoints already: delete one first; any other `motivo_rechazo`: A balance or statement read the bank refused, named by its `motivo_rechazo` (API contract 7.2) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -1503,7 +1487,7 @@ export interface operations {
                     "application/json": components["schemas"]["RefusedRequestError"];
                 };
             };
-            /** @description A valid key over its own request budget (see the `RateLimit-*` headers), or a request without a valid key from an address that sent too many of them; see `retry-after`. A valid key is never refused because of failed requests, its own or anyone else's */
+            /** @description A valid key over its own request budget (every answer to a valid key carries `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset`), or a request without a valid key from an address that sent too many of them; retry after `retry-after` seconds. A valid key is never refused because of failed requests, its own or anyone else's, nor because of other keys or its address */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying (until the current one-minute window ends). */
@@ -1520,7 +1504,7 @@ export interface operations {
                     "application/json": components["schemas"]["RateLimitedError"];
                 };
             };
-            /** @description A dependency (store, bus or bank) is unreachable; retry later */
+            /** @description A dependency (store, bus or bank) is unreachable; retry later with the same idempotency_key */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -1578,7 +1562,7 @@ export interface operations {
                     "application/json": components["schemas"]["Movimientos"];
                 };
             };
-            /** @description A field, the query, the JSON itself or the URL is invalid; `detail` names each */
+            /** @description A field, the query, the JSON itself or the URL is invalid: JSON that is malformed, not UTF-8, nested deeper than 32 levels or with a duplicate key; a lone surrogate in any string; a control or invisible character in `nombre` or `concepto` (bidi overrides, zero-width characters, U+FEFF, private use, noncharacters: see their schemas); a malformed URL or request. Fix the request; retrying it as it is fails the same way */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1596,7 +1580,7 @@ export interface operations {
                     "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description No operation with that id for this merchant and mode */
+            /** @description No such operation, endpoint or delivery for this merchant and mode, or no such path */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -1605,7 +1589,7 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description TOKEN_MISMATCH: a cobrar whose monto, cobrador or pagador differs from its token (same idempotency_key); ACCOUNT_NOT_REGISTERED (live): ordenante, cobrador or cuenta is not one of your registered accounts (`detail` names each field; nothing is stored or sent); BANCO_NO_DISPONIBLE: no enabled bank serves the account, or the bank refused the query; DESTINATION_REFUSED: a webhook URL to an address webhooks may not reach; ENDPOINT_LIMIT: the mode has its 10 webhook endpoints already */
+            /** @description TOKEN_MISMATCH: A cobrar whose monto, cobrador or pagador differs from its token (same idempotency_key); ACCOUNT_NOT_REGISTERED: Live: ordenante, cobrador or cuenta is not one of your registered accounts; nothing is stored or sent. Register it with the operator; BANCO_NO_DISPONIBLE: No enabled bank serves the account; as the code of a balance or statement read, the bank refused the query (a `motivo_rechazo`, like the other such codes below); DESTINATION_REFUSED: A webhook URL to an address webhooks may not reach; ENDPOINT_LIMIT: The mode has its 10 webhook endpoints already: delete one first; any other `motivo_rechazo`: A balance or statement read the bank refused, named by its `motivo_rechazo` (API contract 7.2) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -1614,7 +1598,7 @@ export interface operations {
                     "application/json": components["schemas"]["RefusedRequestError"];
                 };
             };
-            /** @description A valid key over its own request budget (see the `RateLimit-*` headers), or a request without a valid key from an address that sent too many of them; see `retry-after`. A valid key is never refused because of failed requests, its own or anyone else's */
+            /** @description A valid key over its own request budget (every answer to a valid key carries `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset`), or a request without a valid key from an address that sent too many of them; retry after `retry-after` seconds. A valid key is never refused because of failed requests, its own or anyone else's, nor because of other keys or its address */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying (until the current one-minute window ends). */
@@ -1631,7 +1615,7 @@ export interface operations {
                     "application/json": components["schemas"]["RateLimitedError"];
                 };
             };
-            /** @description A dependency (store, bus or bank) is unreachable; retry later */
+            /** @description A dependency (store, bus or bank) is unreachable; retry later with the same idempotency_key */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -1709,7 +1693,7 @@ export interface operations {
                     "application/json": components["schemas"]["Transacciones"];
                 };
             };
-            /** @description A field, the query, the JSON itself or the URL is invalid; `detail` names each */
+            /** @description A field, the query, the JSON itself or the URL is invalid: JSON that is malformed, not UTF-8, nested deeper than 32 levels or with a duplicate key; a lone surrogate in any string; a control or invisible character in `nombre` or `concepto` (bidi overrides, zero-width characters, U+FEFF, private use, noncharacters: see their schemas); a malformed URL or request. Fix the request; retrying it as it is fails the same way */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1727,7 +1711,7 @@ export interface operations {
                     "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description A valid key over its own request budget (see the `RateLimit-*` headers), or a request without a valid key from an address that sent too many of them; see `retry-after`. A valid key is never refused because of failed requests, its own or anyone else's */
+            /** @description A valid key over its own request budget (every answer to a valid key carries `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset`), or a request without a valid key from an address that sent too many of them; retry after `retry-after` seconds. A valid key is never refused because of failed requests, its own or anyone else's, nor because of other keys or its address */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying (until the current one-minute window ends). */
@@ -1744,7 +1728,7 @@ export interface operations {
                     "application/json": components["schemas"]["RateLimitedError"];
                 };
             };
-            /** @description A dependency (store, bus or bank) is unreachable; retry later */
+            /** @description A dependency (store, bus or bank) is unreachable; retry later with the same idempotency_key */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -1782,7 +1766,7 @@ export interface operations {
                     "application/json": components["schemas"]["TransaccionDetalle"];
                 };
             };
-            /** @description A field, the query, the JSON itself or the URL is invalid; `detail` names each */
+            /** @description A field, the query, the JSON itself or the URL is invalid: JSON that is malformed, not UTF-8, nested deeper than 32 levels or with a duplicate key; a lone surrogate in any string; a control or invisible character in `nombre` or `concepto` (bidi overrides, zero-width characters, U+FEFF, private use, noncharacters: see their schemas); a malformed URL or request. Fix the request; retrying it as it is fails the same way */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1800,7 +1784,7 @@ export interface operations {
                     "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description No operation with that id for this merchant and mode */
+            /** @description No such operation, endpoint or delivery for this merchant and mode, or no such path */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -1809,7 +1793,7 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description A valid key over its own request budget (see the `RateLimit-*` headers), or a request without a valid key from an address that sent too many of them; see `retry-after`. A valid key is never refused because of failed requests, its own or anyone else's */
+            /** @description A valid key over its own request budget (every answer to a valid key carries `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset`), or a request without a valid key from an address that sent too many of them; retry after `retry-after` seconds. A valid key is never refused because of failed requests, its own or anyone else's, nor because of other keys or its address */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying (until the current one-minute window ends). */
@@ -1826,7 +1810,7 @@ export interface operations {
                     "application/json": components["schemas"]["RateLimitedError"];
                 };
             };
-            /** @description A dependency (store, bus or bank) is unreachable; retry later */
+            /** @description A dependency (store, bus or bank) is unreachable; retry later with the same idempotency_key */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -1861,7 +1845,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookEndpoint"][];
                 };
             };
-            /** @description A field, the query, the JSON itself or the URL is invalid; `detail` names each */
+            /** @description A field, the query, the JSON itself or the URL is invalid: JSON that is malformed, not UTF-8, nested deeper than 32 levels or with a duplicate key; a lone surrogate in any string; a control or invisible character in `nombre` or `concepto` (bidi overrides, zero-width characters, U+FEFF, private use, noncharacters: see their schemas); a malformed URL or request. Fix the request; retrying it as it is fails the same way */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1879,7 +1863,7 @@ export interface operations {
                     "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description A valid key over its own request budget (see the `RateLimit-*` headers), or a request without a valid key from an address that sent too many of them; see `retry-after`. A valid key is never refused because of failed requests, its own or anyone else's */
+            /** @description A valid key over its own request budget (every answer to a valid key carries `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset`), or a request without a valid key from an address that sent too many of them; retry after `retry-after` seconds. A valid key is never refused because of failed requests, its own or anyone else's, nor because of other keys or its address */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying (until the current one-minute window ends). */
@@ -1896,7 +1880,7 @@ export interface operations {
                     "application/json": components["schemas"]["RateLimitedError"];
                 };
             };
-            /** @description A dependency (store, bus or bank) is unreachable; retry later */
+            /** @description A dependency (store, bus or bank) is unreachable; retry later with the same idempotency_key */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -1935,7 +1919,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookEndpointWithSecret"];
                 };
             };
-            /** @description A field, the query, the JSON itself or the URL is invalid; `detail` names each */
+            /** @description A field, the query, the JSON itself or the URL is invalid: JSON that is malformed, not UTF-8, nested deeper than 32 levels or with a duplicate key; a lone surrogate in any string; a control or invisible character in `nombre` or `concepto` (bidi overrides, zero-width characters, U+FEFF, private use, noncharacters: see their schemas); a malformed URL or request. Fix the request; retrying it as it is fails the same way */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1962,7 +1946,7 @@ export interface operations {
                     "application/json": components["schemas"]["PayloadTooLargeError"];
                 };
             };
-            /** @description Not `application/json` in UTF-8 */
+            /** @description Not `application/json`, or a charset other than UTF-8 */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -1971,7 +1955,7 @@ export interface operations {
                     "application/json": components["schemas"]["UnsupportedMediaTypeError"];
                 };
             };
-            /** @description TOKEN_MISMATCH: a cobrar whose monto, cobrador or pagador differs from its token (same idempotency_key); ACCOUNT_NOT_REGISTERED (live): ordenante, cobrador or cuenta is not one of your registered accounts (`detail` names each field; nothing is stored or sent); BANCO_NO_DISPONIBLE: no enabled bank serves the account, or the bank refused the query; DESTINATION_REFUSED: a webhook URL to an address webhooks may not reach; ENDPOINT_LIMIT: the mode has its 10 webhook endpoints already */
+            /** @description TOKEN_MISMATCH: A cobrar whose monto, cobrador or pagador differs from its token (same idempotency_key); ACCOUNT_NOT_REGISTERED: Live: ordenante, cobrador or cuenta is not one of your registered accounts; nothing is stored or sent. Register it with the operator; BANCO_NO_DISPONIBLE: No enabled bank serves the account; as the code of a balance or statement read, the bank refused the query (a `motivo_rechazo`, like the other such codes below); DESTINATION_REFUSED: A webhook URL to an address webhooks may not reach; ENDPOINT_LIMIT: The mode has its 10 webhook endpoints already: delete one first; any other `motivo_rechazo`: A balance or statement read the bank refused, named by its `motivo_rechazo` (API contract 7.2) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -1980,7 +1964,7 @@ export interface operations {
                     "application/json": components["schemas"]["RefusedRequestError"];
                 };
             };
-            /** @description A valid key over its own request budget (see the `RateLimit-*` headers), or a request without a valid key from an address that sent too many of them; see `retry-after`. A valid key is never refused because of failed requests, its own or anyone else's */
+            /** @description A valid key over its own request budget (every answer to a valid key carries `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset`), or a request without a valid key from an address that sent too many of them; retry after `retry-after` seconds. A valid key is never refused because of failed requests, its own or anyone else's, nor because of other keys or its address */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying (until the current one-minute window ends). */
@@ -1997,7 +1981,7 @@ export interface operations {
                     "application/json": components["schemas"]["RateLimitedError"];
                 };
             };
-            /** @description A dependency (store, bus or bank) is unreachable; retry later */
+            /** @description A dependency (store, bus or bank) is unreachable; retry later with the same idempotency_key */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -2038,7 +2022,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookEndpointEliminado"];
                 };
             };
-            /** @description A field, the query, the JSON itself or the URL is invalid; `detail` names each */
+            /** @description A field, the query, the JSON itself or the URL is invalid: JSON that is malformed, not UTF-8, nested deeper than 32 levels or with a duplicate key; a lone surrogate in any string; a control or invisible character in `nombre` or `concepto` (bidi overrides, zero-width characters, U+FEFF, private use, noncharacters: see their schemas); a malformed URL or request. Fix the request; retrying it as it is fails the same way */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2065,7 +2049,7 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description A valid key over its own request budget (see the `RateLimit-*` headers), or a request without a valid key from an address that sent too many of them; see `retry-after`. A valid key is never refused because of failed requests, its own or anyone else's */
+            /** @description A valid key over its own request budget (every answer to a valid key carries `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset`), or a request without a valid key from an address that sent too many of them; retry after `retry-after` seconds. A valid key is never refused because of failed requests, its own or anyone else's, nor because of other keys or its address */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying (until the current one-minute window ends). */
@@ -2082,7 +2066,7 @@ export interface operations {
                     "application/json": components["schemas"]["RateLimitedError"];
                 };
             };
-            /** @description A dependency (store, bus or bank) is unreachable; retry later */
+            /** @description A dependency (store, bus or bank) is unreachable; retry later with the same idempotency_key */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -2127,7 +2111,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookEndpoint"];
                 };
             };
-            /** @description A field, the query, the JSON itself or the URL is invalid; `detail` names each */
+            /** @description A field, the query, the JSON itself or the URL is invalid: JSON that is malformed, not UTF-8, nested deeper than 32 levels or with a duplicate key; a lone surrogate in any string; a control or invisible character in `nombre` or `concepto` (bidi overrides, zero-width characters, U+FEFF, private use, noncharacters: see their schemas); a malformed URL or request. Fix the request; retrying it as it is fails the same way */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2163,7 +2147,7 @@ export interface operations {
                     "application/json": components["schemas"]["PayloadTooLargeError"];
                 };
             };
-            /** @description Not `application/json` in UTF-8 */
+            /** @description Not `application/json`, or a charset other than UTF-8 */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -2172,7 +2156,7 @@ export interface operations {
                     "application/json": components["schemas"]["UnsupportedMediaTypeError"];
                 };
             };
-            /** @description A valid key over its own request budget (see the `RateLimit-*` headers), or a request without a valid key from an address that sent too many of them; see `retry-after`. A valid key is never refused because of failed requests, its own or anyone else's */
+            /** @description A valid key over its own request budget (every answer to a valid key carries `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset`), or a request without a valid key from an address that sent too many of them; retry after `retry-after` seconds. A valid key is never refused because of failed requests, its own or anyone else's, nor because of other keys or its address */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying (until the current one-minute window ends). */
@@ -2189,7 +2173,7 @@ export interface operations {
                     "application/json": components["schemas"]["RateLimitedError"];
                 };
             };
-            /** @description A dependency (store, bus or bank) is unreachable; retry later */
+            /** @description A dependency (store, bus or bank) is unreachable; retry later with the same idempotency_key */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -2230,7 +2214,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookEndpointWithSecret"];
                 };
             };
-            /** @description A field, the query, the JSON itself or the URL is invalid; `detail` names each */
+            /** @description A field, the query, the JSON itself or the URL is invalid: JSON that is malformed, not UTF-8, nested deeper than 32 levels or with a duplicate key; a lone surrogate in any string; a control or invisible character in `nombre` or `concepto` (bidi overrides, zero-width characters, U+FEFF, private use, noncharacters: see their schemas); a malformed URL or request. Fix the request; retrying it as it is fails the same way */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2257,7 +2241,7 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description A valid key over its own request budget (see the `RateLimit-*` headers), or a request without a valid key from an address that sent too many of them; see `retry-after`. A valid key is never refused because of failed requests, its own or anyone else's */
+            /** @description A valid key over its own request budget (every answer to a valid key carries `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset`), or a request without a valid key from an address that sent too many of them; retry after `retry-after` seconds. A valid key is never refused because of failed requests, its own or anyone else's, nor because of other keys or its address */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying (until the current one-minute window ends). */
@@ -2274,7 +2258,7 @@ export interface operations {
                     "application/json": components["schemas"]["RateLimitedError"];
                 };
             };
-            /** @description A dependency (store, bus or bank) is unreachable; retry later */
+            /** @description A dependency (store, bus or bank) is unreachable; retry later with the same idempotency_key */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -2315,7 +2299,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookEntrega"][];
                 };
             };
-            /** @description A field, the query, the JSON itself or the URL is invalid; `detail` names each */
+            /** @description A field, the query, the JSON itself or the URL is invalid: JSON that is malformed, not UTF-8, nested deeper than 32 levels or with a duplicate key; a lone surrogate in any string; a control or invisible character in `nombre` or `concepto` (bidi overrides, zero-width characters, U+FEFF, private use, noncharacters: see their schemas); a malformed URL or request. Fix the request; retrying it as it is fails the same way */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2342,7 +2326,7 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description A valid key over its own request budget (see the `RateLimit-*` headers), or a request without a valid key from an address that sent too many of them; see `retry-after`. A valid key is never refused because of failed requests, its own or anyone else's */
+            /** @description A valid key over its own request budget (every answer to a valid key carries `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset`), or a request without a valid key from an address that sent too many of them; retry after `retry-after` seconds. A valid key is never refused because of failed requests, its own or anyone else's, nor because of other keys or its address */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying (until the current one-minute window ends). */
@@ -2359,7 +2343,7 @@ export interface operations {
                     "application/json": components["schemas"]["RateLimitedError"];
                 };
             };
-            /** @description A dependency (store, bus or bank) is unreachable; retry later */
+            /** @description A dependency (store, bus or bank) is unreachable; retry later with the same idempotency_key */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -2400,7 +2384,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookEntrega"][];
                 };
             };
-            /** @description A field, the query, the JSON itself or the URL is invalid; `detail` names each */
+            /** @description A field, the query, the JSON itself or the URL is invalid: JSON that is malformed, not UTF-8, nested deeper than 32 levels or with a duplicate key; a lone surrogate in any string; a control or invisible character in `nombre` or `concepto` (bidi overrides, zero-width characters, U+FEFF, private use, noncharacters: see their schemas); a malformed URL or request. Fix the request; retrying it as it is fails the same way */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2427,7 +2411,7 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description A valid key over its own request budget (see the `RateLimit-*` headers), or a request without a valid key from an address that sent too many of them; see `retry-after`. A valid key is never refused because of failed requests, its own or anyone else's */
+            /** @description A valid key over its own request budget (every answer to a valid key carries `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset`), or a request without a valid key from an address that sent too many of them; retry after `retry-after` seconds. A valid key is never refused because of failed requests, its own or anyone else's, nor because of other keys or its address */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying (until the current one-minute window ends). */
@@ -2444,7 +2428,7 @@ export interface operations {
                     "application/json": components["schemas"]["RateLimitedError"];
                 };
             };
-            /** @description A dependency (store, bus or bank) is unreachable; retry later */
+            /** @description A dependency (store, bus or bank) is unreachable; retry later with the same idempotency_key */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -2485,7 +2469,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookEntrega"];
                 };
             };
-            /** @description A field, the query, the JSON itself or the URL is invalid; `detail` names each */
+            /** @description A field, the query, the JSON itself or the URL is invalid: JSON that is malformed, not UTF-8, nested deeper than 32 levels or with a duplicate key; a lone surrogate in any string; a control or invisible character in `nombre` or `concepto` (bidi overrides, zero-width characters, U+FEFF, private use, noncharacters: see their schemas); a malformed URL or request. Fix the request; retrying it as it is fails the same way */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2512,7 +2496,7 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description A valid key over its own request budget (see the `RateLimit-*` headers), or a request without a valid key from an address that sent too many of them; see `retry-after`. A valid key is never refused because of failed requests, its own or anyone else's */
+            /** @description A valid key over its own request budget (every answer to a valid key carries `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset`), or a request without a valid key from an address that sent too many of them; retry after `retry-after` seconds. A valid key is never refused because of failed requests, its own or anyone else's, nor because of other keys or its address */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying (until the current one-minute window ends). */
@@ -2529,7 +2513,7 @@ export interface operations {
                     "application/json": components["schemas"]["RateLimitedError"];
                 };
             };
-            /** @description A dependency (store, bus or bank) is unreachable; retry later */
+            /** @description A dependency (store, bus or bank) is unreachable; retry later with the same idempotency_key */
             503: {
                 headers: {
                     [name: string]: unknown;

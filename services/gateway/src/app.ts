@@ -21,6 +21,7 @@ import { adminGuard, installAuth } from './auth';
 import { KeyCache } from './key-cache';
 import { clientErrorHandler, frameworkErrors, installErrorHandling } from './errors';
 import { BodyRefused, parseJsonBody } from './json';
+import { sendError } from './problem';
 import { bodyUnread, INJECTED_ADDRESS, Throttle } from './throttle';
 import { mcpRoutes } from './mcp/http';
 import { Operations } from './operations';
@@ -297,7 +298,7 @@ async function buildOperator(deps: GatewayDeps, keys: KeyCache): Promise<Fastify
       return { status: 'ready' };
     } catch (error) {
       request.log.warn({ error: error instanceof Error ? error.message : String(error) }, 'not ready');
-      return reply.code(503).send({ error: 'SERVICE_UNAVAILABLE', message: 'a dependency (store or bus) is unreachable' });
+      return sendError(reply, 'SERVICE_UNAVAILABLE', { message: 'a dependency (store or bus) is unreachable' });
     }
   });
 

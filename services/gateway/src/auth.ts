@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Mode } from '@switch/shared';
 import { DependencyDown } from './errors';
 import type { KeyCache, VerifiedKey } from './key-cache';
+import { sendError } from './problem';
 import type { Throttle } from './throttle';
 
 export interface Caller {
@@ -80,13 +81,11 @@ export function adminGuard(
     }
     if (seen && seen.count >= limits.maxFailures) {
       const retryAfter = Math.max(1, Math.ceil((seen.since + limits.lockoutMs - at) / 1000));
-      return reply
-        .code(429)
-        .header('retry-after', String(retryAfter))
-        .send({ error: 'RATE_LIMITED', message: `too many failed admin token attempts; retry after ${retryAfter} s` });
+      reply.header('retry-after', String(retryAfter));
+      return sendError(reply, 'RATE_LIMITED', { message: `too many failed admin token attempts; retry after ${retryAfter} s` });
     }
     prune(at);
     failures.set(ip, seen ? { count: seen.count + 1, since: seen.since } : { count: 1, since: at });
-    return reply.code(401).send({ error: 'unauthorized' });
+    return sendError(reply, 'unauthorized');
   };
 }

@@ -1,8 +1,8 @@
 import type { Socket } from 'node:net';
 import { STATUS_CODES } from 'node:http';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { HTTP_TEXT_PATTERNS, NONBLANK_TEXT_PATTERN, SchemaViolation, TEXT_RULE, UUID_PATTERN } from '@switch/shared';
-import { BodyRefused } from './json';
+import { errorStatus, HTTP_TEXT_PATTERNS, NONBLANK_TEXT_PATTERN, SchemaViolation, TEXT_RULE, UUID_PATTERN } from '@switch/shared';
+import { errorBody, HttpProblem, sendError } from './problem';
 import { bodyUnread } from './throttle';
 
 interface AjvLikeError {
@@ -10,16 +10,6 @@ interface AjvLikeError {
   instancePath: string;
   message?: string;
   params: Record<string, unknown>;
-}
-
-/** Thrown by handlers to answer a 4xx with a body in the house style. */
-export class HttpProblem extends Error {
-  constructor(
-    readonly statusCode: number,
-    readonly body: { error: string; message?: string; detail?: Record<string, string>; reverso?: string },
-  ) {
-    super(body.message ?? body.error);
-  }
 }
 
 /** A dependency (bus, store, bank) is down: 503 with a clear body (DESIGN "Bad input"). */
@@ -68,22 +58,14 @@ export function allowedMethods(app: FastifyInstance, url: string): string[] {
  */
 export function clientErrorHandler(error: Error & { code?: string }, socket: Socket): void {
   if (error.code === 'ECONNRESET' || socket.destroyed) return;
-  let status: number;
-  let body: object;
-  switch (error.code) {
-    case 'HPE_HEADER_OVERFLOW':
-      status = 431;
-      body = { error: 'HEADERS_TOO_LARGE', message: 'the request line and headers are too large' };
-      break;
-    case 'ERR_HTTP_REQUEST_TIMEOUT':
-      status = 408;
-      body = { error: 'REQUEST_TIMEOUT', message: 'the request did not arrive in time' };
-      break;
-    default:
-      status = 400;
-      body = { error: 'VALIDATION', detail: { request: 'is not a well-formed HTTP/1.1 request' } };
-  }
-  const text = JSON.stringify(body);
+  const problem =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? new HttpProblem('HEADERS_TOO_LARGE', { message: 'the request line and headers are too large' })
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? new HttpProblem('REQUEST_TIMEOUT', { message: 'the request did not arrive in time' })
+        : new HttpProblem('VALIDATION', { detail: { request: 'is not a well-formed HTTP/1.1 request' } });
+  const status = problem.statusCode;
+  const text = JSON.stringify(problem.body);
   if (socket.writable) {
     socket.write(
       `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\ncontent-type: application/json; charset=utf-8\r\ncache-control: no-store\r\n` +
@@ -95,8 +77,7 @@ export function clientErrorHandler(error: Error & { code?: string }, socket: Soc
 
 /** Router-level faults (a URL that cannot be decoded, a parameter too long): 400 in the house body. */
 export function frameworkErrors(error: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
-  void reply.code(400).send({
-    error: 'VALIDATION',
+  void sendError(reply, 'VALIDATION', {
     detail: { url: error.code === 'FST_ERR_BAD_URL' ? 'is not a valid URL' : error.message || 'is invalid' },
   });
 }
@@ -107,54 +88,50 @@ export function installErrorHandling(app: FastifyInstance): void {
     const allow = allowedMethods(app, request.url);
     if (bodyUnread(request)) reply.header('connection', 'close');
     if (allow.length) {
-      return reply
-        .code(405)
-        .header('allow', allow.join(', '))
-        .send({ error: 'METHOD_NOT_ALLOWED', message: `${request.method} is not served here; allowed: ${allow.join(', ')}` });
+      reply.header('allow', allow.join(', '));
+      return sendError(reply, 'METHOD_NOT_ALLOWED', { message: `${request.method} is not served here; allowed: ${allow.join(', ')}` });
     }
-    return reply.code(404).send({ error: 'NOT_FOUND' });
+    return sendError(reply, 'NOT_FOUND');
   };
   app.setNotFoundHandler(notFound);
   app.setErrorHandler((error: FastifyError & { validationContext?: string }, request, reply) => {
     // No route here: whatever the body (fastify reads it before the not-found handler), 404 or 405.
     if (request.is404) return notFound(request, reply);
     if (error instanceof HttpProblem) return reply.code(error.statusCode).send(error.body);
-    if (error instanceof BodyRefused) return reply.code(error.statusCode).send(error.body);
     if (error.validation) {
       const root = error.validationContext === 'querystring' ? 'query' : (error.validationContext ?? 'body');
-      return reply.code(400).send({ error: 'VALIDATION', detail: validationDetail(error.validation as AjvLikeError[], root) });
+      return sendError(reply, 'VALIDATION', { detail: validationDetail(error.validation as AjvLikeError[], root) });
     }
     switch (error.code) {
       case 'FST_ERR_CTP_BODY_TOO_LARGE':
         // The rest of the body is not read: the connection closes after the answer.
         if (bodyUnread(request)) reply.header('connection', 'close');
-        return reply.code(413).send({ error: 'PAYLOAD_TOO_LARGE', message: 'request body too large' });
+        return sendError(reply, 'PAYLOAD_TOO_LARGE', { message: 'request body too large' });
       case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+        // An invalid content-length keeps fastify's own status (400) with the media-type body.
         return reply
-          .code(error.statusCode ?? 415)
-          .send({ error: 'UNSUPPORTED_MEDIA_TYPE', message: 'send content-type: application/json' });
+          .code(error.statusCode ?? errorStatus('UNSUPPORTED_MEDIA_TYPE'))
+          .send(errorBody('UNSUPPORTED_MEDIA_TYPE', { message: 'send content-type: application/json' }));
       case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-        return reply.code(400).send({ error: 'VALIDATION', detail: { body: 'is required' } });
+        return sendError(reply, 'VALIDATION', { detail: { body: 'is required' } });
     }
-    if (error.statusCode === 429) return reply.code(429).send({ error: 'RATE_LIMITED', message: error.message });
+    if (error.statusCode === 429) return sendError(reply, 'RATE_LIMITED', { message: error.message });
     if (error.statusCode === 408 || (error as { code?: string }).code === 'ECONNRESET') {
-      return reply
-        .code(408)
-        .header('connection', 'close')
-        .send({ error: 'REQUEST_TIMEOUT', message: 'the request did not arrive in time' });
+      reply.header('connection', 'close');
+      return sendError(reply, 'REQUEST_TIMEOUT', { message: 'the request did not arrive in time' });
     }
     if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
       // Malformed JSON and other client faults the parser finds.
-      return reply.code(400).send({ error: 'VALIDATION', detail: { body: 'must be valid JSON' } });
+      return sendError(reply, 'VALIDATION', { detail: { body: 'must be valid JSON' } });
     }
     if (error instanceof DependencyDown || error instanceof SchemaViolation) {
       request.log.error({ err: error }, 'dependency unavailable');
-      return reply
-        .code(503)
-        .send({ error: 'SERVICE_UNAVAILABLE', message: 'the switch cannot reach a dependency; retry with the same idempotency_key' });
+      return sendError(reply, 'SERVICE_UNAVAILABLE', {
+        message: 'the switch cannot reach a dependency; retry with the same idempotency_key',
+      });
     }
     request.log.error({ err: error }, 'unhandled error');
-    return reply.code(500).send({ error: 'INTERNAL', message: 'unexpected error; retry with the same idempotency_key' });
+    return sendError(reply, 'INTERNAL', { message: 'unexpected error; retry with the same idempotency_key' });
   });
 }

@@ -4,20 +4,15 @@
  * refused before anything (authentication aside) looks at it.
  */
 
+import { HttpProblem } from './problem';
+
 /** Deepest nesting a body may have; the deepest valid request (an Instrumento in a body) is 3. */
 export const MAX_JSON_DEPTH = 32;
 
 /** A body the parser refuses: 400 VALIDATION with `detail`, or 415 for a charset other than UTF-8. */
-export class BodyRefused extends Error {
-  constructor(
-    readonly statusCode: 400 | 415,
-    readonly body: { error: string; message?: string; detail?: Record<string, string> },
-  ) {
-    super(body.message ?? JSON.stringify(body.detail));
-  }
-}
+export class BodyRefused extends HttpProblem {}
 
-const invalid = (path: string, reason: string) => new BodyRefused(400, { error: 'VALIDATION', detail: { [path || 'body']: reason } });
+const invalid = (path: string, reason: string) => new BodyRefused('VALIDATION', { detail: { [path || 'body']: reason } });
 
 /** `charset` of a content-type header, lower case, or undefined when it names none. */
 export function charsetOf(contentType: string | undefined): string | undefined {
@@ -163,8 +158,7 @@ const utf8Lenient = new TextDecoder('utf-8');
  */
 export function parseJsonBody(raw: Buffer, contentType: string | undefined): unknown {
   if (charsetsOf(contentType).some((charset) => charset !== 'utf-8' && charset !== 'utf8')) {
-    throw new BodyRefused(415, {
-      error: 'UNSUPPORTED_MEDIA_TYPE',
+    throw new BodyRefused('UNSUPPORTED_MEDIA_TYPE', {
       message: 'send content-type: application/json with UTF-8 (charset=utf-8 or none)',
     });
   }
@@ -183,7 +177,7 @@ export function parseJsonBody(raw: Buffer, contentType: string | undefined): unk
     }
     const detail: Record<string, string> = {};
     for (const p of paths.length ? paths : ['body']) detail[p] = 'must be valid UTF-8';
-    throw new BodyRefused(400, { error: 'VALIDATION', detail });
+    throw new BodyRefused('VALIDATION', { detail });
   }
   if (text.trim() === '') throw invalid('body', 'is required');
   scanStructure(text);

@@ -26,7 +26,8 @@ import {
   type TransactionEventMessage,
 } from '@switch/shared';
 import type { Caller } from './auth';
-import { DependencyDown, HttpProblem } from './errors';
+import { DependencyDown } from './errors';
+import { HttpProblem } from './problem';
 import type { Replies } from './reply';
 import { exampleOperation, exampleReverse } from './sandbox';
 
@@ -105,8 +106,7 @@ export class Operations {
     if (!claim.claimed && original?.claimedNow) await this.releaseOriginal(original.originalId, candidate);
     const txnId = claim.claimed ? candidate : claim.existing.txnId;
     if (!claim.claimed && claim.existing.fingerprint !== print) {
-      throw new HttpProblem(409, {
-        error: 'IDEMPOTENCY_CONFLICT',
+      throw new HttpProblem('IDEMPOTENCY_CONFLICT', {
         message:
           claim.existing.fingerprint === TOKENLESS_COBRAR
             ? `idempotency_key ${body.idempotency_key} was already taken by a cobrar without token; a token goes before its cobrar, under a new key`
@@ -148,8 +148,7 @@ export class Operations {
     if (held.claimed) return { originalId, reversoId: candidate, claimedNow: true };
     if (held.existing.scope === scope) return { originalId, reversoId: held.existing.reversoId, claimedNow: false };
     const reverso = held.existing.reversoId;
-    throw new HttpProblem(409, {
-      error: 'REVERSO_EXISTENTE',
+    throw new HttpProblem('REVERSO_EXISTENTE', {
       message: `operation ${originalId} already has its reverso ${reverso} (one reverso per operation); query it with /switch/v1/consultar`,
       reverso,
     });
@@ -304,15 +303,13 @@ export class Operations {
     const claim = taken.existing;
     const token = await this.deps.store.transactions.get(claim.txnId).catch(unavailable);
     if (token?.request.kind !== 'token') {
-      throw new HttpProblem(409, {
-        error: 'TOKEN_EN_CURSO',
+      throw new HttpProblem('TOKEN_EN_CURSO', {
         message: `the token of idempotency_key ${body.idempotency_key} is not recorded yet; retry the cobrar with the same key once the token has its answer`,
       });
     }
     const fields = tokenMismatch(token.request.body, body);
     if (fields.length === 0) return claim.txnId;
-    throw new HttpProblem(422, {
-      error: 'TOKEN_MISMATCH',
+    throw new HttpProblem('TOKEN_MISMATCH', {
       message: `the cobrar does not match the token ${token.id} of idempotency_key ${body.idempotency_key} in: ${fields.join(', ')}`,
       detail: Object.fromEntries(fields.map((f) => [f, 'differs from the token request'])),
     });
@@ -325,17 +322,15 @@ export class Operations {
    * the phone of one of its registered accounts. Test mode checks no register (SPEC 4.10.4).
    */
   private async assertOwnAccounts(caller: Caller, request: OperationRequest): Promise<void> {
-    const field = request.kind === 'pagar' ? 'ordenante' : request.kind === 'cobrar' || request.kind === 'token' ? 'cobrador' : null;
-    if (!field) return;
-    const instrument = (request.body as unknown as Record<string, { tipo: string; valor: string }>)[field]!;
+    if (request.kind === 'reverso') return;
+    const [field, instrument] = request.kind === 'pagar' ? ['ordenante', request.body.ordenante] : ['cobrador', request.body.cobrador];
     const { accounts } = this.deps.store;
     const own =
       instrument.tipo === 'cuenta'
         ? (await accounts.find('live', instrument.valor).catch(unavailable))?.merchantId === caller.merchantId
         : (await accounts.list(caller.merchantId, 'live').catch(unavailable)).some((a) => a.telefono === instrument.valor);
     if (!own) {
-      throw new HttpProblem(422, {
-        error: 'ACCOUNT_NOT_REGISTERED',
+      throw new HttpProblem('ACCOUNT_NOT_REGISTERED', {
         message: `${field} is not one of your registered accounts in live mode (register it with the operator: account add)`,
         detail: { [field]: 'is not one of your registered accounts' },
       });
@@ -346,7 +341,7 @@ export class Operations {
   private async assertOwned(caller: Caller, id: string): Promise<Transaction> {
     const tx = await this.deps.store.transactions.get(id).catch(unavailable);
     if (!tx || tx.merchantId !== caller.merchantId || tx.mode !== caller.mode) {
-      throw new HttpProblem(404, { error: 'NOT_FOUND', message: `no transaction ${id}` });
+      throw new HttpProblem('NOT_FOUND', { message: `no transaction ${id}` });
     }
     return tx;
   }

@@ -1,6 +1,7 @@
 import { parseSwitchKey } from '@switch/shared';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { VerifiedKey } from './key-cache';
+import { sendError } from './problem';
 
 /**
  * Throttling on the merchant port (docs/decisions/0007-throttling-by-key-verdict.md),
@@ -103,10 +104,8 @@ export class Throttle {
   private refuse(reply: FastifyReply, counter: WindowCounter, message: string): FastifyReply {
     const retry = counter.retryAfterSeconds();
     if (bodyUnread(reply.request)) reply.header('connection', 'close');
-    return reply
-      .code(429)
-      .header('retry-after', String(retry))
-      .send({ error: 'RATE_LIMITED', message: `${message}; retry after ${retry} s` });
+    reply.header('retry-after', String(retry));
+    return sendError(reply, 'RATE_LIMITED', { message: `${message}; retry after ${retry} s` });
   }
 
   /** Whether the request's address spent its budget of requests without a valid key. */
@@ -132,7 +131,7 @@ export class Throttle {
       }
       this.failures.add(address);
     }
-    return reply.code(401).send({ error: 'unauthorized' });
+    return sendError(reply, 'unauthorized');
   };
 
   /**

@@ -1,6 +1,7 @@
 /** The panel's words: Spanish by default, English on request (`?lang=en`, kept in the session). */
 export const LANGS = ['es', 'en'] as const;
 export type Lang = (typeof LANGS)[number];
+export const isLang = (value: unknown): value is Lang => (LANGS as readonly unknown[]).includes(value);
 
 const es = {
   'app.name': 'Switch de pagos',

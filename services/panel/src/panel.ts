@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { formOf, PathParams, queryField } from './fields';
 import cookie from '@fastify/cookie';
 import session from '@fastify/session';
 import csrf from '@fastify/csrf-protection';
@@ -9,7 +11,7 @@ import view from '@fastify/view';
 import { Eta } from 'eta';
 import { can, recordAudit, type AccountReads, type Mode, type PanelAction, type PanelUser, type Sealer, type Store } from '@switch/shared';
 import type { PanelConfig } from './config';
-import { LANGS, translate, type Lang } from './i18n';
+import { isLang, translate, type Lang } from './i18n';
 import { SwitchSessionStore } from './session-store';
 import { authRoutes } from './routes/auth';
 import { keyRoutes } from './routes/keys';
@@ -98,6 +100,7 @@ const PUBLIC = [/^\/login$/, /^\/invitacion\/[^/]+$/, /^\/restablecer\/[^/]+$/, 
  * listing) from `@switch/shared`, the same ones the merchant API uses.
  */
 export async function panelPlugin(app: FastifyInstance, deps: PanelDeps): Promise<void> {
+  const routes = app.withTypeProvider<TypeBoxTypeProvider>();
   const base = deps.basePath ?? '/panel';
   const { store, config } = deps;
   const idleMs = config.sessionIdleMinutes * 60_000;
@@ -130,8 +133,8 @@ export async function panelPlugin(app: FastifyInstance, deps: PanelDeps): Promis
     ['panel.css', { type: 'text/css; charset=utf-8', body: readFileSync(join(ASSETS, 'panel.css'), 'utf8') }],
     ['panel.js', { type: 'text/javascript; charset=utf-8', body: readFileSync(join(ASSETS, 'panel.js'), 'utf8') }],
   ]);
-  app.get('/assets/:name', async (request, reply) => {
-    const asset = assets.get((request.params as { name: string }).name);
+  routes.get('/assets/:name', { schema: { params: PathParams('name') } }, async (request, reply) => {
+    const asset = assets.get(request.params.name);
     if (!asset) return reply.code(404).type('text/plain').send('not found');
     return reply.header('cache-control', 'public, max-age=300').type(asset.type).send(asset.body);
   });
@@ -148,8 +151,9 @@ export async function panelPlugin(app: FastifyInstance, deps: PanelDeps): Promis
     reply.header('referrer-policy', 'same-origin');
   });
   app.addHook('preHandler', async (request, reply) => {
-    const lang = (request.query as { lang?: string } | undefined)?.lang;
-    if (lang && (LANGS as readonly string[]).includes(lang)) request.session.lang = lang as Lang;
+    // Any page takes `?lang=`: read here, before the route, so no route schema types it.
+    const lang = queryField(request, 'lang');
+    if (isLang(lang)) request.session.lang = lang;
     const path = (request.routeOptions.url ?? request.url).slice(base.length) || '/';
     const userId = request.session.userId;
     const user = userId ? await store.panelUsers.get(userId) : null;
@@ -230,7 +234,7 @@ export async function panelPlugin(app: FastifyInstance, deps: PanelDeps): Promis
 
   app.get('/', async (_request, reply) => reply.redirect(`${base}/transacciones`, 303));
   app.post('/modo', async (request, reply) => {
-    const { modo, volver } = request.body as { modo?: string; volver?: string };
+    const { modo, volver } = formOf(request);
     if (modo === 'test' || modo === 'live') request.session.mode = modo;
     // Back to a page of the panel only (no open redirect).
     const back = typeof volver === 'string' && volver.startsWith(`${base}/`) && !volver.startsWith(`${base}//`) ? volver : `${base}/`;

@@ -11,6 +11,7 @@ import {
   type OperationRequest,
   type RiskPolicy,
   type RoutingTable,
+  type Transaction,
 } from '@switch/shared';
 import { TransactionActor } from './actor';
 
@@ -43,6 +44,12 @@ const token = (pagador = ana): OperationRequest => ({
   kind: 'token',
   body: { idempotency_key: randomUUID(), monto: { valor: 10, moneda: 'VES' }, concepto: 'cobro', cobrador: comercio, pagador },
 });
+
+/** The body of a stored token operation (the cobrar repeats it). */
+function tokenBody(tx: Transaction) {
+  if (tx.request.kind !== 'token') throw new Error(`${tx.id} is not a token`);
+  return tx.request.body;
+}
 
 /** A router over the in-memory bus and store, the merchant's live account registered at banco_plaza. */
 async function liveSwitch(policy: RiskPolicy) {
@@ -134,7 +141,7 @@ describe('live-money controls', () => {
     };
     const tok = await execute(token());
     expect(tok).toMatchObject({ estado: null, motivoRechazo: null, bancoUsado: 'banco_plaza' });
-    const body = tok.request.body as Extract<OperationRequest, { kind: 'token' }>['body'];
+    const body = tokenBody(tok);
     const cobrar = await execute({ kind: 'cobrar', body: { ...body, otp: '123456' } }, tok.id);
     expect(cobrar.relatedId).toBe(tok.id);
     expect(cobrar.raw).toBeNull();
@@ -142,7 +149,7 @@ describe('live-money controls', () => {
     expect(cobrar.attempts).toHaveLength(1);
     // The collection did count once: another one the same day passes neither control.
     const tok2 = await execute(token());
-    const body2 = tok2.request.body as Extract<OperationRequest, { kind: 'token' }>['body'];
+    const body2 = tokenBody(tok2);
     const second = await execute({ kind: 'cobrar', body: { ...body2, otp: '123456' } }, tok2.id);
     expect(tok2.motivoRechazo).toBeNull();
     expect(second.motivoRechazo).toBe(motivo);

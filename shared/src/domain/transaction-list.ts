@@ -63,7 +63,7 @@ export const TransaccionDetalle = Type.Object({
   operacion: literals(OPERATION_KINDS),
   idempotency_key: Type.String(),
   solicitud: Type.Record(Type.String(), Type.Unknown(), {
-    description: "The request body as accepted, without a cobrar's `otp` (never shown nor kept in clear)",
+    description: "The body of the request as accepted, without a cobrar's `otp` (never shown nor kept in clear)",
   }),
   historial: Type.Array(
     Type.Object({
@@ -142,7 +142,7 @@ export function isListProblem(v: unknown): v is ListProblem {
 }
 
 const montoOf = (tx: Transaction): { valor: number; moneda: string; concepto: string | null } => {
-  const body = tx.request.body as { monto?: { valor: number; moneda?: string }; concepto?: string };
+  const body: { monto?: { valor: number; moneda?: string }; concepto?: string } = tx.request.body;
   return { valor: body.monto?.valor ?? 0, moneda: body.monto?.moneda ?? 'VES', concepto: body.concepto ?? null };
 };
 
@@ -169,8 +169,7 @@ export function toResumen(tx: Transaction): TransaccionResumen {
  * which is never shown, not even sealed (DESIGN rule 7).
  */
 function requestAsShown(tx: Transaction): Record<string, unknown> {
-  const { otp: _otp, ...shown } = tx.request.body as unknown as Record<string, unknown>;
-  return shown;
+  return Object.fromEntries(Object.entries(tx.request.body).filter(([field]) => field !== 'otp'));
 }
 
 /** `reverso`: the reverso holding this operation (store.reversals), when it has one. */

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Type, type Static } from '@sinclair/typebox';
 import { literals } from '../contracts/literals';
+import type { ErrorCode, ErrorStatus } from '../contracts/errors';
 import { WEBHOOK_EVENTS, type WebhookBody, type WebhookEvent } from '../contracts/webhook';
 import type { PageCursor, Store, WebhookDelivery, WebhookEndpoint } from '../ports/store';
 import { isIP } from 'node:net';
@@ -22,11 +23,13 @@ export interface Caller {
   mode: Mode;
 }
 
+/** A refusal in the house error body, its status the catalogue's (shared/src/contracts/errors.ts). */
+type Refusal<C extends ErrorCode, Extras> = { status: ErrorStatus<C>; error: C } & Extras;
 export type Problem =
-  | { status: 400; error: 'VALIDATION'; detail: Record<string, string> }
-  | { status: 404; error: 'NOT_FOUND'; message: string }
-  | { status: 422; error: 'DESTINATION_REFUSED'; message: string; detail: Record<string, string> }
-  | { status: 422; error: 'ENDPOINT_LIMIT'; message: string };
+  | Refusal<'VALIDATION', { detail: Record<string, string> }>
+  | Refusal<'NOT_FOUND', { message: string }>
+  | Refusal<'DESTINATION_REFUSED', { message: string; detail: Record<string, string> }>
+  | Refusal<'ENDPOINT_LIMIT', { message: string }>;
 export type Outcome<T> = { ok: true; value: T } | { ok: false; problem: Problem };
 
 const ok = <T>(value: T): Outcome<T> => ({ ok: true, value });

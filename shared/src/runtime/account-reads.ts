@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { MotivoRechazo } from '../domain/motivos';
 import type { Movimientos, MovimientosQuery, Saldo } from '../contracts/bancos';
 import type { BankRequestMessage, GatewayReplyMessage } from '../contracts/messages';
 import { TOPICS, bankRequestHeaders, bankRequests } from '../contracts/topics';
@@ -84,7 +85,7 @@ export type AccountReadProblem =
   /** The bank does not know the account. */
   | { kind: 'unknown_account' }
   /** The bank refused the query for a reason of its own (a `motivo_rechazo`). */
-  | { kind: 'refused'; motivo: string }
+  | { kind: 'refused'; motivo: MotivoRechazo }
   /** The bank could not answer (down, technical rejection) or did not answer in time. */
   | { kind: 'bank_unavailable'; motivo: string | null }
   /** The switch could not reach its own store or bus. */

@@ -133,7 +133,8 @@ describe('bank worker: an order goes to the bank at most once per attempt', () =
   /** A cobrar as the gateway publishes it: its OTP sealed under `sealer`. */
   function cobrar(sealer: SecretBox, otp: string): Extract<BankRequestMessage, { op: 'execute' }> {
     const base = order();
-    const { ordenante, beneficiario, via: _via, ...shared } = base.request.body as Record<string, unknown>;
+    if (base.request.kind !== 'pagar') throw new Error('order() is a pagar');
+    const { ordenante, beneficiario, via: _via, ...shared } = base.request.body;
     const body = { ...shared, cobrador: ordenante, pagador: beneficiario, otp: sealer.seal(otp) };
     return { ...base, rail: 'c2p', request: { kind: 'cobrar', body } as never };
   }

@@ -1,6 +1,7 @@
 import { timingSafeEqual, createHash } from 'node:crypto';
 import type { KeyCache } from '../key-cache';
 import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import {
   BANCOS,
@@ -8,7 +9,6 @@ import {
   Identificacion,
   NumeroCuenta,
   NumeroTelefono,
-  type BancoId,
   type MerchantAccount,
   createMerchant,
   DuplicateRecord,
@@ -22,9 +22,7 @@ import {
   registerWebhook,
   resealWebhookSecrets,
   WEBHOOK_EVENTS,
-  type Mode,
   type Store,
-  type WebhookEvent,
   type WebhookEndpoint,
   type SecretBox,
   literals,
@@ -34,14 +32,13 @@ import {
   EMAIL_PATTERN,
   normaliseEmail,
   PANEL_ROLES,
-  type PanelRole,
   recordAudit,
   switchTopics,
   type Bus,
   type Topic,
 } from '@switch/shared';
 
-import { HttpProblem } from '../errors';
+import { HttpProblem, sendError } from '../problem';
 
 const ModeSchema = literals(['test', 'live'] as const);
 const MerchantParams = Type.Object({ merchantId: Type.String({ pattern: MERCHANT_ID_PATTERN }) });
@@ -67,15 +64,17 @@ export function adminRoutes(
   app: FastifyInstance,
   deps: { store: Store; bus: Bus; adminToken: string; webhookDestinations?: DestinationPolicy; keys?: KeyCache; secrets: SecretBox },
 ): void {
+  // Handlers read `request.body`, `query` and `params` as their route's schema types them.
+  const routes = app.withTypeProvider<TypeBoxTypeProvider>();
   const expected = digest(deps.adminToken);
   app.addHook('onRequest', async (request, reply) => {
     const header = request.headers.authorization ?? '';
     const token = header.startsWith('Bearer ') ? header.slice(7) : '';
-    if (!timingSafeEqual(digest(token), expected)) return reply.code(401).send({ error: 'unauthorized' });
+    if (!timingSafeEqual(digest(token), expected)) return sendError(reply, 'unauthorized');
   });
   const hide = { hide: true };
 
-  app.post(
+  routes.post(
     '/admin/v1/merchants',
     {
       schema: {
@@ -88,49 +87,49 @@ export function adminRoutes(
       },
     },
     async (request, reply) => {
-      const body = request.body as { id: string; nombre: string };
+      const body = request.body;
       try {
         const merchant = await createMerchant(deps.store, body);
         return reply.code(201).send(merchant);
       } catch (e) {
-        if (e instanceof DuplicateRecord) throw new HttpProblem(409, { error: 'ALREADY_EXISTS', message: `merchant ${body.id} exists` });
+        if (e instanceof DuplicateRecord) throw new HttpProblem('ALREADY_EXISTS', { message: `merchant ${body.id} exists` });
         throw e;
       }
     },
   );
 
-  app.get('/admin/v1/merchants', { schema: hide }, async () => deps.store.merchants.list());
+  routes.get('/admin/v1/merchants', { schema: hide }, async () => deps.store.merchants.list());
 
   const merchantOr404 = async (id: string) => {
     const m = await deps.store.merchants.get(id);
-    if (!m) throw new HttpProblem(404, { error: 'NOT_FOUND', message: `no merchant ${id}` });
+    if (!m) throw new HttpProblem('NOT_FOUND', { message: `no merchant ${id}` });
     return m;
   };
 
-  app.post(
+  routes.post(
     '/admin/v1/merchants/:merchantId/keys',
     { schema: { ...hide, params: MerchantParams, body: Type.Object({ mode: ModeSchema }) } },
     async (request, reply) => {
-      const { merchantId } = request.params as { merchantId: string };
+      const { merchantId } = request.params;
       await merchantOr404(merchantId);
-      const { record, switchKey } = await issueKey(deps.store, merchantId, (request.body as { mode: Mode }).mode);
+      const { record, switchKey } = await issueKey(deps.store, merchantId, request.body.mode);
       return reply.code(201).send({ ...record, x_switch_key: switchKey, note: 'shown once; store it now' });
     },
   );
 
-  app.get('/admin/v1/merchants/:merchantId/keys', { schema: { ...hide, params: MerchantParams } }, async (request) => {
-    const { merchantId } = request.params as { merchantId: string };
+  routes.get('/admin/v1/merchants/:merchantId/keys', { schema: { ...hide, params: MerchantParams } }, async (request) => {
+    const { merchantId } = request.params;
     await merchantOr404(merchantId);
     return (await deps.store.apiKeys.listForMerchant(merchantId)).map(({ secretHash: _h, ...k }) => k);
   });
 
-  app.delete(
+  routes.delete(
     '/admin/v1/merchants/:merchantId/keys/:keyId',
     { schema: { ...hide, params: Type.Object({ merchantId: Type.String(), keyId: Type.String({ maxLength: 64 }) }) } },
     async (request) => {
-      const { merchantId, keyId } = request.params as { merchantId: string; keyId: string };
+      const { merchantId, keyId } = request.params;
       const key = (await deps.store.apiKeys.listForMerchant(merchantId)).find((k) => k.id === keyId);
-      if (!key) throw new HttpProblem(404, { error: 'NOT_FOUND', message: `no key ${keyId} for ${merchantId}` });
+      if (!key) throw new HttpProblem('NOT_FOUND', { message: `no key ${keyId} for ${merchantId}` });
       await deps.store.apiKeys.revoke(keyId, new Date().toISOString());
       // Forgotten here at once; every other gateway forgets it by the event the store announces.
       deps.keys?.forgetMerchant(merchantId);
@@ -138,7 +137,7 @@ export function adminRoutes(
     },
   );
 
-  app.post(
+  routes.post(
     '/admin/v1/merchants/:merchantId/webhooks',
     {
       schema: {
@@ -152,12 +151,12 @@ export function adminRoutes(
       },
     },
     async (request, reply) => {
-      const { merchantId } = request.params as { merchantId: string };
+      const { merchantId } = request.params;
       await merchantOr404(merchantId);
-      const body = request.body as { mode: Mode; url: string; events: WebhookEvent[] };
+      const body = request.body;
       // The notifier refuses such destinations at every attempt, test and live; refuse them here first.
       const refused = await refusedDestination(body.url, deps.webhookDestinations, undefined, { acceptUnresolvable: body.mode === 'test' });
-      if (refused) throw new HttpProblem(422, { error: 'DESTINATION_REFUSED', message: `webhook url refused: ${refused}` });
+      if (refused) throw new HttpProblem('DESTINATION_REFUSED', { message: `webhook url refused: ${refused}` });
       const { endpoint, secret } = await registerWebhook(deps.store, { merchantId, ...body }, deps.secrets);
       return reply
         .code(201)
@@ -167,7 +166,7 @@ export function adminRoutes(
 
   // The merchant's first panel user (and any later one the operator adds): a one-time invitation
   // link; the person sets their own password in the panel (docs/panel.md).
-  app.post(
+  routes.post(
     '/admin/v1/merchants/:merchantId/panel-invites',
     {
       schema: {
@@ -177,17 +176,16 @@ export function adminRoutes(
       },
     },
     async (request, reply) => {
-      const { merchantId } = request.params as { merchantId: string };
+      const { merchantId } = request.params;
       await merchantOr404(merchantId);
-      const body = request.body as { email: string; role: PanelRole };
+      const body = request.body;
       // A user deactivated by this merchant is never brought back by an invitation (the team decides).
       if ((await inviteRefusal(deps.store, merchantId, body.email)) === 'deactivated')
-        throw new HttpProblem(409, {
-          error: 'USER_DEACTIVATED',
+        throw new HttpProblem('USER_DEACTIVATED', {
           message: `panel user ${normaliseEmail(body.email)} was deactivated at ${merchantId}: an owner enables them again on the team page; no invitation does`,
         });
       if (await deps.store.panelUsers.get(normaliseEmail(body.email)))
-        throw new HttpProblem(409, { error: 'ALREADY_EXISTS', message: `a panel user ${normaliseEmail(body.email)} exists` });
+        throw new HttpProblem('ALREADY_EXISTS', { message: `a panel user ${normaliseEmail(body.email)} exists` });
       const { invite, token } = await createInvite(deps.store, { merchantId, email: body.email, role: body.role, invitedBy: null });
       await recordAudit(deps.store, {
         merchantId,
@@ -210,7 +208,7 @@ export function adminRoutes(
 
   // A one-time link for a merchant's panel user to set a new password (forgotten, or maybe known to
   // someone else): it works once, for RESET_TTL_MS, and the change ends every session of the user.
-  app.post(
+  routes.post(
     '/admin/v1/merchants/:merchantId/panel-users/:email/password-reset',
     {
       schema: {
@@ -222,13 +220,12 @@ export function adminRoutes(
       },
     },
     async (request, reply) => {
-      const { merchantId, email } = request.params as { merchantId: string; email: string };
+      const { merchantId, email } = request.params;
       await merchantOr404(merchantId);
       const user = await deps.store.panelUsers.get(normaliseEmail(email));
       if (!user || user.merchantId !== merchantId)
-        throw new HttpProblem(404, { error: 'NOT_FOUND', message: `no panel user ${normaliseEmail(email)} at ${merchantId}` });
-      if (!user.active)
-        throw new HttpProblem(409, { error: 'USER_DEACTIVATED', message: `panel user ${user.id} is deactivated: enable them first` });
+        throw new HttpProblem('NOT_FOUND', { message: `no panel user ${normaliseEmail(email)} at ${merchantId}` });
+      if (!user.active) throw new HttpProblem('USER_DEACTIVATED', { message: `panel user ${user.id} is deactivated: enable them first` });
       const { reset, token } = await createPasswordReset(deps.store, { email: user.id, issuedBy: 'operator' });
       await recordAudit(deps.store, {
         merchantId,
@@ -249,7 +246,7 @@ export function adminRoutes(
 
   // The accounts a merchant collects into and pays from, per bank and mode. In live mode only these
   // may be ordenante, cobrador or the cuenta of /saldo and /movimientos (finding 1).
-  app.post(
+  routes.post(
     '/admin/v1/merchants/:merchantId/accounts',
     {
       schema: {
@@ -266,12 +263,11 @@ export function adminRoutes(
       },
     },
     async (request, reply) => {
-      const { merchantId } = request.params as { merchantId: string };
+      const { merchantId } = request.params;
       await merchantOr404(merchantId);
-      const body = request.body as { mode: Mode; banco: BancoId; cuenta: string; telefono?: string; rif?: string };
+      const body = request.body;
       if (body.cuenta.slice(0, 4) !== CODIGO_BCV[body.banco]) {
-        throw new HttpProblem(400, {
-          error: 'VALIDATION',
+        throw new HttpProblem('VALIDATION', {
           detail: { cuenta: `an account of ${body.banco} starts with ${CODIGO_BCV[body.banco]}` },
         });
       }
@@ -285,8 +281,7 @@ export function adminRoutes(
         createdAt: new Date().toISOString(),
       };
       if (!(await deps.store.accounts.register(account))) {
-        throw new HttpProblem(409, {
-          error: 'ALREADY_EXISTS',
+        throw new HttpProblem('ALREADY_EXISTS', {
           message: `account ${body.cuenta} is registered already in ${body.mode} mode`,
         });
       }
@@ -294,19 +289,19 @@ export function adminRoutes(
     },
   );
 
-  app.get(
+  routes.get(
     '/admin/v1/merchants/:merchantId/accounts',
     { schema: { ...hide, params: MerchantParams, querystring: Type.Object({ mode: Type.Optional(ModeSchema) }) } },
     async (request) => {
-      const { merchantId } = request.params as { merchantId: string };
+      const { merchantId } = request.params;
       await merchantOr404(merchantId);
-      const { mode } = request.query as { mode?: Mode };
+      const { mode } = request.query;
       return deps.store.accounts.list(merchantId, mode);
     },
   );
 
-  app.get('/admin/v1/merchants/:merchantId/webhooks', { schema: { ...hide, params: MerchantParams } }, async (request) => {
-    const { merchantId } = request.params as { merchantId: string };
+  routes.get('/admin/v1/merchants/:merchantId/webhooks', { schema: { ...hide, params: MerchantParams } }, async (request) => {
+    const { merchantId } = request.params;
     await merchantOr404(merchantId);
     return (await deps.store.webhooks.listForMerchant(merchantId)).map(operatorEndpointView);
   });
@@ -314,12 +309,12 @@ export function adminRoutes(
   // After the secrets key is rotated (docs/operations.md "Rotating the secrets key"): every stored
   // webhook secret sealed under an older key is sealed again under the current one. The store here
   // announces each change, so notifiers forget the endpoints they cached.
-  app.post('/admin/v1/secrets/reseal', { schema: hide }, async () => ({
+  routes.post('/admin/v1/secrets/reseal', { schema: hide }, async () => ({
     currentKeyId: deps.secrets.currentKeyId,
     webhookSecrets: await resealWebhookSecrets(deps.store, deps.secrets),
   }));
 
-  app.get('/admin/v1/review', { schema: hide }, async () => {
+  routes.get('/admin/v1/review', { schema: hide }, async () => {
     const open = await deps.store.transactions.listByEstado([...OPEN_STATES], 10_000);
     return open
       .filter((tx) => tx.review)
@@ -336,22 +331,22 @@ export function adminRoutes(
       }));
   });
 
-  app.get(
+  routes.get(
     '/admin/v1/transactions/:txnId/deliveries',
     { schema: { ...hide, params: Type.Object({ txnId: Type.String({ maxLength: 64 }) }) } },
     async (request) => {
-      const { txnId } = request.params as { txnId: string };
+      const { txnId } = request.params;
       return (await deps.store.deliveries.listForTransaction(txnId)).map(({ lease: _l, ...d }) => d);
     },
   );
 
-  app.post(
+  routes.post(
     '/admin/v1/deliveries/:deliveryId/redeliver',
     { schema: { ...hide, params: Type.Object({ deliveryId: Type.String({ maxLength: 200 }) }) } },
     async (request, reply) => {
-      const { deliveryId } = request.params as { deliveryId: string };
+      const { deliveryId } = request.params;
       if (!(await deps.store.deliveries.requeue(deliveryId, new Date().toISOString()))) {
-        throw new HttpProblem(404, { error: 'NOT_FOUND', message: `no delivery ${deliveryId}` });
+        throw new HttpProblem('NOT_FOUND', { message: `no delivery ${deliveryId}` });
       }
       return reply.code(202).send({ id: deliveryId, status: 'pending', note: 'queued for an attempt now, with the same body' });
     },
@@ -361,16 +356,16 @@ export function adminRoutes(
   // declared poison by their handler). Listed per switch topic; redriven once each, after a fix.
   const topicOr404 = (name: string): Topic => {
     const topic = switchTopics().find((t) => t.name === name);
-    if (!topic) throw new HttpProblem(404, { error: 'NOT_FOUND', message: `no switch topic ${name}` });
+    if (!topic) throw new HttpProblem('NOT_FOUND', { message: `no switch topic ${name}` });
     return topic;
   };
   const TopicName = Type.String({ minLength: 1, maxLength: 249 });
 
-  app.get(
+  routes.get(
     '/admin/v1/dead-letters',
     { schema: { ...hide, querystring: Type.Object({ topic: Type.Optional(TopicName) }) } },
     async (request) => {
-      const { topic } = request.query as { topic?: string };
+      const { topic } = request.query;
       const topics = topic ? [topicOr404(topic)] : switchTopics();
       const found: { topic: string; deadLetters: Awaited<ReturnType<Bus['deadLetters']>> }[] = [];
       // One topic after the other: each non-empty one is a short read of its dead-letter topic.
@@ -382,7 +377,7 @@ export function adminRoutes(
     },
   );
 
-  app.post(
+  routes.post(
     '/admin/v1/dead-letters/redrive',
     {
       schema: {
@@ -394,7 +389,7 @@ export function adminRoutes(
       },
     },
     async (request) => {
-      const body = request.body as { topic: string; ids?: string[] };
+      const body = request.body;
       const report = await deps.bus.redriveDeadLetters(topicOr404(body.topic), body.ids);
       return { topic: body.topic, ...report };
     },

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import {
   accountReads,
@@ -15,7 +16,8 @@ import {
   type RoutingTable,
   type Store,
 } from '@switch/shared';
-import { DependencyDown, HttpProblem } from '../errors';
+import { DependencyDown } from '../errors';
+import { HttpProblem } from '../problem';
 import type { Replies } from '../reply';
 import { errorResponses } from './responses';
 
@@ -48,22 +50,20 @@ function answer<T>(result: AccountReadResult<T>): T {
   const problem = result.problem;
   switch (problem.kind) {
     case 'invalid':
-      throw new HttpProblem(400, { error: 'VALIDATION', detail: problem.detail });
+      throw new HttpProblem('VALIDATION', { detail: problem.detail });
     case 'not_registered':
-      throw new HttpProblem(422, {
-        error: 'ACCOUNT_NOT_REGISTERED',
+      throw new HttpProblem('ACCOUNT_NOT_REGISTERED', {
         message: 'cuenta is not one of your registered accounts in live mode (register it with the operator: account add)',
         detail: { cuenta: 'is not one of your registered accounts' },
       });
     case 'no_bank':
-      throw new HttpProblem(422, { error: 'BANCO_NO_DISPONIBLE', message: problem.message });
+      throw new HttpProblem('BANCO_NO_DISPONIBLE', { message: problem.message });
     case 'unknown_account':
-      throw new HttpProblem(404, { error: 'NOT_FOUND', message: 'the bank does not know that account' });
+      throw new HttpProblem('NOT_FOUND', { message: 'the bank does not know that account' });
     case 'refused':
-      throw new HttpProblem(422, { error: problem.motivo, message: 'the bank refused the query' });
+      throw new HttpProblem(problem.motivo, { message: 'the bank refused the query' });
     case 'bank_unavailable':
-      throw new HttpProblem(503, {
-        error: 'SERVICE_UNAVAILABLE',
+      throw new HttpProblem('SERVICE_UNAVAILABLE', {
         message: problem.motivo ? `the bank could not answer (${problem.motivo})` : 'the bank did not answer in time; retry later',
       });
     case 'dependency_down':
@@ -75,7 +75,9 @@ export function accountRoutes(
   app: FastifyInstance,
   deps: { routing: RoutingTable; replies: Replies; readTimeoutMs: number; store: Store; sandboxBanks?: readonly BancoId[] },
 ): AccountReads {
-  app.get(
+  // Handlers read `request.body`, `query` and `params` as their route's schema types them.
+  const routes = app.withTypeProvider<TypeBoxTypeProvider>();
+  routes.get(
     '/switch/v1/bancos',
     {
       schema: {
@@ -102,7 +104,7 @@ export function accountRoutes(
 
   const reads = accountReads({ routing: deps.routing, store: deps.store, client: deps.replies.reads, readTimeoutMs: deps.readTimeoutMs });
 
-  app.get(
+  routes.get(
     '/switch/v1/saldo',
     {
       schema: {
@@ -115,10 +117,10 @@ export function accountRoutes(
         response: { 200: Saldo, ...errorResponses(400, 401, 404, 422, 429, 503) },
       },
     },
-    async (request) => answer(await reads.saldo(request.caller, (request.query as { cuenta: string; moneda?: 'VES' }).cuenta)),
+    async (request) => answer(await reads.saldo(request.caller, request.query.cuenta)),
   );
 
-  app.get(
+  routes.get(
     '/switch/v1/movimientos',
     {
       schema: {
@@ -132,7 +134,7 @@ export function accountRoutes(
       },
     },
     async (request) => {
-      const q = request.query as MovimientosParams;
+      const q = request.query;
       return answer(
         await reads.movimientos(request.caller, {
           cuenta: q.cuenta,

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type, type TSchema } from '@sinclair/typebox';
 import { CobrarBody, ConsultarBody, httpForm, PagarBody, Resultado, ReversoBody, TokenBody, type OperationRequest } from '@switch/shared';
 import type { Operations } from '../operations';
@@ -13,6 +14,8 @@ const resultado = { ...Resultado, description: 'Read `estado` for the money outc
 
 /** The money operations (SPEC 4.1–4.4, 4.8). */
 export function operationRoutes(app: FastifyInstance, operations: Operations): void {
+  // Handlers read `request.body`, `query` and `params` as their route's schema types them.
+  const routes = app.withTypeProvider<TypeBoxTypeProvider>();
   const money = (
     path: string,
     kind: OperationRequest['kind'],
@@ -22,7 +25,7 @@ export function operationRoutes(app: FastifyInstance, operations: Operations): v
     description: string,
     extra: object = {},
   ) =>
-    app.post(
+    routes.post(
       path,
       {
         schema: {
@@ -81,7 +84,7 @@ export function operationRoutes(app: FastifyInstance, operations: Operations): v
     errorResponses(404),
   );
 
-  app.post(
+  routes.post(
     '/switch/v1/consultar',
     {
       schema: {
@@ -94,7 +97,7 @@ export function operationRoutes(app: FastifyInstance, operations: Operations): v
         response: { 200: resultado, ...errorResponses(400, 401, 404, 413, 415, 429, 503) },
       },
     },
-    async (request) => operations.query(request.caller, (request.body as { id: string }).id),
+    async (request) => operations.query(request.caller, request.body.id),
   );
 }
 

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import {
   findOwnTransaction,
@@ -11,7 +12,7 @@ import {
   TransaccionesQuery,
   type Store,
 } from '@switch/shared';
-import { HttpProblem } from '../errors';
+import { HttpProblem } from '../problem';
 import { exampleDetail } from '../sandbox';
 import { errorResponses } from './responses';
 
@@ -19,7 +20,9 @@ const security = [{ switchKey: [] }];
 
 /** The caller's transactions of the key mode: a filtered, cursor-paged list and one transaction's detail. */
 export function transactionRoutes(app: FastifyInstance, deps: { store: Store }): void {
-  app.get(
+  // Handlers read `request.body`, `query` and `params` as their route's schema types them.
+  const routes = app.withTypeProvider<TypeBoxTypeProvider>();
+  routes.get(
     '/switch/v1/transacciones',
     {
       schema: {
@@ -34,13 +37,13 @@ export function transactionRoutes(app: FastifyInstance, deps: { store: Store }):
       },
     },
     async (request) => {
-      const page = await listTransactions(deps.store, request.caller, request.query as TransaccionesQuery);
-      if (isListProblem(page)) throw new HttpProblem(400, { error: 'VALIDATION', detail: { [page.field]: page.message } });
+      const page = await listTransactions(deps.store, request.caller, request.query);
+      if (isListProblem(page)) throw new HttpProblem('VALIDATION', { detail: { [page.field]: page.message } });
       return page;
     },
   );
 
-  app.get(
+  routes.get(
     '/switch/v1/transacciones/:id',
     {
       schema: {
@@ -55,11 +58,11 @@ export function transactionRoutes(app: FastifyInstance, deps: { store: Store }):
       },
     },
     async (request) => {
-      const { id } = request.params as { id: string };
+      const { id } = request.params;
       const example = exampleDetail(request.caller.mode, id);
       if (example) return example;
       const tx = await findOwnTransaction(deps.store, request.caller, id);
-      if (!tx) throw new HttpProblem(404, { error: 'NOT_FOUND', message: `no operation ${id}` });
+      if (!tx) throw new HttpProblem('NOT_FOUND', { message: `no operation ${id}` });
       return toDetalle(tx, await reversoOf(deps.store, tx));
     },
   );

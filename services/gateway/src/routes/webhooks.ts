@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import {
   createEndpoint,
@@ -20,9 +21,8 @@ import {
   type EndpointRules,
   type Outcome,
   type Store,
-  type WebhookEvent,
 } from '@switch/shared';
-import { HttpProblem } from '../errors';
+import { HttpProblem } from '../problem';
 import { exampleDeliveries, exampleEndpoint, exampleRedelivery, exampleRotation } from '../sandbox';
 import { errorResponses } from './responses';
 
@@ -35,8 +35,8 @@ const notFound = (what: string) => ({ ...errorResponses(404)[404]!, description:
 /** The value of an outcome, or its problem as the house error body (400, 404, 422). */
 function unwrap<T>(outcome: Outcome<T>): T {
   if (outcome.ok) return outcome.value;
-  const { status, ...body } = outcome.problem;
-  throw new HttpProblem(status, body);
+  const { status: _status, error, ...extras } = outcome.problem;
+  throw new HttpProblem(error, extras);
 }
 
 /**
@@ -44,8 +44,10 @@ function unwrap<T>(outcome: Outcome<T>): T {
  * the API). The rules live in shared/src/domain/webhook-endpoints.ts, which the panel uses too.
  */
 export function webhookRoutes(app: FastifyInstance, deps: { store: Store; rules: EndpointRules }): void {
+  // Handlers read `request.body`, `query` and `params` as their route's schema types them.
+  const routes = app.withTypeProvider<TypeBoxTypeProvider>();
   const { store, rules } = deps;
-  app.get(
+  routes.get(
     '/switch/v1/webhooks',
     {
       schema: {
@@ -60,7 +62,7 @@ export function webhookRoutes(app: FastifyInstance, deps: { store: Store; rules:
     async (request) => (await listEndpoints(store, request.caller)).map((e) => toEndpointView(e)),
   );
 
-  app.post(
+  routes.post(
     '/switch/v1/webhooks',
     {
       schema: {
@@ -75,13 +77,13 @@ export function webhookRoutes(app: FastifyInstance, deps: { store: Store; rules:
       },
     },
     async (request, reply) => {
-      const body = request.body as { url: string; events?: WebhookEvent[] };
+      const body = request.body;
       const { endpoint, secret } = unwrap(await createEndpoint(store, request.caller, body, rules));
       return reply.code(201).send({ ...toEndpointView(endpoint), secret });
     },
   );
 
-  app.patch(
+  routes.patch(
     '/switch/v1/webhooks/:id',
     {
       schema: {
@@ -97,15 +99,15 @@ export function webhookRoutes(app: FastifyInstance, deps: { store: Store; rules:
       },
     },
     async (request) => {
-      const { id } = request.params as { id: string };
-      const change = request.body as { events?: WebhookEvent[]; active?: boolean };
+      const { id } = request.params;
+      const change = request.body;
       return (
         exampleEndpoint(request.caller.mode, id, change) ?? toEndpointView(unwrap(await updateEndpoint(store, request.caller, id, change)))
       );
     },
   );
 
-  app.post(
+  routes.post(
     '/switch/v1/webhooks/:id/rotar-secreto',
     {
       schema: {
@@ -120,7 +122,7 @@ export function webhookRoutes(app: FastifyInstance, deps: { store: Store; rules:
       },
     },
     async (request) => {
-      const { id } = request.params as { id: string };
+      const { id } = request.params;
       const example = exampleRotation(request.caller.mode, id);
       if (example) return example;
       const { endpoint, secret } = unwrap(await rotateSecret(store, request.caller, id, rules));
@@ -128,7 +130,7 @@ export function webhookRoutes(app: FastifyInstance, deps: { store: Store; rules:
     },
   );
 
-  app.delete(
+  routes.delete(
     '/switch/v1/webhooks/:id',
     {
       schema: {
@@ -146,13 +148,13 @@ export function webhookRoutes(app: FastifyInstance, deps: { store: Store; rules:
       },
     },
     async (request) => {
-      const { id } = request.params as { id: string };
+      const { id } = request.params;
       if (!exampleEndpoint(request.caller.mode, id)) unwrap(await deleteEndpoint(store, request.caller, id));
       return { id, eliminado: true as const };
     },
   );
 
-  app.get(
+  routes.get(
     '/switch/v1/webhooks/:id/entregas',
     {
       schema: {
@@ -167,7 +169,7 @@ export function webhookRoutes(app: FastifyInstance, deps: { store: Store; rules:
       },
     },
     async (request) => {
-      const { id } = request.params as { id: string };
+      const { id } = request.params;
       return (
         exampleDeliveries(request.caller.mode, 'endpoint', id) ??
         unwrap(await deliveriesOfEndpoint(store, request.caller, id, 100)).map(toDeliveryView)
@@ -175,7 +177,7 @@ export function webhookRoutes(app: FastifyInstance, deps: { store: Store; rules:
     },
   );
 
-  app.get(
+  routes.get(
     '/switch/v1/transacciones/:id/entregas',
     {
       schema: {
@@ -190,7 +192,7 @@ export function webhookRoutes(app: FastifyInstance, deps: { store: Store; rules:
       },
     },
     async (request) => {
-      const { id } = request.params as { id: string };
+      const { id } = request.params;
       return (
         exampleDeliveries(request.caller.mode, 'transaction', id) ??
         unwrap(await deliveriesOfTransaction(store, request.caller, id)).map(toDeliveryView)
@@ -198,7 +200,7 @@ export function webhookRoutes(app: FastifyInstance, deps: { store: Store; rules:
     },
   );
 
-  app.post(
+  routes.post(
     '/switch/v1/entregas/:id/reenviar',
     {
       schema: {
@@ -212,7 +214,7 @@ export function webhookRoutes(app: FastifyInstance, deps: { store: Store; rules:
       },
     },
     async (request, reply) => {
-      const { id } = request.params as { id: string };
+      const { id } = request.params;
       const example = exampleRedelivery(request.caller.mode, id);
       return reply.code(202).send(example ?? toDeliveryView(unwrap(await redeliver(store, request.caller, id))));
     },

@@ -1,4 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { formOf, PageQuery, PathParams } from '../fields';
 import {
   INVITE_TOKEN_PATTERN,
   normaliseEmail,
@@ -51,16 +53,17 @@ function loginThrottle(store: Store, limit: number) {
 const text = (v: unknown, max: number): string => (typeof v === 'string' ? v.slice(0, max) : '');
 
 export function authRoutes(app: FastifyInstance, ctx: PanelContext): void {
+  const routes = app.withTypeProvider<TypeBoxTypeProvider>();
   const { store, base } = ctx;
   const throttle = loginThrottle(store, ctx.config.loginAttemptsPer15Min);
 
-  app.get('/login', async (request, reply) => {
+  routes.get('/login', { schema: { querystring: PageQuery } }, async (request, reply) => {
     if (request.panelUser) return reply.redirect(`${base}/transacciones`, 303);
-    return ctx.page(request, reply, 'login', { email: '', reset: (request.query as { restablecida?: string }).restablecida === '1' });
+    return ctx.page(request, reply, 'login', { email: '', reset: request.query.restablecida === '1' });
   });
 
   app.post('/login', async (request, reply) => {
-    const body = (request.body ?? {}) as Record<string, unknown>;
+    const body = formOf(request);
     const email = normaliseEmail(text(body.email, 254));
     const password = text(body.password, 256);
     const giveBack = await throttle.reserve(request, email);
@@ -90,14 +93,14 @@ export function authRoutes(app: FastifyInstance, ctx: PanelContext): void {
     return reply.redirect(`${base}/login`, 303);
   });
 
-  app.get('/invitacion/:token', async (request, reply) => {
-    const { token } = request.params as { token: string };
+  routes.get('/invitacion/:token', { schema: { params: PathParams('token') } }, async (request, reply) => {
+    const { token } = request.params;
     return ctx.page(request, reply, 'invite', { token, invalid: !INVITE_TOKEN_PATTERN.test(token) });
   });
 
-  app.post('/invitacion/:token', async (request, reply) => {
-    const { token } = request.params as { token: string };
-    const body = (request.body ?? {}) as Record<string, unknown>;
+  routes.post('/invitacion/:token', { schema: { params: PathParams('token') } }, async (request, reply) => {
+    const { token } = request.params;
+    const body = formOf(request);
     const password = text(body.password, 256);
     const again = (extra: Record<string, unknown>) => ctx.page(request, reply, 'invite', { token, ...extra }, 400);
     if (password !== text(body.password2, 256)) return again({ error: 'invite.mismatch' });
@@ -134,14 +137,14 @@ export function authRoutes(app: FastifyInstance, ctx: PanelContext): void {
   });
 
   // A one-time link (issued by the operator or an owner) to set a new password.
-  app.get('/restablecer/:token', async (request, reply) => {
-    const { token } = request.params as { token: string };
+  routes.get('/restablecer/:token', { schema: { params: PathParams('token') } }, async (request, reply) => {
+    const { token } = request.params;
     return ctx.page(request, reply, 'reset', { token, invalid: !RESET_TOKEN_PATTERN.test(token) });
   });
 
-  app.post('/restablecer/:token', async (request, reply) => {
-    const { token } = request.params as { token: string };
-    const body = (request.body ?? {}) as Record<string, unknown>;
+  routes.post('/restablecer/:token', { schema: { params: PathParams('token') } }, async (request, reply) => {
+    const { token } = request.params;
+    const body = formOf(request);
     const password = text(body.password, 256);
     const again = (extra: Record<string, unknown>) => ctx.page(request, reply, 'reset', { token, ...extra }, 400);
     if (password !== text(body.password2, 256)) return again({ error: 'invite.mismatch' });
@@ -168,13 +171,13 @@ export function authRoutes(app: FastifyInstance, ctx: PanelContext): void {
   });
 
   // The signed-in user's own account: change the password, giving the current one.
-  app.get('/cuenta', async (request, reply) =>
-    ctx.page(request, reply, 'account', { changed: (request.query as { cambiada?: string }).cambiada === '1' }),
+  routes.get('/cuenta', { schema: { querystring: PageQuery } }, async (request, reply) =>
+    ctx.page(request, reply, 'account', { changed: request.query.cambiada === '1' }),
   );
 
   app.post('/cuenta', async (request, reply) => {
     const user = request.panelUser!;
-    const body = (request.body ?? {}) as Record<string, unknown>;
+    const body = formOf(request);
     const current = text(body.actual, 256);
     const password = text(body.password, 256);
     const again = (error: string, status: number) => ctx.page(request, reply, 'account', { error }, status);

@@ -1,4 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { PageQuery } from '../fields';
 import { venezuelanToday, type AccountReadProblem } from '@switch/shared';
 import { translate, type Lang } from '../i18n';
 import type { PanelContext } from '../panel';
@@ -10,9 +12,9 @@ const DAY = /^\d{4}-\d{2}-\d{2}$/;
  * merchant API's own reads (`@switch/shared` accountReads: the same ownership rule, window and errors).
  */
 export function balancePages(app: FastifyInstance, ctx: PanelContext): void {
-  app.get('/saldos', async (request, reply) => {
+  app.withTypeProvider<TypeBoxTypeProvider>().get('/saldos', { schema: { querystring: PageQuery } }, async (request, reply) => {
     const caller = ctx.caller(request);
-    const q = request.query as Record<string, unknown>;
+    const q = request.query;
     const today = venezuelanToday();
     const form = {
       cuenta: typeof q.cuenta === 'string' ? q.cuenta.trim() : '',

@@ -1,9 +1,12 @@
 import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { PathParams } from '../fields';
 import { can, issueKey, keyAction } from '@switch/shared';
 import type { PanelContext } from '../panel';
 
 /** API keys of the merchant in the current mode: create (secret shown once), list, revoke. Live keys: owners only. */
 export function keyRoutes(app: FastifyInstance, ctx: PanelContext): void {
+  const routes = app.withTypeProvider<TypeBoxTypeProvider>();
   const { store, base } = ctx;
   const listing = async (merchantId: string, mode: string) =>
     (await store.apiKeys.listForMerchant(merchantId))
@@ -32,10 +35,10 @@ export function keyRoutes(app: FastifyInstance, ctx: PanelContext): void {
     });
   });
 
-  app.post('/claves/:id/revocar', async (request, reply) => {
+  routes.post('/claves/:id/revocar', { schema: { params: PathParams('id') } }, async (request, reply) => {
     const caller = ctx.caller(request);
     if (!(await ctx.allow(request, reply, keyAction(caller.mode)))) return reply;
-    const { id } = request.params as { id: string };
+    const { id } = request.params;
     const key = (await store.apiKeys.listForMerchant(caller.merchantId)).find((k) => k.id === id && k.mode === caller.mode);
     if (!key) return reply.callNotFound();
     if (await store.apiKeys.revoke(id, new Date().toISOString())) await ctx.audit(request, 'key.revoke', id, { hint: key.hint });

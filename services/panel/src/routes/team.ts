@@ -1,4 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { formOf, PathParams } from '../fields';
 import {
   createInvite,
   createPasswordReset,
@@ -13,6 +15,7 @@ import type { PanelContext } from '../panel';
 /** Team (owners invite) and the audit log. */
 
 export function teamRoutes(app: FastifyInstance, ctx: PanelContext): void {
+  const routes = app.withTypeProvider<TypeBoxTypeProvider>();
   const { store } = ctx;
   const emailPattern = new RegExp(EMAIL_PATTERN);
 
@@ -25,7 +28,7 @@ export function teamRoutes(app: FastifyInstance, ctx: PanelContext): void {
 
   app.post('/equipo/invitar', async (request, reply) => {
     if (!(await ctx.allow(request, reply, 'team'))) return reply;
-    const body = (request.body ?? {}) as Record<string, unknown>;
+    const body = formOf(request);
     const email = typeof body.email === 'string' ? normaliseEmail(body.email.slice(0, 254)) : '';
     const role = (PANEL_ROLES as readonly unknown[]).includes(body.role) ? (body.role as PanelRole) : null;
     const merchantId = request.panelUser!.merchantId;
@@ -42,9 +45,9 @@ export function teamRoutes(app: FastifyInstance, ctx: PanelContext): void {
   });
 
   // A one-time link for a teammate to set a new password (they forgot it, or it may be known).
-  app.post('/equipo/:id/restablecer', async (request, reply) => {
+  routes.post('/equipo/:id/restablecer', { schema: { params: PathParams('id') } }, async (request, reply) => {
     if (!(await ctx.allow(request, reply, 'team'))) return reply;
-    const user = await teammate(request, (request.params as { id: string }).id);
+    const user = await teammate(request, request.params.id);
     if (!user?.active) return reply.callNotFound();
     const { token } = await createPasswordReset(store, { email: user.id, issuedBy: request.panelUser!.id });
     await ctx.audit(request, 'user.reset_link', user.id);
@@ -64,10 +67,10 @@ export function teamRoutes(app: FastifyInstance, ctx: PanelContext): void {
     return user && user.merchantId === request.panelUser!.merchantId && user.id !== request.panelUser!.id ? user : null;
   };
 
-  app.post('/equipo/:id/rol', async (request, reply) => {
+  routes.post('/equipo/:id/rol', { schema: { params: PathParams('id') } }, async (request, reply) => {
     if (!(await ctx.allow(request, reply, 'team'))) return reply;
-    const user = await teammate(request, (request.params as { id: string }).id);
-    const role = (request.body as Record<string, unknown>).role;
+    const user = await teammate(request, request.params.id);
+    const role = formOf(request).role;
     if (!user) return reply.callNotFound();
     if (!(PANEL_ROLES as readonly unknown[]).includes(role)) return reply.code(400).send();
     await store.panelUsers.update(user.id, { role: role as PanelRole });
@@ -75,11 +78,11 @@ export function teamRoutes(app: FastifyInstance, ctx: PanelContext): void {
     return reply.redirect(`${ctx.base}/equipo`, 303);
   });
 
-  app.post('/equipo/:id/activo', async (request, reply) => {
+  routes.post('/equipo/:id/activo', { schema: { params: PathParams('id') } }, async (request, reply) => {
     if (!(await ctx.allow(request, reply, 'team'))) return reply;
-    const user = await teammate(request, (request.params as { id: string }).id);
+    const user = await teammate(request, request.params.id);
     if (!user) return reply.callNotFound();
-    const active = (request.body as Record<string, unknown>).activo === 'true';
+    const active = formOf(request).activo === 'true';
     // A deactivated user is signed out at their next request (the panel reloads the user every time).
     await store.panelUsers.update(user.id, { active });
     await ctx.audit(request, active ? 'user.enable' : 'user.disable', user.id);

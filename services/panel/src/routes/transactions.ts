@@ -1,4 +1,6 @@
 import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { PageQuery, PathParams } from '../fields';
 import {
   BANCOS,
   ESTADOS,
@@ -43,10 +45,11 @@ function filtersOf(query: Record<string, unknown>): { q: TransaccionesQuery; inv
 }
 
 export function transactionPages(app: FastifyInstance, ctx: PanelContext): void {
+  const routes = app.withTypeProvider<TypeBoxTypeProvider>();
   const { store } = ctx;
 
-  app.get('/transacciones', async (request, reply) => {
-    const { q, invalid } = filtersOf(request.query as Record<string, unknown>);
+  routes.get('/transacciones', { schema: { querystring: PageQuery } }, async (request, reply) => {
+    const { q, invalid } = filtersOf(request.query);
     const page = await listTransactions(store, ctx.caller(request), q);
     const problem = isListProblem(page) ? page : null;
     const { cursor: _c, limite: _l, ...shown } = q;
@@ -65,8 +68,8 @@ export function transactionPages(app: FastifyInstance, ctx: PanelContext): void 
     });
   });
 
-  app.get('/transacciones/:id', async (request, reply) => {
-    const { id } = request.params as { id: string };
+  routes.get('/transacciones/:id', { schema: { params: PathParams('id') } }, async (request, reply) => {
+    const { id } = request.params;
     const caller = ctx.caller(request);
     const tx = /^[A-Za-z0-9_.-]{1,64}$/.test(id) ? await findOwnTransaction(store, caller, id) : null;
     if (!tx) return reply.callNotFound();

@@ -1,4 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { formOf, PathParams } from '../fields';
 import {
   createEndpoint,
   deleteEndpoint,
@@ -33,6 +35,7 @@ const problemText = (p: Problem): string =>
 
 /** Webhook endpoints and their deliveries, with the rules of shared/src/domain/webhook-endpoints.ts. */
 export function webhookPages(app: FastifyInstance, ctx: PanelContext): void {
+  const routes = app.withTypeProvider<TypeBoxTypeProvider>();
   const { store, base } = ctx;
   const rules: EndpointRules = {
     destinations: ctx.config.webhookDestinations,
@@ -71,7 +74,7 @@ export function webhookPages(app: FastifyInstance, ctx: PanelContext): void {
 
   app.post('/webhooks', async (request, reply) => {
     if (!(await ctx.allow(request, reply, 'endpoints'))) return reply;
-    const body = (request.body ?? {}) as Record<string, unknown>;
+    const body = formOf(request);
     const url = typeof body.url === 'string' ? body.url.trim().slice(0, 2048) : '';
     const events = eventsOf(body.events);
     const created = await createEndpoint(store, ctx.caller(request), { url, events }, rules);
@@ -80,15 +83,17 @@ export function webhookPages(app: FastifyInstance, ctx: PanelContext): void {
     return listPage(request, reply, { created: { id: created.value.endpoint.id, secret: created.value.secret } }, 201);
   });
 
-  app.get('/webhooks/:id', async (request, reply) => detailPage(request, reply, (request.params as { id: string }).id));
+  routes.get('/webhooks/:id', { schema: { params: PathParams('id') } }, async (request, reply) =>
+    detailPage(request, reply, request.params.id),
+  );
 
   const action = (
     path: string,
     run: (request: FastifyRequest, id: string) => Promise<{ ok: boolean; extra?: Record<string, unknown>; audit?: string }>,
   ) =>
-    app.post(`/webhooks/:id/${path}`, async (request, reply) => {
+    routes.post(`/webhooks/:id/${path}`, { schema: { params: PathParams('id') } }, async (request, reply) => {
       if (!(await ctx.allow(request, reply, 'endpoints'))) return reply;
-      const { id } = request.params as { id: string };
+      const { id } = request.params;
       if (!(await findOwnEndpoint(store, ctx.caller(request), id))) return reply.callNotFound();
       const done = await run(request, id);
       if (!done.ok) return reply.callNotFound();
@@ -98,7 +103,7 @@ export function webhookPages(app: FastifyInstance, ctx: PanelContext): void {
     });
 
   action('eventos', async (request, id) => {
-    const events = eventsOf((request.body as Record<string, unknown>).events);
+    const events = eventsOf(formOf(request).events);
     if (events.length === 0) return { ok: true, extra: { error: 'events: choose at least one event' } };
     return { ...(await updateEndpoint(store, ctx.caller(request), id, { events })), audit: 'endpoint.events' };
   });
@@ -126,13 +131,13 @@ export function webhookPages(app: FastifyInstance, ctx: PanelContext): void {
     extra: { notice: 'webhooks.test_sent' },
   }));
 
-  app.post('/entregas/:id/reenviar', async (request, reply) => {
+  routes.post('/entregas/:id/reenviar', { schema: { params: PathParams('id') } }, async (request, reply) => {
     if (!(await ctx.allow(request, reply, 'redeliver'))) return reply;
-    const { id } = request.params as { id: string };
+    const { id } = request.params;
     const done = await redeliver(store, ctx.caller(request), id);
     if (!done.ok) return reply.callNotFound();
     await ctx.audit(request, 'delivery.redeliver', id);
-    const back = (request.body as Record<string, unknown>).volver;
+    const back = formOf(request).volver;
     const target =
       typeof back === 'string' && /^\/panel\/(webhooks|transacciones)\/[A-Za-z0-9_.-]+$/.test(back)
         ? back
