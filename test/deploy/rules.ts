@@ -7,7 +7,7 @@
  * partitions that bound their autoscaling, the secrets documented for operators, and the monitoring
  * objects. Pure: objects in, findings out (an empty list passes).
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import { LISTENERS, listenPort, type Listener } from '../../shared/src/config/ports';
@@ -298,6 +298,10 @@ export function projectFindings(overlay: string, objects: readonly K8sObject[], 
     check(
       (c.volumeMounts ?? []).some((m) => m.mountPath === '/tmp' && volumes.get(m.name)?.emptyDir),
       `${where}: no emptyDir on /tmp (the root filesystem is read-only)`,
+    );
+    check(
+      existsSync(join(REPO, 'services', service, 'src/main.ts')),
+      `${where}: services/${service}/src/main.ts does not exist (the pod would crash)`,
     );
     const main = entrypoint(service);
     check(c.command?.join(' ') === `node ${main}`, `${where}: command [${c.command}] is not node ${main}`);
