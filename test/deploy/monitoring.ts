@@ -46,8 +46,9 @@ export interface Dashboard {
   templating?: { list: { name: string; type?: string; query?: string | { query?: string } }[] };
 }
 
-/** Grafana's reference to the dashboard's data source variable (a literal, not a template). */
-const GRAFANA_DATASOURCE = ['$', '{datasource}'].join('');
+/** Grafana's reference to the dashboard's data source variable. */
+// biome-ignore lint/suspicious/noTemplateCurlyInString: Grafana's variable syntax, not a JavaScript template
+const GRAFANA_DATASOURCE = '${datasource}';
 
 const rules = (file: RuleFile) => file.groups.flatMap((g) => g.rules);
 

@@ -158,7 +158,8 @@ export function kubernetesSchemas(): Promise<string> {
       const wheel = readdirSync(download).find((f) => f.endsWith('.whl'));
       if (!wheel) throw new Error('pip downloaded no kubernetes-validate wheel');
       const unpacked = join(download, 'unpacked');
-      await mustRun('unzip', ['-q', join(download, wheel), 'kubernetes_validate/kubernetes-json-schema/*', '-d', unpacked]);
+      const wanted = KUBERNETES_VERSIONS.map((v) => `kubernetes_validate/kubernetes-json-schema/v${v}-local-strict/*`);
+      await mustRun('unzip', ['-q', join(download, wheel), ...wanted, '-d', unpacked]);
       rmSync(dir, { recursive: true, force: true });
       for (const v of KUBERNETES_VERSIONS) {
         const from = join(unpacked, 'kubernetes_validate/kubernetes-json-schema', `v${v}-local-strict`);
