@@ -426,6 +426,120 @@ const PROJECT_BREAKS: [string, (o: K8sObject[]) => void, RegExp][] = [
     (o) => (find(o, 'Deployment', 'bank-emulators').spec!.template!.metadata.labels!['app.kubernetes.io/part-of'] = 'switch-pagos'),
     /must not carry part-of=switch-pagos/,
   ],
+  [
+    'an in-memory store',
+    (o) => {
+      find(o, 'ConfigMap', 'switch-config').data!.SWITCH_STORE = 'memory';
+    },
+    /must run on Kafka and MongoDB/,
+  ],
+  [
+    'an undocumented Secret in envFrom',
+    (o) => {
+      container(o, 'bank-plaza').envFrom!.push({ secretRef: { name: 'plaza-extra' } });
+    },
+    /Secret plaza-extra is not documented/,
+  ],
+  [
+    'an autoscaler for a single-replica service',
+    (o) => {
+      o.push({
+        ...structuredClone(find(o, 'HorizontalPodAutoscaler', 'router')),
+        metadata: { name: 'reconciler', namespace: 'switch-test' },
+      });
+      o.at(-1)!.spec!.scaleTargetRef = { name: 'reconciler' };
+    },
+    /Deployment reconciler: unexpected HPA/,
+  ],
+  [
+    'an autoscaler of nothing',
+    (o) => {
+      find(o, 'HorizontalPodAutoscaler', 'router').spec!.scaleTargetRef = { name: 'routr' };
+    },
+    /HPA targets a missing Deployment routr/,
+  ],
+  [
+    "the gateway's operator port open to the namespace",
+    (o) => {
+      find(o, 'NetworkPolicy', 'gateway-allow-ingress-http').spec!.ingress!.push({
+        from: [{ podSelector: {} }],
+        ports: [{ port: 'operator' }],
+      });
+    },
+    /admits others than monitoring to the operator port of gateway/,
+  ],
+  [
+    'the router open to anyone',
+    (o) => {
+      find(o, 'NetworkPolicy', 'allow-ingress-prometheus').spec!.ingress!.push({ ports: [{ port: 'http' }] });
+    },
+    /admits anyone to router/,
+  ],
+  [
+    'webhooks allowed into private ranges',
+    (o) => {
+      for (const r of find(o, 'NetworkPolicy', 'notifier-egress-webhooks').spec!.egress!)
+        for (const to of r.to ?? []) if (to.ipBlock?.cidr === '0.0.0.0/0') to.ipBlock.except = [];
+    },
+    /internet egress does not exclude/,
+  ],
+  [
+    'webhooks allowed beyond 80/443',
+    (o) => {
+      for (const r of find(o, 'NetworkPolicy', 'notifier-egress-webhooks').spec!.egress!)
+        if ((r.to ?? []).some((t) => t.ipBlock?.cidr === '0.0.0.0/0')) r.ports!.push({ port: 22 });
+    },
+    /internet egress beyond 80\/443/,
+  ],
+  [
+    'a monitor of another API group',
+    (o) => {
+      find(o, 'PodMonitor', 'switch-services').apiVersion = 'monitoring.coreos.com/v1alpha1';
+    },
+    /PodMonitor switch-services apiVersion is not monitoring.coreos.com\/v1/,
+  ],
+  [
+    'the operator port on the merchant Service',
+    (o) => {
+      find(o, 'Service', 'gateway').spec!.ports!.push({ name: 'operator', port: 9100, targetPort: 'operator' });
+    },
+    /the gateway Service must carry the merchant port only/,
+  ],
+  [
+    'the merchant port on the operator Service',
+    (o) => {
+      find(o, 'Service', 'gateway-operator').spec!.ports!.push({ name: 'http', port: 3000, targetPort: 'http' });
+    },
+    /the gateway-operator Service must carry the operator port only/,
+  ],
+  [
+    'a PodMonitor on a port the pods do not name',
+    (o) => {
+      find(o, 'PodMonitor', 'switch-services').spec!.podMetricsEndpoints![0]!.port = 'metrics';
+    },
+    /PodMonitor switch-services endpoint port\/path does not match/,
+  ],
+  [
+    'no PrometheusRule',
+    (o) => {
+      o.splice(o.indexOf(find(o, 'PrometheusRule', 'switch-pagos')), 1);
+    },
+    /expected one PrometheusRule with groups/,
+  ],
+  [
+    'TLS from an undocumented Secret',
+    (o) => {
+      for (const t of o.find((x) => x.kind === 'Ingress')!.spec!.tls!) t.secretName = 'my-cert';
+    },
+    /terminate TLS with a Secret documented/,
+  ],
+  [
+    'the emulators reachable from another namespace',
+    (o) => {
+      find(o, 'NetworkPolicy', 'bank-emulators-ingress-from-connectors').spec!.ingress![0]!.from!.push({ namespaceSelector: {} });
+    },
+    /must admit only named pods of its namespace/,
+  ],
 ];
 
 describe("the switch's own rules fail a manifest with", () => {
