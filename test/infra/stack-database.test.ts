@@ -42,6 +42,14 @@ describe("npm run stack's database (infra/stack/database.mjs)", () => {
 });
 
 describe("the infra scripts without their own database (INFRA_DATABASE=none, the stack's MongoDB container)", () => {
+  it('are what a stack on MongoDB asks of up.sh and down.sh; a stack on FerretDB asks for all four servers', async () => {
+    const { DEFAULT_INFRA_PORTS, infraNames, scriptEnv } = await import('../../infra/stack/infra.mjs');
+    expect(scriptEnv('/state', DEFAULT_INFRA_PORTS, 'mongo').INFRA_DATABASE).toBe('none');
+    expect(scriptEnv('/state', DEFAULT_INFRA_PORTS, 'ferretdb').INFRA_DATABASE).toBe('ferretdb');
+    expect(infraNames('mongo')).toEqual(['kafka', 'apicurio']);
+    expect(infraNames('ferretdb')).toEqual(['kafka', 'apicurio', 'postgres', 'ferretdb']);
+  });
+
   const services = async (database: string) => {
     const dir = mkdtempSync(join(tmpdir(), 'infra-state-'));
     try {
