@@ -56,8 +56,13 @@ FERRETDB_GOGC="${FERRETDB_GOGC:-2000}"
 FERRETDB_GOMAXPROCS="${FERRETDB_GOMAXPROCS:-1}"
 PG_DATABASE=ferretdb
 
-# What up.sh starts; down.sh stops whatever of ALL_SERVICES runs.
-SERVICES=(kafka apicurio postgres ferretdb)
+# What up.sh starts; down.sh stops whatever of ALL_SERVICES runs. INFRA_DATABASE=none starts Kafka and
+# the registry only: `npm run stack` on a MongoDB container brings its own database (infra/README.md).
+case "${INFRA_DATABASE:-ferretdb}" in
+  ferretdb) SERVICES=(kafka apicurio postgres ferretdb) ;;
+  none) SERVICES=(kafka apicurio) ;;
+  *) echo "INFRA_DATABASE=$INFRA_DATABASE: expected ferretdb or none" >&2; exit 1 ;;
+esac
 ALL_SERVICES=(kafka apicurio ferretdb postgres)
 
 log() { printf '[infra %s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }

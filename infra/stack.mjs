@@ -1,14 +1,29 @@
 #!/usr/bin/env node
-// `npm run stack`: the switch as it runs in production, on one machine. Real Kafka, schema registry
-// and FerretDB on PostgreSQL (their own instance: ports 19092/19093, 18081, 37017, 15432, state in .cache/stack/infra),
-// then every service as its own process with prefixed logs, a demo merchant and a test key.
+// `npm run stack`: the switch as it runs in production, on one machine. Real Kafka and schema registry
+// (their own instance: ports 19092/19093, 18081, state in .cache/stack/infra) and MongoDB: a mongo:7.0
+// container where a Docker engine answers, else FerretDB on PostgreSQL (37017, 15432; STACK_DATABASE
+// overrides, infra/README.md), then every service as its own process with prefixed logs, a demo
+// merchant and a test key.
 // Ctrl-C stops the services and the infrastructure it started. See docs/reliability.md.
 import { readFileSync } from 'node:fs';
 import { relative } from 'node:path';
+import { chooseDatabase, DATABASE_OVERRIDE, describeDatabase, needsDockerProbe } from './stack/database.mjs';
 import { REPO } from './stack/infra.mjs';
+import { dockerAvailable, MONGODB_IMAGE } from './stack/mongo-container.mjs';
 import { startStack } from './stack/stack.mjs';
 
-const stack = await startStack().catch((e) => {
+const override = process.env[DATABASE_OVERRIDE];
+let database;
+try {
+  const dockerReachable = needsDockerProbe(override) ? await dockerAvailable() : undefined;
+  database = chooseDatabase({ override, dockerReachable });
+} catch (e) {
+  process.stderr.write(`stack: ${e.message}\n`);
+  process.exit(1);
+}
+process.stdout.write(`stack: ${describeDatabase(database, MONGODB_IMAGE)}\n`);
+
+const stack = await startStack({ database: database.engine }).catch((e) => {
   process.stderr.write(`stack failed to start: ${e.message}\n`);
   process.exit(1);
 });
@@ -26,7 +41,7 @@ process.stdout.write(
     `  Banks test:    bnc (simulated), banco_plaza, bancaribe, banco_activo (emulators; control routes ${Object.values(stack.emulators).join(' ')})`,
     `  Banks live:    bnc (emulator)`,
     `  Sandbox:       with banco_preferido banco_plaza, bancaribe or banco_activo, the cents of monto.valor pick the outcome (/bancos, docs/sandbox.md)`,
-    `  Infra:         ${stack.infra.reused ? 'reused' : 'started'} (${stack.mongo.url}, state in ${relative(REPO, stack.stateDir)}/infra)`,
+    `  Infra:         ${stack.infra.reused ? 'reused' : 'started'} (${describeDatabase(database, MONGODB_IMAGE)}; ${stack.mongo.url}, state in ${relative(REPO, stack.stateDir)}/infra)`,
     '',
     `  curl -s ${url}/switch/v1/bancos -H 'x-switch-key: ${key}'`,
     '',

@@ -9,7 +9,8 @@
 #      INFRA_KEEP_ON_FAILURE=1 (leave services running when one fails, for debugging),
 #      KAFKA_JAVA_OPTS / APICURIO_JAVA_OPTS (override heap etc.), FERRETDB_GOGC (2000), FERRETDB_GOMAXPROCS (1),
 #      FERRETDB_DEBUG_ADDR (host:port: FerretDB serves Go's profiler, /debug/pprof/, there),
-#      INFRA_STATE_DIR (.cache: where pids, logs, data and infra.env go; one per instance).
+#      INFRA_STATE_DIR (.cache: where pids, logs, data and infra.env go; one per instance),
+#      INFRA_DATABASE=none (Kafka and the registry only; no PostgreSQL, no FerretDB, no MONGO_URL).
 set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
@@ -23,7 +24,10 @@ KAFKA_CLUSTER_ID=MkU3OEVBNTcwNTJENDM2Qk   # 16 bytes base64url; data is wiped ea
 bash "$INFRA_DIR/fetch.sh"
 bash "$INFRA_DIR/down.sh"          # anything from a previous up.sh (pid files alive)
 
-ports=("$KAFKA_PORT" "$KAFKA_CONTROLLER_PORT" "$SCHEMA_REGISTRY_PORT" "$MONGO_PORT" "$PG_PORT")
+with_database() { [[ " ${SERVICES[*]} " == *" ferretdb "* ]]; }
+
+ports=("$KAFKA_PORT" "$KAFKA_CONTROLLER_PORT" "$SCHEMA_REGISTRY_PORT")
+if with_database; then ports+=("$MONGO_PORT" "$PG_PORT"); fi
 for p in "${ports[@]}"; do
   if port_open "$p"; then
     die "port 127.0.0.1:$p is already in use by a process not started by infra/up.sh (see: ss -ltnp 'sport = :$p')"
@@ -82,40 +86,43 @@ apicurio_start=$(now)
 launch apicurio java $APICURIO_JAVA_OPTS -Djava.awt.headless=true "${apicurio_props[@]}" \
   -Dquarkus.http.host=127.0.0.1 -Dquarkus.http.port="$SCHEMA_REGISTRY_PORT" -jar "$apicurio_jar"
 
-# --- PostgreSQL 15: a private cluster (lib.sh says whose and where), created afresh (initdb) and run
-# in the foreground of its own session like the others; setpriv (as root) execs without forking, so
-# the pid file holds the postmaster's pid. TCP on 127.0.0.1, and a Unix socket for FerretDB (the
-# loopback TCP stack cost PostgreSQL ≈20 % more CPU per command; docs/benchmarks.md), trust auth
-# (nothing but this machine can reach either). fsync stays on: the figures measured on it are those of
-# a database that keeps what it acknowledged; commit_delay lets commits that arrive together share one
-# WAL flush (each still waits for its flush). TOAST compression is lz4: a stored transaction is over
-# 2 KB, and pglz compressed it again at every write.
-pg_start=$(now)
-# A Unix socket path holds at most 107 bytes: a deep state dir keeps FerretDB on TCP.
-[ ${#PG_SOCKET_DIR} -le 90 ] || PG_SOCKET_DIR=""
-rm -rf "$PG_HOME"
-as_pg=()
-if [ "$(id -u)" -eq 0 ]; then
-  install -d -m 700 -o "$PG_USER" -g "$(id -gn "$PG_USER")" "$PG_HOME" "$PG_DATA" ${PG_SOCKET_DIR:+"$PG_SOCKET_DIR"}
-  as_pg=(setpriv --reuid="$PG_USER" --regid="$(id -g "$PG_USER")" --init-groups)
-else
-  mkdir -p -m 700 "$PG_HOME" "$PG_DATA" ${PG_SOCKET_DIR:+"$PG_SOCKET_DIR"}
-fi
-# shellcheck disable=SC2016,SC2086  # $0..$4 are for the inner bash; PG_OPTS is split on purpose
-launch postgres "${as_pg[@]}" bash -c '
-  set -e
-  "$0/initdb" -D "$1" -A trust -U postgres -E UTF8 --locale=C.UTF-8 --no-sync >/dev/null
-  exec "$0/postgres" -D "$1" -p "$2" -c listen_addresses=127.0.0.1 -c unix_socket_directories="$4" \
-    -c max_connections=200 -c default_toast_compression=lz4 -c commit_delay=200 -c commit_siblings=2 $3
-' "$PG_BIN" "$PG_DATA" "$PG_PORT" "${PG_OPTS:-}" "$PG_SOCKET_DIR"
+pg_start='' ferretdb_start=''
+if with_database; then
+  # --- PostgreSQL 15: a private cluster (lib.sh says whose and where), created afresh (initdb) and run
+  # in the foreground of its own session like the others; setpriv (as root) execs without forking, so
+  # the pid file holds the postmaster's pid. TCP on 127.0.0.1, and a Unix socket for FerretDB (the
+  # loopback TCP stack cost PostgreSQL ≈20 % more CPU per command; docs/benchmarks.md), trust auth
+  # (nothing but this machine can reach either). fsync stays on: the figures measured on it are those of
+  # a database that keeps what it acknowledged; commit_delay lets commits that arrive together share one
+  # WAL flush (each still waits for its flush). TOAST compression is lz4: a stored transaction is over
+  # 2 KB, and pglz compressed it again at every write.
+  pg_start=$(now)
+  # A Unix socket path holds at most 107 bytes: a deep state dir keeps FerretDB on TCP.
+  [ ${#PG_SOCKET_DIR} -le 90 ] || PG_SOCKET_DIR=""
+  rm -rf "$PG_HOME"
+  as_pg=()
+  if [ "$(id -u)" -eq 0 ]; then
+    install -d -m 700 -o "$PG_USER" -g "$(id -gn "$PG_USER")" "$PG_HOME" "$PG_DATA" ${PG_SOCKET_DIR:+"$PG_SOCKET_DIR"}
+    as_pg=(setpriv --reuid="$PG_USER" --regid="$(id -g "$PG_USER")" --init-groups)
+  else
+    mkdir -p -m 700 "$PG_HOME" "$PG_DATA" ${PG_SOCKET_DIR:+"$PG_SOCKET_DIR"}
+  fi
+  # shellcheck disable=SC2016,SC2086  # $0..$4 are for the inner bash; PG_OPTS is split on purpose
+  launch postgres "${as_pg[@]}" bash -c '
+    set -e
+    "$0/initdb" -D "$1" -A trust -U postgres -E UTF8 --locale=C.UTF-8 --no-sync >/dev/null
+    exec "$0/postgres" -D "$1" -p "$2" -c listen_addresses=127.0.0.1 -c unix_socket_directories="$4" \
+      -c max_connections=200 -c default_toast_compression=lz4 -c commit_delay=200 -c commit_siblings=2 $3
+  ' "$PG_BIN" "$PG_DATA" "$PG_PORT" "${PG_OPTS:-}" "$PG_SOCKET_DIR"
 
-# --- FerretDB on PostgreSQL (its pool connects on first use, so it may start before the cluster
-# answers)
-ferretdb_start=$(now)
-pg_url="postgres://postgres@127.0.0.1:$PG_PORT/$PG_DATABASE"
-[ -z "$PG_SOCKET_DIR" ] || pg_url="postgres://postgres@/$PG_DATABASE?host=$PG_SOCKET_DIR&port=$PG_PORT"
-launch ferretdb env GOGC="$FERRETDB_GOGC" GOMAXPROCS="$FERRETDB_GOMAXPROCS" "$FERRETDB_BIN" -listen-addr "127.0.0.1:$MONGO_PORT" -handler postgresql \
-  -postgresql-url "$pg_url" -log-level warn ${FERRETDB_DEBUG_ADDR:+-debug-addr "$FERRETDB_DEBUG_ADDR"}
+  # --- FerretDB on PostgreSQL (its pool connects on first use, so it may start before the cluster
+  # answers)
+  ferretdb_start=$(now)
+  pg_url="postgres://postgres@127.0.0.1:$PG_PORT/$PG_DATABASE"
+  [ -z "$PG_SOCKET_DIR" ] || pg_url="postgres://postgres@/$PG_DATABASE?host=$PG_SOCKET_DIR&port=$PG_PORT"
+  launch ferretdb env GOGC="$FERRETDB_GOGC" GOMAXPROCS="$FERRETDB_GOMAXPROCS" "$FERRETDB_BIN" -listen-addr "127.0.0.1:$MONGO_PORT" -handler postgresql \
+    -postgresql-url "$pg_url" -log-level warn ${FERRETDB_DEBUG_ADDR:+-debug-addr "$FERRETDB_DEBUG_ADDR"}
+fi
 
 # --- Readiness (in parallel). Each check fails fast if its process has died.
 alive() { live_pid "$RUN_DIR/$1.pid" >/dev/null; }
@@ -204,12 +211,11 @@ if [ "${#failed[@]}" -gt 0 ]; then
   die "not ready: ${failed[*]}"
 fi
 
-backend="PostgreSQL 127.0.0.1:$PG_PORT/$PG_DATABASE"
-cat >"$ENV_FILE" <<ENV
-# FerretDB backend: $backend
-export KAFKA_BROKERS=127.0.0.1:$KAFKA_PORT
-export SCHEMA_REGISTRY_URL=http://127.0.0.1:$SCHEMA_REGISTRY_PORT/apis/ccompat/v7
-export MONGO_URL=mongodb://127.0.0.1:$MONGO_PORT/
-ENV
+{
+  if with_database; then echo "# FerretDB backend: PostgreSQL 127.0.0.1:$PG_PORT/$PG_DATABASE"; fi
+  echo "export KAFKA_BROKERS=127.0.0.1:$KAFKA_PORT"
+  echo "export SCHEMA_REGISTRY_URL=http://127.0.0.1:$SCHEMA_REGISTRY_PORT/apis/ccompat/v7"
+  if with_database; then echo "export MONGO_URL=mongodb://127.0.0.1:$MONGO_PORT/"; fi
+} >"$ENV_FILE"
 log "all ready; wrote ${ENV_FILE#"$REPO"/} (source it)"
 cat "$ENV_FILE"

@@ -2,7 +2,7 @@
 # Writes the Prometheus Operator's copy of the rules, deploy/k8s/base/monitoring/prometheusrule.yaml,
 # from the plain rule file deploy/prometheus/alerts.yaml (the source: promtool checks it).
 #   bash deploy/prometheus/render-prometheusrule.sh            # rewrite the generated file
-#   bash deploy/prometheus/render-prometheusrule.sh OUT.yaml   # write elsewhere (ci/check-deploy.sh diffs)
+#   bash deploy/prometheus/render-prometheusrule.sh OUT.yaml   # write elsewhere
 # The rule file's groups go under spec: verbatim, indented by two spaces; its top-level comments
 # (lines starting with '#') are left out. No YAML library needed.
 set -euo pipefail
@@ -12,7 +12,7 @@ out="${1:-$here/../k8s/base/monitoring/prometheusrule.yaml}"
 {
   cat <<'HEADER'
 # GENERATED from deploy/prometheus/alerts.yaml by deploy/prometheus/render-prometheusrule.sh.
-# Do not edit: change alerts.yaml and run the script (ci/check-deploy.sh fails when they differ).
+# Do not edit: change alerts.yaml and run the script (test/deploy/monitoring.test.ts fails when they differ).
 # Add the label your Prometheus selects rules by (ruleSelector, e.g. release: kube-prometheus-stack)
 # in the overlay.
 apiVersion: monitoring.coreos.com/v1

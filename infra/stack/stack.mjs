@@ -195,6 +195,7 @@ async function admin(url, token, path, body) {
  *   operatorPort          the gateway's operator port on 127.0.0.1 (default OPERATOR_PORT env, else a free one)
  *   stateDir              default STACK_STATE_DIR or .cache/stack: infra state (infra/), operator file (switch/admin.json), bank-sim journal
  *   infraPorts            { kafka, controller, registry, mongo, postgres } (default 19092, 19093, 18081, 37017, 15432)
+ *   database              'ferretdb' (default: FerretDB from infra/up.sh) or 'mongo' (a MongoDB container; needs Docker)
  *   database              Mongo database and Kafka topic namespace (default `switch`)
  *   merchant              demo merchant id (default `demo`)
  *   env                   extra environment for every service (e.g. short reconciler/notifier schedules)
@@ -222,6 +223,7 @@ export async function startStack(options = {}) {
   const infra = await ensureInfra({
     stateDir: infraStateDir,
     ports: { ...DEFAULT_INFRA_PORTS, ...options.infraPorts },
+    database: options.database ?? 'ferretdb',
     log: (l) => log(l),
   });
   // The simulated bank's ledger lives as long as the infrastructure's data (up.sh wipes it).
@@ -253,7 +255,7 @@ export async function startStack(options = {}) {
   baseEnv.SWITCH_OWN_PORTS = [...new Set(listening.map(Number).filter((n) => n > 0))].join(',');
   const services = {};
   // The watchdog cleans up after a stack killed outright (SIGKILL runs no exit hook): the services in
-  // this pid file, and the infrastructure when this stack started it.
+  // this pid file, the infrastructure when this stack started it, and its MongoDB container.
   const pidFile = resolve(stateDir, 'services.pids');
   const writePids = () => {
     const pids = Object.values(services)
@@ -262,7 +264,8 @@ export async function startStack(options = {}) {
     writeFileSync(pidFile, `${pids.join('\n')}\n`);
   };
   for (const def of defs) services[def.name] = managedProcess(def, { sink, baseEnv, nodeArgs: options.nodeArgs, onSpawn: writePids });
-  spawn('bash', [resolve(REPO, 'infra/stack/watchdog.sh'), String(process.pid), pidFile, infra.reused ? '' : infraStateDir], {
+  const watched = [String(process.pid), pidFile, infra.reused ? '' : infraStateDir, infra.containerId ?? ''];
+  spawn('bash', [resolve(REPO, 'infra/stack/watchdog.sh'), ...watched], {
     detached: true,
     stdio: 'ignore',
   }).unref();

@@ -29,6 +29,7 @@ export * from './adapters/schema-check';
 export * from './adapters/partition';
 export * from './config/env';
 export * from './config/instance';
+export * from './config/ports';
 export * from './config/routing';
 export * from './telemetry/logger';
 export * from './runtime/bank-worker';

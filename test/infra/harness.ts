@@ -11,9 +11,8 @@ export interface Infra {
 }
 
 const REPO = resolve(__dirname, '../..');
-const NO_RUNTIME = 'Could not find a working container runtime strategy';
-/** The MongoDB line production targets (docs/operations.md): what the tests run on wherever Docker exists. */
-const MONGODB_IMAGE = 'mongo:7.0';
+/** The MongoDB container `npm run stack` runs on too (an ES module: loaded with import()). */
+const mongoContainer = () => import('../../infra/stack/mongo-container.mjs');
 
 /** 1. Endpoints named by the environment (CI, a developer's own servers). */
 function fromEnv(): Infra | undefined {
@@ -32,23 +31,9 @@ function fromEnv(): Infra | undefined {
 }
 
 /** 2. testcontainers, when a Docker engine answers (pinned 11.14.0: newer lines need Node 22). */
-async function dockerAvailable(timeoutMs = 10_000): Promise<boolean> {
-  if (process.env.TESTCONTAINERS_DISABLED === '1') return false;
-  const { getContainerRuntimeClient } = await import('testcontainers');
-  const probe = getContainerRuntimeClient().then(
-    () => true,
-    (e: unknown) => {
-      if (e instanceof Error && e.message.includes(NO_RUNTIME)) return false;
-      throw e;
-    },
-  );
-  return Promise.race([probe, new Promise<boolean>((r) => setTimeout(() => r(false), timeoutMs).unref())]);
-}
-
 async function fromDocker(): Promise<Infra> {
   const { GenericContainer, Wait } = await import('testcontainers');
   const { KafkaContainer } = await import('@testcontainers/kafka');
-  const { MongoDBContainer } = await import('@testcontainers/mongodb');
   const started: { stop(): Promise<unknown> }[] = [];
   try {
     const kafka = await new KafkaContainer('confluentinc/cp-kafka:7.9.0').withKraft().start();
@@ -59,15 +44,13 @@ async function fromDocker(): Promise<Infra> {
       .withWaitStrategy(Wait.forHttp('/apis/ccompat/v7/subjects', 8080).forStatusCode(200))
       .start();
     started.push(registry);
-    // Real MongoDB, as production runs it: a single-member replica set (the module initiates it), so
-    // the store's compare-and-set is MongoDB's own, not the local stand-in's. directConnection: the
-    // member advertises its in-container address, which the host cannot reach.
-    const mongo = await new MongoDBContainer(MONGODB_IMAGE).start();
+    // Real MongoDB, as production runs it (the same container `npm run stack` runs on with Docker).
+    const mongo = await (await mongoContainer()).startMongoContainer();
     started.push(mongo);
     return {
       kafkaBrokers: [`${kafka.getHost()}:${kafka.getMappedPort(9093)}`],
       schemaRegistryUrl: `http://${registry.getHost()}:${registry.getMappedPort(8080)}/apis/ccompat/v7`,
-      mongoUrl: `mongodb://${mongo.getHost()}:${mongo.getMappedPort(27017)}/?directConnection=true`,
+      mongoUrl: mongo.url,
       mode: 'docker',
       stop: async () => {
         await Promise.allSettled(started.map((c) => c.stop()));
@@ -121,6 +104,6 @@ async function answering(envText: string): Promise<boolean> {
 export async function resolveInfra(): Promise<Infra> {
   const env = fromEnv();
   if (env) return env;
-  if (await dockerAvailable()) return fromDocker();
+  if (await (await mongoContainer()).dockerAvailable()) return fromDocker();
   return fromLocalScripts();
 }

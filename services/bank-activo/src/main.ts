@@ -1,6 +1,6 @@
 import { startTracing } from '@switch/shared/dist/telemetry/tracing';
 startTracing('bank-activo'); // first line: modules are instrumented as they load
-import { connectAdapters, createLogger, envReader, loadInfraConfig, onShutdown, startHealthServer } from '@switch/shared';
+import { connectAdapters, createLogger, envReader, listenPort, loadInfraConfig, onShutdown, startHealthServer } from '@switch/shared';
 import { loadActivoConfig } from './config';
 import { startActivoService } from './service';
 
@@ -11,11 +11,7 @@ async function main(): Promise<void> {
   const config = loadActivoConfig(env);
   const adapters = await connectAdapters(loadInfraConfig(env), 'bank-activo', log);
   const service = await startActivoService({ bus: adapters.bus, store: adapters.store, secrets: adapters.secrets, log, config });
-  const health = await startHealthServer(
-    env.int('HEALTH_PORT', 9107, { min: 0, max: 65535 }),
-    env.string('HEALTH_HOST', '127.0.0.1'),
-    adapters.ready,
-  );
+  const health = await startHealthServer(listenPort(env, 'bank-activo'), env.string('HEALTH_HOST', '127.0.0.1'), adapters.ready);
   onShutdown(log, async () => {
     await service.stop();
     await adapters.close();

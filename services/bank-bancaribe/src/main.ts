@@ -1,6 +1,6 @@
 import { startTracing } from '@switch/shared/dist/telemetry/tracing';
 startTracing('bank-bancaribe'); // first line: modules are instrumented as they load
-import { connectAdapters, createLogger, envReader, loadInfraConfig, onShutdown, startHealthServer } from '@switch/shared';
+import { connectAdapters, createLogger, envReader, listenPort, loadInfraConfig, onShutdown, startHealthServer } from '@switch/shared';
 import { describeBancaribeConfig, loadBancaribeConfig } from './config';
 import { startBancaribeService } from './service';
 
@@ -12,11 +12,7 @@ async function main(): Promise<void> {
   if (!config.test && !config.live) log.warn('neither BANCARIBE_TEST_URL nor BANCARIBE_LIVE_URL is set: no Bancaribe order will be served');
   const adapters = await connectAdapters(loadInfraConfig(env), 'bank-bancaribe', log);
   const service = await startBancaribeService({ bus: adapters.bus, store: adapters.store, secrets: adapters.secrets, log, config });
-  const health = await startHealthServer(
-    env.int('HEALTH_PORT', 9106, { min: 0, max: 65535 }),
-    env.string('HEALTH_HOST', '127.0.0.1'),
-    adapters.ready,
-  );
+  const health = await startHealthServer(listenPort(env, 'bank-bancaribe'), env.string('HEALTH_HOST', '127.0.0.1'), adapters.ready);
   log.info({ modes: describeBancaribeConfig(config) }, 'bancaribe connector ready');
   onShutdown(log, async () => {
     await service.stop();

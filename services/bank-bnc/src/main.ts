@@ -1,6 +1,6 @@
 import { startTracing } from '@switch/shared/dist/telemetry/tracing';
 startTracing('bank-bnc'); // first line: modules are instrumented as they load
-import { connectAdapters, createLogger, envReader, loadInfraConfig, onShutdown, startHealthServer } from '@switch/shared';
+import { connectAdapters, createLogger, envReader, listenPort, loadInfraConfig, onShutdown, startHealthServer } from '@switch/shared';
 import { loadBncConfig } from './config';
 import { startBncService } from './service';
 
@@ -11,11 +11,7 @@ async function main(): Promise<void> {
   const config = loadBncConfig(env);
   const adapters = await connectAdapters(loadInfraConfig(env), 'bank-bnc', log);
   const service = await startBncService({ bus: adapters.bus, store: adapters.store, secrets: adapters.secrets, log, config });
-  const health = await startHealthServer(
-    env.int('HEALTH_PORT', 9108, { min: 0, max: 65535 }),
-    env.string('HEALTH_HOST', '127.0.0.1'),
-    adapters.ready,
-  );
+  const health = await startHealthServer(listenPort(env, 'bank-bnc'), env.string('HEALTH_HOST', '127.0.0.1'), adapters.ready);
   log.info('bank-bnc ready');
   onShutdown(log, async () => {
     await service.stop();

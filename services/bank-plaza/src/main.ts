@@ -1,6 +1,6 @@
 import { startTracing } from '@switch/shared/dist/telemetry/tracing';
 startTracing('bank-plaza'); // first line: modules are instrumented as they load
-import { connectAdapters, createLogger, envReader, loadInfraConfig, onShutdown, startHealthServer } from '@switch/shared';
+import { connectAdapters, createLogger, envReader, listenPort, loadInfraConfig, onShutdown, startHealthServer } from '@switch/shared';
 import { loadPlazaConfig } from './config';
 import { startPlazaService } from './service';
 
@@ -13,11 +13,7 @@ async function main(): Promise<void> {
   if (modes.length === 0) log.warn('no PLAZA_TEST_URL nor PLAZA_LIVE_URL: serving no mode');
   const adapters = await connectAdapters(loadInfraConfig(env), 'bank-plaza', log);
   const service = await startPlazaService({ bus: adapters.bus, store: adapters.store, secrets: adapters.secrets, log, config });
-  const health = await startHealthServer(
-    env.int('HEALTH_PORT', 9105, { min: 0, max: 65535 }),
-    env.string('HEALTH_HOST', '127.0.0.1'),
-    adapters.ready,
-  );
+  const health = await startHealthServer(listenPort(env, 'bank-plaza'), env.string('HEALTH_HOST', '127.0.0.1'), adapters.ready);
   log.info({ modes }, 'Banco Plaza connector ready');
   onShutdown(log, async () => {
     await service.stop();

@@ -1,6 +1,6 @@
 import { startTracing } from '@switch/shared/dist/telemetry/tracing';
 startTracing('bank-sim'); // first line: modules are instrumented as they load
-import { connectAdapters, createLogger, envReader, loadInfraConfig, onShutdown, startHealthServer } from '@switch/shared';
+import { connectAdapters, createLogger, envReader, listenPort, loadInfraConfig, onShutdown, startHealthServer } from '@switch/shared';
 import { SimulatedBank } from './connector';
 import { startSimulatedBank } from './service';
 
@@ -17,17 +17,12 @@ async function main(): Promise<void> {
     log,
     bank: new SimulatedBank(undefined, journal || undefined),
   });
-  const health = await startHealthServer(
-    env.int('HEALTH_PORT', 9102, { min: 0, max: 65535 }),
-    env.string('HEALTH_HOST', '127.0.0.1'),
-    adapters.ready,
-    {
-      // Test mode only: lets end-to-end tests count orders at the bank.
-      '/sim/orders': () => ({ executed: sim.bank.executedOrders, byTransaction: sim.bank.ordersByTransaction() }),
-      // Every order received per orderRef (repeats included) and the ledger: read by the reliability drills.
-      '/sim/received': () => ({ byRef: sim.bank.receivedByOrderRef(), ledger: sim.bank.ledger() }),
-    },
-  );
+  const health = await startHealthServer(listenPort(env, 'bank-sim'), env.string('HEALTH_HOST', '127.0.0.1'), adapters.ready, {
+    // Test mode only: lets end-to-end tests count orders at the bank.
+    '/sim/orders': () => ({ executed: sim.bank.executedOrders, byTransaction: sim.bank.ordersByTransaction() }),
+    // Every order received per orderRef (repeats included) and the ledger: read by the reliability drills.
+    '/sim/received': () => ({ byRef: sim.bank.receivedByOrderRef(), ledger: sim.bank.ledger() }),
+  });
   log.info('simulated bank ready');
   onShutdown(log, async () => {
     await sim.stop();

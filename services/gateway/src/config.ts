@@ -1,6 +1,7 @@
 import {
   ConfigError,
   envReader,
+  listenPort,
   loadDestinationPolicy,
   loadInstanceId,
   loadRotationOverlapSeconds,
@@ -106,13 +107,13 @@ export function loadGatewayConfig(env: EnvReader = envReader()): GatewayConfig {
   if (adminToken !== undefined && adminToken.length < 16) {
     throw new Error('configuration SWITCH_ADMIN_TOKEN: must be at least 16 characters');
   }
-  const port = env.int('PORT', 3000, { min: 0, max: 65535 });
+  const port = listenPort(env, 'gateway');
   const config: GatewayConfig = {
     host: env.string('HOST', '127.0.0.1'),
     port,
     instanceId: loadInstanceId(env, port),
     operatorHost: env.string('OPERATOR_HOST', '127.0.0.1'),
-    operatorPort: env.int('OPERATOR_PORT', 9100, { min: 0, max: 65535 }),
+    operatorPort: listenPort(env, 'gateway-operator'),
     adminMaxFailures: env.int('SWITCH_ADMIN_MAX_FAILURES', 10, { min: 1, max: 1_000_000 }),
     adminLockoutSeconds: env.int('SWITCH_ADMIN_LOCKOUT_SECONDS', 900, { min: 1, max: 86_400 }),
     bodyLimitBytes: env.int('SWITCH_BODY_LIMIT_BYTES', 32 * 1024, { min: 1024, max: 10 * 1024 * 1024 }),

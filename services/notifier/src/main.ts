@@ -1,6 +1,15 @@
 import { startTracing } from '@switch/shared/dist/telemetry/tracing';
 startTracing('notifier'); // first line: modules are instrumented as they load
-import { connectAdapters, createLogger, envReader, loadInfraConfig, loadInstanceId, onShutdown, startHealthServer } from '@switch/shared';
+import {
+  connectAdapters,
+  createLogger,
+  envReader,
+  listenPort,
+  loadInfraConfig,
+  loadInstanceId,
+  onShutdown,
+  startHealthServer,
+} from '@switch/shared';
 import { loadNotifierConfig, startNotifier } from './service';
 
 /** Webhook delivery as its own process: `node services/notifier/dist/main.js`. */
@@ -10,7 +19,7 @@ async function main(): Promise<void> {
   const adapters = await connectAdapters(loadInfraConfig(env), 'notifier', log);
   const config = loadNotifierConfig(env, adapters.secrets);
   // Stable across restarts; the health port tells apart notifiers on one host.
-  const healthPort = env.int('HEALTH_PORT', 9103, { min: 0, max: 65535 });
+  const healthPort = listenPort(env, 'notifier');
   const instanceId = loadInstanceId(env, healthPort);
   const notifier = await startNotifier({ bus: adapters.bus, store: adapters.store, log, config, instanceId });
   const health = await startHealthServer(healthPort, env.string('HEALTH_HOST', '127.0.0.1'), adapters.ready);

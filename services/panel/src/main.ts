@@ -6,6 +6,7 @@ import {
   connectAdapters,
   createLogger,
   envReader,
+  listenPort,
   loadInfraConfig,
   loadInstanceId,
   loadRoutingTable,
@@ -25,7 +26,7 @@ async function main(): Promise<void> {
   const env = envReader();
   const log = createLogger('panel');
   const config = loadPanelConfig(env);
-  const port = env.int('PANEL_PORT', 3100, { min: 0, max: 65535 });
+  const port = listenPort(env, 'panel-web');
   if (!env.optionalString('SWITCH_PANEL_SESSION_SECRET'))
     log.warn('SWITCH_PANEL_SESSION_SECRET is not set: sessions end with this process and are not shared by replicas');
   const adapters = await connectAdapters(loadInfraConfig(env), 'panel', log);
@@ -59,11 +60,7 @@ async function main(): Promise<void> {
     accounts: accountReads.reads,
   });
   await app.listen({ host: env.string('PANEL_HOST', '127.0.0.1'), port });
-  const health = await startHealthServer(
-    env.int('HEALTH_PORT', 9109, { min: 0, max: 65535 }),
-    env.string('HEALTH_HOST', '127.0.0.1'),
-    adapters.ready,
-  );
+  const health = await startHealthServer(listenPort(env, 'panel'), env.string('HEALTH_HOST', '127.0.0.1'), adapters.ready);
   log.info('panel ready');
   onShutdown(log, async () => {
     await app.close();

@@ -4,6 +4,7 @@ import {
   connectAdapters,
   createLogger,
   envReader,
+  listenPort,
   loadCorePolicy,
   loadInfraConfig,
   loadInstanceId,
@@ -19,7 +20,7 @@ async function main(): Promise<void> {
   const env = envReader();
   const log = createLogger('router');
   const routing = loadRoutingTable(env);
-  const healthPort = env.int('HEALTH_PORT', 9101, { min: 0, max: 65535 });
+  const healthPort = listenPort(env, 'router');
   const adapters = await connectAdapters(loadInfraConfig(env), 'router', log);
   const router = await startRouter({
     bus: adapters.bus,

@@ -3,6 +3,7 @@ import { isIP, type LookupFunction } from 'node:net';
 import ipaddr from 'ipaddr.js';
 import { Agent, buildConnector, fetch as undiciFetch, type Dispatcher, type RequestInit, type Response } from 'undici';
 import { ConfigError, type EnvReader } from '../config/env';
+import { LISTENERS } from '../config/ports';
 
 /**
  * SSRF guard of outbound webhooks. A destination may not be any address of the special-purpose
@@ -111,12 +112,12 @@ export interface DestinationPolicy {
 }
 
 /**
- * The default listening ports of every service of the switch (docs/configuration.md): merchant 3000,
+ * The default listening ports of every service of the switch (config/ports.ts): merchant 3000,
  * panel 3100, operator 9100, the services' health and metrics ports 9101–9109. In a deployment each
  * process sees only its own `PORT`/`HEALTH_PORT`, so the defaults are always in the set and
  * `SWITCH_OWN_PORTS` adds any port moved elsewhere.
  */
-export const SWITCH_DEFAULT_PORTS: readonly number[] = [3000, 3100, 9100, 9101, 9102, 9103, 9104, 9105, 9106, 9107, 9108, 9109];
+export const SWITCH_DEFAULT_PORTS: readonly number[] = Object.values(LISTENERS).map((l) => l.port);
 
 /** The strictest rule: public addresses only (a deployment's default). */
 export const PUBLIC_DESTINATIONS_ONLY: DestinationPolicy = {

@@ -150,12 +150,17 @@ export function startHealthServer(
   return new Promise((resolve) => server.listen(port, host, () => resolve(server)));
 }
 
+/** How long a graceful stop may take (`SWITCH_SHUTDOWN_MS`); a pod's grace period must be longer. */
+export function shutdownLimitMs(env: EnvReader): number {
+  return env.int('SWITCH_SHUTDOWN_MS', 20_000, { min: 100, max: 600_000 });
+}
+
 /**
  * Graceful shutdown on SIGTERM/SIGINT: `stop` stops taking work and lets in-flight work finish and
  * commit; if that takes longer than `SWITCH_SHUTDOWN_MS` the process exits anyway (non-zero).
  */
 export function onShutdown(log: Logger, stop: () => Promise<void>, env: EnvReader = envReader()): void {
-  const limitMs = env.int('SWITCH_SHUTDOWN_MS', 20_000, { min: 100, max: 600_000 });
+  const limitMs = shutdownLimitMs(env);
   let stopping = false;
   const handler = (signal: string) => {
     if (stopping) return;

@@ -3,7 +3,7 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom
 /**
  * Every metric the switch exports, named and labelled by Prometheus conventions: units in names,
  * bounded label sets (never ids). One registry per process; in the embedded switch all services share
- * it. `deploy/metrics.txt` lists the names the dashboard and alerts rely on.
+ * it. The dashboard and the alerts query only names registered here (test/deploy/monitoring.test.ts).
  */
 export const registry = new Registry();
 // The event-loop delay monitor samples every 50 ms, not prom-client's default 10: every process of the
