@@ -4,7 +4,7 @@ import {
   type BankService,
   type Bus,
   type Logger,
-  type Sealer,
+  type Sealer, type BankWorkerFaults,
   type Store,
   type Mode,
 } from '@switch/shared';
@@ -22,6 +22,8 @@ export async function startBancaribeService(deps: {
   store: Store;
   log: Logger;
   secrets: Pick<Sealer, 'open'>;
+  /** Drills only (`SWITCH_FAULT_PUBLISH_AFTER_BANK_CALL`); default none. */
+  faults?: BankWorkerFaults;
   config: BancaribeConfig;
   http?: BankHttpClient;
   now?: () => Date;
@@ -40,5 +42,6 @@ export async function startBancaribeService(deps: {
     group: 'bank-bancaribe',
     connectors,
     secrets: deps.secrets,
+    ...(deps.faults ? { faults: deps.faults } : {}),
   });
 }
