@@ -60,22 +60,42 @@ export const ActivoSettings = settings(
     ...modeSettings('live'),
     ACTIVO_TIMEOUT_MS: setting.int('ACTIVO_TIMEOUT_MS', 30_000, 'answer timeout', { min: 100, max: 300_000 }),
     ACTIVO_CONNECT_TIMEOUT_MS: setting.int('ACTIVO_CONNECT_TIMEOUT_MS', 3_000, 'connect timeout', { min: 50, max: 60_000 }),
-    ACTIVO_BREAKER_ERROR_PCT: setting.int('ACTIVO_BREAKER_ERROR_PCT', DEFAULT_BREAKER.errorThresholdPercentage, 'breaker: failure percentage that opens it', {
-      min: 1,
-      max: 100,
-    }),
-    ACTIVO_BREAKER_VOLUME: setting.int('ACTIVO_BREAKER_VOLUME', DEFAULT_BREAKER.volumeThreshold, 'breaker: calls in the window before it may open', {
-      min: 1,
-      max: 10_000,
-    }),
-    ACTIVO_BREAKER_RESET_MS: setting.int('ACTIVO_BREAKER_RESET_MS', DEFAULT_BREAKER.resetTimeoutMs, 'breaker: how long it stays open before a trial', {
-      min: 10,
-      max: 3_600_000,
-    }),
-    ACTIVO_BREAKER_WINDOW_MS: setting.int('ACTIVO_BREAKER_WINDOW_MS', DEFAULT_BREAKER.rollingCountTimeoutMs, 'breaker: the rolling window', {
-      min: 100,
-      max: 3_600_000,
-    }),
+    ACTIVO_BREAKER_ERROR_PCT: setting.int(
+      'ACTIVO_BREAKER_ERROR_PCT',
+      DEFAULT_BREAKER.errorThresholdPercentage,
+      'breaker: failure percentage that opens it',
+      {
+        min: 1,
+        max: 100,
+      },
+    ),
+    ACTIVO_BREAKER_VOLUME: setting.int(
+      'ACTIVO_BREAKER_VOLUME',
+      DEFAULT_BREAKER.volumeThreshold,
+      'breaker: calls in the window before it may open',
+      {
+        min: 1,
+        max: 10_000,
+      },
+    ),
+    ACTIVO_BREAKER_RESET_MS: setting.int(
+      'ACTIVO_BREAKER_RESET_MS',
+      DEFAULT_BREAKER.resetTimeoutMs,
+      'breaker: how long it stays open before a trial',
+      {
+        min: 10,
+        max: 3_600_000,
+      },
+    ),
+    ACTIVO_BREAKER_WINDOW_MS: setting.int(
+      'ACTIVO_BREAKER_WINDOW_MS',
+      DEFAULT_BREAKER.rollingCountTimeoutMs,
+      'breaker: the rolling window',
+      {
+        min: 100,
+        max: 3_600_000,
+      },
+    ),
   },
   'Banco Activo',
 );

@@ -65,10 +65,30 @@ export const BancaribeSettings = settings(
   {
     ...modeSettings('test'),
     ...modeSettings('live'),
-    BANCARIBE_BREAKER_THRESHOLD_PCT: setting.int('BANCARIBE_BREAKER_THRESHOLD_PCT', DEFAULT_BREAKER.errorThresholdPercentage, 'breaker: failure percentage that opens it', { min: 1, max: 100 }),
-    BANCARIBE_BREAKER_VOLUME: setting.int('BANCARIBE_BREAKER_VOLUME', DEFAULT_BREAKER.volumeThreshold, 'breaker: calls in the window before it may open', { min: 1 }),
-    BANCARIBE_BREAKER_RESET_MS: setting.int('BANCARIBE_BREAKER_RESET_MS', DEFAULT_BREAKER.resetTimeoutMs, 'breaker: how long it stays open before a trial', { min: 100 }),
-    BANCARIBE_BREAKER_WINDOW_MS: setting.int('BANCARIBE_BREAKER_WINDOW_MS', DEFAULT_BREAKER.rollingCountTimeoutMs, 'breaker: the rolling window', { min: 100 }),
+    BANCARIBE_BREAKER_THRESHOLD_PCT: setting.int(
+      'BANCARIBE_BREAKER_THRESHOLD_PCT',
+      DEFAULT_BREAKER.errorThresholdPercentage,
+      'breaker: failure percentage that opens it',
+      { min: 1, max: 100 },
+    ),
+    BANCARIBE_BREAKER_VOLUME: setting.int(
+      'BANCARIBE_BREAKER_VOLUME',
+      DEFAULT_BREAKER.volumeThreshold,
+      'breaker: calls in the window before it may open',
+      { min: 1 },
+    ),
+    BANCARIBE_BREAKER_RESET_MS: setting.int(
+      'BANCARIBE_BREAKER_RESET_MS',
+      DEFAULT_BREAKER.resetTimeoutMs,
+      'breaker: how long it stays open before a trial',
+      { min: 100 },
+    ),
+    BANCARIBE_BREAKER_WINDOW_MS: setting.int(
+      'BANCARIBE_BREAKER_WINDOW_MS',
+      DEFAULT_BREAKER.rollingCountTimeoutMs,
+      'breaker: the rolling window',
+      { min: 100 },
+    ),
   },
   'Bancaribe',
 );

@@ -48,7 +48,7 @@ const modeSettings = (mode: Mode) => {
     ...v('RIF', "the merchant's RIF, e.g. J123456789; required with the URL"),
     ...v('ACCOUNT', "the merchant's 20-digit Banco Plaza account; required with the URL"),
     ...v('PHONE', "the merchant's affiliated phone (P2P), 11 digits"),
-    [`${p}CLIENT_IP`]: setting.optionalString(`${p}CLIENT_IP`, '`direccion_ip` / `ipCliente` the bank asks of the merchant\'s server', {
+    [`${p}CLIENT_IP`]: setting.optionalString(`${p}CLIENT_IP`, "`direccion_ip` / `ipCliente` the bank asks of the merchant's server", {
       defaultText: '`127.0.0.1`',
     }),
   };
@@ -65,10 +65,28 @@ export const PlazaSettings = settings(
     ...modeSettings('live'),
     PLAZA_TIMEOUT_MS: setting.int('PLAZA_TIMEOUT_MS', 30_000, 'answer timeout', { min: 100, max: 300_000 }),
     PLAZA_CONNECT_TIMEOUT_MS: setting.int('PLAZA_CONNECT_TIMEOUT_MS', 3_000, 'connect timeout', { min: 100, max: 60_000 }),
-    PLAZA_BREAKER_ERROR_PERCENT: setting.int('PLAZA_BREAKER_ERROR_PERCENT', DEFAULT_BREAKER.errorThresholdPercentage, 'breaker: failure percentage that opens it', { min: 1, max: 100 }),
-    PLAZA_BREAKER_VOLUME: setting.int('PLAZA_BREAKER_VOLUME', DEFAULT_BREAKER.volumeThreshold, 'breaker: calls in the window before it may open', { min: 1, max: 10_000 }),
-    PLAZA_BREAKER_RESET_MS: setting.int('PLAZA_BREAKER_RESET_MS', DEFAULT_BREAKER.resetTimeoutMs, 'breaker: how long it stays open before a trial', { min: 100, max: 3_600_000 }),
-    PLAZA_BREAKER_WINDOW_MS: setting.int('PLAZA_BREAKER_WINDOW_MS', DEFAULT_BREAKER.rollingCountTimeoutMs, 'breaker: the rolling window', { min: 100, max: 3_600_000 }),
+    PLAZA_BREAKER_ERROR_PERCENT: setting.int(
+      'PLAZA_BREAKER_ERROR_PERCENT',
+      DEFAULT_BREAKER.errorThresholdPercentage,
+      'breaker: failure percentage that opens it',
+      { min: 1, max: 100 },
+    ),
+    PLAZA_BREAKER_VOLUME: setting.int(
+      'PLAZA_BREAKER_VOLUME',
+      DEFAULT_BREAKER.volumeThreshold,
+      'breaker: calls in the window before it may open',
+      { min: 1, max: 10_000 },
+    ),
+    PLAZA_BREAKER_RESET_MS: setting.int(
+      'PLAZA_BREAKER_RESET_MS',
+      DEFAULT_BREAKER.resetTimeoutMs,
+      'breaker: how long it stays open before a trial',
+      { min: 100, max: 3_600_000 },
+    ),
+    PLAZA_BREAKER_WINDOW_MS: setting.int('PLAZA_BREAKER_WINDOW_MS', DEFAULT_BREAKER.rollingCountTimeoutMs, 'breaker: the rolling window', {
+      min: 100,
+      max: 3_600_000,
+    }),
     PLAZA_REPLICA_ID: setting.optionalString(
       'PLAZA_REPLICA_ID',
       "this replica's id 0–999 among those sharing the API key (the nonce's suffix), unique per replica",

@@ -21,23 +21,22 @@ async function main(): Promise<void> {
     bank: new SimulatedBank(undefined, journal),
     faults: settings.faults,
   });
-  const health = await startHealthServer(
-    settings.health.port,
-    settings.health.host,
-    adapters.ready,
-    {
-      // Test mode only: lets end-to-end tests count orders at the bank.
-      '/sim/orders': () => ({ executed: sim.bank.executedOrders, byTransaction: sim.bank.ordersByTransaction() }),
-      // Every order received per orderRef (repeats included) and the ledger: read by the reliability drills.
-      '/sim/received': () => ({ byRef: sim.bank.receivedByOrderRef(), ledger: sim.bank.ledger() }),
-    },
-  );
+  const health = await startHealthServer(settings.health.port, settings.health.host, adapters.ready, {
+    // Test mode only: lets end-to-end tests count orders at the bank.
+    '/sim/orders': () => ({ executed: sim.bank.executedOrders, byTransaction: sim.bank.ordersByTransaction() }),
+    // Every order received per orderRef (repeats included) and the ledger: read by the reliability drills.
+    '/sim/received': () => ({ byRef: sim.bank.receivedByOrderRef(), ledger: sim.bank.ledger() }),
+  });
   log.info('simulated bank ready');
-  onShutdown(log, async () => {
-    await sim.stop();
-    await adapters.close();
-    health.close();
-  }, settings.process.shutdownMs);
+  onShutdown(
+    log,
+    async () => {
+      await sim.stop();
+      await adapters.close();
+      health.close();
+    },
+    settings.process.shutdownMs,
+  );
 }
 
 main().catch((error: unknown) => {

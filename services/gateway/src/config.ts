@@ -122,7 +122,7 @@ export const GatewaySettings = settings(
     rateLimitPerMinute: setting.int(
       'SWITCH_RATE_LIMIT_PER_MINUTE',
       6000,
-      'requests a minute per valid API key (the deployment\'s total; each replica enforces its share); over it → 429 `RATE_LIMITED`',
+      "requests a minute per valid API key (the deployment's total; each replica enforces its share); over it → 429 `RATE_LIMITED`",
       { min: 1, max: 10_000_000 },
     ),
     failureLimitPerIpPerMinute: setting.int(
@@ -143,7 +143,13 @@ export const GatewaySettings = settings(
       1_000,
       600_000,
     ),
-    requestTimeoutMs: ms('SWITCH_HTTP_REQUEST_TIMEOUT_MS', 10_000, 'the whole request must arrive within this, else 408 and close', 500, 300_000),
+    requestTimeoutMs: ms(
+      'SWITCH_HTTP_REQUEST_TIMEOUT_MS',
+      10_000,
+      'the whole request must arrive within this, else 408 and close',
+      500,
+      300_000,
+    ),
     headersTimeoutMs: ms(
       'SWITCH_HTTP_HEADERS_TIMEOUT_MS',
       5_000,

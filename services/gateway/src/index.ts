@@ -3,3 +3,4 @@ export { loadGatewayConfig, type GatewayConfig } from './config';
 export { validationDetail } from './errors';
 export { announceKeyChange, KeyCache } from './key-cache';
 export { GatewaySettings, GatewayConfigSettings, GatewayServiceSettings, gatewayConfig } from './config';
+export { McpSettings } from './mcp/config';

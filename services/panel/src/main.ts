@@ -63,12 +63,16 @@ async function main(): Promise<void> {
   await app.listen({ host: server.host, port });
   const health = await startHealthServer(settings.health.port, settings.health.host, adapters.ready);
   log.info('panel ready');
-  onShutdown(log, async () => {
-    await app.close();
-    await accountReads.close();
-    await adapters.close();
-    health.close();
-  }, settings.process.shutdownMs);
+  onShutdown(
+    log,
+    async () => {
+      await app.close();
+      await accountReads.close();
+      await adapters.close();
+      health.close();
+    },
+    settings.process.shutdownMs,
+  );
 }
 
 main().catch((error: unknown) => {

@@ -20,7 +20,7 @@ export const RouterSettings = settings(
     relayGraceMs: setting.int(
       'SWITCH_OUTBOX_GRACE_MS',
       10_000,
-      'how old an unmarked write must be before the relay announces it again (younger ones are their handler\'s)',
+      "how old an unmarked write must be before the relay announces it again (younger ones are their handler's)",
       { min: 0, max: 600_000 },
     ),
   },

@@ -1,4 +1,14 @@
-import { Kind, OptionalKind, Type, type Static, type TLiteral, type TObject, type TProperties, type TSchema, type TUnion } from '@sinclair/typebox';
+import {
+  Kind,
+  OptionalKind,
+  Type,
+  type Static,
+  type TLiteral,
+  type TObject,
+  type TProperties,
+  type TSchema,
+  type TUnion,
+} from '@sinclair/typebox';
 
 /**
  * Typed configuration from the environment. Each variable is declared once as a TypeBox schema that
@@ -49,10 +59,12 @@ export const setting = {
     Type.Number({ env, description, default: fallback, ...range(r) }),
   bool: (env: string, fallback: boolean, description: string, doc: Partial<Declared> = {}) =>
     Type.Boolean({ env, description, default: fallback, ...doc }),
-  optionalBool: (env: string, description: string, doc: Partial<Declared> = {}) => Type.Optional(Type.Boolean({ env, description, ...doc })),
+  optionalBool: (env: string, description: string, doc: Partial<Declared> = {}) =>
+    Type.Optional(Type.Boolean({ env, description, ...doc })),
   string: (env: string, fallback: string, description: string, doc: Partial<Declared> = {}) =>
     Type.String({ env, description, default: fallback, ...doc }),
-  optionalString: (env: string, description: string, doc: Partial<Declared> = {}) => Type.Optional(Type.String({ env, description, ...doc })),
+  optionalString: (env: string, description: string, doc: Partial<Declared> = {}) =>
+    Type.Optional(Type.String({ env, description, ...doc })),
   oneOf: <const V extends string>(env: string, values: readonly [V, ...V[]], fallback: NoInfer<V>, description: string) =>
     Type.Union(
       values.map((v) => Type.Literal(v)),
@@ -152,8 +164,7 @@ export function settingDocs(schema: TObject): SettingDoc[] {
 }
 
 function typeText(s: TSchema): string {
-  const bounds =
-    typeof s.minimum === 'number' || typeof s.maximum === 'number' ? ` ${s.minimum ?? '…'}–${s.maximum ?? '…'}` : '';
+  const bounds = typeof s.minimum === 'number' || typeof s.maximum === 'number' ? ` ${s.minimum ?? '…'}–${s.maximum ?? '…'}` : '';
   switch (s[Kind]) {
     case 'Integer':
       return `integer${bounds}`;
@@ -162,7 +173,9 @@ function typeText(s: TSchema): string {
     case 'Boolean':
       return 'boolean';
     case 'Union':
-      return literals(s).join(' \\| ');
+      return literals(s)
+        .map((l) => `\`${l}\``)
+        .join(', ');
     case 'Array':
       return 'ms list';
     default:
@@ -178,11 +191,76 @@ function defaultText(s: TSchema & Declared): string {
   return `\`${String(s.default)}\``;
 }
 
-/** A markdown table of `schema`'s variables. */
-export function renderSettings(schema: TObject): string {
-  const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\\\\\|/g, '\\|');
-  const rows = settingDocs(schema).map((d) => `| \`${d.variable}\` | ${d.type} | ${d.default} | ${cell(d.description)} |`);
-  return ['| variable | type | default | meaning |', '| --- | --- | --- | --- |', ...rows].join('\n');
+/** A markdown table of settings, its columns padded as the formatter (Biome) aligns them. */
+function table(docs: SettingDoc[]): string {
+  const cell = (text: string) => text.replace(/\|/g, '\\|');
+  const rows = [
+    ['variable', 'type', 'default', 'meaning'],
+    ...docs.map((d) => [`\`${d.variable}\``, cell(d.type), cell(d.default), cell(d.description)]),
+  ];
+  const widths = rows[0]!.map((_, i) => Math.max(3, ...rows.map((r) => [...r[i]!].length)));
+  const line = (r: string[]) => `| ${r.map((c, i) => c + ' '.repeat(widths[i]! - [...c].length)).join(' | ')} |`;
+  return [line(rows[0]!), `| ${widths.map((w) => '-'.repeat(w)).join(' | ')} |`, ...rows.slice(1).map(line)].join('\n');
+}
+
+/** One process and the settings it reads (each a group or a composition of groups). */
+export interface ServiceSettings {
+  name: string;
+  about: string;
+  settings: TObject[];
+}
+
+interface Group {
+  title: string;
+  docs: SettingDoc[];
+}
+
+/** The titled groups of a schema (an untitled object is a composition: its groups are looked for inside). */
+function groupsOf(schema: TObject): Group[] {
+  const own = Object.values(schema.properties).filter((s) => declared(s));
+  const nested = Object.values(schema.properties).filter((s) => !declared(s)) as TObject[];
+  const here =
+    own.length > 0 ? [{ title: schema.description ?? '', docs: settingDocs(settings(Object.fromEntries(own.map((s, i) => [i, s])))) }] : [];
+  return [...here, ...nested.flatMap((n) => (n.description ? [{ title: n.description, docs: settingDocs(n) }] : groupsOf(n)))];
+}
+
+const anchor = (title: string) =>
+  title
+    .toLowerCase()
+    .replace(/[^a-z0-9 -]/g, '')
+    .trim()
+    .replace(/ /g, '-');
+
+/**
+ * The configuration reference of `services`: the groups read by more than one process once (same
+ * variables, same defaults), then each process with the shared groups it reads and its own tables.
+ */
+export function renderReference(services: ServiceSettings[]): string {
+  const key = (g: Group) => `${g.title}\n${table(g.docs)}`;
+  const perService = services.map((s) => {
+    const seen = new Set<string>();
+    const groups: Group[] = [];
+    for (const g of s.settings.flatMap(groupsOf)) {
+      const docs = g.docs.filter((d) => !seen.has(d.variable));
+      for (const d of docs) seen.add(d.variable);
+      if (docs.length > 0) groups.push({ title: g.title || s.name, docs });
+    }
+    return { service: s, groups };
+  });
+  const uses = new Map<string, number>();
+  for (const { groups } of perService) for (const k of new Set(groups.map(key))) uses.set(k, (uses.get(k) ?? 0) + 1);
+  const shared = new Map<string, Group>();
+  for (const { groups } of perService) for (const g of groups) if ((uses.get(key(g)) ?? 0) > 1) shared.set(key(g), g);
+  const out: string[] = ['## Shared groups', ''];
+  for (const g of shared.values()) out.push(`### ${g.title}`, '', table(g.docs), '');
+  out.push('## Per process', '');
+  for (const { service, groups } of perService) {
+    out.push(`### ${service.name}`, '', service.about, '');
+    const common = groups.filter((g) => shared.has(key(g))).map((g) => `[${g.title}](#${anchor(g.title)})`);
+    if (common.length > 0) out.push(`Reads the shared groups ${common.join(', ')}.`, '');
+    for (const g of groups.filter((x) => !shared.has(key(x)))) out.push(`#### ${g.title}`, '', table(g.docs), '');
+  }
+  return out.join('\n').trimEnd();
 }
 
 /**

@@ -1,5 +1,6 @@
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { parseSwitchKey, readSettings, setting, settings } from '@switch/shared';
+import { parseSwitchKey, readSettings } from '@switch/shared';
+import { McpSettings } from './config';
 import { remoteRest } from './remote';
 import { createMcpServer } from './server';
 
@@ -9,14 +10,6 @@ import { createMcpServer } from './server';
  * stderr. A key the switch refuses stops it at start with a clear message, rather than leaving the
  * agent with tools that can only fail.
  */
-export const McpSettings = settings(
-  {
-    url: setting.string('SWITCH_URL', 'http://127.0.0.1:3000', 'the merchant API the MCP server talks to'),
-    key: setting.optionalString('SWITCH_KEY', 'the merchant\'s `x-switch-key` (`<merchant>:sk_test_...`); required'),
-  },
-  'MCP over stdio (`npm run mcp`)',
-);
-
 async function main(): Promise<void> {
   const { url, key } = readSettings(McpSettings);
   const parsed = parseSwitchKey(key);
