@@ -4,7 +4,8 @@ import {
   type BankService,
   type Bus,
   type Logger,
-  type Sealer, type BankWorkerFaults,
+  type Sealer,
+  type BankWorkerFaults,
   type Store,
   type Mode,
 } from '@switch/shared';

@@ -1,4 +1,13 @@
-import { serveBank, type BankHttpClient, type BankService, type Bus, type Logger, type Sealer, type BankWorkerFaults, type Store } from '@switch/shared';
+import {
+  serveBank,
+  type BankHttpClient,
+  type BankService,
+  type Bus,
+  type Logger,
+  type Sealer,
+  type BankWorkerFaults,
+  type Store,
+} from '@switch/shared';
 import { describeBncConfig, type BncConfig } from './config';
 import { BncConnector } from './connector';
 

@@ -1,4 +1,13 @@
-import { serveBank, type BankService, type Bus, type Logger, type Sealer, type BankWorkerFaults, type Store, type Mode } from '@switch/shared';
+import {
+  serveBank,
+  type BankService,
+  type Bus,
+  type Logger,
+  type Sealer,
+  type BankWorkerFaults,
+  type Store,
+  type Mode,
+} from '@switch/shared';
 import { BancoPlazaConnector } from './connector';
 import type { PlazaConfig } from './config';
 

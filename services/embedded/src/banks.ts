@@ -178,13 +178,9 @@ export async function startEmbeddedBanks(deps: {
     let emulators: EmbeddedEmulators | null = null;
     let overlay: Record<string, string> = {};
     if (emulatorsEnabled(deps.env, options)) {
-      const settle =
-        options.emulatorSettleMs !== undefined
-          ? options.emulatorSettleMs
-          : readSettings(EmulatorSettings, deps.env).settleMs;
+      const settle = options.emulatorSettleMs !== undefined ? options.emulatorSettleMs : readSettings(EmulatorSettings, deps.env).settleMs;
       const settleMs = settle === null || settle < 0 ? null : settle;
-      const slowMs =
-        options.emulatorSlowSettleMs ?? readSettings(EmulatorSettings, deps.env).slowSettleMs;
+      const slowMs = options.emulatorSlowSettleMs ?? readSettings(EmulatorSettings, deps.env).slowSettleMs;
       emulators = await startEmulators(settleMs, slowMs, started);
       overlay = emulatorEnv(emulators);
     }

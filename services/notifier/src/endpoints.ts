@@ -1,4 +1,12 @@
-import { instanceId as hostInstanceId, TOPICS, type Bus, type Mode, type Store, type Subscription, type WebhookEndpoint } from '@switch/shared';
+import {
+  instanceId as hostInstanceId,
+  TOPICS,
+  type Bus,
+  type Mode,
+  type Store,
+  type Subscription,
+  type WebhookEndpoint,
+} from '@switch/shared';
 
 /**
  * A merchant's webhook endpoints per mode, remembered for `ttlMs` so that planning and attempting

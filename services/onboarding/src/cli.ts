@@ -51,7 +51,9 @@ export const OnboardingSettings = settings(
   {
     url: setting.optionalString('SWITCH_URL', 'the operator port, e.g. `http://127.0.0.1:9100`', { defaultText: 'from `admin.json`' }),
     adminToken: setting.optionalString('SWITCH_ADMIN_TOKEN', 'the operator token', { defaultText: 'from `admin.json`' }),
-    stateDir: setting.optionalString('SWITCH_STATE_DIR', 'where `npm start` wrote `admin.json`', { defaultText: '`.switch` in the working directory' }),
+    stateDir: setting.optionalString('SWITCH_STATE_DIR', 'where `npm start` wrote `admin.json`', {
+      defaultText: '`.switch` in the working directory',
+    }),
   },
   'Onboarding CLI (`npm run switch`)',
 );

@@ -1,4 +1,12 @@
-import { accountReads, BankReadClient, instanceId as hostInstanceId, type AccountReads, type Bus, type RoutingTable, type Store } from '@switch/shared';
+import {
+  accountReads,
+  BankReadClient,
+  instanceId as hostInstanceId,
+  type AccountReads,
+  type Bus,
+  type RoutingTable,
+  type Store,
+} from '@switch/shared';
 
 /**
  * The merchant API's balance and statement reads for the panel as its own process: it asks the bank

@@ -24,9 +24,15 @@ describe('tracing off by default', () => {
     expect(tracingRequested(loadTracingConfig({ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://collector:4318/v1/traces' }))).toBe(true);
     expect(tracingRequested(loadTracingConfig({ OTEL_TRACES_EXPORTER: 'otlp' }))).toBe(true);
     expect(tracingRequested(loadTracingConfig({ OTEL_TRACES_EXPORTER: 'console' }))).toBe(true);
-    expect(tracingRequested(loadTracingConfig({ OTEL_TRACES_EXPORTER: 'none', OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318' }))).toBe(false);
-    expect(tracingRequested(loadTracingConfig({ OTEL_SDK_DISABLED: 'true', OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318' }))).toBe(false);
-    expect(tracingRequested(loadTracingConfig({ OTEL_SDK_DISABLED: 'false', OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318' }))).toBe(true);
+    expect(
+      tracingRequested(loadTracingConfig({ OTEL_TRACES_EXPORTER: 'none', OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318' })),
+    ).toBe(false);
+    expect(tracingRequested(loadTracingConfig({ OTEL_SDK_DISABLED: 'true', OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318' }))).toBe(
+      false,
+    );
+    expect(tracingRequested(loadTracingConfig({ OTEL_SDK_DISABLED: 'false', OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318' }))).toBe(
+      true,
+    );
   });
 
   it('without the variables: no SDK or exporter loaded, kafkajs not patched, spans and propagation are no-ops, logs carry no ids', () => {
