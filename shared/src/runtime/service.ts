@@ -27,8 +27,9 @@ export interface InfraConfig {
  * services share one process (the embedded switch).
  */
 export function infraConfig(s: InfraSettings): InfraConfig {
+  const bus = busConfig(s.bus);
   const store = storeConfig(s.store);
-  return { bus: busConfig(s.bus), store, secrets: secretBox(s.secrets, store.kind === 'mongo') };
+  return { bus, store, secrets: secretBox(s.secrets, store.kind === 'mongo') };
 }
 
 export interface Adapters {
