@@ -14,7 +14,7 @@ import {
  * Typed configuration from the environment. Each variable is declared once as a TypeBox schema that
  * carries its name (`env`), type, default and a one-line description; a service composes the groups it
  * reads into one object schema and reads it once at start (`readSettings`). The same declarations
- * write docs/configuration.md (`renderSettings`), so the documentation cannot drift from the code.
+ * write docs/configuration.md (`renderReference`), so the documentation cannot drift from the code.
  */
 
 /** A bad value, named: the service refuses to start with this message. */
@@ -252,11 +252,11 @@ export function renderReference(services: ServiceSettings[]): string {
   const shared = new Map<string, Group>();
   for (const { groups } of perService) for (const g of groups) if ((uses.get(key(g)) ?? 0) > 1) shared.set(key(g), g);
   const out: string[] = ['## Shared groups', ''];
-  for (const g of shared.values()) out.push(`### ${g.title}`, '', table(g.docs), '');
+  for (const g of shared.values()) out.push(`### ${g.title} settings`, '', table(g.docs), '');
   out.push('## Per process', '');
   for (const { service, groups } of perService) {
     out.push(`### ${service.name}`, '', service.about, '');
-    const common = groups.filter((g) => shared.has(key(g))).map((g) => `[${g.title}](#${anchor(g.title)})`);
+    const common = groups.filter((g) => shared.has(key(g))).map((g) => `[${g.title}](#${anchor(`${g.title} settings`)})`);
     if (common.length > 0) out.push(`Reads the shared groups ${common.join(', ')}.`, '');
     for (const g of groups.filter((x) => !shared.has(key(x)))) out.push(`#### ${g.title}`, '', table(g.docs), '');
   }
