@@ -105,11 +105,13 @@ export async function startEmbeddedSwitch(options: {
   // stay refused (docs/webhooks.md "Where webhooks may go").
   const env: EnvSource = given.SWITCH_WEBHOOK_ALLOW_LOOPBACK === undefined ? { ...given, SWITCH_WEBHOOK_ALLOW_LOOPBACK: 'true' } : given;
   const settings = readSettings(EmbeddedSwitchSettings, env);
-  const destinations = destinationPolicy(settings.destinations);
+  const gatewayConfig = loadGatewayConfig(env);
+  // The merchant and operator ports as configured; `npm start` adds the ones it actually listens on.
+  const destinations = destinationPolicy(settings.destinations, [gatewayConfig.port, gatewayConfig.operatorPort]);
   const ownPorts = new Set(destinations.ownPorts);
   const id = instanceId(settings.instance);
   const routing = options.routing ?? embeddedRouting(env, emulatorsEnabled(env, options.banks));
-  const config = { ...loadGatewayConfig(env), webhookDestinations: { ...destinations, ownPorts }, ...options.config };
+  const config = { ...gatewayConfig, webhookDestinations: { ...destinations, ownPorts }, ...options.config };
   // Its retries of failing handlers are logged at warn, as on Kafka.
   const bus = new MemoryBus({ logger: options.log });
   const store = options.store ?? new MemoryStore();
