@@ -56,6 +56,17 @@ describe('admin API: dead letters', () => {
     expect(unknown.json()).toMatchObject({ error: 'NOT_FOUND' });
   });
 
+  it("names topics to operators as on the cluster, in the deployment's namespace (SWITCH_KAFKA_NAMESPACE)", async () => {
+    t = await startTestSwitch({ config: { adminToken: ADMIN, topicNamespace: 'switch-live' } });
+    const inbox = `switch-live.${TOPICS.routerInbox.name}`;
+    const one = await t.operator({ method: 'GET', url: `/admin/v1/dead-letters?topic=${inbox}`, headers: bearer });
+    expect(one.json()).toEqual({ topics: [{ topic: inbox, deadLetters: [] }] });
+    const bare = await t.operator({ method: 'GET', url: `/admin/v1/dead-letters?topic=${TOPICS.routerInbox.name}`, headers: bearer });
+    expect(bare.statusCode).toBe(404);
+    const redrive = await t.operator({ method: 'POST', url: '/admin/v1/dead-letters/redrive', headers: bearer, payload: { topic: inbox } });
+    expect(redrive.json()).toEqual({ topic: inbox, redriven: [], refused: [] });
+  });
+
   it('redrives dead letters to their topic once each, and reports what it refused', async () => {
     const { message, seen, heal } = await withOneDeadLetter();
     heal();

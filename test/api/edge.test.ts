@@ -4,7 +4,6 @@ import {
   createLogger,
   createMerchant,
   ERROR_CATALOGUE,
-  envReader,
   type ErrorCode,
   HOUSE_ERROR_CODES,
   idempotencyScope,
@@ -485,7 +484,7 @@ describe('request budget per key', () => {
 
   it('the default budget lets hundreds of requests a minute through under one key (the acceptance suite)', async () => {
     // The failure budgets at their defaults (the helper lifts them out of other suites' way).
-    const defaults = Object.entries(loadGatewayConfig(envReader({}))).filter(([name]) => name.startsWith('failureLimit'));
+    const defaults = Object.entries(loadGatewayConfig({})).filter(([name]) => name.startsWith('failureLimit'));
     const t = await startTestSwitch({ config: Object.fromEntries(defaults) });
     try {
       // 400 requests, half of them refused bodies (a developer iterating): more than any failure budget.
@@ -551,12 +550,12 @@ describe('request budget shared by the live gateways (SWITCH_GATEWAY_REPLICAS=au
     await store.gatewayReplicas.beat('gw-other-2', now, 15_000);
     const { switchKey } = await seedDemoMerchant(store);
     const bus = new MemoryBus({});
-    const config = { ...loadGatewayConfig(envReader({})), rateLimitPerMinute: 12 };
+    const config = { ...loadGatewayConfig({}), rateLimitPerMinute: 12 };
     expect(config.gatewayReplicas).toBe('auto');
     const gw = await buildGateway({
       store,
       bus,
-      routing: loadRoutingTable(envReader({})),
+      routing: loadRoutingTable({}),
       log: createLogger('test', 'silent'),
       config,
       secrets: SecretBox.ephemeral(),

@@ -5,7 +5,6 @@ import {
   createInvite,
   createLogger,
   createMerchant,
-  envReader,
   loadRoutingTable,
   MemoryBus,
   MemoryStore,
@@ -95,10 +94,10 @@ describe('standalone merchant panel: balances and statements over the bus', () =
     });
     expect(await store.transactions.insert({ ...tx, estado: 'LIQUIDADA', bancoUsado: 'bnc', referenciaBanco: referencia })).toBe(true);
 
-    const reads = await startPanelReads({ bus, store, routing: loadRoutingTable(envReader({})), readTimeoutMs: 20_000 });
+    const reads = await startPanelReads({ bus, store, routing: loadRoutingTable({}), readTimeoutMs: 20_000 });
     stops.push(reads.close);
     app = Fastify();
-    const config = { ...loadPanelConfig(envReader({})), sessionSecret: randomBytes(32).toString('base64url') };
+    const config = { ...loadPanelConfig({}), sessionSecret: randomBytes(32).toString('base64url') };
     await app.register(async (child) => panelPlugin(child, { store, config, secrets: SecretBox.ephemeral(), accounts: reads.reads }), {
       prefix: '/panel',
     });

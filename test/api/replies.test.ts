@@ -3,7 +3,6 @@ import {
   bankRequests,
   CAPABILITIES,
   createLogger,
-  envReader,
   MemoryBus,
   MemoryStore,
   TOPICS,
@@ -73,7 +72,7 @@ describe('answers go to the gateway that asked', () => {
       executes.push({ txnId: value.txnId, replyTo: value.replyTo });
       for (const f of executeArrived.splice(0)) f();
     });
-    const config = { ...loadGatewayConfig(envReader({})), gatewayReplicas: 1 as const };
+    const config = { ...loadGatewayConfig({}), gatewayReplicas: 1 as const };
     const secrets = SecretBox.ephemeral();
     a = await buildGateway({ store, bus: recording(bus, seenA), routing: BNC, log, config: { ...config, instanceId: 'gw-a' }, secrets });
     b = await buildGateway({ store, bus: recording(bus, seenB), routing: BNC, log, config: { ...config, instanceId: 'gw-b' }, secrets });

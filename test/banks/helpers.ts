@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
-import { createLogger, envReader, type RoutingTable } from '@switch/shared';
+import { createLogger, type RoutingTable } from '@switch/shared';
 import { seedDemoMerchant, startEmbeddedSwitch, type EmbeddedEmulators, type EmbeddedSwitch } from '@switch/embedded';
 
 type SwitchOptions = Parameters<typeof startEmbeddedSwitch>[0];
@@ -95,7 +95,7 @@ export async function startBankSwitch(
   const sw = await startEmbeddedSwitch({
     log: createLogger('test', 'silent'),
     // Nothing from the surrounding environment: the test says everything.
-    env: envReader({}),
+    env: {},
     banks: {
       emulators: true,
       emulatorSettleMs: null,

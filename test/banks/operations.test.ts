@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLogger, envReader, issueKey, Movimientos, parseBankList, Saldo, SANDBOX, validatorFor } from '@switch/shared';
+import { createLogger, issueKey, Movimientos, parseBankList, Saldo, SANDBOX, validatorFor } from '@switch/shared';
 import { EMULATOR_TEST_BANKS, seedDemoMerchant, startEmbeddedSwitch } from '@switch/embedded';
 import { startEmulator as startPlazaEmulator } from '@switch/bank-plaza/emulator';
 import {
@@ -221,7 +221,7 @@ describe('BNC live connector against its emulator (emulator mode, SWITCH_LIVE_BA
 
 describe('bank connectors from the environment (no emulator mode)', () => {
   it('without bank variables: the simulated bank only, no connector, no emulator', async () => {
-    const sw = await startEmbeddedSwitch({ log: createLogger('test', 'silent'), env: envReader({}) });
+    const sw = await startEmbeddedSwitch({ log: createLogger('test', 'silent'), env: {} });
     try {
       expect(sw.emulators).toBeNull();
       expect(sw.banks.connected).toEqual({ test: [], live: [] });
@@ -239,7 +239,7 @@ describe('bank connectors from the environment (no emulator mode)', () => {
     });
     const sw = await startEmbeddedSwitch({
       log: createLogger('test', 'silent'),
-      env: envReader({
+      env: {
         SWITCH_TEST_BANKS: 'banco_plaza',
         PLAZA_TEST_URL: emulator.url,
         PLAZA_TEST_API_KEY: 'env-key',
@@ -247,7 +247,7 @@ describe('bank connectors from the environment (no emulator mode)', () => {
         PLAZA_TEST_RIF: 'J123456789',
         PLAZA_TEST_ACCOUNT: '01380000000000000001',
         PLAZA_TEST_PHONE: '04140000138',
-      }),
+      },
     });
     try {
       expect(sw.emulators).toBeNull();

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { InjectOptions } from 'fastify';
-import { createLogger, envReader, SANDBOX, type SandboxBank, type SandboxValue } from '@switch/shared';
+import { createLogger, SANDBOX, type SandboxBank, type SandboxValue } from '@switch/shared';
 import { seedDemoMerchant, startEmbeddedSwitch, type EmbeddedSwitch } from '@switch/embedded';
 import { cuentaBeneficiario, pagar, telefono, token } from './helpers';
 
@@ -23,7 +23,7 @@ describe('the sandbox fails on demand: magic amounts per bank (test mode, emulat
   beforeAll(async () => {
     sw = await startEmbeddedSwitch({
       log: createLogger('test', 'silent'),
-      env: envReader({}),
+      env: {},
       banks: {
         emulators: true,
         emulatorSettleMs: SETTLE_MS,

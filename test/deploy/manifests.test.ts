@@ -1,9 +1,12 @@
-import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
 import type { BancoId } from '../../shared/src/domain/bancos';
+import { readSettings } from '../../shared/src/config/env';
+import { KafkaSettings } from '../../shared/src/config/infra';
+import { bankRequests, TOPICS } from '../../shared/src/contracts/topics';
 import {
   BANK_CONNECTORS,
   type K8sObject,
@@ -71,34 +74,20 @@ async function conftestOn(objects: readonly K8sObject[]) {
 
 /**
  * For each consumer that an HPA scales, the partitions of the topic it reads, as the code computes
- * them (shared/src/contracts/topics.ts) from that service's environment in the overlay.
+ * them (the topic contract in shared/src/contracts/topics.ts, the count from that service's environment).
  */
 async function partitions(objects: readonly K8sObject[]): Promise<PartitionBound> {
   const configMaps = new Map(objects.filter((o) => o.kind === 'ConfigMap').map((c) => [c.metadata.name, c]));
   const bound: PartitionBound = {};
-  const saved = process.env.SWITCH_KAFKA_PARTITIONS;
-  try {
-    for (const service of ['router', 'notifier', ...Object.keys(BANK_CONNECTORS)] as Service[]) {
-      const d = objects.find((o) => o.kind === 'Deployment' && o.metadata.name === service);
-      if (!d) continue;
-      const env = podEnvironment(d.spec!.template!.spec.containers[0]!, configMaps);
-      // The topics module reads the count when it loads: load it afresh in this service's environment.
-      if (env.SWITCH_KAFKA_PARTITIONS === undefined) delete process.env.SWITCH_KAFKA_PARTITIONS;
-      else process.env.SWITCH_KAFKA_PARTITIONS = env.SWITCH_KAFKA_PARTITIONS;
-      vi.resetModules();
-      const { TOPICS, bankRequests } = await import('../../shared/src/contracts/topics.js');
-      const banco = BANK_CONNECTORS[service];
-      bound[service] =
-        service === 'router'
-          ? TOPICS.routerInbox.partitions
-          : service === 'notifier'
-            ? TOPICS.transactions.partitions
-            : bankRequests(banco as BancoId).partitions;
-    }
-  } finally {
-    if (saved === undefined) delete process.env.SWITCH_KAFKA_PARTITIONS;
-    else process.env.SWITCH_KAFKA_PARTITIONS = saved;
-    vi.resetModules();
+  for (const service of ['router', 'notifier', ...Object.keys(BANK_CONNECTORS)] as Service[]) {
+    const d = objects.find((o) => o.kind === 'Deployment' && o.metadata.name === service);
+    if (!d) continue;
+    const env = podEnvironment(d.spec!.template!.spec.containers[0]!, configMaps);
+    // As the Kafka adapter creates them: a per-operation topic takes the deployment's count.
+    const configured = readSettings(KafkaSettings, env).partitions;
+    const banco = BANK_CONNECTORS[service];
+    const topic = service === 'router' ? TOPICS.routerInbox : service === 'notifier' ? TOPICS.transactions : bankRequests(banco as BancoId);
+    bound[service] = topic.perOperation ? configured : topic.partitions;
   }
   return bound;
 }

@@ -67,7 +67,7 @@ describe('runbooks', () => {
     const broken = alerts();
     const [a, b, c] = broken.groups.flatMap((g) => g.rules).filter((r) => r.alert);
     a!.annotations!.runbook_url = a!.annotations!.runbook_url!.replace(/#.*$/, '#no-such-heading');
-    b!.annotations!.runbook_url = 'https://git.example.com/switch-pagos/blob/main/docs/runbooks/nowhere.md#x';
+    b!.annotations!.runbook_url = `https://git.example.com/switch-pagos/blob/main/${['docs', 'runbooks', 'nowhere.md'].join('/')}#x`;
     c!.labels!.severity = 'page';
     const findings = runbookFindings(broken, RUNBOOKS).join('\n');
     expect(findings).toMatch(/has no heading for #no-such-heading/);

@@ -11,8 +11,10 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import { LISTENERS, listenPort, type Listener } from '../../shared/src/config/ports';
-import { envReader, type EnvReader } from '../../shared/src/config/env';
-import { loadInfraConfig, shutdownLimitMs } from '../../shared/src/runtime/service';
+import { type EnvSource, readSettings } from '../../shared/src/config/env';
+import { InfraSettings } from '../../shared/src/config/infra';
+import { ProcessSettings } from '../../shared/src/config/process';
+import { infraConfig } from '../../shared/src/runtime/service';
 import { loadGatewayConfig } from '../../services/gateway/src/config';
 
 export const REPO = resolve(__dirname, '../..');
@@ -231,9 +233,9 @@ function secretStandIn(name: string): string {
 }
 
 /** The configuration error a loader throws on this environment, or null when it loads. */
-function loads(load: (env: EnvReader) => unknown, env: Record<string, string>): string | null {
+function loads(load: (env: EnvSource) => unknown, env: Record<string, string>): string | null {
   try {
-    load(envReader(env));
+    load(env);
     return null;
   } catch (e) {
     return e instanceof Error ? e.message : String(e);
@@ -311,7 +313,7 @@ export function projectFindings(overlay: string, objects: readonly K8sObject[], 
     const ports = new Map((c.ports ?? []).map((p) => [p.name, p.containerPort]));
     const http = LISTENERS[service].port;
     check(ports.get('http') === http, `${where}: container port "http" is ${ports.get('http')}, the service listens on ${http}`);
-    check(listenPort(envReader(env), service) === http, `${where}: its environment moves the service off its port ${http}`);
+    check(listenPort(env, service) === http, `${where}: its environment moves the service off its port ${http}`);
     const operator = service === 'gateway' ? LISTENERS['gateway-operator'].port : undefined;
     if (operator !== undefined)
       check(ports.get('operator') === operator, `${where}: container port "operator" is ${ports.get('operator')}, expected ${operator}`);
@@ -346,13 +348,13 @@ export function projectFindings(overlay: string, objects: readonly K8sObject[], 
     }
 
     // The configuration the service reads at start loads from this environment.
-    const infra = loads(loadInfraConfig, env);
+    const infra = loads((source) => infraConfig(readSettings(InfraSettings, source)), env);
     check(infra === null, `${where}: its configuration does not load: ${infra}`);
     check(env.SWITCH_STORE === 'mongo' && env.SWITCH_BUS === 'kafka', `${where}: must run on Kafka and MongoDB (SWITCH_BUS, SWITCH_STORE)`);
     check(env.SWITCH_KAFKA_NAMESPACE, `${where}: SWITCH_KAFKA_NAMESPACE is not set (test and live share one Kafka cluster)`);
     if (service === 'gateway') {
       try {
-        const g = loadGatewayConfig(envReader(env));
+        const g = loadGatewayConfig(env);
         check(g.host === '0.0.0.0', `${where}: HOST must be 0.0.0.0 (the default 127.0.0.1 is unreachable)`);
         check(g.operatorHost === '0.0.0.0', `${where}: OPERATOR_HOST must be 0.0.0.0 (probes and Prometheus cannot reach 127.0.0.1)`);
         check(
@@ -375,7 +377,7 @@ export function projectFindings(overlay: string, objects: readonly K8sObject[], 
     const pre = c.lifecycle?.preStop?.exec?.command ?? [];
     const preMs = pre.length === 2 && pre[0] === 'sleep' ? Number(pre[1]) * 1000 : 0;
     const grace = (pod.terminationGracePeriodSeconds ?? 30) * 1000;
-    const budget = shutdownLimitMs(envReader(env));
+    const budget = readSettings(ProcessSettings, env).shutdownMs;
     check(
       grace > budget + preMs,
       `${where}: terminationGracePeriodSeconds ${grace / 1000}s is not above SWITCH_SHUTDOWN_MS ${budget} ms + preStop ${preMs} ms`,

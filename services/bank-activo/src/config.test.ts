@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, envReader } from '@switch/shared';
+import { ConfigError } from '@switch/shared';
 import { loadActivoConfig } from './config';
 
-const load = (env: Record<string, string>) => loadActivoConfig(envReader(env));
+const load = (env: Record<string, string>) => loadActivoConfig(env);
 const base = { ACTIVO_TEST_URL: 'http://127.0.0.1:8243/', ACTIVO_TEST_API_KEY: 'secret-key-1', ACTIVO_TEST_RIF: 'J-08006622-7' };
 
 describe('Banco Activo config', () => {

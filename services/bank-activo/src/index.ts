@@ -2,3 +2,4 @@ export { ActivoConnector, type ActivoConnectorDeps } from './connector';
 export { loadActivoConfig, type ActivoConfig, type ActivoConnectorConfig } from './config';
 export { startActivoService, type ActivoService } from './service';
 export { ACTIVO_CODES, meaningOf } from './codes';
+export { ActivoSettings, ActivoProcessSettings } from './config';

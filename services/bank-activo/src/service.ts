@@ -1,4 +1,13 @@
-import { serveBank, type BankService, type Bus, type Logger, type Sealer, type Store, type Mode } from '@switch/shared';
+import {
+  serveBank,
+  type BankService,
+  type Bus,
+  type Logger,
+  type Sealer,
+  type BankWorkerFaults,
+  type Store,
+  type Mode,
+} from '@switch/shared';
 import { loadActivoConfig, type ActivoConfig } from './config';
 import { ActivoConnector } from './connector';
 
@@ -10,6 +19,8 @@ export async function startActivoService(deps: {
   store: Store;
   log: Logger;
   secrets: Pick<Sealer, 'open'>;
+  /** Drills only (`SWITCH_FAULT_PUBLISH_AFTER_BANK_CALL`); default none. */
+  faults?: BankWorkerFaults;
   config?: ActivoConfig;
 }): Promise<ActivoService> {
   const config = deps.config ?? loadActivoConfig();
@@ -26,6 +37,7 @@ export async function startActivoService(deps: {
     group: 'bank-activo',
     connectors,
     secrets: deps.secrets,
+    ...(deps.faults ? { faults: deps.faults } : {}),
   });
   deps.log.info({ modes: Object.keys(connectors) }, 'banco activo connector ready');
   return service;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, envReader } from '@switch/shared';
+import { ConfigError } from '@switch/shared';
 import { describeBancaribeConfig, loadBancaribeConfig } from './config';
 
 const TEST_ENV = {
@@ -12,7 +12,7 @@ const TEST_ENV = {
   BANCARIBE_TEST_CLIENT_HASH: 'hash-guid',
 };
 
-const load = (env: Record<string, string>) => loadBancaribeConfig(envReader(env));
+const load = (env: Record<string, string>) => loadBancaribeConfig(env);
 
 describe('Bancaribe configuration', () => {
   it('builds a connector config per mode whose URL is set, and none for the other', () => {

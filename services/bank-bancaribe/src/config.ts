@@ -1,4 +1,18 @@
-import { ConfigError, DEFAULT_BREAKER, envReader, type BreakerOptions, type EnvReader, type Mode } from '@switch/shared';
+import {
+  BankWorkerSettings,
+  ConfigError,
+  DEFAULT_BREAKER,
+  healthSettings,
+  InfraSettings,
+  MODES,
+  ProcessSettings,
+  readVariables,
+  setting,
+  settings,
+  type BreakerOptions,
+  type EnvSource,
+  type Mode,
+} from '@switch/shared';
 import type { BancaribeConnectorConfig } from './connector';
 
 /**
@@ -25,21 +39,81 @@ export type BancaribeConfig = Partial<Record<Mode, BancaribeConnectorConfig>>;
 
 const MODE_PREFIX: Record<Mode, string> = { test: 'BANCARIBE_TEST_', live: 'BANCARIBE_LIVE_' };
 
-export function loadBancaribeConfig(env: EnvReader = envReader()): BancaribeConfig {
-  const breaker = loadBreaker(env);
+type Read = ReturnType<typeof readVariables>;
+
+const modeSettings = (mode: Mode) => {
+  const p = MODE_PREFIX[mode];
+  const v = (name: string, description: string, doc = {}) => ({ [`${p}${name}`]: setting.optionalString(`${p}${name}`, description, doc) });
+  return {
+    ...v('URL', `Bancaribe's API gateway in ${mode} mode; unset: no connector for this mode`),
+    ...v('TOKEN_URL', 'token endpoint', { defaultText: 'URL + `/oauth2/token`' }),
+    ...v('CONSUMER_KEY', "OAuth2 client id of the merchant's application; required with the URL"),
+    ...v('CONSUMER_SECRET', 'OAuth2 client secret (secret); required with the URL'),
+    ...v('MERCHANT_RIF', 'merchant RIF, e.g. J123456789; required with the URL'),
+    ...v('MERCHANT_PHONE', 'affiliated phone, 11 digits; required with the URL'),
+    ...v('MERCHANT_ACCOUNT', "the merchant's 20-digit Bancaribe account; required with the URL"),
+    [`${p}MERCHANT_NAME`]: setting.string(`${p}MERCHANT_NAME`, 'Comercio', '`nombreComercio`'),
+    ...v('CLIENT_HASH', '`clienteHash` issued by the bank; required with the URL'),
+    [`${p}IP`]: setting.string(`${p}IP`, '127.0.0.1', '`direccionInternet` / `requestIP`'),
+    [`${p}TERMINAL`]: setting.string(`${p}TERMINAL`, 'SWITCH01', '`cajaTerminal` / `terminal`'),
+    [`${p}TIMEOUT_MS`]: setting.int(`${p}TIMEOUT_MS`, 30_000, 'answer timeout', { min: 100, max: 300_000 }),
+  };
+};
+
+/** Bancaribe's settings: per mode, and the circuit breaker shared by both. */
+export const BancaribeSettings = settings(
+  {
+    ...modeSettings('test'),
+    ...modeSettings('live'),
+    BANCARIBE_BREAKER_THRESHOLD_PCT: setting.int(
+      'BANCARIBE_BREAKER_THRESHOLD_PCT',
+      DEFAULT_BREAKER.errorThresholdPercentage,
+      'breaker: failure percentage that opens it',
+      { min: 1, max: 100 },
+    ),
+    BANCARIBE_BREAKER_VOLUME: setting.int(
+      'BANCARIBE_BREAKER_VOLUME',
+      DEFAULT_BREAKER.volumeThreshold,
+      'breaker: calls in the window before it may open',
+      { min: 1 },
+    ),
+    BANCARIBE_BREAKER_RESET_MS: setting.int(
+      'BANCARIBE_BREAKER_RESET_MS',
+      DEFAULT_BREAKER.resetTimeoutMs,
+      'breaker: how long it stays open before a trial',
+      { min: 100 },
+    ),
+    BANCARIBE_BREAKER_WINDOW_MS: setting.int(
+      'BANCARIBE_BREAKER_WINDOW_MS',
+      DEFAULT_BREAKER.rollingCountTimeoutMs,
+      'breaker: the rolling window',
+      { min: 100 },
+    ),
+  },
+  'Bancaribe',
+);
+
+export function loadBancaribeConfig(source?: EnvSource): BancaribeConfig {
+  const env = readVariables(BancaribeSettings, source);
+  const breaker: BreakerOptions = {
+    errorThresholdPercentage: env<number>('BANCARIBE_BREAKER_THRESHOLD_PCT'),
+    volumeThreshold: env<number>('BANCARIBE_BREAKER_VOLUME'),
+    resetTimeoutMs: env<number>('BANCARIBE_BREAKER_RESET_MS'),
+    rollingCountTimeoutMs: env<number>('BANCARIBE_BREAKER_WINDOW_MS'),
+  };
   const config: BancaribeConfig = {};
-  for (const mode of ['test', 'live'] as const) {
+  for (const mode of MODES) {
     const mc = loadMode(env, MODE_PREFIX[mode], breaker);
     if (mc) config[mode] = mc;
   }
   return config;
 }
 
-function loadMode(env: EnvReader, p: string, breaker: BreakerOptions): BancaribeConnectorConfig | undefined {
-  const baseUrl = env.optionalString(`${p}URL`);
+function loadMode(env: Read, p: string, breaker: BreakerOptions): BancaribeConnectorConfig | undefined {
+  const baseUrl = env(`${p}URL`);
   if (baseUrl === undefined) return undefined;
   const required = (name: string) => {
-    const v = env.optionalString(`${p}${name}`);
+    const v = env(`${p}${name}`);
     if (v === undefined) throw new ConfigError(`${p}${name}`, `is required when ${p}URL is set`);
     return v;
   };
@@ -47,7 +121,7 @@ function loadMode(env: EnvReader, p: string, breaker: BreakerOptions): Bancaribe
     if (!pattern.test(value)) throw new ConfigError(`${p}${name}`, `"${value}" is not ${what}`);
     return value;
   };
-  const tokenUrl = env.optionalString(`${p}TOKEN_URL`);
+  const tokenUrl = env(`${p}TOKEN_URL`);
   return {
     baseUrl: url(`${p}URL`, baseUrl),
     ...(tokenUrl !== undefined ? { tokenUrl: url(`${p}TOKEN_URL`, tokenUrl) } : {}),
@@ -57,22 +131,13 @@ function loadMode(env: EnvReader, p: string, breaker: BreakerOptions): Bancaribe
       rif: matching('MERCHANT_RIF', /^[JG][0-9]{1,9}$/, 'a RIF (J or G followed by up to 9 digits)'),
       telefono: matching('MERCHANT_PHONE', /^0[0-9]{10}$/, 'an 11-digit phone with a leading 0'),
       cuenta: matching('MERCHANT_ACCOUNT', /^0114[0-9]{16}$/, 'a 20-digit Bancaribe account (0114…)'),
-      nombre: env.string(`${p}MERCHANT_NAME`, 'Comercio'),
+      nombre: env<string>(`${p}MERCHANT_NAME`),
       hash: required('CLIENT_HASH'),
-      ip: env.string(`${p}IP`, '127.0.0.1'),
-      terminal: env.string(`${p}TERMINAL`, 'SWITCH01'),
+      ip: env<string>(`${p}IP`),
+      terminal: env<string>(`${p}TERMINAL`),
     },
-    timeoutMs: env.int(`${p}TIMEOUT_MS`, 30_000, { min: 100, max: 300_000 }),
+    timeoutMs: env<number>(`${p}TIMEOUT_MS`),
     breaker,
-  };
-}
-
-function loadBreaker(env: EnvReader): BreakerOptions {
-  return {
-    errorThresholdPercentage: env.int('BANCARIBE_BREAKER_THRESHOLD_PCT', DEFAULT_BREAKER.errorThresholdPercentage, { min: 1, max: 100 }),
-    volumeThreshold: env.int('BANCARIBE_BREAKER_VOLUME', DEFAULT_BREAKER.volumeThreshold, { min: 1 }),
-    resetTimeoutMs: env.int('BANCARIBE_BREAKER_RESET_MS', DEFAULT_BREAKER.resetTimeoutMs, { min: 100 }),
-    rollingCountTimeoutMs: env.int('BANCARIBE_BREAKER_WINDOW_MS', DEFAULT_BREAKER.rollingCountTimeoutMs, { min: 100 }),
   };
 }
 
@@ -96,3 +161,11 @@ export function describeBancaribeConfig(config: BancaribeConfig): Record<string,
     ]),
   );
 }
+
+/** Everything the process reads besides the bank's own settings (`loadBancaribeConfig`). */
+export const BancaribeProcessSettings = settings({
+  process: ProcessSettings,
+  infra: InfraSettings,
+  health: healthSettings('bank-bancaribe'),
+  faults: BankWorkerSettings,
+});

@@ -2,3 +2,4 @@ export { BancaribeConnector, type BancaribeConnectorConfig, type BancaribeConnec
 export { loadBancaribeConfig, describeBancaribeConfig, type BancaribeConfig } from './config';
 export { startBancaribeService, type BancaribeService } from './service';
 export type { Comercio } from './requests';
+export { BancaribeSettings, BancaribeProcessSettings } from './config';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bankRequests, createLogger, envReader, MemoryBus, MemoryStore, TOPICS, type RouterInboxMessage, SecretBox } from '@switch/shared';
+import { bankRequests, createLogger, MemoryBus, MemoryStore, TOPICS, type RouterInboxMessage, SecretBox } from '@switch/shared';
 import { Writable } from 'node:stream';
 import { startEmulator, type Emulator } from '../emulator';
 import { loadBancaribeConfig } from './config';
@@ -20,17 +20,15 @@ describe('Bancaribe service on the bus', () => {
     emulator = await startEmulator({ credentials: CREDENTIALS, settleDelayMs: 0 });
     bus = new MemoryBus();
     await bus.subscribe(TOPICS.routerInbox, { group: 'test-router' }, async ({ value }) => void results.push(value));
-    const config = loadBancaribeConfig(
-      envReader({
-        BANCARIBE_TEST_URL: emulator.url,
-        BANCARIBE_TEST_CONSUMER_KEY: CREDENTIALS.consumerKey,
-        BANCARIBE_TEST_CONSUMER_SECRET: CREDENTIALS.consumerSecret,
-        BANCARIBE_TEST_MERCHANT_RIF: 'J12114',
-        BANCARIBE_TEST_MERCHANT_PHONE: '04141000114',
-        BANCARIBE_TEST_MERCHANT_ACCOUNT: '01140111122222233333',
-        BANCARIBE_TEST_CLIENT_HASH: '09A2D57E-C433-4581-97C2-6F6ADA944F27',
-      }),
-    );
+    const config = loadBancaribeConfig({
+      BANCARIBE_TEST_URL: emulator.url,
+      BANCARIBE_TEST_CONSUMER_KEY: CREDENTIALS.consumerKey,
+      BANCARIBE_TEST_CONSUMER_SECRET: CREDENTIALS.consumerSecret,
+      BANCARIBE_TEST_MERCHANT_RIF: 'J12114',
+      BANCARIBE_TEST_MERCHANT_PHONE: '04141000114',
+      BANCARIBE_TEST_MERCHANT_ACCOUNT: '01140111122222233333',
+      BANCARIBE_TEST_CLIENT_HASH: '09A2D57E-C433-4581-97C2-6F6ADA944F27',
+    });
     const sink = new Writable({
       write: (chunk, _enc, done) => {
         logged.push(String(chunk));

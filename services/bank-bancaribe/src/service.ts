@@ -5,6 +5,7 @@ import {
   type Bus,
   type Logger,
   type Sealer,
+  type BankWorkerFaults,
   type Store,
   type Mode,
 } from '@switch/shared';
@@ -22,6 +23,8 @@ export async function startBancaribeService(deps: {
   store: Store;
   log: Logger;
   secrets: Pick<Sealer, 'open'>;
+  /** Drills only (`SWITCH_FAULT_PUBLISH_AFTER_BANK_CALL`); default none. */
+  faults?: BankWorkerFaults;
   config: BancaribeConfig;
   http?: BankHttpClient;
   now?: () => Date;
@@ -40,5 +43,6 @@ export async function startBancaribeService(deps: {
     group: 'bank-bancaribe',
     connectors,
     secrets: deps.secrets,
+    ...(deps.faults ? { faults: deps.faults } : {}),
   });
 }

@@ -1,4 +1,5 @@
-import { envReader } from '@switch/shared';
+import { readSettings } from '@switch/shared';
+import { BncEmulatorSettings } from './config';
 import { startEmulator } from './server';
 
 /**
@@ -8,20 +9,15 @@ import { startEmulator } from './server';
  * only through the controls), BNC_EMULATOR_CHILDREN (child merchants, `RIF:account` separated by
  * commas, e.g. `J000000191:01910000000000000001`).
  */
+
 async function main(): Promise<void> {
-  const env = envReader();
-  const settle = env.int('BNC_EMULATOR_SETTLE_DELAY_MS', 3000, { min: -1, max: 3_600_000 });
+  const s = readSettings(BncEmulatorSettings);
   const emulator = await startEmulator({
-    port: env.int('PORT', 16500, { min: 0, max: 65535 }),
-    host: env.string('HOST', '127.0.0.1'),
-    credentials: {
-      clientGuid: env.string('BNC_EMULATOR_CLIENT_GUID', '4A074C46-DD4E-4E54-8010-B80A6A8758F4'),
-      masterKey: env.string('BNC_EMULATOR_MASTER_KEY', 'test-master-key'),
-      clientId: env.string('BNC_EMULATOR_CLIENT_ID', 'J000121532'),
-      account: env.string('BNC_EMULATOR_ACCOUNT', '01910001482101010049'),
-    },
-    settleDelayMs: settle < 0 ? null : settle,
-    children: children(env.optionalString('BNC_EMULATOR_CHILDREN')),
+    port: s.port,
+    host: s.host,
+    credentials: { clientGuid: s.clientGuid, masterKey: s.masterKey, clientId: s.clientId, account: s.account },
+    settleDelayMs: s.settleMs < 0 ? null : s.settleMs,
+    children: children(s.children),
   });
   process.stdout.write(`BNC emulator listening on ${emulator.url}\n`);
   const stop = () => void emulator.close().then(() => process.exit(0));

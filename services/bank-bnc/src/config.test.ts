@@ -1,4 +1,4 @@
-import { ConfigError, envReader } from '@switch/shared';
+import { ConfigError } from '@switch/shared';
 import { describe, expect, it } from 'vitest';
 import { describeBncConfig, loadBncConfig } from './config';
 
@@ -13,11 +13,11 @@ const full = {
 
 describe('BNC configuration', () => {
   it('has no connector when BNC_LIVE_URL is absent', () => {
-    expect(loadBncConfig(envReader({}))).toEqual({});
+    expect(loadBncConfig({})).toEqual({});
   });
 
   it('reads the live connector with defaults', () => {
-    const live = loadBncConfig(envReader(full)).live!;
+    const live = loadBncConfig(full).live!;
     expect(live).toMatchObject({
       baseUrl: 'https://servicios.bncenlinea.com:16000/api',
       clientId: 'J000121532',
@@ -29,14 +29,14 @@ describe('BNC configuration', () => {
 
   it('names the missing or bad variable, without echoing secrets', () => {
     const { BNC_LIVE_MASTER_KEY: _k, ...noKey } = full;
-    expect(() => loadBncConfig(envReader(noKey))).toThrow(new ConfigError('BNC_LIVE_MASTER_KEY', 'is required when BNC_LIVE_URL is set'));
-    expect(() => loadBncConfig(envReader({ ...full, BNC_LIVE_CLIENT_GUID: 'not-a-guid' }))).toThrow(/BNC_LIVE_CLIENT_GUID/);
-    expect(() => loadBncConfig(envReader({ ...full, BNC_LIVE_ACCOUNT: '123' }))).toThrow(/BNC_LIVE_ACCOUNT/);
-    expect(() => loadBncConfig(envReader({ ...full, BNC_LIVE_TIMEOUT_MS: 'soon' }))).toThrow(/BNC_LIVE_TIMEOUT_MS/);
-    expect(() => loadBncConfig(envReader({ ...full, BNC_LIVE_URL: 'ftp://x' }))).toThrow(/BNC_LIVE_URL/);
+    expect(() => loadBncConfig(noKey)).toThrow(new ConfigError('BNC_LIVE_MASTER_KEY', 'is required when BNC_LIVE_URL is set'));
+    expect(() => loadBncConfig({ ...full, BNC_LIVE_CLIENT_GUID: 'not-a-guid' })).toThrow(/BNC_LIVE_CLIENT_GUID/);
+    expect(() => loadBncConfig({ ...full, BNC_LIVE_ACCOUNT: '123' })).toThrow(/BNC_LIVE_ACCOUNT/);
+    expect(() => loadBncConfig({ ...full, BNC_LIVE_TIMEOUT_MS: 'soon' })).toThrow(/BNC_LIVE_TIMEOUT_MS/);
+    expect(() => loadBncConfig({ ...full, BNC_LIVE_URL: 'ftp://x' })).toThrow(/BNC_LIVE_URL/);
   });
 
   it('describes itself without the MasterKey', () => {
-    expect(JSON.stringify(describeBncConfig(loadBncConfig(envReader(full))))).not.toContain('s3cr3t-master');
+    expect(JSON.stringify(describeBncConfig(loadBncConfig(full)))).not.toContain('s3cr3t-master');
   });
 });

@@ -1,4 +1,15 @@
-import { ConfigError, DEFAULT_BREAKER, envReader, type EnvReader } from '@switch/shared';
+import {
+  BankWorkerSettings,
+  ConfigError,
+  DEFAULT_BREAKER,
+  healthSettings,
+  InfraSettings,
+  ProcessSettings,
+  readVariables,
+  setting,
+  settings,
+  type EnvSource,
+} from '@switch/shared';
 import type { BncConnectorConfig } from './connector';
 
 /**
@@ -22,23 +33,52 @@ export interface BncConfig {
 
 const PREFIX = 'BNC_LIVE_';
 
-export function loadBncConfig(env: EnvReader = envReader()): BncConfig {
-  const url = env.optionalString(`${PREFIX}URL`);
+const v = (name: string, description: string) => ({ [`${PREFIX}${name}`]: setting.optionalString(`${PREFIX}${name}`, description) });
+const n = (name: string, fallback: number, description: string, min: number, max: number) => ({
+  [`${PREFIX}${name}`]: setting.int(`${PREFIX}${name}`, fallback, description, { min, max }),
+});
+
+/** BNC's live settings (`BNC_LIVE_*`). */
+export const BncSettings = settings(
+  {
+    ...v('URL', "BNC's API, e.g. `https://servicios.bncenlinea.com:16000/api`; unset: no live connector"),
+    ...v('CLIENT_GUID', '36-character ClientGUID issued by BNC; required with the URL'),
+    ...v('MASTER_KEY', 'MasterKey (secret; used for Auth/LogOn only); required with the URL'),
+    ...v('CLIENT_ID', 'the merchant RIF as BNC knows it (ClientID), e.g. J123456789; required with the URL'),
+    ...v('ACCOUNT', "the merchant's 20-digit BNC account; required with the URL"),
+    ...v('TERMINAL', 'C2P terminal id; required with the URL'),
+    ...v('CHILD_CLIENT_ID', 'sub-merchant RIF'),
+    ...v('BRANCH_ID', 'branch id'),
+    ...n('TIMEOUT_MS', 30_000, 'answer timeout', 100, 300_000),
+    ...n('CONNECT_TIMEOUT_MS', 3_000, 'connect timeout', 50, 60_000),
+    ...n('LOOKBACK_DAYS', 3, 'statement days searched for P2P/C2P status and reversal', 1, 31),
+    ...n('BREAKER_THRESHOLD_PCT', DEFAULT_BREAKER.errorThresholdPercentage, 'breaker: failure percentage that opens it', 1, 100),
+    ...n('BREAKER_VOLUME', DEFAULT_BREAKER.volumeThreshold, 'breaker: calls in the window before it may open', 1, 10_000),
+    ...n('BREAKER_RESET_MS', DEFAULT_BREAKER.resetTimeoutMs, 'breaker: how long it stays open before a trial', 10, 3_600_000),
+    ...n('BREAKER_WINDOW_MS', DEFAULT_BREAKER.rollingCountTimeoutMs, 'breaker: the rolling window', 100, 3_600_000),
+  },
+  'BNC (live)',
+);
+
+export function loadBncConfig(source?: EnvSource): BncConfig {
+  const env = readVariables(BncSettings, source);
+  const url = env(`${PREFIX}URL`);
   if (!url) return {};
   if (!/^https?:\/\/[^\s/]+/.test(url)) throw new ConfigError(`${PREFIX}URL`, `"${url}" is not an http(s) URL`);
 
   const required = (name: string, pattern?: RegExp, shape?: string): string => {
-    const v = env.optionalString(`${PREFIX}${name}`);
+    const v = env(`${PREFIX}${name}`);
     if (!v) throw new ConfigError(`${PREFIX}${name}`, `is required when ${PREFIX}URL is set`);
     // The value itself is not echoed: some of these are secrets.
     if (pattern && !pattern.test(v)) throw new ConfigError(`${PREFIX}${name}`, `is not ${shape}`);
     return v;
   };
   const optional = (name: string, pattern: RegExp, shape: string): string | undefined => {
-    const v = env.optionalString(`${PREFIX}${name}`);
+    const v = env(`${PREFIX}${name}`);
     if (v !== undefined && !pattern.test(v)) throw new ConfigError(`${PREFIX}${name}`, `is not ${shape}`);
     return v;
   };
+  const int = (name: string) => env<number>(`${PREFIX}${name}`);
 
   return {
     live: {
@@ -54,14 +94,14 @@ export function loadBncConfig(env: EnvReader = envReader()): BncConfig {
       terminal: required('TERMINAL', /^[A-Za-z0-9]{1,20}$/, 'an alphanumeric terminal id'),
       childClientId: optional('CHILD_CLIENT_ID', /^[VEJGP][0-9]{1,9}$/, 'a letter V, E, J, G or P and 1 to 9 digits'),
       branchId: optional('BRANCH_ID', /^[A-Za-z0-9]{1,20}$/, 'an alphanumeric branch id'),
-      timeoutMs: env.int(`${PREFIX}TIMEOUT_MS`, 30_000, { min: 100, max: 300_000 }),
-      connectTimeoutMs: env.int(`${PREFIX}CONNECT_TIMEOUT_MS`, 3_000, { min: 50, max: 60_000 }),
-      lookbackDays: env.int(`${PREFIX}LOOKBACK_DAYS`, 3, { min: 1, max: 31 }),
+      timeoutMs: int('TIMEOUT_MS'),
+      connectTimeoutMs: int('CONNECT_TIMEOUT_MS'),
+      lookbackDays: int('LOOKBACK_DAYS'),
       breaker: {
-        errorThresholdPercentage: env.int(`${PREFIX}BREAKER_THRESHOLD_PCT`, DEFAULT_BREAKER.errorThresholdPercentage, { min: 1, max: 100 }),
-        volumeThreshold: env.int(`${PREFIX}BREAKER_VOLUME`, DEFAULT_BREAKER.volumeThreshold, { min: 1, max: 10_000 }),
-        resetTimeoutMs: env.int(`${PREFIX}BREAKER_RESET_MS`, DEFAULT_BREAKER.resetTimeoutMs, { min: 10, max: 3_600_000 }),
-        rollingCountTimeoutMs: env.int(`${PREFIX}BREAKER_WINDOW_MS`, DEFAULT_BREAKER.rollingCountTimeoutMs, { min: 100, max: 3_600_000 }),
+        errorThresholdPercentage: int('BREAKER_THRESHOLD_PCT'),
+        volumeThreshold: int('BREAKER_VOLUME'),
+        resetTimeoutMs: int('BREAKER_RESET_MS'),
+        rollingCountTimeoutMs: int('BREAKER_WINDOW_MS'),
       },
     },
   };
@@ -73,3 +113,11 @@ export function describeBncConfig(config: BncConfig): Record<string, unknown> {
   const { masterKey: _secret, ...rest } = config.live;
   return { live: { ...rest, masterKey: '[redacted]' } };
 }
+
+/** Everything the process reads besides the bank's own settings (`loadBncConfig`). */
+export const BncProcessSettings = settings({
+  process: ProcessSettings,
+  infra: InfraSettings,
+  health: healthSettings('bank-bnc'),
+  faults: BankWorkerSettings,
+});

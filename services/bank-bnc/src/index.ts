@@ -2,3 +2,4 @@ export { BncConnector, BNC_PATHS, SIMF_OPERATION_TYPE, type BncConnectorConfig, 
 export { loadBncConfig, describeBncConfig, type BncConfig } from './config';
 export { startBncService, type BncService } from './service';
 export { BNC_CODES, classify, extractCode } from './codes';
+export { BncSettings, BncProcessSettings } from './config';

@@ -1,4 +1,13 @@
-import { serveBank, type BankHttpClient, type BankService, type Bus, type Logger, type Sealer, type Store } from '@switch/shared';
+import {
+  serveBank,
+  type BankHttpClient,
+  type BankService,
+  type Bus,
+  type Logger,
+  type Sealer,
+  type BankWorkerFaults,
+  type Store,
+} from '@switch/shared';
 import { describeBncConfig, type BncConfig } from './config';
 import { BncConnector } from './connector';
 
@@ -13,6 +22,8 @@ export async function startBncService(deps: {
   store: Store;
   log: Logger;
   secrets: Pick<Sealer, 'open'>;
+  /** Drills only (`SWITCH_FAULT_PUBLISH_AFTER_BANK_CALL`); default none. */
+  faults?: BankWorkerFaults;
   config: BncConfig;
   http?: BankHttpClient;
   now?: () => Date;
@@ -31,6 +42,7 @@ export async function startBncService(deps: {
     group: 'bank-bnc',
     connectors: { live },
     secrets: deps.secrets,
+    ...(deps.faults ? { faults: deps.faults } : {}),
   });
   log.info({ config: describeBncConfig(config) }, 'BNC live connector ready');
   return service;

@@ -1,4 +1,5 @@
-import { envReader } from '@switch/shared';
+import { readSettings } from '@switch/shared';
+import { PlazaEmulatorSettings } from './config';
 import { startEmulator } from './server';
 
 /**
@@ -7,19 +8,16 @@ import { startEmulator } from './server';
  * the same), PLAZA_EMULATOR_RIF / _ACCOUNT, PLAZA_EMULATOR_SETTLE_MS (negative = settle only on demand),
  * PLAZA_EMULATOR_SLOW_SETTLE_MS (the sandbox's slow settlement, amounts ending in .83; default 60000).
  */
+
 async function main(): Promise<void> {
-  const env = envReader();
-  const settle = env.int('PLAZA_EMULATOR_SETTLE_MS', 2_000, { min: -1, max: 3_600_000 });
+  const s = readSettings(PlazaEmulatorSettings);
   const emulator = await startEmulator({
-    port: env.int('PORT', 8585, { min: 0, max: 65535 }),
-    host: env.string('HOST', '127.0.0.1'),
-    credentials: {
-      apiKey: env.string('PLAZA_EMULATOR_API_KEY', 'plaza-test-key'),
-      apiSecret: env.string('PLAZA_EMULATOR_API_SECRET', 'plaza-test-secret'),
-    },
-    merchant: { rif: env.string('PLAZA_EMULATOR_RIF', 'J123456789'), cuenta: env.string('PLAZA_EMULATOR_ACCOUNT', '01380000000000000001') },
-    settleDelayMs: settle < 0 ? null : settle,
-    slowSettleDelayMs: env.int('PLAZA_EMULATOR_SLOW_SETTLE_MS', 60_000, { min: 0, max: 3_600_000 }),
+    port: s.port,
+    host: s.host,
+    credentials: { apiKey: s.apiKey, apiSecret: s.apiSecret },
+    merchant: { rif: s.rif, cuenta: s.account },
+    settleDelayMs: s.settleMs < 0 ? null : s.settleMs,
+    slowSettleDelayMs: s.slowSettleMs,
   });
   process.stdout.write(`Banco Plaza emulator listening on ${emulator.url}\n`);
   const stop = () => void emulator.close().then(() => process.exit(0));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, envReader } from '@switch/shared';
+import { ConfigError } from '@switch/shared';
 import { loadPlazaConfig } from './config';
 
 const full = {
@@ -12,12 +12,12 @@ const full = {
 
 describe('Banco Plaza configuration', () => {
   it('has no connector for a mode without a URL', () => {
-    expect(loadPlazaConfig(envReader({}))).toEqual({});
-    expect(Object.keys(loadPlazaConfig(envReader(full)))).toEqual(['test']);
+    expect(loadPlazaConfig({})).toEqual({});
+    expect(Object.keys(loadPlazaConfig(full))).toEqual(['test']);
   });
 
   it('reads a mode with its defaults', () => {
-    const c = loadPlazaConfig(envReader({ ...full, PLAZA_TIMEOUT_MS: '5000', PLAZA_TEST_PHONE: '04141234567' })).test!;
+    const c = loadPlazaConfig({ ...full, PLAZA_TIMEOUT_MS: '5000', PLAZA_TEST_PHONE: '04141234567' }).test!;
     expect(c).toMatchObject({
       baseUrl: 'http://127.0.0.1:8585',
       rif: 'J123456789',
@@ -29,14 +29,14 @@ describe('Banco Plaza configuration', () => {
   });
 
   it('names the missing or bad variable without echoing secrets', () => {
-    const missing = () => loadPlazaConfig(envReader({ ...full, PLAZA_TEST_API_SECRET: '' }));
+    const missing = () => loadPlazaConfig({ ...full, PLAZA_TEST_API_SECRET: '' });
     expect(missing).toThrow(ConfigError);
     expect(missing).toThrow(/PLAZA_TEST_API_SECRET/);
-    expect(() => loadPlazaConfig(envReader({ ...full, PLAZA_TEST_ACCOUNT: '123' }))).toThrow(/PLAZA_TEST_ACCOUNT/);
-    expect(() => loadPlazaConfig(envReader({ ...full, PLAZA_TEST_URL: 'ftp://x' }))).toThrow(/PLAZA_TEST_URL/);
-    expect(() => loadPlazaConfig(envReader({ ...full, PLAZA_LIVE_URL: 'https://api.bancoplaza.com' }))).toThrow(/PLAZA_LIVE_API_KEY/);
+    expect(() => loadPlazaConfig({ ...full, PLAZA_TEST_ACCOUNT: '123' })).toThrow(/PLAZA_TEST_ACCOUNT/);
+    expect(() => loadPlazaConfig({ ...full, PLAZA_TEST_URL: 'ftp://x' })).toThrow(/PLAZA_TEST_URL/);
+    expect(() => loadPlazaConfig({ ...full, PLAZA_LIVE_URL: 'https://api.bancoplaza.com' })).toThrow(/PLAZA_LIVE_API_KEY/);
     try {
-      loadPlazaConfig(envReader({ ...full, PLAZA_TEST_API_SECRET: 'has space' }));
+      loadPlazaConfig({ ...full, PLAZA_TEST_API_SECRET: 'has space' });
       expect.unreachable();
     } catch (error) {
       expect(String(error)).toMatch(/PLAZA_TEST_API_SECRET/);

@@ -1,4 +1,19 @@
-import { ConfigError, DEFAULT_BREAKER, envReader, MODES, replicaId, type BreakerOptions, type EnvReader, type Mode } from '@switch/shared';
+import {
+  BankWorkerSettings,
+  ConfigError,
+  DEFAULT_BREAKER,
+  healthSettings,
+  InfraSettings,
+  MODES,
+  ProcessSettings,
+  readVariables,
+  replicaId,
+  setting,
+  settings,
+  type BreakerOptions,
+  type EnvSource,
+  type Mode,
+} from '@switch/shared';
 
 /** What one connector needs to reach Banco Plaza in one mode. */
 export interface PlazaConnectorConfig {
@@ -23,35 +38,89 @@ export interface PlazaConnectorConfig {
 
 export type PlazaConfig = Partial<Record<Mode, PlazaConnectorConfig>>;
 
+const modeSettings = (mode: Mode) => {
+  const p = `PLAZA_${mode.toUpperCase()}_`;
+  const v = (name: string, description: string) => ({ [`${p}${name}`]: setting.optionalString(`${p}${name}`, description) });
+  return {
+    ...v('URL', `Banco Plaza's API in ${mode} mode; unset: no connector for this mode`),
+    ...v('API_KEY', 'API key; required with the URL'),
+    ...v('API_SECRET', 'API secret (secret); required with the URL'),
+    ...v('RIF', "the merchant's RIF, e.g. J123456789; required with the URL"),
+    ...v('ACCOUNT', "the merchant's 20-digit Banco Plaza account; required with the URL"),
+    ...v('PHONE', "the merchant's affiliated phone (P2P), 11 digits"),
+    [`${p}CLIENT_IP`]: setting.optionalString(`${p}CLIENT_IP`, "`direccion_ip` / `ipCliente` the bank asks of the merchant's server", {
+      defaultText: '`127.0.0.1`',
+    }),
+  };
+};
+
 /**
- * `PLAZA_<MODE>_URL` switches a mode on; its credentials and merchant data are then required:
- * `PLAZA_<MODE>_API_KEY`, `_API_SECRET`, `_RIF`, `_ACCOUNT`, optional `_PHONE`, `_CLIENT_IP`.
- * Shared: `PLAZA_TIMEOUT_MS`, `PLAZA_CONNECT_TIMEOUT_MS`, `PLAZA_BREAKER_*`, `PLAZA_REPLICA_ID` (0-999, unique per replica; default from `HOSTNAME`). Values are never echoed
- * in errors (secrets), only the variable's name and the rule broken.
+ * `PLAZA_<MODE>_URL` switches a mode on; its credentials and merchant data are then required. Timeouts,
+ * breaker and replica id are shared by both modes. Values are never echoed in errors (secrets), only
+ * the variable's name and the rule broken.
  */
-export function loadPlazaConfig(env: EnvReader = envReader()): PlazaConfig {
-  const replica = replicaId(env.optionalString('PLAZA_REPLICA_ID'), env.optionalString('HOSTNAME'));
-  const timeoutMs = env.int('PLAZA_TIMEOUT_MS', 30_000, { min: 100, max: 300_000 });
-  const connectTimeoutMs = env.int('PLAZA_CONNECT_TIMEOUT_MS', 3_000, { min: 100, max: 60_000 });
+export const PlazaSettings = settings(
+  {
+    ...modeSettings('test'),
+    ...modeSettings('live'),
+    PLAZA_TIMEOUT_MS: setting.int('PLAZA_TIMEOUT_MS', 30_000, 'answer timeout', { min: 100, max: 300_000 }),
+    PLAZA_CONNECT_TIMEOUT_MS: setting.int('PLAZA_CONNECT_TIMEOUT_MS', 3_000, 'connect timeout', { min: 100, max: 60_000 }),
+    PLAZA_BREAKER_ERROR_PERCENT: setting.int(
+      'PLAZA_BREAKER_ERROR_PERCENT',
+      DEFAULT_BREAKER.errorThresholdPercentage,
+      'breaker: failure percentage that opens it',
+      { min: 1, max: 100 },
+    ),
+    PLAZA_BREAKER_VOLUME: setting.int(
+      'PLAZA_BREAKER_VOLUME',
+      DEFAULT_BREAKER.volumeThreshold,
+      'breaker: calls in the window before it may open',
+      { min: 1, max: 10_000 },
+    ),
+    PLAZA_BREAKER_RESET_MS: setting.int(
+      'PLAZA_BREAKER_RESET_MS',
+      DEFAULT_BREAKER.resetTimeoutMs,
+      'breaker: how long it stays open before a trial',
+      { min: 100, max: 3_600_000 },
+    ),
+    PLAZA_BREAKER_WINDOW_MS: setting.int('PLAZA_BREAKER_WINDOW_MS', DEFAULT_BREAKER.rollingCountTimeoutMs, 'breaker: the rolling window', {
+      min: 100,
+      max: 3_600_000,
+    }),
+    PLAZA_REPLICA_ID: setting.optionalString(
+      'PLAZA_REPLICA_ID',
+      "this replica's id 0–999 among those sharing the API key (the nonce's suffix), unique per replica",
+      { defaultText: 'from `HOSTNAME`' },
+    ),
+    HOSTNAME: setting.optionalString('HOSTNAME', 'the host name (a StatefulSet pod ends in its ordinal): the default replica id'),
+  },
+  'Banco Plaza',
+);
+
+export function loadPlazaConfig(source?: EnvSource): PlazaConfig {
+  const env = readVariables(PlazaSettings, source);
+  const replica = replicaId(env('PLAZA_REPLICA_ID'), env('HOSTNAME'));
+  const timeoutMs = env<number>('PLAZA_TIMEOUT_MS');
+  const connectTimeoutMs = env<number>('PLAZA_CONNECT_TIMEOUT_MS');
   const breaker: BreakerOptions = {
-    errorThresholdPercentage: env.int('PLAZA_BREAKER_ERROR_PERCENT', DEFAULT_BREAKER.errorThresholdPercentage, { min: 1, max: 100 }),
-    volumeThreshold: env.int('PLAZA_BREAKER_VOLUME', DEFAULT_BREAKER.volumeThreshold, { min: 1, max: 10_000 }),
-    resetTimeoutMs: env.int('PLAZA_BREAKER_RESET_MS', DEFAULT_BREAKER.resetTimeoutMs, { min: 100, max: 3_600_000 }),
-    rollingCountTimeoutMs: env.int('PLAZA_BREAKER_WINDOW_MS', DEFAULT_BREAKER.rollingCountTimeoutMs, { min: 100, max: 3_600_000 }),
+    errorThresholdPercentage: env<number>('PLAZA_BREAKER_ERROR_PERCENT'),
+    volumeThreshold: env<number>('PLAZA_BREAKER_VOLUME'),
+    resetTimeoutMs: env<number>('PLAZA_BREAKER_RESET_MS'),
+    rollingCountTimeoutMs: env<number>('PLAZA_BREAKER_WINDOW_MS'),
   };
   const config: PlazaConfig = {};
   for (const mode of MODES) {
     const prefix = `PLAZA_${mode.toUpperCase()}_`;
-    const url = env.optionalString(`${prefix}URL`);
+    const url = env(`${prefix}URL`);
     if (url === undefined) continue;
     const required = (name: string, rule: RegExp, what: string): string => {
-      const v = env.optionalString(prefix + name);
+      const v = env(prefix + name);
       if (v === undefined) throw new ConfigError(prefix + name, `is required when ${prefix}URL is set`);
       if (!rule.test(v)) throw new ConfigError(prefix + name, `must be ${what}`);
       return v;
     };
     const optional = (name: string, rule: RegExp, what: string): string | undefined => {
-      const v = env.optionalString(prefix + name);
+      const v = env(prefix + name);
       if (v !== undefined && !rule.test(v)) throw new ConfigError(prefix + name, `must be ${what}`);
       return v;
     };
@@ -84,3 +153,11 @@ function baseUrl(variable: string, value: string): string {
   if (url.username || url.password) throw new ConfigError(variable, 'must not carry credentials');
   return url.toString().replace(/\/+$/, '');
 }
+
+/** Everything the process reads besides the bank's own settings (`loadPlazaConfig`). */
+export const PlazaProcessSettings = settings({
+  process: ProcessSettings,
+  infra: InfraSettings,
+  health: healthSettings('bank-plaza'),
+  faults: BankWorkerSettings,
+});

@@ -3,3 +3,4 @@ export { loadPlazaConfig, type PlazaConfig, type PlazaConnectorConfig } from './
 export { startPlazaService, type PlazaService } from './service';
 export { PLAZA_CODES, ISO_CODES, classify } from './codes';
 export { sign, plazaJson } from './protocol';
+export { PlazaSettings, PlazaProcessSettings } from './config';

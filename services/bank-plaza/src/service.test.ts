@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { randomUUID } from 'node:crypto';
-import { bankRequests, createLogger, envReader, MemoryBus, MemoryStore, TOPICS, type RouterInboxMessage, SecretBox } from '@switch/shared';
+import { bankRequests, createLogger, MemoryBus, MemoryStore, TOPICS, type RouterInboxMessage, SecretBox } from '@switch/shared';
 import { startEmulator, type Emulator } from '../emulator';
 import { loadPlazaConfig } from './config';
 import { startPlazaService, type PlazaService } from './service';
@@ -12,17 +12,15 @@ let service: PlazaService;
 beforeAll(async () => {
   emulator = await startEmulator({ credentials: { apiKey: 'svc-key', apiSecret: 'svc-secret' }, settleDelayMs: null });
   bus = new MemoryBus();
-  const config = loadPlazaConfig(
-    envReader({
-      PLAZA_TEST_URL: emulator.url,
-      PLAZA_TEST_API_KEY: 'svc-key',
-      PLAZA_TEST_API_SECRET: 'svc-secret',
-      PLAZA_TEST_RIF: 'J123456789',
-      PLAZA_TEST_ACCOUNT: '01380000000000000001',
-      PLAZA_TEST_PHONE: '04140000001',
-      PLAZA_TIMEOUT_MS: '5000',
-    }),
-  );
+  const config = loadPlazaConfig({
+    PLAZA_TEST_URL: emulator.url,
+    PLAZA_TEST_API_KEY: 'svc-key',
+    PLAZA_TEST_API_SECRET: 'svc-secret',
+    PLAZA_TEST_RIF: 'J123456789',
+    PLAZA_TEST_ACCOUNT: '01380000000000000001',
+    PLAZA_TEST_PHONE: '04140000001',
+    PLAZA_TIMEOUT_MS: '5000',
+  });
   service = await startPlazaService({
     secrets: SecretBox.ephemeral(),
     bus,

@@ -1,4 +1,13 @@
-import { serveBank, type BankService, type Bus, type Logger, type Sealer, type Store, type Mode } from '@switch/shared';
+import {
+  serveBank,
+  type BankService,
+  type Bus,
+  type Logger,
+  type Sealer,
+  type BankWorkerFaults,
+  type Store,
+  type Mode,
+} from '@switch/shared';
 import { BancoPlazaConnector } from './connector';
 import type { PlazaConfig } from './config';
 
@@ -10,6 +19,8 @@ export async function startPlazaService(deps: {
   store: Store;
   log: Logger;
   secrets: Pick<Sealer, 'open'>;
+  /** Drills only (`SWITCH_FAULT_PUBLISH_AFTER_BANK_CALL`); default none. */
+  faults?: BankWorkerFaults;
   config: PlazaConfig;
 }): Promise<PlazaService> {
   const connectors: Partial<Record<Mode, BancoPlazaConnector>> = {};
@@ -25,5 +36,6 @@ export async function startPlazaService(deps: {
     group: 'bank-plaza',
     connectors,
     secrets: deps.secrets,
+    ...(deps.faults ? { faults: deps.faults } : {}),
   });
 }

@@ -1,4 +1,4 @@
-import { startBankWorker, type Bus, type Logger, type Sealer, type Store, type Subscription } from '@switch/shared';
+import { startBankWorker, type Bus, type Logger, type Sealer, type BankWorkerFaults, type Store, type Subscription } from '@switch/shared';
 import { SimulatedBank } from './connector';
 
 /** Serves `bnc` orders of test mode; live `bnc` orders are left to the real BNC connector's group. */
@@ -8,6 +8,8 @@ export async function startSimulatedBank(deps: {
   log: Logger;
   /** Opens a cobrar's sealed OTP before the simulated bank gets the order. */
   secrets: Pick<Sealer, 'open'>;
+  /** Drills only (`SWITCH_FAULT_PUBLISH_AFTER_BANK_CALL`); default none. */
+  faults?: BankWorkerFaults;
   bank?: SimulatedBank;
 }): Promise<{ bank: SimulatedBank; stop(): Promise<void> }> {
   const bank = deps.bank ?? new SimulatedBank();
@@ -19,6 +21,7 @@ export async function startSimulatedBank(deps: {
     group: 'bank-sim',
     log: deps.log,
     secrets: deps.secrets,
+    ...(deps.faults ? { faults: deps.faults } : {}),
   });
   return { bank, stop: () => subscription.close() };
 }

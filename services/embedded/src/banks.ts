@@ -1,9 +1,13 @@
 import {
-  loadRoutingTable,
   MODES,
+  readSettings,
+  routingTable,
+  RoutingSettings,
+  setting,
+  settings,
   type BancoId,
   type Bus,
-  type EnvReader,
+  type EnvSource,
   type Logger,
   type Mode,
   type RoutingTable,
@@ -120,16 +124,38 @@ export function emulatorsInstalled(): boolean {
   }
 }
 
+/** The in-process emulators (`npm start`). */
+export const EmulatorSettings = settings(
+  {
+    enabled: setting.bool('SWITCH_EMULATORS', false, 'start the bank emulators in the process and point the connectors at them', {
+      defaultText: '`true` for `npm start` where installed (a checkout, not the image)',
+    }),
+    settleMs: setting.int(
+      'SWITCH_EMULATOR_SETTLE_MS',
+      EMULATOR_SETTLE_MS,
+      'how long their immediate credits/debits stay pending (negative: only through their controls)',
+      { min: -1, max: 3_600_000 },
+    ),
+    slowSettleMs: setting.int(
+      'SWITCH_EMULATOR_SLOW_SETTLE_MS',
+      EMULATOR_SLOW_SETTLE_MS,
+      "the sandbox's slow settlement (amounts ending in `.83`)",
+      { min: 0, max: 3_600_000 },
+    ),
+  },
+  'Emulated banks (embedded)',
+);
+
 /** Whether emulator mode is on for these options and environment. */
-export function emulatorsEnabled(env: EnvReader, options: EmbeddedBanksOptions = {}): boolean {
-  return options.emulators ?? env.bool('SWITCH_EMULATORS', false);
+export function emulatorsEnabled(env: EnvSource, options: EmbeddedBanksOptions = {}): boolean {
+  return options.emulators ?? readSettings(EmulatorSettings, env).enabled;
 }
 
 /** The routing of the embedded switch: `SWITCH_TEST_BANKS` / `SWITCH_LIVE_BANKS`, with the emulator default for test. */
-export function embeddedRouting(env: EnvReader, emulators: boolean): RoutingTable {
-  if (emulators && env.present('SWITCH_TEST_BANKS') === undefined)
-    return loadRoutingTable(env.with({ SWITCH_TEST_BANKS: EMULATOR_TEST_BANKS }));
-  return loadRoutingTable(env);
+export function embeddedRouting(env: EnvSource, emulators: boolean): RoutingTable {
+  if (emulators && env.SWITCH_TEST_BANKS === undefined)
+    return routingTable(readSettings(RoutingSettings, { ...env, SWITCH_TEST_BANKS: EMULATOR_TEST_BANKS }));
+  return routingTable(readSettings(RoutingSettings, env));
 }
 
 export async function startEmbeddedBanks(deps: {
@@ -138,7 +164,7 @@ export async function startEmbeddedBanks(deps: {
   /** Opens a cobrar's sealed OTP before a connector sends it. */
   secrets: Pick<Sealer, 'open'>;
   log: Logger;
-  env: EnvReader;
+  env: EnvSource;
   options?: EmbeddedBanksOptions;
 }): Promise<EmbeddedBanks> {
   const options = deps.options ?? {};
@@ -152,17 +178,13 @@ export async function startEmbeddedBanks(deps: {
     let emulators: EmbeddedEmulators | null = null;
     let overlay: Record<string, string> = {};
     if (emulatorsEnabled(deps.env, options)) {
-      const settle =
-        options.emulatorSettleMs !== undefined
-          ? options.emulatorSettleMs
-          : deps.env.int('SWITCH_EMULATOR_SETTLE_MS', EMULATOR_SETTLE_MS, { min: -1, max: 3_600_000 });
+      const settle = options.emulatorSettleMs !== undefined ? options.emulatorSettleMs : readSettings(EmulatorSettings, deps.env).settleMs;
       const settleMs = settle === null || settle < 0 ? null : settle;
-      const slowMs =
-        options.emulatorSlowSettleMs ?? deps.env.int('SWITCH_EMULATOR_SLOW_SETTLE_MS', EMULATOR_SLOW_SETTLE_MS, { min: 0, max: 3_600_000 });
+      const slowMs = options.emulatorSlowSettleMs ?? readSettings(EmulatorSettings, deps.env).slowSettleMs;
       emulators = await startEmulators(settleMs, slowMs, started);
       overlay = emulatorEnv(emulators);
     }
-    const env = deps.env.with({ ...overlay, ...options.env });
+    const env: EnvSource = { ...deps.env, ...overlay, ...options.env };
     const child = (service: string) => deps.log.child({ service });
     const services: EmbeddedBanks['services'] = {};
 

@@ -1,11 +1,13 @@
+import { loadTracingConfig } from '@switch/shared/dist/config/tracing';
 import { startTracing } from '@switch/shared/dist/telemetry/tracing';
 // First line, as in every service's main: modules are instrumented as they load. Honours the same
 // OTEL_* variables (off unless an exporter is asked for); the one process is the service `switch`.
-startTracing('switch');
+startTracing('switch', loadTracingConfig());
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import { createInvite, createLogger, envReader } from '@switch/shared';
+import { createInvite, createLogger, environmentSnapshot, readSettings } from '@switch/shared';
+import { EmbeddedMainSettings } from './config';
 import { startEmbeddedSwitch } from './switch';
 import { seedDemoMerchant } from './seed';
 import { emulatorsInstalled, unservedBanks } from './banks';
@@ -19,19 +21,20 @@ import { emulatorsInstalled, unservedBanks } from './banks';
  * served then.
  */
 async function main(): Promise<void> {
-  const env = envReader();
-  const log = createLogger('switch', env.string('LOG_LEVEL', 'warn'));
-  const adminToken = env.optionalString('SWITCH_ADMIN_TOKEN') ?? randomBytes(24).toString('base64url');
+  const env = environmentSnapshot();
+  const settings = readSettings(EmbeddedMainSettings, env);
+  const log = createLogger('switch', settings.logLevel);
+  const adminToken = settings.adminToken ?? randomBytes(24).toString('base64url');
   const sw = await startEmbeddedSwitch({
     log,
     env,
     config: { adminToken },
-    banks: { emulators: env.bool('SWITCH_EMULATORS', emulatorsInstalled()) },
+    banks: { emulators: settings.emulators ?? emulatorsInstalled() },
   });
   const { switchKey, merchantId } = await seedDemoMerchant(sw.store);
   // The demo merchant's first panel user: a one-time link to choose a password (docs/panel.md).
   const { token: panelInvite } = await createInvite(sw.store, { merchantId, email: 'demo@switch.local', role: 'owner', invitedBy: null });
-  const { host, port } = { host: env.string('HOST', '127.0.0.1'), port: env.int('PORT', 3000, { min: 0, max: 65535 }) };
+  const { host, port } = settings;
   const address = await sw.gateway.app.listen({ host, port });
   const baseUrl = address.replace('[::1]', 'localhost');
   // Metrics, probes and the admin API listen apart from the merchant port (loopback by default).
@@ -41,7 +44,7 @@ async function main(): Promise<void> {
   for (const listening of [address, operatorAddress]) sw.ownPorts.add(Number(new URL(listening).port));
 
   // The onboarding tool (`npm run switch`) finds the running switch's operator port and token here.
-  const dir = env.string('SWITCH_STATE_DIR', join(process.cwd(), '.switch'));
+  const dir = settings.stateDir ?? join(process.cwd(), '.switch');
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, 'admin.json'), JSON.stringify({ url: operatorUrl, merchantUrl: baseUrl, adminToken }, null, 2), { mode: 0o600 });
 

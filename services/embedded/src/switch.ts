@@ -1,20 +1,29 @@
 import {
-  loadCorePolicy,
+  corePolicy,
+  CorePolicySettings,
+  DestinationSettings,
+  destinationPolicy,
+  environmentSnapshot,
+  instanceId,
+  InstanceSettings,
+  readSettings,
+  settings,
+  riskPolicy,
+  RiskSettings,
   SANDBOX_BANKS,
-  loadRiskPolicy,
-  envReader,
-  loadDestinationPolicy,
-  loadSecretBox,
+  SecretsSettings,
+  secretBox,
   type SecretBox,
   type CorePolicy,
   MemoryBus,
   MemoryStore,
-  type EnvReader,
+  type EnvSource,
   type Logger,
   type RoutingTable,
   type Store,
 } from '@switch/shared';
 import { buildGateway, loadGatewayConfig, type Gateway, type GatewayConfig } from '@switch/gateway';
+import { PanelSettings } from '@switch/panel';
 import { startRouter } from '@switch/router';
 import { loadPanelConfig, panelPlugin, type PanelConfig } from '@switch/panel';
 import { startSimulatedBank, type SimulatedBank } from '@switch/bank-sim';
@@ -54,6 +63,16 @@ export interface EmbeddedSwitch {
   close(): Promise<void>;
 }
 
+/** What the embedded switch reads itself; each service's own configuration is read by its loader. */
+export const EmbeddedSwitchSettings = settings({
+  destinations: DestinationSettings,
+  instance: InstanceSettings,
+  secrets: SecretsSettings,
+  risk: RiskSettings,
+  policy: CorePolicySettings,
+  panel: settings({ publicUrl: PanelSettings.properties.publicUrl }),
+});
+
 /**
  * Every service in one process on the in-process bus and in-memory store: the embedded default
  * (`npm start`) and the harness of the API tests. The services talk only through the bus, exactly
@@ -61,7 +80,8 @@ export interface EmbeddedSwitch {
  */
 export async function startEmbeddedSwitch(options: {
   log: Logger;
-  env?: EnvReader;
+  /** Where every service's configuration is read from (default: the process environment, read once here). */
+  env?: EnvSource;
   config?: Partial<GatewayConfig>;
   routing?: RoutingTable;
   notifier?: Partial<NotifierConfig>;
@@ -79,26 +99,31 @@ export async function startEmbeddedSwitch(options: {
   /** The secrets key (default: `SWITCH_SECRETS_KEY`, or an ephemeral one: nothing here outlives the process). */
   secrets?: SecretBox;
 }): Promise<EmbeddedSwitch> {
-  const given = options.env ?? envReader();
+  const given = options.env ?? environmentSnapshot();
   // Local receivers on loopback are allowed unless the environment says otherwise: the embedded switch
   // is the local one (`npm start`, the API tests). Other internal addresses and the switch's own ports
   // stay refused (docs/webhooks.md "Where webhooks may go").
-  const env = given.present('SWITCH_WEBHOOK_ALLOW_LOOPBACK') === undefined ? given.with({ SWITCH_WEBHOOK_ALLOW_LOOPBACK: 'true' }) : given;
-  const destinations = loadDestinationPolicy(env);
+  const env: EnvSource = given.SWITCH_WEBHOOK_ALLOW_LOOPBACK === undefined ? { ...given, SWITCH_WEBHOOK_ALLOW_LOOPBACK: 'true' } : given;
+  const settings = readSettings(EmbeddedSwitchSettings, env);
+  const gatewayConfig = loadGatewayConfig(env);
+  // The merchant and operator ports as configured; `npm start` adds the ones it actually listens on.
+  const destinations = destinationPolicy(settings.destinations, [gatewayConfig.port, gatewayConfig.operatorPort]);
   const ownPorts = new Set(destinations.ownPorts);
+  const id = instanceId(settings.instance);
   const routing = options.routing ?? embeddedRouting(env, emulatorsEnabled(env, options.banks));
-  const config = { ...loadGatewayConfig(env), webhookDestinations: { ...destinations, ownPorts }, ...options.config };
+  const config = { ...gatewayConfig, webhookDestinations: { ...destinations, ownPorts }, ...options.config };
   // Its retries of failing handlers are logged at warn, as on Kafka.
   const bus = new MemoryBus({ logger: options.log });
   const store = options.store ?? new MemoryStore();
-  const secrets = options.secrets ?? loadSecretBox(env, false);
+  const secrets = options.secrets ?? secretBox(settings.secrets, false);
   const router = await startRouter({
     bus,
     store,
     routing,
     log: options.log.child({ service: 'router' }),
-    risk: loadRiskPolicy(env),
-    policy: { ...loadCorePolicy(env), ...options.policy },
+    risk: riskPolicy(settings.risk),
+    policy: { ...corePolicy(settings.policy), ...options.policy },
+    instanceId: id,
     ...options.router,
   });
   const sim = await startSimulatedBank({ bus, store, secrets, log: options.log.child({ service: 'bank-sim' }) });
@@ -114,7 +139,8 @@ export async function startEmbeddedSwitch(options: {
     bus,
     store,
     log: options.log.child({ service: 'notifier' }),
-    config: { ...loadNotifierConfig(env, secrets), ownPorts, ...options.notifier },
+    config: { ...loadNotifierConfig(secrets, env), ownPorts, ...options.notifier },
+    instanceId: id,
   });
   const reconciler = startReconciler({
     bus,
@@ -123,7 +149,7 @@ export async function startEmbeddedSwitch(options: {
     config: { ...loadReconcilerConfig(env), ...options.reconciler },
   });
   // The sandbox's magic amounts hold where a test route answers through its emulator (docs/sandbox.md).
-  if (banks.emulators && env.present('SWITCH_SANDBOX_BANKS') === undefined && options.config?.sandboxBanks === undefined)
+  if (banks.emulators && env.SWITCH_SANDBOX_BANKS === undefined && options.config?.sandboxBanks === undefined)
     config.sandboxBanks = SANDBOX_BANKS.filter((b) => banks.connected.test.includes(b));
   for (const url of Object.values(banks.emulatorUrls)) if (url) ownPorts.add(Number(new URL(url).port));
   const panelConfig = { ...loadPanelConfig(env), webhookDestinations: { ...destinations, ownPorts }, ...options.panel };
@@ -147,7 +173,7 @@ export async function startEmbeddedSwitch(options: {
             config: panelConfig,
             basePath: '/panel',
             accounts: parts.accounts,
-            apiBaseUrl: env.string('SWITCH_PUBLIC_URL', ''),
+            apiBaseUrl: settings.panel.publicUrl,
           }),
       },
     ],

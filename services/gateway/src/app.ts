@@ -317,6 +317,7 @@ async function buildOperator(deps: GatewayDeps, keys: KeyCache): Promise<Fastify
         webhookDestinations: config.webhookDestinations,
         keys,
         secrets: deps.secrets,
+        topicNamespace: config.topicNamespace,
       }),
     );
   }

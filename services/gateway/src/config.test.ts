@@ -1,10 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { envReader } from '@switch/shared';
 import { loadGatewayConfig } from './config';
 
 describe('gateway configuration: HTTP edge and throttling', () => {
   it('has bounded defaults (no timeout is 0, a connection cap is set)', () => {
-    const c = loadGatewayConfig(envReader({}));
+    const c = loadGatewayConfig({});
     expect(c.requestTimeoutMs).toBe(10_000);
     expect(c.headersTimeoutMs).toBe(5_000);
     expect(c.keepAliveTimeoutMs).toBe(72_000);
@@ -16,37 +15,31 @@ describe('gateway configuration: HTTP edge and throttling', () => {
   });
 
   it('SWITCH_TRUST_PROXY: a number of hops or addresses and CIDRs', () => {
-    expect(loadGatewayConfig(envReader({ SWITCH_TRUST_PROXY: '1' })).trustProxy).toBe(1);
-    expect(loadGatewayConfig(envReader({ SWITCH_TRUST_PROXY: '10.0.0.0/8, 127.0.0.1' })).trustProxy).toEqual(['10.0.0.0/8', '127.0.0.1']);
-    expect(() => loadGatewayConfig(envReader({ SWITCH_TRUST_PROXY: 'everyone' }))).toThrow(
-      /SWITCH_TRUST_PROXY: "everyone" is not an address/,
-    );
+    expect(loadGatewayConfig({ SWITCH_TRUST_PROXY: '1' }).trustProxy).toBe(1);
+    expect(loadGatewayConfig({ SWITCH_TRUST_PROXY: '10.0.0.0/8, 127.0.0.1' }).trustProxy).toEqual(['10.0.0.0/8', '127.0.0.1']);
+    expect(() => loadGatewayConfig({ SWITCH_TRUST_PROXY: 'everyone' })).toThrow(/SWITCH_TRUST_PROXY: "everyone" is not an address/);
   });
 
   it('SWITCH_SANDBOX_BANKS: the emulated banks whose magic amounts /bancos lists (none by default)', () => {
-    expect(loadGatewayConfig(envReader({})).sandboxBanks).toEqual([]);
-    expect(loadGatewayConfig(envReader({ SWITCH_SANDBOX_BANKS: 'banco_plaza, bancaribe,banco_activo' })).sandboxBanks).toEqual([
+    expect(loadGatewayConfig({}).sandboxBanks).toEqual([]);
+    expect(loadGatewayConfig({ SWITCH_SANDBOX_BANKS: 'banco_plaza, bancaribe,banco_activo' }).sandboxBanks).toEqual([
       'banco_plaza',
       'bancaribe',
       'banco_activo',
     ]);
-    expect(() => loadGatewayConfig(envReader({ SWITCH_SANDBOX_BANKS: 'bnc' }))).toThrow(
-      /SWITCH_SANDBOX_BANKS: "bnc" has no emulator sandbox/,
-    );
+    expect(() => loadGatewayConfig({ SWITCH_SANDBOX_BANKS: 'bnc' })).toThrow(/SWITCH_SANDBOX_BANKS: "bnc" has no emulator sandbox/);
   });
 
   it('reads every variable', () => {
-    const c = loadGatewayConfig(
-      envReader({
-        SWITCH_HTTP_REQUEST_TIMEOUT_MS: '20000',
-        SWITCH_HTTP_HEADERS_TIMEOUT_MS: '3000',
-        SWITCH_HTTP_KEEP_ALIVE_TIMEOUT_MS: '75000',
-        SWITCH_HTTP_CONNECTION_TIMEOUT_MS: '90000',
-        SWITCH_HTTP_MAX_CONNECTIONS: '100',
-        SWITCH_FAILURE_LIMIT_PER_IP_PER_MINUTE: '10',
-        SWITCH_GATEWAY_REPLICAS: '4',
-      }),
-    );
+    const c = loadGatewayConfig({
+      SWITCH_HTTP_REQUEST_TIMEOUT_MS: '20000',
+      SWITCH_HTTP_HEADERS_TIMEOUT_MS: '3000',
+      SWITCH_HTTP_KEEP_ALIVE_TIMEOUT_MS: '75000',
+      SWITCH_HTTP_CONNECTION_TIMEOUT_MS: '90000',
+      SWITCH_HTTP_MAX_CONNECTIONS: '100',
+      SWITCH_FAILURE_LIMIT_PER_IP_PER_MINUTE: '10',
+      SWITCH_GATEWAY_REPLICAS: '4',
+    });
     expect(c).toMatchObject({
       requestTimeoutMs: 20_000,
       headersTimeoutMs: 3_000,
@@ -66,6 +59,6 @@ describe('gateway configuration: HTTP edge and throttling', () => {
     [{ SWITCH_HTTP_HEADERS_TIMEOUT_MS: '20000' }, /SWITCH_HTTP_HEADERS_TIMEOUT_MS: 20000 must not exceed SWITCH_HTTP_REQUEST_TIMEOUT_MS/],
     [{ SWITCH_HTTP_CONNECTION_TIMEOUT_MS: '30000' }, /SWITCH_HTTP_CONNECTION_TIMEOUT_MS: 30000 must exceed the longest answer wait/],
   ])('refuses %o with a message naming the variable', (env, message) => {
-    expect(() => loadGatewayConfig(envReader(env))).toThrow(message);
+    expect(() => loadGatewayConfig(env)).toThrow(message);
   });
 });

@@ -1,13 +1,22 @@
+import type { Static } from '@sinclair/typebox';
 import {
   ConfigError,
-  envReader,
-  listenPort,
-  loadDestinationPolicy,
-  loadInstanceId,
-  loadRotationOverlapSeconds,
+  DestinationSettings,
+  destinationPolicy,
+  InfraSettings,
+  InstanceSettings,
+  instanceId,
+  KafkaSettings,
+  portSetting,
+  ProcessSettings,
+  readSettings,
+  RotationSettings,
+  RoutingSettings,
   SANDBOX_BANKS,
+  setting,
+  settings,
   type DestinationPolicy,
-  type EnvReader,
+  type EnvSource,
   type SandboxBank,
 } from '@switch/shared';
 
@@ -72,10 +81,127 @@ export interface GatewayConfig {
   sandboxBanks: SandboxBank[];
   /** How long a rotated webhook secret keeps signing beside the new one: `SWITCH_WEBHOOK_ROTATION_OVERLAP_S`. */
   webhookRotationOverlapSeconds: number;
+  /** The topics' namespace on the cluster (`SWITCH_KAFKA_NAMESPACE`): the operator API names topics with it. */
+  topicNamespace: string;
 }
 
-function readSandboxBanks(env: EnvReader): SandboxBank[] {
-  const raw = env.optionalString('SWITCH_SANDBOX_BANKS') ?? '';
+const ms = (env: string, fallback: number, description: string, min: number, max: number) =>
+  setting.int(env, fallback, description, { min, max });
+
+/** The gateway's own variables. */
+export const GatewaySettings = settings(
+  {
+    host: setting.string('HOST', '127.0.0.1', 'address of the merchant port: the merchant API, `/docs`, `/openapi.json`, `/mcp` only'),
+    port: portSetting('gateway', 'the merchant port'),
+    operatorHost: setting.string(
+      'OPERATOR_HOST',
+      '127.0.0.1',
+      'address of the operator port (`/metrics`, `/healthz`, `/readyz`, `/admin/v1`); never exposed to merchants',
+    ),
+    operatorPort: portSetting('gateway-operator', 'the operator port'),
+    adminToken: setting.optionalString(
+      'SWITCH_ADMIN_TOKEN',
+      'enables the operator API with this bearer token (at least 16 characters); without it every `/admin` request is 401',
+    ),
+    adminMaxFailures: setting.int(
+      'SWITCH_ADMIN_MAX_FAILURES',
+      10,
+      'bad admin tokens from one source address within the lockout window before 429 `RATE_LIMITED`',
+      { min: 1, max: 1_000_000 },
+    ),
+    adminLockoutSeconds: setting.int('SWITCH_ADMIN_LOCKOUT_SECONDS', 900, 'the admin lockout window', { min: 1, max: 86_400 }),
+    bodyLimitBytes: setting.int('SWITCH_BODY_LIMIT_BYTES', 32 * 1024, 'larger bodies → 413', { min: 1024, max: 10 * 1024 * 1024 }),
+    answerTimeoutMs: ms('SWITCH_ANSWER_TIMEOUT_MS', 30_000, "wait for an operation's answer before answering DESCONOCIDA", 100, 120_000),
+    keyCacheMs: ms(
+      'SWITCH_KEY_CACHE_MS',
+      10_000,
+      "how long each merchant's key digests are remembered (0: read the store every request); the bound on a revocation whose event is lost",
+      0,
+      300_000,
+    ),
+    queryTimeoutMs: ms('SWITCH_QUERY_TIMEOUT_MS', 10_000, 'wait for a balance or statement read from the bank', 100, 60_000),
+    rateLimitPerMinute: setting.int(
+      'SWITCH_RATE_LIMIT_PER_MINUTE',
+      6000,
+      "requests a minute per valid API key (the deployment's total; each replica enforces its share); over it → 429 `RATE_LIMITED`",
+      { min: 1, max: 10_000_000 },
+    ),
+    failureLimitPerIpPerMinute: setting.int(
+      'SWITCH_FAILURE_LIMIT_PER_IP_PER_MINUTE',
+      120,
+      'requests a minute per source address whose key fails verification; past it 429 until the minute ends (valid keys never refused)',
+      { min: 1, max: 10_000_000 },
+    ),
+    gatewayReplicas: setting.string(
+      'SWITCH_GATEWAY_REPLICAS',
+      'auto',
+      'gateway replicas sharing the traffic (each enforces its share of the limits): a number 1–1000, or `auto` (counted from heartbeats in the store)',
+    ),
+    connectionTimeoutMs: ms(
+      'SWITCH_HTTP_CONNECTION_TIMEOUT_MS',
+      60_000,
+      'a socket with no traffic for this long is destroyed; must exceed the answer and query waits',
+      1_000,
+      600_000,
+    ),
+    requestTimeoutMs: ms(
+      'SWITCH_HTTP_REQUEST_TIMEOUT_MS',
+      10_000,
+      'the whole request must arrive within this, else 408 and close',
+      500,
+      300_000,
+    ),
+    headersTimeoutMs: ms(
+      'SWITCH_HTTP_HEADERS_TIMEOUT_MS',
+      5_000,
+      'the request line and headers must arrive within this, else 408 and close; at most the request timeout',
+      500,
+      300_000,
+    ),
+    keepAliveTimeoutMs: ms(
+      'SWITCH_HTTP_KEEP_ALIVE_TIMEOUT_MS',
+      72_000,
+      "an idle keep-alive connection closes after this: above the common load balancers' idle timeout (60 s)",
+      100,
+      600_000,
+    ),
+    maxConnections: setting.int('SWITCH_HTTP_MAX_CONNECTIONS', 4096, 'open connections per gateway process; further ones are closed', {
+      min: 1,
+      max: 1_000_000,
+    }),
+    trustProxy: setting.optionalString(
+      'SWITCH_TRUST_PROXY',
+      "whose `x-forwarded-for` to believe: a number of proxy hops (1–10) or the proxies' addresses/CIDRs, comma-separated; set it behind a load balancer",
+      { defaultText: '`false`' },
+    ),
+    logRequests: setting.bool('SWITCH_LOG_REQUESTS', true, 'one log line per request (with its request id)'),
+    sandboxBanks: setting.optionalString(
+      'SWITCH_SANDBOX_BANKS',
+      'banks whose test route answers through an emulator: `/bancos` lists their magic amounts in test mode (comma-separated)',
+      { defaultText: 'none; the emulated banks in `npm start` and `npm run stack`' },
+    ),
+  },
+  'Gateway',
+);
+
+/** Everything the gateway reads besides the infrastructure: what `buildGateway` is given. */
+export const GatewayConfigSettings = settings({
+  gateway: GatewaySettings,
+  instance: InstanceSettings,
+  destinations: DestinationSettings,
+  rotation: RotationSettings,
+  kafka: settings({ namespace: KafkaSettings.properties.namespace }),
+});
+
+/** The gateway process: its configuration, the infrastructure, the routing table, logging and shutdown. */
+export const GatewayServiceSettings = settings({
+  process: ProcessSettings,
+  infra: InfraSettings,
+  routing: RoutingSettings,
+  config: GatewayConfigSettings,
+});
+
+function sandboxBanks(raw = ''): SandboxBank[] {
   const banks = raw
     .split(',')
     .map((b) => b.trim())
@@ -87,10 +213,14 @@ function readSandboxBanks(env: EnvReader): SandboxBank[] {
   return [...new Set(banks)] as SandboxBank[];
 }
 
-function readTrustProxy(env: EnvReader): boolean | number | string[] {
-  const raw = env.optionalString('SWITCH_TRUST_PROXY');
+function trustProxy(raw: string | undefined): boolean | number | string[] {
   if (raw === undefined || raw === '' || raw === 'false') return false;
-  if (/^[0-9]+$/.test(raw)) return env.int('SWITCH_TRUST_PROXY', 0, { min: 1, max: 10 });
+  if (/^[0-9]+$/.test(raw)) {
+    const hops = Number(raw);
+    if (hops < 1) throw new ConfigError('SWITCH_TRUST_PROXY', `${hops} is below the minimum 1`);
+    if (hops > 10) throw new ConfigError('SWITCH_TRUST_PROXY', `${hops} is above the maximum 10`);
+    return hops;
+  }
   const entries = raw
     .split(',')
     .map((e) => e.trim())
@@ -102,44 +232,55 @@ function readTrustProxy(env: EnvReader): boolean | number | string[] {
   return entries;
 }
 
-export function loadGatewayConfig(env: EnvReader = envReader()): GatewayConfig {
-  const adminToken = env.optionalString('SWITCH_ADMIN_TOKEN');
-  if (adminToken !== undefined && adminToken.length < 16) {
-    throw new Error('configuration SWITCH_ADMIN_TOKEN: must be at least 16 characters');
+function gatewayReplicas(raw: string): number | 'auto' {
+  if (raw === 'auto') return 'auto';
+  if (!/^-?[0-9]+$/.test(raw)) throw new ConfigError('SWITCH_GATEWAY_REPLICAS', `"${raw}" is not an integer`);
+  const n = Number(raw);
+  if (n < 1) throw new ConfigError('SWITCH_GATEWAY_REPLICAS', `${n} is below the minimum 1`);
+  if (n > 1000) throw new ConfigError('SWITCH_GATEWAY_REPLICAS', `${n} is above the maximum 1000`);
+  return n;
+}
+
+export function gatewayConfig(s: Static<typeof GatewayConfigSettings>): GatewayConfig {
+  const g = s.gateway;
+  if (g.adminToken !== undefined && g.adminToken.length < 16) {
+    throw new ConfigError('SWITCH_ADMIN_TOKEN', 'must be at least 16 characters');
   }
-  const port = listenPort(env, 'gateway');
   const config: GatewayConfig = {
-    host: env.string('HOST', '127.0.0.1'),
-    port,
-    instanceId: loadInstanceId(env, port),
-    operatorHost: env.string('OPERATOR_HOST', '127.0.0.1'),
-    operatorPort: listenPort(env, 'gateway-operator'),
-    adminMaxFailures: env.int('SWITCH_ADMIN_MAX_FAILURES', 10, { min: 1, max: 1_000_000 }),
-    adminLockoutSeconds: env.int('SWITCH_ADMIN_LOCKOUT_SECONDS', 900, { min: 1, max: 86_400 }),
-    bodyLimitBytes: env.int('SWITCH_BODY_LIMIT_BYTES', 32 * 1024, { min: 1024, max: 10 * 1024 * 1024 }),
-    answerTimeoutMs: env.int('SWITCH_ANSWER_TIMEOUT_MS', 30_000, { min: 100, max: 120_000 }),
-    keyCacheMs: env.int('SWITCH_KEY_CACHE_MS', 10_000, { min: 0, max: 300_000 }),
-    queryTimeoutMs: env.int('SWITCH_QUERY_TIMEOUT_MS', 10_000, { min: 100, max: 60_000 }),
-    rateLimitPerMinute: env.int('SWITCH_RATE_LIMIT_PER_MINUTE', 6000, { min: 1, max: 10_000_000 }),
-    failureLimitPerIpPerMinute: env.int('SWITCH_FAILURE_LIMIT_PER_IP_PER_MINUTE', 120, { min: 1, max: 10_000_000 }),
-    gatewayReplicas:
-      env.optionalString('SWITCH_GATEWAY_REPLICAS') === 'auto' || env.optionalString('SWITCH_GATEWAY_REPLICAS') === undefined
-        ? 'auto'
-        : env.int('SWITCH_GATEWAY_REPLICAS', 1, { min: 1, max: 1000 }),
-    connectionTimeoutMs: env.int('SWITCH_HTTP_CONNECTION_TIMEOUT_MS', 60_000, { min: 1_000, max: 600_000 }),
-    requestTimeoutMs: env.int('SWITCH_HTTP_REQUEST_TIMEOUT_MS', 10_000, { min: 500, max: 300_000 }),
-    headersTimeoutMs: env.int('SWITCH_HTTP_HEADERS_TIMEOUT_MS', 5_000, { min: 500, max: 300_000 }),
-    keepAliveTimeoutMs: env.int('SWITCH_HTTP_KEEP_ALIVE_TIMEOUT_MS', 72_000, { min: 100, max: 600_000 }),
-    maxConnections: env.int('SWITCH_HTTP_MAX_CONNECTIONS', 4096, { min: 1, max: 1_000_000 }),
-    trustProxy: readTrustProxy(env),
-    adminToken,
-    logRequests: env.bool('SWITCH_LOG_REQUESTS', true),
-    webhookDestinations: loadDestinationPolicy(env),
-    sandboxBanks: readSandboxBanks(env),
-    webhookRotationOverlapSeconds: loadRotationOverlapSeconds(env),
+    host: g.host,
+    port: g.port,
+    instanceId: instanceId(s.instance, g.port),
+    operatorHost: g.operatorHost,
+    operatorPort: g.operatorPort,
+    adminMaxFailures: g.adminMaxFailures,
+    adminLockoutSeconds: g.adminLockoutSeconds,
+    bodyLimitBytes: g.bodyLimitBytes,
+    answerTimeoutMs: g.answerTimeoutMs,
+    keyCacheMs: g.keyCacheMs,
+    queryTimeoutMs: g.queryTimeoutMs,
+    rateLimitPerMinute: g.rateLimitPerMinute,
+    failureLimitPerIpPerMinute: g.failureLimitPerIpPerMinute,
+    gatewayReplicas: gatewayReplicas(g.gatewayReplicas),
+    connectionTimeoutMs: g.connectionTimeoutMs,
+    requestTimeoutMs: g.requestTimeoutMs,
+    headersTimeoutMs: g.headersTimeoutMs,
+    keepAliveTimeoutMs: g.keepAliveTimeoutMs,
+    maxConnections: g.maxConnections,
+    trustProxy: trustProxy(g.trustProxy),
+    adminToken: g.adminToken,
+    logRequests: g.logRequests,
+    webhookDestinations: destinationPolicy(s.destinations, [g.port, g.operatorPort]),
+    sandboxBanks: sandboxBanks(g.sandboxBanks),
+    webhookRotationOverlapSeconds: s.rotation.overlapSeconds,
+    topicNamespace: s.kafka.namespace ?? '',
   };
   checkHttpTimeouts(config);
   return config;
+}
+
+/** The gateway's configuration from `source` (by default the process environment). */
+export function loadGatewayConfig(source?: EnvSource): GatewayConfig {
+  return gatewayConfig(readSettings(GatewayConfigSettings, source));
 }
 
 /** The HTTP bounds must nest: headers within the request, and the socket outliving an answer wait. */

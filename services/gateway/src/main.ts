@@ -1,19 +1,20 @@
+import { loadTracingConfig } from '@switch/shared/dist/config/tracing';
 import { startTracing } from '@switch/shared/dist/telemetry/tracing';
-startTracing('gateway'); // first line: modules are instrumented as they load
-import { connectAdapters, createLogger, envReader, loadInfraConfig, loadRoutingTable, onShutdown } from '@switch/shared';
+startTracing('gateway', loadTracingConfig()); // first line: modules are instrumented as they load
+import { connectAdapters, createLogger, infraConfig, onShutdown, readSettings, routingTable } from '@switch/shared';
 import { buildGateway } from './app';
-import { loadGatewayConfig } from './config';
+import { GatewayServiceSettings, gatewayConfig } from './config';
 
 /** The merchant API as its own process: `node services/gateway/dist/main.js`. */
 async function main(): Promise<void> {
-  const env = envReader();
-  const log = createLogger('gateway');
-  const config = loadGatewayConfig(env);
-  const adapters = await connectAdapters(loadInfraConfig(env), 'gateway', log);
+  const settings = readSettings(GatewayServiceSettings);
+  const config = gatewayConfig(settings.config);
+  const log = createLogger('gateway', settings.process.logLevel);
+  const adapters = await connectAdapters(infraConfig(settings.infra), 'gateway', log);
   const gateway = await buildGateway({
     store: adapters.store,
     bus: adapters.bus,
-    routing: loadRoutingTable(env),
+    routing: routingTable(settings.routing),
     log,
     config,
     secrets: adapters.secrets,
@@ -22,11 +23,15 @@ async function main(): Promise<void> {
   await gateway.app.listen({ host: config.host, port: config.port });
   // Metrics, probes and the admin API on their own port, never the merchant one.
   await gateway.operator.listen({ host: config.operatorHost, port: config.operatorPort });
-  onShutdown(log, async () => {
-    // Stop accepting requests, let in-flight ones finish, then disconnect.
-    await gateway.close();
-    await adapters.close();
-  });
+  onShutdown(
+    log,
+    async () => {
+      // Stop accepting requests, let in-flight ones finish, then disconnect.
+      await gateway.close();
+      await adapters.close();
+    },
+    settings.process.shutdownMs,
+  );
 }
 
 main().catch((error: unknown) => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CAPABILITIES, createLogger, envReader, MemoryBus, MemoryStore, type Bus, type RoutingTable, SecretBox } from '@switch/shared';
+import { CAPABILITIES, createLogger, MemoryBus, MemoryStore, type Bus, type RoutingTable, SecretBox } from '@switch/shared';
 import { buildGateway } from './app';
 import { loadGatewayConfig } from './config';
 
@@ -24,7 +24,7 @@ function groupsOf(bus: Bus, seen: string[]): Bus {
 async function startAndStop(env: Record<string, string>): Promise<string[]> {
   const seen: string[] = [];
   const bus = new MemoryBus();
-  const config = { ...loadGatewayConfig(envReader(env)), gatewayReplicas: 1 as const };
+  const config = { ...loadGatewayConfig(env), gatewayReplicas: 1 as const };
   const gateway = await buildGateway({
     secrets: SecretBox.ephemeral(),
     store: new MemoryStore(),
@@ -56,7 +56,7 @@ describe('a gateway instance: stable consumer groups, named after its instance i
   it('without SWITCH_INSTANCE_ID the id is the host name and the port: the same at every start', async () => {
     const first = await startAndStop({ PORT: '3456' });
     expect(await startAndStop({ PORT: '3456' })).toEqual(first);
-    expect(loadGatewayConfig(envReader({ PORT: '3456' })).instanceId).toMatch(/-3456$/);
-    expect(() => loadGatewayConfig(envReader({ SWITCH_INSTANCE_ID: 'no spaces allowed' }))).toThrow(/SWITCH_INSTANCE_ID/);
+    expect(loadGatewayConfig({ PORT: '3456' }).instanceId).toMatch(/-3456$/);
+    expect(() => loadGatewayConfig({ SWITCH_INSTANCE_ID: 'no spaces allowed' })).toThrow(/SWITCH_INSTANCE_ID/);
   });
 });

@@ -66,14 +66,14 @@ describe('the destination rule (pure: nothing is connected to)', () => {
   });
 
   it('reads its configuration: loopback and private allowances, the own ports', () => {
-    const p = shared.loadDestinationPolicy(
-      shared.envReader({ SWITCH_WEBHOOK_ALLOW_LOOPBACK: 'true', PORT: '8000', OPERATOR_PORT: '8001', SWITCH_OWN_PORTS: '7000, 7001' }),
-    );
+    const read = (env: Record<string, string>) => shared.readSettings(shared.DestinationSettings, env);
+    // The ports this process listens on (a gateway's PORT and OPERATOR_PORT) come from its own configuration.
+    const p = shared.destinationPolicy(read({ SWITCH_WEBHOOK_ALLOW_LOOPBACK: 'true', SWITCH_OWN_PORTS: '7000, 7001' }), [8000, 8001]);
     expect(p.allowLoopback).toBe(true);
     expect(p.allowPrivate).toBe(false);
     for (const port of [3000, 9100, 8000, 8001, 7000, 7001]) expect(p.ownPorts.has(port), String(port)).toBe(true);
-    expect(() => shared.loadDestinationPolicy(shared.envReader({ SWITCH_OWN_PORTS: '70000' }))).toThrow(/SWITCH_OWN_PORTS/);
-    expect(shared.loadDestinationPolicy(shared.envReader({})).allowLoopback).toBe(false);
+    expect(() => shared.destinationPolicy(read({ SWITCH_OWN_PORTS: '70000' }))).toThrow(/SWITCH_OWN_PORTS/);
+    expect(shared.destinationPolicy(read({})).allowLoopback).toBe(false);
   });
 });
 

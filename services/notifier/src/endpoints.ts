@@ -1,4 +1,12 @@
-import { loadInstanceId, TOPICS, type Bus, type Mode, type Store, type Subscription, type WebhookEndpoint } from '@switch/shared';
+import {
+  instanceId as hostInstanceId,
+  TOPICS,
+  type Bus,
+  type Mode,
+  type Store,
+  type Subscription,
+  type WebhookEndpoint,
+} from '@switch/shared';
 
 /**
  * A merchant's webhook endpoints per mode, remembered for `ttlMs` so that planning and attempting
@@ -17,7 +25,7 @@ export class EndpointBook {
   ) {}
 
   /** Each notifier follows every change (a group of its own, named after its stable instance id; newest messages only). */
-  async follow(bus: Bus, instanceId: string = loadInstanceId()): Promise<void> {
+  async follow(bus: Bus, instanceId: string = hostInstanceId()): Promise<void> {
     this.subscription = await bus.subscribe(
       TOPICS.merchantChanges,
       { group: `notifier-${instanceId}`, latestOnly: true, maxAttempts: 1 },

@@ -2,3 +2,5 @@ export { startNotifier, loadNotifierConfig, type NotifierConfig, type NotifierHa
 export { Dispatcher, type AttemptResult } from './dispatcher';
 export { planDeliveries } from './deliveries';
 export { SPEC_SCHEDULE_MS, nextAttemptAt } from './schedule';
+export { NotifierSettings, NotifierConfigSettings, notifierConfig } from './service';
+export { NotifierServiceSettings } from './config';

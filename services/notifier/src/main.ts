@@ -1,34 +1,31 @@
+import { loadTracingConfig } from '@switch/shared/dist/config/tracing';
 import { startTracing } from '@switch/shared/dist/telemetry/tracing';
-startTracing('notifier'); // first line: modules are instrumented as they load
-import {
-  connectAdapters,
-  createLogger,
-  envReader,
-  listenPort,
-  loadInfraConfig,
-  loadInstanceId,
-  onShutdown,
-  startHealthServer,
-} from '@switch/shared';
-import { loadNotifierConfig, startNotifier } from './service';
+startTracing('notifier', loadTracingConfig()); // first line: modules are instrumented as they load
+import { connectAdapters, createLogger, infraConfig, instanceId, onShutdown, readSettings, startHealthServer } from '@switch/shared';
+import { NotifierServiceSettings } from './config';
+import { notifierConfig, startNotifier } from './service';
 
 /** Webhook delivery as its own process: `node services/notifier/dist/main.js`. */
 async function main(): Promise<void> {
-  const env = envReader();
-  const log = createLogger('notifier');
-  const adapters = await connectAdapters(loadInfraConfig(env), 'notifier', log);
-  const config = loadNotifierConfig(env, adapters.secrets);
+  const settings = readSettings(NotifierServiceSettings);
+  const infra = infraConfig(settings.infra);
+  const config = notifierConfig(settings.config, infra.secrets, [settings.health.port]);
   // Stable across restarts; the health port tells apart notifiers on one host.
-  const healthPort = listenPort(env, 'notifier');
-  const instanceId = loadInstanceId(env, healthPort);
-  const notifier = await startNotifier({ bus: adapters.bus, store: adapters.store, log, config, instanceId });
-  const health = await startHealthServer(healthPort, env.string('HEALTH_HOST', '127.0.0.1'), adapters.ready);
+  const id = instanceId(settings.instance, settings.health.port);
+  const log = createLogger('notifier', settings.process.logLevel);
+  const adapters = await connectAdapters(infra, 'notifier', log);
+  const notifier = await startNotifier({ bus: adapters.bus, store: adapters.store, log, config, instanceId: id });
+  const health = await startHealthServer(settings.health.port, settings.health.host, adapters.ready);
   log.info({ owner: notifier.dispatcher.owner }, 'notifier ready');
-  onShutdown(log, async () => {
-    await notifier.stop();
-    await adapters.close();
-    health.close();
-  });
+  onShutdown(
+    log,
+    async () => {
+      await notifier.stop();
+      await adapters.close();
+      health.close();
+    },
+    settings.process.shutdownMs,
+  );
 }
 
 main().catch((error: unknown) => {

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { envReader, SecretBox } from '@switch/shared';
+import { SecretBox } from '@switch/shared';
 import { nextAttemptAt, SPEC_SCHEDULE_MS } from './schedule';
 import { loadNotifierConfig } from './service';
 
 const parseSchedule = (value: string | undefined) =>
-  loadNotifierConfig(envReader({ SWITCH_WEBHOOK_SCHEDULE_MS: value }), SecretBox.ephemeral()).schedule;
+  loadNotifierConfig(SecretBox.ephemeral(), { SWITCH_WEBHOOK_SCHEDULE_MS: value }).schedule;
 
 describe('webhook retry schedule', () => {
   it('is the SPEC schedule by default: now, 30 s, 2 min, 5 min, 15 min, 1 h; six attempts', () => {

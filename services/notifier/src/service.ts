@@ -1,12 +1,18 @@
+import type { Static } from '@sinclair/typebox';
 import {
-  loadDestinationPolicy,
+  ConfigError,
+  DestinationSettings,
+  destinationPolicy,
+  readSettings,
+  setting,
+  settings,
+  type EnvSource,
   measured,
   metrics,
   TOPICS,
   TRANSACTION_WEBHOOK_HEADER,
   WEBHOOK_EVENTS,
   type Bus,
-  type EnvReader,
   type Logger,
   type Sealer,
   type Store,
@@ -23,23 +29,68 @@ export interface NotifierConfig extends DispatcherConfig {
   endpointCacheMs: number;
 }
 
-/** `secrets`: the process's secret box (from `SWITCH_SECRETS_KEY`), which opens the endpoints' secrets. */
-export function loadNotifierConfig(env: EnvReader, secrets: Pick<Sealer, 'open'>): NotifierConfig {
-  const attemptTimeoutMs = env.int('SWITCH_WEBHOOK_TIMEOUT_MS', 10_000, { min: 100, max: 60_000 });
-  const destinations = loadDestinationPolicy(env);
-  return {
+/** Webhook delivery: SPEC 6.3's schedule, each attempt's bound, and the fair share per merchant. */
+export const NotifierSettings = settings(
+  {
     // Shortened only for tests and drills; the default is SPEC 6.3's.
-    schedule: env.durations('SWITCH_WEBHOOK_SCHEDULE_MS', SPEC_SCHEDULE_MS),
-    attemptTimeoutMs,
-    leaseMs: env.int('SWITCH_WEBHOOK_LEASE_MS', attemptTimeoutMs * 3, { min: attemptTimeoutMs + 1, max: 3_600_000 }),
+    schedule: setting.durations('SWITCH_WEBHOOK_SCHEDULE_MS', SPEC_SCHEDULE_MS, 'SPEC 6.3 schedule; shorten only for drills'),
+    attemptTimeoutMs: setting.int('SWITCH_WEBHOOK_TIMEOUT_MS', 10_000, "an attempt's bound", { min: 100, max: 60_000 }),
+    leaseMs: setting.optionalInt(
+      'SWITCH_WEBHOOK_LEASE_MS',
+      'how long a replica holds a delivery; more than the attempt timeout',
+      { max: 3_600_000 },
+      { defaultText: '3 × timeout' },
+    ),
+    concurrency: setting.int(
+      'SWITCH_WEBHOOK_CONCURRENCY',
+      8,
+      'attempts at once per replica for one merchant in one mode (its fair share: a slow endpoint fills only its own share)',
+      { min: 1, max: 256 },
+    ),
+    pollIntervalMs: setting.int('SWITCH_NOTIFIER_POLL_MS', 500, 'how often due deliveries are looked for', { min: 10, max: 60_000 }),
+    endpointCacheMs: setting.int(
+      'SWITCH_WEBHOOK_ENDPOINT_CACHE_MS',
+      10_000,
+      "how long a merchant's endpoints are remembered; changes made through the switch are forgotten at once by event",
+      { min: 0, max: 300_000 },
+    ),
+  },
+  'Notifier',
+);
+
+export const NotifierConfigSettings = settings({ notifier: NotifierSettings, destinations: DestinationSettings });
+
+/**
+ * `secrets`: the process's secret box (from `SWITCH_SECRETS_KEY`), which opens the endpoints' secrets.
+ * `listening`: the ports this process listens on, never a webhook destination.
+ */
+export function notifierConfig(
+  s: Static<typeof NotifierConfigSettings>,
+  secrets: Pick<Sealer, 'open'>,
+  listening: readonly number[] = [],
+): NotifierConfig {
+  const n = s.notifier;
+  const destinations = destinationPolicy(s.destinations, listening);
+  const leaseMs = n.leaseMs ?? n.attemptTimeoutMs * 3;
+  if (leaseMs < n.attemptTimeoutMs + 1)
+    throw new ConfigError('SWITCH_WEBHOOK_LEASE_MS', `${leaseMs} is below the minimum ${n.attemptTimeoutMs + 1}`);
+  return {
+    schedule: n.schedule,
+    attemptTimeoutMs: n.attemptTimeoutMs,
+    leaseMs,
     allowPrivateDestinations: destinations.allowPrivate,
     allowLoopbackDestinations: destinations.allowLoopback,
     ownPorts: destinations.ownPorts,
-    concurrency: env.int('SWITCH_WEBHOOK_CONCURRENCY', 8, { min: 1, max: 256 }),
-    pollIntervalMs: env.int('SWITCH_NOTIFIER_POLL_MS', 500, { min: 10, max: 60_000 }),
-    endpointCacheMs: env.int('SWITCH_WEBHOOK_ENDPOINT_CACHE_MS', 10_000, { min: 0, max: 300_000 }),
+    concurrency: n.concurrency,
+    pollIntervalMs: n.pollIntervalMs,
+    endpointCacheMs: n.endpointCacheMs,
     secrets,
   };
+}
+
+/** The notifier's configuration from `source` (by default the process environment). */
+export function loadNotifierConfig(secrets: Pick<Sealer, 'open'>, source?: EnvSource): NotifierConfig {
+  return notifierConfig(readSettings(NotifierConfigSettings, source), secrets);
 }
 
 export interface NotifierHandle {
@@ -56,7 +107,7 @@ export async function startNotifier(deps: {
   store: Store;
   log: Logger;
   config: NotifierConfig;
-  /** This replica's stable id (names its own consumer group); default `loadInstanceId()`. */
+  /** This replica's stable id (names its own consumer group); default the host name. */
   instanceId?: string;
 }): Promise<NotifierHandle> {
   const endpoints = new EndpointBook(deps.store, deps.config.endpointCacheMs ?? 0);

@@ -1,5 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { Static } from '@sinclair/typebox';
+import { setting, settings } from '@switch/shared';
 
 /**
  * `npm run switch -- <command>`: the operator's onboarding tool. It talks to the running switch's
@@ -44,16 +46,28 @@ export interface Connection {
   adminToken: string;
 }
 
-export function resolveConnection(env: Record<string, string | undefined>, cwd: string): Connection {
+/** Where the switch is: the operator port and its token, or the state `npm start` writes. */
+export const OnboardingSettings = settings(
+  {
+    url: setting.optionalString('SWITCH_URL', 'the operator port, e.g. `http://127.0.0.1:9100`', { defaultText: 'from `admin.json`' }),
+    adminToken: setting.optionalString('SWITCH_ADMIN_TOKEN', 'the operator token', { defaultText: 'from `admin.json`' }),
+    stateDir: setting.optionalString('SWITCH_STATE_DIR', 'where `npm start` wrote `admin.json`', {
+      defaultText: '`.switch` in the working directory',
+    }),
+  },
+  'Onboarding CLI (`npm run switch`)',
+);
+
+export function resolveConnection(env: Static<typeof OnboardingSettings>, cwd: string): Connection {
   let file: Partial<Connection> = {};
-  const path = join(env.SWITCH_STATE_DIR ?? join(cwd, '.switch'), 'admin.json');
+  const path = join(env.stateDir ?? join(cwd, '.switch'), 'admin.json');
   try {
     file = JSON.parse(readFileSync(path, 'utf8')) as Partial<Connection>;
   } catch {
     // No embedded switch state here; the environment must say where the switch is.
   }
-  const url = env.SWITCH_URL ?? file.url;
-  const adminToken = env.SWITCH_ADMIN_TOKEN ?? file.adminToken;
+  const url = env.url ?? file.url;
+  const adminToken = env.adminToken ?? file.adminToken;
   if (!url || !adminToken) {
     throw new UsageError(
       `cannot find the switch: set SWITCH_URL (the operator port, e.g. http://127.0.0.1:9100) and SWITCH_ADMIN_TOKEN, or run \`npm start\` (it writes ${path})`,

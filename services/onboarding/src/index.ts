@@ -1,1 +1,1 @@
-export { run, toRequest, resolveConnection, UsageError } from './cli';
+export { run, toRequest, resolveConnection, OnboardingSettings, UsageError } from './cli';

@@ -1,4 +1,5 @@
-import { resolveConnection, run, USAGE, UsageError } from './cli';
+import { readSettings } from '@switch/shared';
+import { OnboardingSettings, resolveConnection, run, USAGE, UsageError } from './cli';
 
 async function main(): Promise<number> {
   const args = process.argv.slice(2);
@@ -6,7 +7,7 @@ async function main(): Promise<number> {
     process.stdout.write(`${USAGE}\n`);
     return 0;
   }
-  const connection = resolveConnection(process.env, process.cwd());
+  const connection = resolveConnection(readSettings(OnboardingSettings), process.cwd());
   const { ok, output } = await run(args, connection);
   (ok ? process.stdout : process.stderr).write(`${output}\n`);
   return ok ? 0 : 1;

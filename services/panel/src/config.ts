@@ -1,11 +1,21 @@
 import { randomBytes } from 'node:crypto';
+import type { Static } from '@sinclair/typebox';
 import {
   ConfigError,
-  envReader,
-  loadDestinationPolicy,
-  loadRotationOverlapSeconds,
+  DestinationSettings,
+  destinationPolicy,
+  healthSettings,
+  InfraSettings,
+  InstanceSettings,
+  portSetting,
+  ProcessSettings,
+  readSettings,
+  RotationSettings,
+  RoutingSettings,
+  setting,
+  settings,
   type DestinationPolicy,
-  type EnvReader,
+  type EnvSource,
 } from '@switch/shared';
 
 export interface PanelConfig {
@@ -25,17 +35,96 @@ export interface PanelConfig {
   rotationOverlapSeconds: number;
 }
 
-export function loadPanelConfig(env: EnvReader = envReader()): PanelConfig {
-  const secret = env.optionalString('SWITCH_PANEL_SESSION_SECRET');
+/** The panel's sessions and sign-in (also read by the embedded switch, which serves the panel at `/panel`). */
+export const PanelSettings = settings(
+  {
+    sessionSecret: setting.optionalString(
+      'SWITCH_PANEL_SESSION_SECRET',
+      'signs the session cookie, at least 32 characters, the same on every replica; unset: sessions end with the process',
+      { defaultText: 'random per start' },
+    ),
+    cookieSecure: setting.oneOf(
+      'SWITCH_PANEL_COOKIE_SECURE',
+      ['auto', 'true', 'false'],
+      'auto',
+      '`auto`: `Secure` and `SameSite=Strict` when the request came over https, else `SameSite=Lax` without `Secure`',
+    ),
+    sessionIdleMinutes: setting.int('SWITCH_PANEL_SESSION_IDLE_MIN', 30, 'minutes without a request after which a session ends', {
+      min: 1,
+      max: 24 * 60,
+    }),
+    loginAttempts: setting.int(
+      'SWITCH_PANEL_LOGIN_ATTEMPTS',
+      10,
+      'passwords checked per e-mail address and per source address in 15 minutes; past it 429',
+      { min: 1, max: 1000 },
+    ),
+    publicUrl: setting.string(
+      'SWITCH_PUBLIC_URL',
+      '',
+      "the merchant API's public base URL, shown in the ready `curl` beside a new key; invitation and reset links are absolute under it",
+    ),
+  },
+  'Panel',
+);
+
+export const PanelConfigSettings = settings({ panel: PanelSettings, destinations: DestinationSettings, rotation: RotationSettings });
+
+/** The panel's own process (`services/panel/src/main.ts`). */
+export const PanelProcessSettings = settings(
+  {
+    host: setting.string('PANEL_HOST', '127.0.0.1', "address of the panel's own process (served under `/panel`)"),
+    port: portSetting('panel-web', "port of the panel's own process"),
+    queryTimeoutMs: setting.int('SWITCH_QUERY_TIMEOUT_MS', 10_000, 'wait for a balance or statement read (as the gateway)', {
+      min: 100,
+      max: 60_000,
+    }),
+    trustProxy: setting.int('SWITCH_TRUST_PROXY', 0, 'proxy hops believed for the client address and https (Kubernetes: 1)', {
+      min: 0,
+      max: 10,
+    }),
+    connectionTimeoutMs: setting.int('SWITCH_HTTP_CONNECTION_TIMEOUT_MS', 30_000, 'a socket with no traffic for this long is destroyed', {
+      min: 500,
+      max: 600_000,
+    }),
+    requestTimeoutMs: setting.int('SWITCH_HTTP_REQUEST_TIMEOUT_MS', 10_000, 'the whole request must arrive within this', {
+      min: 500,
+      max: 300_000,
+    }),
+    keepAliveTimeoutMs: setting.int('SWITCH_HTTP_KEEP_ALIVE_TIMEOUT_MS', 5_000, 'an idle keep-alive connection closes after this', {
+      min: 100,
+      max: 600_000,
+    }),
+  },
+  'Panel process',
+);
+
+export const PanelServiceSettings = settings({
+  process: ProcessSettings,
+  infra: InfraSettings,
+  instance: InstanceSettings,
+  routing: RoutingSettings,
+  health: healthSettings('panel'),
+  server: PanelProcessSettings,
+  config: PanelConfigSettings,
+});
+
+/** `listening`: the ports this process listens on, never a webhook destination. */
+export function panelConfig(s: Static<typeof PanelConfigSettings>, listening: readonly number[] = []): PanelConfig {
+  const secret = s.panel.sessionSecret;
   if (secret !== undefined && secret.length < 32) throw new ConfigError('SWITCH_PANEL_SESSION_SECRET', 'must be at least 32 characters');
-  const secure = env.string('SWITCH_PANEL_COOKIE_SECURE', 'auto');
-  if (!['auto', 'true', 'false'].includes(secure)) throw new ConfigError('SWITCH_PANEL_COOKIE_SECURE', 'must be auto, true or false');
+  const secure = s.panel.cookieSecure;
   return {
     sessionSecret: secret ?? randomBytes(32).toString('base64url'),
     cookieSecure: secure === 'auto' ? 'auto' : secure === 'true',
-    sessionIdleMinutes: env.int('SWITCH_PANEL_SESSION_IDLE_MIN', 30, { min: 1, max: 24 * 60 }),
-    loginAttemptsPer15Min: env.int('SWITCH_PANEL_LOGIN_ATTEMPTS', 10, { min: 1, max: 1000 }),
-    webhookDestinations: loadDestinationPolicy(env),
-    rotationOverlapSeconds: loadRotationOverlapSeconds(env),
+    sessionIdleMinutes: s.panel.sessionIdleMinutes,
+    loginAttemptsPer15Min: s.panel.loginAttempts,
+    webhookDestinations: destinationPolicy(s.destinations, listening),
+    rotationOverlapSeconds: s.rotation.overlapSeconds,
   };
+}
+
+/** The panel's configuration from `source` (by default the process environment). */
+export function loadPanelConfig(source?: EnvSource): PanelConfig {
+  return panelConfig(readSettings(PanelConfigSettings, source));
 }

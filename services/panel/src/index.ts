@@ -2,3 +2,4 @@ export { panelPlugin, type PanelDeps } from './panel';
 export { loadPanelConfig, type PanelConfig } from './config';
 export { hashPassword } from './passwords';
 export { startPanelReads } from './reads';
+export { PanelSettings, PanelConfigSettings, PanelServiceSettings, panelConfig } from './config';

@@ -1,4 +1,12 @@
-import { accountReads, BankReadClient, loadInstanceId, type AccountReads, type Bus, type RoutingTable, type Store } from '@switch/shared';
+import {
+  accountReads,
+  BankReadClient,
+  instanceId as hostInstanceId,
+  type AccountReads,
+  type Bus,
+  type RoutingTable,
+  type Store,
+} from '@switch/shared';
 
 /**
  * The merchant API's balance and statement reads for the panel as its own process: it asks the bank
@@ -11,10 +19,10 @@ export async function startPanelReads(deps: {
   store: Store;
   routing: RoutingTable;
   readTimeoutMs: number;
-  /** Default `panel-` and `loadInstanceId()`. */
+  /** Default `panel-` and the host name. */
   instanceId?: string;
 }): Promise<{ reads: AccountReads; instanceId: string; close(): Promise<void> }> {
-  const instanceId = deps.instanceId ?? `panel-${loadInstanceId()}`;
+  const instanceId = deps.instanceId ?? `panel-${hostInstanceId()}`;
   const client = new BankReadClient(deps.bus, instanceId, `${instanceId}-reads`);
   await client.start();
   return {

@@ -1,21 +1,28 @@
+import { loadTracingConfig } from '@switch/shared/dist/config/tracing';
 import { startTracing } from '@switch/shared/dist/telemetry/tracing';
-startTracing('reconciler'); // first line: modules are instrumented as they load
-import { connectAdapters, createLogger, envReader, listenPort, loadInfraConfig, onShutdown, startHealthServer } from '@switch/shared';
-import { loadReconcilerConfig, startReconciler } from './service';
+startTracing('reconciler', loadTracingConfig()); // first line: modules are instrumented as they load
+import { connectAdapters, createLogger, infraConfig, onShutdown, readSettings, startHealthServer } from '@switch/shared';
+import { ReconcilerServiceSettings } from './config';
+import { startReconciler } from './service';
 
 /** Drives open operations to their outcome as its own process: `node services/reconciler/dist/main.js`. */
 async function main(): Promise<void> {
-  const env = envReader();
-  const log = createLogger('reconciler');
-  const adapters = await connectAdapters(loadInfraConfig(env), 'reconciler', log);
-  const reconciler = startReconciler({ bus: adapters.bus, store: adapters.store, log, config: loadReconcilerConfig(env) });
-  const health = await startHealthServer(listenPort(env, 'reconciler'), env.string('HEALTH_HOST', '127.0.0.1'), adapters.ready);
+  const settings = readSettings(ReconcilerServiceSettings);
+  const infra = infraConfig(settings.infra);
+  const log = createLogger('reconciler', settings.process.logLevel);
+  const adapters = await connectAdapters(infra, 'reconciler', log);
+  const reconciler = startReconciler({ bus: adapters.bus, store: adapters.store, log, config: settings.reconciler });
+  const health = await startHealthServer(settings.health.port, settings.health.host, adapters.ready);
   log.info('reconciler ready');
-  onShutdown(log, async () => {
-    await reconciler.stop();
-    await adapters.close();
-    health.close();
-  });
+  onShutdown(
+    log,
+    async () => {
+      await reconciler.stop();
+      await adapters.close();
+      health.close();
+    },
+    settings.process.shutdownMs,
+  );
 }
 
 main().catch((error: unknown) => {

@@ -1,4 +1,4 @@
-import { envReader, type Bus, type DueCursor, type EnvReader, type Logger, type Store } from '@switch/shared';
+import { readSettings, setting, settings, type Bus, type DueCursor, type EnvSource, type Logger, type Store } from '@switch/shared';
 import { observeBacklog, reconcileRound, type ReconcilerConfig, type RoundResult } from './poller';
 
 export interface ReconcilerServiceConfig extends ReconcilerConfig {
@@ -8,13 +8,30 @@ export interface ReconcilerServiceConfig extends ReconcilerConfig {
 }
 
 /** Backoff and deadlines belong to the transaction core (SWITCH_RECONCILER_BACKOFF_MS etc.: the router reads them). */
-export function loadReconcilerConfig(env: EnvReader = envReader()): ReconcilerServiceConfig {
-  return {
-    intervalMs: env.int('SWITCH_RECONCILER_INTERVAL_MS', 5_000, { min: 10, max: 3_600_000 }),
-    reviewAfterMs: env.int('SWITCH_REVIEW_AFTER_MS', 24 * 3_600_000, { min: 1, max: 30 * 24 * 3_600_000 }),
-    batchSize: env.int('SWITCH_RECONCILER_BATCH', 500, { min: 1, max: 100_000 }),
-    backlogIntervalMs: env.int('SWITCH_RECONCILER_BACKLOG_MS', 30_000, { min: 1_000, max: 3_600_000 }),
-  };
+export const ReconcilerSettings = settings(
+  {
+    intervalMs: setting.int('SWITCH_RECONCILER_INTERVAL_MS', 5_000, 'round interval', { min: 10, max: 3_600_000 }),
+    reviewAfterMs: setting.int('SWITCH_REVIEW_AFTER_MS', 24 * 3_600_000, 'open operations older than this are flagged for manual review', {
+      min: 1,
+      max: 30 * 24 * 3_600_000,
+    }),
+    batchSize: setting.int(
+      'SWITCH_RECONCILER_BATCH',
+      500,
+      'due operations per batch (a full batch is followed by the next one at once, up to 20 per round)',
+      { min: 1, max: 100_000 },
+    ),
+    backlogIntervalMs: setting.int('SWITCH_RECONCILER_BACKLOG_MS', 30_000, 'how often the open-operations gauges are refreshed', {
+      min: 1_000,
+      max: 3_600_000,
+    }),
+  },
+  'Reconciler',
+);
+
+/** The reconciler's configuration from `source` (by default the process environment). */
+export function loadReconcilerConfig(source?: EnvSource): ReconcilerServiceConfig {
+  return readSettings(ReconcilerSettings, source);
 }
 
 export interface ReconcilerHandle {

@@ -1,2 +1,3 @@
 export { TransactionActor, type ActorDeps } from './actor';
 export { startRouter, type RouterHandle } from './service';
+export { RouterSettings, RouterServiceSettings } from './config';

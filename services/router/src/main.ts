@@ -1,46 +1,53 @@
+import { loadTracingConfig } from '@switch/shared/dist/config/tracing';
 import { startTracing } from '@switch/shared/dist/telemetry/tracing';
-startTracing('router'); // first line: modules are instrumented as they load
+startTracing('router', loadTracingConfig()); // first line: modules are instrumented as they load
 import {
   connectAdapters,
+  corePolicy,
   createLogger,
-  envReader,
-  listenPort,
-  loadCorePolicy,
-  loadInfraConfig,
-  loadInstanceId,
-  loadRiskPolicy,
-  loadRoutingTable,
+  infraConfig,
+  instanceId,
   onShutdown,
+  readSettings,
+  riskPolicy,
+  routingTable,
   startHealthServer,
 } from '@switch/shared';
+import { RouterServiceSettings } from './config';
 import { startRouter } from './service';
 
 /** The transaction actor as its own process: `node services/router/dist/main.js`. */
 async function main(): Promise<void> {
-  const env = envReader();
-  const log = createLogger('router');
-  const routing = loadRoutingTable(env);
-  const healthPort = listenPort(env, 'router');
-  const adapters = await connectAdapters(loadInfraConfig(env), 'router', log);
+  const settings = readSettings(RouterServiceSettings);
+  const routing = routingTable(settings.routing);
+  const risk = riskPolicy(settings.risk);
+  const infra = infraConfig(settings.infra);
+  // Stable across restarts; the health port tells apart routers on one host.
+  const id = instanceId(settings.instance, settings.health.port);
+  const log = createLogger('router', settings.process.logLevel);
+  const adapters = await connectAdapters(infra, 'router', log);
   const router = await startRouter({
     bus: adapters.bus,
     store: adapters.store,
     routing,
     log,
-    risk: loadRiskPolicy(env),
-    policy: loadCorePolicy(env),
-    relayIntervalMs: env.int('SWITCH_OUTBOX_RELAY_MS', 1_000, { min: 50, max: 60_000 }),
-    relayGraceMs: env.int('SWITCH_OUTBOX_GRACE_MS', 10_000, { min: 0, max: 600_000 }),
-    // Stable across restarts; the health port tells apart routers on one host.
-    instanceId: loadInstanceId(env, healthPort),
+    risk,
+    policy: corePolicy(settings.policy),
+    relayIntervalMs: settings.router.relayIntervalMs,
+    relayGraceMs: settings.router.relayGraceMs,
+    instanceId: id,
   });
-  const health = await startHealthServer(healthPort, env.string('HEALTH_HOST', '127.0.0.1'), adapters.ready);
+  const health = await startHealthServer(settings.health.port, settings.health.host, adapters.ready);
   log.info('router ready');
-  onShutdown(log, async () => {
-    await router.stop();
-    await adapters.close();
-    health.close();
-  });
+  onShutdown(
+    log,
+    async () => {
+      await router.stop();
+      await adapters.close();
+      health.close();
+    },
+    settings.process.shutdownMs,
+  );
 }
 
 main().catch((error: unknown) => {

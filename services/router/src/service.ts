@@ -35,7 +35,7 @@ export async function startRouter(deps: {
   relayIntervalMs?: number;
   /** How old an unmarked write must be before the relay announces it again (the actor's own is under way). Default 10 s. */
   relayGraceMs?: number;
-  /** This replica's stable id (names its own consumer groups); default `loadInstanceId()`. */
+  /** This replica's stable id (names its own consumer groups); default the host name. */
   instanceId?: string;
 }): Promise<RouterHandle> {
   const health = new BankHealthView();

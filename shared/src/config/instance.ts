@@ -1,7 +1,19 @@
 import { hostname } from 'node:os';
-import { ConfigError, envReader, type EnvReader } from './env';
+import type { Static } from '@sinclair/typebox';
+import { ConfigError, setting, settings } from './env';
 
 const INSTANCE_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
+
+export const InstanceSettings = settings(
+  {
+    id: setting.optionalString(
+      'SWITCH_INSTANCE_ID',
+      "this process's stable name among its service's replicas (Kubernetes: the pod name): the gateway's reply address and the name of the consumer groups it keeps for itself; letters, digits, `.`, `_`, `-`; never shared by two live processes of one service",
+      { defaultText: 'host name and port' },
+    ),
+  },
+  'Instance',
+);
 
 /**
  * This process's name among the replicas of its service, stable across its restarts: the reply address
@@ -11,8 +23,8 @@ const INSTANCE_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
  * name, followed by `distinguisher` (a gateway's listening port) where one host runs several. Two live
  * processes of one service must not share it: they would split one group's partitions between them.
  */
-export function loadInstanceId(env: EnvReader = envReader(), distinguisher?: string | number): string {
-  const given = env.optionalString('SWITCH_INSTANCE_ID');
+export function instanceId(s: Static<typeof InstanceSettings> = {}, distinguisher?: string | number): string {
+  const given = s.id;
   if (given !== undefined) {
     if (!INSTANCE_ID.test(given))
       throw new ConfigError('SWITCH_INSTANCE_ID', `"${given}" must be 1 to 100 letters, digits, '.', '_' or '-' (a pod name is)`);

@@ -1,4 +1,4 @@
-import type { EnvReader } from './env';
+import { type EnvSource, readSettings, setting, settings } from './env';
 
 /**
  * Where each service listens: the variable that moves it and its default. The defaults keep every
@@ -26,8 +26,13 @@ export const LISTENERS = {
 
 export type Listener = keyof typeof LISTENERS;
 
-/** The port a listener binds: its variable when set (0 = any free port), else its default. */
-export function listenPort(env: EnvReader, listener: Listener): number {
+/** The setting a listener's port is read from: its variable (0 = any free port), its default from the table. */
+export function portSetting(listener: Listener, description: string) {
   const { variable, port } = LISTENERS[listener];
-  return env.int(variable, port, { min: 0, max: 65535 });
+  return setting.int(variable, port, description, { min: 0, max: 65535 });
+}
+
+/** The port a listener binds in an environment (the deploy checks read the manifests' environments). */
+export function listenPort(source: EnvSource, listener: Listener): number {
+  return readSettings(settings({ port: portSetting(listener, 'the listening port') }), source).port;
 }

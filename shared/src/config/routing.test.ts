@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { loadRoutingTable, parseBankList } from './routing';
-import { ConfigError, envReader } from './env';
+import { ConfigError } from './env';
 import { CAPABILITIES } from '../domain/bancos';
 
 const VAR = 'SWITCH_TEST_BANKS';
@@ -66,19 +66,19 @@ describe('parseBankList', () => {
 
 describe('loadRoutingTable', () => {
   it('defaults to the simulated bank in test mode and no bank in live mode', () => {
-    expect(loadRoutingTable(envReader({}))).toEqual({ test: [{ banco: 'bnc', capabilities: [...CAPABILITIES] }], live: [] });
+    expect(loadRoutingTable({})).toEqual({ test: [{ banco: 'bnc', capabilities: [...CAPABILITIES] }], live: [] });
   });
 
   it('an empty variable means no bank, not the default', () => {
-    expect(loadRoutingTable(envReader({ SWITCH_TEST_BANKS: '' })).test).toEqual([]);
+    expect(loadRoutingTable({ SWITCH_TEST_BANKS: '' }).test).toEqual([]);
   });
 
   it('reads both modes from their own variables', () => {
-    const table = loadRoutingTable(envReader({ SWITCH_TEST_BANKS: 'banco_plaza', SWITCH_LIVE_BANKS: 'bnc:pagar' }));
+    const table = loadRoutingTable({ SWITCH_TEST_BANKS: 'banco_plaza', SWITCH_LIVE_BANKS: 'bnc:pagar' });
     expect(table).toEqual({
       test: [{ banco: 'banco_plaza', capabilities: [...CAPABILITIES] }],
       live: [{ banco: 'bnc', capabilities: ['pagar'] }],
     });
-    expect(configError(() => loadRoutingTable(envReader({ SWITCH_LIVE_BANKS: 'nope' }))).variable).toBe('SWITCH_LIVE_BANKS');
+    expect(configError(() => loadRoutingTable({ SWITCH_LIVE_BANKS: 'nope' })).variable).toBe('SWITCH_LIVE_BANKS');
   });
 });

@@ -1,6 +1,7 @@
 import { CAPABILITIES, isBancoId, type BancoId, type Capability, type Mode } from '../domain/bancos';
 import type { EnabledBank, RoutingTable } from '../domain/routing';
-import { ConfigError, type EnvReader } from './env';
+import type { Static } from '@sinclair/typebox';
+import { ConfigError, readSettings, setting, settings, type EnvSource } from './env';
 
 /** What each bank's connector can do when the operator does not narrow it. */
 const DEFAULT_CAPABILITIES: Readonly<Record<BancoId, readonly Capability[]>> = {
@@ -35,12 +36,26 @@ export function parseBankList(variable: string, value: string): EnabledBank[] {
     });
 }
 
-const DEFAULTS: Record<Mode, string> = { test: 'bnc', live: '' };
+/** The banks each mode routes to (gateway, router, panel). An empty value is kept: it means no bank. */
+export const RoutingSettings = settings(
+  {
+    test: setting.string(
+      'SWITCH_TEST_BANKS',
+      'bnc',
+      'banks enabled for test keys, in routing order; `bank:cap+cap` narrows capabilities; empty = none',
+      { keepEmpty: true },
+    ),
+    live: setting.string('SWITCH_LIVE_BANKS', '', 'the same for live keys', { keepEmpty: true }),
+  },
+  'Routing',
+);
 
-export function loadRoutingTable(env: EnvReader): RoutingTable {
-  const read = (mode: Mode) => {
-    const variable = `SWITCH_${mode.toUpperCase()}_BANKS`;
-    return parseBankList(variable, env.present(variable) ?? DEFAULTS[mode]);
-  };
+export function routingTable(s: Static<typeof RoutingSettings>): RoutingTable {
+  const read = (mode: Mode) => parseBankList(`SWITCH_${mode.toUpperCase()}_BANKS`, s[mode]);
   return { test: read('test'), live: read('live') };
+}
+
+/** The routing table from `source` (by default the process environment). */
+export function loadRoutingTable(source?: EnvSource): RoutingTable {
+  return routingTable(readSettings(RoutingSettings, source));
 }

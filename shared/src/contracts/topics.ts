@@ -23,16 +23,20 @@ export interface Topic<S extends TSchema = TSchema> {
    * reads that one partition only. For reply topics, keyed by the asking instance's id.
    */
   readonly addressed?: boolean;
+  /**
+   * One message per operation (router inbox, events, each bank's orders): the Kafka adapter creates
+   * it with the deployment's partition count (`SWITCH_KAFKA_PARTITIONS`), `partitions` being the default.
+   */
+  readonly perOperation?: boolean;
 }
 export type Payload<T extends Topic> = Static<T['schema']>;
 
 /**
- * `SWITCH_KAFKA_NAMESPACE` prefixes every topic name, so several environments (test and live overlays,
- * or test runs) can share one Kafka cluster without reading each other's messages.
+ * Names are the switch's own; the Kafka adapter prefixes them with the deployment's namespace
+ * (`SWITCH_KAFKA_NAMESPACE`), so several environments can share one cluster.
  */
-const NAMESPACE = process.env.SWITCH_KAFKA_NAMESPACE ? `${process.env.SWITCH_KAFKA_NAMESPACE}.` : '';
 const topic = <S extends TSchema>(name: string, schema: S, partitions: number, addressed = false): Topic<S> => ({
-  name: `${NAMESPACE}${name}`,
+  name,
   schema,
   partitions,
   ...(addressed ? { addressed } : {}),
@@ -40,7 +44,7 @@ const topic = <S extends TSchema>(name: string, schema: S, partitions: number, a
 
 /**
  * Partitions of the reply topics (answers and read replies, addressed by instance id). Fixed, not
- * from the environment: publisher and subscriber compute a key's partition from this count, so it
+ * configurable: publisher and subscriber compute a key's partition from this count, so it
  * must be the topic's real one. Instances whose ids share a partition each skip the other's replies.
  */
 const REPLY_PARTITIONS = 8;
@@ -52,20 +56,17 @@ const REPLY_PARTITIONS = 8;
  * 1 partition, 83 ms with 6, 393 ms with 12 at 300 messages/s). `SWITCH_KAFKA_PARTITIONS` raises it
  * for a larger deployment; a topic that exists keeps its count.
  */
-const WORK_PARTITIONS = partitionsFromEnv(process.env.SWITCH_KAFKA_PARTITIONS);
-
-function partitionsFromEnv(raw: string | undefined): number {
-  if (raw === undefined || raw === '') return 6;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < 1 || n > 256) throw new Error(`SWITCH_KAFKA_PARTITIONS must be an integer from 1 to 256, got "${raw}"`);
-  return n;
-}
+export const DEFAULT_WORK_PARTITIONS = 6;
+const work = <S extends TSchema>(name: string, schema: S): Topic<S> => ({
+  ...topic(name, schema, DEFAULT_WORK_PARTITIONS),
+  perOperation: true,
+});
 
 export const TOPICS = {
-  routerInbox: topic('switch.router.inbox.v2', RouterInboxMessage, WORK_PARTITIONS),
+  routerInbox: work('switch.router.inbox.v2', RouterInboxMessage),
   /** The previous inbox: the router drains it (a rolling upgrade's leftovers); nothing publishes to it. */
-  routerInboxV1: topic('switch.router.inbox.v1', RouterInboxMessageV1, WORK_PARTITIONS),
-  transactions: topic('switch.transactions.events.v1', TransactionEventMessage, WORK_PARTITIONS),
+  routerInboxV1: work('switch.router.inbox.v1', RouterInboxMessageV1),
+  transactions: work('switch.transactions.events.v1', TransactionEventMessage),
   /** Read replies (balance, statement) to the asking instance, keyed by its id (v1 was read whole by every instance). */
   gatewayReplies: topic('switch.gateway.replies.v2', GatewayReplyMessage, REPLY_PARTITIONS, true),
   /** Operation answers to the gateway that asked, keyed by its instance id (docs/decisions/0016-answers-to-the-asking-gateway.md). */
@@ -79,7 +80,7 @@ const bankTopics = new Map<BancoId, Topic<typeof BankRequestMessage>>();
 export function bankRequests(banco: BancoId): Topic<typeof BankRequestMessage> {
   let t = bankTopics.get(banco);
   if (!t) {
-    t = topic(`switch.bank.${banco}.requests.v1`, BankRequestMessage, WORK_PARTITIONS);
+    t = work(`switch.bank.${banco}.requests.v1`, BankRequestMessage);
     bankTopics.set(banco, t);
   }
   return t;

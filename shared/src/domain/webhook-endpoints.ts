@@ -52,7 +52,7 @@ const endpointLimit = (): Outcome<never> => ({
 
 export interface EndpointRules {
   /**
-   * The destination rule, the notifier's at every attempt (`loadDestinationPolicy`): internal addresses
+   * The destination rule, the notifier's at every attempt (`destinationPolicy`): internal addresses
    * only as the operator allows them, never a port of the switch; in test mode as in live.
    */
   destinations: DestinationPolicy;

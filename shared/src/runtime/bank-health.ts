@@ -1,4 +1,4 @@
-import { loadInstanceId } from '../config/instance';
+import { instanceId as hostInstanceId } from '../config/instance';
 import { TOPICS } from '../contracts/topics';
 import type { Bus, Subscription } from '../ports/bus';
 import type { BancoId, Mode } from '../domain/bancos';
@@ -49,8 +49,8 @@ export class BankHealthView {
   private readonly reports = new Map<string, { banco: BancoId; mode: Mode; open: boolean; at: number }>();
   constructor(private readonly staleMs = 60_000) {}
 
-  /** `instanceId`: the router replica's stable id (`loadInstanceId`), which names its group. */
-  async follow(bus: Bus, instanceId: string = loadInstanceId()): Promise<Subscription> {
+  /** `instanceId`: the router replica's stable id (`instanceId`), which names its group. */
+  async follow(bus: Bus, instanceId: string = hostInstanceId()): Promise<Subscription> {
     // Every router replica needs every report: a group of its own, named after the replica (stable).
     return bus.subscribe(
       TOPICS.bankHealth,

@@ -4,7 +4,7 @@ import type { BankConnector } from '../ports/bank';
 import type { BancoId, Mode } from '../domain/bancos';
 import type { Logger } from '../telemetry/logger';
 import type { BankBreakers } from './breaker';
-import { startBankWorker } from './bank-worker';
+import { startBankWorker, type BankWorkerFaults } from './bank-worker';
 import { startBankHealthReporter } from './bank-health';
 import type { Sealer } from './secret-box';
 
@@ -33,6 +33,8 @@ export async function serveBank<C extends GuardedConnector>(deps: {
   connectors: Partial<Record<Mode, C>>;
   /** Opens the sealed OTP of a cobrar before the connector sends it. */
   secrets: Pick<Sealer, 'open'>;
+  /** Drills only (`SWITCH_FAULT_PUBLISH_AFTER_BANK_CALL`); default none. */
+  faults?: BankWorkerFaults;
 }): Promise<BankService<C>> {
   const { bus, log, banco, connectors } = deps;
   const all = Object.values(connectors) as C[];
@@ -40,7 +42,16 @@ export async function serveBank<C extends GuardedConnector>(deps: {
     Record<Mode, BankBreakers>
   >;
   const health = startBankHealthReporter({ bus, banco, breakers, log });
-  const subscription = await startBankWorker({ bus, store: deps.store, banco, connectors, group: deps.group, log, secrets: deps.secrets });
+  const subscription = await startBankWorker({
+    bus,
+    store: deps.store,
+    banco,
+    connectors,
+    group: deps.group,
+    log,
+    secrets: deps.secrets,
+    ...(deps.faults ? { faults: deps.faults } : {}),
+  });
   return {
     connectors,
     stop: async () => {

@@ -6,7 +6,6 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Bus, Subscription } from '../ports/bus';
 import type { BankConnector, OrderAccount, ReadContext, StatusQuery } from '../ports/bank';
 import { bankOrderId, type Store } from '../ports/store';
-import { envReader, ConfigError, type EnvReader } from '../config/env';
 import type { BancoId, Mode } from '../domain/bancos';
 import type { BankOutcome } from '../domain/operation';
 import type { Logger } from '../telemetry/logger';
@@ -22,7 +21,7 @@ export interface BankWorkerOptions {
   connectors: Partial<Record<Mode, BankConnector>>;
   group: string;
   log: Logger;
-  /** Fault injection for drills and tests; default from `SWITCH_FAULT_PUBLISH_AFTER_BANK_CALL`. */
+  /** Fault injection for drills and tests (`SWITCH_FAULT_PUBLISH_AFTER_BANK_CALL`); default none. */
   faults?: BankWorkerFaults;
   /** Tries to record a bank's answer in the journal before the message is left to redelivery. Default 8 (≈ 25 s). */
   recordTries?: number;
@@ -35,14 +34,8 @@ export interface BankWorkerFaults {
   publishAfterBankCall: number;
 }
 
-/** `SWITCH_FAULT_PUBLISH_AFTER_BANK_CALL`: a probability 0..1 (drills); unset or 0 in production. */
-export function loadBankWorkerFaults(env: EnvReader = envReader()): BankWorkerFaults {
-  const text = env.optionalString('SWITCH_FAULT_PUBLISH_AFTER_BANK_CALL');
-  const rate = text === undefined ? 0 : Number(text);
-  if (!Number.isFinite(rate) || rate < 0 || rate > 1)
-    throw new ConfigError('SWITCH_FAULT_PUBLISH_AFTER_BANK_CALL', `"${text}" is not a probability between 0 and 1`);
-  return { publishAfterBankCall: rate };
-}
+/** No fault injected: production. */
+export const NO_FAULTS: BankWorkerFaults = { publishAfterBankCall: 0 };
 
 /** Which process claimed an order, for whoever reads the journal. */
 const WORKER_ID = `${hostname()}:${process.pid}`;
@@ -54,7 +47,7 @@ const WORKER_ID = `${hostname()}:${process.pid}`;
  */
 export async function startBankWorker(options: BankWorkerOptions): Promise<Subscription> {
   const { bus, banco, connectors } = options;
-  const faults = options.faults ?? loadBankWorkerFaults();
+  const faults = options.faults ?? NO_FAULTS;
   const worker = { ...options, faults }; // once, not per message
   const topic = bankRequests(banco);
   return bus.subscribe(

@@ -2,7 +2,9 @@ import { lookup as dnsLookup } from 'node:dns/promises';
 import { isIP, type LookupFunction } from 'node:net';
 import ipaddr from 'ipaddr.js';
 import { Agent, buildConnector, fetch as undiciFetch, type Dispatcher, type RequestInit, type Response } from 'undici';
-import { ConfigError, type EnvReader } from '../config/env';
+import type { Static } from '@sinclair/typebox';
+import { ConfigError } from '../config/env';
+import type { DestinationSettings } from '../config/webhooks';
 import { LISTENERS } from '../config/ports';
 
 /**
@@ -127,28 +129,18 @@ export const PUBLIC_DESTINATIONS_ONLY: DestinationPolicy = {
 };
 
 /**
- * The destination rule from the environment, the same in the gateway, the panel and the notifier:
- * `SWITCH_WEBHOOK_ALLOW_LOOPBACK`, `SWITCH_WEBHOOK_ALLOW_PRIVATE` (both default false), and the
- * switch's own ports (the defaults, this process's `PORT`, `OPERATOR_PORT`, `PANEL_PORT`,
- * `HEALTH_PORT`, and the comma-separated `SWITCH_OWN_PORTS`).
+ * The destination rule, the same in the gateway, the panel and the notifier: the allowances, and the
+ * switch's own ports (the defaults, the ports this process listens on, and `SWITCH_OWN_PORTS`).
  */
-export function loadDestinationPolicy(env: EnvReader): DestinationPolicy {
+export function destinationPolicy(s: Static<typeof DestinationSettings>, listening: readonly number[] = []): DestinationPolicy {
   const ownPorts = new Set(SWITCH_DEFAULT_PORTS);
-  for (const name of ['PORT', 'OPERATOR_PORT', 'PANEL_PORT', 'HEALTH_PORT']) {
-    const port = env.int(name, 0, { min: 0, max: 65535 });
-    if (port > 0) ownPorts.add(port);
-  }
-  const extra = env.optionalString('SWITCH_OWN_PORTS');
-  for (const item of extra ? extra.split(',').map((s) => s.trim()) : []) {
+  for (const port of listening) if (port > 0) ownPorts.add(port);
+  for (const item of s.ownPorts ? s.ownPorts.split(',').map((x) => x.trim()) : []) {
     if (!/^[0-9]{1,5}$/.test(item) || Number(item) < 1 || Number(item) > 65535)
       throw new ConfigError('SWITCH_OWN_PORTS', `"${item}" is not a port (a comma-separated list of 1–65535)`);
     ownPorts.add(Number(item));
   }
-  return {
-    allowLoopback: env.bool('SWITCH_WEBHOOK_ALLOW_LOOPBACK', false),
-    allowPrivate: env.bool('SWITCH_WEBHOOK_ALLOW_PRIVATE', false),
-    ownPorts,
-  };
+  return { allowLoopback: s.allowLoopback, allowPrivate: s.allowPrivate, ownPorts };
 }
 
 /**

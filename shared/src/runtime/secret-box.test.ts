@@ -1,7 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { envReader } from '../config/env';
-import { keyIdOf, loadSecretBox, SecretBox, SecretBoxError } from './secret-box';
+import { readSettings, type EnvSource } from '../config/env';
+import { SecretsSettings } from '../config/infra';
+import { keyIdOf, secretBox, SecretBox, SecretBoxError } from './secret-box';
+
+const loadSecretBox = (env: EnvSource, persistent: boolean) => secretBox(readSettings(SecretsSettings, env), persistent);
 
 const key = () => randomBytes(32);
 
@@ -43,20 +46,20 @@ describe('SecretBox: secrets sealed at rest', () => {
   });
 
   it('configuration: a persistent store requires SWITCH_SECRETS_KEY; memory gets an ephemeral key', () => {
-    expect(() => loadSecretBox(envReader({}), true)).toThrow(/SWITCH_SECRETS_KEY: is required/);
-    expect(loadSecretBox(envReader({}), false)).toBeInstanceOf(SecretBox);
-    expect(() => loadSecretBox(envReader({ SWITCH_SECRETS_KEY: 'c2hvcnQ=' }), true)).toThrow(/32 random bytes/);
+    expect(() => loadSecretBox({}, true)).toThrow(/SWITCH_SECRETS_KEY: is required/);
+    expect(loadSecretBox({}, false)).toBeInstanceOf(SecretBox);
+    expect(() => loadSecretBox({ SWITCH_SECRETS_KEY: 'c2hvcnQ=' }, true)).toThrow(/32 random bytes/);
     const current = key();
     const previous = key();
     const box = loadSecretBox(
-      envReader({ SWITCH_SECRETS_KEY: current.toString('base64'), SWITCH_SECRETS_PREVIOUS_KEYS: ` ${previous.toString('base64')} ,` }),
+      { SWITCH_SECRETS_KEY: current.toString('base64'), SWITCH_SECRETS_PREVIOUS_KEYS: ` ${previous.toString('base64')} ,` },
       true,
     );
     expect(box.currentKeyId).toBe(keyIdOf(current));
     expect(box.open(new SecretBox(previous).seal('x'))).toBe('x');
-    expect(() =>
-      loadSecretBox(envReader({ SWITCH_SECRETS_KEY: current.toString('base64'), SWITCH_SECRETS_PREVIOUS_KEYS: 'nope' }), true),
-    ).toThrow(/SWITCH_SECRETS_PREVIOUS_KEYS/);
+    expect(() => loadSecretBox({ SWITCH_SECRETS_KEY: current.toString('base64'), SWITCH_SECRETS_PREVIOUS_KEYS: 'nope' }, true)).toThrow(
+      /SWITCH_SECRETS_PREVIOUS_KEYS/,
+    );
   });
 
   it('digest: keyed, so a short value cannot be found by trying them all without the key', () => {

@@ -1,5 +1,7 @@
 import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes } from 'node:crypto';
-import { ConfigError, type EnvReader } from '../config/env';
+import type { Static } from '@sinclair/typebox';
+import { ConfigError } from '../config/env';
+import type { SecretsSettings } from '../config/infra';
 
 /**
  * Secrets at rest (DESIGN rule 7): webhook signing secrets and payers' OTPs are kept only sealed
@@ -111,8 +113,8 @@ function parseKey(name: string, value: string): Buffer {
  * required — an ephemeral key would leave every stored secret unreadable after a restart. A process
  * over the in-memory store (`npm start`) gets an ephemeral key when none is given.
  */
-export function loadSecretBox(env: EnvReader, persistent: boolean): SecretBox {
-  const current = env.optionalString('SWITCH_SECRETS_KEY');
+export function secretBox(s: Static<typeof SecretsSettings>, persistent: boolean): SecretBox {
+  const current = s.key;
   if (!current) {
     if (persistent)
       throw new ConfigError(
@@ -121,7 +123,7 @@ export function loadSecretBox(env: EnvReader, persistent: boolean): SecretBox {
       );
     return SecretBox.ephemeral();
   }
-  const previous = (env.optionalString('SWITCH_SECRETS_PREVIOUS_KEYS') ?? '')
+  const previous = (s.previousKeys ?? '')
     .split(',')
     .map((k) => k.trim())
     .filter(Boolean)

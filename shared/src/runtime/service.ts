@@ -2,26 +2,18 @@ import { createServer, type Server } from 'node:http';
 import type { Bus } from '../ports/bus';
 import type { Store } from '../ports/store';
 import type { Logger } from '../telemetry/logger';
-import { envReader, ConfigError, type EnvReader } from '../config/env';
+import { busConfig, storeConfig, type BusConfig, type InfraSettings, type StoreConfig } from '../config/infra';
 import { MemoryBus } from '../adapters/memory/bus';
 import { MemoryStore } from '../adapters/memory/store';
 import { KafkaBus } from '../adapters/kafka/bus';
 import { MongoStore } from '../adapters/mongo/store';
-import { registry } from '../telemetry/metrics';
+import { labelTopicsIn, registry } from '../telemetry/metrics';
 import { checkReady, READY_TIMEOUT_MS } from './readiness';
-import { loadSecretBox, type SecretBox } from './secret-box';
+import { secretBox, type SecretBox } from './secret-box';
 
 export interface InfraConfig {
-  bus:
-    | {
-        kind: 'kafka';
-        brokers: string[];
-        schemaRegistryUrl: string;
-        /** How soon a member that died without leaving (kill -9) loses its partitions. Default 6000 ms. */
-        sessionTimeoutMs?: number;
-      }
-    | { kind: 'memory' };
-  store: { kind: 'mongo'; url: string; database: string } | { kind: 'memory' };
+  bus: BusConfig;
+  store: StoreConfig;
   /**
    * The secrets key (`SWITCH_SECRETS_KEY`, previous keys `SWITCH_SECRETS_PREVIOUS_KEYS`): required over
    * MongoDB, whose records outlive the process; ephemeral over the in-memory store.
@@ -34,38 +26,10 @@ export interface InfraConfig {
  * (`SWITCH_BUS=kafka`, `SWITCH_STORE=mongo`, the defaults); memory adapters only make sense when all
  * services share one process (the embedded switch).
  */
-export function loadInfraConfig(env: EnvReader = envReader()): InfraConfig {
-  const busKind = env.oneOf('SWITCH_BUS', ['kafka', 'memory'] as const, 'kafka');
-  const storeKind = env.oneOf('SWITCH_STORE', ['mongo', 'memory'] as const, 'mongo');
-  const required = (name: string) => {
-    const v = env.optionalString(name);
-    if (!v) throw new ConfigError(name, 'is required (or run all services in one process with `npm start`)');
-    return v;
-  };
-  return {
-    bus:
-      busKind === 'kafka'
-        ? {
-            kind: 'kafka',
-            brokers: required('KAFKA_BROKERS')
-              .split(',')
-              .map((b) => b.trim())
-              .filter(Boolean),
-            schemaRegistryUrl: required('SCHEMA_REGISTRY_URL'),
-            // 6 s is the broker's usual minimum (group.min.session.timeout.ms); the broker refuses less.
-            sessionTimeoutMs: env.int('SWITCH_KAFKA_SESSION_TIMEOUT_MS', 6_000, { min: 1_000, max: 300_000 }),
-          }
-        : { kind: 'memory' },
-    store:
-      storeKind === 'mongo'
-        ? {
-            kind: 'mongo',
-            url: required('MONGO_URL'),
-            database: env.string('MONGO_DATABASE', 'switch'),
-          }
-        : { kind: 'memory' },
-    secrets: loadSecretBox(env, storeKind === 'mongo'),
-  };
+export function infraConfig(s: InfraSettings): InfraConfig {
+  const bus = busConfig(s.bus);
+  const store = storeConfig(s.store);
+  return { bus, store, secrets: secretBox(s.secrets, store.kind === 'mongo') };
 }
 
 export interface Adapters {
@@ -85,6 +49,7 @@ export async function connectAdapters(config: InfraConfig, clientId: string, log
       : new MemoryStore();
   if (store instanceof MongoStore) log.info('store connected');
   const { bus: b } = config;
+  if (b.kind === 'kafka') labelTopicsIn(b.namespace);
   const bus: Bus & { ping?: () => Promise<void> } =
     b.kind === 'kafka'
       ? new KafkaBus({
@@ -93,7 +58,9 @@ export async function connectAdapters(config: InfraConfig, clientId: string, log
           clientId,
           // The bus logs each retried handler failure at warn (no payloads) and kafkajs' own lines.
           logger: log,
-          ...(b.sessionTimeoutMs !== undefined ? { sessionTimeoutMs: b.sessionTimeoutMs } : {}),
+          sessionTimeoutMs: b.sessionTimeoutMs,
+          namespace: b.namespace,
+          partitions: b.partitions,
         })
       : new MemoryBus({ logger: log });
   return {
@@ -150,17 +117,11 @@ export function startHealthServer(
   return new Promise((resolve) => server.listen(port, host, () => resolve(server)));
 }
 
-/** How long a graceful stop may take (`SWITCH_SHUTDOWN_MS`); a pod's grace period must be longer. */
-export function shutdownLimitMs(env: EnvReader): number {
-  return env.int('SWITCH_SHUTDOWN_MS', 20_000, { min: 100, max: 600_000 });
-}
-
 /**
  * Graceful shutdown on SIGTERM/SIGINT: `stop` stops taking work and lets in-flight work finish and
- * commit; if that takes longer than `SWITCH_SHUTDOWN_MS` the process exits anyway (non-zero).
+ * commit; if that takes longer than `limitMs` (`SWITCH_SHUTDOWN_MS`) the process exits anyway (non-zero).
  */
-export function onShutdown(log: Logger, stop: () => Promise<void>, env: EnvReader = envReader()): void {
-  const limitMs = shutdownLimitMs(env);
+export function onShutdown(log: Logger, stop: () => Promise<void>, limitMs: number): void {
   let stopping = false;
   const handler = (signal: string) => {
     if (stopping) return;

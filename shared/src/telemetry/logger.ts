@@ -29,7 +29,7 @@ export function traceFields(): { trace_id?: string; span_id?: string } {
 }
 
 /** `destination` defaults to stdout; tests pass an in-memory stream to read what would be written. */
-export function createLogger(service: string, level = process.env.LOG_LEVEL ?? 'info', destination?: DestinationStream): Logger {
+export function createLogger(service: string, level = 'info', destination?: DestinationStream): Logger {
   const options = { name: service, level, redact: { paths: REDACTED_PATHS, censor: '[redacted]' }, base: { service }, mixin: traceFields };
   return destination ? pino(options, destination) : pino(options);
 }

@@ -181,9 +181,19 @@ export const metrics = {
 };
 
 /** Wraps a bus handler so its processing time is observed per group and topic. */
+let topicPrefix = '';
+
+/**
+ * Topic labels name the topic as it is on the cluster, in the deployment's namespace, like the Kafka
+ * adapter's own (the alerts join them): set once at start by `connectAdapters`.
+ */
+export function labelTopicsIn(namespace: string): void {
+  topicPrefix = namespace ? `${namespace}.` : '';
+}
+
 export function measured<T>(group: string, topic: string, handler: (message: T) => Promise<void>): (message: T) => Promise<void> {
   return async (message) => {
-    const end = metrics.processingDuration.startTimer({ group, topic });
+    const end = metrics.processingDuration.startTimer({ group, topic: topicPrefix + topic });
     try {
       await handler(message);
     } finally {

@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import { trace, type Span } from '@opentelemetry/api';
 import { startTracing, stopTracing } from './tracing';
+import { loadTracingConfig } from '../config/tracing';
 import { createLogger } from './logger';
 import { MemoryBus } from '../adapters/memory/bus';
 import { MemoryStore } from '../adapters/memory/store';
@@ -61,8 +62,8 @@ afterAll(async () => {
 describe('tracing on', () => {
   it('starts once and patches modules required after it', () => {
     const exit = process.exit;
-    expect(startTracing('unit-service')).toBe(true);
-    expect(startTracing('unit-service')).toBe(true);
+    expect(startTracing('unit-service', loadTracingConfig())).toBe(true);
+    expect(startTracing('unit-service', loadTracingConfig())).toBe(true);
     expect(process.exit).not.toBe(exit); // flushes before exiting
     const { Kafka } = createRequire(__filename)('kafkajs') as typeof import('kafkajs');
     expect('__wrapped' in Kafka.prototype.producer).toBe(true);

@@ -4,7 +4,9 @@
  * A service's `main.ts` starts it on its first line, before anything loads kafkajs, mongodb, fastify
  * or undici (the shared index does, so this file is imported by its own path, never through it):
  *
- *     import { startTracing } from '@switch/shared/dist/telemetry/tracing'; startTracing('gateway');
+ *     import { startTracing } from '@switch/shared/dist/telemetry/tracing';
+ *     import { loadTracingConfig } from '@switch/shared/dist/config/tracing';
+ *     startTracing('gateway', loadTracingConfig());
  *
  * Off unless OTEL_EXPORTER_OTLP_ENDPOINT (or OTEL_EXPORTER_OTLP_TRACES_ENDPOINT, or OTEL_TRACES_EXPORTER
  * other than `none`) is set; OTEL_SDK_DISABLED=true turns it off whatever else is set. When off nothing
@@ -29,6 +31,7 @@
  * shutdown of `onShutdown` (which ends with `process.exit`) exports the last spans.
  */
 import type { NodeSDK } from '@opentelemetry/sdk-node';
+import type { TracingConfig } from '../config/tracing';
 
 /** Requests on these paths (probes, scrapes) make no spans. */
 const UNTRACED_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
@@ -39,19 +42,19 @@ const envList = (value: string | undefined): string[] =>
     .map((s) => s.trim().toLowerCase())
     .filter(Boolean);
 
-/** Whether the environment asks for traces (see the file's comment). */
-export function tracingRequested(env: NodeJS.ProcessEnv = process.env): boolean {
-  if (env.OTEL_SDK_DISABLED?.trim().toLowerCase() === 'true') return false;
-  const exporters = envList(env.OTEL_TRACES_EXPORTER);
+/** Whether the configuration asks for traces (see the file's comment). */
+export function tracingRequested(config: TracingConfig): boolean {
+  if (config.disabled?.toLowerCase() === 'true') return false;
+  const exporters = envList(config.tracesExporter);
   if (exporters.length > 0) return !(exporters.length === 1 && exporters[0] === 'none');
-  return Boolean(env.OTEL_EXPORTER_OTLP_ENDPOINT?.trim() || env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT?.trim());
+  return Boolean(config.endpoint || config.tracesEndpoint);
 }
 
-/** OTLP over HTTP/JSON unless the environment names another exporter or protocol (then the SDK builds it from the environment). */
-function wantsJsonOtlp(env: NodeJS.ProcessEnv): boolean {
-  const exporters = envList(env.OTEL_TRACES_EXPORTER);
+/** OTLP over HTTP/JSON unless the configuration names another exporter or protocol (then the SDK builds it from the environment). */
+function wantsJsonOtlp(config: TracingConfig): boolean {
+  const exporters = envList(config.tracesExporter);
   if (exporters.length > 0 && !(exporters.length === 1 && exporters[0] === 'otlp')) return false;
-  const protocol = (env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL ?? env.OTEL_EXPORTER_OTLP_PROTOCOL ?? '').trim();
+  const protocol = config.tracesProtocol ?? config.protocol ?? '';
   return protocol === '' || protocol === 'http/json';
 }
 
@@ -61,12 +64,13 @@ let sdk: NodeSDK | undefined;
 let realExit: typeof process.exit | undefined;
 
 /**
- * Starts tracing for this process when the environment asks for it; returns whether it did.
- * Call it before kafkajs, mongodb, fastify or undici are first required (they are patched as they load).
+ * Starts tracing for this process when its configuration (`loadTracingConfig()`) asks for it; returns
+ * whether it did. Call it before kafkajs, mongodb, fastify or undici are first required (they are
+ * patched as they load).
  */
-export function startTracing(serviceName: string): boolean {
+export function startTracing(serviceName: string, config: TracingConfig): boolean {
   if (sdk) return true;
-  if (!tracingRequested(process.env)) return false;
+  if (!tracingRequested(config)) return false;
 
   // Loaded only now: with tracing off none of this is required.
   /* eslint-disable @typescript-eslint/no-require-imports */
@@ -83,13 +87,12 @@ export function startTracing(serviceName: string): boolean {
   const { FastifyOtelInstrumentation } = require('@fastify/otel') as typeof import('@fastify/otel');
   /* eslint-enable @typescript-eslint/no-require-imports */
 
-  const env = process.env;
   sdk = new NodeSDK({
-    serviceName: env.OTEL_SERVICE_NAME?.trim() || serviceName,
-    ...(wantsJsonOtlp(env) ? { traceExporter: new OTLPTraceExporter() } : {}),
+    serviceName: config.serviceName || serviceName,
+    ...(wantsJsonOtlp(config) ? { traceExporter: new OTLPTraceExporter() } : {}),
     // Traces only, unless the standard variables ask for more.
-    ...(env.OTEL_METRICS_EXPORTER ? {} : { metricReaders: [] }),
-    ...(env.OTEL_LOGS_EXPORTER ? {} : { logRecordProcessors: [] }),
+    ...(config.metricsExporter ? {} : { metricReaders: [] }),
+    ...(config.logsExporter ? {} : { logRecordProcessors: [] }),
     instrumentations: [
       new HttpInstrumentation({
         ignoreIncomingRequestHook: (req) => untraced(req.url),
@@ -111,7 +114,7 @@ export function startTracing(serviceName: string): boolean {
     ],
   });
   sdk.start();
-  flushBeforeExit(exportTimeoutMs(env));
+  flushBeforeExit(exportTimeoutMs(config));
   return true;
 }
 
@@ -126,8 +129,8 @@ export async function stopTracing(): Promise<void> {
   await running?.shutdown();
 }
 
-function exportTimeoutMs(env: NodeJS.ProcessEnv): number {
-  const ms = Number(env.OTEL_EXPORTER_OTLP_TRACES_TIMEOUT ?? env.OTEL_EXPORTER_OTLP_TIMEOUT ?? 10_000);
+function exportTimeoutMs(config: TracingConfig): number {
+  const ms = Number(config.tracesTimeout ?? config.timeout ?? 10_000);
   return Number.isFinite(ms) && ms > 0 ? Math.min(ms, 10_000) : 10_000;
 }
 

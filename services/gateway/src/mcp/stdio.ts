@@ -1,5 +1,6 @@
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { parseSwitchKey } from '@switch/shared';
+import { parseSwitchKey, readSettings } from '@switch/shared';
+import { McpSettings } from './config';
 import { remoteRest } from './remote';
 import { createMcpServer } from './server';
 
@@ -10,8 +11,7 @@ import { createMcpServer } from './server';
  * agent with tools that can only fail.
  */
 async function main(): Promise<void> {
-  const url = process.env.SWITCH_URL?.trim() || 'http://127.0.0.1:3000';
-  const key = process.env.SWITCH_KEY?.trim();
+  const { url, key } = readSettings(McpSettings);
   const parsed = parseSwitchKey(key);
   if (!key || !parsed) {
     return fail('SWITCH_KEY must be set to `<merchant>:sk_test_...` or `<merchant>:sk_live_...` (the x-switch-key of the merchant API)');

@@ -62,7 +62,16 @@ const operatorEndpointView = ({ sealedSecret: _s, previousSecret, ...e }: Webhoo
  */
 export function adminRoutes(
   app: FastifyInstance,
-  deps: { store: Store; bus: Bus; adminToken: string; webhookDestinations?: DestinationPolicy; keys?: KeyCache; secrets: SecretBox },
+  deps: {
+    store: Store;
+    bus: Bus;
+    adminToken: string;
+    webhookDestinations?: DestinationPolicy;
+    keys?: KeyCache;
+    secrets: SecretBox;
+    /** Topics are named to operators as on the cluster, in this namespace (`SWITCH_KAFKA_NAMESPACE`). */
+    topicNamespace?: string;
+  },
 ): void {
   // Handlers read `request.body`, `query` and `params` as their route's schema types them.
   const routes = app.withTypeProvider<TypeBoxTypeProvider>();
@@ -354,8 +363,9 @@ export function adminRoutes(
 
   // Dead letters: messages that can never succeed as they are (undecodable, refused by the schema, or
   // declared poison by their handler). Listed per switch topic; redriven once each, after a fix.
+  const clusterName = (t: Topic) => (deps.topicNamespace ? `${deps.topicNamespace}.${t.name}` : t.name);
   const topicOr404 = (name: string): Topic => {
-    const topic = switchTopics().find((t) => t.name === name);
+    const topic = switchTopics().find((t) => clusterName(t) === name);
     if (!topic) throw new HttpProblem('NOT_FOUND', { message: `no switch topic ${name}` });
     return topic;
   };
@@ -371,7 +381,7 @@ export function adminRoutes(
       // One topic after the other: each non-empty one is a short read of its dead-letter topic.
       for (const t of topics) {
         const deadLetters = await deps.bus.deadLetters(t.name);
-        if (deadLetters.length > 0 || topic) found.push({ topic: t.name, deadLetters });
+        if (deadLetters.length > 0 || topic) found.push({ topic: clusterName(t), deadLetters });
       }
       return { topics: found };
     },

@@ -1,16 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Writable } from 'node:stream';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type LightMyRequestResponse } from 'fastify';
-import {
-  createInvite,
-  createLogger,
-  createMerchant,
-  createPasswordReset,
-  envReader,
-  MemoryStore,
-  SecretBox,
-  type PanelRole,
-} from '@switch/shared';
+import { createInvite, createLogger, createMerchant, createPasswordReset, MemoryStore, SecretBox, type PanelRole } from '@switch/shared';
 import { loadPanelConfig } from '../config';
 import { panelPlugin } from '../panel';
 import { hashPassword } from '../passwords';
@@ -96,7 +87,7 @@ describe('panel accounts', () => {
       prefix: '/panel',
       store,
       secrets: SecretBox.ephemeral(),
-      config: loadPanelConfig(envReader({})),
+      config: loadPanelConfig({}),
       basePath: '/panel',
       ...(apiBaseUrl ? { apiBaseUrl } : {}),
     });

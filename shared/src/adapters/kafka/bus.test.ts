@@ -225,6 +225,37 @@ describe('KafkaBus on real Kafka and the schema registry', () => {
     }
   });
 
+  it('names topics in its namespace and creates a per-operation topic with the deployment partition count', async () => {
+    const namespace = `ns${randomUUID().slice(0, 8)}`;
+    const b = new TestBus({ brokers, schemaRegistryUrl: registryUrl, clientId: `ns-${namespace}`, namespace, partitions: 2 });
+    open.push(b);
+    const work: Topic<typeof Ping> = { ...freshTopic(3), perOperation: true };
+    const fixed = freshTopic(3);
+    for (const t of [work, fixed]) made.add(`${namespace}.${t.name}`).add(`${namespace}.${t.name}.dlq`);
+    const c = collector();
+    await b.subscribe(work, { group: 'ns-test' }, c.handler);
+    await b.ensureTopics([fixed]);
+    await b.publish(work, 'k', { n: 7 });
+    const admin = raw().admin();
+    await admin.connect();
+    try {
+      const names = [`${namespace}.${work.name}`, `${namespace}.${fixed.name}`];
+      const { topics } = await admin.fetchTopicMetadata({ topics: names });
+      expect(topics.map((t) => [t.name, t.partitions.length]).sort()).toEqual(
+        [
+          [names[0], 2],
+          [names[1], 3],
+        ].sort(),
+      );
+      expect(await admin.listTopics()).not.toContain(work.name);
+    } finally {
+      await admin.disconnect();
+    }
+    await c.until(1);
+    expect(c.got.map((m) => m.value.n)).toEqual([7]);
+    expect(await b.deadLetters(work.name)).toEqual([]);
+  });
+
   it('services starting side by side create the same new topics and each can use them at once', async () => {
     // Services start together and race to create their topics; the one that loses sees a topic the
     // broker does not serve yet. Every bus must come out of ensureTopics with topics it can publish to.

@@ -57,6 +57,13 @@ export interface KafkaBusOptions extends RetryBackoff {
   /** Default 1000 ms. */
   heartbeatIntervalMs?: number;
   /**
+   * Prefix of every topic name on the cluster (`<namespace>.<name>`), and so of every consumer group and
+   * registry subject derived from it: several environments share one cluster. Default none.
+   */
+  namespace?: string;
+  /** Partitions of the per-operation topics (`Topic.perOperation`) when this bus creates them. Default the topic's own. */
+  partitions?: number;
+  /**
    * How long a rebalance waits for members to rejoin. A member rejoins only once the message in its
    * hands is done, so this bounds how long a slow bank call can hold a rebalance. Default 60 s.
    */
@@ -235,8 +242,34 @@ export class KafkaBus implements Bus {
     this.codec = new RegistryCodec(options.schemaRegistryUrl, options.clientId);
   }
 
-  async publish<T extends Topic>(topic: T, key: string, value: Payload<T>, headers: Record<string, string> = {}): Promise<void> {
+  /** The switch's topics as they are on the cluster (see `onCluster`), and the names already mapped. */
+  private readonly clusterTopics = new WeakMap<Topic, Topic>();
+  private readonly mapped = new WeakSet<Topic>();
+
+  /** A topic name in this deployment's namespace. */
+  private clusterName(name: string): string {
+    return this.options.namespace ? `${this.options.namespace}.${name}` : name;
+  }
+
+  /**
+   * The topic as it is on the cluster: its name in the namespace and, for a per-operation topic, the
+   * deployment's partition count. Every entry point maps its topic once; a mapped topic maps to itself.
+   */
+  private onCluster<T extends Topic>(topic: T): T {
+    if (this.mapped.has(topic)) return topic;
+    let t = this.clusterTopics.get(topic);
+    if (!t) {
+      const partitions = topic.perOperation && this.options.partitions ? this.options.partitions : topic.partitions;
+      t = { ...topic, name: this.clusterName(topic.name), partitions };
+      this.clusterTopics.set(topic, t);
+      this.mapped.add(t);
+    }
+    return t as T;
+  }
+
+  async publish<T extends Topic>(switchTopic: T, key: string, value: Payload<T>, headers: Record<string, string> = {}): Promise<void> {
     if (this.state === 'closed') throw new Error('bus closed');
+    const topic = this.onCluster(switchTopic);
     const bytes = await this.codec.encode(topic, value); // SchemaViolation before anything is sent
     await this.ensureTopics([topic]);
     // An addressed topic places by the switch's own hash, so a one-key subscriber knows the partition.
@@ -256,11 +289,12 @@ export class KafkaBus implements Bus {
   }
 
   async subscribe<T extends Topic>(
-    topic: T,
+    switchTopic: T,
     options: SubscribeOptions,
     handler: (message: Delivered<Payload<T>>) => Promise<void>,
   ): Promise<Subscription> {
     if (this.state !== 'open') throw new Error('bus closed');
+    const topic = this.onCluster(switchTopic);
     assertAddressable(topic, options);
     await this.ensureTopics([topic]);
     await this.codec.schemaId(deadLetterTopic(topic.name)); // so dead-lettering never waits on a first registration
@@ -385,7 +419,8 @@ export class KafkaBus implements Bus {
   }
 
   /** Creates the topics (and their dead-letter topics) with their partition counts, once per process. */
-  async ensureTopics(topics: Topic[]): Promise<void> {
+  async ensureTopics(switchTopics: Topic[]): Promise<void> {
+    const topics = switchTopics.map((t) => this.onCluster(t));
     await this.ensureTopicsOnly(topics.flatMap((t) => [t, deadLetterTopic(t.name)]));
   }
 
@@ -405,7 +440,7 @@ export class KafkaBus implements Bus {
 
   /** The topic's dead letters, oldest first, each with its id (`<partition>:<offset>` on the dead-letter topic). */
   async deadLetters(topicName: string): Promise<DeadLetter[]> {
-    return (await this.storedDeadLetters(topicName)).map((d) => d.letter);
+    return (await this.storedDeadLetters(this.clusterName(topicName))).map((d) => d.letter);
   }
 
   /**
@@ -413,7 +448,8 @@ export class KafkaBus implements Bus {
    * `<topic>.dlq.redriven`; entries with a mark are never redriven again. A crash between the publish and
    * the mark can redrive an entry a second time: harmless, as every handler is idempotent (a redelivery).
    */
-  async redriveDeadLetters(topic: Topic, ids?: string[]): Promise<RedriveReport> {
+  async redriveDeadLetters(switchTopic: Topic, ids?: string[]): Promise<RedriveReport> {
+    const topic = this.onCluster(switchTopic);
     const stored = await this.storedDeadLetters(topic.name);
     const byId = new Map(stored.map((d) => [d.letter.id, d]));
     const chosen = ids ?? stored.filter((d) => !d.letter.redriven).map((d) => d.letter.id);

@@ -1,0 +1,40 @@
+import {
+  CorePolicySettings,
+  healthSettings,
+  InfraSettings,
+  InstanceSettings,
+  ProcessSettings,
+  RiskSettings,
+  RoutingSettings,
+  setting,
+  settings,
+} from '@switch/shared';
+
+/** The outbox relay's rounds. */
+export const RouterSettings = settings(
+  {
+    relayIntervalMs: setting.int('SWITCH_OUTBOX_RELAY_MS', 1_000, "how often the router's outbox relay looks for writes left unmarked", {
+      min: 50,
+      max: 60_000,
+    }),
+    relayGraceMs: setting.int(
+      'SWITCH_OUTBOX_GRACE_MS',
+      10_000,
+      "how old an unmarked write must be before the relay announces it again (younger ones are their handler's)",
+      { min: 0, max: 600_000 },
+    ),
+  },
+  'Router',
+);
+
+/** The router process. */
+export const RouterServiceSettings = settings({
+  process: ProcessSettings,
+  infra: InfraSettings,
+  instance: InstanceSettings,
+  health: healthSettings('router'),
+  routing: RoutingSettings,
+  risk: RiskSettings,
+  policy: CorePolicySettings,
+  router: RouterSettings,
+});

@@ -1,0 +1,39 @@
+import { setting, settings } from './env';
+
+/**
+ * Where webhooks may go (runtime/destination.ts): the notifier's rule for deliveries, and the gateway's
+ * and the panel's for registration, test and live mode alike.
+ */
+export const DestinationSettings = settings(
+  {
+    allowLoopback: setting.bool(
+      'SWITCH_WEBHOOK_ALLOW_LOOPBACK',
+      false,
+      'allow loopback receivers only (`127.0.0.0/8`, `::1`, `localhost`): local receivers; a deployment leaves it off',
+      { defaultText: '`false` (`true` in `npm start` and `npm run stack`)' },
+    ),
+    allowPrivate: setting.bool(
+      'SWITCH_WEBHOOK_ALLOW_PRIVATE',
+      false,
+      'allow every internal address (tests and drills on a private network; never a deployment); otherwise every attempt connects only to a public address vetted inside its own DNS lookup',
+    ),
+    ownPorts: setting.optionalString(
+      'SWITCH_OWN_PORTS',
+      "comma-separated ports the switch listens on besides the defaults (3000, 3100, 9100–9109) and this process's own: never a webhook destination on an internal address",
+    ),
+  },
+  'Webhook destinations',
+);
+
+/** How long a rotated webhook secret keeps signing beside the new one (docs/webhooks.md "Rotating the secret"). */
+export const RotationSettings = settings(
+  {
+    overlapSeconds: setting.int(
+      'SWITCH_WEBHOOK_ROTATION_OVERLAP_S',
+      86_400,
+      'after a webhook secret rotation (API or panel), how long the previous secret keeps signing beside the new one (0 ends it at once)',
+      { min: 0, max: 7 * 86_400 },
+    ),
+  },
+  'Webhook secret rotation',
+);
