@@ -34,7 +34,10 @@ RUN --mount=type=cache,target=/root/.npm \
     if [ -s /run/secrets/npm-ca ]; then export NODE_EXTRA_CA_CERTS=/run/secrets/npm-ca; fi \
  && npm ci --ignore-scripts --no-audit --no-fund
 COPY . .
-RUN npm run build \
+# patches/ (patch-package; the install above ran no scripts) before the build, so tests and the
+# runtime stage's copy of kafkajs carry the same fix.
+RUN npx patch-package \
+ && npm run build \
  && mkdir -p /out \
  && for d in shared services/*; do \
       if [ -d "$d/dist" ]; then mkdir -p "/out/$d" && cp -a "$d/dist" "/out/$d/"; fi; \
@@ -53,6 +56,8 @@ RUN --mount=type=cache,target=/root/.npm \
     --mount=type=secret,id=npm-ca,required=false \
     if [ -s /run/secrets/npm-ca ]; then export NODE_EXTRA_CA_CERTS=/run/secrets/npm-ca; fi \
  && npm ci --omit=dev --ignore-scripts --no-audit --no-fund
+# kafkajs as patched in the build stage (patches/kafkajs+2.2.4.patch; patch-package is a dev tool).
+COPY --from=build /app/node_modules/kafkajs ./node_modules/kafkajs
 
 # --- emulators: a TEST-ONLY image, never the switch's ------------------------------------------------
 # The three banks' emulators for the sandbox of the test environment (deploy/k8s/overlays/test,

@@ -38,7 +38,6 @@ import { metrics } from '../../telemetry/metrics';
 import { RegistryCodec } from './registry';
 import { OffsetCommits } from './offsets';
 import { ProduceQueue } from './produce-queue';
-import './request-queue-fix';
 
 export interface KafkaBusOptions extends RetryBackoff {
   brokers: string[];
