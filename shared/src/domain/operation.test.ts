@@ -1,10 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { sharesOneHiddenClass } from '../../test/fixtures/hidden-class';
 import type { PagarBody } from '../contracts/requests';
 import { newTransaction } from './operation';
 
 describe('newTransaction', () => {
-  it('gives every new transaction the same hidden class: no map and no old-space garbage of its own', () => {
+  it('starts a transaction with no outcome, version 1 and its first check due at once', () => {
     const build = (i: number) =>
       newTransaction({
         id: `tx_${i}`,
@@ -16,7 +15,7 @@ describe('newTransaction', () => {
         relatedId: null,
         now: '2026-11-25T00:00:00.000Z',
       });
-    expect(sharesOneHiddenClass(build)).toBe(true);
+    expect(build(1)).not.toHaveProperty('now');
     expect(build(1)).toMatchObject({
       id: 'tx_1',
       kind: 'pagar',

@@ -146,18 +146,9 @@ export function newTransaction(fields: {
   relatedId: string | null;
   now: string;
 }): Transaction {
-  const { now } = fields;
-  // Written out, not `{ ...identity, kind, … }`: once the site is warm, V8 (Node 20) gives each object
-  // built by a leading spread plus new keys a hidden class of its own (new maps and descriptor arrays,
-  // old-space garbage, per key). Measured: 25 µs per call that way, 0.2 µs written out.
+  const { now, ...identity } = fields;
   return {
-    id: fields.id,
-    merchantId: fields.merchantId,
-    mode: fields.mode,
-    idempotencyKey: fields.idempotencyKey,
-    fingerprint: fields.fingerprint,
-    request: fields.request,
-    relatedId: fields.relatedId,
+    ...identity,
     kind: fields.request.kind,
     estado: null,
     bancoUsado: null,

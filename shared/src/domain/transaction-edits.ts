@@ -5,10 +5,7 @@ import type { Attempt, BankOutcome, Rail, Transaction } from './operation';
 
 /**
  * Pure edits of a transaction document, the building blocks of `decide` (./transaction-core.ts);
- * each returns the next version and never mutates its input. The next version shares what it does
- * not change with its input (the request, the bank's raw answers, the entries of its lists): an edit
- * replaces what it changes, never writes into a shared part, so a version is a value. Copying the
- * whole document at every step cost a tenth of the embedded switch's CPU per payout.
+ * each returns the next version and never mutates its input.
  */
 
 export interface TransitionFacts {
@@ -18,14 +15,9 @@ export interface TransitionFacts {
   endtoend?: string | null;
 }
 
-/** A new top level and new lists (edits append to them); every entry and nested record is shared. */
+/** The next version: one write later, at `now`. */
 export function nextVersion(tx: Transaction, now: string): Transaction {
-  const next = { ...tx };
-  next.version = tx.version + 1;
-  next.updatedAt = now;
-  next.history = tx.history.slice();
-  next.attempts = tx.attempts.slice();
-  return next;
+  return { ...tx, version: tx.version + 1, updatedAt: now };
 }
 
 /** Moves the state, checked against the one transition table; finals never change. */
@@ -38,30 +30,23 @@ export function transition(
 ): Transaction {
   if (isFinal(tx.estado) || !canTransition(tx.estado, to, cause)) throw new ForbiddenTransition(tx.estado, to, cause);
   const next = nextVersion(tx, now);
-  next.estado = to;
-  next.motivoRechazo = to === 'RECHAZADA' ? (facts.motivo ?? 'DESCONOCIDO') : null;
-  if (facts.raw !== undefined) next.raw = facts.raw;
-  if (facts.referencia !== undefined && facts.referencia !== null) next.referenciaBanco = facts.referencia;
-  if (facts.endtoend !== undefined && facts.endtoend !== null) next.endtoend = facts.endtoend;
-  next.history.push({
-    from: tx.estado,
-    to,
-    at: now,
-    cause,
-    version: next.version,
-    motivo: next.motivoRechazo,
-    raw: facts.raw ?? null,
-  });
-  return next;
+  const motivo = to === 'RECHAZADA' ? (facts.motivo ?? 'DESCONOCIDO') : null;
+  return {
+    ...next,
+    estado: to,
+    motivoRechazo: motivo,
+    raw: facts.raw !== undefined ? facts.raw : tx.raw,
+    referenciaBanco: facts.referencia ?? tx.referenciaBanco,
+    endtoend: facts.endtoend ?? tx.endtoend,
+    history: [...tx.history, { from: tx.estado, to, at: now, cause, version: next.version, motivo, raw: facts.raw ?? null }],
+  };
 }
 
 /** Records a new order to a bank; the write that carries it also publishes it. */
 export function dispatch(tx: Transaction, banco: BancoId, rail: Rail, now: string): Transaction {
   const next = nextVersion(tx, now);
-  next.attempts.push({ n: tx.attempts.length + 1, banco, rail, dispatchedAt: now, dispatchVersion: next.version });
-  next.bancoUsado = banco;
-  next.rail = rail;
-  return next;
+  const attempt: Attempt = { n: tx.attempts.length + 1, banco, rail, dispatchedAt: now, dispatchVersion: next.version };
+  return { ...next, attempts: [...tx.attempts, attempt], bancoUsado: banco, rail };
 }
 
 export function resolveAttempt(
@@ -70,62 +55,50 @@ export function resolveAttempt(
   outcome: NonNullable<Transaction['attempts'][number]['outcome']>,
   now: string,
 ): Transaction {
-  const next = nextVersion(tx, now);
-  const i = next.attempts.findIndex((a) => a.n === n);
-  const attempt = next.attempts[i];
-  if (!attempt) throw new Error(`transaction ${tx.id} has no attempt ${n}`);
-  // Written out, not `{ ...attempt, outcome }`: a spread that adds keys gives each object a hidden
-  // class of its own. `Required` makes a
-  // field added to `Attempt` a compile error here rather than a field this edit drops.
-  next.attempts[i] = {
-    n: attempt.n,
-    banco: attempt.banco,
-    rail: attempt.rail,
-    dispatchedAt: attempt.dispatchedAt,
-    dispatchVersion: attempt.dispatchVersion,
-    outcome,
-    resolvedAt: now,
-  } satisfies Required<Attempt>;
-  return next;
+  if (!tx.attempts.some((a) => a.n === n)) throw new Error(`transaction ${tx.id} has no attempt ${n}`);
+  return {
+    ...nextVersion(tx, now),
+    attempts: tx.attempts.map((a) => (a.n === n ? { ...a, outcome, resolvedAt: now } : a)),
+  };
 }
 
 export function requestStatus(tx: Transaction, now: string): Transaction {
   const next = nextVersion(tx, now);
-  next.statusChecks = tx.statusChecks + 1;
-  next.lastStatusAt = now;
-  next.statusQuery = { seq: next.statusChecks, requestedVersion: next.version };
-  return next;
+  const statusChecks = tx.statusChecks + 1;
+  return { ...next, statusChecks, lastStatusAt: now, statusQuery: { seq: statusChecks, requestedVersion: next.version } };
 }
 
 /** Closes the outstanding status query, keeping what the bank said as evidence. */
 export function clearStatus(tx: Transaction, outcome: BankOutcome, now: string): Transaction {
-  const next = nextVersion(tx, now);
-  next.evidence = [
-    ...(tx.evidence ?? []),
-    { at: now, source: 'status_query', seq: tx.statusQuery?.seq ?? 0, outcome: outcome.type, raw: outcome.raw },
-  ];
-  next.statusQuery = null;
-  return next;
+  return {
+    ...nextVersion(tx, now),
+    evidence: [
+      ...(tx.evidence ?? []),
+      { at: now, source: 'status_query', seq: tx.statusQuery?.seq ?? 0, outcome: outcome.type, raw: outcome.raw },
+    ],
+    statusQuery: null,
+  };
 }
 
 export function flagForReview(tx: Transaction, reason: string, now: string): Transaction {
-  const next = nextVersion(tx, now);
-  next.review = { since: now, reason };
-  return next;
+  return { ...nextVersion(tx, now), review: { since: now, reason } };
 }
 
 /** Applies several edits as one write (one version step), keeping the history's versions right. */
 export function asOneWrite(before: Transaction, after: Transaction): Transaction {
   const steps = after.version - before.version;
   if (steps <= 1) return after;
-  const merged = { ...after };
   const version = before.version + 1;
-  merged.version = version;
   // Entries made by these edits are renumbered as copies: `after` is an input too.
-  merged.history = after.history.map((h) => (h.version > before.version ? { ...h, version } : h));
-  merged.attempts = after.attempts.map((a) => (a.dispatchVersion > before.version ? { ...a, dispatchVersion: version } : a));
-  if (merged.statusQuery && merged.statusQuery.requestedVersion > before.version) {
-    merged.statusQuery = { ...merged.statusQuery, requestedVersion: version };
-  }
-  return merged;
+  const statusQuery =
+    after.statusQuery && after.statusQuery.requestedVersion > before.version
+      ? { ...after.statusQuery, requestedVersion: version }
+      : after.statusQuery;
+  return {
+    ...after,
+    version,
+    history: after.history.map((h) => (h.version > before.version ? { ...h, version } : h)),
+    attempts: after.attempts.map((a) => (a.dispatchVersion > before.version ? { ...a, dispatchVersion: version } : a)),
+    statusQuery,
+  };
 }
