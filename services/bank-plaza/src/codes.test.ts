@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { MOTIVOS_RECHAZO, orderOutcome, orderRuleConflicts, statusOutcome } from '@switch/shared';
-import { classify, ISO_CODES, isoCodeIn, PLAZA_CODES } from './codes';
+import { ISO20022_CODES, MOTIVOS_RECHAZO, orderOutcome, orderRuleConflicts, statusOutcome } from '@switch/shared';
+import { classify, isoCodeIn, PLAZA_CODES } from './codes';
 
 const ISO_5_2 = [
   'ACCP',
@@ -34,7 +34,7 @@ const ISO_5_2 = [
 
 describe('code table', () => {
   it('gives every rejection a motivo of SPEC 7.2', () => {
-    for (const [code, entry] of Object.entries({ ...PLAZA_CODES, ...ISO_CODES })) {
+    for (const [code, entry] of Object.entries({ ...PLAZA_CODES, ...ISO20022_CODES })) {
       if (entry.meaning === 'rejected' || entry.meaning === 'not_processed') {
         expect(MOTIVOS_RECHAZO, code).toContain(entry.motivo);
       }
@@ -57,10 +57,10 @@ describe('code table', () => {
   });
 
   it('covers every ISO 20022 code of PROTOCOLS §5.2', () => {
-    for (const code of ISO_5_2) expect(ISO_CODES[code], code).toBeDefined();
-    expect(ISO_CODES.AM04!.motivo).toBe('SALDO_INSUFICIENTE');
-    expect(ISO_CODES.TKCM!.motivo).toBe('OTP_INVALIDO');
-    expect(ISO_CODES.AB07!.motivo).toBe('BANCO_NO_DISPONIBLE');
+    for (const code of ISO_5_2) expect(ISO20022_CODES[code], code).toBeDefined();
+    expect(ISO20022_CODES.AM04!.motivo).toBe('SALDO_INSUFICIENTE');
+    expect(ISO20022_CODES.TKCM!.motivo).toBe('OTP_INVALIDO');
+    expect(ISO20022_CODES.AB07!.motivo).toBe('BANCO_NO_DISPONIBLE');
   });
 
   it('knows no meaning for an unlisted code (the kit reads it as unknown, never a rejection)', () => {

@@ -29,9 +29,6 @@ export const PLAZA_CODES: CodeTable = {
   [GENERIC_REJECTION]: ISO20022_CODES.RJCT!,
 };
 
-/** Kept under the old name for readers of the table: the CCE's ISO 20022 codes, shared by every bank. */
-export const ISO_CODES = ISO20022_CODES;
-
 export interface Classified {
   /** The code the meaning was taken from (the Plaza code, or the ISO reason behind a generic one). */
   code: string;

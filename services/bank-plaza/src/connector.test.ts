@@ -14,8 +14,8 @@ import {
   type TokenBody,
 } from '@switch/shared';
 import { startEmulator, type Emulator } from '../emulator';
-import { memoryReferenceBook } from '@switch/shared';
-import { ISO_CODES, PLAZA_CODES } from './codes';
+import { ISO20022_CODES, memoryReferenceBook } from '@switch/shared';
+import { PLAZA_CODES } from './codes';
 import { BancoPlazaConnector, type BancoPlazaOptions } from './connector';
 
 const credentials = { apiKey: 'plaza-key', apiSecret: 'plaza-secret' };
@@ -238,7 +238,7 @@ describe('rejections keep the bank answer', () => {
     expect(emu.controls.orderCount()).toBe(orders);
   });
 
-  const isoRejections = Object.entries(ISO_CODES).filter(([c, e]) => e.meaning === 'rejected' && c !== 'RJCT');
+  const isoRejections = Object.entries(ISO20022_CODES).filter(([c, e]) => e.meaning === 'rejected' && c !== 'RJCT');
   it.each(isoRejections)('CCE reason %s → its motivo', async (code, entry) => {
     emu.controls.rejectNext(1, code);
     const outcome = await plaza.execute(pagar(20, beneficiaryAccount, 'credito_inmediato'));

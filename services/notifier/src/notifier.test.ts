@@ -184,7 +184,7 @@ describe('notifier: signed webhooks from a durable queue', () => {
     expect(hook.got.map((g) => JSON.parse(g.body).data.id)).toEqual(['txn_d']);
   });
 
-  it('skips the events whose webhook header names none, undecoded, and judges a header-less one (an earlier router) by its payload', async () => {
+  it('skips the events whose webhook header names none, undecoded, and judges a header-less one by its payload', async () => {
     const { bus, store, hook } = await setup();
     const notifier = await startNotifier({ bus, store, log, config });
     cleanup.push(notifier.stop);

@@ -67,7 +67,7 @@ export const TOPICS = {
   /** The previous inbox: the router drains it (a rolling upgrade's leftovers); nothing publishes to it. */
   routerInboxV1: work('switch.router.inbox.v1', RouterInboxMessageV1),
   transactions: work('switch.transactions.events.v1', TransactionEventMessage),
-  /** Read replies (balance, statement) to the asking instance, keyed by its id (v1 was read whole by every instance). */
+  /** Read replies (balance, statement) to the asking instance, keyed by its id. */
   gatewayReplies: topic('switch.gateway.replies.v2', GatewayReplyMessage, REPLY_PARTITIONS, true),
   /** Operation answers to the gateway that asked, keyed by its instance id (docs/decisions/0016-answers-to-the-asking-gateway.md). */
   gatewayAnswers: topic('switch.gateway.answers.v1', GatewayAnswerMessage, REPLY_PARTITIONS, true),
@@ -89,7 +89,7 @@ export function bankRequests(banco: BancoId): Topic<typeof BankRequestMessage> {
 /**
  * The header carrying a bank request's mode (`live`, `test`): a bank's connector process serves one
  * mode's requests and skips the other's without decoding them (`SubscribeOptions.only`). A request
- * published without it is decoded and judged by its payload, as before the header existed.
+ * published without it is decoded and judged by its payload (`SubscribeOptions.only`).
  */
 export const BANK_REQUEST_MODE_HEADER = 'switch-mode';
 
@@ -101,7 +101,7 @@ export function bankRequestHeaders(request: Static<typeof BankRequestMessage>): 
 /**
  * The header carrying the webhook a transaction event calls for (`transaccion.liquidada`, …) or
  * `none`: the notifier skips the events that call for none without decoding them (`SubscribeOptions.only`).
- * An event published without it (a router of an earlier release) is decoded and judged by its payload.
+ * An event published without it is decoded and judged by its payload (`SubscribeOptions.only`).
  */
 export const TRANSACTION_WEBHOOK_HEADER = 'switch-webhook';
 

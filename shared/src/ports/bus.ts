@@ -32,9 +32,10 @@ export interface SubscribeOptions {
    */
   key?: string;
   /**
-   * Only the messages whose header `header` is one of `values`, and those without that header (their
-   * publisher predates it). The others are skipped, as handled, before their payload is decoded: how a
-   * bank's live connector passes over the test-mode orders its topic also carries.
+   * Only the messages whose header `header` is one of `values`, and those without that header: the
+   * filter saves decoding and never drops a message it cannot place. The others are skipped, as
+   * handled, before their payload is decoded: how a bank's live connector passes over the test-mode
+   * orders its topic also carries.
    */
   only?: HeaderFilter;
 }
