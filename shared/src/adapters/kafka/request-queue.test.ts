@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 
 // The queue is private to kafkajs; this test reaches it to prove that patches/kafkajs+2.2.4.patch is
 // applied to the installed copy (postinstall runs patch-package).
-const RequestQueue = createRequire(import.meta.url)('kafkajs/src/network/requestQueue') as new (options: object) => Queue;
+const RequestQueue = createRequire(__filename)('kafkajs/src/network/requestQueue') as new (options: object) => Queue;
 
 type Queue = {
   pending: unknown[];
