@@ -146,9 +146,17 @@ export function newTransaction(fields: {
   relatedId: string | null;
   now: string;
 }): Transaction {
-  const { now, ...identity } = fields;
+  const { now } = fields;
+  // Field by field: built as `{ ...fields, … }` it cost 25 µs a call instead of 0.2 (V8), about 5 % of
+  // the embedded switch's CPU per payout (docs/decisions/0141-no-tuning-in-the-domain.md).
   return {
-    ...identity,
+    id: fields.id,
+    merchantId: fields.merchantId,
+    mode: fields.mode,
+    idempotencyKey: fields.idempotencyKey,
+    fingerprint: fields.fingerprint,
+    request: fields.request,
+    relatedId: fields.relatedId,
     kind: fields.request.kind,
     estado: null,
     bancoUsado: null,
