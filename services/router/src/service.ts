@@ -46,13 +46,6 @@ export async function startRouter(deps: {
     { group: 'router' },
     measured('router', TOPICS.routerInbox.name, ({ value, epoch }) => actor.handle(value, epoch)),
   );
-  // The previous inbox version, drained: what a gateway, worker or reconciler of the previous release
-  // left there during a rolling upgrade is still acted on (its messages are a subset of v2's).
-  const legacy: Subscription = await deps.bus.subscribe(
-    TOPICS.routerInboxV1,
-    { group: 'router' },
-    measured('router', TOPICS.routerInboxV1.name, ({ value }) => actor.handle(value)),
-  );
   const intervalMs = deps.relayIntervalMs ?? 1_000;
   const graceMs = deps.relayGraceMs ?? 10_000;
   let relaying: Promise<unknown> = Promise.resolve();
@@ -74,7 +67,6 @@ export async function startRouter(deps: {
       clearInterval(timer);
       await relaying;
       await subscription.close();
-      await legacy.close();
       await healthSubscription.close();
     },
   };

@@ -6,7 +6,6 @@ import {
   GatewayReplyMessage,
   MerchantChangeMessage,
   RouterInboxMessage,
-  RouterInboxMessageV1,
   TransactionEventMessage,
 } from './messages';
 import { BANCOS, type BancoId } from '../domain/bancos';
@@ -63,8 +62,6 @@ function partitionsFromEnv(raw: string | undefined): number {
 
 export const TOPICS = {
   routerInbox: topic('switch.router.inbox.v2', RouterInboxMessage, WORK_PARTITIONS),
-  /** The previous inbox: the router drains it (a rolling upgrade's leftovers); nothing publishes to it. */
-  routerInboxV1: topic('switch.router.inbox.v1', RouterInboxMessageV1, WORK_PARTITIONS),
   transactions: topic('switch.transactions.events.v1', TransactionEventMessage, WORK_PARTITIONS),
   /** Read replies (balance, statement) to the asking instance, keyed by its id (v1 was read whole by every instance). */
   gatewayReplies: topic('switch.gateway.replies.v2', GatewayReplyMessage, REPLY_PARTITIONS, true),

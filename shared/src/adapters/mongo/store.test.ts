@@ -117,49 +117,6 @@ describe('MongoStore specifics', () => {
     expect((await stores[0]!.deliveries.get(d.id))?.attempts).toStrictEqual(attempts);
   });
 
-  it('reads records written before whole-read fields were text: escaped keys and wrapped arrays, as documents', async () => {
-    const { database, stores } = await replicas(1);
-    const raw = JSON.parse('{"a.b":1,"$set":{"$inc":2},"m":[[1],[2,[3]]],"__proto__":{"x.y":1}}');
-    const escaped = JSON.parse(
-      '{"a%2Eb":1,"%24set":{"%24inc":2},"m":[{"%array":[1]},{"%array":[2,{"%array":[3]}]}],"__proto__":{"x%2Ey":1}}',
-    );
-    const tx = sampleTransaction({
-      raw,
-      history: [{ from: null, to: 'ACEPTADA', at: '2020-01-01T00:00:00.000Z', cause: 'bank_outcome', version: 1, motivo: null, raw }],
-    });
-    const { id, ...fields } = tx;
-    const earlier = {
-      _id: id,
-      ...fields,
-      raw: escaped,
-      history: [{ ...tx.history[0], raw: escaped }],
-      _due: tx.nextCheckAt !== null,
-      _unannounced: tx.announcedVersion < tx.version,
-      _rev: 1,
-    };
-    const db = admin!.db(database);
-    await db.collection('transactions').insertOne(earlier as never);
-    expect(await stores[0]!.transactions.get(tx.id)).toStrictEqual(tx);
-    // And its next write stores it as text.
-    expect(await stores[0]!.transactions.replace({ ...tx, version: tx.version + 1 }, tx.version)).toBe(true);
-    expect(typeof (await db.collection('transactions').findOne({ _id: tx.id as never }))!.raw).toBe('string');
-    expect((await stores[0]!.transactions.get(tx.id))?.raw).toStrictEqual(raw);
-
-    const outcome = { type: 'settled', referencia: 'R1', endtoend: null, raw };
-    await db.collection('bank_orders').insertOne({
-      _id: 'txn_x#1',
-      txnId: 'txn_x',
-      attempt: 1,
-      banco: 'bnc',
-      orderRef: 'o1',
-      claimedBy: 'w1',
-      claimedAt: '2020-01-01T00:00:00.000Z',
-      outcome: { type: 'settled', referencia: 'R1', endtoend: null, raw: escaped },
-      recordedAt: '2020-01-01T00:00:01.000Z',
-    } as never);
-    expect((await stores[0]!.bankOrders.get('txn_x#1'))?.outcome).toStrictEqual(outcome);
-  });
-
   it('20 parallel claims of one scope from 4 replicas: exactly one winner', async () => {
     const { stores } = await replicas(4);
     for (let round = 0; round < 5; round++) {
