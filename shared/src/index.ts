@@ -22,6 +22,8 @@ export * from './domain/idempotency';
 export * from './domain/resultado';
 export * from './ports/bus';
 export * from './ports/store';
+export * from './ports/transaction-log';
+export * from './ports/transaction-reads';
 export * from './ports/bank';
 export * from './adapters/memory/bus';
 export * from './adapters/memory/store';

@@ -7,10 +7,9 @@ import {
   type RiskPolicy,
   type Logger,
   type RoutingTable,
-  type Store,
   type Subscription,
 } from '@switch/shared';
-import { TransactionActor } from './actor';
+import { TransactionActor, type RouterStore } from './actor';
 
 export interface RouterHandle {
   actor: TransactionActor;
@@ -26,7 +25,7 @@ export interface RouterHandle {
  */
 export async function startRouter(deps: {
   bus: Bus;
-  store: Store;
+  store: RouterStore;
   routing: RoutingTable;
   log: Logger;
   risk?: RiskPolicy;
@@ -44,7 +43,7 @@ export async function startRouter(deps: {
   const subscription: Subscription = await deps.bus.subscribe(
     TOPICS.routerInbox,
     { group: 'router' },
-    measured('router', TOPICS.routerInbox.name, ({ value, epoch }) => actor.handle(value, epoch)),
+    measured('router', TOPICS.routerInbox.name, ({ value }) => actor.handle(value)),
   );
   const intervalMs = deps.relayIntervalMs ?? 1_000;
   const graceMs = deps.relayGraceMs ?? 10_000;

@@ -3,6 +3,10 @@ import type { EstadoTransaccion } from '../domain/estados';
 import type { BankOutcome, OperationKind, Transaction } from '../domain/operation';
 import type { BancoId } from '../domain/bancos';
 import type { WebhookEvent } from '../contracts/webhook';
+import type { PageCursor, TransactionReads } from './transaction-reads';
+import type { TransactionLog } from './transaction-log';
+
+export type { DueCursor, PageCursor, TransactionFilter } from './transaction-reads';
 
 export interface Merchant {
   id: string;
@@ -54,29 +58,6 @@ export interface WebhookEndpoint {
 export type WebhookEndpointPatch = Partial<
   Pick<WebhookEndpoint, 'events' | 'sealedSecret' | 'previousSecret' | 'active' | 'deletedAt' | 'updatedAt'>
 >;
-
-/**
- * The filters of a merchant's transaction list (GET /switch/v1/transacciones, the panel): always one
- * merchant and one mode; each other field narrows when given. `desde`/`hasta` bound `createdAt`
- * (ISO 8601 instants, `hasta` exclusive).
- */
-export interface TransactionFilter {
-  merchantId: string;
-  mode: Mode;
-  kind?: OperationKind;
-  estado?: EstadoTransaccion;
-  banco?: BancoId;
-  desde?: string;
-  hasta?: string;
-  id?: string;
-  idempotencyKey?: string;
-}
-
-/** Where a newest-first page stopped: the last item's creation time and id. */
-export interface PageCursor {
-  createdAt: string;
-  id: string;
-}
 
 export const PANEL_ROLES = ['owner', 'developer', 'viewer'] as const;
 export type PanelRole = (typeof PANEL_ROLES)[number];
@@ -249,12 +230,6 @@ export interface BankOrderRecord {
   recordedAt: string | null;
 }
 
-/** Where a walk of due transactions stopped: the last one's due time and id. */
-export interface DueCursor {
-  at: string;
-  id: string;
-}
-
 export const bankOrderId = (txnId: string, attempt: number): string => `${txnId}#${attempt}`;
 
 export type BankOrderClaim = { claimed: true } | { claimed: false; existing: BankOrderRecord };
@@ -272,7 +247,7 @@ export class DuplicateRecord extends Error {
 
 /**
  * Durable state. Guarantees every adapter keeps (shared/test/store-contract.ts): reads return copies;
- * `claim` is atomic (exactly one of concurrent claims of a scope wins); `transactions.replace` writes
+ * `claim` is atomic (exactly one of concurrent claims of a scope wins); `transactionLog.commit` writes
  * only when the stored version is the expected one, so two writers can never both win.
  */
 export interface Store {
@@ -328,29 +303,8 @@ export interface Store {
      */
     release(originalId: string, reversoId: string): Promise<boolean>;
   };
-  transactions: {
-    /** Inserts a new transaction; `false` when one with that id exists already. */
-    insert(tx: Transaction): Promise<boolean>;
-    get(id: string): Promise<Transaction | null>;
-    /** Writes `tx` only if the stored version is `expectedVersion` (optimistic concurrency). */
-    replace(tx: Transaction, expectedVersion: number): Promise<boolean>;
-    /**
-     * Records that `version` was announced, if it is still the stored version: a mark, not a new
-     * version (one plain update, no compare-and-set of the whole record).
-     */
-    markAnnounced(id: string, version: number): Promise<void>;
-    /** Transactions whose stored version is not marked announced, written at or before `before`, least recently written first (the outbox relay). */
-    listUnannounced(before: string, limit: number): Promise<Transaction[]>;
-    /** Oldest first. */
-    listByEstado(estados: EstadoTransaccion[], limit: number): Promise<Transaction[]>;
-    /**
-     * Transactions whose `nextCheckAt` is at or before `now`, earliest first (ties by id), starting
-     * after `after` when given: the reconciler's walk, by an index.
-     */
-    listDue(now: string, limit: number, after?: DueCursor): Promise<Transaction[]>;
-    /** One merchant's transactions of one mode matching `filter`, newest first (ties by id), after `after` when given. */
-    listForMerchant(filter: TransactionFilter, limit: number, after?: PageCursor): Promise<Transaction[]>;
-  };
+  transactions: TransactionReads;
+  transactionLog: TransactionLog;
   bankOrders: {
     /** Atomic: of concurrent claims of one id, exactly one wins; the others get the record as it is. */
     claim(record: BankOrderRecord): Promise<BankOrderClaim>;
