@@ -20,6 +20,7 @@ import {
   type BankConnector,
   type BankOutcome,
   type BankRequestMessage,
+  type DeliveryMarks,
   type ExecuteOrder,
   type OperationRequest,
   type RouterInboxMessage,
@@ -192,6 +193,13 @@ async function get(h: Harness, id: string): Promise<Transaction> {
   return tx;
 }
 
+/** What the log keeps beside the record: outbox mark, the message that wrote it, who awaits the answer. */
+async function marksOf(h: Harness, id: string): Promise<DeliveryMarks> {
+  const logged = await h.store.transactionLog.load(id);
+  if (!logged) throw new Error(`transaction ${id} not logged`);
+  return logged.marks;
+}
+
 describe('TransactionActor', () => {
   it('creates exactly one transaction and one bank order when the same execute is handled 3 times', async () => {
     const h = await harness();
@@ -257,7 +265,7 @@ describe('TransactionActor', () => {
     expect(again.history).toHaveLength(1);
     // A final state is written with its own mark. A redelivery of the message that made it repeats its
     // announcement (the same version: receivers dedupe by id and version), never a new write.
-    expect(after.announcedVersion).toBe(after.version);
+    expect((await marksOf(h, msg.txnId)).announcedVersion).toBe(after.version);
     expect(h.events.slice(eventsAfterFirst).map((e) => e.version)).toEqual([after.version, after.version]);
     expect(again).toEqual(after);
     // An answer for an attempt that never existed is ignored too.
@@ -429,14 +437,14 @@ describe('TransactionActor', () => {
       // will never come back (dead-lettered, or a redrive that never happens).
       await expect(unannouncing(h).handle(msg)).rejects.toThrow('broker unreachable');
       const stored = await get(h, msg.txnId);
-      expect(stored.announcedVersion).toBeLessThan(stored.version);
+      expect((await marksOf(h, msg.txnId)).announcedVersion).toBeLessThan(stored.version);
       // Written after `before`: still its handler's to announce.
       expect(await h.actor.relay(new Date(Date.parse(stored.updatedAt) - 1).toISOString())).toBe(0);
       expect(await h.actor.relay(new Date(Date.parse(stored.updatedAt) + 1).toISOString())).toBe(1);
       await h.settle();
       expect(h.executes()).toEqual([expect.objectContaining({ attempt: 1, orderRef: `${msg.txnId}-1` })]);
       expect(h.events.map((e) => e.version)).toEqual([stored.version]);
-      expect((await get(h, msg.txnId)).announcedVersion).toBe(stored.version);
+      expect((await marksOf(h, msg.txnId)).announcedVersion).toBe(stored.version);
       // Marked: the next round has nothing to do.
       expect(await h.actor.relay(new Date(Date.now() + 60_000).toISOString())).toBe(0);
       await expectNoDeadLetters(h);
@@ -454,7 +462,8 @@ describe('TransactionActor', () => {
       // The LIQUIDADA write is persisted, then its announcement fails (a broker gone, or a crash).
       await expect(unannouncing(h).handle(result)).rejects.toThrow('broker unreachable');
       const stored = await get(h, msg.txnId);
-      expect(stored).toMatchObject({ estado: 'LIQUIDADA', version: dispatched.version + 1, announcedVersion: dispatched.version + 1 });
+      expect(stored).toMatchObject({ estado: 'LIQUIDADA', version: dispatched.version + 1 });
+      expect((await marksOf(h, msg.txnId)).announcedVersion).toBe(dispatched.version + 1);
       // The relay has nothing to do for it, now or ever: the message that made it is its keeper.
       expect(await h.actor.relay(new Date(Date.now() + 3_600_000).toISOString())).toBe(0);
       h.events.length = 0;
@@ -605,17 +614,15 @@ describe('the token of a cobrar, and answers to the asking gateway', () => {
     await h.settle();
     // The dispatch write waits on the bank: nobody is answered yet.
     expect(got['gw-a']).toEqual([]);
-    expect((await get(h, msg.txnId)).replyTo).toEqual(['gw-a']);
-    // A repeat at gateway C while the order is in flight: its address is recorded (a bookkeeping
-    // write, no order sent again); one from A again changes nothing.
+    expect((await marksOf(h, msg.txnId)).replyTo).toEqual(['gw-a']);
+    // A repeat at gateway C while the order is in flight: its address is recorded in the log (no new
+    // version of the record, no order sent again); one from A again changes nothing.
     const before = await get(h, msg.txnId);
     await h.bus.publish(TOPICS.routerInbox, msg.txnId, { ...msg, replyTo: 'gw-c' });
     await h.bus.publish(TOPICS.routerInbox, msg.txnId, msg);
     await h.settle();
-    const recorded = await get(h, msg.txnId);
-    expect(recorded.replyTo).toEqual(['gw-a', 'gw-c']);
-    expect(recorded.version).toBe(before.version + 1);
-    expect(recorded.attempts).toEqual(before.attempts);
+    expect((await marksOf(h, msg.txnId)).replyTo).toEqual(['gw-a', 'gw-c']);
+    expect(await get(h, msg.txnId)).toEqual(before);
     expect(h.executes()).toHaveLength(1);
     await h.bankResult(msg.txnId, 1, { type: 'accepted', pending: false, referencia: 'R1', endtoend: null, raw: {} });
     expect(states('gw-a')).toEqual([['gw-a', msg.txnId, 'ACEPTADA']]);
@@ -623,7 +630,7 @@ describe('the token of a cobrar, and answers to the asking gateway', () => {
     // A /consultar at gateway B writes a status query: B's address rides on it, and the outcome goes to all three.
     await h.bus.publish(TOPICS.routerInbox, msg.txnId, { type: 'query', txnId: msg.txnId, replyTo: 'gw-b' });
     await h.settle();
-    expect((await get(h, msg.txnId)).replyTo).toEqual(['gw-a', 'gw-c', 'gw-b']);
+    expect((await marksOf(h, msg.txnId)).replyTo).toEqual(['gw-a', 'gw-c', 'gw-b']);
     await h.bankResult(msg.txnId, 1, settled, 'status');
     expect(got['gw-a']!.map((a) => a.event.resultado?.estado)).toEqual(['ACEPTADA', 'LIQUIDADA']);
     expect(got['gw-c']!.map((a) => a.event.resultado?.estado)).toEqual(['ACEPTADA', 'LIQUIDADA']);
@@ -639,8 +646,8 @@ describe('the token of a cobrar, and answers to the asking gateway', () => {
   });
 });
 
-describe('TransactionActor: reads it does not need', () => {
-  const accepted: BankOutcome = { type: 'accepted', pending: true, referencia: 'R1', endtoend: null, raw: { codigo: 'PEND' } };
+describe('TransactionActor: what an order carries', () => {
+  const _accepted: BankOutcome = { type: 'accepted', pending: true, referencia: 'R1', endtoend: null, raw: { codigo: 'PEND' } };
   const actorOn = (bus: MemoryBus, store: MemoryStore) => new TransactionActor({ bus, store, routing: TWO_BANKS, log });
   const setup = () => {
     const bus = new MemoryBus();
@@ -649,60 +656,12 @@ describe('TransactionActor: reads it does not need', () => {
     const reads = vi.spyOn(store.transactions, 'get');
     return { bus, store, reads };
   };
-  const result = (txnId: string, outcome: BankOutcome, op: 'execute' | 'status' = 'execute'): RouterInboxMessage => ({
+  const _result = (txnId: string, outcome: BankOutcome, op: 'execute' | 'status' = 'execute'): RouterInboxMessage => ({
     type: 'bank_result',
     txnId,
     attempt: 1,
     op,
     outcome,
-  });
-
-  it('a payout handled within one assignment epoch reads no transaction; a new epoch reads the store', async () => {
-    const { bus, store, reads } = setup();
-    const actor = actorOn(bus, store);
-    const msg = executeOf(pagar('credito_inmediato'));
-    await actor.handle(msg, 7);
-    await actor.handle(result(msg.txnId, accepted), 7);
-    expect(reads).not.toHaveBeenCalled();
-    expect((await store.transactions.get(msg.txnId))?.estado).toBe('ACEPTADA');
-    const before = (await store.transactions.get(msg.txnId))!.version;
-    reads.mockClear();
-    await actor.handle({ type: 'query', txnId: msg.txnId }, 8); // after a rebalance: read first
-    expect(reads).toHaveBeenCalledWith(msg.txnId);
-    expect((await store.transactions.get(msg.txnId))!.version).toBe(before + 1);
-  });
-
-  it('a remembered state another writer has passed loses the compare-and-set, is forgotten, and the retry reads', async () => {
-    const { bus, store } = setup();
-    const a = actorOn(bus, store);
-    const b = actorOn(bus, store);
-    const msg = executeOf(pagar('credito_inmediato'));
-    await a.handle(msg, 1);
-    // Another router (as after a rebalance this one did not see) applies the bank's answer.
-    await b.handle(result(msg.txnId, accepted));
-    // The first, still in what it believes is the same epoch, gets the same answer with its old copy: refused.
-    await expect(a.handle(result(msg.txnId, accepted), 1)).rejects.toThrow(/changed since version/);
-    expect(a.written.get(msg.txnId, 1)).toBeUndefined();
-    await a.handle(result(msg.txnId, accepted), 1); // the bus's retry reads, and finds it applied
-    const tx = await store.transactions.get(msg.txnId);
-    expect(tx?.estado).toBe('ACEPTADA');
-    expect(tx?.history.map((h) => h.to)).toEqual(['ACEPTADA']);
-  });
-
-  it('an execute redelivered to a router that remembers nothing finds the transaction by its failed insert: one order', async () => {
-    const { bus, store, reads } = setup();
-    const orders: string[] = [];
-    await bus.subscribe(bankRequests('bnc'), { group: 'probe' }, async ({ value }) => {
-      orders.push(value.op === 'execute' ? value.orderRef : `${value.op}?`);
-    });
-    const msg = executeOf(pagar());
-    await actorOn(bus, store).handle(msg, 1);
-    expect(reads).not.toHaveBeenCalled();
-    await actorOn(bus, store).handle(msg, 2);
-    expect(reads).toHaveBeenCalledTimes(1);
-    await bus.drained();
-    expect(new Set(orders)).toEqual(new Set([`${msg.txnId}-1`]));
-    expect((await store.transactions.get(msg.txnId))?.attempts).toHaveLength(1);
   });
 
   it("an order carries its mode in a header, which the other mode's connector skips it by (bus contract: header filter)", async () => {
@@ -713,7 +672,7 @@ describe('TransactionActor: reads it does not need', () => {
       modes.push(headers[BANK_REQUEST_MODE_HEADER]);
     });
     const msg = executeOf(pagar());
-    await actorOn(bus, store).handle(msg, 1);
+    await actorOn(bus, store).handle(msg);
     await bus.drained();
     expect(modes).toEqual([msg.mode]);
   });
@@ -838,7 +797,7 @@ describe("TransactionActor with bank workers: live money moves only through the 
     created.merchantId = 'acme';
     created.merchantAccounts = [{ banco: 'bancaribe', cuenta: '00000000000000000000', telefono: null }];
     const tx = dispatch(created, 'banco_plaza', 'pago_movil', created.createdAt);
-    await store.transactions.insert(tx);
+    await store.transactionLog.commit(tx, null, { announcedVersion: tx.version, writtenBy: null, replyTo: [] });
     const order = effectsOf(tx, null).bank!;
     expect(order.message).not.toHaveProperty('account');
     await bus.publish(bankRequests(order.banco), tx.id, order.message);

@@ -128,33 +128,38 @@ export class TransactionActor {
   }
 
   /**
-   * A message that changes nothing. If it made the stored version, this is its redelivery after a
-   * failed announcement or a crash: the inbox is the outbox (the offset of the message that made a
-   * write is committed only after its announcement), so announcing the stored state again is what
-   * repairs a lost one (DESIGN rule 1: re-announce, never re-execute). Receivers dedupe. A final state
-   * carries its own mark (committed with it), so for it the mark says nothing.
-   * A gateway's command is answered from the stored state when the answer was given already (its
-   * command came after the outcome); while the answer is still to come (a repeat of the key at another
-   * gateway while the order is in flight, a /consultar while a status query is out) its address is
-   * recorded in the log, so the answer reaches that gateway too and a repeat gets the very answer the
-   * first caller gets (DESIGN rule 5).
+   * A message that changes nothing. A gateway's command while the answer is still to come (a repeat of
+   * the key at another gateway while the order is in flight, a /consultar while a status query is out)
+   * is a new waiter: its address is recorded in the log, so the answer reaches that gateway too and a
+   * repeat gets the very answer the first caller gets (DESIGN rule 5). It is no redelivery of the
+   * message that made the stored version (that one's address is recorded), and it is handled only
+   * after every earlier message of the transaction was committed, each after its announcement: the
+   * stored version was announced, and its mark rides on the same write.
+   * Otherwise, if this message made the stored version, this is its redelivery after a failed
+   * announcement or a crash: the inbox is the outbox (the offset of the message that made a write is
+   * committed only after its announcement), so announcing the stored state again is what repairs a
+   * lost one (DESIGN rule 1: re-announce, never re-execute). Receivers dedupe. A final state carries
+   * its own mark (committed with it), so for it the mark says nothing. A gateway asking about an
+   * operation whose answer was given already is answered from the stored state.
    */
   private async unchanged({ tx, marks, stored, related }: Loaded, message: RouterInboxMessage, why: string): Promise<void> {
     const { store, bus, log } = this.deps;
     if (message.type === 'bank_result') log.debug({ txnId: tx.id, why }, 'bank result changes nothing');
     if (!stored) return;
+    const address = replyAddressOf(message);
+    if (address && !settledForReply(tx) && !marks.replyTo.includes(address)) {
+      const waiting = { ...marks, announcedVersion: tx.version, replyTo: withReplyAddress(marks.replyTo, address) };
+      if (!(await store.transactionLog.updateMarks(tx.id, tx.version, waiting))) {
+        throw new OptimisticConflict(`transaction ${tx.id} changed since version ${tx.version}`);
+      }
+      return;
+    }
     if (marks.writtenBy === messageKey(message) && (isFinal(tx.estado) || marks.announcedVersion < tx.version)) {
       await this.releaseOriginal(tx);
       await announce(bus, tx, effectsOf(tx, related), marks.replyTo);
       if (!isFinal(tx.estado)) await store.transactionLog.markAnnounced(tx.id, tx.version);
     }
-    const address = replyAddressOf(message);
-    if (!address) return;
-    if (settledForReply(tx)) return answer(bus, address, effectsOf(tx, related).event);
-    if (marks.replyTo.includes(address)) return;
-    if (!(await store.transactionLog.awaitAnswer(tx.id, tx.version, withReplyAddress(marks.replyTo, address)))) {
-      throw new OptimisticConflict(`transaction ${tx.id} changed since version ${tx.version}`);
-    }
+    if (address && settledForReply(tx)) await answer(bus, address, effectsOf(tx, related).event);
   }
 
   /**
@@ -165,7 +170,11 @@ export class TransactionActor {
    * message, which is committed only after announcing it and, if the announcement fails or the process
    * dies first, comes back and announces it again (`unchanged`). No relay needed.
    */
-  private async commit({ tx, marks, stored }: Loaded, message: RouterInboxMessage, decision: Extract<Decision, { next: Transaction }>): Promise<string[]> {
+  private async commit(
+    { tx, marks, stored }: Loaded,
+    message: RouterInboxMessage,
+    decision: Extract<Decision, { next: Transaction }>,
+  ): Promise<string[]> {
     const { store } = this.deps;
     const { next } = decision;
     const address = replyAddressOf(message);
@@ -189,7 +198,9 @@ export class TransactionActor {
       });
     }
     if (!(await store.transactionLog.commit(next, stored ? tx.version : null, written))) {
-      throw new OptimisticConflict(stored ? `transaction ${tx.id} changed since version ${tx.version}` : `transaction ${tx.id} created concurrently`);
+      throw new OptimisticConflict(
+        stored ? `transaction ${tx.id} changed since version ${tx.version}` : `transaction ${tx.id} created concurrently`,
+      );
     }
     if (!stored) metrics.operationsStarted.inc({ kind: next.kind, mode: next.mode });
     if (decision.rerouted) metrics.reroutes.inc({ from_bank: decision.rerouted.from, to_bank: decision.rerouted.to });

@@ -5,15 +5,7 @@ import type { BancoId } from './bancos';
 import { isFinal, type EstadoOrigen, type EstadoTransaccion } from './estados';
 import type { MotivoRechazo } from './motivos';
 import type { BankOutcome, Transaction } from './operation';
-import {
-  asOneWrite,
-  clearStatus,
-  dispatch,
-  flagForReview,
-  requestStatus,
-  resolveAttempt,
-  transition,
-} from './transaction-edits';
+import { asOneWrite, clearStatus, dispatch, flagForReview, requestStatus, resolveAttempt, transition } from './transaction-edits';
 import { effectsOf, orderRef, type Effects } from './outbox';
 import { tokenMismatch } from './idempotency';
 

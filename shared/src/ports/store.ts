@@ -1,6 +1,5 @@
 import type { Mode } from '../domain/bancos';
-import type { EstadoTransaccion } from '../domain/estados';
-import type { BankOutcome, OperationKind, Transaction } from '../domain/operation';
+import type { BankOutcome, OperationKind } from '../domain/operation';
 import type { BancoId } from '../domain/bancos';
 import type { WebhookEvent } from '../contracts/webhook';
 import type { PageCursor, TransactionReads } from './transaction-reads';

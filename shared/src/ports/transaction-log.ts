@@ -44,10 +44,11 @@ export interface TransactionLog {
    */
   commit(next: Transaction, expectedVersion: number | null, marks: DeliveryMarks): Promise<boolean>;
   /**
-   * Records who waits for the answer, if the stored version is still `version` (the record itself
-   * does not change: waiting is a fact about delivery, not about the money). False when it moved.
+   * Replaces the delivery marks, if the stored version is still `version`: the record itself does not
+   * change (who waits for an answer is a fact about delivery, not about the money). False when the
+   * version moved on.
    */
-  awaitAnswer(id: string, version: number, replyTo: string[]): Promise<boolean>;
+  updateMarks(id: string, version: number, marks: DeliveryMarks): Promise<boolean>;
   /**
    * Records that `version` was announced, if it is still the stored version: a mark, not a new
    * version (one plain update, no compare-and-set of the whole record).

@@ -294,10 +294,11 @@ export class MemoryStore implements Store {
       this.indexTx(current, row, marks);
       return true;
     },
-    awaitAnswer: async (id, version, replyTo) => {
-      const marks = this.txMarks.get(id);
-      if (!marks || this.txRows.get(id)?.version !== version) return false;
-      marks.replyTo = [...replyTo];
+    updateMarks: async (id, version, marks) => {
+      if (this.txRows.get(id)?.version !== version) return false;
+      this.txMarks.set(id, copy(marks));
+      if (marks.announcedVersion < version) this.txUnannounced.add(id);
+      else this.txUnannounced.delete(id);
       return true;
     },
     markAnnounced: async (id, version) => {

@@ -407,8 +407,8 @@ export class MongoStore implements Store {
       if (expectedVersion === null) return this.txs.insert(doc);
       return (await this.txs.update(next.id, (current) => (current.version === expectedVersion ? doc : null))) !== null;
     },
-    awaitAnswer: async (id, version, replyTo) =>
-      (await this.txs.update(id, (current) => (current.version === version ? { ...current, replyTo } : null))) !== null,
+    updateMarks: async (id, version, marks) =>
+      (await this.txs.update(id, (current) => (current.version === version ? { ...current, ...marks } : null))) !== null,
     markAnnounced: async (id, version) => {
       await this.txs.mark(id, { version }, { announcedVersion: version }, { _unannounced: false });
     },
