@@ -1,4 +1,4 @@
-import { serveBank, type BankService, type Bus, type Logger, type Sealer, type Store, type Mode } from '@switch/shared';
+import { serveBank, type BankService, type Bus, type Logger, type Sealer, type BankWorkerStore, type Mode } from '@switch/shared';
 import { loadActivoConfig, type ActivoConfig } from './config';
 import { ActivoConnector } from './connector';
 
@@ -7,7 +7,7 @@ export type ActivoService = BankService<ActivoConnector>;
 /** Serves `banco_activo` orders for every configured mode (a mode without a URL is left alone). */
 export async function startActivoService(deps: {
   bus: Bus;
-  store: Store;
+  store: BankWorkerStore;
   log: Logger;
   secrets: Pick<Sealer, 'open'>;
   config?: ActivoConfig;

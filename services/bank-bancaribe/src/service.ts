@@ -5,7 +5,7 @@ import {
   type Bus,
   type Logger,
   type Sealer,
-  type Store,
+  type BankWorkerStore,
   type Mode,
 } from '@switch/shared';
 import { BancaribeConnector } from './connector';
@@ -19,7 +19,7 @@ export type BancaribeService = BankService<BancaribeConnector>;
  */
 export async function startBancaribeService(deps: {
   bus: Bus;
-  store: Store;
+  store: BankWorkerStore;
   log: Logger;
   secrets: Pick<Sealer, 'open'>;
   config: BancaribeConfig;

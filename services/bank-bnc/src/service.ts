@@ -1,4 +1,4 @@
-import { serveBank, type BankHttpClient, type BankService, type Bus, type Logger, type Sealer, type Store } from '@switch/shared';
+import { serveBank, type BankHttpClient, type BankService, type Bus, type Logger, type Sealer, type BankWorkerStore } from '@switch/shared';
 import { describeBncConfig, type BncConfig } from './config';
 import { BncConnector } from './connector';
 
@@ -10,7 +10,7 @@ export type BncService = BankService<BncConnector>;
  */
 export async function startBncService(deps: {
   bus: Bus;
-  store: Store;
+  store: BankWorkerStore;
   log: Logger;
   secrets: Pick<Sealer, 'open'>;
   config: BncConfig;

@@ -1,4 +1,13 @@
-import { serveBank, type BankService, type Bus, type Logger, type Sealer, type Store, type Mode } from '@switch/shared';
+import {
+  serveBank,
+  type BankService,
+  type Bus,
+  type Logger,
+  type Sealer,
+  type BankWorkerStore,
+  type Mode,
+  type OrderJournal,
+} from '@switch/shared';
 import { BancoPlazaConnector } from './connector';
 import type { PlazaConfig } from './config';
 
@@ -7,7 +16,7 @@ export type PlazaService = BankService<BancoPlazaConnector>;
 /** Serves `banco_plaza` orders of every configured mode from the bus; a mode without a URL is left alone. */
 export async function startPlazaService(deps: {
   bus: Bus;
-  store: Store;
+  store: BankWorkerStore & Pick<OrderJournal, 'bankReferences'>;
   log: Logger;
   secrets: Pick<Sealer, 'open'>;
   config: PlazaConfig;

@@ -1,4 +1,12 @@
-import { loadInstanceId, TOPICS, type Bus, type Mode, type Store, type Subscription, type WebhookEndpoint } from '@switch/shared';
+import {
+  loadInstanceId,
+  TOPICS,
+  type Bus,
+  type MerchantDirectory,
+  type Mode,
+  type Subscription,
+  type WebhookEndpoint,
+} from '@switch/shared';
 
 /**
  * A merchant's webhook endpoints per mode, remembered for `ttlMs` so that planning and attempting
@@ -11,7 +19,7 @@ export class EndpointBook {
   private subscription: Subscription | undefined;
 
   constructor(
-    private readonly store: Store,
+    private readonly store: Pick<MerchantDirectory, 'webhooks'>,
     private readonly ttlMs: number,
     private readonly now: () => number = Date.now,
   ) {}

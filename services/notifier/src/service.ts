@@ -9,7 +9,8 @@ import {
   type EnvReader,
   type Logger,
   type Sealer,
-  type Store,
+  type DeliveryQueue,
+  type MerchantDirectory,
   type Subscription,
 } from '@switch/shared';
 import { planDeliveries } from './deliveries';
@@ -53,7 +54,8 @@ export interface NotifierHandle {
  */
 export async function startNotifier(deps: {
   bus: Bus;
-  store: Store;
+  /** The delivery queue, and the merchants' webhook endpoints it delivers to. */
+  store: DeliveryQueue & Pick<MerchantDirectory, 'webhooks'>;
   log: Logger;
   config: NotifierConfig;
   /** This replica's stable id (names its own consumer group); default `loadInstanceId()`. */

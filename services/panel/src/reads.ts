@@ -1,4 +1,5 @@
-import { accountReads, BankReadClient, loadInstanceId, type AccountReads, type Bus, type RoutingTable, type Store } from '@switch/shared';
+import { accountReads, BankReadClient, loadInstanceId, type AccountReads, type Bus, type RoutingTable } from '@switch/shared';
+import type { PanelStore } from './ports';
 
 /**
  * The merchant API's balance and statement reads for the panel as its own process: it asks the bank
@@ -8,7 +9,7 @@ import { accountReads, BankReadClient, loadInstanceId, type AccountReads, type B
  */
 export async function startPanelReads(deps: {
   bus: Bus;
-  store: Store;
+  store: PanelStore;
   routing: RoutingTable;
   readTimeoutMs: number;
   /** Default `panel-` and `loadInstanceId()`. */

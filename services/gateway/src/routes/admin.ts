@@ -23,7 +23,6 @@ import {
   resealWebhookSecrets,
   WEBHOOK_EVENTS,
   type Mode,
-  type Store,
   type WebhookEvent,
   type WebhookEndpoint,
   type SecretBox,
@@ -40,6 +39,7 @@ import {
   type Bus,
   type Topic,
 } from '@switch/shared';
+import type { GatewayStore } from '../ports';
 
 import { HttpProblem } from '../errors';
 
@@ -65,7 +65,7 @@ const operatorEndpointView = ({ sealedSecret: _s, previousSecret, ...e }: Webhoo
  */
 export function adminRoutes(
   app: FastifyInstance,
-  deps: { store: Store; bus: Bus; adminToken: string; webhookDestinations?: DestinationPolicy; keys?: KeyCache; secrets: SecretBox },
+  deps: { store: GatewayStore; bus: Bus; adminToken: string; webhookDestinations?: DestinationPolicy; keys?: KeyCache; secrets: SecretBox },
 ): void {
   const expected = digest(deps.adminToken);
   app.addHook('onRequest', async (request, reply) => {

@@ -13,8 +13,8 @@ import {
   type BancoId,
   sandboxFor,
   type RoutingTable,
-  type Store,
 } from '@switch/shared';
+import type { GatewayStore } from '../ports';
 import { DependencyDown, HttpProblem } from '../errors';
 import type { Replies } from '../reply';
 import { errorResponses } from './responses';
@@ -73,7 +73,7 @@ function answer<T>(result: AccountReadResult<T>): T {
 
 export function accountRoutes(
   app: FastifyInstance,
-  deps: { routing: RoutingTable; replies: Replies; readTimeoutMs: number; store: Store; sandboxBanks?: readonly BancoId[] },
+  deps: { routing: RoutingTable; replies: Replies; readTimeoutMs: number; store: GatewayStore; sandboxBanks?: readonly BancoId[] },
 ): AccountReads {
   app.get(
     '/switch/v1/bancos',

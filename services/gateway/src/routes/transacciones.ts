@@ -9,8 +9,8 @@ import {
   TransaccionDetalle,
   TransaccionesPage,
   TransaccionesQuery,
-  type Store,
 } from '@switch/shared';
+import type { GatewayStore } from '../ports';
 import { HttpProblem } from '../errors';
 import { exampleDetail } from '../sandbox';
 import { errorResponses } from './responses';
@@ -18,7 +18,7 @@ import { errorResponses } from './responses';
 const security = [{ switchKey: [] }];
 
 /** The caller's transactions of the key mode: a filtered, cursor-paged list and one transaction's detail. */
-export function transactionRoutes(app: FastifyInstance, deps: { store: Store }): void {
+export function transactionRoutes(app: FastifyInstance, deps: { store: GatewayStore }): void {
   app.get(
     '/switch/v1/transacciones',
     {
