@@ -22,6 +22,11 @@ export interface Topic<S extends TSchema = TSchema> {
    * reads that one partition only. For reply topics, keyed by the asking instance's id.
    */
   readonly addressed?: boolean;
+  /**
+   * The headers every message of this topic carries, from its payload: what a subscription's header
+   * filter (`SubscribeOptions.only`) selects by. The bus adds them at every publish.
+   */
+  headersOf?(value: Static<S>): Record<string, string>;
 }
 export type Payload<T extends Topic> = Static<T['schema']>;
 
@@ -30,11 +35,18 @@ export type Payload<T extends Topic> = Static<T['schema']>;
  * or test runs) can share one Kafka cluster without reading each other's messages.
  */
 const NAMESPACE = process.env.SWITCH_KAFKA_NAMESPACE ? `${process.env.SWITCH_KAFKA_NAMESPACE}.` : '';
-const topic = <S extends TSchema>(name: string, schema: S, partitions: number, addressed = false): Topic<S> => ({
+const topic = <S extends TSchema>(
+  name: string,
+  schema: S,
+  partitions: number,
+  addressed = false,
+  headersOf?: (value: Static<S>) => Record<string, string>,
+): Topic<S> => ({
   name: `${NAMESPACE}${name}`,
   schema,
   partitions,
   ...(addressed ? { addressed } : {}),
+  ...(headersOf ? { headersOf } : {}),
 });
 
 /**
@@ -62,7 +74,7 @@ function partitionsFromEnv(raw: string | undefined): number {
 
 export const TOPICS = {
   routerInbox: topic('switch.router.inbox.v2', RouterInboxMessage, WORK_PARTITIONS),
-  transactions: topic('switch.transactions.events.v1', TransactionEventMessage, WORK_PARTITIONS),
+  transactions: topic('switch.transactions.events.v1', TransactionEventMessage, WORK_PARTITIONS, false, transactionEventHeaders),
   /** Read replies (balance, statement) to the asking instance, keyed by its id (v1 was read whole by every instance). */
   gatewayReplies: topic('switch.gateway.replies.v2', GatewayReplyMessage, REPLY_PARTITIONS, true),
   /** Operation answers to the gateway that asked, keyed by its instance id (docs/decisions.md "Answers to the asking gateway"). */
@@ -76,7 +88,7 @@ const bankTopics = new Map<BancoId, Topic<typeof BankRequestMessage>>();
 export function bankRequests(banco: BancoId): Topic<typeof BankRequestMessage> {
   let t = bankTopics.get(banco);
   if (!t) {
-    t = topic(`switch.bank.${banco}.requests.v1`, BankRequestMessage, WORK_PARTITIONS);
+    t = topic(`switch.bank.${banco}.requests.v1`, BankRequestMessage, WORK_PARTITIONS, false, bankRequestHeaders);
     bankTopics.set(banco, t);
   }
   return t;
@@ -84,8 +96,7 @@ export function bankRequests(banco: BancoId): Topic<typeof BankRequestMessage> {
 
 /**
  * The header carrying a bank request's mode (`live`, `test`): a bank's connector process serves one
- * mode's requests and skips the other's without decoding them (`SubscribeOptions.only`). A request
- * published without it is decoded and judged by its payload, as before the header existed.
+ * mode's requests and skips the other's without decoding them (`SubscribeOptions.only`).
  */
 export const BANK_REQUEST_MODE_HEADER = 'switch-mode';
 
@@ -97,7 +108,6 @@ export function bankRequestHeaders(request: Static<typeof BankRequestMessage>): 
 /**
  * The header carrying the webhook a transaction event calls for (`transaccion.liquidada`, …) or
  * `none`: the notifier skips the events that call for none without decoding them (`SubscribeOptions.only`).
- * An event published without it (a router of an earlier release) is decoded and judged by its payload.
  */
 export const TRANSACTION_WEBHOOK_HEADER = 'switch-webhook';
 

@@ -66,7 +66,7 @@ export async function startBankWorker(options: BankWorkerOptions): Promise<Subsc
   const topic = bankRequests(banco);
   return bus.subscribe(
     topic,
-    // The other mode's requests share the topic: skipped undecoded (the check below stays for requests without the header).
+    // The other mode's requests share the topic: skipped undecoded.
     { group: options.group, only: { header: BANK_REQUEST_MODE_HEADER, values: Object.keys(connectors) } },
     measured(options.group, topic.name, async ({ value }) => {
       const connector = connectors[value.mode];
