@@ -646,22 +646,70 @@ describe('the token of a cobrar, and answers to the asking gateway', () => {
   });
 });
 
-describe('TransactionActor: what an order carries', () => {
-  const _accepted: BankOutcome = { type: 'accepted', pending: true, referencia: 'R1', endtoend: null, raw: { codigo: 'PEND' } };
+describe('TransactionActor: reads it does not need', () => {
+  const accepted: BankOutcome = { type: 'accepted', pending: true, referencia: 'R1', endtoend: null, raw: { codigo: 'PEND' } };
   const actorOn = (bus: MemoryBus, store: MemoryStore) => new TransactionActor({ bus, store, routing: TWO_BANKS, log });
   const setup = () => {
     const bus = new MemoryBus();
     open.push(bus);
     const store = new MemoryStore();
-    const reads = vi.spyOn(store.transactions, 'get');
+    const reads = vi.spyOn(store.transactionLog, 'load');
     return { bus, store, reads };
   };
-  const _result = (txnId: string, outcome: BankOutcome, op: 'execute' | 'status' = 'execute'): RouterInboxMessage => ({
+  const result = (txnId: string, outcome: BankOutcome, op: 'execute' | 'status' = 'execute'): RouterInboxMessage => ({
     type: 'bank_result',
     txnId,
     attempt: 1,
     op,
     outcome,
+  });
+
+  it('a payout handled within one assignment epoch reads no transaction; a new epoch reads the store', async () => {
+    const { bus, store, reads } = setup();
+    const actor = actorOn(bus, store);
+    const msg = executeOf(pagar('credito_inmediato'));
+    await actor.handle(msg, 7);
+    await actor.handle(result(msg.txnId, accepted), 7);
+    expect(reads).not.toHaveBeenCalled();
+    expect((await store.transactions.get(msg.txnId))?.estado).toBe('ACEPTADA');
+    const before = (await store.transactions.get(msg.txnId))!.version;
+    reads.mockClear();
+    await actor.handle({ type: 'query', txnId: msg.txnId }, 8); // after a rebalance: read first
+    expect(reads).toHaveBeenCalledWith(msg.txnId);
+    expect((await store.transactions.get(msg.txnId))!.version).toBe(before + 1);
+  });
+
+  it('a remembered state another writer has passed loses the compare-and-set, is forgotten, and the retry reads', async () => {
+    const { bus, store } = setup();
+    const a = actorOn(bus, store);
+    const b = actorOn(bus, store);
+    const msg = executeOf(pagar('credito_inmediato'));
+    await a.handle(msg, 1);
+    // Another router (as after a rebalance this one did not see) applies the bank's answer.
+    await b.handle(result(msg.txnId, accepted));
+    // The first, still in what it believes is the same epoch, gets the same answer with its old copy: refused.
+    await expect(a.handle(result(msg.txnId, accepted), 1)).rejects.toThrow(/changed since version/);
+    expect(a.written.get(msg.txnId, 1)).toBeUndefined();
+    await a.handle(result(msg.txnId, accepted), 1); // the bus's retry reads, and finds it applied
+    const tx = await store.transactions.get(msg.txnId);
+    expect(tx?.estado).toBe('ACEPTADA');
+    expect(tx?.history.map((h) => h.to)).toEqual(['ACEPTADA']);
+  });
+
+  it('an execute redelivered to a router that remembers nothing finds the transaction by its failed insert: one order', async () => {
+    const { bus, store, reads } = setup();
+    const orders: string[] = [];
+    await bus.subscribe(bankRequests('bnc'), { group: 'probe' }, async ({ value }) => {
+      orders.push(value.op === 'execute' ? value.orderRef : `${value.op}?`);
+    });
+    const msg = executeOf(pagar());
+    await actorOn(bus, store).handle(msg, 1);
+    expect(reads).not.toHaveBeenCalled();
+    await actorOn(bus, store).handle(msg, 2);
+    expect(reads).toHaveBeenCalledTimes(1);
+    await bus.drained();
+    expect(new Set(orders)).toEqual(new Set([`${msg.txnId}-1`]));
+    expect((await store.transactions.get(msg.txnId))?.attempts).toHaveLength(1);
   });
 
   it("an order carries its mode in a header, which the other mode's connector skips it by (bus contract: header filter)", async () => {
@@ -672,7 +720,7 @@ describe('TransactionActor: what an order carries', () => {
       modes.push(headers[BANK_REQUEST_MODE_HEADER]);
     });
     const msg = executeOf(pagar());
-    await actorOn(bus, store).handle(msg);
+    await actorOn(bus, store).handle(msg, 1);
     await bus.drained();
     expect(modes).toEqual([msg.mode]);
   });

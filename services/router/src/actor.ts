@@ -58,10 +58,38 @@ export interface ActorDeps {
 
 export class OptimisticConflict extends Error {}
 
+/**
+ * The newest states this actor committed, each with the assignment epoch it was committed under, so the
+ * next message of a transaction in the same epoch needs no read: the actor held the partition
+ * throughout and is the only writer (a stale one could only be refused by the compare-and-set).
+ * Bounded: the oldest entries go first.
+ */
+export class WrittenStates {
+  private readonly states = new Map<string, { logged: LoggedTransaction; epoch: number }>();
+  constructor(private readonly capacity = 20_000) {}
+
+  get(id: string, epoch: number): LoggedTransaction | undefined {
+    const entry = this.states.get(id);
+    return entry?.epoch === epoch ? entry.logged : undefined;
+  }
+
+  remember(logged: LoggedTransaction, epoch: number): void {
+    this.states.delete(logged.tx.id);
+    this.states.set(logged.tx.id, { logged, epoch });
+    if (this.states.size > this.capacity) this.states.delete(this.states.keys().next().value as string);
+  }
+
+  forget(id: string): void {
+    this.states.delete(id);
+  }
+}
+
 /** A message's transaction as loaded: the record, its delivery marks, and whether it is stored yet. */
 interface Loaded extends LoggedTransaction {
   /** False for a new operation: its first commit is the insert. */
   stored: boolean;
+  /** A new operation assumed without reading: its insert fails if the transaction exists after all. */
+  assumedNew: boolean;
   /** The transaction `relatedId` names (a cobrar's token, a reverso's original), if any. */
   related: Transaction | null;
 }
@@ -81,26 +109,43 @@ function replyAddressOf(message: RouterInboxMessage): string | undefined {
 export class TransactionActor {
   private readonly now: () => Date;
   private readonly policy: CorePolicy;
+  /** Exposed for tests: what the actor remembers of its own commits. */
+  readonly written = new WrittenStates();
   constructor(private readonly deps: ActorDeps) {
     this.now = deps.now ?? (() => new Date());
     this.policy = { ...DEFAULT_CORE_POLICY, ...deps.policy };
   }
 
-  async handle(message: RouterInboxMessage): Promise<void> {
-    const loaded = await this.load(message);
+  /**
+   * `epoch` is the inbox subscription's assignment epoch (Delivered.epoch): a state this actor committed
+   * under the same epoch is still the newest, so it is used without reading the log.
+   */
+  handle(message: RouterInboxMessage, epoch?: number): Promise<void> {
+    return this.run(message, epoch, true);
+  }
+
+  private async run(message: RouterInboxMessage, epoch: number | undefined, mayAssumeNew: boolean): Promise<void> {
+    const loaded = await this.load(message, epoch, mayAssumeNew);
     if (!loaded) return;
     const decision = decide(loaded.tx, message, await this.context(loaded, message));
     if (!decision.next) return this.unchanged(loaded, message, decision.why);
-    const replyTo = await this.commit(loaded, message, decision);
+    const replyTo = await this.commit(loaded, message, decision, epoch);
+    // A new operation assumed without reading exists after all (a redelivery): read it, decide again.
+    if (!replyTo) return this.run(message, epoch, false);
     // Before the answer goes out: a caller told "refused" may send a new reverso at once.
     await this.releaseOriginal(decision.next);
     await announce(this.deps.bus, decision.next, decision.effects, replyTo);
   }
 
   /** The message's transaction, or (an `execute` of an unknown one) the new operation; null when there is nothing to act on. */
-  private async load(message: RouterInboxMessage): Promise<Loaded | null> {
+  private async load(message: RouterInboxMessage, epoch: number | undefined, mayAssumeNew: boolean): Promise<Loaded | null> {
     const { store, log } = this.deps;
-    const logged = await store.transactionLog.load(message.txnId);
+    // A new operation's first message reads nothing: its insert fails if the transaction exists (a
+    // redelivery), and only then is it read. Not when live controls apply: their counters would count
+    // a redelivery twice.
+    const assumedNew = mayAssumeNew && message.type === 'execute' && !(message.mode === 'live' && this.deps.risk);
+    const known = epoch === undefined ? undefined : this.written.get(message.txnId, epoch);
+    const logged = known ?? (assumedNew ? null : await store.transactionLog.load(message.txnId));
     if (!logged && message.type !== 'execute') {
       log.warn({ txnId: message.txnId, type: message.type }, 'message for an unknown transaction');
       return null;
@@ -110,7 +155,7 @@ export class TransactionActor {
     const tx = logged?.tx ?? (await this.create(message as ExecuteMessage));
     const marks = logged?.marks ?? { announcedVersion: tx.version, writtenBy: null, replyTo: [] };
     const related = tx.relatedId ? await store.transactions.get(tx.relatedId) : null;
-    return { tx, marks, stored: logged !== null, related };
+    return { tx, marks, stored: logged !== null, assumedNew: assumedNew && !logged, related };
   }
 
   /** What `decide` needs besides the transaction: the clock, the routing, and (for a start) live controls and the reverso's claim. */
@@ -149,6 +194,7 @@ export class TransactionActor {
     const address = replyAddressOf(message);
     if (address && !settledForReply(tx) && !marks.replyTo.includes(address)) {
       const waiting = { ...marks, announcedVersion: tx.version, replyTo: withReplyAddress(marks.replyTo, address) };
+      this.written.forget(tx.id);
       if (!(await store.transactionLog.updateMarks(tx.id, tx.version, waiting))) {
         throw new OptimisticConflict(`transaction ${tx.id} changed since version ${tx.version}`);
       }
@@ -158,12 +204,14 @@ export class TransactionActor {
       await this.releaseOriginal(tx);
       await announce(bus, tx, effectsOf(tx, related), marks.replyTo);
       if (!isFinal(tx.estado)) await store.transactionLog.markAnnounced(tx.id, tx.version);
+      this.written.forget(tx.id);
     }
     if (address && settledForReply(tx)) await answer(bus, address, effectsOf(tx, related).event);
   }
 
   /**
-   * Persists the decision with its delivery marks; returns who waits for its answer. The outbox mark
+   * Persists the decision with its delivery marks; returns who waits for its answer, or null when a
+   * new operation assumed without reading turned out to exist. The outbox mark
    * rides on the commit: this message is handled only after every earlier message of the transaction
    * was committed, and each was committed only after its write was announced. A final state takes no
    * next write to carry its mark, so it carries its own: its announcement's only keeper is this
@@ -171,10 +219,11 @@ export class TransactionActor {
    * dies first, comes back and announces it again (`unchanged`). No relay needed.
    */
   private async commit(
-    { tx, marks, stored }: Loaded,
+    { tx, marks, stored, assumedNew }: Loaded,
     message: RouterInboxMessage,
     decision: Extract<Decision, { next: Transaction }>,
-  ): Promise<string[]> {
+    epoch: number | undefined,
+  ): Promise<string[] | null> {
     const { store } = this.deps;
     const { next } = decision;
     const address = replyAddressOf(message);
@@ -198,10 +247,15 @@ export class TransactionActor {
       });
     }
     if (!(await store.transactionLog.commit(next, stored ? tx.version : null, written))) {
+      this.written.forget(tx.id);
+      if (assumedNew) return null;
       throw new OptimisticConflict(
         stored ? `transaction ${tx.id} changed since version ${tx.version}` : `transaction ${tx.id} created concurrently`,
       );
     }
+    // A final state takes no more writes: nothing to keep.
+    if (epoch !== undefined && !isFinal(next.estado)) this.written.remember({ tx: next, marks: written }, epoch);
+    else this.written.forget(tx.id);
     if (!stored) metrics.operationsStarted.inc({ kind: next.kind, mode: next.mode });
     if (decision.rerouted) metrics.reroutes.inc({ from_bank: decision.rerouted.from, to_bank: decision.rerouted.to });
     countTransition(next);

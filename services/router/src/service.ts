@@ -43,7 +43,7 @@ export async function startRouter(deps: {
   const subscription: Subscription = await deps.bus.subscribe(
     TOPICS.routerInbox,
     { group: 'router' },
-    measured('router', TOPICS.routerInbox.name, ({ value }) => actor.handle(value)),
+    measured('router', TOPICS.routerInbox.name, ({ value, epoch }) => actor.handle(value, epoch)),
   );
   const intervalMs = deps.relayIntervalMs ?? 1_000;
   const graceMs = deps.relayGraceMs ?? 10_000;
