@@ -31,7 +31,6 @@ export type ReversalClaimResult = { claimed: true } | { claimed: false; existing
 
 export type ClaimResult = { claimed: true } | { claimed: false; existing: IdempotencyClaim };
 
-
 /**
  * The claims that make a request run once: idempotency keys (the gateway's, DESIGN rule 5) and the
  * one reverso an original may have (gateway and router, DESIGN rule 9). Each claim is atomic: of
@@ -62,4 +61,3 @@ export interface Claims {
 export function idempotencyScope(merchantId: string, mode: Mode, kind: OperationKind, key: string): string {
   return `${merchantId}|${mode}|${kind}|${key.toLowerCase()}`;
 }
-
