@@ -5,7 +5,7 @@ import {
   type Logger,
   type Sealer,
   type BankWorkerFaults,
-  type Store,
+  type BankWorkerStore,
   type Mode,
 } from '@switch/shared';
 import { loadActivoConfig, type ActivoConfig } from './config';
@@ -16,7 +16,7 @@ export type ActivoService = BankService<ActivoConnector>;
 /** Serves `banco_activo` orders for every configured mode (a mode without a URL is left alone). */
 export async function startActivoService(deps: {
   bus: Bus;
-  store: Store;
+  store: BankWorkerStore;
   log: Logger;
   secrets: Pick<Sealer, 'open'>;
   /** Drills only (`SWITCH_FAULT_PUBLISH_AFTER_BANK_CALL`); default none. */

@@ -6,7 +6,7 @@ import {
   type Logger,
   type Sealer,
   type BankWorkerFaults,
-  type Store,
+  type BankWorkerStore,
   type Mode,
 } from '@switch/shared';
 import { BancaribeConnector } from './connector';
@@ -20,7 +20,7 @@ export type BancaribeService = BankService<BancaribeConnector>;
  */
 export async function startBancaribeService(deps: {
   bus: Bus;
-  store: Store;
+  store: BankWorkerStore;
   log: Logger;
   secrets: Pick<Sealer, 'open'>;
   /** Drills only (`SWITCH_FAULT_PUBLISH_AFTER_BANK_CALL`); default none. */

@@ -6,7 +6,7 @@ import {
   type Logger,
   type Sealer,
   type BankWorkerFaults,
-  type Store,
+  type BankWorkerStore,
 } from '@switch/shared';
 import { describeBncConfig, type BncConfig } from './config';
 import { BncConnector } from './connector';
@@ -19,7 +19,7 @@ export type BncService = BankService<BncConnector>;
  */
 export async function startBncService(deps: {
   bus: Bus;
-  store: Store;
+  store: BankWorkerStore;
   log: Logger;
   secrets: Pick<Sealer, 'open'>;
   /** Drills only (`SWITCH_FAULT_PUBLISH_AFTER_BANK_CALL`); default none. */

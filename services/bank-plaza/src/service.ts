@@ -5,7 +5,8 @@ import {
   type Logger,
   type Sealer,
   type BankWorkerFaults,
-  type Store,
+  type BankWorkerStore,
+  type OrderJournal,
   type Mode,
 } from '@switch/shared';
 import { BancoPlazaConnector } from './connector';
@@ -16,7 +17,7 @@ export type PlazaService = BankService<BancoPlazaConnector>;
 /** Serves `banco_plaza` orders of every configured mode from the bus; a mode without a URL is left alone. */
 export async function startPlazaService(deps: {
   bus: Bus;
-  store: Store;
+  store: BankWorkerStore & Pick<OrderJournal, 'bankReferences'>;
   log: Logger;
   secrets: Pick<Sealer, 'open'>;
   /** Drills only (`SWITCH_FAULT_PUBLISH_AFTER_BANK_CALL`); default none. */

@@ -1,10 +1,9 @@
 import type { Bus } from '../ports/bus';
-import type { Store } from '../ports/store';
 import type { BankConnector } from '../ports/bank';
 import type { BancoId, Mode } from '../domain/bancos';
 import type { Logger } from '../telemetry/logger';
 import type { BankBreakers } from './breaker';
-import { startBankWorker, type BankWorkerFaults } from './bank-worker';
+import { startBankWorker, type BankWorkerFaults, type BankWorkerStore } from './bank-worker';
 import { startBankHealthReporter } from './bank-health';
 import type { Sealer } from './secret-box';
 
@@ -26,7 +25,7 @@ export interface BankService<C extends GuardedConnector> {
  */
 export async function serveBank<C extends GuardedConnector>(deps: {
   bus: Bus;
-  store: Store;
+  store: BankWorkerStore;
   log: Logger;
   banco: BancoId;
   group: string;
