@@ -158,6 +158,28 @@ export function merchantObjectsContract(name: string, makeStore: () => Promise<S
       expect(await s.panelInvites.get(invite.tokenHash)).toBeNull();
     });
 
+    it("lists a merchant's outstanding invitations newest first, and no more once taken", async () => {
+      const s = await store();
+      const merchantId = `m-${randomUUID()}`;
+      const invite = (email: string, createdAt: string) => ({
+        tokenHash: randomUUID(),
+        merchantId,
+        email,
+        role: 'viewer' as const,
+        invitedBy: null,
+        expiresAt: '2030-01-01T00:00:00.000Z',
+        createdAt,
+      });
+      const older = invite('a@example.test', '2026-01-01T00:00:00.000Z');
+      const newer = invite('b@example.test', '2026-01-02T00:00:00.000Z');
+      await s.panelInvites.insert(older);
+      await s.panelInvites.insert(newer);
+      await s.panelInvites.insert({ ...invite('c@example.test', '2026-01-03T00:00:00.000Z'), merchantId: `${merchantId}-other` });
+      expect(await s.panelInvites.listForMerchant(merchantId)).toEqual([newer, older]);
+      await s.panelInvites.take(newer.tokenHash);
+      expect(await s.panelInvites.listForMerchant(merchantId)).toEqual([older]);
+    });
+
     it('keeps sessions until they expire, with any keys in their data, and destroys them', async () => {
       const s = await store();
       const id = randomUUID();

@@ -426,6 +426,8 @@ export interface Store {
     get(tokenHash: string): Promise<PanelInvite | null>;
     /** Takes an invitation once: of concurrent takers exactly one gets it; null when unknown or taken. */
     take(tokenHash: string): Promise<PanelInvite | null>;
+    /** A merchant's outstanding invitations and reset links (expired ones included), newest first. */
+    listForMerchant(merchantId: string): Promise<PanelInvite[]>;
   };
   panelSessions: {
     /** The session, or null when unknown or expired at `now`. */

@@ -25,7 +25,7 @@ export function balancePages(app: FastifyInstance, ctx: PanelContext): void {
       reads: !!ctx.accounts,
     };
     if (form.cuenta && ctx.accounts) {
-      if (!/^[0-9]{20}$/.test(form.cuenta)) data.error = 'cuenta: 20 digits';
+      if (!/^[0-9]{20}$/.test(form.cuenta)) data.error = translate(request.session.lang ?? 'es', 'balances.err.cuenta');
       else {
         const saldo = await ctx.accounts.saldo(caller, form.cuenta);
         if (saldo.ok) {

@@ -1,10 +1,12 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import {
-  createInvite,
   createPasswordReset,
   EMAIL_PATTERN,
+  inviteOnce,
   inviteRefusal,
   normaliseEmail,
+  pendingInvites,
+  revokeInvites,
   PANEL_ROLES,
   type PanelRole,
 } from '@switch/shared';
@@ -16,12 +18,32 @@ export function teamRoutes(app: FastifyInstance, ctx: PanelContext): void {
   const { store } = ctx;
   const emailPattern = new RegExp(EMAIL_PATTERN);
 
-  const teamPage = async (merchantId: string) =>
-    (await store.panelUsers.listForMerchant(merchantId)).map(({ passwordHash: _h, ...u }) => u);
+  const teamPage = async (merchantId: string) => ({
+    users: (await store.panelUsers.listForMerchant(merchantId)).map(({ passwordHash: _h, ...u }) => u),
+    // Who was invited, with which role, when it expires: never the link (its token is stored hashed).
+    invites: (await pendingInvites(store, merchantId)).map((i) => ({
+      email: i.email,
+      role: i.role,
+      createdAt: i.createdAt,
+      expiresAt: i.expiresAt,
+      expired: i.expiresAt <= new Date().toISOString(),
+    })),
+    roles: PANEL_ROLES,
+  });
 
-  app.get('/equipo', async (request, reply) =>
-    ctx.page(request, reply, 'team', { users: await teamPage(request.panelUser!.merchantId), roles: PANEL_ROLES }),
-  );
+  app.get('/equipo', async (request, reply) => ctx.page(request, reply, 'team', await teamPage(request.panelUser!.merchantId)));
+
+  /** Invites, or re-sends a pending invitation (a new link replaces the old one): the link is shown once. */
+  const invite = async (request: FastifyRequest, reply: FastifyReply, email: string, role: PanelRole) => {
+    const merchantId = request.panelUser!.merchantId;
+    const { token, resent } = await inviteOnce(store, { merchantId, email, role, invitedBy: request.panelUser!.id });
+    await ctx.audit(request, resent ? 'user.invite_resent' : 'user.invite', email, { role });
+    return ctx.done(request, reply, '/equipo', {
+      notice: resent ? 'team.resent' : 'team.invited',
+      vars: { email },
+      secret: { kind: 'invite', value: ctx.link(request, `/invitacion/${token}`) },
+    });
+  };
 
   app.post('/equipo/invitar', async (request, reply) => {
     if (!(await ctx.allow(request, reply, 'team'))) return reply;
@@ -30,15 +52,43 @@ export function teamRoutes(app: FastifyInstance, ctx: PanelContext): void {
     const role = (PANEL_ROLES as readonly unknown[]).includes(body.role) ? (body.role as PanelRole) : null;
     const merchantId = request.panelUser!.merchantId;
     const again = async (extra: Record<string, unknown>, status: number) =>
-      ctx.page(request, reply, 'team', { users: await teamPage(merchantId), roles: PANEL_ROLES, email, ...extra }, status);
+      ctx.page(request, reply, 'team', { ...(await teamPage(merchantId)), email, ...extra }, status);
     if (!emailPattern.test(email) || !role) return again({ error: 'team.bad_email' }, 400);
     // Only this team's own members are refused; an account at another merchant is answered as a new
     // address is (docs/decisions.md, "Panel accounts").
     const refusal = await inviteRefusal(store, merchantId, email);
     if (refusal) return again({ error: refusal === 'member' ? 'team.exists' : 'team.deactivated' }, 409);
-    const { token } = await createInvite(store, { merchantId, email, role, invitedBy: request.panelUser!.id });
-    await ctx.audit(request, 'user.invite', email, { role });
-    return again({ invited: { email, link: ctx.link(`/invitacion/${token}`) }, email: '' }, 201);
+    return invite(request, reply, email, role);
+  });
+
+  /** A pending invitation's own form: `email` names it (one pending invitation per address). */
+  const pendingOf = async (request: FastifyRequest) => {
+    const body = (request.body ?? {}) as Record<string, unknown>;
+    const email = typeof body.email === 'string' ? normaliseEmail(body.email.slice(0, 254)) : '';
+    const merchantId = request.panelUser!.merchantId;
+    return (await pendingInvites(store, merchantId)).find((i) => i.email === email) ?? null;
+  };
+
+  app.post('/equipo/invitaciones/reenviar', async (request, reply) => {
+    if (!(await ctx.allow(request, reply, 'team'))) return reply;
+    const pending = await pendingOf(request);
+    if (!pending) return reply.callNotFound();
+    // The address may have joined or been deactivated since: the invite form's rule applies again.
+    const refusal = await inviteRefusal(store, pending.merchantId, pending.email);
+    if (refusal) {
+      await revokeInvites(store, pending.merchantId, pending.email);
+      return ctx.done(request, reply, '/equipo', { notice: refusal === 'member' ? 'team.exists' : 'team.deactivated' });
+    }
+    return invite(request, reply, pending.email, pending.role);
+  });
+
+  app.post('/equipo/invitaciones/revocar', async (request, reply) => {
+    if (!(await ctx.allow(request, reply, 'team'))) return reply;
+    const pending = await pendingOf(request);
+    if (!pending) return reply.callNotFound();
+    await revokeInvites(store, pending.merchantId, pending.email);
+    await ctx.audit(request, 'user.invite_revoked', pending.email);
+    return ctx.done(request, reply, '/equipo', { notice: 'team.invite_revoked', vars: { email: pending.email } });
   });
 
   // A one-time link for a teammate to set a new password (they forgot it, or it may be known).
@@ -48,14 +98,11 @@ export function teamRoutes(app: FastifyInstance, ctx: PanelContext): void {
     if (!user?.active) return reply.callNotFound();
     const { token } = await createPasswordReset(store, { email: user.id, issuedBy: request.panelUser!.id });
     await ctx.audit(request, 'user.reset_link', user.id);
-    const users = await teamPage(request.panelUser!.merchantId);
-    return ctx.page(
-      request,
-      reply,
-      'team',
-      { users, roles: PANEL_ROLES, reset: { email: user.id, link: ctx.link(`/restablecer/${token}`) } },
-      201,
-    );
+    return ctx.done(request, reply, '/equipo', {
+      notice: 'team.reset_issued',
+      vars: { email: user.id },
+      secret: { kind: 'reset', value: ctx.link(request, `/restablecer/${token}`) },
+    });
   });
 
   /** A teammate of the owner's merchant (never the owner themself: nobody locks themself out), or null. */
@@ -72,7 +119,7 @@ export function teamRoutes(app: FastifyInstance, ctx: PanelContext): void {
     if (!(PANEL_ROLES as readonly unknown[]).includes(role)) return reply.code(400).send();
     await store.panelUsers.update(user.id, { role: role as PanelRole });
     await ctx.audit(request, 'user.role', user.id, { role: role as string });
-    return reply.redirect(`${ctx.base}/equipo`, 303);
+    return ctx.done(request, reply, '/equipo', { notice: 'team.role_saved', vars: { email: user.id } });
   });
 
   app.post('/equipo/:id/activo', async (request, reply) => {
@@ -83,7 +130,7 @@ export function teamRoutes(app: FastifyInstance, ctx: PanelContext): void {
     // A deactivated user is signed out at their next request (the panel reloads the user every time).
     await store.panelUsers.update(user.id, { active });
     await ctx.audit(request, active ? 'user.enable' : 'user.disable', user.id);
-    return reply.redirect(`${ctx.base}/equipo`, 303);
+    return ctx.done(request, reply, '/equipo', { notice: active ? 'team.enabled' : 'team.disabled_notice', vars: { email: user.id } });
   });
 
   app.get('/auditoria', async (request, reply) =>

@@ -16,6 +16,7 @@ import {
   type Problem,
   type WebhookEvent,
 } from '@switch/shared';
+import type { Flash } from '../flash';
 import type { PanelContext } from '../panel';
 
 /** A form's checkbox group: absent, one value or several; only known events are kept. */
@@ -54,7 +55,7 @@ export function webhookPages(app: FastifyInstance, ctx: PanelContext): void {
       status,
     );
 
-  const detailPage = async (request: FastifyRequest, reply: FastifyReply, id: string, extra: Record<string, unknown> = {}) => {
+  const detailPage = async (request: FastifyRequest, reply: FastifyReply, id: string, extra: Record<string, unknown> = {}, status = 200) => {
     const caller = ctx.caller(request);
     const endpoint = await findOwnEndpoint(store, caller, id);
     if (!endpoint) return reply.callNotFound();
@@ -64,7 +65,7 @@ export function webhookPages(app: FastifyInstance, ctx: PanelContext): void {
       deliveries: deliveries.ok ? deliveries.value.map(toDeliveryView) : [],
       allEvents: WEBHOOK_EVENTS,
       ...extra,
-    });
+    }, status);
   };
 
   app.get('/webhooks', async (request, reply) => listPage(request, reply));
@@ -77,53 +78,66 @@ export function webhookPages(app: FastifyInstance, ctx: PanelContext): void {
     const created = await createEndpoint(store, ctx.caller(request), { url, events }, rules);
     if (!created.ok) return listPage(request, reply, { url, error: problemText(created.problem) }, created.problem.status);
     await ctx.audit(request, 'endpoint.create', created.value.endpoint.id, { url });
-    return listPage(request, reply, { created: { id: created.value.endpoint.id, secret: created.value.secret } }, 201);
+    return ctx.done(request, reply, '/webhooks', {
+      notice: 'webhooks.created',
+      secret: { kind: 'webhook', value: created.value.secret, id: created.value.endpoint.id },
+    });
   });
 
   app.get('/webhooks/:id', async (request, reply) => detailPage(request, reply, (request.params as { id: string }).id));
 
+  /** An endpoint's form: on success a redirect to its page (the list after deleting) with a message once. */
   const action = (
     path: string,
-    run: (request: FastifyRequest, id: string) => Promise<{ ok: boolean; extra?: Record<string, unknown>; audit?: string }>,
+    run: (request: FastifyRequest, id: string) => Promise<{ ok: boolean; flash?: Flash; error?: string; audit?: string }>,
   ) =>
     app.post(`/webhooks/:id/${path}`, async (request, reply) => {
       if (!(await ctx.allow(request, reply, 'endpoints'))) return reply;
       const { id } = request.params as { id: string };
       if (!(await findOwnEndpoint(store, ctx.caller(request), id))) return reply.callNotFound();
       const done = await run(request, id);
+      if (done.error) return detailPage(request, reply, id, { error: done.error }, 400);
       if (!done.ok) return reply.callNotFound();
       if (done.audit) await ctx.audit(request, done.audit, id);
-      if (path === 'eliminar') return reply.redirect(`${base}/webhooks`, 303);
-      return detailPage(request, reply, id, done.extra ?? { notice: 'webhooks.saved' });
+      return ctx.done(request, reply, path === 'eliminar' ? '/webhooks' : `/webhooks/${id}`, done.flash ?? { notice: 'webhooks.saved' });
     });
 
   action('eventos', async (request, id) => {
     const events = eventsOf((request.body as Record<string, unknown>).events);
-    if (events.length === 0) return { ok: true, extra: { error: 'events: choose at least one event' } };
+    if (events.length === 0) return { ok: false, error: 'webhooks.events_required' };
     return { ...(await updateEndpoint(store, ctx.caller(request), id, { events })), audit: 'endpoint.events' };
   });
   action('desactivar', async (request, id) => ({
     ...(await updateEndpoint(store, ctx.caller(request), id, { active: false })),
     audit: 'endpoint.disable',
+    flash: { notice: 'webhooks.disabled_notice' },
   }));
   action('activar', async (request, id) => ({
     ...(await updateEndpoint(store, ctx.caller(request), id, { active: true })),
     audit: 'endpoint.enable',
+    flash: { notice: 'webhooks.enabled_notice' },
   }));
-  action('eliminar', async (request, id) => ({ ...(await deleteEndpoint(store, ctx.caller(request), id)), audit: 'endpoint.delete' }));
+  action('eliminar', async (request, id) => ({
+    ...(await deleteEndpoint(store, ctx.caller(request), id)),
+    audit: 'endpoint.delete',
+    flash: { notice: 'webhooks.deleted' },
+  }));
   action('rotar', async (request, id) => {
     const rotated = await rotateSecret(store, ctx.caller(request), id, rules);
     if (!rotated.ok) return { ok: false };
     return {
       ok: true,
       audit: 'endpoint.rotate',
-      extra: { rotated: { secret: rotated.value.secret, until: rotated.value.endpoint.previousSecret?.until ?? null } },
+      flash: {
+        notice: 'webhooks.rotated',
+        secret: { kind: 'rotated', value: rotated.value.secret, until: rotated.value.endpoint.previousSecret?.until ?? '' },
+      },
     };
   });
   action('prueba', async (request, id) => ({
     ...(await sendTestEvent(store, ctx.caller(request), id)),
     audit: 'endpoint.test',
-    extra: { notice: 'webhooks.test_sent' },
+    flash: { notice: 'webhooks.test_sent' },
   }));
 
   app.post('/entregas/:id/reenviar', async (request, reply) => {
@@ -134,9 +148,9 @@ export function webhookPages(app: FastifyInstance, ctx: PanelContext): void {
     await ctx.audit(request, 'delivery.redeliver', id);
     const back = (request.body as Record<string, unknown>).volver;
     const target =
-      typeof back === 'string' && /^\/panel\/(webhooks|transacciones)\/[A-Za-z0-9_.-]+$/.test(back)
-        ? back
-        : `${base}/webhooks/${done.value.endpointId}`;
-    return reply.redirect(`${target}?reenviada=1`, 303);
+      typeof back === 'string' && back.startsWith(`${base}/`) && /^\/(webhooks|transacciones)\/[A-Za-z0-9_.-]+$/.test(back.slice(base.length))
+        ? back.slice(base.length)
+        : `/webhooks/${done.value.endpointId}`;
+    return ctx.done(request, reply, target, { notice: 'deliveries.requeued' });
   });
 }

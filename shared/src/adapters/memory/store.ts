@@ -518,6 +518,11 @@ export class MemoryStore implements Store {
       this.inviteRows.delete(tokenHash);
       return copy(i);
     },
+    listForMerchant: async (merchantId) =>
+      [...this.inviteRows.values()]
+        .filter((i) => i.merchantId === merchantId)
+        .sort((a, b) => b.createdAt.localeCompare(a.createdAt))
+        .map((i) => copy(i)),
   };
 
   private readonly sessionRows = new Map<string, PanelSessionRecord>();

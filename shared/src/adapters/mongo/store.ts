@@ -270,6 +270,7 @@ export class MongoStore implements Store {
       { key: { endpointId: 1, createdAt: -1 } },
     ]);
     await createIndexesOneByOne(this.userRows, [{ key: { merchantId: 1 } }]);
+    await createIndexesOneByOne(this.inviteRows, [{ key: { merchantId: 1, createdAt: -1 } }]);
     await createIndexesOneByOne(this.sessionRows, [{ key: { expiresAt: 1 } }]);
     await createIndexesOneByOne(this.auditRows, [{ key: { merchantId: 1, at: -1 } }]);
   }
@@ -552,6 +553,8 @@ export class MongoStore implements Store {
       if (!invite) return null;
       return (await this.inviteRows.deleteOne({ _id: tokenHash })).deletedCount === 1 ? invite : null;
     },
+    listForMerchant: async (merchantId) =>
+      (await this.inviteRows.find({ merchantId }).sort({ createdAt: -1 }).toArray()).map((r) => fromRow<PanelInvite>('tokenHash', r)!),
   };
 
   readonly panelSessions: Store['panelSessions'] = {
