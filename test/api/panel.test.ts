@@ -345,6 +345,27 @@ describe('merchant panel (HTTP)', () => {
     expect(future.body).toContain('desde: must not be in the future');
   });
 
+  it('says money, times and codes for people: Bs. with Intl, Caracas time labelled, labels with the code on hover', async () => {
+    const pago = (await t.post('/switch/v1/pagar', pagarBody({ monto: { valor: 1719.83, moneda: 'VES' } }))).json();
+    const list = (await owner.get('/panel/transacciones')).body;
+    expect(list).toContain('Bs. 1.719,83');
+    expect(list).toContain('Pago a proveedor');
+    expect(list).toMatch(/title="LIQUIDADA">Liquidada</);
+    expect(list).toMatch(/\d{2}\/\d{2}\/\d{4} \d{2}:\d{2}:\d{2} VET/);
+    expect(list).not.toContain('1719.83 VES');
+    const detail = (await owner.get(`/panel/transacciones/${pago.id}`)).body;
+    // The summary card leads; the raw answers are folded.
+    expect(detail.indexOf('class="card summary"')).toBeLessThan(detail.indexOf('<details'));
+    expect(detail).toContain('El dinero se movió. Nada por hacer.');
+    expect(detail).toMatch(/title="pago_movil">Pago móvil</);
+    expect(detail).toMatch(/title="bank_outcome">Respuesta del banco</);
+    const en = (await owner.get(`/panel/transacciones/${pago.id}?lang=en`)).body;
+    expect(en).toContain('Bs. 1,719.83');
+    expect(en).toMatch(/title="LIQUIDADA">Settled</);
+    expect((await owner.get('/panel/transacciones')).body).toContain('Payout');
+    await owner.get('/panel/transacciones?lang=es');
+  });
+
   it('renders every page in Spanish by default and in English on request', async () => {
     for (const page of ['transacciones', 'claves', 'webhooks', 'saldos', 'equipo', 'auditoria']) {
       const res = await owner.get(`/panel/${page}`);

@@ -60,18 +60,24 @@ export function when(lang: Lang, iso: string): string {
 export function day(lang: Lang, iso: string): string {
   let format = dayFormats.get(lang);
   if (!format) {
-    format = new Intl.DateTimeFormat(lang === 'es' ? 'es-VE' : 'en-GB', { timeZone: TIME_ZONE, year: 'numeric', month: '2-digit', day: '2-digit' });
+    format = new Intl.DateTimeFormat(lang === 'es' ? 'es-VE' : 'en-GB', {
+      timeZone: TIME_ZONE,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+    });
     dayFormats.set(lang, format);
   }
   const at = new Date(iso);
   return Number.isNaN(at.getTime()) ? iso : format.format(at);
 }
 
-const escape = (text: string): string =>
+/** Text made safe inside HTML text and attribute values. */
+export const escapeHtml = (text: string): string =>
   text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 /** A `<time>` element: Caracas time shown, the stored UTC instant in `datetime` and on hover. */
 export function whenTag(lang: Lang, iso: string): string {
-  const safe = escape(iso);
-  return `<time datetime="${safe}" title="${safe} (UTC)">${escape(when(lang, iso))}</time>`;
+  const safe = escapeHtml(iso);
+  return `<time datetime="${safe}" title="${safe} (UTC)">${escapeHtml(when(lang, iso))}</time>`;
 }

@@ -90,6 +90,7 @@ const es = {
   'deliveries.next': 'Próximo intento',
   'deliveries.redeliver': 'Reenviar',
   'deliveries.requeued': 'Entrega en cola para un nuevo intento.',
+  'deliveries.test_event': 'Evento de prueba (sin transacción)',
   'deliveries.pending': 'Pendiente',
   'deliveries.delivered': 'Entregada',
   'deliveries.exhausted': 'Agotada',
@@ -621,6 +622,7 @@ const en: Record<MessageKey, string> = {
   'tx.reference': 'Bank reference',
   'tx.details': 'Technical detail',
   'tz.note': 'Times in Venezuelan time (VET, UTC−4).',
+  'deliveries.test_event': 'Test event (no transaction)',
   yes: 'Yes',
   no: 'No',
 };

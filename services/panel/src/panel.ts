@@ -10,7 +10,7 @@ import { Eta } from 'eta';
 import { can, recordAudit, type AccountReads, type Mode, type PanelAction, type PanelUser, type Sealer, type Store } from '@switch/shared';
 import type { PanelConfig } from './config';
 import { LANGS, translate, type Lang } from './i18n';
-import { amount, day, money, when, whenTag } from './format';
+import { amount, day, escapeHtml, money, when, whenTag } from './format';
 import { SwitchSessionStore } from './session-store';
 import { FLASH_PARAM, openFlash, sealFlash, withFlash, type Flash, type SealedFlash } from './flash';
 import { authRoutes } from './routes/auth';
@@ -103,9 +103,6 @@ function loggedRequest(request: FastifyRequest) {
     remotePort: request.socket?.remotePort,
   };
 }
-
-const escapeHtml = (text: string): string =>
-  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 /**
  * What templates use to say money, times and codes for people: `label('estado', 'LIQUIDADA')` is

@@ -55,17 +55,29 @@ export function webhookPages(app: FastifyInstance, ctx: PanelContext): void {
       status,
     );
 
-  const detailPage = async (request: FastifyRequest, reply: FastifyReply, id: string, extra: Record<string, unknown> = {}, status = 200) => {
+  const detailPage = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    id: string,
+    extra: Record<string, unknown> = {},
+    status = 200,
+  ) => {
     const caller = ctx.caller(request);
     const endpoint = await findOwnEndpoint(store, caller, id);
     if (!endpoint) return reply.callNotFound();
     const deliveries = await deliveriesOfEndpoint(store, caller, id, 50);
-    return ctx.page(request, reply, 'webhook', {
-      endpoint: toEndpointView(endpoint),
-      deliveries: deliveries.ok ? deliveries.value.map(toDeliveryView) : [],
-      allEvents: WEBHOOK_EVENTS,
-      ...extra,
-    }, status);
+    return ctx.page(
+      request,
+      reply,
+      'webhook',
+      {
+        endpoint: toEndpointView(endpoint),
+        deliveries: deliveries.ok ? deliveries.value.map(toDeliveryView) : [],
+        allEvents: WEBHOOK_EVENTS,
+        ...extra,
+      },
+      status,
+    );
   };
 
   app.get('/webhooks', async (request, reply) => listPage(request, reply));
@@ -148,7 +160,9 @@ export function webhookPages(app: FastifyInstance, ctx: PanelContext): void {
     await ctx.audit(request, 'delivery.redeliver', id);
     const back = (request.body as Record<string, unknown>).volver;
     const target =
-      typeof back === 'string' && back.startsWith(`${base}/`) && /^\/(webhooks|transacciones)\/[A-Za-z0-9_.-]+$/.test(back.slice(base.length))
+      typeof back === 'string' &&
+      back.startsWith(`${base}/`) &&
+      /^\/(webhooks|transacciones)\/[A-Za-z0-9_.-]+$/.test(back.slice(base.length))
         ? back.slice(base.length)
         : `/webhooks/${done.value.endpointId}`;
     return ctx.done(request, reply, target, { notice: 'deliveries.requeued' });
