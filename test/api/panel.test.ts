@@ -350,6 +350,10 @@ describe('merchant panel (HTTP)', () => {
     const list = (await owner.get('/panel/transacciones')).body;
     expect(list).toContain('Bs. 1.719,83');
     expect(list).toContain('Pago a proveedor');
+    // The counterparty column: a pagar's beneficiary, by name (also in the API's list).
+    expect(list).toContain('<td class="col-party wrap">Ana Pérez</td>');
+    const api = await t.get(`/switch/v1/transacciones?id=${pago.id}`);
+    expect(api.json().transacciones[0]).toMatchObject({ concepto: 'Pago a proveedor', contraparte: 'Ana Pérez' });
     expect(list).toMatch(/title="LIQUIDADA">Liquidada</);
     expect(list).toMatch(/\d{2}\/\d{2}\/\d{4} \d{2}:\d{2}:\d{2} VET/);
     expect(list).not.toContain('1719.83 VES');

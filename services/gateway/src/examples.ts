@@ -237,6 +237,7 @@ export const OPERATION_EXAMPLES: Record<string, OperationExamples> = {
               monto: 150.5,
               moneda: 'VES',
               concepto: 'Pago a proveedor',
+              contraparte: 'Proveedora Caracas',
               idempotency_key: '6f1c8a52-1d7e-4f55-9a0e-2b1c3d4e5f60',
               referencia_banco: 'TEST-6f1c8a52',
               motivo_rechazo: null,

@@ -91,6 +91,7 @@ const es = {
   'deliveries.redeliver': 'Reenviar',
   'deliveries.requeued': 'Entrega en cola para un nuevo intento.',
   'deliveries.test_event': 'Evento de prueba (sin transacción)',
+  'deliveries.older': 'Entregas anteriores',
   'deliveries.pending': 'Pendiente',
   'deliveries.delivered': 'Entregada',
   'deliveries.exhausted': 'Agotada',
@@ -623,6 +624,7 @@ const en: Record<MessageKey, string> = {
   'tx.details': 'Technical detail',
   'tz.note': 'Times in Venezuelan time (VET, UTC−4).',
   'deliveries.test_event': 'Test event (no transaction)',
+  'deliveries.older': 'Older deliveries',
   yes: 'Yes',
   no: 'No',
 };

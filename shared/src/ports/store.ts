@@ -135,6 +135,16 @@ export interface AuditEntry {
   detail?: Record<string, string>;
 }
 
+/** Which audit lines to list: all given conditions hold; `before` pages on (the last line shown). */
+export interface AuditFilter {
+  action?: string;
+  actor?: string;
+  /** ISO instants: `from` inclusive, `to` exclusive. */
+  from?: string;
+  to?: string;
+  before?: { at: string; id: string };
+}
+
 /**
  * An account a merchant collects into and pays from, at one bank, in one mode. In live mode only a
  * registered account of the caller may be `ordenante`, `cobrador` or the `cuenta` of /saldo and
@@ -438,7 +448,7 @@ export interface Store {
   audit: {
     append(entry: AuditEntry): Promise<void>;
     /** Newest first. */
-    listForMerchant(merchantId: string, limit: number): Promise<AuditEntry[]>;
+    listForMerchant(merchantId: string, limit: number, filter?: AuditFilter): Promise<AuditEntry[]>;
   };
   ping(): Promise<void>;
   close(): Promise<void>;

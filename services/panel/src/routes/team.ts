@@ -8,11 +8,69 @@ import {
   pendingInvites,
   revokeInvites,
   PANEL_ROLES,
+  type AuditFilter,
   type PanelRole,
 } from '@switch/shared';
 import type { PanelContext } from '../panel';
 
 /** Team (owners invite) and the audit log. */
+
+const AUDIT_PAGE = 50;
+/** The actions the audit log records (its filter offers these). */
+const AUDIT_ACTIONS = [
+  'login',
+  'login.failed',
+  'logout',
+  'user.invite',
+  'user.invite_resent',
+  'user.invite_revoked',
+  'user.join',
+  'user.role',
+  'user.enable',
+  'user.disable',
+  'user.password',
+  'user.password_failed',
+  'user.reset_link',
+  'user.password_reset',
+  'key.create',
+  'key.revoke',
+  'endpoint.create',
+  'endpoint.events',
+  'endpoint.enable',
+  'endpoint.disable',
+  'endpoint.rotate',
+  'endpoint.test',
+  'endpoint.delete',
+  'delivery.redeliver',
+] as const;
+
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+/** A Venezuelan calendar day (UTC−4) starts at 04:00 UTC. */
+const dayStart = (day: string, plusDays = 0) => new Date(Date.parse(`${day}T04:00:00.000Z`) + plusDays * 86_400_000).toISOString();
+
+/** The audit log's filters from the query: values that are not one of ours are dropped. */
+function auditFilterOf(query: Record<string, unknown>): { filter: AuditFilter; shown: Record<string, string> } {
+  const text = (name: string) => (typeof query[name] === 'string' ? (query[name] as string).trim() : '');
+  const filter: AuditFilter = {};
+  const shown: Record<string, string> = {};
+  const accion = text('accion');
+  if ((AUDIT_ACTIONS as readonly string[]).includes(accion)) filter.action = shown.accion = accion;
+  const quien = text('quien').slice(0, 254);
+  if (quien) filter.actor = shown.quien = quien;
+  const desde = text('desde');
+  if (DAY.test(desde) && !Number.isNaN(Date.parse(desde))) {
+    filter.from = dayStart(desde);
+    shown.desde = desde;
+  }
+  const hasta = text('hasta');
+  if (DAY.test(hasta) && !Number.isNaN(Date.parse(hasta))) {
+    filter.to = dayStart(hasta, 1);
+    shown.hasta = hasta;
+  }
+  const antes = /^([0-9T:.Z-]{20,30})\|(aud_[A-Za-z0-9]{1,40})$/.exec(text('antes'));
+  if (antes) filter.before = { at: antes[1]!, id: antes[2]! };
+  return { filter, shown };
+}
 
 export function teamRoutes(app: FastifyInstance, ctx: PanelContext): void {
   const { store } = ctx;
@@ -133,7 +191,20 @@ export function teamRoutes(app: FastifyInstance, ctx: PanelContext): void {
     return ctx.done(request, reply, '/equipo', { notice: active ? 'team.enabled' : 'team.disabled_notice', vars: { email: user.id } });
   });
 
-  app.get('/auditoria', async (request, reply) =>
-    ctx.page(request, reply, 'audit', { entries: await store.audit.listForMerchant(request.panelUser!.merchantId, 200) }),
-  );
+  app.get('/auditoria', async (request, reply) => {
+    const merchantId = request.panelUser!.merchantId;
+    const { filter, shown } = auditFilterOf(request.query as Record<string, unknown>);
+    const rows = await store.audit.listForMerchant(merchantId, AUDIT_PAGE + 1, filter);
+    const last = rows.length > AUDIT_PAGE ? rows[AUDIT_PAGE - 1] : undefined;
+    const people = (await store.panelUsers.listForMerchant(merchantId)).map((u) => u.id);
+    return ctx.page(request, reply, 'audit', {
+      entries: rows.slice(0, AUDIT_PAGE),
+      filters: shown,
+      actions: AUDIT_ACTIONS,
+      people: [...people, 'operator'],
+      next: last ? new URLSearchParams({ ...shown, antes: `${last.at}|${last.id}` }).toString() : null,
+      paged: filter.before !== undefined,
+      firstPage: new URLSearchParams(shown).toString(),
+    });
+  });
 }

@@ -544,9 +544,17 @@ export class MemoryStore implements Store {
     append: async (entry) => {
       this.auditRows.push(copy(entry));
     },
-    listForMerchant: async (merchantId, limit) =>
+    listForMerchant: async (merchantId, limit, f = {}) =>
       this.auditRows
-        .filter((e) => e.merchantId === merchantId)
+        .filter(
+          (e) =>
+            e.merchantId === merchantId &&
+            (f.action === undefined || e.action === f.action) &&
+            (f.actor === undefined || e.actor === f.actor) &&
+            (f.from === undefined || e.at >= f.from) &&
+            (f.to === undefined || e.at < f.to) &&
+            (f.before === undefined || e.at < f.before.at || (e.at === f.before.at && e.id < f.before.id)),
+        )
         .sort((a, b) => b.at.localeCompare(a.at) || b.id.localeCompare(a.id))
         .slice(0, Math.max(0, limit))
         .map(copy),

@@ -5,6 +5,7 @@ import {
   type CommandFailedEvent,
   type CommandSucceededEvent,
   type Document,
+  type Filter,
   type MongoClientOptions,
 } from 'mongodb';
 import { metrics } from '../../telemetry/metrics';
@@ -581,12 +582,19 @@ export class MongoStore implements Store {
     append: async (entry) => {
       await this.auditRows.insertOne(toRow('id', entry));
     },
-    listForMerchant: async (merchantId, limit) =>
-      limit <= 0
-        ? []
-        : (await this.auditRows.find({ merchantId }).sort({ at: -1, _id: -1 }).limit(limit).toArray()).map(
-            (r) => fromRow<AuditEntry>('id', r)!,
-          ),
+    listForMerchant: async (merchantId, limit, f = {}) => {
+      if (limit <= 0) return [];
+      const query: Filter<Row> = { merchantId };
+      if (f.action !== undefined) query.action = f.action;
+      if (f.actor !== undefined) query.actor = f.actor;
+      const at: Record<string, string> = {};
+      if (f.from !== undefined) at.$gte = f.from;
+      if (f.to !== undefined) at.$lt = f.to;
+      if (Object.keys(at).length > 0) query.at = at;
+      if (f.before) query.$or = [{ at: { $lt: f.before.at } }, { at: f.before.at, _id: { $lt: f.before.id } }];
+      // The (merchantId, at) index orders the scan; the other conditions filter it.
+      return (await this.auditRows.find(query).sort({ at: -1, _id: -1 }).limit(limit).toArray()).map((r) => fromRow<AuditEntry>('id', r)!);
+    },
   };
 
   async ping(): Promise<void> {

@@ -242,3 +242,83 @@ describe('panel forms never act twice (Post/Redirect/Get)', () => {
     expect(await store.panelInvites.listForMerchant('demo')).toHaveLength(1);
   });
 });
+
+describe('panel lists that scale', () => {
+  let app: FastifyInstance;
+  let store: MemoryStore;
+  let owner: Browser;
+
+  beforeEach(async () => {
+    store = new MemoryStore();
+    app = Fastify();
+    await app.register(panelPlugin, {
+      prefix: '/panel',
+      store,
+      secrets: SecretBox.ephemeral(),
+      config: loadPanelConfig(envReader({ SWITCH_WEBHOOK_ALLOW_LOOPBACK: 'true' })),
+      basePath: '/panel',
+    });
+    await app.ready();
+    await createMerchant(store, { id: 'demo', nombre: 'Demo' });
+    await store.panelUsers.insert({
+      id: 'duena@demo.test',
+      merchantId: 'demo',
+      role: 'owner',
+      passwordHash: await hashPassword(PASSWORD),
+      active: true,
+      invitedBy: null,
+      createdAt: new Date().toISOString(),
+    });
+    owner = new Browser(app);
+    await owner.get('/panel/login');
+    await owner.submit('/panel/login', { email: 'duena@demo.test', password: PASSWORD });
+  });
+  afterEach(async () => {
+    await app.close();
+  });
+
+  it("pages an endpoint's deliveries 25 at a time, all of them reachable", async () => {
+    await owner.get('/panel/webhooks');
+    await owner.submit('/panel/webhooks', { url: 'http://127.0.0.1:9/h', events: ['transaccion.liquidada'] });
+    const id = (await store.webhooks.listForMerchant('demo', 'test'))[0]!.id;
+    for (let i = 0; i < 30; i++) {
+      await owner.get(`/panel/webhooks/${id}`);
+      await owner.submit(`/panel/webhooks/${id}/prueba`, {});
+    }
+    const seen = new Set<string>();
+    let page = (await owner.get(`/panel/webhooks/${id}`)).body;
+    for (let n = 0; n < 5; n++) {
+      for (const m of page.matchAll(/\/panel\/entregas\/([^/"]+)\/reenviar/g)) seen.add(m[1]!);
+      const next = /href="([^"]+desde_entrega=[^"]+)" rel="next"/.exec(page);
+      if (!next) break;
+      page = (await owner.get(next[1]!.replaceAll('&amp;', '&'))).body;
+    }
+    expect(seen.size).toBe(30);
+    expect((await owner.get(`/panel/webhooks/${id}`)).body.match(/\/reenviar"/g)).toHaveLength(25);
+  });
+
+  it('filters the audit log by action, person and day, labelled, and pages it', async () => {
+    for (let i = 0; i < 60; i++)
+      await store.audit.append({
+        id: `aud_${String(i).padStart(4, '0')}`,
+        merchantId: 'demo',
+        at: new Date(Date.UTC(2026, 10, 20, 12, i)).toISOString(),
+        actor: i % 2 ? 'duena@demo.test' : 'operator',
+        action: i % 3 ? 'key.create' : 'user.invite',
+        mode: 'test',
+        target: null,
+        ip: null,
+      });
+    const all = (await owner.get('/panel/auditoria')).body;
+    expect(all.match(/<tr><td><time/g)).toHaveLength(50);
+    expect(all).toMatch(/title="key.create">Clave creada</);
+    const invites = (await owner.get('/panel/auditoria?accion=user.invite&desde=2026-11-20&hasta=2026-11-20')).body;
+    expect(invites.match(/<tr><td><time/g)).toHaveLength(20);
+    expect(invites).not.toContain('title="key.create"');
+    const byOperator = (await owner.get('/panel/auditoria?accion=user.invite&quien=operator')).body;
+    expect(byOperator.match(/<tr><td><time/g)).toHaveLength(10);
+    expect((await owner.get('/panel/auditoria?hasta=2026-11-19')).body).toContain('Sin actividad');
+    const next = /href="\/panel\/auditoria\?([^"]+)" rel="next"/.exec(all)![1]!.replaceAll('&amp;', '&');
+    expect((await owner.get(`/panel/auditoria?${next}`)).body.match(/<tr><td><time/g)!.length).toBeGreaterThanOrEqual(10);
+  });
+});
