@@ -370,6 +370,31 @@ describe('merchant panel (HTTP)', () => {
     await owner.get('/panel/transacciones?lang=es');
   });
 
+  it("exports the filtered list as CSV, the merchant's own only, es and numeric, in the panel and the API", async () => {
+    const pago = (await t.post('/switch/v1/pagar', pagarBody({ monto: { valor: 2500.5, moneda: 'VES' }, concepto: 'Export CSV' }))).json();
+    const es = await owner.get('/panel/transacciones.csv?operacion=pagar');
+    expect(es.statusCode).toBe(200);
+    expect(es.headers['content-type']).toBe('text/csv; charset=utf-8');
+    expect(es.headers['content-disposition']).toMatch(/^attachment; filename="transacciones-test-\d{4}-\d{2}-\d{2}\.csv"$/);
+    expect(es.body.startsWith('\uFEFFid;creada;operacion;estado;motivo_rechazo;monto;')).toBe(true);
+    expect(es.body).toContain(`${pago.id};`);
+    expect(es.body).toContain(';2.500,50;VES;Export CSV;Ana Pérez;');
+    const numeric = await owner.get('/panel/transacciones.csv?formato=numerico&estado=RECHAZADA');
+    expect(numeric.body).not.toContain(pago.id);
+    const api = await t.get('/switch/v1/transacciones.csv?formato=numerico&operacion=pagar');
+    expect(api.statusCode).toBe(200);
+    expect(api.body).toContain(`${pago.id},`);
+    expect(api.body).toContain(',2500.50,VES,Export CSV,Ana Pérez,');
+    expect((await t.get('/switch/v1/transacciones.csv?desde=2026-11-02&hasta=2026-11-01')).statusCode).toBe(400);
+    expect((await t.get('/switch/v1/transacciones.csv?limite=5')).statusCode).toBe(400);
+    // Another merchant exports none of these.
+    await createMerchant(t.sw.store, { id: 'exporta', nombre: 'Otro comercio' });
+    const other = await join(t, 'exporta', 'duena@exporta.test', 'owner');
+    const theirs = (await other.get('/panel/transacciones.csv')).body;
+    expect(theirs).not.toContain(pago.id);
+    expect(theirs.trimEnd().split('\r\n')).toHaveLength(1);
+  });
+
   it('renders every page in Spanish by default and in English on request', async () => {
     for (const page of ['transacciones', 'claves', 'webhooks', 'saldos', 'equipo', 'auditoria']) {
       const res = await owner.get(`/panel/${page}`);

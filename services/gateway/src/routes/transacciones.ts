@@ -1,6 +1,8 @@
+import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import {
+  exportTransactions,
   findOwnTransaction,
   isListProblem,
   listTransactions,
@@ -8,6 +10,7 @@ import {
   toDetalle,
   TransaccionDetalle,
   TransaccionesPage,
+  TransaccionesExportQuery,
   TransaccionesQuery,
   type Store,
 } from '@switch/shared';
@@ -37,6 +40,36 @@ export function transactionRoutes(app: FastifyInstance, deps: { store: Store }):
       const page = await listTransactions(deps.store, request.caller, request.query as TransaccionesQuery);
       if (isListProblem(page)) throw new HttpProblem(400, { error: 'VALIDATION', detail: { [page.field]: page.message } });
       return page;
+    },
+  );
+
+  app.get(
+    '/switch/v1/transacciones.csv',
+    {
+      schema: {
+        operationId: 'exportarTransacciones',
+        tags: ['operaciones'],
+        summary: 'Export operations as CSV',
+        description:
+          "The list's filters (no page size, no cursor), every matching operation of the key's merchant and mode, newest first, streamed as CSV with the list's field names as header. `formato=es` (default): `;` between fields, `1.719,83`, times in Caracas time, UTF-8 with a byte order mark, for a spreadsheet in Spanish; `formato=numerico`: `,`, `1719.83`, ISO 8601 UTC. Text that a spreadsheet would run as a formula starts with `'`.",
+        security,
+        querystring: TransaccionesExportQuery,
+        response: {
+          200: {
+            description: 'CSV, one line per operation',
+            content: { 'text/csv': { schema: Type.String() } },
+          },
+          ...errorResponses(400, 401, 429, 503),
+        },
+      },
+    },
+    async (request, reply) => {
+      const out = exportTransactions(deps.store, request.caller, request.query as TransaccionesExportQuery);
+      if (isListProblem(out)) throw new HttpProblem(400, { error: 'VALIDATION', detail: { [out.field]: out.message } });
+      return reply
+        .header('content-disposition', `attachment; filename="transacciones-${request.caller.mode}.csv"`)
+        .type('text/csv; charset=utf-8')
+        .send(Readable.from(out));
     },
   );
 
