@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { csvField, csvHeader, csvLine, EXPORT_PAGE, exportTransactions } from './transaction-export';
 import type { TransaccionResumen } from './transaction-list';
 import { MemoryStore } from '../adapters/memory/store';
-import type { Transaction } from '../ports/store';
+import type { Transaction } from './operation';
 
 const row: TransaccionResumen = {
   id: 'txn_1',
