@@ -343,6 +343,15 @@ describe('merchant panel (HTTP)', () => {
     const future = await owner.get(`/panel/saldos?cuenta=${CUENTA_ORDENANTE}&desde=2999-01-01&hasta=2999-01-02`);
     expect(future.statusCode).toBe(200);
     expect(future.body).toContain('desde: must not be in the future');
+    // The statement as CSV: the same reads, every page, a debit signed.
+    const csv = await owner.get(`/panel/saldos.csv?cuenta=${CUENTA_ORDENANTE}&formato=numerico`);
+    expect(csv.statusCode).toBe(200);
+    expect(csv.headers['content-type']).toBe('text/csv; charset=utf-8');
+    expect(csv.body.startsWith('fecha,hora,referencia,concepto,tipo,monto,saldo\r\n')).toBe(true);
+    expect(csv.body).toMatch(new RegExp(`,${pago.referencia_banco},[^\r\n]*,debito,-125\\.50,`));
+    const es = await owner.get(`/panel/saldos.csv?cuenta=${CUENTA_ORDENANTE}`);
+    expect(es.body).toMatch(new RegExp(`;${pago.referencia_banco};[^\r\n]*;debito;-125,50;`));
+    expect((await owner.get(`/panel/saldos.csv?cuenta=${CUENTA_ORDENANTE}&desde=2999-01-01&hasta=2999-01-02`)).statusCode).toBe(422);
   });
 
   it('says money, times and codes for people: Bs. with Intl, Caracas time labelled, labels with the code on hover', async () => {

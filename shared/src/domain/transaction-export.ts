@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { Mode } from './bancos';
 import type { Store } from '../ports/store';
+import type { Movimiento } from '../contracts/bancos';
 import {
   isListProblem,
   type ListProblem,
@@ -122,4 +123,30 @@ export function exportTransactions(
       after = { createdAt: last.createdAt, id: last.id };
     }
   })();
+}
+
+const STATEMENT_COLUMNS = ['fecha', 'hora', 'referencia', 'concepto', 'tipo', 'monto', 'saldo'] as const;
+
+/** The statement's header line (the API's field names), after a byte order mark in the `es` variant. */
+export function statementCsvHeader(format: ExportFormat): string {
+  return `${format === 'es' ? '\uFEFF' : ''}${STATEMENT_COLUMNS.join(format === 'es' ? ';' : ',')}\r\n`;
+}
+
+/**
+ * One movement as a CSV line: `monto` signed (a debit negative), so a spreadsheet sums a column;
+ * `fecha` as `27/11/2026` in the `es` variant (the bank's day, already Venezuelan), as sent otherwise.
+ */
+export function statementCsvLine(m: Movimiento, format: ExportFormat): string {
+  const separator = format === 'es' ? ';' : ',';
+  const figure = (v: number) => (format === 'es' ? esAmount.format(v) : v.toFixed(2));
+  const cells = [
+    format === 'es' ? m.fecha.split('-').reverse().join('/') : m.fecha,
+    m.hora ?? '',
+    csvField(m.referencia, separator),
+    csvField(m.concepto, separator),
+    m.tipo,
+    figure(m.tipo === 'debito' ? -m.monto : m.monto),
+    m.saldo === null ? '' : figure(m.saldo),
+  ];
+  return `${cells.join(separator)}\r\n`;
 }
