@@ -404,6 +404,26 @@ describe('merchant panel (HTTP)', () => {
     expect(theirs.trimEnd().split('\r\n')).toHaveLength(1);
   });
 
+  it('the overview (the panel home, per mode) says how today went, with server-drawn charts', async () => {
+    await t.post('/switch/v1/pagar', pagarBody({ monto: { valor: 300, moneda: 'VES' } }));
+    const home = await owner.get('/panel/');
+    expect(home.headers.location).toBe('/panel/resumen');
+    const today = (await owner.get('/panel/resumen')).body;
+    expect(today).toContain('Pagado');
+    expect(today).toMatch(/Bs\. [\d.]+,\d{2}/);
+    expect(today).toMatch(/title="bnc">BNC<|title="banco_plaza">|title="bancaribe">|title="banco_activo">/);
+    expect(today).toContain('<svg class="chart"');
+    const month = (await owner.get('/panel/resumen?periodo=30d')).body;
+    expect(month.match(/<rect class="series-a"/g)).toHaveLength(30);
+    expect((await owner.get('/panel/resumen?periodo=7d&lang=en')).body).toContain('Paid out');
+    await owner.get('/panel/resumen?lang=es');
+    // Live mode has its own figures: nothing paid there.
+    await owner.get('/panel/resumen');
+    await owner.post('/panel/modo', { modo: 'live', volver: '/panel/resumen' });
+    expect((await owner.get('/panel/resumen')).body).toContain('Bs. 0,00');
+    await owner.post('/panel/modo', { modo: 'test', volver: '/panel/resumen' });
+  });
+
   it('renders every page in Spanish by default and in English on request', async () => {
     for (const page of ['transacciones', 'claves', 'webhooks', 'saldos', 'equipo', 'auditoria']) {
       const res = await owner.get(`/panel/${page}`);

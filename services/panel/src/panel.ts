@@ -19,6 +19,7 @@ import { webhookPages } from './routes/webhooks';
 import { transactionPages } from './routes/transactions';
 import { teamRoutes } from './routes/team';
 import { balancePages } from './routes/balances';
+import { overviewPages } from './routes/overview';
 
 declare module 'fastify' {
   interface Session {
@@ -278,7 +279,7 @@ export async function panelPlugin(app: FastifyInstance, deps: PanelDeps): Promis
     ctx.page(request, reply, 'error', { title: 'error.notfound.title', message: 'error.notfound' }, 404),
   );
 
-  app.get('/', async (_request, reply) => reply.redirect(`${base}/transacciones`, 303));
+  app.get('/', async (_request, reply) => reply.redirect(`${base}/resumen`, 303));
   app.post('/modo', async (request, reply) => {
     const { modo, volver } = request.body as { modo?: string; volver?: string };
     if (modo === 'test' || modo === 'live') request.session.mode = modo;
@@ -293,4 +294,5 @@ export async function panelPlugin(app: FastifyInstance, deps: PanelDeps): Promis
   transactionPages(app, ctx);
   teamRoutes(app, ctx);
   balancePages(app, ctx);
+  overviewPages(app, ctx);
 }

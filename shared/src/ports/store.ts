@@ -3,6 +3,7 @@ import type { EstadoTransaccion } from '../domain/estados';
 import type { BankOutcome, OperationKind, Transaction } from '../domain/operation';
 import type { BancoId } from '../domain/bancos';
 import type { WebhookEvent } from '../contracts/webhook';
+import type { OverviewGroup } from '../domain/overview';
 
 export interface Merchant {
   id: string;
@@ -360,6 +361,12 @@ export interface Store {
     listDue(now: string, limit: number, after?: DueCursor): Promise<Transaction[]>;
     /** One merchant's transactions of one mode matching `filter`, newest first (ties by id), after `after` when given. */
     listForMerchant(filter: TransactionFilter, limit: number, after?: PageCursor): Promise<Transaction[]>;
+    /**
+     * The merchant's operations of the mode created since `from`, grouped for the panel's overview
+     * (`addToOverview`): one pass over the (merchant, mode, createdAt) index, a group per day, kind,
+     * state, bank and reason held in memory, never the operations.
+     */
+    overviewSince(merchantId: string, mode: Mode, from: string): Promise<OverviewGroup[]>;
   };
   bankOrders: {
     /** Atomic: of concurrent claims of one id, exactly one wins; the others get the record as it is. */

@@ -22,6 +22,7 @@ import type { EstadoTransaccion } from '../../domain/estados';
 import type { Transaction } from '../../domain/operation';
 
 import { clonePlain } from '../../domain/clone';
+import { addToOverview, type OverviewGroup } from '../../domain/overview';
 
 const copy = clonePlain;
 
@@ -292,6 +293,11 @@ export class MemoryStore implements Store {
         .sort((a, b) => a.nextCheckAt!.localeCompare(b.nextCheckAt!) || a.id.localeCompare(b.id))
         .slice(0, limit)
         .map(copy),
+    overviewSince: async (merchantId, mode, from) => {
+      const groups = new Map<string, OverviewGroup>();
+      for (const t of this.txFrom(this.txByMerchant.get(`${merchantId}|${mode}`) ?? [])) if (t.createdAt >= from) addToOverview(groups, t);
+      return [...groups.values()];
+    },
     listForMerchant: async (filter, limit, cursor) =>
       this.txFrom(this.txByMerchant.get(`${filter.merchantId}|${filter.mode}`) ?? [])
         .filter((t) => matchesFilter(t, filter))

@@ -30,6 +30,7 @@ import {
   type WebhookEndpoint,
 } from '../../ports/store';
 import type { Transaction } from '../../domain/operation';
+import { addToOverview, type OverviewGroup } from '../../domain/overview';
 import { insertNew } from './inserts';
 import { ConditionalCollection, createIndexesOneByOne } from './conditional';
 import { asText, fromText } from './records';
@@ -381,6 +382,11 @@ export class MongoStore implements Store {
       this.txs.find(LOOP_QUERIES.transactionsUnannounced(before), { _unannounced: 1, updatedAt: 1, _id: 1 }, limit),
     listDue: (now, limit, after) => this.txs.find(LOOP_QUERIES.transactionsDue(now, after), { _due: 1, nextCheckAt: 1, _id: 1 }, limit),
     listForMerchant: (filter, limit, cursor) => this.txs.find(transactionQuery(filter, cursor), { createdAt: -1, _id: -1 }, limit),
+    overviewSince: async (merchantId, mode, from) => {
+      const groups = new Map<string, OverviewGroup>();
+      await this.txs.each({ merchantId, mode, createdAt: { $gte: from }, estado: { $type: 'string' } }, (t) => addToOverview(groups, t));
+      return [...groups.values()];
+    },
   };
 
   /**
