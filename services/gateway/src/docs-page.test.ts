@@ -16,7 +16,8 @@ describe('/docs works the first time', () => {
     expect(first.monto).toEqual({ valor: 150.5 });
     // Bodies without a key, and GETs, are sent as written.
     expect(inPage({ method: 'POST', body: '{"id":"txn_1"}' }).body).toBe('{"id":"txn_1"}');
-    expect(inPage({ method: 'GET' })).toEqual({ method: 'GET' });
+    const get: { method: string; body?: unknown } = { method: 'GET' };
+    expect(inPage(get)).toEqual({ method: 'GET' });
   });
 
   it('serves the interceptor in the page and a logo wide enough for the whole name', async () => {
