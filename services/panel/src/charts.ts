@@ -36,7 +36,7 @@ export function barChart(bars: readonly Bar[], options: { title: string; descrip
     // A label under every bar when few, else under every seventh.
     if (bars.length <= 8 || i % 7 === bars.length % 7 || i === bars.length - 1)
       rects.push(
-        `<text x="${Math.round(i * slot + slot / 2)}" y="${height - 5}" text-anchor="middle" class="axis">${escapeHtml(bar.label)}</text>`,
+        `<text x="${i === bars.length - 1 ? width : Math.round(i * slot + slot / 2)}" y="${height - 5}" text-anchor="${i === bars.length - 1 ? 'end' : 'middle'}" class="axis">${escapeHtml(bar.label)}</text>`,
       );
   });
   return `<svg class="chart" viewBox="0 0 ${width} ${height}" role="img" aria-labelledby="c-t c-d" preserveAspectRatio="none" xmlns="http://www.w3.org/2000/svg"><title id="c-t">${escapeHtml(options.title)}</title><desc id="c-d">${escapeHtml(options.description)}</desc><line x1="0" y1="${plot}" x2="${width}" y2="${plot}" class="baseline"/>${rects.join('')}</svg>`;

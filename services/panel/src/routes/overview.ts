@@ -13,23 +13,27 @@ const WAITING = ESTADOS.filter((e) => e === 'ACEPTADA' || e === 'PENDIENTE' || e
 /** How many waiting operations the page lists per state (oldest of the newest, with their age). */
 const WAITING_SHOWN = 20;
 /**
- * The groups of a merchant and mode are read once per this long, whichever period is asked: a page
- * reloaded, or several people of one team, cost one pass over the store's index.
+ * The past days' groups of a merchant and mode are read once per this long (they change only when an
+ * older operation's outcome is confirmed): a page reloaded, or several people of one team, cost one
+ * pass over today's part of the store's index; today's groups are always read afresh.
  */
-const CACHE_MS = 30_000;
+const PAST_CACHE_MS = 5 * 60_000;
 
 /** The panel's home: how today, the last 7 or the last 30 days went, in the current mode. */
 export function overviewPages(app: FastifyInstance, ctx: PanelContext): void {
-  const cache = new Map<string, { at: number; groups: OverviewGroup[] }>();
+  const past = new Map<string, { at: number; groups: OverviewGroup[] }>();
+  /** A Venezuelan day starts at 04:00 UTC. */
+  const startOf = (day: string) => `${day}T04:00:00.000Z`;
   const groupsOf = async (merchantId: string, mode: Mode, today: string): Promise<OverviewGroup[]> => {
     const key = `${merchantId}|${mode}|${today}`;
-    const hit = cache.get(key);
-    if (hit && Date.now() - hit.at < CACHE_MS) return hit.groups;
-    const from = new Date(Date.parse(`${lastDays(today, 30)[0]}T04:00:00.000Z`)).toISOString();
-    const groups = await ctx.store.transactions.overviewSince(merchantId, mode, from);
-    if (cache.size > 1000) cache.clear();
-    cache.set(key, { at: Date.now(), groups });
-    return groups;
+    let hit = past.get(key);
+    if (!hit || Date.now() - hit.at >= PAST_CACHE_MS) {
+      const all = await ctx.store.transactions.overviewSince(merchantId, mode, startOf(lastDays(today, 30)[0]!));
+      if (past.size > 1000) past.clear();
+      hit = { at: Date.now(), groups: all.filter((g) => g.day < today) };
+      past.set(key, hit);
+    }
+    return [...hit.groups, ...(await ctx.store.transactions.overviewSince(merchantId, mode, startOf(today)))];
   };
 
   app.get('/resumen', async (request, reply) => {
