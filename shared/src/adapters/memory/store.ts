@@ -48,6 +48,28 @@ function removeFrom<K>(index: Map<K, Set<string>>, key: K, id: string): void {
 const binary = (x: string, y: string) => (x < y ? -1 : x > y ? 1 : 0);
 const newestFirst = (a: { createdAt: string; id: string }, b: { createdAt: string; id: string }) =>
   binary(b.createdAt, a.createdAt) || binary(b.id, a.id);
+/**
+ * The `limit` newest rows that `keep` accepts, in one pass (a page of a long list costs a pass, not a
+ * sort of the whole list): a sorted buffer of at most `limit` rows.
+ */
+function newestOf<T extends { createdAt: string; id: string }>(rows: Iterable<T>, limit: number, keep: (row: T) => boolean): T[] {
+  const out: T[] = [];
+  if (limit <= 0) return out;
+  for (const row of rows) {
+    if (out.length === limit && newestFirst(row, out[limit - 1]!) >= 0) continue;
+    if (!keep(row)) continue;
+    let lo = 0;
+    let hi = out.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (newestFirst(out[mid]!, row) <= 0) lo = mid + 1;
+      else hi = mid;
+    }
+    out.splice(lo, 0, row);
+    if (out.length > limit) out.pop();
+  }
+  return out;
+}
 const after = (cursor: PageCursor | undefined) => (r: { createdAt: string; id: string }) =>
   !cursor || r.createdAt < cursor.createdAt || (r.createdAt === cursor.createdAt && r.id < cursor.id);
 
@@ -303,13 +325,11 @@ export class MemoryStore implements Store {
       for (const t of this.txFrom(this.txByMerchant.get(`${merchantId}|${mode}`) ?? [])) if (t.createdAt >= from) addToOverview(groups, t);
       return [...groups.values()];
     },
-    listForMerchant: async (filter, limit, cursor) =>
-      this.txFrom(this.txByMerchant.get(`${filter.merchantId}|${filter.mode}`) ?? [])
-        .filter((t) => matchesFilter(t, filter))
-        .filter(after(cursor))
-        .sort(newestFirst)
-        .slice(0, Math.max(0, limit))
-        .map(copy),
+    listForMerchant: async (filter, limit, cursor) => {
+      const past = after(cursor);
+      const rows = this.txFrom(this.txByMerchant.get(`${filter.merchantId}|${filter.mode}`) ?? []);
+      return newestOf(rows, limit, (t) => matchesFilter(t, filter) && past(t)).map(copy);
+    },
   };
 
   private readonly orderRows = new Map<string, BankOrderRecord>();
