@@ -58,7 +58,7 @@ export function overviewPages(app: FastifyInstance, ctx: PanelContext): void {
     const chart =
       overview.days.length > 1
         ? barChart(
-            overview.daily.map((d) => ({ label: d.day.slice(8) + '/' + d.day.slice(5, 7), values: [d.collected, d.paidOut] })),
+            overview.daily.map((d) => ({ label: `${d.day.slice(8)}/${d.day.slice(5, 7)}`, values: [d.collected, d.paidOut] })),
             { title: t('overview.chart.daily'), description: t('overview.chart.daily.desc') },
           )
         : null;
