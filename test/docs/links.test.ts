@@ -9,8 +9,11 @@ import { describe, expect, it } from 'vitest';
  */
 const REPO = resolve(__dirname, '../..');
 
-/** Hosts a page may link to: the specifications and tools the switch implements or is checked with. */
-const PUBLIC_REFERENCES = new Set(['schemathesis.readthedocs.io', 'www.standardwebhooks.com', 'modelcontextprotocol.io']);
+/**
+ * Hosts a page may link to: the specifications and tools the switch implements or is checked with, and
+ * the upstream tracker of a library the project carries a patch for (github.com).
+ */
+const PUBLIC_REFERENCES = new Set(['schemathesis.readthedocs.io', 'www.standardwebhooks.com', 'modelcontextprotocol.io', 'github.com']);
 
 function markdownFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {

@@ -1826,7 +1826,7 @@ export interface operations {
                     "text/csv": string;
                 };
             };
-            /** @description A field, the query, the JSON itself or the URL is invalid; `detail` names each */
+            /** @description A field, the query, the JSON itself or the URL is invalid: JSON that is malformed, not UTF-8, nested deeper than 32 levels or with a duplicate key; a lone surrogate in any string; a control or invisible character in `nombre` or `concepto` (bidi overrides, zero-width characters, U+FEFF, private use, noncharacters: see their schemas); a malformed URL or request. Fix the request; retrying it as it is fails the same way */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1844,7 +1844,7 @@ export interface operations {
                     "application/json": components["schemas"]["UnauthorizedError"];
                 };
             };
-            /** @description A valid key over its own request budget (see the `RateLimit-*` headers), or a request without a valid key from an address that sent too many of them; see `retry-after`. A valid key is never refused because of failed requests, its own or anyone else's */
+            /** @description A valid key over its own request budget (every answer to a valid key carries `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset`), or a request without a valid key from an address that sent too many of them; retry after `retry-after` seconds. A valid key is never refused because of failed requests, its own or anyone else's, nor because of other keys or its address */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying (until the current one-minute window ends). */
@@ -1861,7 +1861,7 @@ export interface operations {
                     "application/json": components["schemas"]["RateLimitedError"];
                 };
             };
-            /** @description A dependency (store, bus or bank) is unreachable; retry later */
+            /** @description A dependency (store, bus or bank) is unreachable; retry later with the same idempotency_key */
             503: {
                 headers: {
                     [name: string]: unknown;

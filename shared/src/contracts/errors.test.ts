@@ -30,7 +30,7 @@ describe('the error catalogue', () => {
   });
 
   it('every bank refusal code is a motivo_rechazo the API contract documents', () => {
-    const contract = docs('api-contract.md');
+    const contract = docs('api.md');
     const refusals = (Object.keys(ERROR_CATALOGUE) as ErrorCode[]).filter((code) => !HOUSE_ERROR_CODES.includes(code as never));
     expect(refusals.length).toBeGreaterThan(0);
     for (const code of refusals) {

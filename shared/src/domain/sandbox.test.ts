@@ -44,10 +44,6 @@ describe('the sandbox table', () => {
     const shown = new Set(SANDBOX_BANKS.flatMap((b) => SANDBOX[b].map((v) => v.motivo_rechazo)));
     for (const motivo of MOTIVOS_RECHAZO) expect(shown.has(motivo) || motivo in SANDBOX_NOT_BY_AMOUNT, motivo).toBe(true);
   });
-  it("the README lists every bank's amounts as this module states them", () => {
-    const readme = readFileSync(resolve(__dirname, '../../../README.md'), 'utf8').replace(/\s+/g, ' ');
-    for (const banco of SANDBOX_BANKS) expect(readme, banco).toContain(`- \`${banco}\`: ${sandboxSummary(banco)}`);
-  });
   it('docs/sandbox.md shows exactly these rows', () => {
     const doc = readFileSync(resolve(__dirname, '../../../docs/sandbox.md'), 'utf8');
     for (const banco of SANDBOX_BANKS) expect(documentedRows(doc, banco), banco).toEqual(expectedRows(banco));
