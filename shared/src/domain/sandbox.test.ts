@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { MOTIVOS_RECHAZO } from './motivos';
-import { SANDBOX, SANDBOX_BANKS, SANDBOX_NOT_BY_AMOUNT, sandboxSummary } from './sandbox';
+import { SANDBOX, SANDBOX_BANKS, SANDBOX_NOT_BY_AMOUNT } from './sandbox';
 
 /** The rows docs/sandbox.md shows for a bank, as this module states them (cells trimmed: the formatter aligns tables). */
 function expectedRows(banco: keyof typeof SANDBOX): string[][] {
