@@ -1,4 +1,5 @@
 import type { Mode } from '../domain/bancos';
+import type { ReferenceBook } from '../connector-kit/references';
 import type { EstadoTransaccion } from '../domain/estados';
 import type { BankOutcome, OperationKind, Transaction } from '../domain/operation';
 import type { BancoId } from '../domain/bancos';
@@ -358,16 +359,7 @@ export interface Store {
     recordOutcome(id: string, outcome: BankOutcome, at: string): Promise<void>;
     get(id: string): Promise<BankOrderRecord | null>;
   };
-  bankReferences: {
-    /**
-     * The number `key` (e.g. an orderRef) holds in `scope` (e.g. one bank and merchant), allocated on
-     * first ask from the scope's sequence 1, 2, 3…: unique by construction across every replica
-     * sharing the store, and the same number for the same key on every later ask.
-     */
-    assign(scope: string, key: string): Promise<number>;
-    /** The number `key` holds in `scope`, or null when it was never assigned. */
-    find(scope: string, key: string): Promise<number | null>;
-  };
+  bankReferences: ReferenceBook;
   counters: {
     /**
      * Adds to a named counter atomically and returns its new totals (amount and count). Counters
@@ -440,8 +432,4 @@ export interface Store {
   };
   ping(): Promise<void>;
   close(): Promise<void>;
-}
-
-export function idempotencyScope(merchantId: string, mode: Mode, kind: OperationKind, key: string): string {
-  return `${merchantId}|${mode}|${kind}|${key.toLowerCase()}`;
 }
