@@ -4,6 +4,7 @@ import type { BankConnector } from '../ports/bank';
 import type { BancoId, Mode } from '../domain/bancos';
 import type { Logger } from '../telemetry/logger';
 import type { GuardedConnector } from '../connector-kit/connector';
+import type { BankBreakers } from './breaker';
 import { startBankWorker } from './bank-worker';
 import { startBankHealthReporter } from './bank-health';
 import type { Sealer } from './secret-box';
