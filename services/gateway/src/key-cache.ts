@@ -9,7 +9,6 @@ import {
   type Store,
   type Subscription,
 } from '@switch/shared';
-import type { Caller } from './auth';
 
 const MAX_ENTRIES = 50_000;
 
@@ -29,6 +28,12 @@ interface MerchantKeys {
   keys: { id: string; mode: Mode; hash: Buffer; lastUsedAt: number }[];
   loadedAt: number;
   until: number;
+}
+
+/** Who an accepted key speaks for: one merchant in one mode. */
+export interface Caller {
+  merchantId: string;
+  mode: Mode;
 }
 
 /** A verified key: who calls, and which key (the request budget is the key's own). */

@@ -25,7 +25,7 @@ import {
   type Transaction,
   type TransactionEventMessage,
 } from '@switch/shared';
-import type { Caller } from './auth';
+import type { Caller } from './key-cache';
 import { DependencyDown, HttpProblem } from './errors';
 import type { Replies } from './reply';
 import { exampleOperation, exampleReverse } from './sandbox';

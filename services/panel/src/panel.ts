@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import cookie from '@fastify/cookie';
 import session from '@fastify/session';
 import csrf from '@fastify/csrf-protection';
@@ -9,6 +9,7 @@ import view from '@fastify/view';
 import { Eta } from 'eta';
 import { can, recordAudit, type AccountReads, type Mode, type PanelAction, type PanelUser, type Sealer, type Store } from '@switch/shared';
 import type { PanelConfig } from './config';
+import type { PanelContext } from './context';
 import { LANGS, translate, type Lang } from './i18n';
 import { SwitchSessionStore } from './session-store';
 import { authRoutes } from './routes/auth';
@@ -46,28 +47,6 @@ export interface PanelDeps {
    * without it the balances page lists the registered accounts only.
    */
   accounts?: AccountReads;
-}
-
-export interface PanelContext {
-  store: Store;
-  accounts: AccountReads | undefined;
-  config: PanelConfig;
-  secrets: Pick<Sealer, 'seal'>;
-  base: string;
-  /** Renders a page of the layout with what every page shows (user, mode, language, CSRF token). */
-  page(
-    request: FastifyRequest,
-    reply: FastifyReply,
-    template: string,
-    data?: Record<string, unknown>,
-    status?: number,
-  ): Promise<FastifyReply>;
-  /** Refuses (403 page) unless the signed-in user's role allows `action`; the check that counts is this one. */
-  allow(request: FastifyRequest, reply: FastifyReply, action: PanelAction): Promise<boolean>;
-  caller(request: FastifyRequest): { merchantId: string; mode: Mode };
-  /** A panel link for someone else (invitations, resets): absolute when the public base URL is configured. */
-  link(path: string): string;
-  audit(request: FastifyRequest, action: string, target: string | null, detail?: Record<string, string>): Promise<void>;
 }
 
 const VIEWS = join(__dirname, '..', 'views');

@@ -1,14 +1,13 @@
 import {
   TRANSACTION_PAGE_DEFAULT,
-  TRANSACTION_PAGE_MAX,
   type TransaccionDetalle,
   type TransaccionesPage,
   type TransaccionesQuery,
   type TransaccionResumen,
 } from '../contracts/transacciones';
 import type { PageCursor, Store, TransactionFilter } from '../ports/store';
-import { BANCOS, type Mode } from './bancos';
-import { OPERATION_KINDS, type Transaction } from './operation';
+import type { Mode } from './bancos';
+import type { Transaction } from './operation';
 import { toResultado } from './resultado';
 
 /**

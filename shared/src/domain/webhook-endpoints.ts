@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { type DeliveryView, type EndpointView } from '../contracts/webhook-endpoints';
+import type { DeliveryView, EndpointView } from '../contracts/webhook-endpoints';
 import { WEBHOOK_EVENTS, type WebhookBody, type WebhookEvent } from '../contracts/webhook';
 import type { PageCursor, Store, WebhookDelivery, WebhookEndpoint } from '../ports/store';
 import { isIP } from 'node:net';

@@ -1,6 +1,5 @@
 import type { Bus } from '../ports/bus';
 import type { Store } from '../ports/store';
-import type { BankConnector } from '../ports/bank';
 import type { BancoId, Mode } from '../domain/bancos';
 import type { Logger } from '../telemetry/logger';
 import type { GuardedConnector } from '../connector-kit/connector';

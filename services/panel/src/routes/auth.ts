@@ -12,7 +12,7 @@ import {
   type PanelUser,
   type Store,
 } from '@switch/shared';
-import type { PanelContext } from '../panel';
+import type { PanelContext } from '../context';
 import { hashPassword, passwordProblem, verifyPassword } from '../passwords';
 
 const WINDOW_MS = 15 * 60_000;

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { venezuelanToday, type AccountReadProblem } from '@switch/shared';
 import { translate, type Lang } from '../i18n';
-import type { PanelContext } from '../panel';
+import type { PanelContext } from '../context';
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 

@@ -8,7 +8,7 @@ import {
   PANEL_ROLES,
   type PanelRole,
 } from '@switch/shared';
-import type { PanelContext } from '../panel';
+import type { PanelContext } from '../context';
 
 /** Team (owners invite) and the audit log. */
 

@@ -12,7 +12,7 @@ import {
   toDetalle,
   type TransaccionesQuery,
 } from '@switch/shared';
-import type { PanelContext } from '../panel';
+import type { PanelContext } from '../context';
 
 const FILTERS = ['operacion', 'estado', 'banco', 'desde', 'hasta', 'id', 'idempotency_key', 'cursor'] as const;
 

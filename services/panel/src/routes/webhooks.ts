@@ -16,7 +16,7 @@ import {
   type Problem,
   type WebhookEvent,
 } from '@switch/shared';
-import type { PanelContext } from '../panel';
+import type { PanelContext } from '../context';
 
 /** A form's checkbox group: absent, one value or several; only known events are kept. */
 function eventsOf(value: unknown): WebhookEvent[] {
