@@ -60,3 +60,4 @@ export * from './runtime/secret-box';
 export * from './domain/poison-message';
 export * from './contracts/transacciones';
 export * from './contracts/webhook-endpoints';
+export * from './contracts/validation';
