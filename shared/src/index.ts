@@ -73,3 +73,7 @@ export * from './domain/webhook-endpoints';
 export * from './domain/panel-access';
 export * from './runtime/account-reads';
 export * from './runtime/secret-box';
+export * from './domain/poison-message';
+export * from './contracts/transacciones';
+export * from './contracts/webhook-endpoints';
+export * from './contracts/validation';

@@ -379,11 +379,7 @@ describe('logs', () => {
 
 describe('request ids and metrics', () => {
   it('answers with a request id (the caller’s own when sane) and exports HTTP and operation metrics', async () => {
-    const { startEmbeddedSwitch } = await import('@switch/embedded');
-    const { createLogger, seedDemoMerchant } = await import('@switch/shared').then(async (s) => ({
-      ...s,
-      seedDemoMerchant: (await import('@switch/embedded')).seedDemoMerchant,
-    }));
+    const { startEmbeddedSwitch, seedDemoMerchant } = await import('@switch/embedded');
     const sw = await startEmbeddedSwitch({ log: createLogger('t', 'silent'), reconciler: { intervalMs: 3_600_000 } });
     try {
       const { switchKey } = await seedDemoMerchant(sw.store);

@@ -1,5 +1,29 @@
-import type { EmulatorControls } from './server';
 import type { Ledger, Order } from './ledger';
+
+/** What a test can make the emulated bank do (in process, or over `/__emulator/…`). */
+export interface EmulatorControls {
+  refuseConnections(on: boolean): Promise<void>;
+  failNext(n: number, status?: number): void;
+  delayNext(n: number, ms: number): void;
+  timeoutAfterAccept(n: number): void;
+  /** The next n new orders are refused with this bank code or ISO 20022 reason. */
+  rejectNext(n: number, code: string): void;
+  /** Settles a pending order (by locator, nroReferencia or endtoend) as planned or as told. */
+  settle(ref: string, outcome?: { estatus: 'ACCP' | 'RJCT'; motivo?: string }): boolean;
+  settleAll(): number;
+  otpFor(q: { telefono?: string; cuenta?: string; id_solicitud?: string }): string | undefined;
+  setApiKey(apiKey: string): void;
+  /** Clears every pending fault. */
+  reset(): void;
+  /** Orders the bank took (each locator once), rejected ones included. */
+  orderCount(): number;
+  /** Requests that carried this locator (repeats and faulted ones included). */
+  callsFor(locator: string): number;
+  /** Every locator's call count. */
+  callsByLocator(): Record<string, number>;
+  /** Requests that reached the bank's port (control routes excluded). */
+  requestCount(): number;
+}
 
 /**
  * `/__emulator/…`: the controls over HTTP, for tests that drive the emulator from another process.

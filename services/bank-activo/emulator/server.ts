@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { Socket } from 'node:net';
 import { ActivoBank, isOrderService, MAGIC_CUT, MAGIC_SLOW, SERVICE_OF_PATH, type Fields, type Reply } from './bank';
 import type { Ledger, Order } from './ledger';
-import { controlRoutes } from './controls';
+import { controlRoutes, type EmulatorControls } from './controls';
 
 /**
  * Banco Activo's merchant API as a test double: a real HTTP server on 127.0.0.1 that authenticates
@@ -30,30 +30,6 @@ export interface EmulatorOptions {
   /** Opening balances (VES) by account number or phone (58 + 10 digits). */
   accounts?: Record<string, number>;
   now?: () => Date;
-}
-
-export interface EmulatorControls {
-  refuseConnections(on: boolean): Promise<void>;
-  failNext(n: number, status?: number): void;
-  delayNext(n: number, ms: number): void;
-  timeoutAfterAccept(n: number): void;
-  /** The next n new orders are refused with this bank code or ISO 20022 reason. */
-  rejectNext(n: number, code: string): void;
-  /** Settles a pending order (by locator, nroReferencia or endtoend) as planned or as told. */
-  settle(ref: string, outcome?: { estatus: 'ACCP' | 'RJCT'; motivo?: string }): boolean;
-  settleAll(): number;
-  otpFor(q: { telefono?: string; cuenta?: string; id_solicitud?: string }): string | undefined;
-  setApiKey(apiKey: string): void;
-  /** Clears every pending fault. */
-  reset(): void;
-  /** Orders the bank took (each locator once), rejected ones included. */
-  orderCount(): number;
-  /** Requests that carried this locator (repeats and faulted ones included). */
-  callsFor(locator: string): number;
-  /** Every locator's call count. */
-  callsByLocator(): Record<string, number>;
-  /** Requests that reached the bank's port (control routes excluded). */
-  requestCount(): number;
 }
 
 export interface Emulator {

@@ -1,15 +1,9 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Mode } from '@switch/shared';
 import { DependencyDown } from './errors';
-import type { KeyCache, VerifiedKey } from './key-cache';
+import type { Caller, KeyCache, VerifiedKey } from './key-cache';
 import { sendError } from './problem';
 import type { Throttle } from './throttle';
-
-export interface Caller {
-  merchantId: string;
-  mode: Mode;
-}
 
 declare module 'fastify' {
   interface FastifyRequest {

@@ -1,7 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import { announceMerchantChange, hashSecret, parseSwitchKey, TOPICS, type Bus, type Mode, type Subscription } from '@switch/shared';
 import type { GatewayStore } from './ports';
-import type { Caller } from './auth';
 
 const MAX_ENTRIES = 50_000;
 
@@ -21,6 +20,12 @@ interface MerchantKeys {
   keys: { id: string; mode: Mode; hash: Buffer; lastUsedAt: number }[];
   loadedAt: number;
   until: number;
+}
+
+/** Who an accepted key speaks for: one merchant in one mode. */
+export interface Caller {
+  merchantId: string;
+  mode: Mode;
 }
 
 /** A verified key: who calls, and which key (the request budget is the key's own). */

@@ -25,7 +25,7 @@ import {
   type TransactionEventMessage,
 } from '@switch/shared';
 import type { GatewayStore } from './ports';
-import type { Caller } from './auth';
+import type { Caller } from './key-cache';
 import { DependencyDown } from './errors';
 import { HttpProblem } from './problem';
 import type { Replies } from './reply';

@@ -1,11 +1,24 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createLogger, MemoryStore, registerWebhook, SecretBox, type Mode, type Resolver } from '@switch/shared';
+import {
+  createLogger,
+  DestinationSettings,
+  destinationPolicy,
+  MemoryStore,
+  refusedAddress,
+  refusedDestination,
+  readSettings,
+  registerWebhook,
+  SecretBox,
+  SWITCH_DEFAULT_PORTS,
+  type DestinationPolicy,
+  type Mode,
+  type Resolver,
+} from '@switch/shared';
 import { settledPayout } from '../test/events';
 import { planDeliveries } from './deliveries';
 import { Dispatcher, type DispatcherConfig } from './dispatcher';
-import * as shared from '@switch/shared';
 
 /**
  * Issue 26 item 6: one destination rule for test and live mode, internal addresses only where the
@@ -15,16 +28,16 @@ import * as shared from '@switch/shared';
 
 const log = createLogger('notifier-test', 'silent');
 const secrets = SecretBox.ephemeral();
-const policy = (over: Partial<shared.DestinationPolicy> = {}): shared.DestinationPolicy => ({
+const policy = (over: Partial<DestinationPolicy> = {}): DestinationPolicy => ({
   allowLoopback: false,
   allowPrivate: false,
-  ownPorts: new Set(shared.SWITCH_DEFAULT_PORTS),
+  ownPorts: new Set(SWITCH_DEFAULT_PORTS),
   ...over,
 });
 
 describe('the destination rule (pure: nothing is connected to)', () => {
   it('refuses every spelling of loopback and metadata addresses unless allowed, and own ports always', () => {
-    const refused = (host: string, port = 8080, p = policy()) => shared.refusedAddress(new URL(`http://${host}/`).hostname, port, p);
+    const refused = (host: string, port = 8080, p = policy()) => refusedAddress(new URL(`http://${host}/`).hostname, port, p);
     // The URL parser turns decimal, hex and octal IPv4 into the dotted form the rule judges.
     for (const host of ['127.0.0.1', '0x7f000001', '2130706433', '0177.0.0.1', '127.1', '[::1]', '[::ffff:127.0.0.1]', '[::ffff:7f00:1]'])
       expect(refused(host), host).toMatch(/internal address .*\(loopback\)/);
@@ -38,7 +51,7 @@ describe('the destination rule (pure: nothing is connected to)', () => {
     expect(refused('10.0.0.5', 8080, local)).toMatch(/internal address/);
     for (const port of [3000, 3100, 9100, 9103]) expect(refused('0x7f000001', port, local), String(port)).toMatch(/switch itself/);
     // Private allowed (drills on a private network): any internal address, still never an own port.
-    const priv = policy({ allowPrivate: true, ownPorts: new Set([...shared.SWITCH_DEFAULT_PORTS, 4444]) });
+    const priv = policy({ allowPrivate: true, ownPorts: new Set([...SWITCH_DEFAULT_PORTS, 4444]) });
     expect(refused('10.0.0.5', 8080, priv)).toBeNull();
     expect(refused('10.0.0.5', 4444, priv)).toMatch(/switch itself/);
     expect(refused('0.0.0.0', 9100, priv)).toMatch(/switch itself/);
@@ -49,31 +62,29 @@ describe('the destination rule (pure: nothing is connected to)', () => {
 
   it('the port is the URL default when none is written', async () => {
     const own80 = policy({ allowLoopback: true, ownPorts: new Set([80]) });
-    expect(await shared.refusedDestination('http://127.0.0.1/hook', own80)).toMatch(/switch itself/);
-    expect(await shared.refusedDestination('https://127.0.0.1/hook', own80)).toBeNull();
+    expect(await refusedDestination('http://127.0.0.1/hook', own80)).toMatch(/switch itself/);
+    expect(await refusedDestination('https://127.0.0.1/hook', own80)).toBeNull();
   });
 
   it('a name is judged by what it resolves to (localhost, rebinding names)', async () => {
     const to =
       (address: string): Resolver =>
       async () => [{ address, family: address.includes(':') ? 6 : 4 }];
-    expect(await shared.refusedDestination('http://localhost:8080/', policy(), to('127.0.0.1'))).toMatch(/localhost resolves to internal/);
-    expect(await shared.refusedDestination('https://h.example/', policy(), to('169.254.169.254'))).toMatch(/resolves to internal/);
-    expect(await shared.refusedDestination('https://h.example/', policy(), to('93.184.216.34'))).toBeNull();
-    expect(await shared.refusedDestination('http://localhost:9100/admin', policy({ allowLoopback: true }), to('::1'))).toMatch(
-      /switch itself/,
-    );
+    expect(await refusedDestination('http://localhost:8080/', policy(), to('127.0.0.1'))).toMatch(/localhost resolves to internal/);
+    expect(await refusedDestination('https://h.example/', policy(), to('169.254.169.254'))).toMatch(/resolves to internal/);
+    expect(await refusedDestination('https://h.example/', policy(), to('93.184.216.34'))).toBeNull();
+    expect(await refusedDestination('http://localhost:9100/admin', policy({ allowLoopback: true }), to('::1'))).toMatch(/switch itself/);
   });
 
   it('reads its configuration: loopback and private allowances, the own ports', () => {
-    const read = (env: Record<string, string>) => shared.readSettings(shared.DestinationSettings, env);
+    const read = (env: Record<string, string>) => readSettings(DestinationSettings, env);
     // The ports this process listens on (a gateway's PORT and OPERATOR_PORT) come from its own configuration.
-    const p = shared.destinationPolicy(read({ SWITCH_WEBHOOK_ALLOW_LOOPBACK: 'true', SWITCH_OWN_PORTS: '7000, 7001' }), [8000, 8001]);
+    const p = destinationPolicy(read({ SWITCH_WEBHOOK_ALLOW_LOOPBACK: 'true', SWITCH_OWN_PORTS: '7000, 7001' }), [8000, 8001]);
     expect(p.allowLoopback).toBe(true);
     expect(p.allowPrivate).toBe(false);
     for (const port of [3000, 9100, 8000, 8001, 7000, 7001]) expect(p.ownPorts.has(port), String(port)).toBe(true);
-    expect(() => shared.destinationPolicy(read({ SWITCH_OWN_PORTS: '70000' }))).toThrow(/SWITCH_OWN_PORTS/);
-    expect(shared.destinationPolicy(read({})).allowLoopback).toBe(false);
+    expect(() => destinationPolicy(read({ SWITCH_OWN_PORTS: '70000' }))).toThrow(/SWITCH_OWN_PORTS/);
+    expect(destinationPolicy(read({})).allowLoopback).toBe(false);
   });
 });
 

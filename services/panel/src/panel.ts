@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { formOf, PathParams, queryField } from './fields';
 import cookie from '@fastify/cookie';
@@ -12,10 +12,11 @@ import { Eta } from 'eta';
 import { can, recordAudit, type AccountReads, type Mode, type PanelAction, type PanelUser, type Sealer } from '@switch/shared';
 import type { PanelStore } from './ports';
 import type { PanelConfig } from './config';
+import type { PanelContext } from './context';
 import { isLang, translate, type Lang } from './i18n';
 import { amount, day, escapeHtml, money, when, whenTag } from './format';
 import { SwitchSessionStore } from './session-store';
-import { FLASH_PARAM, openFlash, sealFlash, withFlash, type Flash, type SealedFlash } from './flash';
+import { FLASH_PARAM, openFlash, sealFlash, withFlash, type SealedFlash } from './flash';
 import { authRoutes } from './routes/auth';
 import { keyRoutes } from './routes/keys';
 import { webhookPages } from './routes/webhooks';
@@ -54,38 +55,6 @@ export interface PanelDeps {
    * without it the balances page lists the registered accounts only.
    */
   accounts?: AccountReads;
-}
-
-export interface PanelContext {
-  store: PanelStore;
-  accounts: AccountReads | undefined;
-  config: PanelConfig;
-  secrets: Pick<Sealer, 'seal'>;
-  base: string;
-  /** Renders a page of the layout with what every page shows (user, mode, language, CSRF token). */
-  page(
-    request: FastifyRequest,
-    reply: FastifyReply,
-    template: string,
-    data?: Record<string, unknown>,
-    status?: number,
-  ): Promise<FastifyReply>;
-  /** Refuses (403 page) unless the signed-in user's role allows `action`; the check that counts is this one. */
-  allow(request: FastifyRequest, reply: FastifyReply, action: PanelAction): Promise<boolean>;
-  caller(request: FastifyRequest): { merchantId: string; mode: Mode };
-  /**
-   * A panel link meant to be copied (invitations, resets): absolute, on the configured public base URL
-   * (`SWITCH_PUBLIC_URL`) or else on the origin the request came to.
-   */
-  link(request: FastifyRequest, path: string): string;
-  /** Where the merchant API is, for examples meant to be copied: the public base URL or the request's origin. */
-  origin(request: FastifyRequest): string;
-  /**
-   * Ends a form that changed something (Post/Redirect/Get): a 303 to `path`, whose page shows `flash`
-   * once; a reload of that page changes nothing and shows it no more.
-   */
-  done(request: FastifyRequest, reply: FastifyReply, path: string, flash: Flash): FastifyReply;
-  audit(request: FastifyRequest, action: string, target: string | null, detail?: Record<string, string>): Promise<void>;
 }
 
 const VIEWS = join(__dirname, '..', 'views');

@@ -1,5 +1,4 @@
 import { randomInt } from 'node:crypto';
-import type { Store } from '../ports/store';
 
 /**
  * Per-key state that must hold across every replica sharing one bank credential: request nonces and
@@ -8,7 +7,16 @@ import type { Store } from '../ports/store';
  */
 
 /** Numbers assigned per scope and key, shared by every replica (the store's `bankReferences`). */
-export type ReferenceBook = Store['bankReferences'];
+export interface ReferenceBook {
+  /**
+   * The number `key` (e.g. an orderRef) holds in `scope` (e.g. one bank and merchant), allocated on
+   * first ask from the scope's sequence 1, 2, 3…: unique by construction across every replica
+   * sharing the store, and the same number for the same key on every later ask.
+   */
+  assign(scope: string, key: string): Promise<number>;
+  /** The number `key` holds in `scope`, or null when it was never assigned. */
+  find(scope: string, key: string): Promise<number | null>;
+}
 
 /** A book held in this process only: for tests and single-process runs (`npm start`). */
 export function memoryReferenceBook(): ReferenceBook {

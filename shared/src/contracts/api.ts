@@ -17,7 +17,7 @@ import {
   ValidationErrorBody,
 } from './errors';
 import { WebhookBody } from './webhook';
-import { TransaccionDetalle, TransaccionesPage, TransaccionResumen } from '../domain/transaction-list';
+import { TransaccionDetalle, TransaccionesPage, TransaccionResumen } from './transacciones';
 import {
   DeliveryView,
   EndpointCreateBody,
@@ -25,7 +25,7 @@ import {
   EndpointUpdateBody,
   EndpointView,
   EndpointWithSecret,
-} from '../domain/webhook-endpoints';
+} from './webhook-endpoints';
 
 /**
  * The API's named schemas. The OpenAPI document publishes each under `components.schemas` by this

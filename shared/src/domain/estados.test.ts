@@ -10,7 +10,7 @@ import {
   type EstadoTransaccion,
   type TransitionCause,
 } from './estados';
-import { PoisonMessage } from '../ports/bus';
+import { PoisonMessage } from './poison-message';
 
 const CAUSES: TransitionCause[] = ['bank_outcome', 'routing', 'risk', 'status_query', 'order_deadline'];
 const ORIGINS: EstadoOrigen[] = [null, ...ESTADOS];

@@ -1,4 +1,4 @@
-import { PoisonMessage } from '../ports/bus';
+import { PoisonMessage } from './poison-message';
 
 /**
  * The one transition table (SPEC 3). Every state change of a transaction is checked here; nothing

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { canonicalJson, fingerprint } from './idempotency';
-import { idempotencyScope } from '../ports/store';
+import { canonicalJson, fingerprint, idempotencyScope } from './idempotency';
 
 describe('canonical JSON and fingerprints', () => {
   const a = {

@@ -1,4 +1,6 @@
 import { createHash } from 'node:crypto';
+import type { Mode } from './bancos';
+import type { OperationKind } from './operation';
 
 /** Canonical JSON: keys sorted at every level, so equal bodies have equal fingerprints. */
 export function canonicalJson(value: unknown): string {
@@ -34,4 +36,9 @@ export function tokenMismatch(token: CollectionTerms, cobrar: CollectionTerms): 
   if (canonicalJson(token.cobrador) !== canonicalJson(cobrar.cobrador)) differs.push('cobrador');
   if (canonicalJson(token.pagador) !== canonicalJson(cobrar.pagador)) differs.push('pagador');
   return differs;
+}
+
+/** The key an idempotency claim is stored under: one merchant, one mode, one operation kind; keys compare case-insensitively. */
+export function idempotencyScope(merchantId: string, mode: Mode, kind: OperationKind, key: string): string {
+  return `${merchantId}|${mode}|${kind}|${key.toLowerCase()}`;
 }

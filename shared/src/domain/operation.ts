@@ -156,3 +156,14 @@ export type BankOutcome =
   | { type: 'not_processed'; raw: Record<string, unknown> }
   /** Sent, but the answer is unknown: the order may have moved money. */
   | { type: 'unknown'; raw: Record<string, unknown> };
+
+/** An order is in flight when its latest attempt has no outcome yet. */
+export function inFlight(tx: Pick<Transaction, 'attempts'>): boolean {
+  const last = tx.attempts[tx.attempts.length - 1];
+  return last !== undefined && last.outcome === undefined;
+}
+
+/** Nothing is outstanding at a bank: a caller waiting on this transaction can be answered. */
+export function settledForReply(tx: Pick<Transaction, 'attempts' | 'statusQuery' | 'estado'>): boolean {
+  return tx.estado !== null && !inFlight(tx) && tx.statusQuery === null;
+}

@@ -1,8 +1,7 @@
 import type { BankRequestMessage, TransactionEventMessage } from '../contracts/messages';
 import type { BancoId } from './bancos';
-import type { Transaction } from './operation';
+import { settledForReply, type Transaction } from './operation';
 import { toResultado } from './resultado';
-import { settledForReply } from './transaction-core';
 
 /** The bank-side duplicate guard of one attempt: stable across redeliveries and re-announces. */
 export const orderRef = (txnId: string, attempt: number): string => `${txnId}-${attempt}`;

@@ -4,7 +4,7 @@ import { candidateBanks, railFor } from './routing';
 import type { BancoId } from './bancos';
 import { isFinal, type EstadoOrigen, type EstadoTransaccion } from './estados';
 import type { MotivoRechazo } from './motivos';
-import type { BankOutcome, Transaction } from './operation';
+import { inFlight, type BankOutcome, type Transaction } from './operation';
 import { asOneWrite, clearStatus, dispatch, flagForReview, requestStatus, resolveAttempt, transition } from './transaction-edits';
 import { effectsOf, orderRef, type Effects } from './outbox';
 import { tokenMismatch } from './idempotency';
@@ -21,17 +21,6 @@ export const OPEN_STATES: readonly EstadoTransaccion[] = ['ACEPTADA', 'PENDIENTE
 
 export function isOpen(estado: EstadoOrigen): boolean {
   return estado !== null && OPEN_STATES.includes(estado);
-}
-
-/** An order is in flight when its latest attempt has no outcome yet. */
-export function inFlight(tx: Pick<Transaction, 'attempts'>): boolean {
-  const last = tx.attempts[tx.attempts.length - 1];
-  return last !== undefined && last.outcome === undefined;
-}
-
-/** Nothing is outstanding at a bank: a caller waiting on this transaction can be answered. */
-export function settledForReply(tx: Pick<Transaction, 'attempts' | 'statusQuery' | 'estado'>): boolean {
-  return tx.estado !== null && !inFlight(tx) && tx.statusQuery === null;
 }
 
 /**

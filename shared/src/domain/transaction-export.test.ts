@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { seedTransaction } from '../../test/store-contract';
 import { csvField, csvHeader, csvLine, EXPORT_PAGE, exportTransactions } from './transaction-export';
-import type { TransaccionResumen } from './transaction-list';
+import type { TransaccionResumen } from '../contracts/transacciones';
 import { MemoryStore } from '../adapters/memory/store';
 import type { Transaction } from './operation';
 

@@ -2,14 +2,8 @@ import { Type, type Static } from '@sinclair/typebox';
 import type { Mode } from './bancos';
 import type { TransactionReads } from '../ports/transaction-reads';
 import type { Movimiento } from '../contracts/bancos';
-import {
-  isListProblem,
-  type ListProblem,
-  toResumen,
-  TransaccionesQuery,
-  type TransaccionResumen,
-  transactionFilter,
-} from './transaction-list';
+import { TransaccionesQuery, type TransaccionResumen } from '../contracts/transacciones';
+import { isListProblem, type ListProblem, toResumen, transactionFilter } from './transaction-list';
 
 /**
  * The caller's transactions as CSV, for a spreadsheet: the list's filters, every matching operation

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { Type, type Static } from '@sinclair/typebox';
-import { literals } from '../contracts/literals';
 import type { ErrorCode, ErrorStatus } from '../contracts/errors';
+import type { DeliveryView, EndpointView } from '../contracts/webhook-endpoints';
 import { WEBHOOK_EVENTS, type WebhookBody, type WebhookEvent } from '../contracts/webhook';
 import type { DeliveryQueue, WebhookDelivery } from '../ports/delivery-queue';
 import type { MerchantDirectory, WebhookEndpoint } from '../ports/merchant-directory';
@@ -73,75 +72,6 @@ export interface IssuedEndpoint {
   endpoint: WebhookEndpoint;
   secret: string;
 }
-
-export const WebhookUrl = Type.String({
-  minLength: 8,
-  maxLength: 2048,
-  pattern: '^https?://',
-  description: 'http(s) URL; https in live mode',
-});
-export const WebhookEvents = Type.Array(literals(WEBHOOK_EVENTS), { minItems: 1, maxItems: WEBHOOK_EVENTS.length, uniqueItems: true });
-
-export const EndpointCreateBody = Type.Object(
-  {
-    url: WebhookUrl,
-    events: Type.Optional(
-      Type.Array(literals(WEBHOOK_EVENTS), {
-        minItems: 1,
-        maxItems: WEBHOOK_EVENTS.length,
-        uniqueItems: true,
-        description: 'Default: every event',
-      }),
-    ),
-  },
-  { additionalProperties: false },
-);
-export const EndpointUpdateBody = Type.Object(
-  { events: Type.Optional(WebhookEvents), active: Type.Optional(Type.Boolean({ description: 'false disables the endpoint' })) },
-  { additionalProperties: false, minProperties: 1 },
-);
-
-/** An endpoint as shown: never its secret (shown once, on creation and rotation). */
-export const EndpointView = Type.Object({
-  id: Type.String(),
-  url: Type.String(),
-  events: Type.Array(literals(WEBHOOK_EVENTS)),
-  active: Type.Boolean(),
-  rotacion_hasta: Type.Union([Type.String(), Type.Null()], { description: 'Until when the previous secret still signs, after a rotation' }),
-  creado: Type.String(),
-});
-export type EndpointView = Static<typeof EndpointView>;
-export const EndpointWithSecret = Type.Object({
-  ...EndpointView.properties,
-  secret: Type.String({ description: 'whsec_…: shown only in this answer; verify x-service-signature with it' }),
-});
-
-/** The answer to deleting an endpoint. */
-export const EndpointDeleted = Type.Object({ id: Type.String(), eliminado: Type.Literal(true) });
-
-export const DeliveryView = Type.Object({
-  id: Type.String(),
-  endpoint_id: Type.String(),
-  transaccion_id: Type.String(),
-  evento: literals(WEBHOOK_EVENTS),
-  url: Type.String(),
-  estado: literals(['pending', 'delivered', 'exhausted'] as const),
-  proximo_intento: Type.Union([Type.String(), Type.Null()]),
-  intentos: Type.Array(
-    Type.Object({
-      n: Type.Integer(),
-      en: Type.String(),
-      codigo_http: Type.Union([Type.Integer(), Type.Null()]),
-      latencia_ms: Type.Number(),
-      error: Type.Union([Type.String(), Type.Null()], {
-        description:
-          'Why the attempt failed, as a category: `HTTP <status>` (your receiver answered), `destination refused`, `timeout`, `connection refused`, `connection closed`, `name not resolved`, `TLS error`, `connection failed`, `endpoint removed or inactive`',
-      }),
-    }),
-  ),
-  creada: Type.String(),
-});
-export type DeliveryView = Static<typeof DeliveryView>;
 
 export const toEndpointView = (e: WebhookEndpoint, now = new Date()): EndpointView => ({
   id: e.id,

@@ -57,7 +57,3 @@ export interface Claims {
     release(originalId: string, reversoId: string): Promise<boolean>;
   };
 }
-
-export function idempotencyScope(merchantId: string, mode: Mode, kind: OperationKind, key: string): string {
-  return `${merchantId}|${mode}|${kind}|${key.toLowerCase()}`;
-}

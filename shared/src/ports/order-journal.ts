@@ -1,3 +1,4 @@
+import type { ReferenceBook } from '../connector-kit/references';
 import type { BancoId } from '../domain/bancos';
 import type { BankOutcome } from '../domain/operation';
 
@@ -38,14 +39,6 @@ export interface OrderJournal {
     recordOutcome(id: string, outcome: BankOutcome, at: string): Promise<void>;
     get(id: string): Promise<BankOrderRecord | null>;
   };
-  bankReferences: {
-    /**
-     * The number `key` (e.g. an orderRef) holds in `scope` (e.g. one bank and merchant), allocated on
-     * first ask from the scope's sequence 1, 2, 3…: unique by construction across every replica
-     * sharing the store, and the same number for the same key on every later ask.
-     */
-    assign(scope: string, key: string): Promise<number>;
-    /** The number `key` holds in `scope`, or null when it was never assigned. */
-    find(scope: string, key: string): Promise<number | null>;
-  };
+  /** The numbers banks need per order, from the kit's reference book (unique across replicas). */
+  bankReferences: ReferenceBook;
 }

@@ -8,7 +8,6 @@ import type { TransactionLog } from './transaction-log';
 import type { TransactionReads } from './transaction-reads';
 
 export type { ClaimResult, IdempotencyClaim, ReversalClaim, ReversalClaimResult } from './claims';
-export { idempotencyScope } from './claims';
 export type { DeliveryAttempt, DeliveryLane, WebhookDelivery } from './delivery-queue';
 export { laneKey } from './delivery-queue';
 export type { ApiKeyRecord, Merchant, MerchantAccount, WebhookEndpoint, WebhookEndpointPatch } from './merchant-directory';

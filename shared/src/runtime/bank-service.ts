@@ -1,17 +1,11 @@
 import type { Bus } from '../ports/bus';
-import type { BankConnector } from '../ports/bank';
 import type { BancoId, Mode } from '../domain/bancos';
 import type { Logger } from '../telemetry/logger';
+import type { GuardedConnector } from '../connector-kit/connector';
 import type { BankBreakers } from './breaker';
 import { startBankWorker, type BankWorkerFaults, type BankWorkerStore } from './bank-worker';
 import { startBankHealthReporter } from './bank-health';
 import type { Sealer } from './secret-box';
-
-/** A real bank's connector: guarded by its breakers, holding connections it must close. */
-export interface GuardedConnector extends BankConnector {
-  readonly breakers: BankBreakers;
-  close(): Promise<void>;
-}
 
 export interface BankService<C extends GuardedConnector> {
   connectors: Partial<Record<Mode, C>>;

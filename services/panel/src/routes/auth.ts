@@ -14,7 +14,7 @@ import {
   type PanelUser,
 } from '@switch/shared';
 import type { PanelStore } from '../ports';
-import type { PanelContext } from '../panel';
+import type { PanelContext } from '../context';
 import { hashPassword, passwordProblem, verifyPassword } from '../passwords';
 
 const WINDOW_MS = 15 * 60_000;

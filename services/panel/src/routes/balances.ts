@@ -4,7 +4,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { PageQuery } from '../fields';
 import { statementCsvHeader, statementCsvLine, venezuelanToday, type AccountReadProblem, type ExportFormat } from '@switch/shared';
 import { translate, type Lang } from '../i18n';
-import type { PanelContext } from '../panel';
+import type { PanelContext } from '../context';
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 

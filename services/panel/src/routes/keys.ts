@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { PathParams } from '../fields';
 import { can, issueKey, keyAction } from '@switch/shared';
-import type { PanelContext } from '../panel';
+import type { PanelContext } from '../context';
 
 /** API keys of the merchant in the current mode: create (secret shown once), list, revoke. Live keys: owners only. */
 export function keyRoutes(app: FastifyInstance, ctx: PanelContext): void {

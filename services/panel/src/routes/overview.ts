@@ -5,7 +5,7 @@ import { PageQuery } from '../fields';
 import { barChart, shareBars } from '../charts';
 import { translate, type Lang } from '../i18n';
 import { amount } from '../format';
-import type { PanelContext } from '../panel';
+import type { PanelContext } from '../context';
 
 export const PERIODS = { hoy: 1, '7d': 7, '30d': 30 } as const;
 type Period = keyof typeof PERIODS;

@@ -13,7 +13,7 @@ import {
   type AuditFilter,
   type PanelRole,
 } from '@switch/shared';
-import type { PanelContext } from '../panel';
+import type { PanelContext } from '../context';
 
 /** Team (owners invite) and the audit log. */
 

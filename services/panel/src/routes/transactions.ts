@@ -17,7 +17,7 @@ import {
   type TransaccionesQuery,
   venezuelanToday,
 } from '@switch/shared';
-import type { PanelContext } from '../panel';
+import type { PanelContext } from '../context';
 
 const FILTERS = ['operacion', 'estado', 'banco', 'desde', 'hasta', 'id', 'idempotency_key', 'cursor'] as const;
 

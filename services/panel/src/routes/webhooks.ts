@@ -20,7 +20,7 @@ import {
   type WebhookEvent,
 } from '@switch/shared';
 import type { Flash } from '../flash';
-import type { PanelContext } from '../panel';
+import type { PanelContext } from '../context';
 
 /** A form's checkbox group: absent, one value or several; only known events are kept. */
 function eventsOf(value: unknown): WebhookEvent[] {

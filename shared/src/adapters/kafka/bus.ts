@@ -19,7 +19,6 @@ import {
   assertAddressable,
   backoffMs,
   headerAccepted,
-  PoisonMessage,
   SchemaViolation,
   type Bus,
   type DeadLetter,
@@ -29,6 +28,7 @@ import {
   type SubscribeOptions,
   type Subscription,
 } from '../../ports/bus';
+import { PoisonMessage } from '../../domain/poison-message';
 import { deadLetterTopicName, type Payload, type Topic } from '../../contracts/topics';
 import { assertPayload } from '../schema-check';
 import { partitionOf } from '../partition';

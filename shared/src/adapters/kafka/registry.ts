@@ -1,6 +1,7 @@
 import { COMPATIBILITY, SchemaRegistry, SchemaType } from '@kafkajs/confluent-schema-registry';
 import type { Topic } from '../../contracts/topics';
-import { assertPayload, projectAjv } from '../schema-check';
+import { projectAjv } from '../../contracts/validation';
+import { assertPayload } from '../schema-check';
 
 /** What a consumer gets from the bytes of a message. */
 export type Decoded = { ok: true; value: unknown; schemaId: number } | { ok: false; reason: string };

@@ -3,7 +3,6 @@ import {
   assertAddressable,
   backoffMs,
   headerAccepted,
-  PoisonMessage,
   type Bus,
   type DeadLetter,
   type Delivered,
@@ -13,6 +12,7 @@ import {
   type SubscribeOptions,
   type Subscription,
 } from '../../ports/bus';
+import { PoisonMessage } from '../../domain/poison-message';
 import { deadLetterTopicName, type Payload, type Topic } from '../../contracts/topics';
 import type { Logger } from '../../telemetry/logger';
 import { metrics } from '../../telemetry/metrics';

@@ -4,7 +4,8 @@ import { MongoClient } from 'mongodb';
 import { announced, sampleTransaction, seedTransaction, storeContract } from '../../../test/store-contract';
 import { counterContract, deliveryContract, gatewayReplicasContract, sampleDelivery } from '../../../test/delivery-contract';
 import { merchantObjectsContract } from '../../../test/merchant-objects-contract';
-import { idempotencyScope, type IdempotencyClaim } from '../../ports/store';
+import { idempotencyScope } from '../../domain/idempotency';
+import type { IdempotencyClaim } from '../../ports/store';
 import { MongoStore } from './store';
 
 /**
