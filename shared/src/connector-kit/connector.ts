@@ -2,13 +2,18 @@ import type { BancoId, Capability, Mode } from '../domain/bancos';
 import type { BankOutcome } from '../domain/operation';
 import type { BankConnector, ExecuteOrder, ReadContext, ReadOutcome, StatusQuery } from '../ports/bank';
 import type { Movimientos, MovimientosQuery, Saldo, SaldoQuery } from '../contracts/bancos';
-import type { GuardedConnector } from '../runtime/bank-service';
 import type { BankBreakers } from '../runtime/breaker';
 import { FormatError } from './formats';
 import { rejectedOutcome, unknownOutcome } from './outcomes';
 import { GuardedSend, tracked, type KitDeps, type SendOptions } from './send';
 
 const message = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+
+/** A real bank's connector: guarded by its breakers, holding connections it must close. */
+export interface GuardedConnector extends BankConnector {
+  readonly breakers: BankBreakers;
+  close(): Promise<void>;
+}
 
 /**
  * What a bank gives the kit: its own protocol, requests, responses and codes, wired in four
