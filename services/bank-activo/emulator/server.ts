@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import { ActivoBank, isOrderService, MAGIC_CUT, MAGIC_SLOW, SERVICE_OF_PATH, type Fields, type Reply } from './bank';
+import { centsOf, SANDBOX_CUT_CENTS, SANDBOX_SLOW_CENTS, type FaultControls, type RunningEmulator } from '@switch/shared';
+import { ActivoBank, isOrderService, SERVICE_OF_PATH, type Fields, type Reply } from './bank';
 import type { Ledger, Order } from './ledger';
 import { controlRoutes } from './controls';
 
@@ -32,13 +33,7 @@ export interface EmulatorOptions {
   now?: () => Date;
 }
 
-export interface EmulatorControls {
-  refuseConnections(on: boolean): Promise<void>;
-  failNext(n: number, status?: number): void;
-  delayNext(n: number, ms: number): void;
-  timeoutAfterAccept(n: number): void;
-  /** The next n new orders are refused with this bank code or ISO 20022 reason. */
-  rejectNext(n: number, code: string): void;
+export interface EmulatorControls extends FaultControls {
   /** Settles a pending order (by locator, nroReferencia or endtoend) as planned or as told. */
   settle(ref: string, outcome?: { estatus: 'ACCP' | 'RJCT'; motivo?: string }): boolean;
   settleAll(): number;
@@ -56,12 +51,8 @@ export interface EmulatorControls {
   requestCount(): number;
 }
 
-export interface Emulator {
-  url: string;
+export interface Emulator extends RunningEmulator<Ledger, EmulatorControls> {
   controlUrl: string;
-  ledger: Ledger;
-  controls: EmulatorControls;
-  close(): Promise<void>;
 }
 
 interface Faults {
@@ -136,7 +127,7 @@ export async function startEmulator(options: EmulatorOptions): Promise<Emulator>
     now,
     seed: options.accounts,
     onPending: (order: Order) => {
-      const delay = order.montoCents % 100 === MAGIC_SLOW ? (options.slowSettleDelayMs ?? 60_000) : settleDelayMs;
+      const delay = centsOf(order.montoCents) === SANDBOX_SLOW_CENTS ? (options.slowSettleDelayMs ?? 60_000) : settleDelayMs;
       if (settleDelayMs !== null && delay !== null)
         later(delay, () => bank.ledger.settle(order, order.planned.estatus, order.planned.motivo));
     },
@@ -221,7 +212,7 @@ export async function startEmulator(options: EmulatorOptions): Promise<Emulator>
     } else reply = service === 'operacion' ? bank.operacion(fields) : service === 'saldo' ? bank.saldo(fields) : bank.movimientos(fields);
 
     // The sandbox's unknown outcomes: an order the bank took, answered by a cut connection.
-    const magicCut = executedNow && service !== 'otp' && MAGIC_CUT.has(cents) && reply.status === 200 && reply.body.code === '200';
+    const magicCut = executedNow && service !== 'otp' && SANDBOX_CUT_CENTS.has(cents) && reply.status === 200 && reply.body.code === '200';
     if (faults.cut > 0 || (executedNow && cents === '71') || magicCut) {
       if (faults.cut > 0) faults.cut--;
       req.socket.destroy();

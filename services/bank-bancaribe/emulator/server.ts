@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import type { FaultControls, RunningEmulator } from '@switch/shared';
 import { gatewayFaultBody, parseBasicAuthorization, parseBearer, parseJson, RUTAS, WSO2 } from '../src/protocol';
 import { EmulatedBank, type BankAnswer, type Merchant } from './bank';
 import { Ledger, type BookedOrder, type Settlement } from './ledger';
@@ -37,19 +38,11 @@ export interface EmulatorOptions {
   now?: () => number;
 }
 
-export interface EmulatorControls {
-  /** Close the listener (connects are refused) or open it again on the same port. */
-  refuseConnections(on: boolean): Promise<void>;
+export interface EmulatorControls extends FaultControls {
   /** The next n calls get this HTTP status with a WSO2 runtime fault; nothing is executed. */
   failNext(n: number, status?: number, scope?: 'api' | 'token'): void;
   /** While on, the gateway cannot reach the backend: 503 fault 101503, nothing is executed. */
   backendDown(on: boolean): void;
-  /** The next n API calls are answered `ms` later (and executed then). */
-  delayNext(n: number, ms: number): void;
-  /** The next n API calls are executed and booked, then the connection is cut without an answer. */
-  timeoutAfterAccept(n: number): void;
-  /** The next n API calls are refused with this bank code in the resource's shape; nothing is booked. */
-  rejectNext(n: number, code: string): void;
   /** The next n API calls get 401 Invalid Credentials even with a valid token. */
   invalidTokensNext(n: number): void;
   /** Every token issued so far becomes invalid. */
@@ -71,13 +64,9 @@ export interface EmulatorControls {
   reset(): void;
 }
 
-export interface Emulator {
-  url: string;
+export interface Emulator extends RunningEmulator<Ledger, EmulatorControls> {
   port: number;
-  ledger: Ledger;
   bank: EmulatedBank;
-  controls: EmulatorControls;
-  close(): Promise<void>;
 }
 
 export const DEFAULT_MERCHANT: Merchant = {

@@ -4,3 +4,4 @@ export * from './send';
 export * from './connector';
 export * from './references';
 export * from './service';
+export * from './emulator';
