@@ -59,3 +59,66 @@ export function runEmulatorProcess(name: string, start: () => Promise<{ url: str
       },
     );
 }
+
+/**
+ * The counted faults of `FaultControls`, planned by a test and taken by the emulator's request
+ * handler, one per call. A new plan for a fault replaces the one still pending.
+ */
+export class FaultPlan {
+  private fail = { n: 0, status: 500, scope: 'api' };
+  private delay = { n: 0, ms: 0 };
+  private cuts = 0;
+  private reject = { n: 0, code: '' };
+
+  /** `scope`: which calls fail, for an emulator with more than one kind (default `api`). */
+  failNext(n: number, status = 500, scope = 'api'): void {
+    this.fail = { n, status, scope };
+  }
+
+  delayNext(n: number, ms: number): void {
+    this.delay = { n, ms };
+  }
+
+  timeoutAfterAccept(n: number): void {
+    this.cuts = n;
+  }
+
+  rejectNext(n: number, code: string): void {
+    this.reject = { n, code };
+  }
+
+  reset(): void {
+    this.fail = { n: 0, status: 500, scope: 'api' };
+    this.delay = { n: 0, ms: 0 };
+    this.cuts = 0;
+    this.reject = { n: 0, code: '' };
+  }
+
+  /** The HTTP status this call fails with, if a failure of its scope is planned. */
+  takeFailure(scope = 'api'): number | undefined {
+    if (this.fail.n <= 0 || this.fail.scope !== scope) return undefined;
+    this.fail.n--;
+    return this.fail.status;
+  }
+
+  /** How long this call waits, if a delay is planned. */
+  takeDelay(): number | undefined {
+    if (this.delay.n <= 0) return undefined;
+    this.delay.n--;
+    return this.delay.ms;
+  }
+
+  /** Whether this call's connection is cut after it is executed. */
+  takeCut(): boolean {
+    if (this.cuts <= 0) return false;
+    this.cuts--;
+    return true;
+  }
+
+  /** The code this money order is refused with, if a refusal is planned. */
+  takeRejection(): string | undefined {
+    if (this.reject.n <= 0) return undefined;
+    this.reject.n--;
+    return this.reject.code;
+  }
+}
