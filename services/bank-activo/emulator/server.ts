@@ -1,6 +1,14 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import { centsOf, FaultPlan, SANDBOX_CUT_CENTS, SANDBOX_SLOW_CENTS, type FaultControls, type RunningEmulator } from '@switch/shared';
+import {
+  centsOf,
+  FaultPlan,
+  readBody,
+  SANDBOX_CUT_CENTS,
+  SANDBOX_SLOW_CENTS,
+  type FaultControls,
+  type RunningEmulator,
+} from '@switch/shared';
 import { ActivoBank, isOrderService, SERVICE_OF_PATH, type Fields, type Reply } from './bank';
 import type { Ledger, Order } from './ledger';
 import { controlRoutes } from './controls';
@@ -203,10 +211,7 @@ export async function startEmulator(options: EmulatorOptions): Promise<Emulator>
   }
 
   const onRequest = (bankPort: boolean) => (req: IncomingMessage, res: ServerResponse) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const text = Buffer.concat(chunks).toString('utf8');
+    void readBody(req).then((text) => {
       const url = new URL(req.url ?? '/', 'http://emulator');
       const work = url.pathname.startsWith('/__emulator/')
         ? controlRoutes(controls, ledger, req.method ?? 'GET', url, text, bankPort).then((r) => {

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { FaultPlan, type FaultControls, type RunningEmulator } from '@switch/shared';
+import { FaultPlan, readBody, type FaultControls, type RunningEmulator } from '@switch/shared';
 import { gatewayFaultBody, parseBasicAuthorization, parseBearer, parseJson, RUTAS, WSO2 } from '../src/protocol';
 import { EmulatedBank, type BankAnswer, type Merchant } from './bank';
 import { Ledger, type BookedOrder, type Settlement } from './ledger';
@@ -303,10 +303,7 @@ export async function startEmulator(options: EmulatorOptions): Promise<Emulator>
 
   const sockets = new Set<Socket>();
   const handler = (req: IncomingMessage, res: ServerResponse) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const raw = Buffer.concat(chunks).toString('utf8');
+    void readBody(req).then((raw) => {
       const url = new URL(req.url ?? '/', 'http://emulator');
       const answering = url.pathname.startsWith('/__emulator/')
         ? control(req, url, raw)

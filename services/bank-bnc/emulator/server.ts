@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { FaultControls, RunningEmulator } from '@switch/shared';
+import { readBody, type FaultControls, type RunningEmulator } from '@switch/shared';
 import { extractCode } from '../src/codes';
 import { telefonoBnc, venezuelanDate } from '../src/requests';
 import { decryptValue, field, sealResponse, validationOf } from '../src/protocol';
@@ -436,13 +436,4 @@ export async function startEmulator(options: EmulatorOptions): Promise<Emulator>
       await stopListening();
     },
   };
-}
-
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
 }

@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { SANDBOX_CUT_CENTS, SANDBOX_SLOW_CENTS, type FaultControls, type RunningEmulator } from '@switch/shared';
+import { readBody, SANDBOX_CUT_CENTS, SANDBOX_SLOW_CENTS, type FaultControls, type RunningEmulator } from '@switch/shared';
 import { AUTH_HEADERS, RESULT_HEADERS, signatureMatches, type PlazaCredentials } from '../src/protocol';
 import { cents, EmulatedBank, refusal, type Call } from './bank';
 import { Ledger, type Order, type StoredAnswer } from './ledger';
@@ -398,15 +398,7 @@ export async function startEmulator(options: EmulatorOptions): Promise<Emulator>
   }
 
   const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (c: Buffer) => {
-      size += c.length;
-      if (size > MAX_BODY) req.destroy();
-      else chunks.push(c);
-    });
-    req.on('end', () => {
-      const raw = Buffer.concat(chunks).toString('utf8');
+    void readBody(req, MAX_BODY).then((raw) => {
       const url = new URL(req.url ?? '/', 'http://emulator');
       const handler = url.pathname.startsWith('/__emulator/') ? control : api;
       handler(req, res, url, raw).catch((error: unknown) => {

@@ -1,3 +1,5 @@
+import type { IncomingMessage } from 'node:http';
+
 /**
  * What the banks' emulators share: the faults a test can inject, the handle a test holds, the
  * sandbox's magic amounts and the process shell for local runs. Emulators serve tests and the
@@ -121,4 +123,22 @@ export class FaultPlan {
     this.reject.n--;
     return this.reject.code;
   }
+}
+
+/**
+ * A request's whole body as text, once it has arrived. A request that fails, or whose body passes
+ * `maxBytes`, is destroyed and never answered: the promise does not settle.
+ */
+export function readBody(req: IncomingMessage, maxBytes = Number.POSITIVE_INFINITY): Promise<string> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size > maxBytes) req.destroy();
+      else chunks.push(c);
+    });
+    req.on('error', () => req.destroy());
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+  });
 }
