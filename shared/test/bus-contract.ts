@@ -173,10 +173,10 @@ export function busContract(name: string, makeBus: () => Promise<Bus>, settle: (
       for (const id of ids) expect(got.get(id)).toEqual([id, id]);
     });
 
-    it('with a header filter, delivers the messages it lets through (and those without the header), in order, and no other', async () => {
+    it('with a header filter, delivers the messages it lets through, in order, and no other (none without the header)', async () => {
       const b = await bus();
       const topic = freshTopic(1);
-      const c = collector<{ n: number }>(4);
+      const c = collector<{ n: number }>(3);
       const seen: number[] = [];
       await b.subscribe(topic, { group: 'live-only', only: { header: 'mode', values: ['live'] } }, async (m) => {
         seen.push(m.value.n);
@@ -186,8 +186,8 @@ export function busContract(name: string, makeBus: () => Promise<Bus>, settle: (
       const modes = ['test', 'live', 'test', undefined, 'test', 'live', 'other', 'live'];
       for (const [n, mode] of modes.entries()) await b.publish(topic, 'k', { n }, mode === undefined ? {} : { mode });
       await c.all; // the last message is let through: everything before it was delivered or skipped
-      expect(seen).toEqual([1, 3, 5, 7]);
-      expect(c.got.map((m) => m.headers.mode)).toEqual(['live', undefined, 'live', 'live']);
+      expect(seen).toEqual([1, 5, 7]);
+      expect(c.got.map((m) => m.headers.mode)).toEqual(['live', 'live', 'live']);
       expect(await b.deadLetters(topic.name)).toEqual([]);
     });
 

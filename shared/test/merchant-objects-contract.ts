@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import type { PanelUser, Store, WebhookEndpoint } from '../src';
-import { sampleTransaction } from './store-contract';
+import { sampleTransaction, seedTransaction } from './store-contract';
 import { sampleDelivery } from './delivery-contract';
 
 /**
@@ -32,7 +32,7 @@ export function merchantObjectsContract(name: string, makeStore: () => Promise<S
       const noOutcome = sampleTransaction({ merchantId, estado: null, createdAt: at(4) });
       const live = sampleTransaction({ merchantId, mode: 'live', estado: 'LIQUIDADA', createdAt: at(2) });
       const other = sampleTransaction({ merchantId: `${merchantId}x`, estado: 'LIQUIDADA', createdAt: at(2) });
-      for (const t of [a, b, c, tie, noOutcome, live, other]) await s.transactions.insert(t);
+      for (const t of [a, b, c, tie, noOutcome, live, other]) await seedTransaction(s, t);
       const ids = async (f: object, limit = 100, after?: { createdAt: string; id: string }) =>
         (await s.transactions.listForMerchant({ merchantId, mode: 'test', ...f }, limit, after)).map((t) => t.id);
       const [first, second] = [c, tie].sort((x, y) => y.id.localeCompare(x.id));

@@ -1,6 +1,16 @@
 import { describe, expect, it, afterEach } from 'vitest';
 import { randomUUID } from 'node:crypto';
-import { DuplicateRecord, idempotencyScope, inFlight, newTransaction, type IdempotencyClaim, type Store, type Transaction } from '../src';
+import {
+  DuplicateRecord,
+  idempotencyScope,
+  inFlight,
+  newTransaction,
+  type DeliveryMarks,
+  type IdempotencyClaim,
+  type Store,
+  type Transaction,
+  type TransactionLog,
+} from '../src';
 
 /** A transaction document as the router first writes it. */
 export function sampleTransaction(overrides: Partial<Transaction> = {}): Transaction {
@@ -27,6 +37,17 @@ export function sampleTransaction(overrides: Partial<Transaction> = {}): Transac
     ...overrides,
   };
 }
+
+/** Marks of a version written and announced: nothing left for the outbox relay, nobody waiting. */
+export const announced = (tx: Transaction): DeliveryMarks => ({ announcedVersion: tx.version, writtenBy: null, replyTo: [] });
+
+/** Writes a transaction as the router's first commit would (announced), for tests that read it. */
+export const seedTransaction = (s: { transactionLog: TransactionLog }, tx: Transaction): Promise<boolean> =>
+  s.transactionLog.commit(tx, null, announced(tx));
+
+/** Writes the next state of a transaction at `expectedVersion` (announced), as the router's commit would. */
+const rewrite = (s: Store, tx: Transaction, expectedVersion: number): Promise<boolean> =>
+  s.transactionLog.commit(tx, expectedVersion, announced(tx));
 
 /**
  * The guarantees of the Store port (shared/src/ports/store.ts), run against every adapter.
@@ -206,51 +227,76 @@ export function storeContract(name: string, makeStore: () => Promise<Store>): vo
       }
     });
 
-    it('inserts a transaction once and round-trips it unchanged', async () => {
+    it('commits a first write once (an atomic insert) and round-trips it unchanged', async () => {
       const s = await store();
       const tx = sampleTransaction();
-      expect(await s.transactions.insert(tx)).toBe(true);
-      expect(await s.transactions.insert({ ...tx, concepto: 'x' } as Transaction)).toBe(false);
+      expect(await seedTransaction(s, tx)).toBe(true);
+      expect(await seedTransaction(s, { ...tx, concepto: 'x' } as Transaction)).toBe(false);
       expect(await s.transactions.get(tx.id)).toEqual(tx);
       expect(await s.transactions.get('txn_missing')).toBeNull();
     });
 
-    it('replaces only at the expected version: two writers never both win', async () => {
+    it('commits only at the expected version: two writers never both win', async () => {
       const s = await store();
       const tx = sampleTransaction();
-      await s.transactions.insert(tx);
+      await seedTransaction(s, tx);
       const a = { ...tx, version: 2, estado: 'ACEPTADA' as const };
       const b = { ...tx, version: 2, estado: 'RECHAZADA' as const };
-      const [ra, rb] = await Promise.all([s.transactions.replace(a, 1), s.transactions.replace(b, 1)]);
+      const [ra, rb] = await Promise.all([rewrite(s, a, 1), rewrite(s, b, 1)]);
       expect([ra, rb].filter(Boolean)).toHaveLength(1);
       const stored = (await s.transactions.get(tx.id))!;
       expect(stored.version).toBe(2);
       expect(stored.estado).toBe(ra ? 'ACEPTADA' : 'RECHAZADA');
-      expect(await s.transactions.replace({ ...stored, version: 3 }, 1)).toBe(false);
-      expect(await s.transactions.replace({ ...tx, id: 'txn_absent', version: 2 }, 1)).toBe(false);
+      expect(await rewrite(s, { ...stored, version: 3 }, 1)).toBe(false);
+      expect(await rewrite(s, { ...tx, id: 'txn_absent', version: 2 }, 1)).toBe(false);
     });
 
     it('marks announcements without a new version, and lists the unmarked writes older than a time (the outbox relay)', async () => {
       const s = await store();
       const merchantId = `m-${randomUUID().slice(0, 8)}`;
       const at = (d: string) => `2001-0${d}T00:00:00.000Z`;
-      const old = sampleTransaction({ merchantId, version: 3, announcedVersion: 2, updatedAt: at('1-01') });
-      const fresh = sampleTransaction({ merchantId, version: 3, announcedVersion: 2, updatedAt: at('3-01') });
-      const marked = sampleTransaction({ merchantId, version: 2, announcedVersion: 2, updatedAt: at('1-01') });
-      for (const t of [old, fresh, marked]) await s.transactions.insert(t);
+      const unmarked: DeliveryMarks = { announcedVersion: 2, writtenBy: 'execute', replyTo: ['gw-a'] };
+      const old = sampleTransaction({ merchantId, version: 3, updatedAt: at('1-01') });
+      const fresh = sampleTransaction({ merchantId, version: 3, updatedAt: at('3-01') });
+      const marked = sampleTransaction({ merchantId, version: 2, updatedAt: at('1-01') });
+      for (const t of [old, fresh]) await s.transactionLog.commit(t, null, unmarked);
+      await s.transactionLog.commit(marked, null, unmarked);
       const mine = async (before: string) =>
-        (await s.transactions.listUnannounced(before, 100_000)).filter((t) => t.merchantId === merchantId).map((t) => t.id);
+        (await s.transactionLog.listUnannounced(before, 100_000)).filter((l) => l.tx.merchantId === merchantId).map((l) => l.tx.id);
       expect(await mine(at('2-01'))).toEqual([old.id]);
       expect(new Set(await mine(at('4-01')))).toEqual(new Set([old.id, fresh.id]));
+      expect((await s.transactionLog.listUnannounced(at('2-01'), 100_000)).find((l) => l.tx.id === old.id)).toEqual({
+        tx: old,
+        marks: unmarked,
+      });
       // A mark of a version that is no longer the stored one changes nothing.
-      await s.transactions.markAnnounced(old.id, 2);
+      await s.transactionLog.markAnnounced(old.id, 2);
       expect(await mine(at('2-01'))).toEqual([old.id]);
-      await s.transactions.markAnnounced(old.id, 3);
+      await s.transactionLog.markAnnounced(old.id, 3);
       expect(await mine(at('2-01'))).toEqual([]);
-      expect(await s.transactions.get(old.id)).toEqual({ ...old, announcedVersion: 3 });
-      // The next write carries its own mark, as the router writes it.
-      expect(await s.transactions.replace({ ...old, version: 4, announcedVersion: 3, updatedAt: at('1-02') }, 3)).toBe(true);
+      expect(await s.transactionLog.load(old.id)).toEqual({ tx: old, marks: { ...unmarked, announcedVersion: 3 } });
+      // The record read by everyone else carries no delivery marks.
+      expect(await s.transactions.get(old.id)).toEqual(old);
+      // The next commit carries its own mark, as the router writes it.
+      const next = { ...old, version: 4, updatedAt: at('1-02') };
+      expect(await s.transactionLog.commit(next, 3, { ...unmarked, announcedVersion: 3 })).toBe(true);
       expect(await mine(at('2-01'))).toEqual([old.id]);
+    });
+
+    it('replaces the delivery marks beside the record, only at the stored version, without a new version', async () => {
+      const s = await store();
+      const tx = sampleTransaction({ version: 2 });
+      await s.transactionLog.commit(tx, null, { announcedVersion: 1, writtenBy: 'execute', replyTo: ['gw-a'] });
+      const waiting: DeliveryMarks = { announcedVersion: 2, writtenBy: 'execute', replyTo: ['gw-a', 'gw-b'] };
+      expect(await s.transactionLog.updateMarks(tx.id, 2, waiting)).toBe(true);
+      expect(await s.transactionLog.load(tx.id)).toEqual({ tx, marks: waiting });
+      // Marked announced by it: nothing left for the outbox relay.
+      expect((await s.transactionLog.listUnannounced('2999-01-01T00:00:00.000Z', 100_000)).map((l) => l.tx.id)).not.toContain(tx.id);
+      // Refused once the version moved on: the caller's message comes back and is decided again.
+      expect(await s.transactionLog.updateMarks(tx.id, 1, { ...waiting, replyTo: ['gw-c'] })).toBe(false);
+      expect(await s.transactionLog.updateMarks('txn_absent', 1, waiting)).toBe(false);
+      expect((await s.transactionLog.load(tx.id))?.marks).toEqual(waiting);
+      expect(await s.transactionLog.load('txn_absent')).toBeNull();
     });
 
     it('lists transactions by state (oldest first)', async () => {
@@ -259,7 +305,7 @@ export function storeContract(name: string, makeStore: () => Promise<Store>): vo
       const older = sampleTransaction({ merchantId, estado: 'DESCONOCIDA', createdAt: '2020-01-01T00:00:00.000Z' });
       const newer = sampleTransaction({ merchantId, estado: 'ACEPTADA', createdAt: '2020-01-02T00:00:00.000Z' });
       const done = sampleTransaction({ merchantId, estado: 'LIQUIDADA' });
-      for (const t of [newer, older, done]) await s.transactions.insert(t);
+      for (const t of [newer, older, done]) await seedTransaction(s, t);
       const open = (await s.transactions.listByEstado(['ACEPTADA', 'DESCONOCIDA'], 1000)).filter((t) => t.merchantId === merchantId);
       expect(open.map((t) => t.id)).toEqual([older.id, newer.id]);
     });
@@ -293,7 +339,7 @@ export function storeContract(name: string, makeStore: () => Promise<Store>): vo
         statusQuery: { seq: 1, requestedVersion: 4 },
         version: 4,
       });
-      expect(await s.transactions.insert(tx)).toBe(true);
+      expect(await seedTransaction(s, tx)).toBe(true);
       expect(await s.transactions.get(tx.id)).toStrictEqual(tx);
       const next: Transaction = {
         ...tx,
@@ -302,7 +348,7 @@ export function storeContract(name: string, makeStore: () => Promise<Store>): vo
         raw: null,
         history: [...tx.history, { ...tx.history[0]!, from: 'ACEPTADA', to: 'LIQUIDADA', version: 5, raw: { 'otro.campo': [[null]] } }],
       };
-      expect(await s.transactions.replace(next, 4)).toBe(true);
+      expect(await rewrite(s, next, 4)).toBe(true);
       expect(await s.transactions.get(tx.id)).toStrictEqual(next);
     });
 
@@ -313,7 +359,7 @@ export function storeContract(name: string, makeStore: () => Promise<Store>): vo
           { n: 1, banco: 'bnc', rail: 'pago_movil', dispatchedAt: '2020-01-01T00:00:00.000Z', dispatchVersion: 1, outcome: undefined },
         ],
       });
-      await s.transactions.insert(tx);
+      await seedTransaction(s, tx);
       const got = (await s.transactions.get(tx.id))!;
       expect(got.attempts[0]!.outcome).toBeUndefined();
       expect(inFlight(got)).toBe(true);
@@ -323,12 +369,12 @@ export function storeContract(name: string, makeStore: () => Promise<Store>): vo
       const s = await store();
       const merchantId = `m-${randomUUID().slice(0, 8)}`;
       const tx = sampleTransaction({ merchantId, estado: 'ACEPTADA', version: 2 });
-      await s.transactions.insert(tx);
+      await seedTransaction(s, tx);
       const mine = (list: Transaction[]) => list.filter((t) => t.merchantId === merchantId).map((t) => t.version);
       expect(mine(await s.transactions.listByEstado(['ACEPTADA'], 1000))).toEqual([2]);
       expect(await s.transactions.listByEstado(['ACEPTADA'], 0)).toEqual([]);
       // Settled: it leaves the list.
-      expect(await s.transactions.replace({ ...tx, version: 3, estado: 'LIQUIDADA' }, 2)).toBe(true);
+      expect(await rewrite(s, { ...tx, version: 3, estado: 'LIQUIDADA' }, 2)).toBe(true);
       expect(mine(await s.transactions.listByEstado(['ACEPTADA'], 1000))).toEqual([]);
     });
 
@@ -343,7 +389,7 @@ export function storeContract(name: string, makeStore: () => Promise<Store>): vo
       const c = sampleTransaction({ nextCheckAt: iso(2_000) });
       const later = sampleTransaction({ nextCheckAt: iso(60_000) });
       const never = sampleTransaction({ nextCheckAt: null, estado: 'LIQUIDADA' });
-      for (const t of [a, b, c, later, never]) await s.transactions.insert(t);
+      for (const t of [a, b, c, later, never]) await seedTransaction(s, t);
       const due = await s.transactions.listDue(iso(5_000), 10, window);
       expect(due.map((t) => t.id)).toEqual([b.id, c.id, a.id]);
       const first = await s.transactions.listDue(iso(5_000), 2, window);
@@ -351,7 +397,7 @@ export function storeContract(name: string, makeStore: () => Promise<Store>): vo
       const rest = await s.transactions.listDue(iso(5_000), 2, { at: first[1]!.nextCheckAt!, id: first[1]!.id });
       expect(rest.map((t) => t.id)).toEqual([a.id]);
       // A write that moves the due time moves it in the list.
-      expect(await s.transactions.replace({ ...b, version: 2, nextCheckAt: iso(90_000) }, 1)).toBe(true);
+      expect(await rewrite(s, { ...b, version: 2, nextCheckAt: iso(90_000) }, 1)).toBe(true);
       expect((await s.transactions.listDue(iso(5_000), 10, window)).map((t) => t.id)).toEqual([c.id, a.id]);
       expect((await s.transactions.listDue(iso(100_000), 10, window)).map((t) => t.id)).toEqual([c.id, a.id, later.id, b.id]);
     });

@@ -92,7 +92,13 @@ describe('standalone merchant panel: balances and statements over the bus', () =
       relatedId: null,
       now,
     });
-    expect(await store.transactions.insert({ ...tx, estado: 'LIQUIDADA', bancoUsado: 'bnc', referenciaBanco: referencia })).toBe(true);
+    expect(
+      await store.transactionLog.commit({ ...tx, estado: 'LIQUIDADA', bancoUsado: 'bnc', referenciaBanco: referencia }, null, {
+        announcedVersion: tx.version,
+        writtenBy: null,
+        replyTo: [],
+      }),
+    ).toBe(true);
 
     const reads = await startPanelReads({ bus, store, routing: loadRoutingTable({}), readTimeoutMs: 20_000 });
     stops.push(reads.close);

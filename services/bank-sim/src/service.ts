@@ -1,10 +1,18 @@
-import { startBankWorker, type Bus, type Logger, type Sealer, type BankWorkerFaults, type Store, type Subscription } from '@switch/shared';
+import {
+  startBankWorker,
+  type Bus,
+  type Logger,
+  type Sealer,
+  type BankWorkerFaults,
+  type BankWorkerStore,
+  type Subscription,
+} from '@switch/shared';
 import { SimulatedBank } from './connector';
 
 /** Serves `bnc` orders of test mode; live `bnc` orders are left to the real BNC connector's group. */
 export async function startSimulatedBank(deps: {
   bus: Bus;
-  store: Store;
+  store: BankWorkerStore;
   log: Logger;
   /** Opens a cobrar's sealed OTP before the simulated bank gets the order. */
   secrets: Pick<Sealer, 'open'>;

@@ -15,8 +15,8 @@ import {
   type Logger,
   type RoutingTable,
   type SecretBox,
-  type Store,
 } from '@switch/shared';
+import type { GatewayStore } from './ports';
 import { adminGuard, installAuth } from './auth';
 import { KeyCache } from './key-cache';
 import { clientErrorHandler, frameworkErrors, installErrorHandling } from './errors';
@@ -43,7 +43,7 @@ export const GATEWAY_BEAT_MS = 5_000;
 export const GATEWAY_BEAT_WINDOW_MS = 15_000;
 
 export interface GatewayDeps {
-  store: Store;
+  store: GatewayStore;
   bus: Bus;
   routing: RoutingTable;
   log: Logger;
@@ -56,7 +56,7 @@ export interface GatewayDeps {
   /** Extra encapsulated plugins on the merchant port, each under its prefix (the embedded panel). */
   plugins?: {
     prefix: string;
-    register: (app: FastifyInstance, gateway: { accounts: AccountReads; store: Store; secrets: SecretBox }) => Promise<void>;
+    register: (app: FastifyInstance, gateway: { accounts: AccountReads; store: GatewayStore; secrets: SecretBox }) => Promise<void>;
   }[];
   /** Readiness of the process's connections (store and bus); defaults to a store ping. */
   ready?: () => Promise<void>;

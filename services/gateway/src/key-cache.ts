@@ -1,14 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
-import {
-  announceMerchantChange,
-  hashSecret,
-  parseSwitchKey,
-  TOPICS,
-  type Bus,
-  type Mode,
-  type Store,
-  type Subscription,
-} from '@switch/shared';
+import { announceMerchantChange, hashSecret, parseSwitchKey, TOPICS, type Bus, type Mode, type Subscription } from '@switch/shared';
+import type { GatewayStore } from './ports';
 import type { Caller } from './auth';
 
 const MAX_ENTRIES = 50_000;
@@ -67,7 +59,7 @@ export class KeyCache {
   private subscription: Subscription | undefined;
 
   constructor(
-    private readonly store: Store,
+    private readonly store: GatewayStore,
     private readonly ttlMs: number,
     private readonly now: () => number = Date.now,
   ) {}

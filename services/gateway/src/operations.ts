@@ -21,10 +21,10 @@ import {
   type ReversalClaim,
   type RouterInboxMessage,
   type SecretBox,
-  type Store,
   type Transaction,
   type TransactionEventMessage,
 } from '@switch/shared';
+import type { GatewayStore } from './ports';
 import type { Caller } from './auth';
 import { DependencyDown } from './errors';
 import { HttpProblem } from './problem';
@@ -34,7 +34,7 @@ import { exampleOperation, exampleReverse } from './sandbox';
 const BODY_SCHEMAS = { token: TokenBody, cobrar: CobrarBody, pagar: PagarBody, reverso: ReversoBody } as const;
 
 export interface OperationsDeps {
-  store: Store;
+  store: GatewayStore;
   bus: Bus;
   replies: Replies;
   /** How long a caller waits for the bank's answer before being told DESCONOCIDA (SPEC 7.4). */

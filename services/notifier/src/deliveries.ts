@@ -1,6 +1,13 @@
 import { context, propagation } from '@opentelemetry/api';
 import { EndpointBook } from './endpoints';
-import { webhookEventOf, type Store, type TransactionEventMessage, type WebhookBody, type WebhookDelivery } from '@switch/shared';
+import {
+  webhookEventOf,
+  type DeliveryQueue,
+  type MerchantDirectory,
+  type TransactionEventMessage,
+  type WebhookBody,
+  type WebhookDelivery,
+} from '@switch/shared';
 
 /**
  * Turns an announced state change into one delivery per endpoint of that merchant and mode that
@@ -8,7 +15,7 @@ import { webhookEventOf, type Store, type TransactionEventMessage, type WebhookB
  * and the endpoint, so an event seen twice creates nothing new.
  */
 export async function planDeliveries(
-  store: Store,
+  store: DeliveryQueue & Pick<MerchantDirectory, 'webhooks'>,
   event: TransactionEventMessage,
   now: Date,
   endpoints: Pick<EndpointBook, 'list'> = new EndpointBook(store, 0),

@@ -13,7 +13,8 @@ import {
   type Logger,
   type Mode,
   type Sealer,
-  type Store,
+  type DeliveryQueue,
+  type MerchantDirectory,
   type WebhookDelivery,
 } from '@switch/shared';
 import { nextAttemptAt } from './schedule';
@@ -78,7 +79,7 @@ export class Dispatcher {
   private readonly destinations: DestinationPolicy;
 
   constructor(
-    private readonly store: Store,
+    private readonly store: DeliveryQueue & Pick<MerchantDirectory, 'webhooks'>,
     private readonly config: DispatcherConfig,
     private readonly log: Logger,
     private readonly now: () => Date = () => new Date(),

@@ -2,8 +2,8 @@ import {
   instanceId as hostInstanceId,
   TOPICS,
   type Bus,
+  type MerchantDirectory,
   type Mode,
-  type Store,
   type Subscription,
   type WebhookEndpoint,
 } from '@switch/shared';
@@ -19,7 +19,7 @@ export class EndpointBook {
   private subscription: Subscription | undefined;
 
   constructor(
-    private readonly store: Store,
+    private readonly store: Pick<MerchantDirectory, 'webhooks'>,
     private readonly ttlMs: number,
     private readonly now: () => number = Date.now,
   ) {}

@@ -15,7 +15,8 @@ import {
   type Bus,
   type Logger,
   type Sealer,
-  type Store,
+  type DeliveryQueue,
+  type MerchantDirectory,
   type Subscription,
 } from '@switch/shared';
 import { planDeliveries } from './deliveries';
@@ -104,7 +105,8 @@ export interface NotifierHandle {
  */
 export async function startNotifier(deps: {
   bus: Bus;
-  store: Store;
+  /** The delivery queue, and the merchants' webhook endpoints it delivers to. */
+  store: DeliveryQueue & Pick<MerchantDirectory, 'webhooks'>;
   log: Logger;
   config: NotifierConfig;
   /** This replica's stable id (names its own consumer group); default the host name. */

@@ -100,19 +100,19 @@ describe('onboarding command line', () => {
 
   it('maps the dead-letter commands', () => {
     expect(toRequest(['dead-letters', 'list'])).toEqual({ method: 'GET', path: '/admin/v1/dead-letters' });
-    expect(toRequest(['dead-letters', 'list', '--topic', 'switch.router.inbox.v1'])).toEqual({
+    expect(toRequest(['dead-letters', 'list', '--topic', 'switch.router.inbox.v2'])).toEqual({
       method: 'GET',
-      path: '/admin/v1/dead-letters?topic=switch.router.inbox.v1',
+      path: '/admin/v1/dead-letters?topic=switch.router.inbox.v2',
     });
-    expect(toRequest(['dead-letters', 'redrive', '--topic', 'switch.router.inbox.v1'])).toEqual({
+    expect(toRequest(['dead-letters', 'redrive', '--topic', 'switch.router.inbox.v2'])).toEqual({
       method: 'POST',
       path: '/admin/v1/dead-letters/redrive',
-      body: { topic: 'switch.router.inbox.v1' },
+      body: { topic: 'switch.router.inbox.v2' },
     });
-    expect(toRequest(['dead-letters', 'redrive', '--topic', 'switch.router.inbox.v1', '--id', '0:4, 0:7'])).toEqual({
+    expect(toRequest(['dead-letters', 'redrive', '--topic', 'switch.router.inbox.v2', '--id', '0:4, 0:7'])).toEqual({
       method: 'POST',
       path: '/admin/v1/dead-letters/redrive',
-      body: { topic: 'switch.router.inbox.v1', ids: ['0:4', '0:7'] },
+      body: { topic: 'switch.router.inbox.v2', ids: ['0:4', '0:7'] },
     });
     expect(() => toRequest(['dead-letters', 'redrive', '--id', '0:4'])).toThrow(/--topic is required/);
     expect(USAGE).toContain('dead-letters list');

@@ -9,7 +9,8 @@ import csrf from '@fastify/csrf-protection';
 import formbody from '@fastify/formbody';
 import view from '@fastify/view';
 import { Eta } from 'eta';
-import { can, recordAudit, type AccountReads, type Mode, type PanelAction, type PanelUser, type Sealer, type Store } from '@switch/shared';
+import { can, recordAudit, type AccountReads, type Mode, type PanelAction, type PanelUser, type Sealer } from '@switch/shared';
+import type { PanelStore } from './ports';
 import type { PanelConfig } from './config';
 import { isLang, translate, type Lang } from './i18n';
 import { SwitchSessionStore } from './session-store';
@@ -34,7 +35,7 @@ declare module 'fastify' {
 }
 
 export interface PanelDeps {
-  store: Store;
+  store: PanelStore;
   config: PanelConfig;
   /** Seals the webhook secrets the panel issues: the store keeps only the sealed form. */
   secrets: Pick<Sealer, 'seal'>;
@@ -51,7 +52,7 @@ export interface PanelDeps {
 }
 
 export interface PanelContext {
-  store: Store;
+  store: PanelStore;
   accounts: AccountReads | undefined;
   config: PanelConfig;
   secrets: Pick<Sealer, 'seal'>;

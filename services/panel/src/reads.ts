@@ -1,12 +1,5 @@
-import {
-  accountReads,
-  BankReadClient,
-  instanceId as hostInstanceId,
-  type AccountReads,
-  type Bus,
-  type RoutingTable,
-  type Store,
-} from '@switch/shared';
+import { accountReads, BankReadClient, instanceId as hostInstanceId, type AccountReads, type Bus, type RoutingTable } from '@switch/shared';
+import type { PanelStore } from './ports';
 
 /**
  * The merchant API's balance and statement reads for the panel as its own process: it asks the bank
@@ -16,7 +9,7 @@ import {
  */
 export async function startPanelReads(deps: {
   bus: Bus;
-  store: Store;
+  store: PanelStore;
   routing: RoutingTable;
   readTimeoutMs: number;
   /** Default `panel-` and the host name. */

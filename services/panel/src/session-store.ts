@@ -1,17 +1,17 @@
 import type { Session } from 'fastify';
-import type { Store } from '@switch/shared';
+import type { PanelAccess } from '@switch/shared';
 
 type Callback = (err?: unknown) => void;
 type SessionData = { cookie?: { expires?: string | Date | null } };
 
 /**
- * @fastify/session's store over the switch's Store port (`panelSessions`): sessions live in the
+ * @fastify/session's store over the panel access port (`panelSessions`): sessions live in the
  * shared database, so any panel replica serves any signed-in user, and a sign-out ends the session
  * everywhere at once.
  */
 export class SwitchSessionStore {
   constructor(
-    private readonly store: Store,
+    private readonly store: Pick<PanelAccess, 'panelSessions'>,
     private readonly idleMs: number,
   ) {}
 

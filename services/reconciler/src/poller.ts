@@ -6,7 +6,7 @@ import {
   type Bus,
   type DueCursor,
   type Logger,
-  type Store,
+  type TransactionReads,
   type Transaction,
 } from '@switch/shared';
 
@@ -34,7 +34,7 @@ export interface RoundResult {
  * moves the due time on.
  */
 export async function reconcileRound(
-  deps: { bus: Bus; store: Store; log: Logger; config: ReconcilerConfig; now?: () => Date },
+  deps: { bus: Bus; store: { transactions: TransactionReads }; log: Logger; config: ReconcilerConfig; now?: () => Date },
   after?: DueCursor,
 ): Promise<RoundResult> {
   const now = (deps.now ?? (() => new Date()))().toISOString();
@@ -61,7 +61,7 @@ export async function reconcileRound(
 }
 
 /** Backlog gauges: open operations by state, the oldest's age, and the manual-review queue. */
-export async function observeBacklog(store: Store, now = Date.now()): Promise<void> {
+export async function observeBacklog(store: { transactions: TransactionReads }, now = Date.now()): Promise<void> {
   const open = await store.transactions.listByEstado([...OPEN_STATES], 10_000);
   for (const estado of OPEN_STATES) {
     const mine = open.filter((t) => t.estado === estado && t.kind !== 'token');

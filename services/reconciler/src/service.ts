@@ -1,4 +1,13 @@
-import { readSettings, setting, settings, type Bus, type DueCursor, type EnvSource, type Logger, type Store } from '@switch/shared';
+import {
+  readSettings,
+  setting,
+  settings,
+  type Bus,
+  type DueCursor,
+  type EnvSource,
+  type Logger,
+  type TransactionReads,
+} from '@switch/shared';
 import { observeBacklog, reconcileRound, type ReconcilerConfig, type RoundResult } from './poller';
 
 export interface ReconcilerServiceConfig extends ReconcilerConfig {
@@ -40,7 +49,12 @@ export interface ReconcilerHandle {
   stop(): Promise<void>;
 }
 
-export function startReconciler(deps: { bus: Bus; store: Store; log: Logger; config: ReconcilerServiceConfig }): ReconcilerHandle {
+export function startReconciler(deps: {
+  bus: Bus;
+  store: { transactions: TransactionReads };
+  log: Logger;
+  config: ReconcilerServiceConfig;
+}): ReconcilerHandle {
   let running: Promise<unknown> = Promise.resolve();
   let stopped = false;
   let observedAt = 0;

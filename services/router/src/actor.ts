@@ -16,7 +16,6 @@ import {
   startsOperation,
   subjectOf,
   velocityKey,
-  replyAddressOf,
   reservesLiveBudget,
   velocityKeptUntil,
   dailyLimitKeptUntil,
@@ -29,16 +28,23 @@ import {
   type RiskPolicy,
   type RouterInboxMessage,
   type RoutingTable,
+  type Decision,
+  type DeliveryMarks,
+  type LoggedTransaction,
   type Store,
   type Transaction,
+  withReplyAddress,
 } from '@switch/shared';
 import { announce, answer } from './announce';
 
 type ExecuteMessage = Extract<RouterInboxMessage, { type: 'execute' }>;
 
+/** The ports the actor uses: its transaction log, and what it reads or claims beside it. */
+export type RouterStore = Pick<Store, 'transactionLog' | 'transactions' | 'accounts' | 'reversals' | 'counters' | 'bankOrders'>;
+
 export interface ActorDeps {
   bus: Bus;
-  store: Store;
+  store: RouterStore;
   routing: RoutingTable;
   log: Logger;
   now?: () => Date;
@@ -53,21 +59,23 @@ export interface ActorDeps {
 export class OptimisticConflict extends Error {}
 
 /**
- * The newest states this actor wrote, each with the assignment epoch it was written under, so the next
- * message of a transaction in the same epoch needs no read. Bounded: the oldest entries go first.
+ * The newest states this actor committed, each with the assignment epoch it was committed under, so the
+ * next message of a transaction in the same epoch needs no read: the actor held the partition
+ * throughout and is the only writer (a stale one could only be refused by the compare-and-set).
+ * Bounded: the oldest entries go first.
  */
 export class WrittenStates {
-  private readonly states = new Map<string, { tx: Transaction; epoch: number }>();
+  private readonly states = new Map<string, { logged: LoggedTransaction; epoch: number }>();
   constructor(private readonly capacity = 20_000) {}
 
-  get(id: string, epoch: number): Transaction | undefined {
+  get(id: string, epoch: number): LoggedTransaction | undefined {
     const entry = this.states.get(id);
-    return entry?.epoch === epoch ? entry.tx : undefined;
+    return entry?.epoch === epoch ? entry.logged : undefined;
   }
 
-  remember(tx: Transaction, epoch: number): void {
-    this.states.delete(tx.id);
-    this.states.set(tx.id, { tx, epoch });
+  remember(logged: LoggedTransaction, epoch: number): void {
+    this.states.delete(logged.tx.id);
+    this.states.set(logged.tx.id, { logged, epoch });
     if (this.states.size > this.capacity) this.states.delete(this.states.keys().next().value as string);
   }
 
@@ -76,92 +84,156 @@ export class WrittenStates {
   }
 }
 
+/** A message's transaction as loaded: the record, its delivery marks, and whether it is stored yet. */
+interface Loaded extends LoggedTransaction {
+  /** False for a new operation: its first commit is the insert. */
+  stored: boolean;
+  /** A new operation assumed without reading: its insert fails if the transaction exists after all. */
+  assumedNew: boolean;
+  /** The transaction `relatedId` names (a cobrar's token, a reverso's original), if any. */
+  related: Transaction | null;
+}
+
+/** The gateway waiting for this message's answer: a command (execute, query) carries its reply address. */
+function replyAddressOf(message: RouterInboxMessage): string | undefined {
+  return message.type === 'execute' || message.type === 'query' ? message.replyTo : undefined;
+}
+
 /**
- * The transaction actor: the only writer of a transaction's state. It loads, asks the transaction
- * core (`decide`, in @switch/shared) what the message means, persists the answer with a
- * compare-and-set and announces it. Messages of one transaction reach it one at a time (one key, one
- * partition); the conditional write means even a misrouted concurrent handler cannot win twice.
+ * The transaction actor: the only writer of a transaction's state. For each message it loads the
+ * transaction from its log, asks the transaction core (`decide`, in @switch/shared) what the message
+ * means, commits the answer (a compare-and-set on the version) and announces it. Messages of one
+ * transaction reach it one at a time (one key, one partition); the conditional commit means even a
+ * misrouted concurrent handler cannot win twice.
  */
 export class TransactionActor {
   private readonly now: () => Date;
   private readonly policy: CorePolicy;
-  /** Exposed for tests: what the actor remembers of its own writes. */
-  readonly written: WrittenStates;
+  /** Exposed for tests: what the actor remembers of its own commits. */
+  readonly written = new WrittenStates();
   constructor(private readonly deps: ActorDeps) {
-    this.written = new WrittenStates();
     this.now = deps.now ?? (() => new Date());
     this.policy = { ...DEFAULT_CORE_POLICY, ...deps.policy };
   }
 
   /**
-   * `epoch` is the inbox subscription's assignment epoch (Delivered.epoch): a state this actor wrote under
-   * the same epoch is still the newest (it held the partition throughout and is the only writer), so it
-   * is used without reading the store. A stale one could only be refused by the compare-and-set.
+   * `epoch` is the inbox subscription's assignment epoch (Delivered.epoch): a state this actor committed
+   * under the same epoch is still the newest, so it is used without reading the log.
    */
-  async handle(message: RouterInboxMessage, epoch?: number): Promise<void> {
-    const known = epoch === undefined ? undefined : this.written.get(message.txnId, epoch);
-    if (known) return void (await this.apply(message, known, epoch, false));
-    // A new operation's first message reads nothing: its insert fails if the transaction exists (a
-    // redelivery), and only then is it read. Not when live controls apply: their counters would count a
-    // redelivery twice.
-    const fresh = message.type === 'execute' && !(message.mode === 'live' && this.deps.risk);
-    if (fresh && (await this.apply(message, null, epoch, true))) return;
-    await this.apply(message, await this.deps.store.transactions.get(message.txnId), epoch, false);
+  handle(message: RouterInboxMessage, epoch?: number): Promise<void> {
+    return this.run(message, epoch, true);
   }
 
-  /** False only for `optimistic` when the transaction turned out to exist (the caller reads it and comes back). */
-  private async apply(
-    message: RouterInboxMessage,
-    stored: Transaction | null,
-    epoch: number | undefined,
-    optimistic: boolean,
-  ): Promise<boolean> {
+  private async run(message: RouterInboxMessage, epoch: number | undefined, mayAssumeNew: boolean): Promise<void> {
+    const loaded = await this.load(message, epoch, mayAssumeNew);
+    if (!loaded) return;
+    const decision = decide(loaded.tx, message, await this.context(loaded, message));
+    if (!decision.next) return this.unchanged(loaded, message, decision.why);
+    const replyTo = await this.commit(loaded, message, decision, epoch);
+    // A new operation assumed without reading exists after all (a redelivery): read it, decide again.
+    if (!replyTo) return this.run(message, epoch, false);
+    // Before the answer goes out: a caller told "refused" may send a new reverso at once.
+    await this.releaseOriginal(decision.next);
+    await announce(this.deps.bus, decision.next, decision.effects, replyTo);
+  }
+
+  /** The message's transaction, or (an `execute` of an unknown one) the new operation; null when there is nothing to act on. */
+  private async load(message: RouterInboxMessage, epoch: number | undefined, mayAssumeNew: boolean): Promise<Loaded | null> {
     const { store, log } = this.deps;
-    if (!stored && message.type !== 'execute') {
+    // A new operation's first message reads nothing: its insert fails if the transaction exists (a
+    // redelivery), and only then is it read. Not when live controls apply: their counters would count
+    // a redelivery twice.
+    const assumedNew = mayAssumeNew && message.type === 'execute' && !(message.mode === 'live' && this.deps.risk);
+    const known = epoch === undefined ? undefined : this.written.get(message.txnId, epoch);
+    const logged = known ?? (assumedNew ? null : await store.transactionLog.load(message.txnId));
+    if (!logged && message.type !== 'execute') {
       log.warn({ txnId: message.txnId, type: message.type }, 'message for an unknown transaction');
-      return true;
+      return null;
     }
     // A new operation is decided before it is stored: its first write already holds the route and the
     // order (one insert, not an insert and then a dispatch write).
-    const tx = stored ?? (await this.create(message as ExecuteMessage));
+    const tx = logged?.tx ?? (await this.create(message as ExecuteMessage));
+    const marks = logged?.marks ?? { announcedVersion: tx.version, writtenBy: null, replyTo: [] };
     const related = tx.relatedId ? await store.transactions.get(tx.relatedId) : null;
-    const refusal = tx.mode === 'live' && startsOperation(tx, message) ? await this.liveControls(tx) : null;
-    const reversedBy = tx.kind === 'reverso' && startsOperation(tx, message) ? await this.claimOriginal(tx, related) : null;
-    const decision = decide(tx, message, {
+    return { tx, marks, stored: logged !== null, assumedNew: assumedNew && !logged, related };
+  }
+
+  /** What `decide` needs besides the transaction: the clock, the routing, and (for a start) live controls and the reverso's claim. */
+  private async context({ tx, related }: Loaded, message: RouterInboxMessage) {
+    const starts = startsOperation(tx, message);
+    return {
       now: this.now().toISOString(),
       policy: this.policy,
       routing: this.deps.routing,
       unavailable: this.unavailable(tx.mode),
       related,
-      refusal,
-      reversedBy,
-    });
-    if (!decision.next) {
-      if (message.type === 'bank_result') log.debug({ txnId: tx.id, why: decision.why }, 'bank result changes nothing');
-      // Nothing new. If this message made the stored version, this is its redelivery after a failed
-      // announcement or a crash: the inbox is the outbox (the offset of the message that made a write
-      // is committed only after its announcement), so announcing the stored state again is what
-      // repairs a lost one (DESIGN rule 1: re-announce, never re-execute). Receivers dedupe.
-      // A final state carries its own mark (written with it, below), so for it the mark says nothing.
-      if (stored && stored.writtenBy === messageKey(message) && (isFinal(stored.estado) || stored.announcedVersion < stored.version)) {
-        await this.releaseOriginal(stored);
-        await announce(this.deps.bus, stored, effectsOf(stored, related));
-        if (!isFinal(stored.estado)) await store.transactions.markAnnounced(stored.id, stored.version);
-        this.written.forget(stored.id);
+      refusal: starts && tx.mode === 'live' ? await this.liveControls(tx) : null,
+      reversedBy: starts && tx.kind === 'reverso' ? await this.claimOriginal(tx, related) : null,
+    };
+  }
+
+  /**
+   * A message that changes nothing. A gateway's command while the answer is still to come (a repeat of
+   * the key at another gateway while the order is in flight, a /consultar while a status query is out)
+   * is a new waiter: its address is recorded in the log, so the answer reaches that gateway too and a
+   * repeat gets the very answer the first caller gets (DESIGN rule 5). It is no redelivery of the
+   * message that made the stored version (that one's address is recorded), and it is handled only
+   * after every earlier message of the transaction was committed, each after its announcement: the
+   * stored version was announced, and its mark rides on the same write.
+   * Otherwise, if this message made the stored version, this is its redelivery after a failed
+   * announcement or a crash: the inbox is the outbox (the offset of the message that made a write is
+   * committed only after its announcement), so announcing the stored state again is what repairs a
+   * lost one (DESIGN rule 1: re-announce, never re-execute). Receivers dedupe. A final state carries
+   * its own mark (committed with it), so for it the mark says nothing. A gateway asking about an
+   * operation whose answer was given already is answered from the stored state.
+   */
+  private async unchanged({ tx, marks, stored, related }: Loaded, message: RouterInboxMessage, why: string): Promise<void> {
+    const { store, bus, log } = this.deps;
+    if (message.type === 'bank_result') log.debug({ txnId: tx.id, why }, 'bank result changes nothing');
+    if (!stored) return;
+    const address = replyAddressOf(message);
+    if (address && !settledForReply(tx) && !marks.replyTo.includes(address)) {
+      const waiting = { ...marks, announcedVersion: tx.version, replyTo: withReplyAddress(marks.replyTo, address) };
+      this.written.forget(tx.id);
+      if (!(await store.transactionLog.updateMarks(tx.id, tx.version, waiting))) {
+        throw new OptimisticConflict(`transaction ${tx.id} changed since version ${tx.version}`);
       }
-      // A gateway asking about an operation whose answer was already given (its command came after the
-      // outcome, behind the gateway's own read of the store): it is answered from the stored state.
-      const address = replyAddressOf(message);
-      if (stored && address && settledForReply(stored)) await answer(this.deps.bus, address, effectsOf(stored, related).event);
-      return true;
+      return;
     }
-    decision.next.writtenBy = messageKey(message);
-    // The outbox mark rides on the write: this message is handled only after every earlier message of
-    // the transaction was committed, and each was committed only after its write was announced. A final
-    // state takes no next write to carry its mark, so it carries its own: its announcement's only
-    // keeper is this message, which is committed only after announcing it and, if the announcement
-    // fails or the process dies first, comes back and announces it again (above). No relay needed.
-    decision.next.announcedVersion = isFinal(decision.next.estado) ? decision.next.version : tx.version;
+    if (marks.writtenBy === messageKey(message) && (isFinal(tx.estado) || marks.announcedVersion < tx.version)) {
+      await this.releaseOriginal(tx);
+      await announce(bus, tx, effectsOf(tx, related), marks.replyTo);
+      if (!isFinal(tx.estado)) await store.transactionLog.markAnnounced(tx.id, tx.version);
+      this.written.forget(tx.id);
+    }
+    if (address && settledForReply(tx)) await answer(bus, address, effectsOf(tx, related).event);
+  }
+
+  /**
+   * Persists the decision with its delivery marks; returns who waits for its answer, or null when a
+   * new operation assumed without reading turned out to exist. The outbox mark
+   * rides on the commit: this message is handled only after every earlier message of the transaction
+   * was committed, and each was committed only after its write was announced. A final state takes no
+   * next write to carry its mark, so it carries its own: its announcement's only keeper is this
+   * message, which is committed only after announcing it and, if the announcement fails or the process
+   * dies first, comes back and announces it again (`unchanged`). No relay needed.
+   */
+  private async commit(
+    { tx, marks, stored, assumedNew }: Loaded,
+    message: RouterInboxMessage,
+    decision: Extract<Decision, { next: Transaction }>,
+    epoch: number | undefined,
+  ): Promise<string[] | null> {
+    const { store } = this.deps;
+    const { next } = decision;
+    const address = replyAddressOf(message);
+    const written: DeliveryMarks = {
+      announcedVersion: isFinal(next.estado) ? next.version : tx.version,
+      writtenBy: messageKey(message),
+      // The asking gateway's address rides on the write its command made: this write's answer, and
+      // those of later writes (the bank's outcome), go to it.
+      replyTo: address ? withReplyAddress(marks.replyTo, address) : marks.replyTo,
+    };
     if (decision.fence) {
       // Lost to the worker (it claimed first): the order was sent, and the status query will tell.
       const { txnId, attempt } = decision.fence;
@@ -169,32 +241,25 @@ export class TransactionActor {
         ...decision.fence,
         id: bankOrderId(txnId, attempt),
         claimedBy: 'router:order-deadline',
-        claimedAt: decision.next.updatedAt,
+        claimedAt: next.updatedAt,
         outcome: null,
         recordedAt: null,
       });
     }
-    if (stored) {
-      if (!(await store.transactions.replace(decision.next, stored.version))) {
-        this.written.forget(tx.id);
-        throw new OptimisticConflict(`transaction ${tx.id} changed since version ${stored.version}`);
-      }
-    } else {
-      if (!(await store.transactions.insert(decision.next))) {
-        if (optimistic) return false;
-        throw new OptimisticConflict(`transaction ${tx.id} created concurrently`);
-      }
-      metrics.operationsStarted.inc({ kind: decision.next.kind, mode: decision.next.mode });
+    if (!(await store.transactionLog.commit(next, stored ? tx.version : null, written))) {
+      this.written.forget(tx.id);
+      if (assumedNew) return null;
+      throw new OptimisticConflict(
+        stored ? `transaction ${tx.id} changed since version ${tx.version}` : `transaction ${tx.id} created concurrently`,
+      );
     }
     // A final state takes no more writes: nothing to keep.
-    if (epoch !== undefined && !isFinal(decision.next.estado)) this.written.remember(decision.next, epoch);
+    if (epoch !== undefined && !isFinal(next.estado)) this.written.remember({ tx: next, marks: written }, epoch);
     else this.written.forget(tx.id);
+    if (!stored) metrics.operationsStarted.inc({ kind: next.kind, mode: next.mode });
     if (decision.rerouted) metrics.reroutes.inc({ from_bank: decision.rerouted.from, to_bank: decision.rerouted.to });
-    countTransition(decision.next);
-    // Before the answer goes out: a caller told "refused" may send a new reverso at once.
-    await this.releaseOriginal(decision.next);
-    await announce(this.deps.bus, decision.next, decision.effects);
-    return true;
+    countTransition(next);
+    return written.replyTo;
   }
 
   /**
@@ -205,11 +270,11 @@ export class TransactionActor {
    */
   async relay(before: string, limit = 100): Promise<number> {
     const { store } = this.deps;
-    const pending = await store.transactions.listUnannounced(before, limit);
-    for (const tx of pending) {
+    const pending = await store.transactionLog.listUnannounced(before, limit);
+    for (const { tx, marks } of pending) {
       const related = tx.relatedId ? await store.transactions.get(tx.relatedId) : null;
-      await announce(this.deps.bus, tx, effectsOf(tx, related));
-      await store.transactions.markAnnounced(tx.id, tx.version);
+      await announce(this.deps.bus, tx, effectsOf(tx, related), marks.replyTo);
+      await store.transactionLog.markAnnounced(tx.id, tx.version);
     }
     return pending.length;
   }
@@ -240,7 +305,7 @@ export class TransactionActor {
     let relatedId: string | null = null;
     if (msg.request.kind === 'cobrar') {
       // The gateway resolved the token when it claimed the cobrar's key (its own idempotency table):
-      // the router reads no table of the gateway's. Absent (a command of the previous inbox): none.
+      // the router reads no table of the gateway's.
       relatedId = msg.tokenId ?? null;
     } else if (msg.request.kind === 'reverso') {
       relatedId = msg.request.body.id;

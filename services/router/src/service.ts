@@ -7,10 +7,9 @@ import {
   type RiskPolicy,
   type Logger,
   type RoutingTable,
-  type Store,
   type Subscription,
 } from '@switch/shared';
-import { TransactionActor } from './actor';
+import { TransactionActor, type RouterStore } from './actor';
 
 export interface RouterHandle {
   actor: TransactionActor;
@@ -26,7 +25,7 @@ export interface RouterHandle {
  */
 export async function startRouter(deps: {
   bus: Bus;
-  store: Store;
+  store: RouterStore;
   routing: RoutingTable;
   log: Logger;
   risk?: RiskPolicy;
@@ -45,13 +44,6 @@ export async function startRouter(deps: {
     TOPICS.routerInbox,
     { group: 'router' },
     measured('router', TOPICS.routerInbox.name, ({ value, epoch }) => actor.handle(value, epoch)),
-  );
-  // The previous inbox version, drained: what a gateway, worker or reconciler of the previous release
-  // left there during a rolling upgrade is still acted on (its messages are a subset of v2's).
-  const legacy: Subscription = await deps.bus.subscribe(
-    TOPICS.routerInboxV1,
-    { group: 'router' },
-    measured('router', TOPICS.routerInboxV1.name, ({ value }) => actor.handle(value)),
   );
   const intervalMs = deps.relayIntervalMs ?? 1_000;
   const graceMs = deps.relayGraceMs ?? 10_000;
@@ -74,7 +66,6 @@ export async function startRouter(deps: {
       clearInterval(timer);
       await relaying;
       await subscription.close();
-      await legacy.close();
       await healthSubscription.close();
     },
   };

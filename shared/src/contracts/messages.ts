@@ -47,30 +47,6 @@ export const BankOutcomeSchema = Type.Union([
 ]);
 
 /**
- * Version 1 of the router inbox, as registered: only drained (messages a producer of the previous
- * release left on it), never published to. Its messages are a subset of version 2's.
- */
-export const RouterInboxMessageV1 = Type.Union([
-  Type.Object({
-    type: Type.Literal('execute'),
-    txnId: Type.String(),
-    merchantId: Type.String(),
-    mode: Mode,
-    idempotencyKey: Type.String(),
-    fingerprint: Type.String(),
-    request: OperationRequestSchema,
-  }),
-  Type.Object({ type: Type.Literal('query'), txnId: Type.String() }),
-  Type.Object({ type: Type.Literal('review'), txnId: Type.String(), reason: Type.String() }),
-  Type.Object({
-    type: Type.Literal('bank_result'),
-    txnId: Type.String(),
-    attempt: Type.Integer(),
-    op: literals(['execute', 'status'] as const),
-    outcome: BankOutcomeSchema,
-  }),
-]);
-/**
  * Everything the transaction actor acts on, on one topic keyed by transaction id, so it is one actor
  * per id. Version 2 of the inbox: an `execute` or `query` carries the asking gateway's reply address
  * (`replyTo`, its instance id), and a cobrar's `execute` the token operation the gateway resolved when

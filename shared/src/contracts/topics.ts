@@ -6,7 +6,6 @@ import {
   GatewayReplyMessage,
   MerchantChangeMessage,
   RouterInboxMessage,
-  RouterInboxMessageV1,
   TransactionEventMessage,
 } from './messages';
 import { BANCOS, type BancoId } from '../domain/bancos';
@@ -28,6 +27,11 @@ export interface Topic<S extends TSchema = TSchema> {
    * it with the deployment's partition count (`SWITCH_KAFKA_PARTITIONS`), `partitions` being the default.
    */
   readonly perOperation?: boolean;
+  /**
+   * The headers every message of this topic carries, from its payload: what a subscription's header
+   * filter (`SubscribeOptions.only`) selects by. The bus adds them at every publish.
+   */
+  headersOf?(value: Static<S>): Record<string, string>;
 }
 export type Payload<T extends Topic> = Static<T['schema']>;
 
@@ -35,11 +39,18 @@ export type Payload<T extends Topic> = Static<T['schema']>;
  * Names are the switch's own; the Kafka adapter prefixes them with the deployment's namespace
  * (`SWITCH_KAFKA_NAMESPACE`), so several environments can share one cluster.
  */
-const topic = <S extends TSchema>(name: string, schema: S, partitions: number, addressed = false): Topic<S> => ({
+const topic = <S extends TSchema>(
+  name: string,
+  schema: S,
+  partitions: number,
+  addressed = false,
+  headersOf?: (value: Static<S>) => Record<string, string>,
+): Topic<S> => ({
   name,
   schema,
   partitions,
   ...(addressed ? { addressed } : {}),
+  ...(headersOf ? { headersOf } : {}),
 });
 
 /**
@@ -57,16 +68,14 @@ const REPLY_PARTITIONS = 8;
  * for a larger deployment; a topic that exists keeps its count.
  */
 export const DEFAULT_WORK_PARTITIONS = 6;
-const work = <S extends TSchema>(name: string, schema: S): Topic<S> => ({
-  ...topic(name, schema, DEFAULT_WORK_PARTITIONS),
+const work = <S extends TSchema>(name: string, schema: S, headersOf?: (value: Static<S>) => Record<string, string>): Topic<S> => ({
+  ...topic(name, schema, DEFAULT_WORK_PARTITIONS, false, headersOf),
   perOperation: true,
 });
 
 export const TOPICS = {
   routerInbox: work('switch.router.inbox.v2', RouterInboxMessage),
-  /** The previous inbox: the router drains it (a rolling upgrade's leftovers); nothing publishes to it. */
-  routerInboxV1: work('switch.router.inbox.v1', RouterInboxMessageV1),
-  transactions: work('switch.transactions.events.v1', TransactionEventMessage),
+  transactions: work('switch.transactions.events.v1', TransactionEventMessage, transactionEventHeaders),
   /** Read replies (balance, statement) to the asking instance, keyed by its id. */
   gatewayReplies: topic('switch.gateway.replies.v2', GatewayReplyMessage, REPLY_PARTITIONS, true),
   /** Operation answers to the gateway that asked, keyed by its instance id (docs/decisions/0016-answers-to-the-asking-gateway.md). */
@@ -80,7 +89,7 @@ const bankTopics = new Map<BancoId, Topic<typeof BankRequestMessage>>();
 export function bankRequests(banco: BancoId): Topic<typeof BankRequestMessage> {
   let t = bankTopics.get(banco);
   if (!t) {
-    t = work(`switch.bank.${banco}.requests.v1`, BankRequestMessage);
+    t = work(`switch.bank.${banco}.requests.v1`, BankRequestMessage, bankRequestHeaders);
     bankTopics.set(banco, t);
   }
   return t;
@@ -88,8 +97,7 @@ export function bankRequests(banco: BancoId): Topic<typeof BankRequestMessage> {
 
 /**
  * The header carrying a bank request's mode (`live`, `test`): a bank's connector process serves one
- * mode's requests and skips the other's without decoding them (`SubscribeOptions.only`). A request
- * published without it is decoded and judged by its payload (`SubscribeOptions.only`).
+ * mode's requests and skips the other's without decoding them (`SubscribeOptions.only`).
  */
 export const BANK_REQUEST_MODE_HEADER = 'switch-mode';
 
@@ -101,7 +109,6 @@ export function bankRequestHeaders(request: Static<typeof BankRequestMessage>): 
 /**
  * The header carrying the webhook a transaction event calls for (`transaccion.liquidada`, …) or
  * `none`: the notifier skips the events that call for none without decoding them (`SubscribeOptions.only`).
- * An event published without it is decoded and judged by its payload (`SubscribeOptions.only`).
  */
 export const TRANSACTION_WEBHOOK_HEADER = 'switch-webhook';
 

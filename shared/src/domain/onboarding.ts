@@ -1,6 +1,6 @@
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { Mode } from './bancos';
-import type { ApiKeyRecord, Merchant, Store, WebhookEndpoint } from '../ports/store';
+import type { ApiKeyRecord, Merchant, MerchantDirectory, WebhookEndpoint } from '../ports/merchant-directory';
 import type { WebhookEvent } from '../contracts/webhook';
 import { newWebhookSecret } from './webhook-signing';
 import type { Sealer } from '../runtime/secret-box';
@@ -34,7 +34,10 @@ const DUMMY_HASH = hashSecret('sk_test_no-such-key-exists-here');
  * Finds the active key of that merchant and mode matching the secret. Hashes are compared in
  * constant time, and a dummy comparison runs when the merchant has no key, so timing tells nothing.
  */
-export async function authenticate(store: Store, header: string | undefined): Promise<{ merchantId: string; mode: Mode } | null> {
+export async function authenticate(
+  store: MerchantDirectory,
+  header: string | undefined,
+): Promise<{ merchantId: string; mode: Mode } | null> {
   const parsed = parseSwitchKey(header);
   if (!parsed) return null;
   const presented = Buffer.from(hashSecret(parsed.secret), 'hex');
@@ -54,13 +57,13 @@ export async function authenticate(store: Store, header: string | undefined): Pr
 /** How stale a key's last-use time may get: one write per key per minute at most, off the request path. */
 const LAST_USE_RESOLUTION_MS = 60_000;
 
-function markUsed(store: Store, key: ApiKeyRecord, now = new Date()): void {
+function markUsed(store: MerchantDirectory, key: ApiKeyRecord, now = new Date()): void {
   if (key.lastUsedAt && now.getTime() - Date.parse(key.lastUsedAt) < LAST_USE_RESOLUTION_MS) return;
   // Not awaited and never failing the request: the time shown in the panel is informative only.
   store.apiKeys.markUsed(key.id, now.toISOString()).catch(() => undefined);
 }
 
-export async function createMerchant(store: Store, input: { id: string; nombre: string }, now = new Date()): Promise<Merchant> {
+export async function createMerchant(store: MerchantDirectory, input: { id: string; nombre: string }, now = new Date()): Promise<Merchant> {
   const merchant: Merchant = { id: input.id, nombre: input.nombre, active: true, createdAt: now.toISOString() };
   await store.merchants.insert(merchant);
   return merchant;
@@ -68,7 +71,7 @@ export async function createMerchant(store: Store, input: { id: string; nombre: 
 
 /** Issues a key; the returned `switchKey` is the only time the secret is ever visible. */
 export async function issueKey(
-  store: Store,
+  store: MerchantDirectory,
   merchantId: string,
   mode: Mode,
   now = new Date(),
@@ -95,7 +98,7 @@ export async function issueKey(
  * secret in clear is returned once, for the operator to hand over.
  */
 export async function registerWebhook(
-  store: Store,
+  store: MerchantDirectory,
   input: { merchantId: string; mode: Mode; url: string; events: WebhookEvent[] },
   secrets: Pick<Sealer, 'seal'>,
   now = new Date(),

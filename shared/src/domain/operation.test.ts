@@ -21,7 +21,6 @@ describe('newTransaction', () => {
       kind: 'pagar',
       estado: null,
       version: 1,
-      announcedVersion: 1,
       nextCheckAt: '2026-11-25T00:00:00.000Z',
     });
   });

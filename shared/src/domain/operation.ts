@@ -87,27 +87,6 @@ export interface Transaction {
   version: number;
   /** The outstanding status query at the bank, if any (set by the router, cleared by the answer). */
   statusQuery: { seq: number; requestedVersion: number } | null;
-  /**
-   * Highest version known to be announced (the outbox mark). It rides on the next state write: a
-   * message is committed only after its write was announced, so whoever writes the next version knows
-   * the stored one was. A final state takes no next write, so it is written with its own mark: the
-   * message that made it is committed only after announcing it, and a redelivery of that message
-   * announces it again (`writtenBy`). Any other write left unmarked past a grace period is announced
-   * again by the router's outbox relay.
-   */
-  announcedVersion: number;
-  /**
-   * The inbox message that made this version (`messageKey`): its redelivery announces the version
-   * again (the inbox is the outbox); any other message that changes nothing stays silent.
-   */
-  writtenBy?: string;
-  /**
-   * Reply addresses: the instance ids of the gateways whose commands (the execute, its repeats, a
-   * /consultar query) came while an answer was to come, newest last, at most `MAX_REPLY_ADDRESSES`. Each announced write a
-   * waiting caller can be answered from is also sent to these gateways, and to no other
-   * (docs/decisions/0016-answers-to-the-asking-gateway.md).
-   */
-  replyTo?: string[];
   /** Status queries asked so far. */
   statusChecks: number;
   /** When the last status query was asked (the reconciler's backoff counts from it). */
@@ -124,15 +103,6 @@ export interface Transaction {
   nextCheckAt: string | null;
   createdAt: string;
   updatedAt: string;
-}
-
-/** A few: a command's address is kept only while its caller may still wait (seconds), newer ones push older out. */
-export const MAX_REPLY_ADDRESSES = 8;
-
-/** The reply addresses with `address` added (moved last when present), bounded. */
-export function withReplyAddress(current: readonly string[] | undefined, address: string | undefined): string[] | undefined {
-  if (!address) return current ? [...current] : undefined;
-  return [...(current ?? []).filter((a) => a !== address), address].slice(-MAX_REPLY_ADDRESSES);
 }
 
 /** A transaction as it is first written: no outcome, no order, nothing to announce yet. */
@@ -172,7 +142,6 @@ export function newTransaction(fields: {
     statusChecks: 0,
     // Until its first write nothing else owns it: a crash right after the insert is found at once.
     nextCheckAt: now,
-    announcedVersion: 1,
     createdAt: now,
     updatedAt: now,
   };

@@ -1,6 +1,6 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { Mode } from './bancos';
-import type { AuditEntry, PanelInvite, PanelRole, PanelUser, Store } from '../ports/store';
+import type { AuditEntry, PanelAccess, PanelInvite, PanelRole, PanelUser } from '../ports/panel-access';
 
 /**
  * Who may do what in the merchant panel, and how people get in: the operator invites a merchant's
@@ -31,7 +31,7 @@ export const hashInviteToken = (token: string): string => createHash('sha256').u
 
 /** Creates an invitation; the returned token is shown once (in the link) and stored only hashed. */
 export async function createInvite(
-  store: Store,
+  store: PanelAccess,
   input: { merchantId: string; email: string; role: PanelRole; invitedBy: string | null },
   now = new Date(),
 ): Promise<{ invite: PanelInvite; token: string }> {
@@ -61,13 +61,13 @@ const usable = (invite: PanelInvite | null, purpose: PanelInvite['purpose'], now
  * The invitation behind a token, read without spending it (to check the request first); null when
  * unknown, used, expired or not an invitation.
  */
-export async function peekInvite(store: Store, token: string, now = new Date()): Promise<PanelInvite | null> {
+export async function peekInvite(store: PanelAccess, token: string, now = new Date()): Promise<PanelInvite | null> {
   if (!INVITE_TOKEN_PATTERN.test(token)) return null;
   return usable(await store.panelInvites.get(hashInviteToken(token)), undefined, now);
 }
 
 /** The invitation behind a token, taken once; null when unknown, used, expired or not an invitation. */
-export async function takeInvite(store: Store, token: string, now = new Date()): Promise<PanelInvite | null> {
+export async function takeInvite(store: PanelAccess, token: string, now = new Date()): Promise<PanelInvite | null> {
   if (!INVITE_TOKEN_PATTERN.test(token)) return null;
   return usable(await store.panelInvites.take(hashInviteToken(token)), undefined, now);
 }
@@ -79,7 +79,7 @@ export async function takeInvite(store: Store, token: string, now = new Date()):
  * at another merchant is not refused here: the answer must not tell that it exists elsewhere (its
  * invitation is then created, and refused when taken, as a used one is).
  */
-export async function inviteRefusal(store: Store, merchantId: string, email: string): Promise<'member' | 'deactivated' | null> {
+export async function inviteRefusal(store: PanelAccess, merchantId: string, email: string): Promise<'member' | 'deactivated' | null> {
   const user = await store.panelUsers.get(normaliseEmail(email));
   if (!user || user.merchantId !== merchantId) return null;
   return user.active ? 'member' : 'deactivated';
@@ -91,7 +91,7 @@ export async function inviteRefusal(store: Store, merchantId: string, email: str
  * (the same one-time take), with `purpose: 'reset'`.
  */
 export async function createPasswordReset(
-  store: Store,
+  store: PanelAccess,
   input: { email: string; issuedBy: string },
   now = new Date(),
 ): Promise<{ reset: PanelInvite; token: string }> {
@@ -113,13 +113,13 @@ export async function createPasswordReset(
 }
 
 /** The reset behind a token, read without spending it; null when unknown, used, expired or not a reset. */
-export async function peekPasswordReset(store: Store, token: string, now = new Date()): Promise<PanelInvite | null> {
+export async function peekPasswordReset(store: PanelAccess, token: string, now = new Date()): Promise<PanelInvite | null> {
   if (!RESET_TOKEN_PATTERN.test(token)) return null;
   return usable(await store.panelInvites.get(hashInviteToken(token)), 'reset', now);
 }
 
 /** The reset behind a token, taken once. */
-export async function takePasswordReset(store: Store, token: string, now = new Date()): Promise<PanelInvite | null> {
+export async function takePasswordReset(store: PanelAccess, token: string, now = new Date()): Promise<PanelInvite | null> {
   if (!RESET_TOKEN_PATTERN.test(token)) return null;
   return usable(await store.panelInvites.take(hashInviteToken(token)), 'reset', now);
 }
@@ -128,14 +128,14 @@ export async function takePasswordReset(store: Store, token: string, now = new D
  * Sets a user's password (already hashed) and raises their password version: every session signed in
  * before ends at its next request (the panel compares versions).
  */
-export async function setPassword(store: Store, user: PanelUser, passwordHash: string): Promise<number> {
+export async function setPassword(store: PanelAccess, user: PanelUser, passwordHash: string): Promise<number> {
   const passwordVersion = (user.passwordVersion ?? 0) + 1;
   await store.panelUsers.update(user.id, { passwordHash, passwordVersion });
   return passwordVersion;
 }
 
 /** Appends one line to the merchant's audit log. */
-export async function recordAudit(store: Store, entry: Omit<AuditEntry, 'id' | 'at'> & { at?: string }): Promise<void> {
+export async function recordAudit(store: PanelAccess, entry: Omit<AuditEntry, 'id' | 'at'> & { at?: string }): Promise<void> {
   await store.audit.append({
     id: `aud_${randomUUID().replace(/-/g, '').slice(0, 20)}`,
     at: entry.at ?? new Date().toISOString(),

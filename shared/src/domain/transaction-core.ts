@@ -4,17 +4,8 @@ import { candidateBanks, railFor } from './routing';
 import type { BancoId } from './bancos';
 import { isFinal, type EstadoOrigen, type EstadoTransaccion } from './estados';
 import type { MotivoRechazo } from './motivos';
-import { withReplyAddress, type BankOutcome, type Transaction } from './operation';
-import {
-  asOneWrite,
-  clearStatus,
-  dispatch,
-  flagForReview,
-  nextVersion,
-  requestStatus,
-  resolveAttempt,
-  transition,
-} from './transaction-edits';
+import type { BankOutcome, Transaction } from './operation';
+import { asOneWrite, clearStatus, dispatch, flagForReview, requestStatus, resolveAttempt, transition } from './transaction-edits';
 import { effectsOf, orderRef, type Effects } from './outbox';
 import { tokenMismatch } from './idempotency';
 
@@ -149,11 +140,6 @@ export function messageKey(message: RouterInboxMessage): string {
 
 const unchanged = (why: string): Decision => ({ next: null, effects: null, why });
 
-/** The gateway waiting for this message's answer: a command (execute, query) carries its reply address. */
-export function replyAddressOf(message: RouterInboxMessage): string | undefined {
-  return message.type === 'execute' || message.type === 'query' ? message.replyTo : undefined;
-}
-
 /** Whether `decide` would start the operation (route it and send its first order), so live controls apply. */
 export function startsOperation(tx: Transaction, message: RouterInboxMessage): boolean {
   return (message.type === 'execute' || message.type === 'query') && tx.estado === null && !inFlight(tx);
@@ -162,43 +148,19 @@ export function startsOperation(tx: Transaction, message: RouterInboxMessage): b
 export function decide(tx: Transaction, message: RouterInboxMessage, ctx: DecisionContext): Decision {
   // DESIGN rule 2: a final state never changes, whatever arrives late.
   if (isFinal(tx.estado)) return unchanged(`${tx.estado} is final`);
-  let decision: Decision;
   switch (message.type) {
     case 'execute':
       // A repeat of an operation that has an outcome or an order in flight changes nothing.
-      decision = startsOperation(tx, message) ? start(tx, ctx) : unchanged('already started');
-      break;
+      return startsOperation(tx, message) ? start(tx, ctx) : unchanged('already started');
     case 'query':
-      decision = check(tx, ctx);
-      break;
+      return check(tx, ctx);
     case 'review':
-      decision = tx.review ? unchanged('already flagged') : written(flagForReview(tx, message.reason, ctx.now), ctx);
-      break;
+      return tx.review ? unchanged('already flagged') : written(flagForReview(tx, message.reason, ctx.now), ctx);
     case 'bank_result':
-      decision =
-        message.op === 'execute'
-          ? orderAnswered(tx, message.attempt, message.outcome, ctx)
-          : statusAnswered(tx, message.attempt, message.outcome, ctx);
-      break;
+      return message.op === 'execute'
+        ? orderAnswered(tx, message.attempt, message.outcome, ctx)
+        : statusAnswered(tx, message.attempt, message.outcome, ctx);
   }
-  // The asking gateway's address rides on the write its command made: this write's answer, and those
-  // of later writes (the bank's outcome), go to it.
-  const address = replyAddressOf(message);
-  if (decision.next) {
-    if (address) decision.next.replyTo = withReplyAddress(decision.next.replyTo, address);
-    return decision;
-  }
-  // A gateway's command that changes nothing while the answer is still to come (a repeat of the key
-  // at another gateway while the order is in flight, a /consultar while a status query is out): its
-  // reply address is recorded by a bookkeeping write, so the answer reaches that gateway too and a
-  // repeat gets the very answer the first caller gets (DESIGN rule 5). An address already there, or
-  // an answer already given (the actor answers it from the stored state), needs no write.
-  if (address && !settledForReply(tx) && !(tx.replyTo ?? []).includes(address)) {
-    const next = nextVersion(tx, ctx.now);
-    next.replyTo = withReplyAddress(tx.replyTo, address);
-    return { ...written(next, ctx), why: `reply address ${address} recorded (${decision.why})` };
-  }
-  return decision;
 }
 
 /** Persisting `next` one version after `before`, with its due time and what it announces. */

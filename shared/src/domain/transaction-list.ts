@@ -1,7 +1,11 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { literals } from '../contracts/literals';
 import { EstadoSchema, Resultado } from '../contracts/resultado';
-import type { PageCursor, Store, TransactionFilter } from '../ports/store';
+import type { Claims } from '../ports/claims';
+import type { PageCursor, TransactionFilter, TransactionReads } from '../ports/transaction-reads';
+
+/** What a merchant's transaction list reads: the transactions, and the reverso claims (which reverso holds an original). */
+type ListStore = Pick<Claims, 'reversals'> & { transactions: TransactionReads };
 import { BANCOS, type Mode } from './bancos';
 import { OPERATION_KINDS, type Transaction } from './operation';
 import { toResultado } from './resultado';
@@ -190,14 +194,14 @@ export function toDetalle(tx: Transaction, reverso: string | null = null): Trans
 }
 
 /** The reverso an operation has, if any: what its detail links (only money-moving operations can have one). */
-export async function reversoOf(store: Store, tx: Transaction): Promise<string | null> {
+export async function reversoOf(store: ListStore, tx: Transaction): Promise<string | null> {
   if (tx.kind !== 'pagar' && tx.kind !== 'cobrar') return null;
   return (await store.reversals.get(tx.id))?.reversoId ?? null;
 }
 
 /** One page of the caller's transactions, newest first. */
 export async function listTransactions(
-  store: Store,
+  store: ListStore,
   caller: { merchantId: string; mode: Mode },
   q: TransaccionesQuery,
 ): Promise<TransaccionesPage | ListProblem> {
@@ -218,7 +222,7 @@ export async function listTransactions(
  * yet, is not found (DESIGN rule 6: 404, not 403).
  */
 export async function findOwnTransaction(
-  store: Store,
+  store: { transactions: TransactionReads },
   caller: { merchantId: string; mode: Mode },
   id: string,
 ): Promise<Transaction | null> {

@@ -3,7 +3,12 @@ import { Type, type Static } from '@sinclair/typebox';
 import { literals } from '../contracts/literals';
 import type { ErrorCode, ErrorStatus } from '../contracts/errors';
 import { WEBHOOK_EVENTS, type WebhookBody, type WebhookEvent } from '../contracts/webhook';
-import type { PageCursor, Store, WebhookDelivery, WebhookEndpoint } from '../ports/store';
+import type { DeliveryQueue, WebhookDelivery } from '../ports/delivery-queue';
+import type { MerchantDirectory, WebhookEndpoint } from '../ports/merchant-directory';
+import type { PageCursor, TransactionReads } from '../ports/transaction-reads';
+
+/** What a merchant's webhook endpoints and their deliveries need: the directory and the delivery queue. */
+type EndpointStore = DeliveryQueue & MerchantDirectory & { transactions: TransactionReads };
 import { isIP } from 'node:net';
 import { addressClass, refusedDestination, shownAttemptError, type DestinationPolicy, type Resolver } from '../runtime/destination';
 import type { SecretBox, Sealer } from '../runtime/secret-box';
@@ -182,7 +187,10 @@ export function signingSecrets(endpoint: WebhookEndpoint, now: Date, secrets: Pi
  * read, so a merchant's rotation made meanwhile is never overwritten (it was sealed under the current
  * key anyway). Counts what was re-sealed and what was already current.
  */
-export async function resealWebhookSecrets(store: Store, box: SecretBox): Promise<{ resealed: number; current: number; changed: number }> {
+export async function resealWebhookSecrets(
+  store: EndpointStore,
+  box: SecretBox,
+): Promise<{ resealed: number; current: number; changed: number }> {
   const counts = { resealed: 0, current: 0, changed: 0 };
   for (const merchant of await store.merchants.list()) {
     for (const e of await store.webhooks.listForMerchant(merchant.id)) {
@@ -234,17 +242,17 @@ function localReceiver(url: URL, destinations: DestinationPolicy): boolean {
 }
 
 /** The caller's endpoint (not deleted), or null. */
-export async function findOwnEndpoint(store: Store, caller: Caller, id: string): Promise<WebhookEndpoint | null> {
+export async function findOwnEndpoint(store: EndpointStore, caller: Caller, id: string): Promise<WebhookEndpoint | null> {
   const e = await store.webhooks.get(id);
   return e && e.merchantId === caller.merchantId && e.mode === caller.mode && !e.deletedAt ? e : null;
 }
 
-export async function listEndpoints(store: Store, caller: Caller): Promise<WebhookEndpoint[]> {
+export async function listEndpoints(store: EndpointStore, caller: Caller): Promise<WebhookEndpoint[]> {
   return (await store.webhooks.listForMerchant(caller.merchantId, caller.mode)).filter((e) => !e.deletedAt);
 }
 
 export async function createEndpoint(
-  store: Store,
+  store: EndpointStore,
   caller: Caller,
   input: { url: string; events?: WebhookEvent[] },
   rules: EndpointRules,
@@ -280,7 +288,7 @@ export async function createEndpoint(
 }
 
 export async function updateEndpoint(
-  store: Store,
+  store: EndpointStore,
   caller: Caller,
   id: string,
   patch: { events?: WebhookEvent[]; active?: boolean },
@@ -301,7 +309,7 @@ export async function updateEndpoint(
 
 /** A new secret; the old one keeps signing beside it for the configured overlap. */
 export async function rotateSecret(
-  store: Store,
+  store: EndpointStore,
   caller: Caller,
   id: string,
   rules: EndpointRules,
@@ -320,21 +328,21 @@ export async function rotateSecret(
 }
 
 /** Deleted: no longer listed, found or delivered to; its deliveries stay readable by transaction. */
-export async function deleteEndpoint(store: Store, caller: Caller, id: string, now = new Date()): Promise<Outcome<{ id: string }>> {
+export async function deleteEndpoint(store: EndpointStore, caller: Caller, id: string, now = new Date()): Promise<Outcome<{ id: string }>> {
   const e = await findOwnEndpoint(store, caller, id);
   if (!e) return notFound(`webhook endpoint ${id}`);
   await store.webhooks.update(id, { active: false, deletedAt: now.toISOString(), previousSecret: null, updatedAt: now.toISOString() });
   return ok({ id });
 }
 
-export async function deliveriesOfTransaction(store: Store, caller: Caller, txnId: string): Promise<Outcome<WebhookDelivery[]>> {
+export async function deliveriesOfTransaction(store: EndpointStore, caller: Caller, txnId: string): Promise<Outcome<WebhookDelivery[]>> {
   if (!(await findOwnTransaction(store, caller, txnId))) return notFound(`transaction ${txnId}`);
   const all = await store.deliveries.listForTransaction(txnId);
   return ok(all.filter((d) => d.merchantId === caller.merchantId && d.mode === caller.mode));
 }
 
 export async function deliveriesOfEndpoint(
-  store: Store,
+  store: EndpointStore,
   caller: Caller,
   endpointId: string,
   limit = 50,
@@ -345,7 +353,12 @@ export async function deliveriesOfEndpoint(
 }
 
 /** Attempts a delivery again now, with the same body (and so the same signature). */
-export async function redeliver(store: Store, caller: Caller, deliveryId: string, now = new Date()): Promise<Outcome<WebhookDelivery>> {
+export async function redeliver(
+  store: EndpointStore,
+  caller: Caller,
+  deliveryId: string,
+  now = new Date(),
+): Promise<Outcome<WebhookDelivery>> {
   const d = await store.deliveries.get(deliveryId);
   if (!d || d.merchantId !== caller.merchantId || d.mode !== caller.mode) return notFound(`delivery ${deliveryId}`);
   if (!(await findOwnEndpoint(store, caller, d.endpointId))) return notFound(`delivery ${deliveryId}`);
@@ -357,7 +370,12 @@ export async function redeliver(store: Store, caller: Caller, deliveryId: string
  * A test event to one endpoint: a delivery like any other (signed, retried, listed), about a made-up
  * transaction id `txn_prueba_…` that exists nowhere, with `concepto` saying it is a test.
  */
-export async function sendTestEvent(store: Store, caller: Caller, endpointId: string, now = new Date()): Promise<Outcome<WebhookDelivery>> {
+export async function sendTestEvent(
+  store: EndpointStore,
+  caller: Caller,
+  endpointId: string,
+  now = new Date(),
+): Promise<Outcome<WebhookDelivery>> {
   const e = await findOwnEndpoint(store, caller, endpointId);
   if (!e) return notFound(`webhook endpoint ${endpointId}`);
   const txnId = `txn_prueba_${randomUUID().replace(/-/g, '').slice(0, 16)}`;

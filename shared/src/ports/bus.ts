@@ -45,9 +45,13 @@ export interface HeaderFilter {
   values: readonly string[];
 }
 
-/** Whether a subscription's `only` lets a message with this header value through (both adapters). */
+/**
+ * Whether a subscription's `only` lets a message with this header value through (both adapters). A
+ * message without the header is not let through: every topic filtered by a header carries it on
+ * every message (`Topic.headersOf`).
+ */
 export function headerAccepted(only: HeaderFilter, value: string | undefined): boolean {
-  return value === undefined || only.values.includes(value);
+  return value !== undefined && only.values.includes(value);
 }
 
 export interface DeadLetter {

@@ -105,7 +105,11 @@ describe('account reads (the merchant API and the panel)', () => {
         relatedId: null,
         now,
       });
-      await store.transactions.insert({ ...tx, estado: 'LIQUIDADA', bancoUsado: 'bnc', referenciaBanco: referencia });
+      await store.transactionLog.commit({ ...tx, estado: 'LIQUIDADA', bancoUsado: 'bnc', referenciaBanco: referencia }, null, {
+        announcedVersion: tx.version,
+        writtenBy: null,
+        replyTo: [],
+      });
     };
     await own('m1', 'txn_a', 'REF-A');
     await own('m2', 'txn_b', 'REF-B');

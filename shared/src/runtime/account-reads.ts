@@ -6,7 +6,11 @@ import { TOPICS, bankRequestHeaders, bankRequests } from '../contracts/topics';
 import { CODIGO_BCV, type BancoId, type Mode } from '../domain/bancos';
 import { bankForAccount, type RoutingTable } from '../domain/routing';
 import type { Bus, Subscription } from '../ports/bus';
-import type { PageCursor, Store } from '../ports/store';
+import type { MerchantDirectory } from '../ports/merchant-directory';
+import type { PageCursor, TransactionReads } from '../ports/transaction-reads';
+
+/** The ports account reads use: a merchant's accounts, and its transactions (to tell its own movements). */
+export type AccountReadStore = Pick<MerchantDirectory, 'accounts'> & { transactions: TransactionReads };
 
 /** Longest statement window one request may ask for (BNC's HistoryByDate limit). */
 export const MAX_STATEMENT_DAYS = 31;
@@ -105,7 +109,7 @@ export interface AccountReads {
 
 export interface AccountReadDeps {
   routing: RoutingTable;
-  store: Store;
+  store: AccountReadStore;
   client: Pick<BankReadClient, 'read'>;
   readTimeoutMs: number;
 }
@@ -139,7 +143,13 @@ const TEST_STATEMENT_MAX_OPERATIONS = 20_000;
  * with, and the bank keeps one ledger per account, so its statement holds every merchant's movements.
  * The switch shows a merchant only the movements whose reference is one of its own operations'.
  */
-async function ownReferences(store: Store, caller: ReadCaller, banco: BancoId, desde: string, hasta: string): Promise<Set<string>> {
+async function ownReferences(
+  store: AccountReadStore,
+  caller: ReadCaller,
+  banco: BancoId,
+  desde: string,
+  hasta: string,
+): Promise<Set<string>> {
   const day = 86_400_000;
   // A Venezuelan day D runs from D 04:00 UTC; a day of margin after `hasta` for clocks.
   const from = new Date(Date.parse(`${desde}T04:00:00Z`) - TEST_STATEMENT_LOOKBACK_DAYS * day).toISOString();
@@ -185,7 +195,7 @@ export function accountReads(deps: AccountReadDeps): AccountReads {
     capability: 'saldo' | 'movimientos',
   ): Promise<AccountReadResult<BancoId>> => {
     if (caller.mode !== 'live') return bankFor(caller.mode, cuenta, capability);
-    let account: Awaited<ReturnType<Store['accounts']['find']>>;
+    let account: Awaited<ReturnType<MerchantDirectory['accounts']['find']>>;
     try {
       account = await deps.store.accounts.find('live', cuenta);
     } catch (error) {

@@ -1,9 +1,9 @@
 import type { Bus } from '../ports/bus';
-import type { Store } from '../ports/store';
+import type { OrderJournal } from '../ports/order-journal';
 import { MODES, type BancoId, type Mode } from '../domain/bancos';
 import type { Logger } from '../telemetry/logger';
 import type { BankBreakers } from './breaker';
-import { startBankWorker, type BankWorkerFaults } from './bank-worker';
+import { startBankWorker, type BankWorkerFaults, type BankWorkerStore } from './bank-worker';
 import { startBankHealthReporter } from './bank-health';
 import type { Sealer } from './secret-box';
 import type { GuardedConnector } from '../connector-kit/connector';
@@ -22,7 +22,7 @@ export interface BankService<C extends GuardedConnector> {
  */
 export async function serveBank<C extends GuardedConnector>(deps: {
   bus: Bus;
-  store: Store;
+  store: BankWorkerStore;
   log: Logger;
   banco: BancoId;
   group: string;
@@ -66,7 +66,7 @@ export async function startConnectorService<M, C extends GuardedConnector>(
   service: ConnectorService<M, C>,
   deps: {
     bus: Bus;
-    store: Store;
+    store: BankWorkerStore & Pick<OrderJournal, 'bankReferences'>;
     log: Logger;
     secrets: Pick<Sealer, 'open'>;
     config: ModeConfigs<M>;

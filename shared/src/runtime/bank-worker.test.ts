@@ -426,5 +426,5 @@ async function storeLive(
     now: new Date().toISOString(),
   });
   tx.merchantAccounts = accounts;
-  await store.transactions.insert(tx);
+  await store.transactionLog.commit(tx, null, { announcedVersion: tx.version, writtenBy: null, replyTo: [] });
 }

@@ -5,17 +5,24 @@ import { hostname } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Bus, Subscription } from '../ports/bus';
 import type { BankConnector, OrderAccount, ReadContext, StatusQuery } from '../ports/bank';
-import { bankOrderId, type Store } from '../ports/store';
+import type { MerchantDirectory } from '../ports/merchant-directory';
+import { bankOrderId, type OrderJournal } from '../ports/order-journal';
+import type { TransactionReads } from '../ports/transaction-reads';
 import type { BancoId, Mode } from '../domain/bancos';
 import type { BankOutcome } from '../domain/operation';
 import type { Logger } from '../telemetry/logger';
 import { measured, metrics } from '../telemetry/metrics';
 import type { Sealer } from './secret-box';
 
+/**
+ * The ports a bank worker uses: the order journal (what makes an order go to the bank at most once per
+ * attempt), the merchant's accounts and the transaction an order belongs to (whose account it moves).
+ */
+export type BankWorkerStore = Pick<OrderJournal, 'bankOrders'> & Pick<MerchantDirectory, 'accounts'> & { transactions: TransactionReads };
+
 export interface BankWorkerOptions {
   bus: Bus;
-  /** Holds the journal of orders: what makes an order go to the bank at most once per attempt. */
-  store: Store;
+  store: BankWorkerStore;
   banco: BancoId;
   /** The connector serving each mode this worker handles; requests of other modes are left to other workers. */
   connectors: Partial<Record<Mode, BankConnector>>;
@@ -52,7 +59,7 @@ export async function startBankWorker(options: BankWorkerOptions): Promise<Subsc
   const topic = bankRequests(banco);
   return bus.subscribe(
     topic,
-    // The other mode's requests share the topic: skipped undecoded (the check below stays for requests without the header).
+    // The other mode's requests share the topic: skipped undecoded.
     { group: options.group, only: { header: BANK_REQUEST_MODE_HEADER, values: Object.keys(connectors) } },
     measured(options.group, topic.name, async ({ value }) => {
       const connector = connectors[value.mode];
@@ -138,7 +145,7 @@ async function handle(worker: Worker, connector: BankConnector, request: BankReq
  * message. A store that cannot be read throws before any bank call: the bus retries.
  */
 async function transactionAccount(
-  store: Store,
+  store: BankWorkerStore,
   txnId: string,
   banco: BancoId,
 ): Promise<{ merchantId: string; account: OrderAccount | null } | null> {
@@ -152,7 +159,11 @@ async function transactionAccount(
 }
 
 /** A live order's account with its holder's RIF (BNC acts for it as `ChildClientID`). */
-async function withHolder(store: Store, bancoId: BancoId, request: ExecuteRequest): Promise<ExecuteRequest & { account?: OrderAccount }> {
+async function withHolder(
+  store: BankWorkerStore,
+  bancoId: BancoId,
+  request: ExecuteRequest,
+): Promise<ExecuteRequest & { account?: OrderAccount }> {
   if (request.mode !== 'live' || !request.account) return request;
   const found = await transactionAccount(store, request.txnId, bancoId);
   const account = found?.account;
@@ -183,7 +194,7 @@ const NO_ACCOUNT_STATUS =
  * A live status query asks about the account the order was made with, as the merchant that holds it;
  * null when there is none (never asked with the switch's own credentials: the outcome stays unknown).
  */
-async function statusWithAccount(store: Store, bancoId: BancoId, request: StatusRequest): Promise<StatusQuery | null> {
+async function statusWithAccount(store: BankWorkerStore, bancoId: BancoId, request: StatusRequest): Promise<StatusQuery | null> {
   if (request.mode !== 'live') return request;
   const found = await transactionAccount(store, request.txnId, bancoId);
   if (!found?.account) return null;
@@ -195,7 +206,10 @@ async function statusWithAccount(store: Store, bancoId: BancoId, request: Status
  * registered accounts through): the bank must be asked as the merchant that holds it (BNC's
  * `ChildClientID`), not as the switch. A store that cannot be read throws: the bus retries.
  */
-async function readContext(store: Store, request: Extract<BankRequestMessage, { op: 'saldo' | 'movimientos' }>): Promise<ReadContext> {
+async function readContext(
+  store: BankWorkerStore,
+  request: Extract<BankRequestMessage, { op: 'saldo' | 'movimientos' }>,
+): Promise<ReadContext> {
   if (!request.merchantId) return {};
   const held = await store.accounts.find(request.mode, request.query.cuenta);
   if (!held || held.merchantId !== request.merchantId) return { merchantId: request.merchantId };
@@ -310,7 +324,7 @@ async function originalOf(
  * known answer into an unknown one), then give up and let the bus redeliver, which reads the claim
  * without an outcome and goes the status-query way.
  */
-async function recordOutcome(store: Store, id: string, outcome: BankOutcome, log: Logger, tries = 8): Promise<void> {
+async function recordOutcome(store: BankWorkerStore, id: string, outcome: BankOutcome, log: Logger, tries = 8): Promise<void> {
   for (let attempt = 1; ; attempt++) {
     try {
       await store.bankOrders.recordOutcome(id, outcome, new Date().toISOString());

@@ -1,6 +1,6 @@
 import { TOPICS } from '../contracts/topics';
 import type { Bus } from '../ports/bus';
-import type { Store } from '../ports/store';
+import type { MerchantDirectory } from '../ports/merchant-directory';
 
 /**
  * Tells every service that caches a merchant's configuration that it changed: `keys` (gateways'
@@ -16,13 +16,17 @@ export async function announceMerchantChange(bus: Bus, merchantId: string, chang
  * an endpoint added or changed), whichever route made it (admin API, merchant API, panel). Everything
  * else is the store itself.
  */
-export function announcingChanges(store: Store, bus: Bus, here?: (merchantId: string, change: 'keys' | 'webhooks') => void): Store {
+export function announcingChanges<S extends MerchantDirectory>(
+  store: S,
+  bus: Bus,
+  here?: (merchantId: string, change: 'keys' | 'webhooks') => void,
+): S {
   // `here`: this process's own caches, told at once (the event reaches them a moment later too).
   const announce = (merchantId: string, change: 'keys' | 'webhooks') => {
     here?.(merchantId, change);
     return announceMerchantChange(bus, merchantId, change);
   };
-  const apiKeys: Store['apiKeys'] = {
+  const apiKeys: MerchantDirectory['apiKeys'] = {
     ...bound(store.apiKeys),
     // A new key is a change too: gateways that remember the merchant's keys learn it at once.
     insert: async (key) => {
@@ -36,7 +40,7 @@ export function announcingChanges(store: Store, bus: Bus, here?: (merchantId: st
       return revoked;
     },
   };
-  const merchants: Store['merchants'] = {
+  const merchants: MerchantDirectory['merchants'] = {
     ...bound(store.merchants),
     setActive: async (id, active) => {
       const changed = await store.merchants.setActive(id, active);
@@ -44,7 +48,7 @@ export function announcingChanges(store: Store, bus: Bus, here?: (merchantId: st
       return changed;
     },
   };
-  const webhooks: Store['webhooks'] = {
+  const webhooks: MerchantDirectory['webhooks'] = {
     ...bound(store.webhooks),
     insert: async (endpoint) => {
       await store.webhooks.insert(endpoint);
@@ -81,6 +85,6 @@ function bound<T extends object>(namespace: T): T {
   ) as T;
 }
 
-async function keyOwner(store: Store, keyId: string): Promise<string | null> {
+async function keyOwner(store: Pick<MerchantDirectory, 'apiKeys'>, keyId: string): Promise<string | null> {
   return (await store.apiKeys.get(keyId))?.merchantId ?? null;
 }

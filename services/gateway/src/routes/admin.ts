@@ -22,7 +22,6 @@ import {
   registerWebhook,
   resealWebhookSecrets,
   WEBHOOK_EVENTS,
-  type Store,
   type WebhookEndpoint,
   type SecretBox,
   literals,
@@ -37,6 +36,7 @@ import {
   type Bus,
   type Topic,
 } from '@switch/shared';
+import type { GatewayStore } from '../ports';
 
 import { HttpProblem, sendError } from '../problem';
 
@@ -63,7 +63,7 @@ const operatorEndpointView = ({ sealedSecret: _s, previousSecret, ...e }: Webhoo
 export function adminRoutes(
   app: FastifyInstance,
   deps: {
-    store: Store;
+    store: GatewayStore;
     bus: Bus;
     adminToken: string;
     webhookDestinations?: DestinationPolicy;

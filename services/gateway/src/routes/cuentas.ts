@@ -14,8 +14,8 @@ import {
   type BancoId,
   sandboxFor,
   type RoutingTable,
-  type Store,
 } from '@switch/shared';
+import type { GatewayStore } from '../ports';
 import { DependencyDown } from '../errors';
 import { HttpProblem } from '../problem';
 import type { Replies } from '../reply';
@@ -73,7 +73,7 @@ function answer<T>(result: AccountReadResult<T>): T {
 
 export function accountRoutes(
   app: FastifyInstance,
-  deps: { routing: RoutingTable; replies: Replies; readTimeoutMs: number; store: Store; sandboxBanks?: readonly BancoId[] },
+  deps: { routing: RoutingTable; replies: Replies; readTimeoutMs: number; store: GatewayStore; sandboxBanks?: readonly BancoId[] },
 ): AccountReads {
   // Handlers read `request.body`, `query` and `params` as their route's schema types them.
   const routes = app.withTypeProvider<TypeBoxTypeProvider>();

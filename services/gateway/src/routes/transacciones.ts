@@ -10,8 +10,8 @@ import {
   TransaccionDetalle,
   TransaccionesPage,
   TransaccionesQuery,
-  type Store,
 } from '@switch/shared';
+import type { GatewayStore } from '../ports';
 import { HttpProblem } from '../problem';
 import { exampleDetail } from '../sandbox';
 import { errorResponses } from './responses';
@@ -19,7 +19,7 @@ import { errorResponses } from './responses';
 const security = [{ switchKey: [] }];
 
 /** The caller's transactions of the key mode: a filtered, cursor-paged list and one transaction's detail. */
-export function transactionRoutes(app: FastifyInstance, deps: { store: Store }): void {
+export function transactionRoutes(app: FastifyInstance, deps: { store: GatewayStore }): void {
   // Handlers read `request.body`, `query` and `params` as their route's schema types them.
   const routes = app.withTypeProvider<TypeBoxTypeProvider>();
   routes.get(

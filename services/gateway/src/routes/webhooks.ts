@@ -20,8 +20,8 @@ import {
   updateEndpoint,
   type EndpointRules,
   type Outcome,
-  type Store,
 } from '@switch/shared';
+import type { GatewayStore } from '../ports';
 import { HttpProblem } from '../problem';
 import { exampleDeliveries, exampleEndpoint, exampleRedelivery, exampleRotation } from '../sandbox';
 import { errorResponses } from './responses';
@@ -43,7 +43,7 @@ function unwrap<T>(outcome: Outcome<T>): T {
  * Webhook endpoints and deliveries of the caller's merchant and mode (SPEC 6.5: registration through
  * the API). The rules live in shared/src/domain/webhook-endpoints.ts, which the panel uses too.
  */
-export function webhookRoutes(app: FastifyInstance, deps: { store: Store; rules: EndpointRules }): void {
+export function webhookRoutes(app: FastifyInstance, deps: { store: GatewayStore; rules: EndpointRules }): void {
   // Handlers read `request.body`, `query` and `params` as their route's schema types them.
   const routes = app.withTypeProvider<TypeBoxTypeProvider>();
   const { store, rules } = deps;

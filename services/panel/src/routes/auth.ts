@@ -12,8 +12,8 @@ import {
   takeInvite,
   takePasswordReset,
   type PanelUser,
-  type Store,
 } from '@switch/shared';
+import type { PanelStore } from '../ports';
 import type { PanelContext } from '../panel';
 import { hashPassword, passwordProblem, verifyPassword } from '../passwords';
 
@@ -28,7 +28,7 @@ const WINDOW_MS = 15 * 60_000;
  * right). A successful sign-in gives its attempt back, so people signing in behind one address are
  * not refused for it.
  */
-function loginThrottle(store: Store, limit: number) {
+function loginThrottle(store: PanelStore, limit: number) {
   const windowOf = () => Math.floor(Date.now() / WINDOW_MS);
   const keys = (request: FastifyRequest, email: string, window: number) => [
     `panel-login|email|${email}|${window}`,

@@ -273,7 +273,7 @@ export class KafkaBus implements Bus {
     await this.ensureTopics([topic]);
     // An addressed topic places by the switch's own hash, so a one-key subscriber knows the partition.
     const partition = topic.addressed ? partitionOf(key, topic.partitions) : undefined;
-    await this.outgoing.send(topic.name, { key, value: bytes, headers, partition });
+    await this.outgoing.send(topic.name, { key, value: bytes, headers: { ...topic.headersOf?.(value), ...headers }, partition });
     metrics.busPublished.inc({ topic: topic.name });
   }
 

@@ -134,7 +134,7 @@ export class MemoryBus implements Bus {
   async publish<T extends Topic>(topic: T, key: string, value: Payload<T>, headers: Record<string, string> = {}): Promise<void> {
     if (this.closed) throw new Error('bus closed');
     assertPayload(topic, value);
-    const message: Delivered<unknown> = { key, value: clonePlain(value), headers: { ...headers } };
+    const message: Delivered<unknown> = { key, value: clonePlain(value), headers: { ...topic.headersOf?.(value), ...headers } };
     // The publisher's trace context (W3C traceparent), as the Kafka adapter carries it; nothing when tracing is off.
     propagation.inject(context.active(), message.headers);
     const groups = this.groups.get(topic.name);

@@ -41,12 +41,12 @@ describe('memory store indexes', () => {
     expect((await s.deliveries.listForEndpoint('we_1', 10)).length).toBe(4);
   });
 
-  it('keeps the unannounced, due and per-state transaction sets in step with inserts, replaces and marks', async () => {
+  it('keeps the unannounced, due and per-state transaction sets in step with commits and marks', async () => {
     const s = new MemoryStore();
     const base = sampleTransaction({ createdAt: at(0), updatedAt: at(0) });
-    const tx = { ...base, id: 'txn_1', estado: null, version: 1, announcedVersion: 1, nextCheckAt: at(0) } as never;
-    await s.transactions.insert(tx);
-    expect((await s.transactions.listUnannounced(at(100), 10)).map((t) => t.id)).toEqual([]);
+    const tx = { ...base, id: 'txn_1', estado: null, version: 1, nextCheckAt: at(0) } as never;
+    await s.transactionLog.commit(tx, null, { announcedVersion: 1, writtenBy: null, replyTo: [] });
+    expect((await s.transactionLog.listUnannounced(at(100), 10)).map((l) => l.tx.id)).toEqual([]);
     expect((await s.transactions.listDue(at(1), 10)).map((t) => t.id)).toEqual(['txn_1']);
 
     const accepted = {
@@ -54,34 +54,32 @@ describe('memory store indexes', () => {
       id: 'txn_1',
       estado: 'ACEPTADA',
       version: 2,
-      announcedVersion: 1,
       nextCheckAt: null,
       updatedAt: at(2),
     } as never;
-    expect(await s.transactions.replace(accepted, 1)).toBe(true);
-    expect((await s.transactions.listUnannounced(at(100), 10)).map((t) => t.id)).toEqual(['txn_1']);
+    expect(await s.transactionLog.commit(accepted, 1, { announcedVersion: 1, writtenBy: 'execute', replyTo: [] })).toBe(true);
+    expect((await s.transactionLog.listUnannounced(at(100), 10)).map((l) => l.tx.id)).toEqual(['txn_1']);
     expect(await s.transactions.listDue(at(100), 10)).toEqual([]);
     expect((await s.transactions.listByEstado(['ACEPTADA'], 10)).map((t) => t.id)).toEqual(['txn_1']);
     expect((await s.transactions.listForMerchant({ merchantId: 'm1', mode: 'test' }, 10)).map((t) => t.id)).toEqual(['txn_1']);
     expect(await s.transactions.listForMerchant({ merchantId: 'm1', mode: 'live' }, 10)).toEqual([]);
 
-    await s.transactions.markAnnounced('txn_1', 2);
-    expect(await s.transactions.listUnannounced(at(100), 10)).toEqual([]);
+    await s.transactionLog.markAnnounced('txn_1', 2);
+    expect(await s.transactionLog.listUnannounced(at(100), 10)).toEqual([]);
 
     const settled = {
       ...base,
       id: 'txn_1',
       estado: 'LIQUIDADA',
       version: 3,
-      announcedVersion: 2,
       nextCheckAt: null,
       updatedAt: at(3),
     } as never;
-    expect(await s.transactions.replace(settled, 2)).toBe(true);
+    expect(await s.transactionLog.commit(settled, 2, { announcedVersion: 3, writtenBy: 'bank_result:execute:1', replyTo: [] })).toBe(true);
     expect(await s.transactions.listByEstado(['ACEPTADA'], 10)).toEqual([]);
     expect((await s.transactions.listByEstado(['ACEPTADA', 'LIQUIDADA', 'LIQUIDADA'], 10)).map((t) => t.id)).toEqual(['txn_1']);
     // A stale replace changes nothing, indexes included.
-    expect(await s.transactions.replace(accepted, 1)).toBe(false);
+    expect(await s.transactionLog.commit(accepted, 1, { announcedVersion: 1, writtenBy: 'execute', replyTo: [] })).toBe(false);
     expect((await s.transactions.listByEstado(['LIQUIDADA'], 10)).map((t) => t.version)).toEqual([3]);
   });
 });

@@ -20,6 +20,8 @@ import { DuplicateRecord, laneKey } from '../../ports/store';
 import type { Mode } from '../../domain/bancos';
 import type { EstadoTransaccion } from '../../domain/estados';
 import type { Transaction } from '../../domain/operation';
+import type { DeliveryMarks, LoggedTransaction, TransactionLog } from '../../ports/transaction-log';
+import type { TransactionReads } from '../../ports/transaction-reads';
 
 import { clonePlain } from '../../domain/clone';
 
@@ -227,9 +229,9 @@ export class MemoryStore implements Store {
   private readonly txByEstado = new Map<EstadoTransaccion, Set<string>>();
   private readonly txByMerchant = new Map<string, Set<string>>();
 
-  private indexTx(before: Transaction | undefined, after: Transaction): void {
+  private indexTx(before: Transaction | undefined, after: Transaction, marks: DeliveryMarks): void {
     const id = after.id;
-    if (after.announcedVersion < after.version) this.txUnannounced.add(id);
+    if (marks.announcedVersion < after.version) this.txUnannounced.add(id);
     else this.txUnannounced.delete(id);
     if (after.nextCheckAt !== null && after.nextCheckAt !== undefined) this.txDue.add(id);
     else this.txDue.delete(id);
@@ -249,41 +251,13 @@ export class MemoryStore implements Store {
     return out;
   }
 
-  readonly transactions: Store['transactions'] = {
-    insert: async (tx) => {
-      if (this.txRows.has(tx.id)) return false;
-      const row = copy(tx);
-      this.txRows.set(tx.id, row);
-      this.indexTx(undefined, row);
-      return true;
-    },
+  readonly transactions: TransactionReads = {
     get: async (id) => copy(this.txRows.get(id) ?? null),
-    replace: async (tx, expectedVersion) => {
-      const current = this.txRows.get(tx.id);
-      if (!current || current.version !== expectedVersion) return false;
-      const row = copy(tx);
-      this.txRows.set(tx.id, row);
-      this.indexTx(current, row);
-      return true;
-    },
     listByEstado: async (estados: EstadoTransaccion[], limit) =>
       [...new Set(estados)]
         .flatMap((e) => this.txFrom(this.txByEstado.get(e) ?? []))
         .sort((a, b) => a.createdAt.localeCompare(b.createdAt))
         .slice(0, limit)
-        .map(copy),
-    markAnnounced: async (id, version) => {
-      const t = this.txRows.get(id);
-      if (t && t.version === version && t.announcedVersion < version) {
-        t.announcedVersion = version;
-        this.txUnannounced.delete(id);
-      }
-    },
-    listUnannounced: async (before, limit) =>
-      this.txFrom(this.txUnannounced)
-        .filter((t) => t.updatedAt <= before)
-        .sort((a, b) => a.updatedAt.localeCompare(b.updatedAt) || a.id.localeCompare(b.id))
-        .slice(0, Math.max(0, limit))
         .map(copy),
     listDue: async (now, limit, after) =>
       this.txFrom(this.txDue)
@@ -299,6 +273,47 @@ export class MemoryStore implements Store {
         .sort(newestFirst)
         .slice(0, Math.max(0, limit))
         .map(copy),
+  };
+
+  /** The delivery marks of each transaction, beside its row (one map write with it: atomic here). */
+  private readonly txMarks = new Map<string, DeliveryMarks>();
+  private logged(id: string): LoggedTransaction | null {
+    const tx = this.txRows.get(id);
+    const marks = this.txMarks.get(id);
+    return tx && marks ? { tx: copy(tx), marks: copy(marks) } : null;
+  }
+
+  readonly transactionLog: TransactionLog = {
+    load: async (id) => this.logged(id),
+    commit: async (next, expectedVersion, marks) => {
+      const current = this.txRows.get(next.id);
+      if (expectedVersion === null ? current !== undefined : current?.version !== expectedVersion) return false;
+      const row = copy(next);
+      this.txRows.set(next.id, row);
+      this.txMarks.set(next.id, copy(marks));
+      this.indexTx(current, row, marks);
+      return true;
+    },
+    updateMarks: async (id, version, marks) => {
+      if (this.txRows.get(id)?.version !== version) return false;
+      this.txMarks.set(id, copy(marks));
+      if (marks.announcedVersion < version) this.txUnannounced.add(id);
+      else this.txUnannounced.delete(id);
+      return true;
+    },
+    markAnnounced: async (id, version) => {
+      const marks = this.txMarks.get(id);
+      if (marks && this.txRows.get(id)?.version === version && marks.announcedVersion < version) {
+        marks.announcedVersion = version;
+        this.txUnannounced.delete(id);
+      }
+    },
+    listUnannounced: async (before, limit) =>
+      this.txFrom(this.txUnannounced)
+        .filter((t) => t.updatedAt <= before)
+        .sort((a, b) => a.updatedAt.localeCompare(b.updatedAt) || a.id.localeCompare(b.id))
+        .slice(0, Math.max(0, limit))
+        .map((t) => this.logged(t.id)!),
   };
 
   private readonly orderRows = new Map<string, BankOrderRecord>();

@@ -23,8 +23,8 @@ export interface StoredRecord extends Document {
 /** A whole-read value in its stored form (`RecordCodec`): its JSON text; null and undefined stay as they are. */
 export const asText = (value: unknown): unknown => (value === null || value === undefined ? value : JSON.stringify(value));
 
-/** A whole-read value from its stored form: JSON text, or a document written before it was kept as text. */
-export const fromText = (stored: unknown): unknown => (typeof stored === 'string' ? JSON.parse(stored) : decodeDocument(stored));
+/** A whole-read value from its stored form (its JSON text); null and undefined stay as they are. */
+export const fromText = (stored: unknown): unknown => (typeof stored === 'string' ? JSON.parse(stored) : stored);
 
 /**
  * A record to and from its stored form, the same for both compare-and-set schemes: the key becomes
@@ -39,7 +39,6 @@ export const fromText = (stored: unknown): unknown => (typeof stored === 'string
  * line (TOAST) past 2 KB. As text they are one string each for the server, and JSON.stringify/parse
  * for the process instead of a walk through the key codec and BSON's nested documents
  * (adapters/mongo/README.md). A bank's keys need no escaping in text.
- * Reading takes either form, so documents written before stay readable as they are.
  */
 export class RecordCodec<T extends object> {
   /** `options.asText`: the fields kept as JSON text. */

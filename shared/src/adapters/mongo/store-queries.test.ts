@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MongoClient, type Document } from 'mongodb';
-import { sampleTransaction } from '../../../test/store-contract';
+import { sampleTransaction, seedTransaction } from '../../../test/store-contract';
 import { isFerretDb, LOOP_QUERIES, MongoStore } from './store';
 
 /**
@@ -50,7 +50,7 @@ describe.runIf(url)('loop queries are served where the data is (explain on the r
     admin = await MongoClient.connect(url!);
     ferretDb = await isFerretDb(admin);
     store = await MongoStore.connect({ url: url!, database });
-    for (let i = 0; i < 5; i++) await store.transactions.insert(sampleTransaction({ estado: 'DESCONOCIDA', nextCheckAt: now }));
+    for (let i = 0; i < 5; i++) await seedTransaction(store, sampleTransaction({ estado: 'DESCONOCIDA', nextCheckAt: now }));
     // Thousands of rows no loop query matches, so that a planner prefers an index to reading the table
     // (at a handful of rows a sequential scan is cheaper and rightly chosen).
     const filler = (fields: Document) => Array.from({ length: 3000 }, (_, i) => ({ _id: `filler_${i}`, ...fields }));

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { MongoClient } from 'mongodb';
-import { sampleTransaction, storeContract } from '../../../test/store-contract';
+import { announced, sampleTransaction, seedTransaction, storeContract } from '../../../test/store-contract';
 import { counterContract, deliveryContract, gatewayReplicasContract, sampleDelivery } from '../../../test/delivery-contract';
 import { merchantObjectsContract } from '../../../test/merchant-objects-contract';
 import { idempotencyScope, type IdempotencyClaim } from '../../ports/store';
@@ -96,7 +96,7 @@ describe('MongoStore specifics', () => {
       raw,
       history: [{ from: null, to: 'ACEPTADA', at: '2020-01-01T00:00:00.000Z', cause: 'bank_outcome', version: 1, motivo: null, raw }],
     });
-    expect(await stores[0]!.transactions.insert(tx)).toBe(true);
+    expect(await seedTransaction(stores[0]!, tx)).toBe(true);
     const db = admin!.db(database);
     const stored = await db.collection('transactions').findOne({ _id: tx.id as never });
     for (const field of ['request', 'raw', 'attempts', 'history'] as const) {
@@ -115,49 +115,6 @@ describe('MongoStore specifics', () => {
     ).toBe(true);
     expect((await db.collection('webhook_deliveries').findOne({ _id: d.id as never }))!.attempts).toBe(JSON.stringify(attempts));
     expect((await stores[0]!.deliveries.get(d.id))?.attempts).toStrictEqual(attempts);
-  });
-
-  it('reads records written before whole-read fields were text: escaped keys and wrapped arrays, as documents', async () => {
-    const { database, stores } = await replicas(1);
-    const raw = JSON.parse('{"a.b":1,"$set":{"$inc":2},"m":[[1],[2,[3]]],"__proto__":{"x.y":1}}');
-    const escaped = JSON.parse(
-      '{"a%2Eb":1,"%24set":{"%24inc":2},"m":[{"%array":[1]},{"%array":[2,{"%array":[3]}]}],"__proto__":{"x%2Ey":1}}',
-    );
-    const tx = sampleTransaction({
-      raw,
-      history: [{ from: null, to: 'ACEPTADA', at: '2020-01-01T00:00:00.000Z', cause: 'bank_outcome', version: 1, motivo: null, raw }],
-    });
-    const { id, ...fields } = tx;
-    const earlier = {
-      _id: id,
-      ...fields,
-      raw: escaped,
-      history: [{ ...tx.history[0], raw: escaped }],
-      _due: tx.nextCheckAt !== null,
-      _unannounced: tx.announcedVersion < tx.version,
-      _rev: 1,
-    };
-    const db = admin!.db(database);
-    await db.collection('transactions').insertOne(earlier as never);
-    expect(await stores[0]!.transactions.get(tx.id)).toStrictEqual(tx);
-    // And its next write stores it as text.
-    expect(await stores[0]!.transactions.replace({ ...tx, version: tx.version + 1 }, tx.version)).toBe(true);
-    expect(typeof (await db.collection('transactions').findOne({ _id: tx.id as never }))!.raw).toBe('string');
-    expect((await stores[0]!.transactions.get(tx.id))?.raw).toStrictEqual(raw);
-
-    const outcome = { type: 'settled', referencia: 'R1', endtoend: null, raw };
-    await db.collection('bank_orders').insertOne({
-      _id: 'txn_x#1',
-      txnId: 'txn_x',
-      attempt: 1,
-      banco: 'bnc',
-      orderRef: 'o1',
-      claimedBy: 'w1',
-      claimedAt: '2020-01-01T00:00:00.000Z',
-      outcome: { type: 'settled', referencia: 'R1', endtoend: null, raw: escaped },
-      recordedAt: '2020-01-01T00:00:01.000Z',
-    } as never);
-    expect((await stores[0]!.bankOrders.get('txn_x#1'))?.outcome).toStrictEqual(outcome);
   });
 
   it('20 parallel claims of one scope from 4 replicas: exactly one winner', async () => {
@@ -182,18 +139,18 @@ describe('MongoStore specifics', () => {
     }
   });
 
-  it('10 parallel replaces at one expected version from 4 replicas: exactly one true, and it is what is stored', async () => {
+  it('10 parallel commits at one expected version from 4 replicas: exactly one true, and it is what is stored', async () => {
     const { stores } = await replicas(4);
     // Several rounds: with a plain filtered update FerretDB let several writers win in ~40% of rounds.
     for (let round = 0; round < 10; round++) {
       const tx = sampleTransaction();
-      await stores[0]!.transactions.insert(tx);
+      await seedTransaction(stores[0]!, tx);
       const writes = [...Array(10).keys()].map((i) => ({ ...tx, version: 2, referenciaBanco: `writer-${i}` }));
-      const results = await Promise.all(writes.map((w, i) => stores[i % 4]!.transactions.replace(w, 1)));
+      const results = await Promise.all(writes.map((w, i) => stores[i % 4]!.transactionLog.commit(w, 1, announced(w))));
       expect(results.filter(Boolean)).toHaveLength(1);
       const winner = writes[results.indexOf(true)]!;
       for (const s of stores) expect(await s.transactions.get(tx.id)).toStrictEqual(winner);
-      expect(await stores[1]!.transactions.replace({ ...tx, version: 3 }, 1)).toBe(false);
+      expect(await stores[1]!.transactionLog.commit({ ...tx, version: 3 }, 1, announced(tx))).toBe(false);
     }
   });
 
@@ -201,25 +158,25 @@ describe('MongoStore specifics', () => {
     const { stores } = await replicas(2);
     const [a, b] = [stores[0]!, stores[1]!];
     const tx = sampleTransaction({ estado: 'ACEPTADA', version: 1 });
-    await a.transactions.insert(tx); // a remembers version 1
+    await seedTransaction(a, tx); // a remembers version 1
     const byB = { ...tx, estado: 'PENDIENTE' as const, version: 2 };
-    expect(await b.transactions.replace(byB, 1)).toBe(true);
+    expect(await b.transactionLog.commit(byB, 1, announced(byB))).toBe(true);
     // a still remembers version 1: a write computed from it must lose...
-    expect(await a.transactions.replace({ ...tx, estado: 'RECHAZADA', version: 2 }, 1)).toBe(false);
+    expect(await a.transactionLog.commit({ ...tx, estado: 'RECHAZADA', version: 2 }, 1, announced(tx))).toBe(false);
     expect(await b.transactions.get(tx.id)).toStrictEqual(byB);
     // A read is never answered from memory alone.
     const d = sampleTransaction({ estado: 'ACEPTADA', version: 1 });
-    await a.transactions.insert(d);
+    await seedTransaction(a, d);
     const dByB = { ...d, estado: 'LIQUIDADA' as const, version: 2 };
-    expect(await b.transactions.replace(dByB, 1)).toBe(true);
+    expect(await b.transactionLog.commit(dByB, 1, announced(dByB))).toBe(true);
     expect(await a.transactions.get(d.id)).toStrictEqual(dByB);
     // ...and a write expecting the newer version must win, though a's memory said otherwise at first.
     const c = sampleTransaction({ estado: 'ACEPTADA', version: 1 });
-    await a.transactions.insert(c);
+    await seedTransaction(a, c);
     const cByB = { ...c, estado: 'PENDIENTE' as const, version: 2 };
-    expect(await b.transactions.replace(cByB, 1)).toBe(true);
+    expect(await b.transactionLog.commit(cByB, 1, announced(cByB))).toBe(true);
     const settled = { ...c, estado: 'LIQUIDADA' as const, version: 3 };
-    expect(await a.transactions.replace(settled, 2)).toBe(true);
+    expect(await a.transactionLog.commit(settled, 2, announced(settled))).toBe(true);
     expect(await b.transactions.get(c.id)).toStrictEqual(settled);
   });
 });

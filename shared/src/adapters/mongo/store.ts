@@ -29,6 +29,24 @@ import {
   type WebhookEndpoint,
 } from '../../ports/store';
 import type { Transaction } from '../../domain/operation';
+import type { DeliveryMarks, LoggedTransaction, TransactionLog } from '../../ports/transaction-log';
+import type { TransactionReads } from '../../ports/transaction-reads';
+
+/**
+ * A transaction's document: the record and its delivery marks as separate fields of one document, so
+ * a commit (record and marks) is one atomic compare-and-set.
+ */
+type TransactionDocument = Transaction & DeliveryMarks;
+
+function recordOf(doc: TransactionDocument): Transaction {
+  const { announcedVersion: _a, writtenBy: _w, replyTo: _r, ...tx } = doc;
+  return tx;
+}
+
+function loggedOf(doc: TransactionDocument): LoggedTransaction {
+  const { announcedVersion, writtenBy, replyTo, ...tx } = doc;
+  return { tx, marks: { announcedVersion, writtenBy: writtenBy ?? null, replyTo: replyTo ?? [] } };
+}
 import { insertNew } from './inserts';
 import { ConditionalCollection, createIndexesOneByOne } from './conditional';
 import { asText, fromText } from './records';
@@ -175,7 +193,7 @@ export class MongoStore implements Store {
   private readonly orderRows: Collection<Row>;
   private readonly referenceSeqRows: Collection<Row>;
   private readonly referenceRows: Collection<Row>;
-  private readonly txs: ConditionalCollection<Transaction>;
+  private readonly txs: ConditionalCollection<TransactionDocument>;
   private readonly deliveryDocs: ConditionalCollection<WebhookDelivery>;
   private readonly clock: () => number;
   private readonly referenceRowsKept: number;
@@ -227,7 +245,7 @@ export class MongoStore implements Store {
     // `_due`: owed a check (nextCheckAt set). The due walk leads with this equality, which both servers
     // evaluate where the data is; only open operations come back, however long the history.
     // `_unannounced`: the outbox relay's equality (`announcedVersion < version` is no index's query).
-    this.txs = new ConditionalCollection<Transaction>(db, 'transactions', {
+    this.txs = new ConditionalCollection<TransactionDocument>(db, 'transactions', {
       key: 'id',
       derived: (tx) => ({ _due: tx.nextCheckAt !== null, _unannounced: tx.announcedVersion < tx.version }),
       asText: TRANSACTION_TEXT_FIELDS,
@@ -357,11 +375,11 @@ export class MongoStore implements Store {
     release: async (originalId, reversoId) => (await this.reversalRows.deleteOne({ _id: originalId, reversoId })).deletedCount === 1,
   };
 
-  readonly transactions: Store['transactions'] = {
-    insert: (tx) => this.txs.insert(tx),
-    get: (id) => this.txs.get(id),
-    replace: async (tx, expectedVersion) =>
-      (await this.txs.update(tx.id, (current) => (current.version === expectedVersion ? tx : null))) !== null,
+  readonly transactions: TransactionReads = {
+    get: async (id) => {
+      const doc = await this.txs.get(id);
+      return doc && recordOf(doc);
+    },
     // One equality query per state (FerretDB evaluates an equality in PostgreSQL, an `$in` in Go).
     listByEstado: async (estados, limit) => {
       const lists = await Promise.all(
@@ -369,16 +387,33 @@ export class MongoStore implements Store {
       );
       return lists
         .flat()
+        .map(recordOf)
         .sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id))
         .slice(0, Math.max(0, limit));
     },
+    listDue: async (now, limit, after) =>
+      (await this.txs.find(LOOP_QUERIES.transactionsDue(now, after), { _due: 1, nextCheckAt: 1, _id: 1 }, limit)).map(recordOf),
+    listForMerchant: async (filter, limit, cursor) =>
+      (await this.txs.find(transactionQuery(filter, cursor), { createdAt: -1, _id: -1 }, limit)).map(recordOf),
+  };
+
+  readonly transactionLog: TransactionLog = {
+    load: async (id) => {
+      const doc = await this.txs.get(id);
+      return doc && loggedOf(doc);
+    },
+    commit: async (next, expectedVersion, marks) => {
+      const doc: TransactionDocument = { ...next, ...marks };
+      if (expectedVersion === null) return this.txs.insert(doc);
+      return (await this.txs.update(next.id, (current) => (current.version === expectedVersion ? doc : null))) !== null;
+    },
+    updateMarks: async (id, version, marks) =>
+      (await this.txs.update(id, (current) => (current.version === version ? { ...current, ...marks } : null))) !== null,
     markAnnounced: async (id, version) => {
       await this.txs.mark(id, { version }, { announcedVersion: version }, { _unannounced: false });
     },
-    listUnannounced: (before, limit) =>
-      this.txs.find(LOOP_QUERIES.transactionsUnannounced(before), { _unannounced: 1, updatedAt: 1, _id: 1 }, limit),
-    listDue: (now, limit, after) => this.txs.find(LOOP_QUERIES.transactionsDue(now, after), { _due: 1, nextCheckAt: 1, _id: 1 }, limit),
-    listForMerchant: (filter, limit, cursor) => this.txs.find(transactionQuery(filter, cursor), { createdAt: -1, _id: -1 }, limit),
+    listUnannounced: async (before, limit) =>
+      (await this.txs.find(LOOP_QUERIES.transactionsUnannounced(before), { _unannounced: 1, updatedAt: 1, _id: 1 }, limit)).map(loggedOf),
   };
 
   /**
