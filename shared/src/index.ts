@@ -68,6 +68,8 @@ export * from './runtime/destination';
 export * from './runtime/merchant-changes';
 export * from './domain/sandbox';
 export * from './domain/transaction-list';
+export * from './domain/transaction-export';
+export * from './domain/overview';
 export * from './domain/webhook-endpoints';
 export * from './domain/panel-access';
 export * from './runtime/account-reads';

@@ -158,6 +158,28 @@ export function merchantObjectsContract(name: string, makeStore: () => Promise<S
       expect(await s.panelInvites.get(invite.tokenHash)).toBeNull();
     });
 
+    it("lists a merchant's outstanding invitations newest first, and no more once taken", async () => {
+      const s = await store();
+      const merchantId = `m-${randomUUID()}`;
+      const invite = (email: string, createdAt: string) => ({
+        tokenHash: randomUUID(),
+        merchantId,
+        email,
+        role: 'viewer' as const,
+        invitedBy: null,
+        expiresAt: '2030-01-01T00:00:00.000Z',
+        createdAt,
+      });
+      const older = invite('a@example.test', '2026-01-01T00:00:00.000Z');
+      const newer = invite('b@example.test', '2026-01-02T00:00:00.000Z');
+      await s.panelInvites.insert(older);
+      await s.panelInvites.insert(newer);
+      await s.panelInvites.insert({ ...invite('c@example.test', '2026-01-03T00:00:00.000Z'), merchantId: `${merchantId}-other` });
+      expect(await s.panelInvites.listForMerchant(merchantId)).toEqual([newer, older]);
+      await s.panelInvites.take(newer.tokenHash);
+      expect(await s.panelInvites.listForMerchant(merchantId)).toEqual([older]);
+    });
+
     it('keeps sessions until they expire, with any keys in their data, and destroys them', async () => {
       const s = await store();
       const id = randomUUID();
@@ -190,6 +212,32 @@ export function merchantObjectsContract(name: string, makeStore: () => Promise<S
       await s.audit.append(entry('2026-01-04T00:00:00.000Z', 'login', `${merchantId}x`));
       expect((await s.audit.listForMerchant(merchantId, 10)).map((e) => e.action)).toEqual(['key.create', 'endpoint.create', 'login']);
       expect(await s.audit.listForMerchant(merchantId, 1)).toHaveLength(1);
+    });
+
+    it("filters a merchant's audit log by action, person and time, and pages on after the last line shown", async () => {
+      const s = await store();
+      const merchantId = `m-${randomUUID().slice(0, 8)}`;
+      const entry = (id: string, at: string, action: string, actor = 'a@example.test') => ({
+        id,
+        merchantId,
+        at,
+        actor,
+        action,
+        mode: null,
+        target: null,
+        ip: null,
+      });
+      await s.audit.append(entry('aud_1', '2026-01-01T00:00:00.000Z', 'login'));
+      await s.audit.append(entry('aud_2', '2026-01-02T00:00:00.000Z', 'login', 'b@example.test'));
+      await s.audit.append(entry('aud_3', '2026-01-02T00:00:00.000Z', 'key.create'));
+      await s.audit.append(entry('aud_4', '2026-01-03T00:00:00.000Z', 'login'));
+      const ids = async (f: Parameters<typeof s.audit.listForMerchant>[2], limit = 10) =>
+        (await s.audit.listForMerchant(merchantId, limit, f)).map((e) => e.id);
+      expect(await ids({ action: 'login' })).toEqual(['aud_4', 'aud_2', 'aud_1']);
+      expect(await ids({ actor: 'b@example.test' })).toEqual(['aud_2']);
+      expect(await ids({ from: '2026-01-02T00:00:00.000Z', to: '2026-01-03T00:00:00.000Z' })).toEqual(['aud_3', 'aud_2']);
+      expect(await ids({}, 2)).toEqual(['aud_4', 'aud_3']);
+      expect(await ids({ before: { at: '2026-01-02T00:00:00.000Z', id: 'aud_3' } })).toEqual(['aud_2', 'aud_1']);
     });
   });
 }

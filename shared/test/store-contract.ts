@@ -65,6 +65,46 @@ export function storeContract(name: string, makeStore: () => Promise<Store>): vo
       await Promise.all(open.splice(0).map((s) => s.close()));
     });
 
+    it("groups a merchant's operations of the mode since a time for the overview, and nothing else", async () => {
+      const s = await store();
+      const merchantId = `m-${randomUUID().slice(0, 8)}`;
+      const at = (iso: string) => ({ createdAt: iso, updatedAt: iso });
+      const settled = { estado: 'LIQUIDADA' as const, bancoUsado: 'bnc' as const };
+      await seedTransaction(s, sampleTransaction({ merchantId, ...settled, ...at('2026-11-27T12:00:00.000Z') }));
+      await seedTransaction(s, sampleTransaction({ merchantId, ...settled, ...at('2026-11-27T13:00:00.000Z') }));
+      await seedTransaction(
+        s,
+        sampleTransaction({
+          merchantId,
+          estado: 'RECHAZADA',
+          motivoRechazo: 'SALDO_INSUFICIENTE',
+          bancoUsado: 'bnc',
+          ...at('2026-11-27T14:00:00.000Z'),
+        }),
+      );
+      // Before `from`, the other mode, another merchant, no outcome yet: not counted.
+      await seedTransaction(s, sampleTransaction({ merchantId, ...settled, ...at('2026-11-20T12:00:00.000Z') }));
+      await seedTransaction(s, sampleTransaction({ merchantId, mode: 'live', ...settled, ...at('2026-11-27T12:00:00.000Z') }));
+      await seedTransaction(s, sampleTransaction({ merchantId: `${merchantId}-x`, ...settled, ...at('2026-11-27T12:00:00.000Z') }));
+      await seedTransaction(s, sampleTransaction({ merchantId, ...at('2026-11-27T12:00:00.000Z') }));
+      const groups = (await s.transactions.overviewSince(merchantId, 'test', '2026-11-27T04:00:00.000Z')).sort((a, b) =>
+        a.estado.localeCompare(b.estado),
+      );
+      expect(groups).toEqual([
+        { day: '2026-11-27', kind: 'pagar', estado: 'LIQUIDADA', banco: 'bnc', motivo: null, count: 2, amount: 21, latencyMs: 0 },
+        {
+          day: '2026-11-27',
+          kind: 'pagar',
+          estado: 'RECHAZADA',
+          banco: 'bnc',
+          motivo: 'SALDO_INSUFICIENTE',
+          count: 1,
+          amount: 10.5,
+          latencyMs: 0,
+        },
+      ]);
+    });
+
     it('keeps merchants, refuses a duplicate id, and returns copies', async () => {
       const s = await store();
       const id = `m-${randomUUID().slice(0, 8)}`;

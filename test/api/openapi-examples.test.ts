@@ -16,6 +16,8 @@ type Operation = {
 };
 
 type Response = Operation['responses'][string];
+/** The documented answer's media: JSON, or the CSV of an export. */
+const media = (r: Response | undefined) => r?.content?.['application/json'] ?? r?.content?.['text/csv'];
 /** The success answer of an operation: 200, or 201/202 for a route that creates or queues. */
 const success = (op: Operation): [string, Response | undefined] =>
   Object.entries(op.responses).find(([status]) => /^2\d\d$/.test(status)) ?? ['200', undefined];
@@ -34,7 +36,7 @@ describe('every example of /openapi.json works against the switch with a test ke
       for (const [method, op] of Object.entries(item)) {
         if (op.requestBody)
           expect(Object.keys(op.requestBody.content['application/json']?.examples ?? {}), `${method} ${path}`).not.toEqual([]);
-        expect(Object.keys(success(op)[1]?.content?.['application/json']?.examples ?? {}), `${method} ${path}`).not.toEqual([]);
+        expect(Object.keys(media(success(op)[1])?.examples ?? {}), `${method} ${path}`).not.toEqual([]);
         for (const p of op.parameters ?? [])
           if ((p.in === 'query' && p.name !== 'cursor') || p.in === 'path') expect(p.example, `${path} ${p.name}`).toBeDefined();
       }
@@ -47,7 +49,7 @@ describe('every example of /openapi.json works against the switch with a test ke
       for (const [method, op] of Object.entries(item)) {
         const examples = Object.entries(op.requestBody?.content['application/json']?.examples ?? {});
         const [status, ok] = success(op);
-        const responses = Object.values(ok?.content?.['application/json']?.examples ?? {});
+        const responses = Object.values(media(ok)?.examples ?? {});
         // Fields every documented answer of the operation shows: a real answer has them all.
         const shown = responses.map((r) => Object.keys((Array.isArray(r.value) ? r.value[0] : r.value) as object));
         const send = async (label: string, body?: unknown) => {
@@ -66,6 +68,12 @@ describe('every example of /openapi.json works against the switch with a test ke
               ...(body === undefined ? {} : { payload: body as object }),
             });
             expect(res.statusCode, `${op.operationId} ${label} (attempt ${attempt}): ${res.body}`).toBe(Number(status));
+            // A CSV export: its header line is the documented one.
+            if (ok?.content?.['text/csv']) {
+              expect(res.headers['content-type']).toMatch(/^text\/csv/);
+              expect(res.body.split('\r\n')[0], op.operationId).toBe((responses[0]!.value as string).split('\r\n')[0]);
+              continue;
+            }
             const answer = res.json();
             // An empty list (no endpoints yet on a fresh switch) is a success with nothing to compare.
             const first = Array.isArray(answer) ? answer[0] : answer;
@@ -97,6 +105,7 @@ describe('every example of /openapi.json works against the switch with a test ke
         'consultarSaldo',
         'listarMovimientos',
         'listarTransacciones',
+        'exportarTransacciones',
         'detalleTransaccion',
         'listarEntregasTransaccion',
         'listarWebhooks',

@@ -127,10 +127,11 @@ describe('standalone merchant panel: balances and statements over the bus', () =
     const res = await get(`/panel/saldos?cuenta=${CUENTA_ORDENANTE}`);
     expect(res.statusCode).toBe(200);
     expect(res.body).not.toContain('role="alert"');
-    const disponible = (OPENING_BALANCE - 125.5).toFixed(2);
-    expect(res.body).toContain(`<dd class="num">${disponible} VES</dd>`);
+    // In bolívares as a Venezuelan reads them (es-VE separators).
+    const disponible = new Intl.NumberFormat('es-VE', { minimumFractionDigits: 2 }).format(OPENING_BALANCE - 125.5);
+    expect(res.body).toContain(`<dd class="num">Bs. ${disponible}</dd>`);
     expect(res.body).toContain(referencia);
-    expect(res.body).toContain('−125.50');
+    expect(res.body).toContain('−Bs. 125,50');
   });
 
   it("gives the API's refusals as page messages, with nothing shown", async () => {

@@ -75,10 +75,13 @@ describe('merchant panel replicas share sessions through the store', () => {
     expect(onB.body).toContain('uno@replicas.test');
     // A form made on B with B's page token is accepted (the CSRF secret is in the shared session).
     const created = await form(b, '/panel/claves', cookie, { _csrf: csrfOf(onB) });
-    expect(created.statusCode).toBe(200);
+    expect(created.statusCode).toBe(303);
     expect((await stores[0]!.apiKeys.listForMerchant('replicas')).length).toBe(1);
+    // The page after the form's redirect shows the new key once, on whichever replica serves it.
+    const shown = await a.inject({ method: 'GET', url: created.headers.location as string, headers: { cookie } });
+    expect(shown.body).toContain('id="new-key"');
 
-    const out = await form(b, '/panel/logout', cookie, { _csrf: csrfOf(created) });
+    const out = await form(b, '/panel/logout', cookie, { _csrf: csrfOf(shown) });
     expect(out.statusCode).toBe(303);
     const afterOnA = await a.inject({ method: 'GET', url: '/panel/claves', headers: { cookie } });
     expect(afterOnA.statusCode).toBe(303);

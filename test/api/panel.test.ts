@@ -50,6 +50,12 @@ class Visitor {
     await this.get('/panel/login');
     return this.post('/panel/login', { email, password });
   }
+
+  /** A form that changes something answers 303 (Post/Redirect/Get); this opens the page it leads to. */
+  async follow(res: LightMyRequestResponse): Promise<LightMyRequestResponse> {
+    expect(res.statusCode, res.body).toBe(303);
+    return this.get(res.headers.location as string);
+  }
 }
 
 /** Accepts an invitation as a new visitor would, and returns that visitor signed in. */
@@ -205,7 +211,7 @@ describe('merchant panel (HTTP)', () => {
 
   it('creates a test key shown once that works on the API; lists it by hint; revokes it (then 401)', async () => {
     await owner.get('/panel/claves');
-    const created = await owner.post('/panel/claves', {});
+    const created = await owner.follow(await owner.post('/panel/claves', {}));
     expect(created.statusCode).toBe(200);
     const key = /id="new-key" class="mono" readonly value="([^"]+)"/.exec(created.body)![1]!;
     expect(key).toMatch(new RegExp(`^${t.merchantId}:sk_test_`));
@@ -217,7 +223,7 @@ describe('merchant panel (HTTP)', () => {
     // Its last use is shown (recorded off the request path, at most once a minute).
     const used = async () => (await t.sw.store.apiKeys.listForMerchant(t.merchantId)).find((k) => k.hint === key.slice(-4))!.lastUsedAt;
     await vi.waitFor(async () => expect(await used()).toEqual(expect.any(String)));
-    expect((await owner.get('/panel/claves')).body).toContain((await used())!.replace('T', ' ').slice(0, 19));
+    expect((await owner.get('/panel/claves')).body).toContain(`datetime="${await used()}"`);
     const id = (await t.sw.store.apiKeys.listForMerchant(t.merchantId)).find((k) => k.hint === key.slice(-4))!.id;
     expect((await owner.post(`/panel/claves/${id}/revocar`, {})).statusCode).toBe(303);
     expect((await t.get('/switch/v1/bancos', key)).statusCode).toBe(401);
@@ -256,8 +262,10 @@ describe('merchant panel (HTTP)', () => {
   it("a second merchant's user sees none of the first's keys, endpoints, transactions or deliveries (404)", async () => {
     const pago = (await t.post('/switch/v1/pagar', pagarBody())).json();
     await owner.get('/panel/webhooks');
-    const created = await owner.post('/panel/webhooks', { url: 'http://127.0.0.1:9/hooks', events: ['transaccion.liquidada'] });
-    expect(created.statusCode).toBe(201);
+    const created = await owner.follow(
+      await owner.post('/panel/webhooks', { url: 'http://127.0.0.1:9/hooks', events: ['transaccion.liquidada'] }),
+    );
+    expect(created.statusCode).toBe(200);
     const endpointId = /\/panel\/webhooks\/(we_[a-z0-9]+)/.exec(created.body)![1]!;
     await createMerchant(t.sw.store, { id: 'ajeno', nombre: 'Comercio ajeno' });
     const stranger = await join(t, 'ajeno', 'ajeno@otro.test', 'owner');
@@ -284,7 +292,7 @@ describe('merchant panel (HTTP)', () => {
       await capped.get('/panel/webhooks');
       expect(
         (await capped.post('/panel/webhooks', { url: `http://127.0.0.1:9/h${i}`, events: ['transaccion.liquidada'] })).statusCode,
-      ).toBe(201);
+      ).toBe(303);
     }
     await capped.get('/panel/webhooks');
     const eleventh = await capped.post('/panel/webhooks', { url: 'http://127.0.0.1:9/h10', events: ['transaccion.liquidada'] });
@@ -295,11 +303,13 @@ describe('merchant panel (HTTP)', () => {
 
   it('rotates an endpoint secret (new one shown once, overlap shown), sends a test event, disables and deletes', async () => {
     await owner.get('/panel/webhooks');
-    const created = await owner.post('/panel/webhooks', { url: 'http://127.0.0.1:9/rotar', events: ['transaccion.liquidada'] });
+    const created = await owner.follow(
+      await owner.post('/panel/webhooks', { url: 'http://127.0.0.1:9/rotar', events: ['transaccion.liquidada'] }),
+    );
     const id = /\/panel\/webhooks\/(we_[a-z0-9]+)/.exec(created.body)![1]!;
     const first = (await t.sw.store.webhooks.get(id))!.sealedSecret;
     await owner.get(`/panel/webhooks/${id}`);
-    const rotated = await owner.post(`/panel/webhooks/${id}/rotar`, {});
+    const rotated = await owner.follow(await owner.post(`/panel/webhooks/${id}/rotar`, {}));
     expect(rotated.statusCode).toBe(200);
     const stored = (await t.sw.store.webhooks.get(id))!;
     expect(stored.sealedSecret).not.toBe(first);
@@ -308,7 +318,7 @@ describe('merchant panel (HTTP)', () => {
     expect(rotated.body).toContain(`value="${secret}"`);
     expect((await owner.get(`/panel/webhooks/${id}`)).body).not.toContain(secret);
 
-    const test = await owner.post(`/panel/webhooks/${id}/prueba`, {});
+    const test = await owner.follow(await owner.post(`/panel/webhooks/${id}/prueba`, {}));
     expect(test.statusCode).toBe(200);
     const deliveries = await t.sw.store.deliveries.listForEndpoint(id, 10);
     expect(deliveries).toHaveLength(1);
@@ -329,10 +339,89 @@ describe('merchant panel (HTTP)', () => {
     expect(res.statusCode).toBe(200);
     expect(res.body).toContain('Disponible');
     expect(res.body).toContain(pago.referencia_banco);
-    expect((await owner.get('/panel/saldos?cuenta=123')).body).toContain('20 digits');
+    expect((await owner.get('/panel/saldos?cuenta=123')).body).toContain('La cuenta son 20 dígitos.');
     const future = await owner.get(`/panel/saldos?cuenta=${CUENTA_ORDENANTE}&desde=2999-01-01&hasta=2999-01-02`);
     expect(future.statusCode).toBe(200);
     expect(future.body).toContain('desde: must not be in the future');
+    // The statement as CSV: the same reads, every page, a debit signed.
+    const csv = await owner.get(`/panel/saldos.csv?cuenta=${CUENTA_ORDENANTE}&formato=numerico`);
+    expect(csv.statusCode).toBe(200);
+    expect(csv.headers['content-type']).toBe('text/csv; charset=utf-8');
+    expect(csv.body.startsWith('fecha,hora,referencia,concepto,tipo,monto,saldo\r\n')).toBe(true);
+    expect(csv.body).toMatch(new RegExp(`,${pago.referencia_banco},[^\r\n]*,debito,-125\\.50,`));
+    const es = await owner.get(`/panel/saldos.csv?cuenta=${CUENTA_ORDENANTE}`);
+    expect(es.body).toMatch(new RegExp(`;${pago.referencia_banco};[^\r\n]*;debito;-125,50;`));
+    expect((await owner.get(`/panel/saldos.csv?cuenta=${CUENTA_ORDENANTE}&desde=2999-01-01&hasta=2999-01-02`)).statusCode).toBe(422);
+  });
+
+  it('says money, times and codes for people: Bs. with Intl, Caracas time labelled, labels with the code on hover', async () => {
+    const pago = (await t.post('/switch/v1/pagar', pagarBody({ monto: { valor: 1719.83, moneda: 'VES' } }))).json();
+    const list = (await owner.get('/panel/transacciones')).body;
+    expect(list).toContain('Bs. 1.719,83');
+    expect(list).toContain('Pago a proveedor');
+    // The counterparty column: a pagar's beneficiary, by name (also in the API's list).
+    expect(list).toContain('<td class="col-party wrap">Ana Pérez</td>');
+    const api = await t.get(`/switch/v1/transacciones?id=${pago.id}`);
+    expect(api.json().transacciones[0]).toMatchObject({ concepto: 'Pago a proveedor', contraparte: 'Ana Pérez' });
+    expect(list).toMatch(/title="LIQUIDADA">Liquidada</);
+    expect(list).toMatch(/\d{2}\/\d{2}\/\d{4} \d{2}:\d{2}:\d{2} VET/);
+    expect(list).not.toContain('1719.83 VES');
+    const detail = (await owner.get(`/panel/transacciones/${pago.id}`)).body;
+    // The summary card leads; the raw answers are folded.
+    expect(detail.indexOf('class="card summary"')).toBeLessThan(detail.indexOf('<details'));
+    expect(detail).toContain('El dinero se movió. Nada por hacer.');
+    expect(detail).toMatch(/title="pago_movil">Pago móvil</);
+    expect(detail).toMatch(/title="bank_outcome">Respuesta del banco</);
+    const en = (await owner.get(`/panel/transacciones/${pago.id}?lang=en`)).body;
+    expect(en).toContain('Bs. 1,719.83');
+    expect(en).toMatch(/title="LIQUIDADA">Settled</);
+    expect((await owner.get('/panel/transacciones')).body).toContain('Payout');
+    await owner.get('/panel/transacciones?lang=es');
+  });
+
+  it("exports the filtered list as CSV, the merchant's own only, es and numeric, in the panel and the API", async () => {
+    const pago = (await t.post('/switch/v1/pagar', pagarBody({ monto: { valor: 2500.5, moneda: 'VES' }, concepto: 'Export CSV' }))).json();
+    const es = await owner.get('/panel/transacciones.csv?operacion=pagar');
+    expect(es.statusCode).toBe(200);
+    expect(es.headers['content-type']).toBe('text/csv; charset=utf-8');
+    expect(es.headers['content-disposition']).toMatch(/^attachment; filename="transacciones-test-\d{4}-\d{2}-\d{2}\.csv"$/);
+    expect(es.body.startsWith('\uFEFFid;creada;operacion;estado;motivo_rechazo;monto;')).toBe(true);
+    expect(es.body).toContain(`${pago.id};`);
+    expect(es.body).toContain(';2.500,50;VES;Export CSV;Ana Pérez;');
+    const numeric = await owner.get('/panel/transacciones.csv?formato=numerico&estado=RECHAZADA');
+    expect(numeric.body).not.toContain(pago.id);
+    const api = await t.get('/switch/v1/transacciones.csv?formato=numerico&operacion=pagar');
+    expect(api.statusCode).toBe(200);
+    expect(api.body).toContain(`${pago.id},`);
+    expect(api.body).toContain(',2500.50,VES,Export CSV,Ana Pérez,');
+    expect((await t.get('/switch/v1/transacciones.csv?desde=2026-11-02&hasta=2026-11-01')).statusCode).toBe(400);
+    expect((await t.get('/switch/v1/transacciones.csv?limite=5')).statusCode).toBe(400);
+    // Another merchant exports none of these.
+    await createMerchant(t.sw.store, { id: 'exporta', nombre: 'Otro comercio' });
+    const other = await join(t, 'exporta', 'duena@exporta.test', 'owner');
+    const theirs = (await other.get('/panel/transacciones.csv')).body;
+    expect(theirs).not.toContain(pago.id);
+    expect(theirs.trimEnd().split('\r\n')).toHaveLength(1);
+  });
+
+  it('the overview (the panel home, per mode) says how today went, with server-drawn charts', async () => {
+    await t.post('/switch/v1/pagar', pagarBody({ monto: { valor: 300, moneda: 'VES' } }));
+    const home = await owner.get('/panel/');
+    expect(home.headers.location).toBe('/panel/resumen');
+    const today = (await owner.get('/panel/resumen')).body;
+    expect(today).toContain('Pagado');
+    expect(today).toMatch(/Bs\. [\d.]+,\d{2}/);
+    expect(today).toMatch(/title="bnc">BNC<|title="banco_plaza">|title="bancaribe">|title="banco_activo">/);
+    expect(today).toContain('<svg class="chart"');
+    const month = (await owner.get('/panel/resumen?periodo=30d')).body;
+    expect(month.match(/<rect class="series-a"/g)).toHaveLength(30);
+    expect((await owner.get('/panel/resumen?periodo=7d&lang=en')).body).toContain('Paid out');
+    await owner.get('/panel/resumen?lang=es');
+    // Live mode has its own figures: nothing paid there.
+    await owner.get('/panel/resumen');
+    await owner.post('/panel/modo', { modo: 'live', volver: '/panel/resumen' });
+    expect((await owner.get('/panel/resumen')).body).toContain('Bs. 0,00');
+    await owner.post('/panel/modo', { modo: 'test', volver: '/panel/resumen' });
   });
 
   it('renders every page in Spanish by default and in English on request', async () => {

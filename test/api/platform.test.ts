@@ -49,6 +49,7 @@ describe('documentation', () => {
   /** The merchant objects (transaction list, webhook endpoints, deliveries): test/api/merchant-api.test.ts checks them. */
   const MERCHANT_OBJECT_PATHS = [
     '/switch/v1/transacciones',
+    '/switch/v1/transacciones.csv',
     '/switch/v1/transacciones/{id}',
     '/switch/v1/transacciones/{id}/entregas',
     '/switch/v1/webhooks',
@@ -143,6 +144,7 @@ describe('documentation', () => {
         'pagar',
         'reverso',
         'listarTransacciones',
+        'exportarTransacciones',
         'detalleTransaccion',
         'listarEntregasTransaccion',
         'listarWebhooks',

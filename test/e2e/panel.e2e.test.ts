@@ -116,9 +116,11 @@ describe('end to end: the standalone panel reads balances and statements over Ka
     const shown = await page(`/panel/saldos?cuenta=${CUENTA}&desde=${yesterday()}`);
     expect(shown.status).toBe(200);
     expect(shown.body).not.toContain('role="alert"');
-    expect(shown.body).toContain(`<dd class="num">${saldo.disponible.toFixed(2)} VES</dd>`);
-    expect(shown.body).toContain(`<dd class="num">${saldo.contable.toFixed(2)} VES</dd>`);
+    // In bolívares as a Venezuelan reads them (es-VE separators).
+    const bs = (v: number) => `Bs. ${new Intl.NumberFormat('es-VE', { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(v)}`;
+    expect(shown.body).toContain(`<dd class="num">${bs(saldo.disponible)}</dd>`);
+    expect(shown.body).toContain(`<dd class="num">${bs(saldo.contable)}</dd>`);
     expect(shown.body).toContain(paid.referencia_banco);
-    expect(shown.body).toContain('−125.50');
+    expect(shown.body).toContain('−Bs. 125,50');
   });
 });

@@ -184,6 +184,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/switch/v1/transacciones.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export operations as CSV
+         * @description The list's filters (no page size, no cursor), every matching operation of the key's merchant and mode, newest first, streamed as CSV with the list's field names as header. `formato=es` (default): `;` between fields, `1.719,83`, times in Caracas time, UTF-8 with a byte order mark, for a spreadsheet in Spanish; `formato=numerico`: `,`, `1719.83`, ISO 8601 UTC. Text that a spreadsheet would run as a formula starts with `'`.
+         */
+        get: operations["exportarTransacciones"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/switch/v1/transacciones/{id}": {
         parameters: {
             query?: never;
@@ -685,6 +705,8 @@ export interface components {
             monto: number;
             moneda: string;
             concepto: string | null;
+            /** @description Who paid (cobrar, token: the pagador) or was paid (pagar: the beneficiario): their nombre, else their account or phone; null for a reverso */
+            contraparte: string | null;
             idempotency_key: string;
             referencia_banco: string | null;
             motivo_rechazo: string | null;
@@ -1729,6 +1751,117 @@ export interface operations {
                 };
             };
             /** @description A dependency (store, bus or bank) is unreachable; retry later with the same idempotency_key */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
+                };
+            };
+        };
+    };
+    exportarTransacciones: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Operation kind
+                 * @example pagar
+                 */
+                operacion?: "token" | "cobrar" | "pagar" | "reverso";
+                /**
+                 * @description ACEPTADA (approved, settling), PENDIENTE (in interbank settlement), LIQUIDADA (settled, final), RECHAZADA (final, reason in motivo_rechazo), DESCONOCIDA (the bank may have moved the money: query /switch/v1/consultar, never resend with a new key). ERROR is listed by the contract but never produced by this switch: its own failures are retried until they pass.
+                 * @example LIQUIDADA
+                 */
+                estado?: components["schemas"]["Estado"];
+                /**
+                 * @description banco_usado (routing id)
+                 * @example bnc
+                 */
+                banco?: "banco_plaza" | "bnc" | "bancaribe" | "banco_activo";
+                /**
+                 * @description First day, YYYY-MM-DD (Venezuelan calendar day, UTC-4), inclusive
+                 * @example 2026-11-01
+                 */
+                desde?: string;
+                /**
+                 * @description Last day, YYYY-MM-DD (Venezuelan calendar day, UTC-4), inclusive; not before `desde`
+                 * @example 2026-11-30
+                 */
+                hasta?: string;
+                /**
+                 * @description One transaction id
+                 * @example txn_5d7f9b1d3f5a7c9e1b3d5f7a9c1e3b5d
+                 */
+                id?: string;
+                /**
+                 * @description The idempotency_key of the operation
+                 * @example 6f1c8a52-1d7e-4f55-9a0e-2b1c3d4e5f60
+                 */
+                idempotency_key?: string;
+                /**
+                 * @description `es` (default): `;`, `1.719,83`, Caracas time; `numerico`: `,`, `1719.83`, ISO 8601 UTC
+                 * @example numerico
+                 */
+                formato?: "es" | "numerico";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description CSV, one line per operation */
+            200: {
+                headers: {
+                    /** @description Requests a minute this key may make on this gateway (`SWITCH_RATE_LIMIT_PER_MINUTE`, divided among the gateway replicas). */
+                    "ratelimit-limit"?: number;
+                    /** @description Requests this key has left in the current minute. */
+                    "ratelimit-remaining"?: number;
+                    /** @description Seconds until the current minute ends and the budget is whole again. */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description A field, the query, the JSON itself or the URL is invalid; `detail` names each */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description `x-switch-key` missing, malformed, invalid or inactive */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedError"];
+                };
+            };
+            /** @description A valid key over its own request budget (see the `RateLimit-*` headers), or a request without a valid key from an address that sent too many of them; see `retry-after`. A valid key is never refused because of failed requests, its own or anyone else's */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying (until the current one-minute window ends). */
+                    "retry-after"?: number;
+                    /** @description Requests a minute this key may make on this gateway (`SWITCH_RATE_LIMIT_PER_MINUTE`, divided among the gateway replicas). */
+                    "ratelimit-limit"?: number;
+                    /** @description Requests this key has left in the current minute. */
+                    "ratelimit-remaining"?: number;
+                    /** @description Seconds until the current minute ends and the budget is whole again. */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitedError"];
+                };
+            };
+            /** @description A dependency (store, bus or bank) is unreachable; retry later */
             503: {
                 headers: {
                     [name: string]: unknown;

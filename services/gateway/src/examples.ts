@@ -213,6 +213,26 @@ export const OPERATION_EXAMPLES: Record<string, OperationExamples> = {
       },
     },
   },
+  exportarTransacciones: {
+    parameters: {
+      operacion: 'pagar',
+      estado: 'LIQUIDADA',
+      banco: 'bnc',
+      desde: '2026-11-01',
+      hasta: '2026-11-30',
+      id: 'txn_5d7f9b1d3f5a7c9e1b3d5f7a9c1e3b5d',
+      idempotency_key: '6f1c8a52-1d7e-4f55-9a0e-2b1c3d4e5f60',
+      formato: 'numerico',
+    },
+    response: {
+      csv: {
+        summary: 'The header, then one line per operation (only the header until you have made operations that match)',
+        value:
+          'id,creada,operacion,estado,motivo_rechazo,monto,moneda,concepto,contraparte,banco_usado,referencia_banco,idempotency_key,actualizada\r\n' +
+          'txn_5d7f9b1d3f5a7c9e1b3d5f7a9c1e3b5d,2026-11-24T15:02:57.901Z,pagar,LIQUIDADA,,150.50,VES,Pago a proveedor,Proveedora Caracas,bnc,TEST-6f1c8a52,6f1c8a52-1d7e-4f55-9a0e-2b1c3d4e5f60,2026-11-24T15:02:58.123Z\r\n',
+      },
+    },
+  },
   listarTransacciones: {
     parameters: {
       operacion: 'pagar',
@@ -237,6 +257,7 @@ export const OPERATION_EXAMPLES: Record<string, OperationExamples> = {
               monto: 150.5,
               moneda: 'VES',
               concepto: 'Pago a proveedor',
+              contraparte: 'Proveedora Caracas',
               idempotency_key: '6f1c8a52-1d7e-4f55-9a0e-2b1c3d4e5f60',
               referencia_banco: 'TEST-6f1c8a52',
               motivo_rechazo: null,

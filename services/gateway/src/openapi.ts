@@ -185,7 +185,9 @@ function decorateOperation(operation: Json): void {
     const example = examples?.parameters?.[parameter.name as string];
     if (example !== undefined) parameter.example = example;
   }
-  const okMedia = (ok?.content as Record<string, Json> | undefined)?.['application/json'];
+  // JSON, or the CSV of an export.
+  const okContent = ok?.content as Record<string, Json> | undefined;
+  const okMedia = okContent?.['application/json'] ?? okContent?.['text/csv'];
   if (okMedia && examples) okMedia.examples = examples.response;
   // Every answer to a valid key states its request budget; a 429 says when to come back.
   if (ok && responses['401']) ok.headers = { ...RATE_LIMIT_HEADERS };

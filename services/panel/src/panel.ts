@@ -13,13 +13,16 @@ import { can, recordAudit, type AccountReads, type Mode, type PanelAction, type 
 import type { PanelStore } from './ports';
 import type { PanelConfig } from './config';
 import { isLang, translate, type Lang } from './i18n';
+import { amount, day, escapeHtml, money, when, whenTag } from './format';
 import { SwitchSessionStore } from './session-store';
+import { FLASH_PARAM, openFlash, sealFlash, withFlash, type Flash, type SealedFlash } from './flash';
 import { authRoutes } from './routes/auth';
 import { keyRoutes } from './routes/keys';
 import { webhookPages } from './routes/webhooks';
 import { transactionPages } from './routes/transactions';
 import { teamRoutes } from './routes/team';
 import { balancePages } from './routes/balances';
+import { overviewPages } from './routes/overview';
 
 declare module 'fastify' {
   interface Session {
@@ -28,6 +31,8 @@ declare module 'fastify' {
     passwordVersion?: number;
     mode?: Mode;
     lang?: Lang;
+    /** What the page after a form's redirect says once (sealed: the key is in the redirect). */
+    flash?: SealedFlash;
   }
   interface FastifyRequest {
     panelUser: PanelUser | null;
@@ -68,8 +73,18 @@ export interface PanelContext {
   /** Refuses (403 page) unless the signed-in user's role allows `action`; the check that counts is this one. */
   allow(request: FastifyRequest, reply: FastifyReply, action: PanelAction): Promise<boolean>;
   caller(request: FastifyRequest): { merchantId: string; mode: Mode };
-  /** A panel link for someone else (invitations, resets): absolute when the public base URL is configured. */
-  link(path: string): string;
+  /**
+   * A panel link meant to be copied (invitations, resets): absolute, on the configured public base URL
+   * (`SWITCH_PUBLIC_URL`) or else on the origin the request came to.
+   */
+  link(request: FastifyRequest, path: string): string;
+  /** Where the merchant API is, for examples meant to be copied: the public base URL or the request's origin. */
+  origin(request: FastifyRequest): string;
+  /**
+   * Ends a form that changed something (Post/Redirect/Get): a 303 to `path`, whose page shows `flash`
+   * once; a reload of that page changes nothing and shows it no more.
+   */
+  done(request: FastifyRequest, reply: FastifyReply, path: string, flash: Flash): FastifyReply;
   audit(request: FastifyRequest, action: string, target: string | null, detail?: Record<string, string>): Promise<void>;
 }
 
@@ -78,7 +93,9 @@ const ASSETS = join(__dirname, '..', 'assets');
 
 /** A one-time token of a link, wherever it sits in a URL (path segment or query value). */
 const LINK_TOKEN = /(inv|rst)_[A-Za-z0-9_-]+/g;
-const redactLinkTokens = (url: string): string => url.replace(LINK_TOKEN, '$1_[redacted]');
+/** The one-time key of a flash in a redirect's query (it opens a secret shown once). */
+const FLASH_TOKEN = new RegExp(`([?&]${FLASH_PARAM}=)[^&#]+`, 'g');
+const redactLinkTokens = (url: string): string => url.replace(LINK_TOKEN, '$1_[redacted]').replace(FLASH_TOKEN, '$1[redacted]');
 
 /** Fastify's request log fields, with the URL's link tokens redacted. */
 function loggedRequest(request: FastifyRequest) {
@@ -88,6 +105,29 @@ function loggedRequest(request: FastifyRequest) {
     host: request.host,
     remoteAddress: request.ip,
     remotePort: request.socket?.remotePort,
+  };
+}
+
+/**
+ * What templates use to say money, times and codes for people: `label('estado', 'LIQUIDADA')` is
+ * "Liquidada"; `coded` is that label with the raw code on hover (an unknown code shows itself).
+ */
+function wordsFor(lang: Lang) {
+  const label = (kind: string, code: string | null | undefined): string => {
+    if (code === null || code === undefined || code === '') return '—';
+    const key = `${kind}.${code}`;
+    const text = translate(lang, key);
+    return text === key ? code : text;
+  };
+  return {
+    money: (value: number, currency?: string) => money(lang, value, currency),
+    amount: (value: number) => amount(lang, value),
+    when: (iso: string) => when(lang, iso),
+    day: (iso: string) => day(lang, iso),
+    whenTag: (iso: string | null | undefined) => (iso ? whenTag(lang, iso) : '—'),
+    label,
+    coded: (kind: string, code: string | null | undefined) =>
+      code ? `<span class="coded" title="${escapeHtml(code)}">${escapeHtml(label(kind, code))}</span>` : '—',
   };
 }
 
@@ -181,6 +221,9 @@ export async function panelPlugin(app: FastifyInstance, deps: PanelDeps): Promis
     page: async (request, reply, template, data = {}, status = 200) => {
       const lang: Lang = request.session.lang ?? 'es';
       const user = request.panelUser;
+      const flash = openFlash(request.session.flash, queryField(request, FLASH_PARAM));
+      // Shown once: the sealed copy leaves the session with this page.
+      if (flash) request.session.flash = undefined;
       const merchant = user ? await store.merchants.get(user.merchantId) : null;
       return reply
         .code(status)
@@ -195,7 +238,9 @@ export async function panelPlugin(app: FastifyInstance, deps: PanelDeps): Promis
           csrf: reply.generateCsrf(),
           path: request.url.split('?')[0],
           can: (action: PanelAction) => (user ? can(user.role, action) : false),
-          apiBaseUrl: deps.apiBaseUrl ?? '',
+          apiBaseUrl: ctx.origin(request),
+          flash,
+          ...wordsFor(lang),
           ...data,
         });
     },
@@ -205,7 +250,13 @@ export async function panelPlugin(app: FastifyInstance, deps: PanelDeps): Promis
       return false;
     },
     caller: (request) => ({ merchantId: request.panelUser!.merchantId, mode: request.session.mode ?? 'test' }),
-    link: (path) => `${(deps.apiBaseUrl ?? '').replace(/\/+$/, '')}${base}${path}`,
+    origin: (request) => (deps.apiBaseUrl ? deps.apiBaseUrl.replace(/\/+$/, '') : `${request.protocol}://${request.host}`),
+    link: (request, path) => `${ctx.origin(request)}${base}${path}`,
+    done: (request, reply, path, flash) => {
+      const { sealed, token } = sealFlash(flash);
+      request.session.flash = sealed;
+      return reply.redirect(withFlash(`${base}${path}`, token), 303);
+    },
     audit: (request, action, target, detail) =>
       recordAudit(store, {
         merchantId: request.panelUser!.merchantId,
@@ -233,7 +284,7 @@ export async function panelPlugin(app: FastifyInstance, deps: PanelDeps): Promis
     ctx.page(request, reply, 'error', { title: 'error.notfound.title', message: 'error.notfound' }, 404),
   );
 
-  app.get('/', async (_request, reply) => reply.redirect(`${base}/transacciones`, 303));
+  app.get('/', async (_request, reply) => reply.redirect(`${base}/resumen`, 303));
   app.post('/modo', async (request, reply) => {
     const { modo, volver } = formOf(request);
     if (modo === 'test' || modo === 'live') request.session.mode = modo;
@@ -248,4 +299,5 @@ export async function panelPlugin(app: FastifyInstance, deps: PanelDeps): Promis
   transactionPages(app, ctx);
   teamRoutes(app, ctx);
   balancePages(app, ctx);
+  overviewPages(app, ctx);
 }

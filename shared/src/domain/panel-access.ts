@@ -49,6 +49,36 @@ export async function createInvite(
   return { invite, token };
 }
 
+/** A merchant's invitations not yet accepted (reset links are not invitations), newest first. */
+export async function pendingInvites(store: PanelAccess, merchantId: string): Promise<PanelInvite[]> {
+  return (await store.panelInvites.listForMerchant(merchantId)).filter((i) => i.purpose === undefined);
+}
+
+/**
+ * Withdraws every invitation of `email` to `merchantId`: its links stop working. Answers the
+ * invitations withdrawn (none: nothing was pending).
+ */
+export async function revokeInvites(store: PanelAccess, merchantId: string, email: string): Promise<PanelInvite[]> {
+  const address = normaliseEmail(email);
+  const mine = (await pendingInvites(store, merchantId)).filter((i) => i.email === address);
+  const taken = await Promise.all(mine.map((i) => store.panelInvites.take(i.tokenHash)));
+  return taken.filter((i): i is PanelInvite => i !== null);
+}
+
+/**
+ * Invites `email`, or sends the invitation again when one is pending: one address has one working
+ * link, so the earlier link stops working and the new one (with a fresh week) replaces it. `resent`
+ * says which happened.
+ */
+export async function inviteOnce(
+  store: PanelAccess,
+  input: { merchantId: string; email: string; role: PanelRole; invitedBy: string | null },
+  now = new Date(),
+): Promise<{ invite: PanelInvite; token: string; resent: boolean }> {
+  const withdrawn = await revokeInvites(store, input.merchantId, input.email);
+  return { ...(await createInvite(store, input, now)), resent: withdrawn.length > 0 };
+}
+
 export const INVITE_TOKEN_PATTERN = /^inv_[A-Za-z0-9_-]{20,64}$/;
 export const RESET_TOKEN_PATTERN = /^rst_[A-Za-z0-9_-]{20,64}$/;
 /** A password reset link works for a day: long enough to reach its person, short for a stolen one. */

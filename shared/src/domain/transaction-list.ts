@@ -47,6 +47,10 @@ export const TransaccionResumen = Type.Object({
   monto: Type.Number(),
   moneda: Type.String(),
   concepto: Type.Union([Type.String(), Type.Null()]),
+  contraparte: Type.Union([Type.String(), Type.Null()], {
+    description:
+      'Who paid (cobrar, token: the pagador) or was paid (pagar: the beneficiario): their nombre, else their account or phone; null for a reverso',
+  }),
   idempotency_key: Type.String(),
   referencia_banco: Type.Union([Type.String(), Type.Null()]),
   motivo_rechazo: Type.Union([Type.String(), Type.Null()]),
@@ -150,6 +154,15 @@ const montoOf = (tx: Transaction): { valor: number; moneda: string; concepto: st
   return { valor: body.monto?.valor ?? 0, moneda: body.monto?.moneda ?? 'VES', concepto: body.concepto ?? null };
 };
 
+/** The other side of an operation, as a person names it: its `nombre`, else its account or phone. */
+function contraparteOf(tx: Transaction): string | null {
+  const body = tx.request.body;
+  const pagador = 'pagador' in body ? body.pagador : undefined;
+  const beneficiario = 'beneficiario' in body ? body.beneficiario : undefined;
+  const other: { nombre?: string; valor?: string } | undefined = tx.kind === 'pagar' ? beneficiario : (pagador ?? beneficiario);
+  return other?.nombre ?? other?.valor ?? null;
+}
+
 export function toResumen(tx: Transaction): TransaccionResumen {
   const m = montoOf(tx);
   return {
@@ -160,6 +173,7 @@ export function toResumen(tx: Transaction): TransaccionResumen {
     monto: m.valor,
     moneda: m.moneda,
     concepto: m.concepto,
+    contraparte: contraparteOf(tx),
     idempotency_key: tx.idempotencyKey,
     referencia_banco: tx.referenciaBanco,
     motivo_rechazo: tx.estado === 'RECHAZADA' ? tx.motivoRechazo : null,

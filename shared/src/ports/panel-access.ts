@@ -58,6 +58,16 @@ export interface AuditEntry {
 }
 
 /** Who may use the merchant panel and what they did there: users, invitations, sessions, audit log. */
+/** Which audit lines to list: all given conditions hold; `before` pages on (the last line shown). */
+export interface AuditFilter {
+  action?: string;
+  actor?: string;
+  /** ISO instants: `from` inclusive, `to` exclusive. */
+  from?: string;
+  to?: string;
+  before?: { at: string; id: string };
+}
+
 export interface PanelAccess {
   panelUsers: {
     /** `false` when a user with that e-mail exists already (in any merchant). */
@@ -72,6 +82,8 @@ export interface PanelAccess {
     get(tokenHash: string): Promise<PanelInvite | null>;
     /** Takes an invitation once: of concurrent takers exactly one gets it; null when unknown or taken. */
     take(tokenHash: string): Promise<PanelInvite | null>;
+    /** A merchant's outstanding invitations and reset links (expired ones included), newest first. */
+    listForMerchant(merchantId: string): Promise<PanelInvite[]>;
   };
   panelSessions: {
     /** The session, or null when unknown or expired at `now`. */
@@ -82,6 +94,6 @@ export interface PanelAccess {
   audit: {
     append(entry: AuditEntry): Promise<void>;
     /** Newest first. */
-    listForMerchant(merchantId: string, limit: number): Promise<AuditEntry[]>;
+    listForMerchant(merchantId: string, limit: number, filter?: AuditFilter): Promise<AuditEntry[]>;
   };
 }

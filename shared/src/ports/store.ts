@@ -14,7 +14,7 @@ export { laneKey } from './delivery-queue';
 export type { ApiKeyRecord, Merchant, MerchantAccount, WebhookEndpoint, WebhookEndpointPatch } from './merchant-directory';
 export type { BankOrderClaim, BankOrderRecord } from './order-journal';
 export { bankOrderId } from './order-journal';
-export type { AuditEntry, PanelInvite, PanelRole, PanelSessionRecord, PanelUser } from './panel-access';
+export type { AuditEntry, AuditFilter, PanelInvite, PanelRole, PanelSessionRecord, PanelUser } from './panel-access';
 export { PANEL_ROLES } from './panel-access';
 export type { DueCursor, PageCursor, TransactionFilter } from './transaction-reads';
 

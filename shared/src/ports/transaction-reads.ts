@@ -1,6 +1,7 @@
 import type { BancoId, Mode } from '../domain/bancos';
 import type { EstadoTransaccion } from '../domain/estados';
 import type { OperationKind, Transaction } from '../domain/operation';
+import type { OverviewGroup } from '../domain/overview';
 
 /**
  * The filters of a merchant's transaction list (GET /switch/v1/transacciones, the panel): always one
@@ -46,4 +47,10 @@ export interface TransactionReads {
   listDue(now: string, limit: number, after?: DueCursor): Promise<Transaction[]>;
   /** One merchant's transactions of one mode matching `filter`, newest first (ties by id), after `after` when given. */
   listForMerchant(filter: TransactionFilter, limit: number, after?: PageCursor): Promise<Transaction[]>;
+  /**
+   * The merchant's operations of the mode created since `from`, grouped for the panel's overview
+   * (`addToOverview`): one pass over the (merchant, mode, createdAt) index, a group per day, kind,
+   * state, bank and reason held in memory, never the operations.
+   */
+  overviewSince(merchantId: string, mode: Mode, from: string): Promise<OverviewGroup[]>;
 }

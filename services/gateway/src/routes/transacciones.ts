@@ -1,7 +1,9 @@
+import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import {
+  exportTransactions,
   findOwnTransaction,
   isListProblem,
   listTransactions,
@@ -9,6 +11,7 @@ import {
   toDetalle,
   TransaccionDetalle,
   TransaccionesPage,
+  TransaccionesExportQuery,
   TransaccionesQuery,
 } from '@switch/shared';
 import type { GatewayStore } from '../ports';
@@ -40,6 +43,37 @@ export function transactionRoutes(app: FastifyInstance, deps: { store: GatewaySt
       const page = await listTransactions(deps.store, request.caller, request.query);
       if (isListProblem(page)) throw new HttpProblem('VALIDATION', { detail: { [page.field]: page.message } });
       return page;
+    },
+  );
+
+  routes.get(
+    '/switch/v1/transacciones.csv',
+    {
+      schema: {
+        operationId: 'exportarTransacciones',
+        tags: ['operaciones'],
+        summary: 'Export operations as CSV',
+        description:
+          "The list's filters (no page size, no cursor), every matching operation of the key's merchant and mode, newest first, streamed as CSV with the list's field names as header. `formato=es` (default): `;` between fields, `1.719,83`, times in Caracas time, UTF-8 with a byte order mark, for a spreadsheet in Spanish; `formato=numerico`: `,`, `1719.83`, ISO 8601 UTC. Text that a spreadsheet would run as a formula starts with `'`.",
+        security,
+        querystring: TransaccionesExportQuery,
+        response: {
+          200: {
+            description: 'CSV, one line per operation',
+            // Streamed: the schema says text, the handler sends it as a stream of chunks.
+            content: { 'text/csv': { schema: Type.Unsafe<string | Readable>({ type: 'string' }) } },
+          },
+          ...errorResponses(400, 401, 429, 503),
+        },
+      },
+    },
+    async (request, reply) => {
+      const out = exportTransactions(deps.store, request.caller, request.query);
+      if (isListProblem(out)) throw new HttpProblem('VALIDATION', { detail: { [out.field]: out.message } });
+      return reply
+        .header('content-disposition', `attachment; filename="transacciones-${request.caller.mode}.csv"`)
+        .type('text/csv; charset=utf-8')
+        .send(Readable.from(out));
     },
   );
 

@@ -64,6 +64,12 @@ class Visitor {
     await this.get('/panel/login');
     return this.post('/panel/login', { email, password });
   }
+
+  /** A form that changes something answers 303 (Post/Redirect/Get); this opens the page it leads to. */
+  async follow(res: LightMyRequestResponse): Promise<LightMyRequestResponse> {
+    expect(res.statusCode, res.body).toBe(303);
+    return this.get(res.headers.location as string);
+  }
 }
 
 describe('panel accounts', () => {
@@ -219,10 +225,12 @@ describe('panel accounts', () => {
     // A developer issues nothing.
     expect((await dev.post('/panel/equipo/duena@demo.test/restablecer', {})).statusCode).toBe(403);
     await owner.get('/panel/equipo');
-    const issued = await owner.post('/panel/equipo/dev@demo.test/restablecer', {});
-    expect(issued.statusCode).toBe(201);
-    const link = /id="reset-link" class="mono" readonly value="([^"]+)"/.exec(issued.body)![1]!;
-    expect(link).toMatch(/^\/panel\/restablecer\/rst_/);
+    const issued = await owner.follow(await owner.post('/panel/equipo/dev@demo.test/restablecer', {}));
+    expect(issued.statusCode).toBe(200);
+    const absolute = /id="reset-link" class="mono" readonly value="([^"]+)"/.exec(issued.body)![1]!;
+    // Absolute, on the origin the request came to (no public base URL configured here).
+    expect(absolute).toMatch(/^http:\/\/localhost(:80)?\/panel\/restablecer\/rst_/);
+    const link = new URL(absolute).pathname;
     // Not a teammate (another merchant's user, or unknown): 404.
     await addUser('ajena@otro.test', 'otro');
     expect((await owner.post('/panel/equipo/ajena@otro.test/restablecer', {})).statusCode).toBe(404);
@@ -280,17 +288,18 @@ describe('panel accounts', () => {
     const owner = await signedIn('duena@demo.test');
     const invite = async (email: string) => {
       await owner.get('/panel/equipo');
-      const res = await owner.post('/panel/equipo/invitar', { email, role: 'viewer' });
+      const posted = await owner.post('/panel/equipo/invitar', { email, role: 'viewer' });
+      const res = await owner.follow(posted);
       const body = res.body
         .replaceAll(email, 'EMAIL')
         .replace(/inv_[A-Za-z0-9_-]+/g, 'TOKEN')
         .replace(/name="_csrf" value="[^"]+"/g, '')
         .replace(/<tr>[\s\S]*<\/tr>/, '');
-      return { status: res.statusCode, body };
+      return { status: posted.statusCode, body };
     };
     const elsewhere = await invite('ajena@otro.test');
     const nowhere = await invite('nadie@nuevo.test');
-    expect(elsewhere.status).toBe(201);
+    expect(elsewhere.status).toBe(303);
     expect(elsewhere).toEqual(nowhere);
     // Their own team is theirs to know.
     expect((await owner.post('/panel/equipo/invitar', { email: 'duena@demo.test', role: 'viewer' })).statusCode).toBe(409);
@@ -302,10 +311,10 @@ describe('panel accounts', () => {
     await addUser('dev@demo.test', 'demo', 'developer');
     const owner = await signedIn('duena@demo.test');
     await owner.get('/panel/equipo');
-    const invited = await owner.post('/panel/equipo/invitar', { email: 'nueva@demo.test', role: 'viewer' });
+    const invited = await owner.follow(await owner.post('/panel/equipo/invitar', { email: 'nueva@demo.test', role: 'viewer' }));
     expect(invited.body).toMatch(/value="https:\/\/pagos\.example\.com\/panel\/invitacion\/inv_/);
     await owner.get('/panel/equipo');
-    const reset = await owner.post('/panel/equipo/dev@demo.test/restablecer', {});
+    const reset = await owner.follow(await owner.post('/panel/equipo/dev@demo.test/restablecer', {}));
     expect(reset.body).toMatch(/value="https:\/\/pagos\.example\.com\/panel\/restablecer\/rst_/);
   });
 });

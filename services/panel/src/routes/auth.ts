@@ -58,7 +58,7 @@ export function authRoutes(app: FastifyInstance, ctx: PanelContext): void {
   const throttle = loginThrottle(store, ctx.config.loginAttemptsPer15Min);
 
   routes.get('/login', { schema: { querystring: PageQuery } }, async (request, reply) => {
-    if (request.panelUser) return reply.redirect(`${base}/transacciones`, 303);
+    if (request.panelUser) return reply.redirect(`${base}/resumen`, 303);
     return ctx.page(request, reply, 'login', { email: '', reset: request.query.restablecida === '1' });
   });
 
@@ -84,7 +84,7 @@ export function authRoutes(app: FastifyInstance, ctx: PanelContext): void {
     }
     await giveBack();
     await signIn(request, user);
-    return reply.redirect(`${base}/transacciones`, 303);
+    return reply.redirect(`${base}/resumen`, 303);
   });
 
   app.post('/logout', async (request, reply) => {
@@ -133,7 +133,7 @@ export function authRoutes(app: FastifyInstance, ctx: PanelContext): void {
       ip: request.ip,
     });
     await signIn(request, user);
-    return reply.redirect(`${base}/transacciones`, 303);
+    return reply.redirect(`${base}/resumen`, 303);
   });
 
   // A one-time link (issued by the operator or an owner) to set a new password.

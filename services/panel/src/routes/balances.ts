@@ -1,7 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { Readable } from 'node:stream';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { PageQuery } from '../fields';
-import { venezuelanToday, type AccountReadProblem } from '@switch/shared';
+import { statementCsvHeader, statementCsvLine, venezuelanToday, type AccountReadProblem, type ExportFormat } from '@switch/shared';
 import { translate, type Lang } from '../i18n';
 import type { PanelContext } from '../panel';
 
@@ -27,7 +28,7 @@ export function balancePages(app: FastifyInstance, ctx: PanelContext): void {
       reads: !!ctx.accounts,
     };
     if (form.cuenta && ctx.accounts) {
-      if (!/^[0-9]{20}$/.test(form.cuenta)) data.error = 'cuenta: 20 digits';
+      if (!/^[0-9]{20}$/.test(form.cuenta)) data.error = translate(request.session.lang ?? 'es', 'balances.err.cuenta');
       else {
         const saldo = await ctx.accounts.saldo(caller, form.cuenta);
         if (saldo.ok) {
@@ -40,7 +41,45 @@ export function balancePages(app: FastifyInstance, ctx: PanelContext): void {
     }
     return ctx.page(request, reply, 'balances', data);
   });
+
+  // The statement of the form's account and days as CSV: every page of the API's read, written as read.
+  app.withTypeProvider<TypeBoxTypeProvider>().get('/saldos.csv', { schema: { querystring: PageQuery } }, async (request, reply) => {
+    const caller = ctx.caller(request);
+    const q = request.query;
+    const cuenta = typeof q.cuenta === 'string' ? q.cuenta.trim() : '';
+    const desde = typeof q.desde === 'string' && DAY.test(q.desde) ? q.desde : venezuelanToday();
+    const hasta = typeof q.hasta === 'string' && DAY.test(q.hasta) ? q.hasta : desde;
+    const format: ExportFormat = q.formato === 'numerico' ? 'numerico' : 'es';
+    const reads = ctx.accounts;
+    if (!reads || !/^[0-9]{20}$/.test(cuenta)) return reply.callNotFound();
+    // The first page is read before answering, so a refused read is a page with its message, not a broken file.
+    const first = await reads.movimientos(caller, { cuenta, desde, hasta });
+    if (!first.ok) return reply.code(422).type('text/plain; charset=utf-8').send(message(request, first.problem));
+    async function* lines() {
+      yield statementCsvHeader(format);
+      let page = first.ok ? first.value : null;
+      for (let n = 0; page && n < STATEMENT_PAGES_MAX; n++) {
+        yield page.movimientos.map((m) => statementCsvLine(m, format)).join('');
+        if (!page.siguiente) return;
+        const next = await reads!.movimientos(caller, { cuenta, desde, hasta, cursor: page.siguiente });
+        // A read failing midway ends the file with a line saying so (the status line has gone out).
+        if (!next.ok) {
+          yield `# ${message(request, next.problem)}\r\n`;
+          return;
+        }
+        page = next.value;
+      }
+    }
+    return reply
+      .header('cache-control', 'no-store')
+      .header('content-disposition', `attachment; filename="movimientos-${cuenta.slice(-4)}-${desde}-${hasta}.csv"`)
+      .type('text/csv; charset=utf-8')
+      .send(Readable.from(lines()));
+  });
 }
+
+/** Pages of a statement read for an export: 31 days at most, a page of 100 movements per read. */
+const STATEMENT_PAGES_MAX = 1000;
 
 /** A read's problem as the page says it, in the session's language. */
 function message(request: FastifyRequest, problem: AccountReadProblem): string {

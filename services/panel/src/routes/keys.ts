@@ -7,7 +7,7 @@ import type { PanelContext } from '../panel';
 /** API keys of the merchant in the current mode: create (secret shown once), list, revoke. Live keys: owners only. */
 export function keyRoutes(app: FastifyInstance, ctx: PanelContext): void {
   const routes = app.withTypeProvider<TypeBoxTypeProvider>();
-  const { store, base } = ctx;
+  const { store } = ctx;
   const listing = async (merchantId: string, mode: string) =>
     (await store.apiKeys.listForMerchant(merchantId))
       .filter((k) => k.mode === mode)
@@ -27,12 +27,8 @@ export function keyRoutes(app: FastifyInstance, ctx: PanelContext): void {
     if (!(await ctx.allow(request, reply, keyAction(caller.mode)))) return reply;
     const { record, switchKey } = await issueKey(store, caller.merchantId, caller.mode);
     await ctx.audit(request, 'key.create', record.id, { hint: record.hint });
-    // The secret is in this answer only (not stored, not redirected through the session).
-    return ctx.page(request, reply, 'keys', {
-      keys: await listing(caller.merchantId, caller.mode),
-      mayManage: true,
-      created: { id: record.id, switchKey },
-    });
+    // The secret reaches the next page sealed under a key only the redirect carries (./flash.ts).
+    return ctx.done(request, reply, '/claves', { notice: 'keys.created', secret: { kind: 'key', value: switchKey, id: record.id } });
   });
 
   routes.post('/claves/:id/revocar', { schema: { params: PathParams('id') } }, async (request, reply) => {
@@ -42,6 +38,6 @@ export function keyRoutes(app: FastifyInstance, ctx: PanelContext): void {
     const key = (await store.apiKeys.listForMerchant(caller.merchantId)).find((k) => k.id === id && k.mode === caller.mode);
     if (!key) return reply.callNotFound();
     if (await store.apiKeys.revoke(id, new Date().toISOString())) await ctx.audit(request, 'key.revoke', id, { hint: key.hint });
-    return reply.redirect(`${base}/claves`, 303);
+    return ctx.done(request, reply, '/claves', { notice: 'keys.revoked_notice', vars: { hint: key.hint } });
   });
 }

@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { PageQuery, PathParams } from '../fields';
@@ -5,6 +6,7 @@ import {
   BANCOS,
   ESTADOS,
   deliveriesOfTransaction,
+  exportTransactions,
   findOwnTransaction,
   isListProblem,
   listTransactions,
@@ -13,6 +15,7 @@ import {
   reversoOf,
   toDetalle,
   type TransaccionesQuery,
+  venezuelanToday,
 } from '@switch/shared';
 import type { PanelContext } from '../panel';
 
@@ -62,10 +65,27 @@ export function transactionPages(app: FastifyInstance, ctx: PanelContext): void 
       next,
       paged: q.cursor !== undefined,
       firstPage: new URLSearchParams(shown).toString(),
+      exportQuery: new URLSearchParams(shown).toString(),
       kinds: OPERATION_KINDS,
       estados: ESTADOS,
       bancos: BANCOS,
     });
+  });
+
+  // The list's filters as CSV, every matching operation, streamed (shared/src/domain/transaction-export.ts).
+  routes.get('/transacciones.csv', { schema: { querystring: PageQuery } }, async (request, reply) => {
+    const query = request.query;
+    const { q } = filtersOf(query);
+    const { cursor: _c, limite: _l, ...filters } = q;
+    const formato = query.formato === 'numerico' ? 'numerico' : 'es';
+    const caller = ctx.caller(request);
+    const out = exportTransactions(store, caller, { ...filters, formato });
+    if (isListProblem(out)) return reply.code(400).type('text/plain; charset=utf-8').send(`${out.field}: ${out.message}`);
+    return reply
+      .header('cache-control', 'no-store')
+      .header('content-disposition', `attachment; filename="transacciones-${caller.mode}-${venezuelanToday()}.csv"`)
+      .type('text/csv; charset=utf-8')
+      .send(Readable.from(out));
   });
 
   routes.get('/transacciones/:id', { schema: { params: PathParams('id') } }, async (request, reply) => {

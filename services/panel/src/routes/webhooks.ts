@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { formOf, PathParams } from '../fields';
+import { formOf, PathParams, queryField } from '../fields';
 import {
   createEndpoint,
   deleteEndpoint,
@@ -15,9 +15,11 @@ import {
   updateEndpoint,
   WEBHOOK_EVENTS,
   type EndpointRules,
+  type PageCursor,
   type Problem,
   type WebhookEvent,
 } from '@switch/shared';
+import type { Flash } from '../flash';
 import type { PanelContext } from '../panel';
 
 /** A form's checkbox group: absent, one value or several; only known events are kept. */
@@ -32,6 +34,23 @@ const problemText = (p: Problem): string =>
         .map(([field, message]) => `${field}: ${message}`)
         .join('; ')
     : p.message;
+
+/** Deliveries shown per page on an endpoint's page (newest first, then older ones by a cursor). */
+const DELIVERIES_PAGE = 25;
+
+const cursorText = (c: PageCursor): string => Buffer.from(JSON.stringify([c.createdAt, c.id])).toString('base64url');
+
+/** The cursor of an "older deliveries" link; null when it is not one of ours. */
+function cursorOf(text: string): PageCursor | null {
+  if (!/^[A-Za-z0-9_-]{1,200}$/.test(text)) return null;
+  try {
+    const v: unknown = JSON.parse(Buffer.from(text, 'base64url').toString('utf8'));
+    if (Array.isArray(v) && v.length === 2 && typeof v[0] === 'string' && typeof v[1] === 'string') return { createdAt: v[0], id: v[1] };
+  } catch {
+    // not a cursor of ours: the first page
+  }
+  return null;
+}
 
 /** Webhook endpoints and their deliveries, with the rules of shared/src/domain/webhook-endpoints.ts. */
 export function webhookPages(app: FastifyInstance, ctx: PanelContext): void {
@@ -57,17 +76,35 @@ export function webhookPages(app: FastifyInstance, ctx: PanelContext): void {
       status,
     );
 
-  const detailPage = async (request: FastifyRequest, reply: FastifyReply, id: string, extra: Record<string, unknown> = {}) => {
+  const detailPage = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    id: string,
+    extra: Record<string, unknown> = {},
+    status = 200,
+  ) => {
     const caller = ctx.caller(request);
     const endpoint = await findOwnEndpoint(store, caller, id);
     if (!endpoint) return reply.callNotFound();
-    const deliveries = await deliveriesOfEndpoint(store, caller, id, 50);
-    return ctx.page(request, reply, 'webhook', {
-      endpoint: toEndpointView(endpoint),
-      deliveries: deliveries.ok ? deliveries.value.map(toDeliveryView) : [],
-      allEvents: WEBHOOK_EVENTS,
-      ...extra,
-    });
+    const from = queryField(request, 'desde_entrega');
+    const after = typeof from === 'string' ? (cursorOf(from) ?? undefined) : undefined;
+    const deliveries = await deliveriesOfEndpoint(store, caller, id, DELIVERIES_PAGE + 1, after);
+    const rows = deliveries.ok ? deliveries.value : [];
+    const last = rows.length > DELIVERIES_PAGE ? rows[DELIVERIES_PAGE - 1] : undefined;
+    return ctx.page(
+      request,
+      reply,
+      'webhook',
+      {
+        endpoint: toEndpointView(endpoint),
+        deliveries: rows.slice(0, DELIVERIES_PAGE).map(toDeliveryView),
+        nextDeliveries: last ? `?desde_entrega=${cursorText({ createdAt: last.createdAt, id: last.id })}` : null,
+        pagedDeliveries: after !== undefined,
+        allEvents: WEBHOOK_EVENTS,
+        ...extra,
+      },
+      status,
+    );
   };
 
   app.get('/webhooks', async (request, reply) => listPage(request, reply));
@@ -80,55 +117,68 @@ export function webhookPages(app: FastifyInstance, ctx: PanelContext): void {
     const created = await createEndpoint(store, ctx.caller(request), { url, events }, rules);
     if (!created.ok) return listPage(request, reply, { url, error: problemText(created.problem) }, created.problem.status);
     await ctx.audit(request, 'endpoint.create', created.value.endpoint.id, { url });
-    return listPage(request, reply, { created: { id: created.value.endpoint.id, secret: created.value.secret } }, 201);
+    return ctx.done(request, reply, '/webhooks', {
+      notice: 'webhooks.created',
+      secret: { kind: 'webhook', value: created.value.secret, id: created.value.endpoint.id },
+    });
   });
 
   routes.get('/webhooks/:id', { schema: { params: PathParams('id') } }, async (request, reply) =>
     detailPage(request, reply, request.params.id),
   );
 
+  /** An endpoint's form: on success a redirect to its page (the list after deleting) with a message once. */
   const action = (
     path: string,
-    run: (request: FastifyRequest, id: string) => Promise<{ ok: boolean; extra?: Record<string, unknown>; audit?: string }>,
+    run: (request: FastifyRequest, id: string) => Promise<{ ok: boolean; flash?: Flash; error?: string; audit?: string }>,
   ) =>
     routes.post(`/webhooks/:id/${path}`, { schema: { params: PathParams('id') } }, async (request, reply) => {
       if (!(await ctx.allow(request, reply, 'endpoints'))) return reply;
       const { id } = request.params;
       if (!(await findOwnEndpoint(store, ctx.caller(request), id))) return reply.callNotFound();
       const done = await run(request, id);
+      if (done.error) return detailPage(request, reply, id, { error: done.error }, 400);
       if (!done.ok) return reply.callNotFound();
       if (done.audit) await ctx.audit(request, done.audit, id);
-      if (path === 'eliminar') return reply.redirect(`${base}/webhooks`, 303);
-      return detailPage(request, reply, id, done.extra ?? { notice: 'webhooks.saved' });
+      return ctx.done(request, reply, path === 'eliminar' ? '/webhooks' : `/webhooks/${id}`, done.flash ?? { notice: 'webhooks.saved' });
     });
 
   action('eventos', async (request, id) => {
     const events = eventsOf(formOf(request).events);
-    if (events.length === 0) return { ok: true, extra: { error: 'events: choose at least one event' } };
+    if (events.length === 0) return { ok: false, error: 'webhooks.events_required' };
     return { ...(await updateEndpoint(store, ctx.caller(request), id, { events })), audit: 'endpoint.events' };
   });
   action('desactivar', async (request, id) => ({
     ...(await updateEndpoint(store, ctx.caller(request), id, { active: false })),
     audit: 'endpoint.disable',
+    flash: { notice: 'webhooks.disabled_notice' },
   }));
   action('activar', async (request, id) => ({
     ...(await updateEndpoint(store, ctx.caller(request), id, { active: true })),
     audit: 'endpoint.enable',
+    flash: { notice: 'webhooks.enabled_notice' },
   }));
-  action('eliminar', async (request, id) => ({ ...(await deleteEndpoint(store, ctx.caller(request), id)), audit: 'endpoint.delete' }));
+  action('eliminar', async (request, id) => ({
+    ...(await deleteEndpoint(store, ctx.caller(request), id)),
+    audit: 'endpoint.delete',
+    flash: { notice: 'webhooks.deleted' },
+  }));
   action('rotar', async (request, id) => {
     const rotated = await rotateSecret(store, ctx.caller(request), id, rules);
     if (!rotated.ok) return { ok: false };
     return {
       ok: true,
       audit: 'endpoint.rotate',
-      extra: { rotated: { secret: rotated.value.secret, until: rotated.value.endpoint.previousSecret?.until ?? null } },
+      flash: {
+        notice: 'webhooks.rotated',
+        secret: { kind: 'rotated', value: rotated.value.secret, until: rotated.value.endpoint.previousSecret?.until ?? '' },
+      },
     };
   });
   action('prueba', async (request, id) => ({
     ...(await sendTestEvent(store, ctx.caller(request), id)),
     audit: 'endpoint.test',
-    extra: { notice: 'webhooks.test_sent' },
+    flash: { notice: 'webhooks.test_sent' },
   }));
 
   routes.post('/entregas/:id/reenviar', { schema: { params: PathParams('id') } }, async (request, reply) => {
@@ -139,9 +189,11 @@ export function webhookPages(app: FastifyInstance, ctx: PanelContext): void {
     await ctx.audit(request, 'delivery.redeliver', id);
     const back = formOf(request).volver;
     const target =
-      typeof back === 'string' && /^\/panel\/(webhooks|transacciones)\/[A-Za-z0-9_.-]+$/.test(back)
-        ? back
-        : `${base}/webhooks/${done.value.endpointId}`;
-    return reply.redirect(`${target}?reenviada=1`, 303);
+      typeof back === 'string' &&
+      back.startsWith(`${base}/`) &&
+      /^\/(webhooks|transacciones)\/[A-Za-z0-9_.-]+$/.test(back.slice(base.length))
+        ? back.slice(base.length)
+        : `/webhooks/${done.value.endpointId}`;
+    return ctx.done(request, reply, target, { notice: 'deliveries.requeued' });
   });
 }

@@ -24,6 +24,7 @@ import type { DeliveryMarks, LoggedTransaction, TransactionLog } from '../../por
 import type { TransactionReads } from '../../ports/transaction-reads';
 
 import { clonePlain } from '../../domain/clone';
+import { addToOverview, type OverviewGroup } from '../../domain/overview';
 
 const copy = clonePlain;
 
@@ -42,8 +43,35 @@ function removeFrom<K>(index: Map<K, Set<string>>, key: K, id: string): void {
 }
 
 /** Newest first, ties by id (descending): the order of every merchant-facing list. */
+/**
+ * Newest first in code-unit order, as `after` pages and as MongoDB sorts strings (a locale's order
+ * could put an id on the other side of a cursor, and costs a hundred times more on a long list).
+ */
+const binary = (x: string, y: string) => (x < y ? -1 : x > y ? 1 : 0);
 const newestFirst = (a: { createdAt: string; id: string }, b: { createdAt: string; id: string }) =>
-  b.createdAt.localeCompare(a.createdAt) || b.id.localeCompare(a.id);
+  binary(b.createdAt, a.createdAt) || binary(b.id, a.id);
+/**
+ * The `limit` newest rows that `keep` accepts, in one pass (a page of a long list costs a pass, not a
+ * sort of the whole list): a sorted buffer of at most `limit` rows.
+ */
+function newestOf<T extends { createdAt: string; id: string }>(rows: Iterable<T>, limit: number, keep: (row: T) => boolean): T[] {
+  const out: T[] = [];
+  if (limit <= 0) return out;
+  for (const row of rows) {
+    if (out.length === limit && newestFirst(row, out[limit - 1]!) >= 0) continue;
+    if (!keep(row)) continue;
+    let lo = 0;
+    let hi = out.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (newestFirst(out[mid]!, row) <= 0) lo = mid + 1;
+      else hi = mid;
+    }
+    out.splice(lo, 0, row);
+    if (out.length > limit) out.pop();
+  }
+  return out;
+}
 const after = (cursor: PageCursor | undefined) => (r: { createdAt: string; id: string }) =>
   !cursor || r.createdAt < cursor.createdAt || (r.createdAt === cursor.createdAt && r.id < cursor.id);
 
@@ -266,13 +294,16 @@ export class MemoryStore implements Store {
         .sort((a, b) => a.nextCheckAt!.localeCompare(b.nextCheckAt!) || a.id.localeCompare(b.id))
         .slice(0, limit)
         .map(copy),
-    listForMerchant: async (filter, limit, cursor) =>
-      this.txFrom(this.txByMerchant.get(`${filter.merchantId}|${filter.mode}`) ?? [])
-        .filter((t) => matchesFilter(t, filter))
-        .filter(after(cursor))
-        .sort(newestFirst)
-        .slice(0, Math.max(0, limit))
-        .map(copy),
+    overviewSince: async (merchantId, mode, from) => {
+      const groups = new Map<string, OverviewGroup>();
+      for (const t of this.txFrom(this.txByMerchant.get(`${merchantId}|${mode}`) ?? [])) if (t.createdAt >= from) addToOverview(groups, t);
+      return [...groups.values()];
+    },
+    listForMerchant: async (filter, limit, cursor) => {
+      const past = after(cursor);
+      const rows = this.txFrom(this.txByMerchant.get(`${filter.merchantId}|${filter.mode}`) ?? []);
+      return newestOf(rows, limit, (t) => matchesFilter(t, filter) && past(t)).map(copy);
+    },
   };
 
   /** The delivery marks of each transaction, beside its row (one map write with it: atomic here). */
@@ -533,6 +564,11 @@ export class MemoryStore implements Store {
       this.inviteRows.delete(tokenHash);
       return copy(i);
     },
+    listForMerchant: async (merchantId) =>
+      [...this.inviteRows.values()]
+        .filter((i) => i.merchantId === merchantId)
+        .sort((a, b) => b.createdAt.localeCompare(a.createdAt))
+        .map((i) => copy(i)),
   };
 
   private readonly sessionRows = new Map<string, PanelSessionRecord>();
@@ -554,9 +590,17 @@ export class MemoryStore implements Store {
     append: async (entry) => {
       this.auditRows.push(copy(entry));
     },
-    listForMerchant: async (merchantId, limit) =>
+    listForMerchant: async (merchantId, limit, f = {}) =>
       this.auditRows
-        .filter((e) => e.merchantId === merchantId)
+        .filter(
+          (e) =>
+            e.merchantId === merchantId &&
+            (f.action === undefined || e.action === f.action) &&
+            (f.actor === undefined || e.actor === f.actor) &&
+            (f.from === undefined || e.at >= f.from) &&
+            (f.to === undefined || e.at < f.to) &&
+            (f.before === undefined || e.at < f.before.at || (e.at === f.before.at && e.id < f.before.id)),
+        )
         .sort((a, b) => b.at.localeCompare(a.at) || b.id.localeCompare(a.id))
         .slice(0, Math.max(0, limit))
         .map(copy),

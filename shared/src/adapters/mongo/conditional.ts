@@ -81,6 +81,11 @@ export class ConditionalCollection<T extends object> {
     }
   }
 
+  /** Visits every record matching `filter` as the server streams them (one batch in memory at a time). */
+  async each(filter: Filter<Document>, visit: (record: T) => void): Promise<void> {
+    for await (const row of this.rows.find(filter as Filter<Row>)) visit(this.codec.fromStored(row));
+  }
+
   /** Records matching `filter` (stored field names), in `sort` order. */
   async find(filter: Filter<Document>, sort: Sort, limit?: number): Promise<T[]> {
     if (limit !== undefined && limit <= 0) return [];

@@ -5,6 +5,7 @@ import {
   type CommandFailedEvent,
   type CommandSucceededEvent,
   type Document,
+  type Filter,
   type MongoClientOptions,
 } from 'mongodb';
 import { metrics } from '../../telemetry/metrics';
@@ -47,6 +48,7 @@ function loggedOf(doc: TransactionDocument): LoggedTransaction {
   const { announcedVersion, writtenBy, replyTo, ...tx } = doc;
   return { tx, marks: { announcedVersion, writtenBy: writtenBy ?? null, replyTo: replyTo ?? [] } };
 }
+import { addToOverview, type OverviewGroup } from '../../domain/overview';
 import { insertNew } from './inserts';
 import { ConditionalCollection, createIndexesOneByOne } from './conditional';
 import { asText, fromText } from './records';
@@ -288,6 +290,7 @@ export class MongoStore implements Store {
       { key: { endpointId: 1, createdAt: -1 } },
     ]);
     await createIndexesOneByOne(this.userRows, [{ key: { merchantId: 1 } }]);
+    await createIndexesOneByOne(this.inviteRows, [{ key: { merchantId: 1, createdAt: -1 } }]);
     await createIndexesOneByOne(this.sessionRows, [{ key: { expiresAt: 1 } }]);
     await createIndexesOneByOne(this.auditRows, [{ key: { merchantId: 1, at: -1 } }]);
   }
@@ -395,6 +398,11 @@ export class MongoStore implements Store {
       (await this.txs.find(LOOP_QUERIES.transactionsDue(now, after), { _due: 1, nextCheckAt: 1, _id: 1 }, limit)).map(recordOf),
     listForMerchant: async (filter, limit, cursor) =>
       (await this.txs.find(transactionQuery(filter, cursor), { createdAt: -1, _id: -1 }, limit)).map(recordOf),
+    overviewSince: async (merchantId, mode, from) => {
+      const groups = new Map<string, OverviewGroup>();
+      await this.txs.each({ merchantId, mode, createdAt: { $gte: from }, estado: { $type: 'string' } }, (t) => addToOverview(groups, t));
+      return [...groups.values()];
+    },
   };
 
   readonly transactionLog: TransactionLog = {
@@ -587,6 +595,8 @@ export class MongoStore implements Store {
       if (!invite) return null;
       return (await this.inviteRows.deleteOne({ _id: tokenHash })).deletedCount === 1 ? invite : null;
     },
+    listForMerchant: async (merchantId) =>
+      (await this.inviteRows.find({ merchantId }).sort({ createdAt: -1 }).toArray()).map((r) => fromRow<PanelInvite>('tokenHash', r)!),
   };
 
   readonly panelSessions: Store['panelSessions'] = {
@@ -613,12 +623,19 @@ export class MongoStore implements Store {
     append: async (entry) => {
       await this.auditRows.insertOne(toRow('id', entry));
     },
-    listForMerchant: async (merchantId, limit) =>
-      limit <= 0
-        ? []
-        : (await this.auditRows.find({ merchantId }).sort({ at: -1, _id: -1 }).limit(limit).toArray()).map(
-            (r) => fromRow<AuditEntry>('id', r)!,
-          ),
+    listForMerchant: async (merchantId, limit, f = {}) => {
+      if (limit <= 0) return [];
+      const query: Filter<Row> = { merchantId };
+      if (f.action !== undefined) query.action = f.action;
+      if (f.actor !== undefined) query.actor = f.actor;
+      const at: Record<string, string> = {};
+      if (f.from !== undefined) at.$gte = f.from;
+      if (f.to !== undefined) at.$lt = f.to;
+      if (Object.keys(at).length > 0) query.at = at;
+      if (f.before) query.$or = [{ at: { $lt: f.before.at } }, { at: f.before.at, _id: { $lt: f.before.id } }];
+      // The (merchantId, at) index orders the scan; the other conditions filter it.
+      return (await this.auditRows.find(query).sort({ at: -1, _id: -1 }).limit(limit).toArray()).map((r) => fromRow<AuditEntry>('id', r)!);
+    },
   };
 
   async ping(): Promise<void> {

@@ -1,0 +1,94 @@
+import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { ESTADOS, lastDays, summarizeOverview, venezuelanToday, type Mode, type OverviewGroup, type Transaction } from '@switch/shared';
+import { PageQuery } from '../fields';
+import { barChart, shareBars } from '../charts';
+import { translate, type Lang } from '../i18n';
+import { amount } from '../format';
+import type { PanelContext } from '../panel';
+
+export const PERIODS = { hoy: 1, '7d': 7, '30d': 30 } as const;
+type Period = keyof typeof PERIODS;
+
+/** States of an operation still waiting for its outcome (the bank's or the reconciler's). */
+const WAITING = ESTADOS.filter((e) => e === 'ACEPTADA' || e === 'PENDIENTE' || e === 'DESCONOCIDA');
+/** How many waiting operations the page lists per state (oldest of the newest, with their age). */
+const WAITING_SHOWN = 20;
+/**
+ * The past days' groups of a merchant and mode are read once per this long (they change only when an
+ * older operation's outcome is confirmed): a page reloaded, or several people of one team, cost one
+ * pass over today's part of the store's index; today's groups are always read afresh.
+ */
+const PAST_CACHE_MS = 5 * 60_000;
+
+/** The panel's home: how today, the last 7 or the last 30 days went, in the current mode. */
+export function overviewPages(app: FastifyInstance, ctx: PanelContext): void {
+  const past = new Map<string, { at: number; groups: OverviewGroup[] }>();
+  /** A Venezuelan day starts at 04:00 UTC. */
+  const startOf = (day: string) => `${day}T04:00:00.000Z`;
+  const groupsOf = async (merchantId: string, mode: Mode, today: string): Promise<OverviewGroup[]> => {
+    const key = `${merchantId}|${mode}|${today}`;
+    let hit = past.get(key);
+    if (!hit || Date.now() - hit.at >= PAST_CACHE_MS) {
+      const all = await ctx.store.transactions.overviewSince(merchantId, mode, startOf(lastDays(today, 30)[0]!));
+      if (past.size > 1000) past.clear();
+      hit = { at: Date.now(), groups: all.filter((g) => g.day < today) };
+      past.set(key, hit);
+    }
+    return [...hit.groups, ...(await ctx.store.transactions.overviewSince(merchantId, mode, startOf(today)))];
+  };
+
+  app.withTypeProvider<TypeBoxTypeProvider>().get('/resumen', { schema: { querystring: PageQuery } }, async (request, reply) => {
+    const caller = ctx.caller(request);
+    const lang: Lang = request.session.lang ?? 'es';
+    const asked = request.query.periodo;
+    const period: Period = typeof asked === 'string' && asked in PERIODS ? (asked as Period) : 'hoy';
+    const today = venezuelanToday();
+    const overview = summarizeOverview(await groupsOf(caller.merchantId, caller.mode, today), lastDays(today, PERIODS[period]));
+    const waiting = (
+      await Promise.all(
+        WAITING.map((estado) =>
+          ctx.store.transactions.listForMerchant({ merchantId: caller.merchantId, mode: caller.mode, estado }, WAITING_SHOWN),
+        ),
+      )
+    )
+      .flat()
+      .sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+    const now = Date.now();
+    const t = (key: string) => translate(lang, key);
+    // The daily chart: 7 or 30 bars; today alone is said by the figures.
+    const chart =
+      overview.days.length > 1
+        ? barChart(
+            overview.daily.map((d) => ({ label: `${d.day.slice(8)}/${d.day.slice(5, 7)}`, values: [d.collected, d.paidOut] })),
+            { title: t('overview.chart.daily'), description: t('overview.chart.daily.desc') },
+          )
+        : null;
+    const banksChart = shareBars(
+      overview.banks.map((b) => ({ label: translate(lang, `banco.${b.banco}`), share: b.successRate })),
+      { title: t('overview.banks') },
+    );
+    return ctx.page(request, reply, 'overview', {
+      period,
+      periods: Object.keys(PERIODS),
+      overview,
+      chart,
+      banksChart,
+      waiting: waiting.map((tx) => ({
+        id: tx.id,
+        kind: tx.kind,
+        estado: tx.estado,
+        createdAt: tx.createdAt,
+        ageMinutes: Math.max(0, Math.floor((now - Date.parse(tx.createdAt)) / 60_000)),
+        monto: montoOf(tx),
+      })),
+      percent: (share: number | null) => (share === null ? '—' : `${amount(lang, share * 100).replace(/[.,]\d+$/, '')} %`),
+    });
+  });
+}
+
+/** An operation's amount in VES as its request states it (a token states none). */
+function montoOf(tx: Transaction): number {
+  const body = tx.request.body;
+  return 'monto' in body ? body.monto.valor : 0;
+}
