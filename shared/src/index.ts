@@ -63,6 +63,7 @@ export * from './config/risk';
 export * from './config/core-policy';
 export * from './domain/statement';
 export * from './runtime/bank-service';
+export * from './runtime/bank-process';
 export * from './runtime/destination';
 export * from './runtime/merchant-changes';
 export * from './domain/sandbox';

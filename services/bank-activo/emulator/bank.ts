@@ -47,10 +47,6 @@ export const MAGIC_CODES: Readonly<Record<string, string>> = {
 };
 /** Amount cents → ISO reason a débito/crédito inmediato is accepted with, then rejected at settlement. */
 export const MAGIC_LATE_REJECTION: Readonly<Record<string, string>> = { '61': 'AM04', '62': 'AC01', '63': 'AB07', '82': 'AM04' };
-/** Amount cents of an order (not an OTP request) that is taken, then answered by a cut connection. */
-export const MAGIC_CUT = new Set(['81', '82']);
-/** Amount cents of a débito/crédito inmediato that settles only after the slow delay. */
-export const MAGIC_SLOW = 83;
 const OTP_MAGIC = new Set(['412', '503', '500']);
 /** Débito/crédito inmediato answer business refusals as "422" plus the CCE's ISO reason. */
 const ISO_OF: Readonly<Record<string, string>> = { '402': 'AM04', '414': 'AC01', '415': 'AC06', '409': 'AM05' };

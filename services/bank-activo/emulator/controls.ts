@@ -1,13 +1,8 @@
+import type { FaultControls } from '@switch/shared';
 import type { Ledger, Order } from './ledger';
 
 /** What a test can make the emulated bank do (in process, or over `/__emulator/…`). */
-export interface EmulatorControls {
-  refuseConnections(on: boolean): Promise<void>;
-  failNext(n: number, status?: number): void;
-  delayNext(n: number, ms: number): void;
-  timeoutAfterAccept(n: number): void;
-  /** The next n new orders are refused with this bank code or ISO 20022 reason. */
-  rejectNext(n: number, code: string): void;
+export interface EmulatorControls extends FaultControls {
   /** Settles a pending order (by locator, nroReferencia or endtoend) as planned or as told. */
   settle(ref: string, outcome?: { estatus: 'ACCP' | 'RJCT'; motivo?: string }): boolean;
   settleAll(): number;

@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import { ActivoBank, isOrderService, MAGIC_CUT, MAGIC_SLOW, SERVICE_OF_PATH, type Fields, type Reply } from './bank';
+import { centsOf, FaultPlan, readBody, SANDBOX_CUT_CENTS, SANDBOX_SLOW_CENTS, type RunningEmulator } from '@switch/shared';
+import { ActivoBank, isOrderService, SERVICE_OF_PATH, type Fields, type Reply } from './bank';
 import type { Ledger, Order } from './ledger';
 import { controlRoutes, type EmulatorControls } from './controls';
 
@@ -32,22 +33,9 @@ export interface EmulatorOptions {
   now?: () => Date;
 }
 
-export interface Emulator {
-  url: string;
+export interface Emulator extends RunningEmulator<Ledger, EmulatorControls> {
   controlUrl: string;
-  ledger: Ledger;
-  controls: EmulatorControls;
-  close(): Promise<void>;
 }
-
-interface Faults {
-  fail: { n: number; status: number };
-  delay: { n: number; ms: number };
-  cut: number;
-  reject: { n: number; code: string };
-}
-
-const noFaults = (): Faults => ({ fail: { n: 0, status: 500 }, delay: { n: 0, ms: 0 }, cut: 0, reject: { n: 0, code: '' } });
 
 /** WSO2's fault bodies [inf]. */
 const FAULTS = {
@@ -92,7 +80,7 @@ export async function startEmulator(options: EmulatorOptions): Promise<Emulator>
   const now = options.now ?? (() => new Date());
   const settleDelayMs = options.settleDelayMs === undefined ? 1_500 : options.settleDelayMs;
   let apiKey = options.credentials.apiKey;
-  let faults = noFaults();
+  const faults = new FaultPlan();
   let requests = 0;
   const calls = new Map<string, number>();
   const timers = new Set<NodeJS.Timeout>();
@@ -112,7 +100,7 @@ export async function startEmulator(options: EmulatorOptions): Promise<Emulator>
     now,
     seed: options.accounts,
     onPending: (order: Order) => {
-      const delay = order.montoCents % 100 === MAGIC_SLOW ? (options.slowSettleDelayMs ?? 60_000) : settleDelayMs;
+      const delay = centsOf(order.montoCents) === SANDBOX_SLOW_CENTS ? (options.slowSettleDelayMs ?? 60_000) : settleDelayMs;
       if (settleDelayMs !== null && delay !== null)
         later(delay, () => bank.ledger.settle(order, order.planned.estatus, order.planned.motivo));
     },
@@ -121,18 +109,10 @@ export async function startEmulator(options: EmulatorOptions): Promise<Emulator>
 
   const controls: EmulatorControls = {
     refuseConnections: (on) => (on ? closeBank() : openBank()),
-    failNext: (n, status = 500) => {
-      faults.fail = { n, status };
-    },
-    delayNext: (n, ms) => {
-      faults.delay = { n, ms };
-    },
-    timeoutAfterAccept: (n) => {
-      faults.cut = n;
-    },
-    rejectNext: (n, code) => {
-      faults.reject = { n, code };
-    },
+    failNext: (n, status) => faults.failNext(n, status),
+    delayNext: (n, ms) => faults.delayNext(n, ms),
+    timeoutAfterAccept: (n) => faults.timeoutAfterAccept(n),
+    rejectNext: (n, code) => faults.rejectNext(n, code),
     settle: (ref, outcome) => {
       const order = ledger.find({ locator: ref }) ?? ledger.find({ nroReferencia: ref }) ?? ledger.find({ endtoend: ref });
       if (!order) return false;
@@ -144,9 +124,7 @@ export async function startEmulator(options: EmulatorOptions): Promise<Emulator>
     setApiKey: (key) => {
       apiKey = key;
     },
-    reset: () => {
-      faults = noFaults();
-    },
+    reset: () => faults.reset(),
     orderCount: () => ledger.orders.size,
     callsFor: (locator) => calls.get(locator) ?? 0,
     callsByLocator: () => Object.fromEntries(calls),
@@ -173,10 +151,8 @@ export async function startEmulator(options: EmulatorOptions): Promise<Emulator>
     if (locator && isOrderService(service)) calls.set(locator, (calls.get(locator) ?? 0) + 1);
     const cents = typeof fields.monto === 'string' ? fields.monto.slice(-2) : '';
 
-    if (faults.fail.n > 0) {
-      faults.fail.n--;
-      return sendText(res, faults.fail.status, '<html><body><h1>Internal Server Error</h1></body></html>');
-    }
+    const failure = faults.takeFailure();
+    if (failure !== undefined) return sendText(res, failure, '<html><body><h1>Internal Server Error</h1></body></html>');
     if (isOrderService(service) && cents === '72') return sendText(res, 500, '<html><body><h1>Internal Server Error</h1></body></html>');
     if (isOrderService(service) && cents === '73') return send(res, FAULTS.backendDown);
 
@@ -189,34 +165,27 @@ export async function startEmulator(options: EmulatorOptions): Promise<Emulator>
       if (first) reply = first;
       else {
         executedNow = true;
-        if (faults.reject.n > 0) {
-          faults.reject.n--;
-          reply = bank.reject(service, fields, faults.reject.code);
-        } else reply = bank.execute(service, fields);
+        const refusal = faults.takeRejection();
+        reply = refusal !== undefined ? bank.reject(service, fields, refusal) : bank.execute(service, fields);
       }
     } else reply = service === 'operacion' ? bank.operacion(fields) : service === 'saldo' ? bank.saldo(fields) : bank.movimientos(fields);
 
     // The sandbox's unknown outcomes: an order the bank took, answered by a cut connection.
-    const magicCut = executedNow && service !== 'otp' && MAGIC_CUT.has(cents) && reply.status === 200 && reply.body.code === '200';
-    if (faults.cut > 0 || (executedNow && cents === '71') || magicCut) {
-      if (faults.cut > 0) faults.cut--;
+    const magicCut = executedNow && service !== 'otp' && SANDBOX_CUT_CENTS.has(cents) && reply.status === 200 && reply.body.code === '200';
+    if (faults.takeCut() || (executedNow && cents === '71') || magicCut) {
       req.socket.destroy();
       return;
     }
-    if (faults.delay.n > 0) {
-      faults.delay.n--;
-      const ms = faults.delay.ms;
-      later(ms, () => send(res, reply));
+    const delay = faults.takeDelay();
+    if (delay !== undefined) {
+      later(delay, () => send(res, reply));
       return;
     }
     send(res, reply);
   }
 
   const onRequest = (bankPort: boolean) => (req: IncomingMessage, res: ServerResponse) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const text = Buffer.concat(chunks).toString('utf8');
+    void readBody(req).then((text) => {
       const url = new URL(req.url ?? '/', 'http://emulator');
       const work = url.pathname.startsWith('/__emulator/')
         ? controlRoutes(controls, ledger, req.method ?? 'GET', url, text, bankPort).then((r) => {

@@ -1,5 +1,5 @@
 export { ActivoConnector, type ActivoConnectorDeps } from './connector';
 export { loadActivoConfig, type ActivoConfig, type ActivoConnectorConfig } from './config';
-export { startActivoService, type ActivoService } from './service';
+export { activoService } from './service';
 export { ACTIVO_CODES, meaningOf } from './codes';
 export { ActivoSettings, ActivoProcessSettings } from './config';

@@ -1,17 +1,28 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { randomUUID } from 'node:crypto';
-import { bankRequests, createLogger, MemoryBus, MemoryStore, TOPICS, type RouterInboxMessage, SecretBox } from '@switch/shared';
+import {
+  bankRequests,
+  createLogger,
+  MemoryBus,
+  MemoryStore,
+  startConnectorService,
+  TOPICS,
+  type BankService,
+  type RouterInboxMessage,
+  SecretBox,
+} from '@switch/shared';
 import { startEmulator, type Emulator } from '../emulator';
-import { startActivoService, type ActivoService } from './service';
+import { activoService } from './service';
+import type { ActivoConnector } from './connector';
 
 let emulator: Emulator;
 let bus: MemoryBus;
-let service: ActivoService;
+let service: BankService<ActivoConnector>;
 
 beforeAll(async () => {
   emulator = await startEmulator({ port: 0, credentials: { apiKey: 'svc-key' }, settleDelayMs: null });
   bus = new MemoryBus();
-  service = await startActivoService({
+  service = await startConnectorService(activoService, {
     secrets: SecretBox.ephemeral(),
     bus,
     store: new MemoryStore(),

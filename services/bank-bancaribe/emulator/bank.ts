@@ -1,13 +1,7 @@
 import { randomInt } from 'node:crypto';
+import { centsOf, SANDBOX_CUT_CENTS, SANDBOX_SLOW_CENTS } from '@switch/shared';
 import { envelope, isRecord, OPERACIONES_SOAP, RUTAS } from '../src/protocol';
-import {
-  CENTAVOS_CORTE,
-  CENTAVOS_LENTO,
-  CENTAVOS_LIQUIDACION,
-  CENTAVOS_RECHAZO,
-  CENTAVOS_SIN_CONFIRMACION,
-  descripcionDe,
-} from './catalog';
+import { CENTAVOS_LIQUIDACION, CENTAVOS_RECHAZO, CENTAVOS_SIN_CONFIRMACION, descripcionDe } from './catalog';
 import { caracas, centsToString, phoneAccount, type BookedOrder, type Ledger, type Settlement } from './ledger';
 
 /**
@@ -74,7 +68,7 @@ export class EmulatedBank {
     private readonly options: { settleDelayMs: number; slowSettleDelayMs?: number; c2pKeyTtlMs: number; now: () => number },
   ) {}
 
-  /** Set when the order just handled has a cut-connection amount (CENTAVOS_CORTE) and was taken. */
+  /** Set when the order just handled has a cut-connection amount (the kit's SANDBOX_CUT_CENTS) and was taken. */
   private cutPending = false;
 
   /** Whether the answer just produced must be replaced by a cut connection (read once). */
@@ -250,7 +244,7 @@ export class EmulatedBank {
   ): BookedOrder {
     const secuencial = this.ledger.newSecuencial();
     const approved = code === '0';
-    if (approved && type !== 'ANULACION' && CENTAVOS_CORTE.has(amount % 100)) this.cutPending = true;
+    if (approved && type !== 'ANULACION' && SANDBOX_CUT_CENTS.has(centsOf(amount))) this.cutPending = true;
     if (approved)
       this.ledger.transfer(
         from,
@@ -375,8 +369,11 @@ export class EmulatedBank {
           answer: answer('0', secuencial, endToEndId),
           createdMs: this.options.now(),
         });
-        if (CENTAVOS_CORTE.has(amount % 100)) this.cutPending = true;
-        this.scheduleSettlement(order.reference, amount % 100 === CENTAVOS_LENTO ? (this.options.slowSettleDelayMs ?? 60_000) : undefined);
+        if (SANDBOX_CUT_CENTS.has(centsOf(amount))) this.cutPending = true;
+        this.scheduleSettlement(
+          order.reference,
+          centsOf(amount) === SANDBOX_SLOW_CENTS ? (this.options.slowSettleDelayMs ?? 60_000) : undefined,
+        );
         return order.answer;
       },
     };

@@ -89,12 +89,6 @@ export const CENTAVOS_LIQUIDACION: Readonly<Record<number, string>> = {
   86: 'MD15',
 };
 
-/** Magic amounts: an order with these cents is executed (or taken, pending), then answered by a cut connection. */
-export const CENTAVOS_CORTE: ReadonlySet<number> = new Set([81, 82]);
-
-/** Magic amount: a crédito inmediato with these cents settles only after the slow delay. */
-export const CENTAVOS_LENTO = 83;
-
 /** Magic amount: a payout with these cents gets codigoError "0" but codigoConfirmacion "-1" and is not executed. */
 export const CENTAVOS_SIN_CONFIRMACION = 98;
 

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { FaultPlan, readBody, type FaultControls, type RunningEmulator } from '@switch/shared';
 import { gatewayFaultBody, parseBasicAuthorization, parseBearer, parseJson, RUTAS, WSO2 } from '../src/protocol';
 import { EmulatedBank, type BankAnswer, type Merchant } from './bank';
 import { Ledger, type BookedOrder, type Settlement } from './ledger';
@@ -37,19 +38,11 @@ export interface EmulatorOptions {
   now?: () => number;
 }
 
-export interface EmulatorControls {
-  /** Close the listener (connects are refused) or open it again on the same port. */
-  refuseConnections(on: boolean): Promise<void>;
+export interface EmulatorControls extends FaultControls {
   /** The next n calls get this HTTP status with a WSO2 runtime fault; nothing is executed. */
   failNext(n: number, status?: number, scope?: 'api' | 'token'): void;
   /** While on, the gateway cannot reach the backend: 503 fault 101503, nothing is executed. */
   backendDown(on: boolean): void;
-  /** The next n API calls are answered `ms` later (and executed then). */
-  delayNext(n: number, ms: number): void;
-  /** The next n API calls are executed and booked, then the connection is cut without an answer. */
-  timeoutAfterAccept(n: number): void;
-  /** The next n API calls are refused with this bank code in the resource's shape; nothing is booked. */
-  rejectNext(n: number, code: string): void;
   /** The next n API calls get 401 Invalid Credentials even with a valid token. */
   invalidTokensNext(n: number): void;
   /** Every token issued so far becomes invalid. */
@@ -71,13 +64,9 @@ export interface EmulatorControls {
   reset(): void;
 }
 
-export interface Emulator {
-  url: string;
+export interface Emulator extends RunningEmulator<Ledger, EmulatorControls> {
   port: number;
-  ledger: Ledger;
   bank: EmulatedBank;
-  controls: EmulatorControls;
-  close(): Promise<void>;
 }
 
 export const DEFAULT_MERCHANT: Merchant = {
@@ -87,24 +76,6 @@ export const DEFAULT_MERCHANT: Merchant = {
   hash: '09A2D57E-C433-4581-97C2-6F6ADA944F27',
   nombre: 'Comercio de Pruebas',
 };
-
-interface Faults {
-  fail: { n: number; status: number; scope: 'api' | 'token' };
-  delay: { n: number; ms: number };
-  timeoutAfterAccept: number;
-  reject: { n: number; code: string };
-  invalidTokens: number;
-  backendDown: boolean;
-}
-
-const noFaults = (): Faults => ({
-  fail: { n: 0, status: 500, scope: 'api' },
-  delay: { n: 0, ms: 0 },
-  timeoutAfterAccept: 0,
-  reject: { n: 0, code: '96' },
-  invalidTokens: 0,
-  backendDown: false,
-});
 
 export async function startEmulator(options: EmulatorOptions): Promise<Emulator> {
   const now = options.now ?? (() => Date.now());
@@ -127,33 +98,27 @@ export async function startEmulator(options: EmulatorOptions): Promise<Emulator>
   const requestsByPath = new Map<string, number>();
   let issued = 0;
   let unauthorized = 0;
-  let faults = noFaults();
-
-  const take = <K extends 'timeoutAfterAccept' | 'invalidTokens'>(key: K): boolean => {
-    if (faults[key] <= 0) return false;
-    faults[key]--;
+  const faults = new FaultPlan();
+  /** API calls still to be answered 401 with a valid token, and whether the backend is unreachable. */
+  let invalidTokens = 0;
+  let backendDown = false;
+  const takeInvalidToken = (): boolean => {
+    if (invalidTokens <= 0) return false;
+    invalidTokens--;
     return true;
   };
 
   const controls: EmulatorControls = {
     refuseConnections: (on) => (on ? stopListening() : listen()),
-    failNext: (n, status = 500, scope = 'api') => {
-      faults.fail = { n, status, scope };
-    },
+    failNext: (n, status, scope) => faults.failNext(n, status, scope),
     backendDown: (on) => {
-      faults.backendDown = on;
+      backendDown = on;
     },
-    delayNext: (n, ms) => {
-      faults.delay = { n, ms };
-    },
-    timeoutAfterAccept: (n) => {
-      faults.timeoutAfterAccept = n;
-    },
-    rejectNext: (n, code) => {
-      faults.reject = { n, code };
-    },
+    delayNext: (n, ms) => faults.delayNext(n, ms),
+    timeoutAfterAccept: (n) => faults.timeoutAfterAccept(n),
+    rejectNext: (n, code) => faults.rejectNext(n, code),
     invalidTokensNext: (n) => {
-      faults.invalidTokens = n;
+      invalidTokens = n;
     },
     revokeTokens: () => tokens.clear(),
     settleAll: () => bank.settleAll(),
@@ -165,16 +130,18 @@ export async function startEmulator(options: EmulatorOptions): Promise<Emulator>
     tokensIssued: () => issued,
     unauthorizedCount: () => unauthorized,
     reset: () => {
-      faults = noFaults();
+      faults.reset();
+      invalidTokens = 0;
+      backendDown = false;
     },
   };
 
   // --- token endpoint -------------------------------------------------------------------------
 
   function token(req: IncomingMessage, raw: string): BankAnswer {
-    if (faults.fail.scope === 'token' && faults.fail.n > 0) {
-      faults.fail.n--;
-      return { status: faults.fail.status, body: gatewayFaultBody(101500, 'Runtime Error', 'Injected failure') };
+    const tokenFailure = faults.takeFailure('token');
+    if (tokenFailure !== undefined) {
+      return { status: tokenFailure, body: gatewayFaultBody(101500, 'Runtime Error', 'Injected failure') };
     }
     const grant = new URLSearchParams(raw).get('grant_type');
     const client = parseBasicAuthorization(req.headers.authorization);
@@ -216,30 +183,30 @@ export async function startEmulator(options: EmulatorOptions): Promise<Emulator>
         'Missing Credentials',
         "Make sure your API invocation call has a header: 'Authorization: Bearer ACCESS_TOKEN'",
       );
-    if (expiry === undefined || now() >= expiry || take('invalidTokens')) {
+    if (expiry === undefined || now() >= expiry || takeInvalidToken()) {
       return refuse(WSO2.invalidCredentials, 'Invalid Credentials', 'Make sure you have provided the correct security credentials');
     }
     // Past the gateway: a second one for the same reference is the same order sent twice (the
     // connector's documented resend after a 401 is not, so it is left out of this count).
     if (reference && MONEY_ORDER.test(path)) passedByReference.set(reference, (passedByReference.get(reference) ?? 0) + 1);
-    if (faults.delay.n > 0) {
-      faults.delay.n--;
-      await new Promise((r) => setTimeout(r, faults.delay.ms));
+    const delay = faults.takeDelay();
+    if (delay !== undefined) {
+      await new Promise((r) => setTimeout(r, delay));
     }
-    if (faults.backendDown)
+    if (backendDown)
       return { status: 503, body: gatewayFaultBody(WSO2.backendUnreachable, 'Error connecting to the back end', 'Connection refused') };
-    if (faults.fail.scope === 'api' && faults.fail.n > 0) {
-      faults.fail.n--;
-      return { status: faults.fail.status, body: gatewayFaultBody(101500, 'Runtime Error', 'Injected failure') };
+    const failure = faults.takeFailure('api');
+    if (failure !== undefined) {
+      return { status: failure, body: gatewayFaultBody(101500, 'Runtime Error', 'Injected failure') };
     }
-    if (faults.reject.n > 0) {
-      faults.reject.n--;
-      return resource.refuse(faults.reject.code);
+    const refusal = faults.takeRejection();
+    if (refusal !== undefined) {
+      return resource.refuse(refusal);
     }
     const answer = resource.handle(body);
     // The sandbox's unknown outcomes: an order the bank took, answered by a cut connection.
     if (bank.takeCut()) return null;
-    return take('timeoutAfterAccept') ? null : answer;
+    return faults.takeCut() ? null : answer;
   }
 
   function refuse(code: number, message: string, description: string): BankAnswer {
@@ -336,10 +303,7 @@ export async function startEmulator(options: EmulatorOptions): Promise<Emulator>
 
   const sockets = new Set<Socket>();
   const handler = (req: IncomingMessage, res: ServerResponse) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const raw = Buffer.concat(chunks).toString('utf8');
+    void readBody(req).then((raw) => {
       const url = new URL(req.url ?? '/', 'http://emulator');
       const answering = url.pathname.startsWith('/__emulator/')
         ? control(req, url, raw)

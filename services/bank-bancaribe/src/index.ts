@@ -1,5 +1,5 @@
 export { BancaribeConnector, type BancaribeConnectorConfig, type BancaribeConnectorDeps } from './connector';
 export { loadBancaribeConfig, describeBancaribeConfig, type BancaribeConfig } from './config';
-export { startBancaribeService, type BancaribeService } from './service';
+export { bancaribeService } from './service';
 export type { Comercio } from './requests';
 export { BancaribeSettings, BancaribeProcessSettings } from './config';

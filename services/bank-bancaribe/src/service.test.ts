@@ -1,9 +1,20 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bankRequests, createLogger, MemoryBus, MemoryStore, TOPICS, type RouterInboxMessage, SecretBox } from '@switch/shared';
+import {
+  bankRequests,
+  createLogger,
+  MemoryBus,
+  MemoryStore,
+  startConnectorService,
+  TOPICS,
+  type BankService,
+  type RouterInboxMessage,
+  SecretBox,
+} from '@switch/shared';
 import { Writable } from 'node:stream';
 import { startEmulator, type Emulator } from '../emulator';
 import { loadBancaribeConfig } from './config';
-import { startBancaribeService, type BancaribeService } from './service';
+import { bancaribeService } from './service';
+import type { BancaribeConnector } from './connector';
 import { c2p, CREDENTIALS, ref } from '../test/fixtures';
 
 /** The OTP travels sealed on the bus (the gateway seals it); the worker opens it with the same key. */
@@ -12,7 +23,7 @@ const secrets = SecretBox.ephemeral();
 describe('Bancaribe service on the bus', () => {
   let emulator: Emulator;
   let bus: MemoryBus;
-  let service: BancaribeService;
+  let service: BankService<BancaribeConnector>;
   const results: RouterInboxMessage[] = [];
   const logged: string[] = [];
 
@@ -35,7 +46,7 @@ describe('Bancaribe service on the bus', () => {
         done();
       },
     });
-    service = await startBancaribeService({
+    service = await startConnectorService(bancaribeService, {
       secrets,
       bus,
       store: new MemoryStore(),

@@ -1,6 +1,6 @@
-import { readSettings } from '@switch/shared';
+import { readSettings, runEmulatorProcess } from '@switch/shared';
 import { BncEmulatorSettings } from './config';
-import { startEmulator } from './server';
+import { startEmulator, type Emulator } from './server';
 
 /**
  * The BNC emulator as a process for local runs: `node services/bank-bnc/dist/emulator/main.js`.
@@ -9,20 +9,15 @@ import { startEmulator } from './server';
  * only through the controls), BNC_EMULATOR_CHILDREN (child merchants, `RIF:account` separated by
  * commas, e.g. `J000000191:01910000000000000001`).
  */
-
-async function main(): Promise<void> {
+function start(): Promise<Emulator> {
   const s = readSettings(BncEmulatorSettings);
-  const emulator = await startEmulator({
+  return startEmulator({
     port: s.port,
     host: s.host,
     credentials: { clientGuid: s.clientGuid, masterKey: s.masterKey, clientId: s.clientId, account: s.account },
     settleDelayMs: s.settleMs < 0 ? null : s.settleMs,
     children: children(s.children),
   });
-  process.stdout.write(`BNC emulator listening on ${emulator.url}\n`);
-  const stop = () => void emulator.close().then(() => process.exit(0));
-  process.on('SIGTERM', stop);
-  process.on('SIGINT', stop);
 }
 
 function children(list: string | undefined): { clientId: string; account: string }[] {
@@ -34,7 +29,4 @@ function children(list: string | undefined): { clientId: string; account: string
   });
 }
 
-main().catch((error: unknown) => {
-  process.stderr.write(`BNC emulator failed to start: ${error instanceof Error ? error.message : String(error)}\n`);
-  process.exit(1);
-});
+runEmulatorProcess('BNC', start);

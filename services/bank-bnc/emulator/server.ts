@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { readBody, type FaultControls, type RunningEmulator } from '@switch/shared';
 import { extractCode } from '../src/codes';
 import { telefonoBnc, venezuelanDate } from '../src/requests';
 import { decryptValue, field, sealResponse, validationOf } from '../src/protocol';
@@ -55,9 +56,7 @@ export interface EmulatorStats {
   byPath: Record<string, number>;
 }
 
-export interface EmulatorControls {
-  /** Stop accepting connections (the listener is closed, open sockets destroyed) or accept again. */
-  refuseConnections(on: boolean): Promise<void>;
+export interface EmulatorControls extends FaultControls {
   /** The next n requests get this HTTP status (default 500) and an error page; nothing runs. */
   failNext(n: number, status?: number, path?: string): void;
   /** The next n requests are answered after `ms`. */
@@ -82,13 +81,8 @@ export interface EmulatorControls {
   stats(): EmulatorStats;
 }
 
-export interface Emulator {
-  /** Base URL of the API, `http://127.0.0.1:<port>/api`. */
-  url: string;
+export interface Emulator extends RunningEmulator<Ledger, EmulatorControls> {
   port: number;
-  ledger: Ledger;
-  controls: EmulatorControls;
-  close(): Promise<void>;
 }
 
 interface WorkingKey {
@@ -442,13 +436,4 @@ export async function startEmulator(options: EmulatorOptions): Promise<Emulator>
       await stopListening();
     },
   };
-}
-
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
 }

@@ -8,11 +8,13 @@ import {
   type BankRequestMessage,
   type RouterInboxMessage,
   SecretBox,
+  startConnectorService,
+  type BankService,
 } from '@switch/shared';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startEmulator, type Emulator } from '../emulator';
 import { BncConnector } from './connector';
-import { startBncService, type BncService } from './service';
+import { bncService } from './service';
 
 const credentials = {
   clientGuid: '4A074C46-DD4E-4E54-8010-B80A6A8758F4',
@@ -60,14 +62,14 @@ function payout(
 describe('BNC service on the bus', () => {
   let emu: Emulator;
   let bus: MemoryBus;
-  let service: BncService;
+  let service: BankService<BncConnector>;
   const results: RouterInboxMessage[] = [];
 
   beforeAll(async () => {
     emu = await startEmulator({ port: 0, credentials });
     bus = new MemoryBus();
     await bus.subscribe(TOPICS.routerInbox, { group: 'observer' }, async ({ value }) => void results.push(value));
-    service = await startBncService({
+    service = await startConnectorService(bncService, {
       secrets: SecretBox.ephemeral(),
       bus,
       store: new MemoryStore(),
@@ -146,7 +148,13 @@ describe('BNC service on the bus', () => {
   );
 
   it('without BNC_LIVE_URL nothing subscribes', async () => {
-    const none = await startBncService({ secrets: SecretBox.ephemeral(), bus, store: new MemoryStore(), log, config: {} });
+    const none = await startConnectorService(bncService, {
+      secrets: SecretBox.ephemeral(),
+      bus,
+      store: new MemoryStore(),
+      log,
+      config: {},
+    });
     expect(none.connectors).toEqual({});
     await none.stop();
   });

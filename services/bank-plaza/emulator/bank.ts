@@ -113,10 +113,6 @@ export const MAGIC_REFUSALS: Readonly<Record<string, string>> = {
 };
 /** Amount cents that make the interbank settlement of a CCE order fail with an ISO reason. */
 export const MAGIC_SETTLEMENT: Readonly<Record<string, string>> = { '41': 'AC01', '42': 'AM04', '43': 'BE01', '82': 'AM04' };
-/** Amount cents of a money order that is executed (or taken, pending) and then answered by a cut connection. */
-export const MAGIC_CUT = new Set(['81', '82']);
-/** Amount cents of a CCE order that settles only after the slow delay. */
-export const MAGIC_SLOW = '83';
 
 export const cents = (monto: number) => String(Math.round(monto * 100) % 100).padStart(2, '0');
 

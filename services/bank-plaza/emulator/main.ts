@@ -1,6 +1,6 @@
-import { readSettings } from '@switch/shared';
+import { readSettings, runEmulatorProcess } from '@switch/shared';
 import { PlazaEmulatorSettings } from './config';
-import { startEmulator } from './server';
+import { startEmulator, type Emulator } from './server';
 
 /**
  * The Banco Plaza emulator on its own, for local runs: `node services/bank-plaza/dist/emulator/main.js`.
@@ -8,10 +8,9 @@ import { startEmulator } from './server';
  * the same), PLAZA_EMULATOR_RIF / _ACCOUNT, PLAZA_EMULATOR_SETTLE_MS (negative = settle only on demand),
  * PLAZA_EMULATOR_SLOW_SETTLE_MS (the sandbox's slow settlement, amounts ending in .83; default 60000).
  */
-
-async function main(): Promise<void> {
+function start(): Promise<Emulator> {
   const s = readSettings(PlazaEmulatorSettings);
-  const emulator = await startEmulator({
+  return startEmulator({
     port: s.port,
     host: s.host,
     credentials: { apiKey: s.apiKey, apiSecret: s.apiSecret },
@@ -19,13 +18,6 @@ async function main(): Promise<void> {
     settleDelayMs: s.settleMs < 0 ? null : s.settleMs,
     slowSettleDelayMs: s.slowSettleMs,
   });
-  process.stdout.write(`Banco Plaza emulator listening on ${emulator.url}\n`);
-  const stop = () => void emulator.close().then(() => process.exit(0));
-  process.on('SIGTERM', stop);
-  process.on('SIGINT', stop);
 }
 
-main().catch((error: unknown) => {
-  process.stderr.write(`bank-plaza emulator failed to start: ${error instanceof Error ? error.message : String(error)}\n`);
-  process.exit(1);
-});
+runEmulatorProcess('Banco Plaza', start);

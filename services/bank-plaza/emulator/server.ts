@@ -1,7 +1,8 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { readBody, SANDBOX_CUT_CENTS, SANDBOX_SLOW_CENTS, type FaultControls, type RunningEmulator } from '@switch/shared';
 import { AUTH_HEADERS, RESULT_HEADERS, signatureMatches, type PlazaCredentials } from '../src/protocol';
-import { cents, EmulatedBank, MAGIC_CUT, MAGIC_SLOW, refusal, type Call } from './bank';
+import { cents, EmulatedBank, refusal, type Call } from './bank';
 import { Ledger, type Order, type StoredAnswer } from './ledger';
 
 /**
@@ -41,17 +42,7 @@ export interface EmulatorOptions {
   now?: () => Date;
 }
 
-export interface EmulatorControls {
-  /** Stop accepting connections (the listener closes, open sockets are cut) or accept them again. */
-  refuseConnections(on: boolean): Promise<void>;
-  /** The next n API calls answer this HTTP status (default 500) without business headers, executing nothing. */
-  failNext(n: number, status?: number): void;
-  /** The next n API calls wait `ms` before being handled. */
-  delayNext(n: number, ms: number): void;
-  /** The next n API calls are executed, then the socket is destroyed without an answer. */
-  timeoutAfterAccept(n: number): void;
-  /** The next n money orders are refused with this code (a bank code like 0051, or an ISO reason like AC01). */
-  rejectNext(n: number, code: string): void;
+export interface EmulatorControls extends FaultControls {
   /** The next n queries (status, statement) answer this code (e.g. one the connector does not know). */
   answerQueriesNext(n: number, code: string, status?: number): void;
   /** Settles every pending order as planned; returns how many. */
@@ -72,12 +63,8 @@ export interface EmulatorControls {
   reset(): void;
 }
 
-export interface Emulator {
-  url: string;
+export interface Emulator extends RunningEmulator<Ledger, EmulatorControls> {
   port: number;
-  ledger: Ledger;
-  controls: EmulatorControls;
-  close(): Promise<void>;
 }
 
 interface Route {
@@ -190,7 +177,7 @@ export async function startEmulator(options: EmulatorOptions): Promise<Emulator>
     now,
     onPending: (order: Order) => {
       if (settleDelayMs === null) return;
-      const delay = cents(order.monto) === MAGIC_SLOW ? (options.slowSettleDelayMs ?? 60_000) : settleDelayMs;
+      const delay = cents(order.monto) === SANDBOX_SLOW_CENTS ? (options.slowSettleDelayMs ?? 60_000) : settleDelayMs;
       const timer = setTimeout(() => {
         timers.delete(timer);
         ledger.settle(order);
@@ -286,7 +273,7 @@ export async function startEmulator(options: EmulatorOptions): Promise<Emulator>
       route.money &&
       route.name !== 'tokenDI' &&
       typeof body.monto === 'number' &&
-      MAGIC_CUT.has(cents(body.monto)) &&
+      SANDBOX_CUT_CENTS.has(cents(body.monto)) &&
       result.codigo === '0000';
     if (faults.timeout > 0 || magicCut) {
       if (!magicCut) faults.timeout -= 1;
@@ -411,15 +398,7 @@ export async function startEmulator(options: EmulatorOptions): Promise<Emulator>
   }
 
   const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (c: Buffer) => {
-      size += c.length;
-      if (size > MAX_BODY) req.destroy();
-      else chunks.push(c);
-    });
-    req.on('end', () => {
-      const raw = Buffer.concat(chunks).toString('utf8');
+    void readBody(req, MAX_BODY).then((raw) => {
       const url = new URL(req.url ?? '/', 'http://emulator');
       const handler = url.pathname.startsWith('/__emulator/') ? control : api;
       handler(req, res, url, raw).catch((error: unknown) => {

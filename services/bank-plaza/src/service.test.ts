@@ -1,13 +1,24 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { randomUUID } from 'node:crypto';
-import { bankRequests, createLogger, MemoryBus, MemoryStore, TOPICS, type RouterInboxMessage, SecretBox } from '@switch/shared';
+import {
+  bankRequests,
+  createLogger,
+  MemoryBus,
+  MemoryStore,
+  startConnectorService,
+  TOPICS,
+  type BankService,
+  type RouterInboxMessage,
+  SecretBox,
+} from '@switch/shared';
 import { startEmulator, type Emulator } from '../emulator';
 import { loadPlazaConfig } from './config';
-import { startPlazaService, type PlazaService } from './service';
+import { plazaService } from './service';
+import type { BancoPlazaConnector } from './connector';
 
 let emulator: Emulator;
 let bus: MemoryBus;
-let service: PlazaService;
+let service: BankService<BancoPlazaConnector>;
 
 beforeAll(async () => {
   emulator = await startEmulator({ credentials: { apiKey: 'svc-key', apiSecret: 'svc-secret' }, settleDelayMs: null });
@@ -21,7 +32,7 @@ beforeAll(async () => {
     PLAZA_TEST_PHONE: '04140000001',
     PLAZA_TIMEOUT_MS: '5000',
   });
-  service = await startPlazaService({
+  service = await startConnectorService(plazaService, {
     secrets: SecretBox.ephemeral(),
     bus,
     store: new MemoryStore(),

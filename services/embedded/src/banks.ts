@@ -5,7 +5,9 @@ import {
   RoutingSettings,
   setting,
   settings,
+  startConnectorService,
   type BancoId,
+  type BankService,
   type Bus,
   type EnvSource,
   type Logger,
@@ -14,10 +16,10 @@ import {
   type Sealer,
   type Store,
 } from '@switch/shared';
-import { loadPlazaConfig, startPlazaService, type PlazaService } from '@switch/bank-plaza';
-import { loadBancaribeConfig, startBancaribeService, type BancaribeService } from '@switch/bank-bancaribe';
-import { loadActivoConfig, startActivoService, type ActivoService } from '@switch/bank-activo';
-import { loadBncConfig, startBncService, type BncService } from '@switch/bank-bnc';
+import { loadPlazaConfig, plazaService, type BancoPlazaConnector } from '@switch/bank-plaza';
+import { bancaribeService, loadBancaribeConfig, type BancaribeConnector } from '@switch/bank-bancaribe';
+import { activoService, loadActivoConfig, type ActivoConnector } from '@switch/bank-activo';
+import { bncService, loadBncConfig, type BncConnector } from '@switch/bank-bnc';
 // The emulators are dev-only entry points (not in the production image): types here, code loaded on demand.
 import type { Emulator as PlazaEmulator } from '@switch/bank-plaza/emulator';
 import type { Emulator as BancaribeEmulator } from '@switch/bank-bancaribe/emulator';
@@ -97,7 +99,12 @@ export interface EmbeddedBanksOptions {
 
 export interface EmbeddedBanks {
   emulators: EmbeddedEmulators | null;
-  services: { banco_plaza?: PlazaService; bancaribe?: BancaribeService; banco_activo?: ActivoService; bnc?: BncService };
+  services: {
+    banco_plaza?: BankService<BancoPlazaConnector>;
+    bancaribe?: BankService<BancaribeConnector>;
+    banco_activo?: BankService<ActivoConnector>;
+    bnc?: BankService<BncConnector>;
+  };
   /** Per mode, the banks a real connector serves here (test-mode `bnc` is the simulated bank, not listed). */
   connected: Record<Mode, BancoId[]>;
   /** Where each emulator listens, for the banner. */
@@ -190,7 +197,7 @@ export async function startEmbeddedBanks(deps: {
 
     const plaza = loadPlazaConfig(env);
     if (plaza.test || plaza.live) {
-      const s = await startPlazaService({
+      const s = await startConnectorService(plazaService, {
         bus: deps.bus,
         store: deps.store,
         secrets: deps.secrets,
@@ -202,7 +209,7 @@ export async function startEmbeddedBanks(deps: {
     }
     const bancaribe = loadBancaribeConfig(env);
     if (bancaribe.test || bancaribe.live) {
-      const s = await startBancaribeService({
+      const s = await startConnectorService(bancaribeService, {
         bus: deps.bus,
         store: deps.store,
         secrets: deps.secrets,
@@ -214,7 +221,7 @@ export async function startEmbeddedBanks(deps: {
     }
     const activo = loadActivoConfig(env);
     if (activo.test || activo.live) {
-      const s = await startActivoService({
+      const s = await startConnectorService(activoService, {
         bus: deps.bus,
         store: deps.store,
         secrets: deps.secrets,
@@ -226,7 +233,13 @@ export async function startEmbeddedBanks(deps: {
     }
     const bnc = loadBncConfig(env);
     if (bnc.live) {
-      const s = await startBncService({ bus: deps.bus, store: deps.store, secrets: deps.secrets, log: child('bank-bnc'), config: bnc });
+      const s = await startConnectorService(bncService, {
+        bus: deps.bus,
+        store: deps.store,
+        secrets: deps.secrets,
+        log: child('bank-bnc'),
+        config: bnc,
+      });
       started.push(s);
       services.bnc = s;
     }

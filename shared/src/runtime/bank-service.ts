@@ -1,11 +1,14 @@
 import type { Bus } from '../ports/bus';
-import type { BancoId, Mode } from '../domain/bancos';
+import type { OrderJournal } from '../ports/order-journal';
+import { MODES, type BancoId, type Mode } from '../domain/bancos';
 import type { Logger } from '../telemetry/logger';
 import type { GuardedConnector } from '../connector-kit/connector';
 import type { BankBreakers } from './breaker';
 import { startBankWorker, type BankWorkerFaults, type BankWorkerStore } from './bank-worker';
 import { startBankHealthReporter } from './bank-health';
 import type { Sealer } from './secret-box';
+import type { ConnectorService, ModeConfigs } from '../connector-kit/service';
+import type { BankHttpClient } from './bank-http';
 
 export interface BankService<C extends GuardedConnector> {
   connectors: Partial<Record<Mode, C>>;
@@ -53,4 +56,47 @@ export async function serveBank<C extends GuardedConnector>(deps: {
       await Promise.all(all.map((c) => c.close()));
     },
   };
+}
+
+/**
+ * Serves a bank with one connector per configured mode (`serveBank`). A bank with no mode configured
+ * subscribes to nothing: its orders wait on the topic until it is configured, never taken and dropped.
+ */
+export async function startConnectorService<M, C extends GuardedConnector>(
+  service: ConnectorService<M, C>,
+  deps: {
+    bus: Bus;
+    store: BankWorkerStore & Pick<OrderJournal, 'bankReferences'>;
+    log: Logger;
+    secrets: Pick<Sealer, 'open'>;
+    config: ModeConfigs<M>;
+    /** Drills only (`SWITCH_FAULT_PUBLISH_AFTER_BANK_CALL`); default none. */
+    faults?: BankWorkerFaults;
+    http?: BankHttpClient;
+    now?: () => Date;
+  },
+): Promise<BankService<C>> {
+  const { log, config } = deps;
+  const connectors: Partial<Record<Mode, C>> = {};
+  for (const mode of MODES) {
+    const c = config[mode];
+    if (!c) continue;
+    connectors[mode] = new service.Connector(c, { references: deps.store.bankReferences, http: deps.http, now: deps.now });
+  }
+  if (Object.keys(connectors).length === 0) {
+    log.warn(`${service.name}: no mode configured, its orders are left on the bus`);
+    return { connectors, stop: async () => {} };
+  }
+  const served = await serveBank({
+    bus: deps.bus,
+    store: deps.store,
+    log,
+    secrets: deps.secrets,
+    banco: service.banco,
+    group: service.name,
+    connectors,
+    ...(deps.faults ? { faults: deps.faults } : {}),
+  });
+  log.info({ modes: Object.keys(connectors), config: service.describe?.(config) }, `${service.name} ready`);
+  return served;
 }
