@@ -39,7 +39,7 @@ COPY . .
 RUN npx patch-package \
  && npm run build \
  && mkdir -p /out \
- && for d in shared services/*; do \
+ && for d in packages/* services/*; do \
       if [ -d "$d/dist" ]; then mkdir -p "/out/$d" && cp -a "$d/dist" "/out/$d/"; fi; \
       for extra in views assets; do if [ -d "$d/$extra" ]; then cp -a "$d/$extra" "/out/$d/"; fi; done; \
     done \
@@ -50,7 +50,7 @@ RUN npx patch-package \
 FROM ${NODE_IMAGE} AS prod-deps
 WORKDIR /app
 COPY --from=manifests /manifests/ ./
-# Workspaces become symlinks in node_modules/@switch/* to ./shared and ./services/*; the runtime stage
+# Workspaces become symlinks in node_modules/@switch/* to ./packages/* and ./services/*; the runtime stage
 # puts each workspace's dist/ beside its package.json so they resolve.
 RUN --mount=type=cache,target=/root/.npm \
     --mount=type=secret,id=npm-ca,required=false \
@@ -70,7 +70,10 @@ RUN groupadd --system --gid 10001 switch \
  && useradd --system --uid 10001 --gid 10001 --no-create-home --home-dir /nonexistent --shell /usr/sbin/nologin switch
 WORKDIR /app
 COPY --from=prod-deps /app/ ./
-COPY --from=build /app/shared/dist ./shared/dist
+COPY --from=build /app/packages/core/dist ./packages/core/dist
+COPY --from=build /app/packages/connector-kit/dist ./packages/connector-kit/dist
+COPY --from=build /app/packages/platform/dist ./packages/platform/dist
+COPY --from=build /app/packages/usecases/dist ./packages/usecases/dist
 COPY --from=build /app/services/bank-plaza/dist ./services/bank-plaza/dist
 COPY --from=build /app/services/bank-bancaribe/dist ./services/bank-bancaribe/dist
 COPY --from=build /app/services/bank-activo/dist ./services/bank-activo/dist

@@ -6,27 +6,28 @@ const src = (p: string) => resolve(__dirname, p);
 /** Tests import the workspaces' TypeScript sources, so one instance of each module is loaded. */
 export default defineConfig({
   resolve: {
-    alias: {
-      '@switch/shared': src('shared/src/index.ts'),
-      '@switch/gateway': src('services/gateway/src/index.ts'),
-      '@switch/router': src('services/router/src/index.ts'),
-      '@switch/bank-sim': src('services/bank-sim/src/index.ts'),
-      '@switch/notifier': src('services/notifier/src/index.ts'),
-      '@switch/reconciler': src('services/reconciler/src/index.ts'),
-      '@switch/embedded': src('services/embedded/src/index.ts'),
-      '@switch/panel': src('services/panel/src/index.ts'),
+    alias: [
+      // The packages' modules by name (`@switch/core/estados`): each import names a module, there is no barrel.
+      { find: /^@switch\/(core|connector-kit|platform|usecases)\/(.+)$/, replacement: src('packages/$1/src/$2') },
+      { find: '@switch/gateway', replacement: src('services/gateway/src/index.ts') },
+      { find: '@switch/router', replacement: src('services/router/src/index.ts') },
+      { find: '@switch/bank-sim', replacement: src('services/bank-sim/src/index.ts') },
+      { find: '@switch/notifier', replacement: src('services/notifier/src/index.ts') },
+      { find: '@switch/reconciler', replacement: src('services/reconciler/src/index.ts') },
+      { find: '@switch/embedded', replacement: src('services/embedded/src/index.ts') },
+      { find: '@switch/panel', replacement: src('services/panel/src/index.ts') },
       // Each bank's emulator is its own entry point (tests and local runs only), listed before the package.
-      '@switch/bank-plaza/emulator': src('services/bank-plaza/emulator/index.ts'),
-      '@switch/bank-bancaribe/emulator': src('services/bank-bancaribe/emulator/index.ts'),
-      '@switch/bank-activo/emulator': src('services/bank-activo/emulator/index.ts'),
-      '@switch/bank-bnc/emulator': src('services/bank-bnc/emulator/index.ts'),
-      '@switch/bank-plaza': src('services/bank-plaza/src/index.ts'),
-      '@switch/bank-bancaribe': src('services/bank-bancaribe/src/index.ts'),
-      '@switch/bank-activo': src('services/bank-activo/src/index.ts'),
-      '@switch/bank-bnc': src('services/bank-bnc/src/index.ts'),
-      '@switch-pagos/client': src('kit/client/src/index.ts'),
-      '@switch-pagos/webhooks': src('kit/verifiers/typescript/src/index.ts'),
-    },
+      { find: '@switch/bank-plaza/emulator', replacement: src('services/bank-plaza/emulator/index.ts') },
+      { find: '@switch/bank-bancaribe/emulator', replacement: src('services/bank-bancaribe/emulator/index.ts') },
+      { find: '@switch/bank-activo/emulator', replacement: src('services/bank-activo/emulator/index.ts') },
+      { find: '@switch/bank-bnc/emulator', replacement: src('services/bank-bnc/emulator/index.ts') },
+      { find: '@switch/bank-plaza', replacement: src('services/bank-plaza/src/index.ts') },
+      { find: '@switch/bank-bancaribe', replacement: src('services/bank-bancaribe/src/index.ts') },
+      { find: '@switch/bank-activo', replacement: src('services/bank-activo/src/index.ts') },
+      { find: '@switch/bank-bnc', replacement: src('services/bank-bnc/src/index.ts') },
+      { find: '@switch-pagos/client', replacement: src('kit/client/src/index.ts') },
+      { find: '@switch-pagos/webhooks', replacement: src('kit/verifiers/typescript/src/index.ts') },
+    ],
   },
   test: {
     // Unit, contract and API suites first; the end-to-end suites (many processes each) after them,
@@ -36,7 +37,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'unit',
-          include: ['shared/**/*.test.ts', 'services/**/*.test.ts', 'kit/**/*.test.ts', 'test/**/*.test.ts'],
+          include: ['packages/**/*.test.ts', 'services/**/*.test.ts', 'kit/**/*.test.ts', 'test/**/*.test.ts'],
           exclude: ['**/node_modules/**', '**/dist/**', 'test/e2e/**', 'test/deploy/**'],
           sequence: { groupOrder: 0 },
         },

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMerchant, issueKey, type Movimiento } from '@switch/shared';
+import { createMerchant, issueKey } from '@switch/usecases/onboarding';
+import type { Movimiento } from '@switch/core/contracts/bancos';
 import { OPENING_BALANCE } from '@switch/bank-sim';
 import {
   CUENTA_ORDENANTE,

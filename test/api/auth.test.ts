@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMerchant, fingerprint, issueKey } from '@switch/shared';
+import { createMerchant, issueKey } from '@switch/usecases/onboarding';
+import { fingerprint } from '@switch/core/idempotency';
 import { announceKeyChange } from '@switch/gateway';
 import { pagarBody, startTestSwitch, type TestSwitch } from './helpers';
 

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Movimientos, Saldo, validatorFor, type Movimiento } from '@switch/shared';
+import { Movimientos, Saldo, type Movimiento } from '@switch/core/contracts/bancos';
+import { validatorFor } from '@switch/core/contracts/validation';
 import { CUENTA_ORDENANTE, cuenta, pagarBody, startTestSwitch, venezuelanDay, type TestSwitch } from './helpers';
 
 const isSaldo = validatorFor(Saldo);

@@ -1,19 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { InjectOptions } from 'fastify';
-import {
-  createLogger,
-  createMerchant,
-  ERROR_CATALOGUE,
-  type ErrorCode,
-  HOUSE_ERROR_CODES,
-  idempotencyScope,
-  issueKey,
-  loadRoutingTable,
-  MemoryBus,
-  merchantCodesOf,
-  MemoryStore,
-  SecretBox,
-} from '@switch/shared';
+import { createLogger } from '@switch/platform/telemetry/logger';
+import { createMerchant, issueKey } from '@switch/usecases/onboarding';
+import { ERROR_CATALOGUE, type ErrorCode, HOUSE_ERROR_CODES, merchantCodesOf } from '@switch/core/contracts/errors';
+import { idempotencyScope } from '@switch/core/idempotency';
+import { loadRoutingTable } from '@switch/platform/config/routing';
+import { MemoryBus } from '@switch/platform/adapters/memory/bus';
+import { MemoryStore } from '@switch/platform/adapters/memory/store';
+import { SecretBox } from '@switch/platform/runtime/secret-box';
 import { buildGateway, loadGatewayConfig } from '@switch/gateway';
 import { seedDemoMerchant } from '@switch/embedded';
 import { cobrarBody, pagarBody, startTestSwitch, telefono, tokenBody, type TestSwitch } from './helpers';
@@ -153,7 +147,7 @@ describe('hostile bodies', () => {
   });
 
   it('a surrogate pair (an emoji) is text to the parser; a text field of the Basic Multilingual Plane refuses it, naming the field', async () => {
-    // Bank messages carry BMP text, and beyond it hide tags and private-use glyphs (shared/src/contracts/text.ts).
+    // Bank messages carry BMP text, and beyond it hide tags and private-use glyphs (packages/core/src/contracts/text.ts).
     const res = await t.post('/switch/v1/pagar', pagarBody({ beneficiario: telefono({ nombre: 'Ana 😀' }) }));
     expect(res.statusCode, res.body).toBe(400);
     expect(Object.keys(res.json().detail)).toEqual(['beneficiario.nombre']);

@@ -1,7 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
-import { createLogger, TOPICS, type Logger, type RoutingTable, type Store } from '@switch/shared';
+import { createLogger, type Logger } from '@switch/platform/telemetry/logger';
+import { TOPICS } from '@switch/core/contracts/topics';
+import type { RoutingTable } from '@switch/core/routing';
+import type { Store } from '@switch/platform/ports/store';
 import type { GatewayConfig } from '@switch/gateway';
 import { seedDemoMerchant, startEmbeddedSwitch, type EmbeddedSwitch } from '@switch/embedded';
 

@@ -1,6 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
-import { createMerchant, idempotencyScope, issueKey, SchemaViolation, TOPICS } from '@switch/shared';
+import { createMerchant, issueKey } from '@switch/usecases/onboarding';
+import { idempotencyScope } from '@switch/core/idempotency';
+import { SchemaViolation } from '@switch/platform/ports/bus';
+import { TOPICS } from '@switch/core/contracts/topics';
 import { CUENTA_ORDENANTE, cobrarBody, pagarBody, startTestSwitch, tokenBody, type TestSwitch } from './helpers';
 
 /** DESIGN rule 5: scope merchant + mode + operation kind + key; a repeat returns the original result. */

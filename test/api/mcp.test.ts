@@ -7,7 +7,9 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
-import { createLogger, createMerchant, idempotencyScope, issueKey } from '@switch/shared';
+import { createLogger } from '@switch/platform/telemetry/logger';
+import { createMerchant, issueKey } from '@switch/usecases/onboarding';
+import { idempotencyScope } from '@switch/core/idempotency';
 import { CUENTA_ORDENANTE, pagarBody, startTestSwitch, tokenBody, type TestSwitch } from './helpers';
 
 const BIN = resolve(__dirname, '../../services/gateway/bin/switch-mcp.js');

@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
-import { createMerchant, issueKey, verifyStandardWebhook, verifyWebhook } from '@switch/shared';
+import { createMerchant, issueKey } from '@switch/usecases/onboarding';
+import { verifyStandardWebhook, verifyWebhook } from '@switch/core/webhook-signing';
 import { pagarBody, startTestSwitch, venezuelanDay, type TestSwitch } from './helpers';
 
 interface Received {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
-import { issueKey } from '@switch/shared';
+import { issueKey } from '@switch/usecases/onboarding';
 import { startTestSwitch, type TestSwitch } from './helpers';
 
 /**

@@ -1,6 +1,9 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
-import { CAPABILITIES, createMerchant, issueKey, Resultado, validatorFor } from '@switch/shared';
+import { CAPABILITIES } from '@switch/core/bancos';
+import { createMerchant, issueKey } from '@switch/usecases/onboarding';
+import { Resultado } from '@switch/core/contracts/resultado';
+import { validatorFor } from '@switch/core/contracts/validation';
 import { cobrarBody, cuenta, pagarBody, startTestSwitch, telefono, tokenBody, type TestSwitch } from './helpers';
 
 const isResultado = validatorFor(Resultado);

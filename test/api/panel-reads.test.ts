@@ -1,17 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomBytes, randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance, type LightMyRequestResponse } from 'fastify';
-import {
-  createInvite,
-  createLogger,
-  createMerchant,
-  loadRoutingTable,
-  MemoryBus,
-  MemoryStore,
-  newTransaction,
-  type PagarBody,
-  SecretBox,
-} from '@switch/shared';
+import { createInvite } from '@switch/usecases/panel-access';
+import { createLogger } from '@switch/platform/telemetry/logger';
+import { createMerchant } from '@switch/usecases/onboarding';
+import { loadRoutingTable } from '@switch/platform/config/routing';
+import { MemoryBus } from '@switch/platform/adapters/memory/bus';
+import { MemoryStore } from '@switch/platform/adapters/memory/store';
+import { newTransaction } from '@switch/core/operation';
+import type { PagarBody } from '@switch/core/contracts/requests';
+import { SecretBox } from '@switch/platform/runtime/secret-box';
 import { loadPanelConfig, panelPlugin, startPanelReads } from '@switch/panel';
 import { OPENING_BALANCE, startSimulatedBank } from '@switch/bank-sim';
 import { CUENTA_ORDENANTE, pagarBody } from './helpers';

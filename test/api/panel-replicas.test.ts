@@ -2,7 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomBytes, randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance, type LightMyRequestResponse } from 'fastify';
 import { MongoClient } from 'mongodb';
-import { createInvite, createMerchant, MongoStore, SecretBox } from '@switch/shared';
+import { createInvite } from '@switch/usecases/panel-access';
+import { createMerchant } from '@switch/usecases/onboarding';
+import { MongoStore } from '@switch/platform/adapters/mongo/store';
+import { SecretBox } from '@switch/platform/runtime/secret-box';
 import { loadPanelConfig, panelPlugin } from '@switch/panel';
 
 const PASSWORD = 'correct horse battery staple';

@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { Writable } from 'node:stream';
 import type { LightMyRequestResponse } from 'fastify';
-import { createInvite, createLogger, createMerchant, createPasswordReset } from '@switch/shared';
+import { createInvite, createPasswordReset } from '@switch/usecases/panel-access';
+import { createLogger } from '@switch/platform/telemetry/logger';
+import { createMerchant } from '@switch/usecases/onboarding';
 import { CUENTA_ORDENANTE, pagarBody, startTestSwitch, type TestSwitch } from './helpers';
 
 const PASSWORD = 'correct horse battery staple';

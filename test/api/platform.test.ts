@@ -1,6 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { Writable } from 'node:stream';
-import { API_SCHEMAS, createLogger, createMerchant, issueKey } from '@switch/shared';
+import { API_SCHEMAS } from '@switch/core/contracts/api';
+import { createLogger } from '@switch/platform/telemetry/logger';
+import { createMerchant, issueKey } from '@switch/usecases/onboarding';
 import { cobrarBody, pagarBody, startTestSwitch, tokenBody, type TestSwitch } from './helpers';
 import { dereferenced } from './openapi-doc';
 

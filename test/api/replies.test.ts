@@ -1,16 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  bankRequests,
-  CAPABILITIES,
-  createLogger,
-  MemoryBus,
-  MemoryStore,
-  TOPICS,
-  type BankRequestMessage,
-  type Bus,
-  type RoutingTable,
-  SecretBox,
-} from '@switch/shared';
+import { bankRequests, TOPICS } from '@switch/core/contracts/topics';
+import { CAPABILITIES } from '@switch/core/bancos';
+import { createLogger } from '@switch/platform/telemetry/logger';
+import { MemoryBus } from '@switch/platform/adapters/memory/bus';
+import { MemoryStore } from '@switch/platform/adapters/memory/store';
+import type { BankRequestMessage } from '@switch/core/contracts/messages';
+import type { Bus } from '@switch/platform/ports/bus';
+import type { RoutingTable } from '@switch/core/routing';
+import { SecretBox } from '@switch/platform/runtime/secret-box';
 import { buildGateway, loadGatewayConfig, type Gateway } from '@switch/gateway';
 import { startRouter, type RouterHandle } from '@switch/router';
 import { seedDemoMerchant } from '@switch/embedded';

@@ -1,16 +1,13 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { randomBytes } from 'node:crypto';
-import {
-  BANCOS,
-  bankRequests,
-  createLogger,
-  idempotencyScope,
-  MemoryStore,
-  SecretBox,
-  signingSecrets,
-  TOPICS,
-  type ExecuteOrder,
-} from '@switch/shared';
+import { BANCOS } from '@switch/core/bancos';
+import { bankRequests, TOPICS } from '@switch/core/contracts/topics';
+import { createLogger } from '@switch/platform/telemetry/logger';
+import { idempotencyScope } from '@switch/core/idempotency';
+import { MemoryStore } from '@switch/platform/adapters/memory/store';
+import { SecretBox } from '@switch/platform/runtime/secret-box';
+import { signingSecrets } from '@switch/usecases/webhook-endpoints';
+import type { ExecuteOrder } from '@switch/connector-kit/bank-port';
 import { startEmbeddedSwitch } from '@switch/embedded';
 import { cobrarBody, startTestSwitch, type TestSwitch } from './helpers';
 

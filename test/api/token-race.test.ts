@@ -1,6 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
-import { MemoryStore, type IdempotencyClaim, type OperationKind, type Resultado } from '@switch/shared';
+import { MemoryStore } from '@switch/platform/adapters/memory/store';
+import type { IdempotencyClaim } from '@switch/platform/ports/store';
+import type { OperationKind } from '@switch/core/operation';
+import type { Resultado } from '@switch/core/contracts/resultado';
 import { cobrarBody, startTestSwitch, tokenBody, type TestSwitch } from './helpers';
 
 /**

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseBankList, registry } from '@switch/shared';
+import { parseBankList } from '@switch/platform/config/routing';
+import { registry } from '@switch/platform/telemetry/metrics';
 import { EMULATED, othersThan, pagar, startBankSwitch, token, type BankSwitch, type Emulated } from './helpers';
 
 /**

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
-import { createLogger, type RoutingTable } from '@switch/shared';
+import { createLogger } from '@switch/platform/telemetry/logger';
+import type { RoutingTable } from '@switch/core/routing';
 import { seedDemoMerchant, startEmbeddedSwitch, type EmbeddedEmulators, type EmbeddedSwitch } from '@switch/embedded';
 
 type SwitchOptions = Parameters<typeof startEmbeddedSwitch>[0];

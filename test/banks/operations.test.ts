@@ -1,5 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLogger, issueKey, Movimientos, parseBankList, Saldo, SANDBOX, validatorFor } from '@switch/shared';
+import { createLogger } from '@switch/platform/telemetry/logger';
+import { issueKey } from '@switch/usecases/onboarding';
+import { Movimientos, Saldo } from '@switch/core/contracts/bancos';
+import { parseBankList } from '@switch/platform/config/routing';
+import { SANDBOX } from '@switch/core/sandbox';
+import { validatorFor } from '@switch/core/contracts/validation';
 import { EMULATOR_TEST_BANKS, seedDemoMerchant, startEmbeddedSwitch } from '@switch/embedded';
 import { startEmulator as startPlazaEmulator } from '@switch/bank-plaza/emulator';
 import {

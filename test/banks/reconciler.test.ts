@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { EVENT_HEADER, registerWebhook, SIGNATURE_HEADER, verifyWebhook } from '@switch/shared';
+import { EVENT_HEADER, SIGNATURE_HEADER, verifyWebhook } from '@switch/core/webhook-signing';
+import { registerWebhook } from '@switch/usecases/onboarding';
 import { cuentaBeneficiario, pagar, settleAt, startBankSwitch, type BankSwitch } from './helpers';
 
 /** A merchant's webhook receiver: a real HTTP server on 127.0.0.1 that answers 200. */

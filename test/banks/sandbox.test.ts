@@ -1,13 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { InjectOptions } from 'fastify';
-import { createLogger, SANDBOX, type SandboxBank, type SandboxValue } from '@switch/shared';
+import { createLogger } from '@switch/platform/telemetry/logger';
+import { SANDBOX, type SandboxBank, type SandboxValue } from '@switch/core/sandbox';
 import { seedDemoMerchant, startEmbeddedSwitch, type EmbeddedSwitch } from '@switch/embedded';
 import { cuentaBeneficiario, pagar, telefono, token } from './helpers';
 
 /**
  * The test-mode sandbox (docs/sandbox.md): every magic amount of every bank, end to end through the
  * REST API of the in-process switch, its emulators behind the real connectors. The rows are the ones
- * /bancos publishes (shared/src/domain/sandbox.ts), so what is documented is what is tested.
+ * /bancos publishes (packages/core/src/sandbox.ts), so what is documented is what is tested.
  */
 
 const SETTLE_MS = 200;

@@ -10,7 +10,9 @@
 // after. The CSV export is timed to its first byte and over its first EXPORT_ROWS rows only.
 import { performance } from 'node:perf_hooks';
 import Fastify from 'fastify';
-import { createMerchant, envReader, MemoryStore, SecretBox } from '@switch/shared';
+import { MemoryStore } from '@switch/platform/adapters/memory/store';
+import { SecretBox } from '@switch/platform/runtime/secret-box';
+import { createMerchant } from '@switch/usecases/onboarding';
 import { hashPassword, loadPanelConfig, panelPlugin } from '@switch/panel';
 
 const N = Number(process.argv[2] ?? 1_000_000);
@@ -73,7 +75,7 @@ await app.register(panelPlugin, {
   prefix: '/panel',
   store,
   secrets: SecretBox.ephemeral(),
-  config: loadPanelConfig(envReader({})),
+  config: loadPanelConfig({}),
   basePath: '/panel',
 });
 await app.ready();

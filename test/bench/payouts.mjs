@@ -576,7 +576,7 @@ async function kafkaModes(which) {
           ids.slice(i, i + 32).map(([id]) => db.collection('transactions').findOne({ _id: id }, { projection: { history: 1 } })),
         );
         for (const h of heads) {
-          // JSON text since the store keeps whole-read fields as text (shared/src/adapters/mongo/records.ts).
+          // JSON text since the store keeps whole-read fields as text (packages/platform/src/adapters/mongo/records.ts).
           const history = typeof h?.history === 'string' ? JSON.parse(h.history) : h?.history;
           const at = history?.find((e) => e.to === 'LIQUIDADA')?.at;
           if (at) out.push([h._id, Date.parse(at)]);

@@ -10,7 +10,7 @@ function moduleOf(url) {
   const pkg = url.match(/node_modules\/((@[^/]+\/)?[^/]+)/);
   if (pkg) return pkg[1];
   if (url.startsWith('node:')) return url;
-  const own = url.match(/\/(shared|services\/[^/]+|kit\/[^/]+|test)\//);
+  const own = url.match(/\/(packages\/[^/]+|services\/[^/]+|kit\/[^/]+|test)\//);
   return own ? own[1] : url;
 }
 

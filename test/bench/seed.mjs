@@ -5,7 +5,7 @@
 // (in the same database) is the template, and every document of every collection that names it (its
 // transaction head, idempotency claim, bank order, webhook delivery, ...) is copied N times with its
 // identifiers made unique. Field names, nesting, BSON types, `_rev`, derived fields (`_due`) and
-// indexes are exactly what MongoStore wrote (shared/src/adapters/mongo/store.ts, conditional.ts):
+// indexes are exactly what MongoStore wrote (packages/platform/src/adapters/mongo/store.ts, conditional.ts):
 // nothing is re-implemented here.
 //
 // Two ways to write the copies:

@@ -4,7 +4,8 @@ import type { AddressInfo } from 'node:net';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { createInvite, createMerchant } from '@switch/shared';
+import { createInvite } from '@switch/usecases/panel-access';
+import { createMerchant } from '@switch/usecases/onboarding';
 import { pagarBody, startTestSwitch, type TestSwitch } from '../api/helpers';
 
 /**

@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createLogger, MongoStore, TOPICS } from '@switch/shared';
+import { createLogger } from '@switch/platform/telemetry/logger';
+import { MongoStore } from '@switch/platform/adapters/mongo/store';
+import { TOPICS } from '@switch/core/contracts/topics';
 import { seedDemoMerchant, startEmbeddedSwitch, type EmbeddedSwitch } from '@switch/embedded';
 import { pagarBody } from '../api/helpers';
 

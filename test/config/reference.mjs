@@ -3,7 +3,9 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { renderReference, RoutingSettings, TracingSettings } from '@switch/shared';
+import { renderReference } from '@switch/platform/config/env';
+import { RoutingSettings } from '@switch/platform/config/routing';
+import { TracingSettings } from '@switch/platform/config/tracing';
 import { GatewayConfigSettings, GatewayServiceSettings, McpSettings } from '@switch/gateway';
 import { RouterServiceSettings } from '@switch/router';
 import { NotifierConfigSettings, NotifierServiceSettings } from '@switch/notifier';

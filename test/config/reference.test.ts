@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, readSettings, setting, settings } from '@switch/shared';
+import { ConfigError, readSettings, setting, settings } from '@switch/platform/config/env';
 // @ts-expect-error a plain ES module (the npm script runs it with node), without types
 import { DOC, PROCESSES, withReference } from './reference.mjs';
 

@@ -3,10 +3,10 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
-import type { BancoId } from '../../shared/src/domain/bancos';
-import { readSettings } from '../../shared/src/config/env';
-import { KafkaSettings } from '../../shared/src/config/infra';
-import { bankRequests, TOPICS } from '../../shared/src/contracts/topics';
+import type { BancoId } from '@switch/core/bancos';
+import { readSettings } from '@switch/platform/config/env';
+import { KafkaSettings } from '@switch/platform/config/infra';
+import { bankRequests, TOPICS } from '@switch/core/contracts/topics';
 import {
   BANK_CONNECTORS,
   type K8sObject,
@@ -74,7 +74,7 @@ async function conftestOn(objects: readonly K8sObject[]) {
 
 /**
  * For each consumer that an HPA scales, the partitions of the topic it reads, as the code computes
- * them (the topic contract in shared/src/contracts/topics.ts, the count from that service's environment).
+ * them (the topic contract in packages/core/src/contracts/topics.ts, the count from that service's environment).
  */
 async function partitions(objects: readonly K8sObject[]): Promise<PartitionBound> {
   const configMaps = new Map(objects.filter((o) => o.kind === 'ConfigMap').map((c) => [c.metadata.name, c]));

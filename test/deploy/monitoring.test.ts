@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse, stringify } from 'yaml';
-import { registry } from '../../shared/src/telemetry/metrics';
+import { registry } from '@switch/platform/telemetry/metrics';
 import { type Dashboard, dashboardFindings, metricNameFindings, metricNames, type RuleFile, runbookFindings } from './monitoring';
 import { REPO } from './rules';
 import { promtool, run } from './tools';

@@ -10,11 +10,11 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { parseAllDocuments } from 'yaml';
-import { LISTENERS, listenPort, type Listener } from '../../shared/src/config/ports';
-import { type EnvSource, readSettings } from '../../shared/src/config/env';
-import { InfraSettings } from '../../shared/src/config/infra';
-import { ProcessSettings } from '../../shared/src/config/process';
-import { infraConfig } from '../../shared/src/runtime/service';
+import { LISTENERS, listenPort, type Listener } from '@switch/platform/config/ports';
+import { type EnvSource, readSettings } from '@switch/platform/config/env';
+import { InfraSettings } from '@switch/platform/config/infra';
+import { ProcessSettings } from '@switch/platform/config/process';
+import { infraConfig } from '@switch/platform/runtime/service';
 import { loadGatewayConfig } from '../../services/gateway/src/config';
 
 export const REPO = resolve(__dirname, '../..');

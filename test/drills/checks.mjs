@@ -7,7 +7,7 @@ import { MongoClient } from 'mongodb';
 const require = createRequire(import.meta.url);
 // Read through the store's own adapter, as the services do (its record codec: whole-read fields as
 // text, escaped keys), rather than the raw collections.
-const { MongoStore } = require('@switch/shared');
+const { MongoStore } = require('@switch/platform/adapters/mongo/store');
 
 const FINAL = new Set(['LIQUIDADA', 'RECHAZADA']);
 const EVENT = { ACEPTADA: 'transaccion.aprobada', LIQUIDADA: 'transaccion.liquidada', RECHAZADA: 'transaccion.rechazada' };

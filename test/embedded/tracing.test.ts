@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { startEmbeddedProcess, type EmbeddedProcess } from './process';
 
 /**
- * `npm start` honours the standard OTEL_* variables like every service (shared/src/telemetry/tracing.ts):
+ * `npm start` honours the standard OTEL_* variables like every service (packages/platform/src/telemetry/tracing.ts):
  * with an OTLP endpoint set, one payout is one trace, from the HTTP server span to the bank call,
  * exported over OTLP/HTTP JSON under OTEL_SERVICE_NAME.
  */

@@ -1,15 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { Webhook } from 'standardwebhooks';
-import {
-  createEndpoint,
-  MemoryStore,
-  PUBLIC_DESTINATIONS_ONLY,
-  registerWebhook,
-  rotateSecret,
-  SecretBox,
-  standardWebhookHeaders,
-  type EndpointRules,
-} from '@switch/shared';
+import { createEndpoint, rotateSecret, type EndpointRules } from '@switch/usecases/webhook-endpoints';
+import { MemoryStore } from '@switch/platform/adapters/memory/store';
+import { PUBLIC_DESTINATIONS_ONLY } from '@switch/platform/runtime/destination';
+import { registerWebhook } from '@switch/usecases/onboarding';
+import { SecretBox } from '@switch/platform/runtime/secret-box';
+import { standardWebhookHeaders } from '@switch/core/webhook-signing';
 
 /**
  * Every secret the switch issues — merchant API and panel (create, rotate), operator CLI/API

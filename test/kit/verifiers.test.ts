@@ -7,7 +7,9 @@ import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import { Webhook } from 'standardwebhooks';
 import { verifyWebhook } from '@switch-pagos/webhooks';
-import { createLogger, newWebhookSecret, registerWebhook } from '@switch/shared';
+import { createLogger } from '@switch/platform/telemetry/logger';
+import { newWebhookSecret } from '@switch/core/webhook-signing';
+import { registerWebhook } from '@switch/usecases/onboarding';
 import { seedDemoMerchant, startEmbeddedSwitch, type EmbeddedSwitch } from '@switch/embedded';
 
 /**

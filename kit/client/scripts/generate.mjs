@@ -10,7 +10,7 @@ const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..');
 const require = createRequire(import.meta.url);
 const { startEmbeddedSwitch } = require(join(root, '../../services/embedded/dist/index.js'));
-const { createLogger } = require(join(root, '../../shared/dist/index.js'));
+const { createLogger } = require(join(root, '../../packages/platform/dist/telemetry/logger.js'));
 
 const sw = await startEmbeddedSwitch({ log: createLogger('client-generate', 'silent'), config: {} });
 try {

@@ -1,4 +1,4 @@
-import { setting, settings } from '@switch/shared';
+import { setting, settings } from '@switch/platform/config/env';
 
 /** The emulator run on its own (`node services/bank-activo/dist/emulator/main.js`). */
 export const ActivoEmulatorSettings = settings(

@@ -1,4 +1,4 @@
-import type { FaultControls } from '@switch/shared';
+import type { FaultControls } from '@switch/connector-kit/emulator';
 import type { Ledger, Order } from './ledger';
 
 /** What a test can make the emulated bank do (in process, or over `/__emulator/…`). */

@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import { centsOf, FaultPlan, readBody, SANDBOX_CUT_CENTS, SANDBOX_SLOW_CENTS, type RunningEmulator } from '@switch/shared';
+import { centsOf, FaultPlan, readBody, SANDBOX_CUT_CENTS, SANDBOX_SLOW_CENTS, type RunningEmulator } from '@switch/connector-kit/emulator';
 import { ActivoBank, isOrderService, SERVICE_OF_PATH, type Fields, type Reply } from './bank';
 import type { Ledger, Order } from './ledger';
 import { controlRoutes, type EmulatorControls } from './controls';

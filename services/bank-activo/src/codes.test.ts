@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { MOTIVOS_RECHAZO, orderOutcome, orderRuleConflicts, statusOutcome } from '@switch/shared';
+import { MOTIVOS_RECHAZO } from '@switch/core/motivos';
+import { orderOutcome, orderRuleConflicts, statusOutcome } from '@switch/connector-kit/outcomes';
 import { ACTIVO_CODES, isAuthFailure, meaningOf, wso2Key } from './codes';
 
 describe('Banco Activo codes', () => {

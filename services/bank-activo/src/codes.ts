@@ -9,7 +9,7 @@ import {
   undetermined,
   type CodeEntry,
   type CodeTable,
-} from '@switch/shared';
+} from '@switch/connector-kit/outcomes';
 
 /**
  * What a code from Banco Activo means to the switch, in the kit's `CodeTable` shape (code → meaning →

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError } from '@switch/shared';
+import { ConfigError } from '@switch/platform/config/env';
 import { loadActivoConfig } from './config';
 
 const load = (env: Record<string, string>) => loadActivoConfig(env);

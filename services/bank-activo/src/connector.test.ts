@@ -1,19 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { estatusOutcome, statusOutcome } from './responses';
 import { randomUUID } from 'node:crypto';
-import {
-  Movimientos,
-  Saldo,
-  validatorFor,
-  type BankOutcome,
-  type CobrarBody,
-  type ExecuteOrder,
-  type Instrumento,
-  type PagarBody,
-  type Rail,
-  type StatusQuery,
-  type TokenBody,
-} from '@switch/shared';
+import { Movimientos, Saldo } from '@switch/core/contracts/bancos';
+import { validatorFor } from '@switch/core/contracts/validation';
+import type { BankOutcome, Rail } from '@switch/core/operation';
+import type { CobrarBody, PagarBody, TokenBody } from '@switch/core/contracts/requests';
+import type { ExecuteOrder, StatusQuery } from '@switch/connector-kit/bank-port';
+import type { Instrumento } from '@switch/core/contracts/instrumento';
 import { startEmulator, type Emulator } from '../emulator';
 import { ActivoConnector } from './connector';
 import type { ActivoConnectorConfig } from './config';

@@ -1,25 +1,10 @@
-import {
-  statementPage,
-  invalidCursor,
-  cursorOffset,
-  CAPABILITIES,
-  saldoRead,
-  defineConnector,
-  type BankConnectorKit,
-  type BankDefinition,
-  type BankOutcome,
-  type ExecuteOrder,
-  type GuardedSend,
-  type KitDeps,
-  type Mode,
-  type Movimiento,
-  type Movimientos,
-  type MovimientosQuery,
-  type ReadOutcome,
-  type Saldo,
-  type SaldoQuery,
-  type StatusQuery,
-} from '@switch/shared';
+import { statementPage, invalidCursor, cursorOffset } from '@switch/connector-kit/statement';
+import { CAPABILITIES, type Mode } from '@switch/core/bancos';
+import { saldoRead, defineConnector, type BankConnectorKit, type BankDefinition } from '@switch/connector-kit/connector';
+import type { BankOutcome } from '@switch/core/operation';
+import type { ExecuteOrder, ReadOutcome, StatusQuery } from '@switch/connector-kit/bank-port';
+import type { GuardedSend, KitDeps } from '@switch/connector-kit/send';
+import type { Movimiento, Movimientos, MovimientosQuery, Saldo, SaldoQuery } from '@switch/core/contracts/bancos';
 import type { ActivoConnectorConfig } from './config';
 import { ActivoTransport } from './protocol';
 import {

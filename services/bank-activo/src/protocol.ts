@@ -1,4 +1,5 @@
-import type { BankHttpResult, GuardedSend } from '@switch/shared';
+import type { BankHttpResult } from '@switch/connector-kit/bank-http';
+import type { GuardedSend } from '@switch/connector-kit/send';
 
 /**
  * Banco Activo's merchant API as it travels: a WSO2 API Manager gateway that authenticates with an

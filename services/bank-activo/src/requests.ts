@@ -1,17 +1,7 @@
-import {
-  amountText,
-  caracasDate,
-  fromDdMmYyyy,
-  parseAmount,
-  phone58,
-  phoneFrom58,
-  toDdMmYyyy,
-  type CobrarBody,
-  type Instrumento,
-  type PagarBody,
-  type StatusQuery,
-  type TokenBody,
-} from '@switch/shared';
+import { amountText, caracasDate, fromDdMmYyyy, parseAmount, phone58, phoneFrom58, toDdMmYyyy } from '@switch/connector-kit/formats';
+import type { CobrarBody, PagarBody, TokenBody } from '@switch/core/contracts/requests';
+import type { Instrumento } from '@switch/core/contracts/instrumento';
+import type { StatusQuery } from '@switch/connector-kit/bank-port';
 
 /**
  * Banco Activo's requests: the bodies of its services, built from the switch's orders (the "transformers" of a

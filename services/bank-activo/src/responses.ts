@@ -1,14 +1,9 @@
-import {
-  bareHttpOrderOutcome,
-  lookup,
-  orderOutcome as kitOrderOutcome,
-  readFailure,
-  type BankHttpResult,
-  type BankOutcome,
-  type MotivoRechazo,
-  type Movimiento,
-  type ReadOutcome,
-} from '@switch/shared';
+import { bareHttpOrderOutcome, lookup, orderOutcome as kitOrderOutcome, readFailure } from '@switch/connector-kit/outcomes';
+import type { BankHttpResult } from '@switch/connector-kit/bank-http';
+import type { BankOutcome } from '@switch/core/operation';
+import type { MotivoRechazo } from '@switch/core/motivos';
+import type { Movimiento } from '@switch/core/contracts/bancos';
+import type { ReadOutcome } from '@switch/connector-kit/bank-port';
 import { ACTIVO_CODES, meaningOf, wso2Key } from './codes';
 import { CODE_OK, readAnswer, type ActivoAnswer } from './protocol';
 import { fechaIso, parseMontoActivo } from './requests';

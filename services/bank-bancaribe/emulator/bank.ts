@@ -1,5 +1,5 @@
 import { randomInt } from 'node:crypto';
-import { centsOf, SANDBOX_CUT_CENTS, SANDBOX_SLOW_CENTS } from '@switch/shared';
+import { centsOf, SANDBOX_CUT_CENTS, SANDBOX_SLOW_CENTS } from '@switch/connector-kit/emulator';
 import { envelope, isRecord, OPERACIONES_SOAP, RUTAS } from '../src/protocol';
 import { CENTAVOS_LIQUIDACION, CENTAVOS_RECHAZO, CENTAVOS_SIN_CONFIRMACION, descripcionDe } from './catalog';
 import { caracas, centsToString, phoneAccount, type BookedOrder, type Ledger, type Settlement } from './ledger';

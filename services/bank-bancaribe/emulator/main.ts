@@ -1,4 +1,5 @@
-import { readSettings, runEmulatorProcess } from '@switch/shared';
+import { readSettings } from '@switch/platform/config/env';
+import { runEmulatorProcess } from '@switch/connector-kit/emulator';
 import { BancaribeEmulatorSettings } from './config';
 import { startEmulator, type Emulator } from './server';
 

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { FaultPlan, readBody, type FaultControls, type RunningEmulator } from '@switch/shared';
+import { FaultPlan, readBody, type FaultControls, type RunningEmulator } from '@switch/connector-kit/emulator';
 import { gatewayFaultBody, parseBasicAuthorization, parseBearer, parseJson, RUTAS, WSO2 } from '../src/protocol';
 import { EmulatedBank, type BankAnswer, type Merchant } from './bank';
 import { Ledger, type BookedOrder, type Settlement } from './ledger';

@@ -1,18 +1,9 @@
-import {
-  BankWorkerSettings,
-  ConfigError,
-  DEFAULT_BREAKER,
-  healthSettings,
-  InfraSettings,
-  MODES,
-  ProcessSettings,
-  readVariables,
-  setting,
-  settings,
-  type BreakerOptions,
-  type EnvSource,
-  type Mode,
-} from '@switch/shared';
+import { BankWorkerSettings } from '@switch/platform/config/bank-worker';
+import { ConfigError, readVariables, setting, settings, type EnvSource } from '@switch/platform/config/env';
+import { DEFAULT_BREAKER, type BreakerOptions } from '@switch/connector-kit/breaker';
+import { healthSettings, ProcessSettings } from '@switch/platform/config/process';
+import { InfraSettings } from '@switch/platform/config/infra';
+import { MODES, type Mode } from '@switch/core/bancos';
 import type { BancaribeConnectorConfig } from './connector';
 
 /**

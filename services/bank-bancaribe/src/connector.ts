@@ -1,26 +1,11 @@
-import {
-  statementPage,
-  invalidCursor,
-  cursorOffset,
-  defineConnector,
-  unsupported,
-  type BankConnectorKit,
-  type BankDefinition,
-  type BankOutcome,
-  type Capability,
-  type ExecuteOrder,
-  type GuardedSend,
-  type KitDeps,
-  type SendOptions,
-  type Mode,
-  type Movimientos,
-  type MovimientosQuery,
-  type OrderAccount,
-  type ReadOutcome,
-  type Saldo,
-  type SaldoQuery,
-  type StatusQuery,
-} from '@switch/shared';
+import { statementPage, invalidCursor, cursorOffset } from '@switch/connector-kit/statement';
+import { defineConnector, type BankConnectorKit, type BankDefinition } from '@switch/connector-kit/connector';
+import { unsupported } from '@switch/connector-kit/outcomes';
+import type { BankOutcome } from '@switch/core/operation';
+import type { Capability, Mode } from '@switch/core/bancos';
+import type { ExecuteOrder, OrderAccount, ReadOutcome, StatusQuery } from '@switch/connector-kit/bank-port';
+import type { GuardedSend, KitDeps, SendOptions } from '@switch/connector-kit/send';
+import type { Movimientos, MovimientosQuery, Saldo, SaldoQuery } from '@switch/core/contracts/bancos';
 import { GatewayTransport, type GatewayCredentials, type GatewaySent } from './protocol';
 import {
   anulacionRequest,

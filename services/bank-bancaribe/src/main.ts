@@ -1,7 +1,7 @@
-import { loadTracingConfig } from '@switch/shared/dist/config/tracing';
-import { startTracing } from '@switch/shared/dist/telemetry/tracing';
+import { loadTracingConfig } from '@switch/platform/config/tracing';
+import { startTracing } from '@switch/platform/telemetry/tracing';
 startTracing('bank-bancaribe', loadTracingConfig()); // first line: modules are instrumented as they load
-import { runConnectorProcess } from '@switch/shared';
+import { runConnectorProcess } from '@switch/platform/runtime/bank-process';
 import { BancaribeProcessSettings, loadBancaribeConfig } from './config';
 import { bancaribeService } from './service';
 

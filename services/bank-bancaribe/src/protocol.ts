@@ -1,4 +1,4 @@
-import type { GuardedSend } from '@switch/shared';
+import type { GuardedSend } from '@switch/connector-kit/send';
 /**
  * Bancaribe's gateway protocol: a WSO2 API Manager in front of services that still answer in the
  * shape of their old SOAP selves. Pure functions, one clock-driven token cache, and the transport

@@ -1,5 +1,9 @@
-import { bareHttpOrderOutcome, orderOutcome as kitOrderOutcome, saldoRead, type CodeEntry } from '@switch/shared';
-import type { BankOutcome, Movimiento, MotivoRechazo, ReadOutcome, Saldo } from '@switch/shared';
+import { bareHttpOrderOutcome, orderOutcome as kitOrderOutcome, type CodeEntry } from '@switch/connector-kit/outcomes';
+import { saldoRead } from '@switch/connector-kit/connector';
+import type { BankOutcome } from '@switch/core/operation';
+import type { Movimiento, Saldo } from '@switch/core/contracts/bancos';
+import type { MotivoRechazo } from '@switch/core/motivos';
+import type { ReadOutcome } from '@switch/connector-kit/bank-port';
 import { classify, ESTATUS_CREDITO, ESTATUS_PAGO, EXITO, SIN_CONFIRMACION } from './codes';
 import { gatewayFault, isRecord, OPERACIONES_SOAP, unwrapEnvelope, type Answer } from './protocol';
 import { fechaIso, parseMonto } from './requests';

@@ -1,4 +1,4 @@
-import type { ConnectorService } from '@switch/shared';
+import type { ConnectorService } from '@switch/connector-kit/service';
 import { describeBancaribeConfig } from './config';
 import { BancaribeConnector, type BancaribeConnectorConfig } from './connector';
 

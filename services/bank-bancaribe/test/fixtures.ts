@@ -1,4 +1,6 @@
-import type { ExecuteOrder, Mode, Rail, StatusQuery } from '@switch/shared';
+import type { ExecuteOrder, StatusQuery } from '@switch/connector-kit/bank-port';
+import type { Mode } from '@switch/core/bancos';
+import type { Rail } from '@switch/core/operation';
 import type { BancaribeConnectorConfig } from '../src/connector';
 import { DEFAULT_MERCHANT, type Emulator } from '../emulator';
 

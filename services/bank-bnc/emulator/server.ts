@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { readBody, type FaultControls, type RunningEmulator } from '@switch/shared';
+import { readBody, type FaultControls, type RunningEmulator } from '@switch/connector-kit/emulator';
 import { extractCode } from '../src/codes';
 import { telefonoBnc, venezuelanDate } from '../src/requests';
 import { decryptValue, field, sealResponse, validationOf } from '../src/protocol';

@@ -1,4 +1,5 @@
-import { MOTIVOS_RECHAZO, orderRuleConflicts } from '@switch/shared';
+import { MOTIVOS_RECHAZO } from '@switch/core/motivos';
+import { orderRuleConflicts } from '@switch/connector-kit/outcomes';
 import { describe, expect, it } from 'vitest';
 import { simfStatus } from './responses';
 import { BNC_CODES, BNC_FAMILY_CODES, classify, extractCode, messageText } from './codes';

@@ -9,8 +9,8 @@ import {
   type CodeEntry,
   type CodeTable,
   type Meaning,
-  type MotivoRechazo,
-} from '@switch/shared';
+} from '@switch/connector-kit/outcomes';
+import type { MotivoRechazo } from '@switch/core/motivos';
 
 /**
  * BNC's answer codes → the switch's outcome (PROTOCOLS §1.5, §5.2), in the kit's `CodeTable` shape:

@@ -1,4 +1,4 @@
-import { ConfigError } from '@switch/shared';
+import { ConfigError } from '@switch/platform/config/env';
 import { describe, expect, it } from 'vitest';
 import { describeBncConfig, loadBncConfig } from './config';
 

@@ -1,15 +1,8 @@
-import {
-  BankWorkerSettings,
-  ConfigError,
-  DEFAULT_BREAKER,
-  healthSettings,
-  InfraSettings,
-  ProcessSettings,
-  readVariables,
-  setting,
-  settings,
-  type EnvSource,
-} from '@switch/shared';
+import { BankWorkerSettings } from '@switch/platform/config/bank-worker';
+import { ConfigError, readVariables, setting, settings, type EnvSource } from '@switch/platform/config/env';
+import { DEFAULT_BREAKER } from '@switch/connector-kit/breaker';
+import { healthSettings, ProcessSettings } from '@switch/platform/config/process';
+import { InfraSettings } from '@switch/platform/config/infra';
 import type { BncConnectorConfig } from './connector';
 
 /**

@@ -1,30 +1,11 @@
-import {
-  addDays,
-  CAPABILITIES,
-  cursorOffset,
-  daysBetween,
-  defineConnector,
-  invalidCursor,
-  saldoRead,
-  statementPage,
-  type BankConnectorKit,
-  FormatError,
-  type Mode,
-  type OrderAccount,
-  type ReadContext,
-  type Movimientos,
-  type MovimientosQuery,
-  type ReadOutcome,
-  type Saldo,
-  type SaldoQuery,
-  type BankDefinition,
-  type BankOutcome,
-  type ExecuteOrder,
-  type GuardedSend,
-  type KitDeps,
-  type SendOptions,
-  type StatusQuery,
-} from '@switch/shared';
+import { addDays, daysBetween, FormatError } from '@switch/connector-kit/formats';
+import { CAPABILITIES, type Mode } from '@switch/core/bancos';
+import { cursorOffset, invalidCursor, statementPage } from '@switch/connector-kit/statement';
+import { defineConnector, saldoRead, type BankConnectorKit, type BankDefinition } from '@switch/connector-kit/connector';
+import type { OrderAccount, ReadContext, ReadOutcome, ExecuteOrder, StatusQuery } from '@switch/connector-kit/bank-port';
+import type { Movimientos, MovimientosQuery, Saldo, SaldoQuery } from '@switch/core/contracts/bancos';
+import type { BankOutcome } from '@switch/core/operation';
+import type { GuardedSend, KitDeps, SendOptions } from '@switch/connector-kit/send';
 import { BncClient, type BncCall } from './protocol';
 import {
   BNC_PATHS,

@@ -1,5 +1,6 @@
 import { createCipheriv, createDecipheriv, createHash, pbkdf2Sync } from 'node:crypto';
-import { caracasDate, type GuardedSend } from '@switch/shared';
+import { caracasDate } from '@switch/connector-kit/formats';
+import type { GuardedSend } from '@switch/connector-kit/send';
 import { classify, extractCode, messageText } from './codes';
 
 /**

@@ -12,8 +12,8 @@ import {
   phone58,
   text,
   toDdMmYyyy,
-  type Instrumento,
-} from '@switch/shared';
+} from '@switch/connector-kit/formats';
+import type { Instrumento } from '@switch/core/contracts/instrumento';
 
 /**
  * BNC's requests: its paths, the inner bodies of each operation, and our API's instrument forms → BNC's (PROTOCOLS §0, §1.4): phones `58` + 10 digits, ids a letter and

@@ -1,4 +1,7 @@
-import { bareHttpOrderOutcome, unsupported, type BankOutcome, type MotivoRechazo, type Movimiento } from '@switch/shared';
+import { bareHttpOrderOutcome, unsupported } from '@switch/connector-kit/outcomes';
+import type { BankOutcome } from '@switch/core/operation';
+import type { MotivoRechazo } from '@switch/core/motivos';
+import type { Movimiento } from '@switch/core/contracts/bancos';
 import { answerRaw, type BncAnswer, type BncCall } from './protocol';
 import { fechaDesdeBnc, FormatError } from './requests';
 import { classify, extractCode, type CodeFamily } from './codes';

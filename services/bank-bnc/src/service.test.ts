@@ -1,16 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import {
-  MemoryBus,
-  MemoryStore,
-  TOPICS,
-  bankRequests,
-  createLogger,
-  type BankRequestMessage,
-  type RouterInboxMessage,
-  SecretBox,
-  startConnectorService,
-  type BankService,
-} from '@switch/shared';
+import { MemoryBus } from '@switch/platform/adapters/memory/bus';
+import { MemoryStore } from '@switch/platform/adapters/memory/store';
+import { TOPICS, bankRequests } from '@switch/core/contracts/topics';
+import { createLogger } from '@switch/platform/telemetry/logger';
+import type { BankRequestMessage, RouterInboxMessage } from '@switch/core/contracts/messages';
+import { SecretBox } from '@switch/platform/runtime/secret-box';
+import { startConnectorService, type BankService } from '@switch/platform/runtime/bank-service';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startEmulator, type Emulator } from '../emulator';
 import { BncConnector } from './connector';

@@ -1,4 +1,4 @@
-import type { ConnectorService } from '@switch/shared';
+import type { ConnectorService } from '@switch/connector-kit/service';
 import { describeBncConfig } from './config';
 import { BncConnector, type BncConnectorConfig } from './connector';
 

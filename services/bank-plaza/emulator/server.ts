@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { readBody, SANDBOX_CUT_CENTS, SANDBOX_SLOW_CENTS, type FaultControls, type RunningEmulator } from '@switch/shared';
+import { readBody, SANDBOX_CUT_CENTS, SANDBOX_SLOW_CENTS, type FaultControls, type RunningEmulator } from '@switch/connector-kit/emulator';
 import { AUTH_HEADERS, RESULT_HEADERS, signatureMatches, type PlazaCredentials } from '../src/protocol';
 import { cents, EmulatedBank, refusal, type Call } from './bank';
 import { Ledger, type Order, type StoredAnswer } from './ledger';

@@ -1,4 +1,14 @@
-import { code, authRefusal, ISO20022_CODES, lookup, notFound, notProcessed, rejects, type CodeEntry, type CodeTable } from '@switch/shared';
+import {
+  code,
+  authRefusal,
+  ISO20022_CODES,
+  lookup,
+  notFound,
+  notProcessed,
+  rejects,
+  type CodeEntry,
+  type CodeTable,
+} from '@switch/connector-kit/outcomes';
 
 /**
  * Every code Banco Plaza may answer with, in the kit's shape (code → meaning → motivo, with its

@@ -1,19 +1,10 @@
-import {
-  BankWorkerSettings,
-  ConfigError,
-  DEFAULT_BREAKER,
-  healthSettings,
-  InfraSettings,
-  MODES,
-  ProcessSettings,
-  readVariables,
-  replicaId,
-  setting,
-  settings,
-  type BreakerOptions,
-  type EnvSource,
-  type Mode,
-} from '@switch/shared';
+import { BankWorkerSettings } from '@switch/platform/config/bank-worker';
+import { ConfigError, readVariables, setting, settings, type EnvSource } from '@switch/platform/config/env';
+import { DEFAULT_BREAKER, type BreakerOptions } from '@switch/connector-kit/breaker';
+import { healthSettings, ProcessSettings } from '@switch/platform/config/process';
+import { InfraSettings } from '@switch/platform/config/infra';
+import { MODES, type Mode } from '@switch/core/bancos';
+import { replicaId } from '@switch/connector-kit/references';
 
 /** What one connector needs to reach Banco Plaza in one mode. */
 export interface PlazaConnectorConfig {

@@ -1,20 +1,14 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { randomUUID } from 'node:crypto';
-import {
-  Movimientos,
-  Saldo,
-  validatorFor,
-  type BankOutcome,
-  type CobrarBody,
-  type ExecuteOrder,
-  type Instrumento,
-  type PagarBody,
-  type Rail,
-  type StatusQuery,
-  type TokenBody,
-} from '@switch/shared';
+import { Movimientos, Saldo } from '@switch/core/contracts/bancos';
+import { validatorFor } from '@switch/core/contracts/validation';
+import type { BankOutcome, Rail } from '@switch/core/operation';
+import type { CobrarBody, PagarBody, TokenBody } from '@switch/core/contracts/requests';
+import type { ExecuteOrder, StatusQuery } from '@switch/connector-kit/bank-port';
+import type { Instrumento } from '@switch/core/contracts/instrumento';
 import { startEmulator, type Emulator } from '../emulator';
-import { ISO20022_CODES, memoryReferenceBook } from '@switch/shared';
+import { ISO20022_CODES } from '@switch/connector-kit/outcomes';
+import { memoryReferenceBook } from '@switch/connector-kit/references';
 import { PLAZA_CODES } from './codes';
 import { BancoPlazaConnector, type BancoPlazaOptions } from './connector';
 

@@ -1,26 +1,13 @@
-import {
-  CAPABILITIES,
-  caracasDate,
-  cursorOffset,
-  defineConnector,
-  invalidCursor,
-  memoryReferenceBook,
-  ReplicaNonce,
-  saldoRead,
-  statementPage,
-  unknownOutcome,
-  unsupported,
-  type BankConnectorKit,
-  type BankDefinition,
-  type BankOutcome,
-  type BreakerOptions,
-  type ExecuteOrder,
-  type GuardedSend,
-  type KitDeps,
-  type OrderAccount,
-  type ReferenceBook,
-  type StatusQuery,
-} from '@switch/shared';
+import { CAPABILITIES } from '@switch/core/bancos';
+import { caracasDate } from '@switch/connector-kit/formats';
+import { cursorOffset, invalidCursor, statementPage } from '@switch/connector-kit/statement';
+import { defineConnector, saldoRead, type BankConnectorKit, type BankDefinition } from '@switch/connector-kit/connector';
+import { memoryReferenceBook, ReplicaNonce, type ReferenceBook } from '@switch/connector-kit/references';
+import { unknownOutcome, unsupported } from '@switch/connector-kit/outcomes';
+import type { BankOutcome } from '@switch/core/operation';
+import type { BreakerOptions } from '@switch/connector-kit/breaker';
+import type { ExecuteOrder, OrderAccount, StatusQuery } from '@switch/connector-kit/bank-port';
+import type { GuardedSend, KitDeps } from '@switch/connector-kit/send';
 import { PlazaTransport, type PlazaRequest } from './protocol';
 import * as plaza from './requests';
 import { accountData, field, orderOutcome, readFailure, readStatement, statusOutcome, type Success } from './responses';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ReplicaNonce } from '@switch/shared';
+import { ReplicaNonce } from '@switch/connector-kit/references';
 import { authHeaders, parseBody, plazaJson, readResult, sign, signatureMatches } from './protocol';
 
 describe('Banco Plaza signature (PROTOCOLS §2.2)', () => {

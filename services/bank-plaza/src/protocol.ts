@@ -1,5 +1,7 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { parseBody, type GuardedSend, type ReplicaNonce, type Sent } from '@switch/shared';
+import { parseBody } from '@switch/connector-kit/formats';
+import type { GuardedSend, Sent } from '@switch/connector-kit/send';
+import type { ReplicaNonce } from '@switch/connector-kit/references';
 
 /**
  * Banco Plaza's envelope (PROTOCOLS §2.2, §2.3): three request headers authenticate every call and

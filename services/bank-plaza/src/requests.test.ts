@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
-import { amount2, decimalReference, FormatError, memoryReferenceBook, phone11 } from '@switch/shared';
+import { amount2, FormatError, phone11 } from '@switch/connector-kit/formats';
+import { decimalReference, memoryReferenceBook } from '@switch/connector-kit/references';
 import { phone10, plazaId, REFERENCIA_DIGITS, referenciaFor, referenciaOf, text35 } from './requests';
 
 const _phoneFrom10 = (t: string) => `0${t}`;

@@ -1,18 +1,7 @@
-import {
-  account20,
-  amount2,
-  bankCode4,
-  decimalReference,
-  FormatError,
-  phone11,
-  text,
-  type CobrarBody,
-  type ExecuteOrder,
-  type PagarBody,
-  type ReferenceBook,
-  type StatusQuery,
-  type TokenBody,
-} from '@switch/shared';
+import { account20, amount2, bankCode4, FormatError, phone11, text } from '@switch/connector-kit/formats';
+import { decimalReference, type ReferenceBook } from '@switch/connector-kit/references';
+import type { CobrarBody, PagarBody, TokenBody } from '@switch/core/contracts/requests';
+import type { ExecuteOrder, StatusQuery } from '@switch/connector-kit/bank-port';
 import type { PlazaRequest } from './protocol';
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { caracasDate as venezuelanDate, FormatError } from '@switch/shared';
+import { caracasDate as venezuelanDate, FormatError } from '@switch/connector-kit/formats';
 import { fechaFromPlaza, fechaToPlaza, horaFromPlaza, montoFromPlaza, naturalezaFromPlaza } from './responses';
 
 describe('statement conversions', () => {

@@ -1,4 +1,7 @@
-import { field, FormatError, parseAmount, type BankOutcome, type Movimiento, type StatusQuery } from '@switch/shared';
+import { field, FormatError, parseAmount } from '@switch/connector-kit/formats';
+import type { BankOutcome } from '@switch/core/operation';
+import type { Movimiento } from '@switch/core/contracts/bancos';
+import type { StatusQuery } from '@switch/connector-kit/bank-port';
 import {
   bareHttpOrderOutcome,
   orderOutcome as kitOrderOutcome,
@@ -6,7 +9,7 @@ import {
   statusOutcome as kitStatusOutcome,
   unknownOutcome,
   type ReadFailure,
-} from '@switch/shared';
+} from '@switch/connector-kit/outcomes';
 import { classify, CODIGO_EXITO, type Classified } from './codes';
 import type { PlazaAnswer } from './protocol';
 

@@ -1,4 +1,4 @@
-import type { ConnectorService } from '@switch/shared';
+import type { ConnectorService } from '@switch/connector-kit/service';
 import type { PlazaConnectorConfig } from './config';
 import { BancoPlazaConnector } from './connector';
 

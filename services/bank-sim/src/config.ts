@@ -1,4 +1,7 @@
-import { BankWorkerSettings, healthSettings, InfraSettings, ProcessSettings, setting, settings } from '@switch/shared';
+import { BankWorkerSettings } from '@switch/platform/config/bank-worker';
+import { healthSettings, ProcessSettings } from '@switch/platform/config/process';
+import { InfraSettings } from '@switch/platform/config/infra';
+import { setting, settings } from '@switch/platform/config/env';
 
 /** The simulated bank process. */
 export const BankSimServiceSettings = settings({

@@ -1,22 +1,9 @@
 import { existsSync, openSync, readFileSync, writeSync } from 'node:fs';
-import {
-  CAPABILITIES,
-  cursorOffset,
-  invalidCursor,
-  statementPage,
-  type BankConnector,
-  type BankOutcome,
-  type ExecuteOrder,
-  type Mode,
-  type Movimiento,
-  type Movimientos,
-  type MovimientosQuery,
-  type ReadContext,
-  type ReadOutcome,
-  type Saldo,
-  type SaldoQuery,
-  type StatusQuery,
-} from '@switch/shared';
+import { CAPABILITIES, type Mode } from '@switch/core/bancos';
+import { cursorOffset, invalidCursor, statementPage } from '@switch/connector-kit/statement';
+import type { BankConnector, ExecuteOrder, ReadContext, ReadOutcome, StatusQuery } from '@switch/connector-kit/bank-port';
+import type { BankOutcome } from '@switch/core/operation';
+import type { Movimiento, Movimientos, MovimientosQuery, Saldo, SaldoQuery } from '@switch/core/contracts/bancos';
 
 /** Every simulated account opens with this balance, so statements and balances are deterministic. */
 export const OPENING_BALANCE = 1_000_000;

@@ -1,7 +1,7 @@
-import { loadTracingConfig } from '@switch/shared/dist/config/tracing';
-import { startTracing } from '@switch/shared/dist/telemetry/tracing';
+import { loadTracingConfig } from '@switch/platform/config/tracing';
+import { startTracing } from '@switch/platform/telemetry/tracing';
 startTracing('bank-sim', loadTracingConfig()); // first line: modules are instrumented as they load
-import { runBankProcess } from '@switch/shared';
+import { runBankProcess } from '@switch/platform/runtime/bank-process';
 import { BankSimServiceSettings } from './config';
 import { SimulatedBank } from './connector';
 import { startSimulatedBank } from './service';

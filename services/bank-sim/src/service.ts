@@ -1,12 +1,7 @@
-import {
-  startBankWorker,
-  type Bus,
-  type Logger,
-  type Sealer,
-  type BankWorkerFaults,
-  type BankWorkerStore,
-  type Subscription,
-} from '@switch/shared';
+import { startBankWorker, type BankWorkerFaults, type BankWorkerStore } from '@switch/platform/runtime/bank-worker';
+import type { Bus, Subscription } from '@switch/platform/ports/bus';
+import type { Logger } from '@switch/platform/telemetry/logger';
+import type { Sealer } from '@switch/platform/runtime/secret-box';
 import { SimulatedBank } from './connector';
 
 /** Serves `bnc` orders of test mode; live `bnc` orders are left to the real BNC connector's group. */

@@ -1,21 +1,12 @@
-import {
-  MODES,
-  readSettings,
-  routingTable,
-  RoutingSettings,
-  setting,
-  settings,
-  startConnectorService,
-  type BancoId,
-  type BankService,
-  type Bus,
-  type EnvSource,
-  type Logger,
-  type Mode,
-  type RoutingTable,
-  type Sealer,
-  type Store,
-} from '@switch/shared';
+import { MODES, type BancoId, type Mode } from '@switch/core/bancos';
+import { readSettings, setting, settings, type EnvSource } from '@switch/platform/config/env';
+import { routingTable, RoutingSettings } from '@switch/platform/config/routing';
+import { startConnectorService, type BankService } from '@switch/platform/runtime/bank-service';
+import type { Bus } from '@switch/platform/ports/bus';
+import type { Logger } from '@switch/platform/telemetry/logger';
+import type { RoutingTable } from '@switch/core/routing';
+import type { Sealer } from '@switch/platform/runtime/secret-box';
+import type { Store } from '@switch/platform/ports/store';
 import { loadPlazaConfig, plazaService, type BancoPlazaConnector } from '@switch/bank-plaza';
 import { bancaribeService, loadBancaribeConfig, type BancaribeConnector } from '@switch/bank-bancaribe';
 import { activoService, loadActivoConfig, type ActivoConnector } from '@switch/bank-activo';

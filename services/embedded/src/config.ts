@@ -1,4 +1,5 @@
-import { portSetting, setting, settings } from '@switch/shared';
+import { portSetting } from '@switch/platform/config/ports';
+import { setting, settings } from '@switch/platform/config/env';
 
 /** What `npm start` itself reads; every service inside reads its own configuration from the same snapshot. */
 export const EmbeddedMainSettings = settings(

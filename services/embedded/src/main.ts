@@ -1,12 +1,14 @@
-import { loadTracingConfig } from '@switch/shared/dist/config/tracing';
-import { startTracing } from '@switch/shared/dist/telemetry/tracing';
+import { loadTracingConfig } from '@switch/platform/config/tracing';
+import { startTracing } from '@switch/platform/telemetry/tracing';
 // First line, as in every service's main: modules are instrumented as they load. Honours the same
 // OTEL_* variables (off unless an exporter is asked for); the one process is the service `switch`.
 startTracing('switch', loadTracingConfig());
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import { createInvite, createLogger, environmentSnapshot, readSettings } from '@switch/shared';
+import { createInvite } from '@switch/usecases/panel-access';
+import { createLogger } from '@switch/platform/telemetry/logger';
+import { environmentSnapshot, readSettings } from '@switch/platform/config/env';
 import { EmbeddedMainSettings } from './config';
 import { startEmbeddedSwitch } from './switch';
 import { seedDemoMerchant } from './seed';

@@ -1,4 +1,5 @@
-import { createMerchant, issueKey, type Store } from '@switch/shared';
+import { createMerchant, issueKey } from '@switch/usecases/onboarding';
+import type { Store } from '@switch/platform/ports/store';
 
 /** A ready merchant for a first curl: `demo` with one test key. */
 export async function seedDemoMerchant(store: Store, merchantId = 'demo'): Promise<{ merchantId: string; switchKey: string }> {

@@ -1,27 +1,18 @@
-import {
-  corePolicy,
-  CorePolicySettings,
-  DestinationSettings,
-  destinationPolicy,
-  environmentSnapshot,
-  instanceId,
-  InstanceSettings,
-  readSettings,
-  settings,
-  riskPolicy,
-  RiskSettings,
-  SANDBOX_BANKS,
-  SecretsSettings,
-  secretBox,
-  type SecretBox,
-  type CorePolicy,
-  MemoryBus,
-  MemoryStore,
-  type EnvSource,
-  type Logger,
-  type RoutingTable,
-  type Store,
-} from '@switch/shared';
+import { corePolicy, CorePolicySettings } from '@switch/platform/config/core-policy';
+import { DestinationSettings } from '@switch/platform/config/webhooks';
+import { destinationPolicy } from '@switch/platform/runtime/destination';
+import { environmentSnapshot, readSettings, settings, type EnvSource } from '@switch/platform/config/env';
+import { instanceId, InstanceSettings } from '@switch/platform/config/instance';
+import { riskPolicy, RiskSettings } from '@switch/platform/config/risk';
+import { SANDBOX_BANKS } from '@switch/core/sandbox';
+import { SecretsSettings } from '@switch/platform/config/infra';
+import { secretBox, type SecretBox } from '@switch/platform/runtime/secret-box';
+import type { CorePolicy } from '@switch/core/transaction-core';
+import { MemoryBus } from '@switch/platform/adapters/memory/bus';
+import { MemoryStore } from '@switch/platform/adapters/memory/store';
+import type { Logger } from '@switch/platform/telemetry/logger';
+import type { RoutingTable } from '@switch/core/routing';
+import type { Store } from '@switch/platform/ports/store';
 import { buildGateway, loadGatewayConfig, type Gateway, type GatewayConfig } from '@switch/gateway';
 import { PanelSettings } from '@switch/panel';
 import { startRouter } from '@switch/router';

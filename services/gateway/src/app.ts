@@ -2,20 +2,16 @@ import { randomUUID } from 'node:crypto';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import {
-  addMoneyKeywords,
-  announcingChanges,
-  HTTP_API_SCHEMAS,
-  checkReady,
-  metrics,
-  READY_TIMEOUT_MS,
-  registry,
-  type AccountReads,
-  type Bus,
-  type Logger,
-  type RoutingTable,
-  type SecretBox,
-} from '@switch/shared';
+import { addMoneyKeywords } from '@switch/core/contracts/monto';
+import { announcingChanges } from '@switch/platform/runtime/merchant-changes';
+import { HTTP_API_SCHEMAS } from '@switch/core/contracts/api';
+import { checkReady, READY_TIMEOUT_MS } from '@switch/platform/runtime/readiness';
+import { metrics, registry } from '@switch/platform/telemetry/metrics';
+import type { AccountReads } from '@switch/platform/runtime/account-reads';
+import type { Bus } from '@switch/platform/ports/bus';
+import type { Logger } from '@switch/platform/telemetry/logger';
+import type { RoutingTable } from '@switch/core/routing';
+import type { SecretBox } from '@switch/platform/runtime/secret-box';
 import type { GatewayStore } from './ports';
 import { adminGuard, installAuth } from './auth';
 import { KeyCache } from './key-cache';
@@ -112,7 +108,7 @@ export async function buildGateway(given: GatewayDeps): Promise<Gateway> {
     ajv: {
       // Money must be exact JSON: "100" is not a number. Every bad field is reported, not only the first.
       customOptions: { coerceTypes: false, allErrors: true, useDefaults: true, removeAdditional: false, multipleOfPrecision: 8 },
-      // Amounts: at most 2 decimals, checked exactly (see shared/src/contracts/monto.ts).
+      // Amounts: at most 2 decimals, checked exactly (see packages/core/src/contracts/monto.ts).
       plugins: [addMoneyKeywords],
     },
   });
@@ -148,7 +144,7 @@ export async function buildGateway(given: GatewayDeps): Promise<Gateway> {
     }
   });
 
-  // The contracts' named schemas (shared/src/contracts/api.ts), in their HTTP form, become the document's components.
+  // The contracts' named schemas (packages/core/src/contracts/api.ts), in their HTTP form, become the document's components.
   for (const [name, schema] of Object.entries(HTTP_API_SCHEMAS)) app.addSchema({ ...schema, $id: name });
   await app.register(swagger, {
     openapi: openApiDocument(),

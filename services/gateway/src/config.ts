@@ -1,24 +1,13 @@
 import type { Static } from '@sinclair/typebox';
-import {
-  ConfigError,
-  DestinationSettings,
-  destinationPolicy,
-  InfraSettings,
-  InstanceSettings,
-  instanceId,
-  KafkaSettings,
-  portSetting,
-  ProcessSettings,
-  readSettings,
-  RotationSettings,
-  RoutingSettings,
-  SANDBOX_BANKS,
-  setting,
-  settings,
-  type DestinationPolicy,
-  type EnvSource,
-  type SandboxBank,
-} from '@switch/shared';
+import { ConfigError, readSettings, setting, settings, type EnvSource } from '@switch/platform/config/env';
+import { DestinationSettings, RotationSettings } from '@switch/platform/config/webhooks';
+import { destinationPolicy, type DestinationPolicy } from '@switch/platform/runtime/destination';
+import { InfraSettings, KafkaSettings } from '@switch/platform/config/infra';
+import { InstanceSettings, instanceId } from '@switch/platform/config/instance';
+import { portSetting } from '@switch/platform/config/ports';
+import { ProcessSettings } from '@switch/platform/config/process';
+import { RoutingSettings } from '@switch/platform/config/routing';
+import { SANDBOX_BANKS, type SandboxBank } from '@switch/core/sandbox';
 
 export interface GatewayConfig {
   host: string;

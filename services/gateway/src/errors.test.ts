@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ConsultarBody, PagarBody, validatorFor } from '@switch/shared';
+import { ConsultarBody, PagarBody } from '@switch/core/contracts/requests';
+import { validatorFor } from '@switch/core/contracts/validation';
 import { validationDetail } from './errors';
 
 const valid = {

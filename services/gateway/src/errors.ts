@@ -1,7 +1,11 @@
 import type { Socket } from 'node:net';
 import { STATUS_CODES } from 'node:http';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { errorStatus, HTTP_TEXT_PATTERNS, NONBLANK_TEXT_PATTERN, SchemaViolation, TEXT_RULE, UUID_PATTERN } from '@switch/shared';
+import { errorStatus } from '@switch/core/contracts/errors';
+import { HTTP_TEXT_PATTERNS } from '@switch/core/contracts/api';
+import { NONBLANK_TEXT_PATTERN, TEXT_RULE } from '@switch/core/contracts/text';
+import { SchemaViolation } from '@switch/platform/ports/bus';
+import { UUID_PATTERN } from '@switch/core/contracts/requests';
 import { errorBody, HttpProblem, sendError } from './problem';
 import { bodyUnread } from './throttle';
 

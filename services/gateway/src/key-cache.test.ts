@@ -1,5 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
-import { createMerchant, issueKey, MemoryBus, MemoryStore } from '@switch/shared';
+import { createMerchant, issueKey } from '@switch/usecases/onboarding';
+import { MemoryBus } from '@switch/platform/adapters/memory/bus';
+import { MemoryStore } from '@switch/platform/adapters/memory/store';
 import { announceKeyChange, KeyCache } from './key-cache';
 
 async function setup() {

@@ -1,5 +1,9 @@
 import { timingSafeEqual } from 'node:crypto';
-import { announceMerchantChange, hashSecret, parseSwitchKey, TOPICS, type Bus, type Mode, type Subscription } from '@switch/shared';
+import { announceMerchantChange } from '@switch/platform/runtime/merchant-changes';
+import { hashSecret, parseSwitchKey } from '@switch/usecases/onboarding';
+import { TOPICS } from '@switch/core/contracts/topics';
+import type { Bus, Subscription } from '@switch/platform/ports/bus';
+import type { Mode } from '@switch/core/bancos';
 import type { GatewayStore } from './ports';
 
 const MAX_ENTRIES = 50_000;

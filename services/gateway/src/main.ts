@@ -1,7 +1,10 @@
-import { loadTracingConfig } from '@switch/shared/dist/config/tracing';
-import { startTracing } from '@switch/shared/dist/telemetry/tracing';
+import { loadTracingConfig } from '@switch/platform/config/tracing';
+import { startTracing } from '@switch/platform/telemetry/tracing';
 startTracing('gateway', loadTracingConfig()); // first line: modules are instrumented as they load
-import { connectAdapters, createLogger, infraConfig, onShutdown, readSettings, routingTable } from '@switch/shared';
+import { connectAdapters, infraConfig, onShutdown } from '@switch/platform/runtime/service';
+import { createLogger } from '@switch/platform/telemetry/logger';
+import { readSettings } from '@switch/platform/config/env';
+import { routingTable } from '@switch/platform/config/routing';
 import { buildGateway } from './app';
 import { GatewayServiceSettings, gatewayConfig } from './config';
 

@@ -1,11 +1,13 @@
-import { API_SCHEMAS, errorCatalogueMarkdown, WEBHOOK_EVENTS } from '@switch/shared';
+import { API_SCHEMAS } from '@switch/core/contracts/api';
+import { errorCatalogueMarkdown } from '@switch/core/contracts/errors';
+import { WEBHOOK_EVENTS } from '@switch/core/contracts/webhook';
 import { SwitchKeySecurity } from './routes/operations';
 import { OPERATION_EXAMPLES, type OperationExamples } from './examples';
 import { REPLAYED_HEADER } from './mcp/rest';
 
 export const API_TITLE = 'Switch de pagos API';
 
-/** The OpenAPI document's frame; paths come from the routes' TypeBox schemas, named schemas from shared/src/contracts/api.ts. */
+/** The OpenAPI document's frame; paths come from the routes' TypeBox schemas, named schemas from packages/core/src/contracts/api.ts. */
 export function openApiDocument() {
   return {
     openapi: '3.1.0',
@@ -40,7 +42,7 @@ export function openApiDocument() {
   };
 }
 
-/** JSON-Schema keyword of the exact decimals check (shared/src/contracts/monto.ts). */
+/** JSON-Schema keyword of the exact decimals check (packages/core/src/contracts/monto.ts). */
 const MAX_DECIMALS = 'x-max-decimals';
 
 type Json = Record<string, unknown>;

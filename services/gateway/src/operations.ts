@@ -1,29 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import { Value } from '@sinclair/typebox/value';
-import {
-  clonePlain,
-  fingerprint,
-  idempotencyScope,
-  isReconcilable,
-  SchemaViolation,
-  settledForReply,
-  toResultado,
-  tokenMismatch,
-  TOPICS,
-  CobrarBody,
-  PagarBody,
-  ReversoBody,
-  TokenBody,
-  type Bus,
-  type CobrarBody as CobrarRequest,
-  type OperationRequest,
-  type Resultado,
-  type ReversalClaim,
-  type RouterInboxMessage,
-  type SecretBox,
-  type Transaction,
-  type TransactionEventMessage,
-} from '@switch/shared';
+import { clonePlain } from '@switch/core/clone';
+import { fingerprint, idempotencyScope, tokenMismatch } from '@switch/core/idempotency';
+import { isReconcilable } from '@switch/core/transaction-core';
+import { SchemaViolation, type Bus } from '@switch/platform/ports/bus';
+import { settledForReply, type OperationRequest, type Transaction } from '@switch/core/operation';
+import { toResultado } from '@switch/core/resultado';
+import { TOPICS } from '@switch/core/contracts/topics';
+import { CobrarBody, PagarBody, ReversoBody, TokenBody, type CobrarBody as CobrarRequest } from '@switch/core/contracts/requests';
+import type { Resultado } from '@switch/core/contracts/resultado';
+import type { ReversalClaim } from '@switch/platform/ports/store';
+import type { RouterInboxMessage, TransactionEventMessage } from '@switch/core/contracts/messages';
+import type { SecretBox } from '@switch/platform/runtime/secret-box';
 import type { GatewayStore } from './ports';
 import type { Caller } from './key-cache';
 import { DependencyDown } from './errors';

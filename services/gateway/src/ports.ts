@@ -1,4 +1,9 @@
-import type { Claims, Counters, DeliveryQueue, MerchantDirectory, PanelAccess, TransactionReads } from '@switch/shared';
+import type { Claims } from '@switch/platform/ports/claims';
+import type { Counters } from '@switch/platform/ports/counters';
+import type { DeliveryQueue } from '@switch/platform/ports/delivery-queue';
+import type { MerchantDirectory } from '@switch/platform/ports/merchant-directory';
+import type { PanelAccess } from '@switch/platform/ports/panel-access';
+import type { TransactionReads } from '@switch/platform/ports/transaction-reads';
 
 /**
  * The ports the gateway is handed: the merchant directory (keys, endpoints, accounts), the claims that

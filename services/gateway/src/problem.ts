@@ -1,8 +1,8 @@
 import type { FastifyReply } from 'fastify';
-import { type ErrorBody, type ErrorCode, type ErrorExtras, errorStatus } from '@switch/shared';
+import { type ErrorBody, type ErrorCode, type ErrorExtras, errorStatus } from '@switch/core/contracts/errors';
 
 /**
- * The only ways the gateway answers an error: a code of the catalogue (shared/src/contracts/errors.ts),
+ * The only ways the gateway answers an error: a code of the catalogue (packages/core/src/contracts/errors.ts),
  * whose status comes with it, in the house body. A code outside the catalogue does not compile.
  */
 

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { CAPABILITIES, createLogger, MemoryBus, MemoryStore, type Bus, type RoutingTable, SecretBox } from '@switch/shared';
+import { CAPABILITIES } from '@switch/core/bancos';
+import { createLogger } from '@switch/platform/telemetry/logger';
+import { MemoryBus } from '@switch/platform/adapters/memory/bus';
+import { MemoryStore } from '@switch/platform/adapters/memory/store';
+import type { Bus } from '@switch/platform/ports/bus';
+import type { RoutingTable } from '@switch/core/routing';
+import { SecretBox } from '@switch/platform/runtime/secret-box';
 import { buildGateway } from './app';
 import { loadGatewayConfig } from './config';
 

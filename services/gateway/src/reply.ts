@@ -1,4 +1,7 @@
-import { BankReadClient, TOPICS, type Bus, type Subscription, type TransactionEventMessage } from '@switch/shared';
+import { BankReadClient } from '@switch/platform/runtime/account-reads';
+import { TOPICS } from '@switch/core/contracts/topics';
+import type { Bus, Subscription } from '@switch/platform/ports/bus';
+import type { TransactionEventMessage } from '@switch/core/contracts/messages';
 
 type EventPredicate = (event: TransactionEventMessage) => boolean;
 

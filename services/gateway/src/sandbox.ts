@@ -1,4 +1,6 @@
-import type { DeliveryView, EndpointView, Resultado, TransaccionDetalle } from '@switch/shared';
+import type { DeliveryView, EndpointView } from '@switch/core/contracts/webhook-endpoints';
+import type { Resultado } from '@switch/core/contracts/resultado';
+import type { TransaccionDetalle } from '@switch/core/contracts/transacciones';
 
 /**
  * Documented test-mode operations every test key can query (`/consultar`) and reverse (`/reverso`),

@@ -1,4 +1,4 @@
-import { parseSwitchKey } from '@switch/shared';
+import { parseSwitchKey } from '@switch/usecases/onboarding';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { VerifiedKey } from './key-cache';
 import { sendError } from './problem';

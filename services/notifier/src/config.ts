@@ -1,4 +1,7 @@
-import { healthSettings, InfraSettings, InstanceSettings, ProcessSettings, settings } from '@switch/shared';
+import { healthSettings, ProcessSettings } from '@switch/platform/config/process';
+import { InfraSettings } from '@switch/platform/config/infra';
+import { InstanceSettings } from '@switch/platform/config/instance';
+import { settings } from '@switch/platform/config/env';
 import { NotifierConfigSettings } from './service';
 
 /** The notifier process. */

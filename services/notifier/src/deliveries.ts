@@ -1,13 +1,10 @@
 import { context, propagation } from '@opentelemetry/api';
 import { EndpointBook } from './endpoints';
-import {
-  webhookEventOf,
-  type DeliveryQueue,
-  type MerchantDirectory,
-  type TransactionEventMessage,
-  type WebhookBody,
-  type WebhookDelivery,
-} from '@switch/shared';
+import { webhookEventOf, type WebhookBody } from '@switch/core/contracts/webhook';
+import type { DeliveryQueue } from '@switch/platform/ports/delivery-queue';
+import type { MerchantDirectory } from '@switch/platform/ports/merchant-directory';
+import type { TransactionEventMessage } from '@switch/core/contracts/messages';
+import type { WebhookDelivery } from '@switch/platform/ports/store';
 
 /**
  * Turns an announced state change into one delivery per endpoint of that merchant and mode that

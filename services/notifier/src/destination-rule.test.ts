@@ -1,21 +1,21 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { createLogger } from '@switch/platform/telemetry/logger';
+import { DestinationSettings } from '@switch/platform/config/webhooks';
 import {
-  createLogger,
-  DestinationSettings,
   destinationPolicy,
-  MemoryStore,
   refusedAddress,
   refusedDestination,
-  readSettings,
-  registerWebhook,
-  SecretBox,
   SWITCH_DEFAULT_PORTS,
   type DestinationPolicy,
-  type Mode,
   type Resolver,
-} from '@switch/shared';
+} from '@switch/platform/runtime/destination';
+import { MemoryStore } from '@switch/platform/adapters/memory/store';
+import { readSettings } from '@switch/platform/config/env';
+import { registerWebhook } from '@switch/usecases/onboarding';
+import { SecretBox } from '@switch/platform/runtime/secret-box';
+import type { Mode } from '@switch/core/bancos';
 import { settledPayout } from '../test/events';
 import { planDeliveries } from './deliveries';
 import { Dispatcher, type DispatcherConfig } from './dispatcher';

@@ -1,7 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createLogger, guardedLookup, MemoryStore, registerWebhook, SecretBox, type Resolver } from '@switch/shared';
+import { createLogger } from '@switch/platform/telemetry/logger';
+import { guardedLookup, type Resolver } from '@switch/platform/runtime/destination';
+import { MemoryStore } from '@switch/platform/adapters/memory/store';
+import { registerWebhook } from '@switch/usecases/onboarding';
+import { SecretBox } from '@switch/platform/runtime/secret-box';
 import { settledPayout } from '../test/events';
 import { planDeliveries } from './deliveries';
 import { isInternalAddress, refusedDestination } from './destination';

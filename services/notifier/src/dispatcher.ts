@@ -1,22 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { EndpointBook } from './endpoints';
 import { context, propagation, ROOT_CONTEXT } from '@opentelemetry/api';
-import {
-  EVENT_HEADER,
-  metrics,
-  SIGNATURE_HEADER,
-  signingSecrets,
-  signWebhook,
-  standardWebhookHeaders,
-  laneKey,
-  type DeliveryLane,
-  type Logger,
-  type Mode,
-  type Sealer,
-  type DeliveryQueue,
-  type MerchantDirectory,
-  type WebhookDelivery,
-} from '@switch/shared';
+import { EVENT_HEADER, SIGNATURE_HEADER, signWebhook, standardWebhookHeaders } from '@switch/core/webhook-signing';
+import { metrics } from '@switch/platform/telemetry/metrics';
+import { signingSecrets } from '@switch/usecases/webhook-endpoints';
+import { laneKey, type DeliveryLane, type WebhookDelivery } from '@switch/platform/ports/store';
+import type { Logger } from '@switch/platform/telemetry/logger';
+import type { Mode } from '@switch/core/bancos';
+import type { Sealer } from '@switch/platform/runtime/secret-box';
+import type { DeliveryQueue } from '@switch/platform/ports/delivery-queue';
+import type { MerchantDirectory } from '@switch/platform/ports/merchant-directory';
 import { nextAttemptAt } from './schedule';
 import {
   attemptErrorCategory,
@@ -26,7 +19,7 @@ import {
   SWITCH_DEFAULT_PORTS,
   type DestinationPolicy,
   type Resolver,
-} from '@switch/shared';
+} from '@switch/platform/runtime/destination';
 
 export interface DispatcherConfig {
   schedule: readonly number[];

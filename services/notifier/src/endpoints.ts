@@ -1,12 +1,9 @@
-import {
-  instanceId as hostInstanceId,
-  TOPICS,
-  type Bus,
-  type MerchantDirectory,
-  type Mode,
-  type Subscription,
-  type WebhookEndpoint,
-} from '@switch/shared';
+import { instanceId as hostInstanceId } from '@switch/platform/config/instance';
+import { TOPICS } from '@switch/core/contracts/topics';
+import type { Bus, Subscription } from '@switch/platform/ports/bus';
+import type { MerchantDirectory } from '@switch/platform/ports/merchant-directory';
+import type { Mode } from '@switch/core/bancos';
+import type { WebhookEndpoint } from '@switch/platform/ports/store';
 
 /**
  * A merchant's webhook endpoints per mode, remembered for `ttlMs` so that planning and attempting

@@ -1,7 +1,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { createLogger, MemoryBus, MemoryStore, registerWebhook, SecretBox, TOPICS } from '@switch/shared';
+import { createLogger } from '@switch/platform/telemetry/logger';
+import { MemoryBus } from '@switch/platform/adapters/memory/bus';
+import { MemoryStore } from '@switch/platform/adapters/memory/store';
+import { registerWebhook } from '@switch/usecases/onboarding';
+import { SecretBox } from '@switch/platform/runtime/secret-box';
+import { TOPICS } from '@switch/core/contracts/topics';
 import { settledPayout } from '../test/events';
 import { planDeliveries } from './deliveries';
 import { Dispatcher } from './dispatcher';

@@ -1,7 +1,10 @@
-import { loadTracingConfig } from '@switch/shared/dist/config/tracing';
-import { startTracing } from '@switch/shared/dist/telemetry/tracing';
+import { loadTracingConfig } from '@switch/platform/config/tracing';
+import { startTracing } from '@switch/platform/telemetry/tracing';
 startTracing('notifier', loadTracingConfig()); // first line: modules are instrumented as they load
-import { connectAdapters, createLogger, infraConfig, instanceId, onShutdown, readSettings, startHealthServer } from '@switch/shared';
+import { connectAdapters, infraConfig, onShutdown, startHealthServer } from '@switch/platform/runtime/service';
+import { createLogger } from '@switch/platform/telemetry/logger';
+import { instanceId } from '@switch/platform/config/instance';
+import { readSettings } from '@switch/platform/config/env';
 import { NotifierServiceSettings } from './config';
 import { notifierConfig, startNotifier } from './service';
 

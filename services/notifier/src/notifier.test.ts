@@ -1,19 +1,15 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import {
-  announceMerchantChange,
-  createLogger,
-  MemoryBus,
-  MemoryStore,
-  registerWebhook,
-  TOPICS,
-  TRANSACTION_WEBHOOK_HEADER,
-  transactionEventHeaders,
-  verifyWebhook,
-  type TransactionEventMessage,
-  SecretBox,
-} from '@switch/shared';
+import { announceMerchantChange } from '@switch/platform/runtime/merchant-changes';
+import { createLogger } from '@switch/platform/telemetry/logger';
+import { MemoryBus } from '@switch/platform/adapters/memory/bus';
+import { MemoryStore } from '@switch/platform/adapters/memory/store';
+import { registerWebhook } from '@switch/usecases/onboarding';
+import { TOPICS, TRANSACTION_WEBHOOK_HEADER, transactionEventHeaders } from '@switch/core/contracts/topics';
+import { verifyWebhook } from '@switch/core/webhook-signing';
+import type { TransactionEventMessage } from '@switch/core/contracts/messages';
+import { SecretBox } from '@switch/platform/runtime/secret-box';
 import { startNotifier, type NotifierConfig } from './service';
 import { Dispatcher } from './dispatcher';
 import { planDeliveries } from './deliveries';

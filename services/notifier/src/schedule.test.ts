@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SecretBox } from '@switch/shared';
+import { SecretBox } from '@switch/platform/runtime/secret-box';
 import { nextAttemptAt, SPEC_SCHEDULE_MS } from './schedule';
 import { loadNotifierConfig } from './service';
 

@@ -1,24 +1,15 @@
 import type { Static } from '@sinclair/typebox';
-import {
-  ConfigError,
-  DestinationSettings,
-  destinationPolicy,
-  readSettings,
-  setting,
-  settings,
-  type EnvSource,
-  measured,
-  metrics,
-  TOPICS,
-  TRANSACTION_WEBHOOK_HEADER,
-  WEBHOOK_EVENTS,
-  type Bus,
-  type Logger,
-  type Sealer,
-  type DeliveryQueue,
-  type MerchantDirectory,
-  type Subscription,
-} from '@switch/shared';
+import { ConfigError, readSettings, setting, settings, type EnvSource } from '@switch/platform/config/env';
+import { DestinationSettings } from '@switch/platform/config/webhooks';
+import { destinationPolicy } from '@switch/platform/runtime/destination';
+import { measured, metrics } from '@switch/platform/telemetry/metrics';
+import { TOPICS, TRANSACTION_WEBHOOK_HEADER } from '@switch/core/contracts/topics';
+import { WEBHOOK_EVENTS } from '@switch/core/contracts/webhook';
+import type { Bus, Subscription } from '@switch/platform/ports/bus';
+import type { Logger } from '@switch/platform/telemetry/logger';
+import type { Sealer } from '@switch/platform/runtime/secret-box';
+import type { DeliveryQueue } from '@switch/platform/ports/delivery-queue';
+import type { MerchantDirectory } from '@switch/platform/ports/merchant-directory';
 import { planDeliveries } from './deliveries';
 import { EndpointBook } from './endpoints';
 import { Dispatcher, type DispatcherConfig } from './dispatcher';

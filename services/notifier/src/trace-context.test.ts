@@ -2,7 +2,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { context, propagation, ROOT_CONTEXT, trace, TraceFlags } from '@opentelemetry/api';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
-import { MemoryStore, registerWebhook, SecretBox } from '@switch/shared';
+import { MemoryStore } from '@switch/platform/adapters/memory/store';
+import { registerWebhook } from '@switch/usecases/onboarding';
+import { SecretBox } from '@switch/platform/runtime/secret-box';
 import { settledPayout } from '../test/events';
 import { planDeliveries } from './deliveries';
 

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Static } from '@sinclair/typebox';
-import { setting, settings } from '@switch/shared';
+import { setting, settings } from '@switch/platform/config/env';
 
 /**
  * `npm run switch -- <command>`: the operator's onboarding tool. It talks to the running switch's

@@ -1,4 +1,4 @@
-import { readSettings } from '@switch/shared';
+import { readSettings } from '@switch/platform/config/env';
 import { OnboardingSettings, resolveConnection, run, USAGE, UsageError } from './cli';
 
 async function main(): Promise<number> {

@@ -1,22 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import type { Static } from '@sinclair/typebox';
-import {
-  ConfigError,
-  DestinationSettings,
-  destinationPolicy,
-  healthSettings,
-  InfraSettings,
-  InstanceSettings,
-  portSetting,
-  ProcessSettings,
-  readSettings,
-  RotationSettings,
-  RoutingSettings,
-  setting,
-  settings,
-  type DestinationPolicy,
-  type EnvSource,
-} from '@switch/shared';
+import { ConfigError, readSettings, setting, settings, type EnvSource } from '@switch/platform/config/env';
+import { DestinationSettings, RotationSettings } from '@switch/platform/config/webhooks';
+import { destinationPolicy, type DestinationPolicy } from '@switch/platform/runtime/destination';
+import { healthSettings, ProcessSettings } from '@switch/platform/config/process';
+import { InfraSettings } from '@switch/platform/config/infra';
+import { InstanceSettings } from '@switch/platform/config/instance';
+import { portSetting } from '@switch/platform/config/ports';
+import { RoutingSettings } from '@switch/platform/config/routing';
 
 export interface PanelConfig {
   /**

@@ -1,5 +1,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { AccountReads, Mode, PanelAction, Sealer } from '@switch/shared';
+import type { AccountReads } from '@switch/platform/runtime/account-reads';
+import type { Mode } from '@switch/core/bancos';
+import type { PanelAction } from '@switch/usecases/panel-access';
+import type { Sealer } from '@switch/platform/runtime/secret-box';
 import type { PanelConfig } from './config';
 import type { Flash } from './flash';
 import type { PanelStore } from './ports';

@@ -1,18 +1,13 @@
-import { loadTracingConfig } from '@switch/shared/dist/config/tracing';
-import { startTracing } from '@switch/shared/dist/telemetry/tracing';
+import { loadTracingConfig } from '@switch/platform/config/tracing';
+import { startTracing } from '@switch/platform/telemetry/tracing';
 startTracing('panel', loadTracingConfig()); // first line: modules are instrumented as they load
 import Fastify, { type FastifyBaseLogger } from 'fastify';
-import {
-  announcingChanges,
-  connectAdapters,
-  createLogger,
-  infraConfig,
-  instanceId,
-  onShutdown,
-  readSettings,
-  routingTable,
-  startHealthServer,
-} from '@switch/shared';
+import { announcingChanges } from '@switch/platform/runtime/merchant-changes';
+import { connectAdapters, infraConfig, onShutdown, startHealthServer } from '@switch/platform/runtime/service';
+import { createLogger } from '@switch/platform/telemetry/logger';
+import { instanceId } from '@switch/platform/config/instance';
+import { readSettings } from '@switch/platform/config/env';
+import { routingTable } from '@switch/platform/config/routing';
 import { PanelServiceSettings, panelConfig } from './config';
 import { panelPlugin } from './panel';
 import { startPanelReads } from './reads';

@@ -9,7 +9,11 @@ import csrf from '@fastify/csrf-protection';
 import formbody from '@fastify/formbody';
 import view from '@fastify/view';
 import { Eta } from 'eta';
-import { can, recordAudit, type AccountReads, type Mode, type PanelAction, type PanelUser, type Sealer } from '@switch/shared';
+import { can, recordAudit, type PanelAction } from '@switch/usecases/panel-access';
+import type { AccountReads } from '@switch/platform/runtime/account-reads';
+import type { Mode } from '@switch/core/bancos';
+import type { PanelUser } from '@switch/platform/ports/store';
+import type { Sealer } from '@switch/platform/runtime/secret-box';
 import type { PanelStore } from './ports';
 import type { PanelConfig } from './config';
 import type { PanelContext } from './context';
@@ -50,7 +54,7 @@ export interface PanelDeps {
   /** The switch's merchant API base (shown next to keys: where to use them). */
   apiBaseUrl?: string;
   /**
-   * Balance and statement reads as the merchant API does them (`accountReads` of `@switch/shared`:
+   * Balance and statement reads as the merchant API does them (`accountReads` of `@switch/platform/runtime/account-reads`:
    * the embedded switch passes the gateway's, the panel's own process builds its own over the bus);
    * without it the balances page lists the registered accounts only.
    */
@@ -107,7 +111,7 @@ const PUBLIC = [/^\/login$/, /^\/invitacion\/[^/]+$/, /^\/restablecer\/[^/]+$/, 
  * The merchant panel (issue: merchants serve themselves): an encapsulated Fastify plugin, mounted at
  * `/panel` by its own process (./main.ts) and by the embedded switch on the merchant port.
  * Sessions, CSRF and templates come from well-kept libraries; the rules (roles, endpoint checks,
- * listing) from `@switch/shared`, the same ones the merchant API uses.
+ * listing) from `@switch/usecases`, the same ones the merchant API uses.
  */
 export async function panelPlugin(app: FastifyInstance, deps: PanelDeps): Promise<void> {
   const routes = app.withTypeProvider<TypeBoxTypeProvider>();

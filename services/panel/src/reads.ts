@@ -1,4 +1,7 @@
-import { accountReads, BankReadClient, instanceId as hostInstanceId, type AccountReads, type Bus, type RoutingTable } from '@switch/shared';
+import { accountReads, BankReadClient, type AccountReads } from '@switch/platform/runtime/account-reads';
+import { instanceId as hostInstanceId } from '@switch/platform/config/instance';
+import type { Bus } from '@switch/platform/ports/bus';
+import type { RoutingTable } from '@switch/core/routing';
 import type { PanelStore } from './ports';
 
 /**

@@ -1,5 +1,5 @@
 import type { Session } from 'fastify';
-import type { PanelAccess } from '@switch/shared';
+import type { PanelAccess } from '@switch/platform/ports/panel-access';
 
 type Callback = (err?: unknown) => void;
 type SessionData = { cookie?: { expires?: string | Date | null } };

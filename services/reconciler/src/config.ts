@@ -1,4 +1,6 @@
-import { healthSettings, InfraSettings, ProcessSettings, settings } from '@switch/shared';
+import { healthSettings, ProcessSettings } from '@switch/platform/config/process';
+import { InfraSettings } from '@switch/platform/config/infra';
+import { settings } from '@switch/platform/config/env';
 import { ReconcilerSettings } from './service';
 
 /** The reconciler process. */

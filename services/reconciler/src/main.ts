@@ -1,7 +1,9 @@
-import { loadTracingConfig } from '@switch/shared/dist/config/tracing';
-import { startTracing } from '@switch/shared/dist/telemetry/tracing';
+import { loadTracingConfig } from '@switch/platform/config/tracing';
+import { startTracing } from '@switch/platform/telemetry/tracing';
 startTracing('reconciler', loadTracingConfig()); // first line: modules are instrumented as they load
-import { connectAdapters, createLogger, infraConfig, onShutdown, readSettings, startHealthServer } from '@switch/shared';
+import { connectAdapters, infraConfig, onShutdown, startHealthServer } from '@switch/platform/runtime/service';
+import { createLogger } from '@switch/platform/telemetry/logger';
+import { readSettings } from '@switch/platform/config/env';
 import { ReconcilerServiceSettings } from './config';
 import { startReconciler } from './service';
 

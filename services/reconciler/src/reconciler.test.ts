@@ -1,22 +1,17 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
-import {
-  CAPABILITIES,
-  createLogger,
-  MemoryBus,
-  MemoryStore,
-  startBankWorker,
-  TOPICS,
-  type BankConnector,
-  type BankOutcome,
-  type CorePolicy,
-  type ExecuteOrder,
-  type OperationRequest,
-  type RoutingTable,
-  type StatusQuery,
-  type Subscription,
-  SecretBox,
-} from '@switch/shared';
+import { CAPABILITIES } from '@switch/core/bancos';
+import { createLogger } from '@switch/platform/telemetry/logger';
+import { MemoryBus } from '@switch/platform/adapters/memory/bus';
+import { MemoryStore } from '@switch/platform/adapters/memory/store';
+import { startBankWorker } from '@switch/platform/runtime/bank-worker';
+import { TOPICS } from '@switch/core/contracts/topics';
+import type { BankConnector, ExecuteOrder, StatusQuery } from '@switch/connector-kit/bank-port';
+import type { BankOutcome, OperationRequest } from '@switch/core/operation';
+import type { CorePolicy } from '@switch/core/transaction-core';
+import type { RoutingTable } from '@switch/core/routing';
+import type { Subscription } from '@switch/platform/ports/bus';
+import { SecretBox } from '@switch/platform/runtime/secret-box';
 import { TransactionActor } from '@switch/router';
 import { reconcileRound, type ReconcilerConfig } from './poller';
 

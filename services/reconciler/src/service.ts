@@ -1,13 +1,8 @@
-import {
-  readSettings,
-  setting,
-  settings,
-  type Bus,
-  type DueCursor,
-  type EnvSource,
-  type Logger,
-  type TransactionReads,
-} from '@switch/shared';
+import { readSettings, setting, settings, type EnvSource } from '@switch/platform/config/env';
+import type { Bus } from '@switch/platform/ports/bus';
+import type { DueCursor } from '@switch/platform/ports/store';
+import type { Logger } from '@switch/platform/telemetry/logger';
+import type { TransactionReads } from '@switch/platform/ports/transaction-reads';
 import { observeBacklog, reconcileRound, type ReconcilerConfig, type RoundResult } from './poller';
 
 export interface ReconcilerServiceConfig extends ReconcilerConfig {

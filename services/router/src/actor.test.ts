@@ -1,34 +1,22 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { randomUUID } from 'node:crypto';
-import {
-  BANK_REQUEST_MODE_HEADER,
-  bankRequests,
-  CAPABILITIES,
-  createLogger,
-  idempotencyScope,
-  MemoryBus,
-  MemoryStore,
-  TOPICS,
-  toResultado,
-  TRANSACTION_WEBHOOK_HEADER,
-  webhookEventOf,
-  type BancoId,
-  startBankWorker,
-  dispatch,
-  effectsOf,
-  newTransaction,
-  type BankConnector,
-  type BankOutcome,
-  type BankRequestMessage,
-  type DeliveryMarks,
-  type ExecuteOrder,
-  type OperationRequest,
-  type RouterInboxMessage,
-  type RoutingTable,
-  type Transaction,
-  type TransactionEventMessage,
-  SecretBox,
-} from '@switch/shared';
+import { BANK_REQUEST_MODE_HEADER, bankRequests, TOPICS, TRANSACTION_WEBHOOK_HEADER } from '@switch/core/contracts/topics';
+import { CAPABILITIES, type BancoId } from '@switch/core/bancos';
+import { createLogger } from '@switch/platform/telemetry/logger';
+import { idempotencyScope } from '@switch/core/idempotency';
+import { MemoryBus } from '@switch/platform/adapters/memory/bus';
+import { MemoryStore } from '@switch/platform/adapters/memory/store';
+import { toResultado } from '@switch/core/resultado';
+import { webhookEventOf } from '@switch/core/contracts/webhook';
+import { startBankWorker } from '@switch/platform/runtime/bank-worker';
+import { dispatch } from '@switch/core/transaction-edits';
+import { effectsOf } from '@switch/core/outbox';
+import { newTransaction, type BankOutcome, type OperationRequest, type Transaction } from '@switch/core/operation';
+import type { BankConnector, ExecuteOrder } from '@switch/connector-kit/bank-port';
+import type { BankRequestMessage, RouterInboxMessage, TransactionEventMessage } from '@switch/core/contracts/messages';
+import type { DeliveryMarks } from '@switch/platform/ports/transaction-log';
+import type { RoutingTable } from '@switch/core/routing';
+import { SecretBox } from '@switch/platform/runtime/secret-box';
 import { TransactionActor } from './actor';
 
 const log = createLogger('actor-test', 'silent');

@@ -1,40 +1,36 @@
+import { bankOrderId, type Store } from '@switch/platform/ports/store';
 import {
-  bankOrderId,
   blocklistHit,
   dailyLimitKey,
-  decide,
-  effectsOf,
-  idempotencyScope,
-  isFinal,
-  messageKey,
-  DEFAULT_CORE_POLICY,
-  metrics,
-  newTransaction,
-  releasesReversal,
-  reversible,
-  settledForReply,
-  startsOperation,
   subjectOf,
   velocityKey,
   reservesLiveBudget,
   velocityKeptUntil,
   dailyLimitKeptUntil,
-  type BancoId,
-  type Bus,
-  type CorePolicy,
-  type Logger,
-  type Mode,
-  type Refusal,
   type RiskPolicy,
-  type RouterInboxMessage,
-  type RoutingTable,
+} from '@switch/core/risk';
+import {
+  decide,
+  messageKey,
+  DEFAULT_CORE_POLICY,
+  releasesReversal,
+  reversible,
+  startsOperation,
+  type CorePolicy,
+  type Refusal,
   type Decision,
-  type DeliveryMarks,
-  type LoggedTransaction,
-  type Store,
-  type Transaction,
-  withReplyAddress,
-} from '@switch/shared';
+} from '@switch/core/transaction-core';
+import { effectsOf } from '@switch/core/outbox';
+import { idempotencyScope } from '@switch/core/idempotency';
+import { isFinal } from '@switch/core/estados';
+import { metrics } from '@switch/platform/telemetry/metrics';
+import { newTransaction, settledForReply, type Transaction } from '@switch/core/operation';
+import type { BancoId, Mode } from '@switch/core/bancos';
+import type { Bus } from '@switch/platform/ports/bus';
+import type { Logger } from '@switch/platform/telemetry/logger';
+import type { RouterInboxMessage } from '@switch/core/contracts/messages';
+import type { RoutingTable } from '@switch/core/routing';
+import { type DeliveryMarks, type LoggedTransaction, withReplyAddress } from '@switch/platform/ports/transaction-log';
 import { announce, answer } from './announce';
 
 type ExecuteMessage = Extract<RouterInboxMessage, { type: 'execute' }>;
@@ -101,7 +97,7 @@ function replyAddressOf(message: RouterInboxMessage): string | undefined {
 
 /**
  * The transaction actor: the only writer of a transaction's state. For each message it loads the
- * transaction from its log, asks the transaction core (`decide`, in @switch/shared) what the message
+ * transaction from its log, asks the transaction core (`decide`, in @switch/core/transaction-core) what the message
  * means, commits the answer (a compare-and-set on the version) and announces it. Messages of one
  * transaction reach it one at a time (one key, one partition); the conditional commit means even a
  * misrouted concurrent handler cannot win twice.

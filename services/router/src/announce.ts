@@ -1,13 +1,8 @@
-import {
-  bankRequestHeaders,
-  bankRequests,
-  TOPICS,
-  transactionEventHeaders,
-  type Bus,
-  type Effects,
-  type Transaction,
-  type TransactionEventMessage,
-} from '@switch/shared';
+import { bankRequestHeaders, bankRequests, TOPICS, transactionEventHeaders } from '@switch/core/contracts/topics';
+import type { Bus } from '@switch/platform/ports/bus';
+import type { Effects } from '@switch/core/outbox';
+import type { Transaction } from '@switch/core/operation';
+import type { TransactionEventMessage } from '@switch/core/contracts/messages';
 
 /**
  * Publishes what a persisted write implies: its order or status query, its event (`effectsOf` the

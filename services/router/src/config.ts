@@ -1,14 +1,10 @@
-import {
-  CorePolicySettings,
-  healthSettings,
-  InfraSettings,
-  InstanceSettings,
-  ProcessSettings,
-  RiskSettings,
-  RoutingSettings,
-  setting,
-  settings,
-} from '@switch/shared';
+import { CorePolicySettings } from '@switch/platform/config/core-policy';
+import { healthSettings, ProcessSettings } from '@switch/platform/config/process';
+import { InfraSettings } from '@switch/platform/config/infra';
+import { InstanceSettings } from '@switch/platform/config/instance';
+import { RiskSettings } from '@switch/platform/config/risk';
+import { RoutingSettings } from '@switch/platform/config/routing';
+import { setting, settings } from '@switch/platform/config/env';
 
 /** The outbox relay's rounds. */
 export const RouterSettings = settings(

@@ -1,18 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
-import {
-  bankRequests,
-  CAPABILITIES,
-  createLogger,
-  MemoryBus,
-  MemoryStore,
-  NO_RISK_RULES,
-  TOPICS,
-  type OperationRequest,
-  type RiskPolicy,
-  type RoutingTable,
-  type Transaction,
-} from '@switch/shared';
+import { bankRequests, TOPICS } from '@switch/core/contracts/topics';
+import { CAPABILITIES } from '@switch/core/bancos';
+import { createLogger } from '@switch/platform/telemetry/logger';
+import { MemoryBus } from '@switch/platform/adapters/memory/bus';
+import { MemoryStore } from '@switch/platform/adapters/memory/store';
+import { NO_RISK_RULES, type RiskPolicy } from '@switch/core/risk';
+import type { OperationRequest, Transaction } from '@switch/core/operation';
+import type { RoutingTable } from '@switch/core/routing';
 import { TransactionActor } from './actor';
 
 const log = createLogger('live-controls-test', 'silent');

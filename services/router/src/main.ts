@@ -1,18 +1,13 @@
-import { loadTracingConfig } from '@switch/shared/dist/config/tracing';
-import { startTracing } from '@switch/shared/dist/telemetry/tracing';
+import { loadTracingConfig } from '@switch/platform/config/tracing';
+import { startTracing } from '@switch/platform/telemetry/tracing';
 startTracing('router', loadTracingConfig()); // first line: modules are instrumented as they load
-import {
-  connectAdapters,
-  corePolicy,
-  createLogger,
-  infraConfig,
-  instanceId,
-  onShutdown,
-  readSettings,
-  riskPolicy,
-  routingTable,
-  startHealthServer,
-} from '@switch/shared';
+import { connectAdapters, infraConfig, onShutdown, startHealthServer } from '@switch/platform/runtime/service';
+import { corePolicy } from '@switch/platform/config/core-policy';
+import { createLogger } from '@switch/platform/telemetry/logger';
+import { instanceId } from '@switch/platform/config/instance';
+import { readSettings } from '@switch/platform/config/env';
+import { riskPolicy } from '@switch/platform/config/risk';
+import { routingTable } from '@switch/platform/config/routing';
 import { RouterServiceSettings } from './config';
 import { startRouter } from './service';
 

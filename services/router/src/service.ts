@@ -1,14 +1,11 @@
-import {
-  BankHealthView,
-  measured,
-  TOPICS,
-  type Bus,
-  type CorePolicy,
-  type RiskPolicy,
-  type Logger,
-  type RoutingTable,
-  type Subscription,
-} from '@switch/shared';
+import { BankHealthView } from '@switch/platform/runtime/bank-health';
+import { measured } from '@switch/platform/telemetry/metrics';
+import { TOPICS } from '@switch/core/contracts/topics';
+import type { Bus, Subscription } from '@switch/platform/ports/bus';
+import type { CorePolicy } from '@switch/core/transaction-core';
+import type { RiskPolicy } from '@switch/core/risk';
+import type { Logger } from '@switch/platform/telemetry/logger';
+import type { RoutingTable } from '@switch/core/routing';
 import { TransactionActor, type RouterStore } from './actor';
 
 export interface RouterHandle {

@@ -1,4 +1,4 @@
-import { setting, settings } from '@switch/shared';
+import { setting, settings } from '@switch/platform/config/env';
 
 /** `switch-mcp`, the MCP server over stdio for desktop agents. */
 export const McpSettings = settings(

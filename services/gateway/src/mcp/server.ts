@@ -6,7 +6,11 @@ import {
   McpError,
   type CallToolResult,
 } from '@modelcontextprotocol/sdk/types.js';
-import { metrics, type BancoCatalogo, type Logger, type Mode, type Movimientos, type Resultado, type Saldo } from '@switch/shared';
+import { metrics } from '@switch/platform/telemetry/metrics';
+import type { BancoCatalogo, Movimientos, Saldo } from '@switch/core/contracts/bancos';
+import type { Logger } from '@switch/platform/telemetry/logger';
+import type { Mode } from '@switch/core/bancos';
+import type { Resultado } from '@switch/core/contracts/resultado';
 import type { RestAnswer, RestPort } from './rest';
 import { resumenBancos, resumenError, resumenMovimientos, resumenResultado, resumenSaldo } from './summaries';
 import { switchTools, type SwitchTool, type ToolName } from './tools';

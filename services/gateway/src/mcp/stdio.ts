@@ -1,5 +1,6 @@
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { parseSwitchKey, readSettings } from '@switch/shared';
+import { parseSwitchKey } from '@switch/usecases/onboarding';
+import { readSettings } from '@switch/platform/config/env';
 import { McpSettings } from './config';
 import { remoteRest } from './remote';
 import { createMcpServer } from './server';

@@ -1,4 +1,6 @@
-import type { BancoCatalogo, MotivoRechazo, Movimientos, Resultado, Saldo } from '@switch/shared';
+import type { BancoCatalogo, Movimientos, Saldo } from '@switch/core/contracts/bancos';
+import type { MotivoRechazo } from '@switch/core/motivos';
+import type { Resultado } from '@switch/core/contracts/resultado';
 import type { ToolName } from './tools';
 
 /**

@@ -1,15 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import {
-  CobrarBody,
-  ConsultarBody,
-  MOTIVOS_RECHAZO,
-  MovimientosQuery,
-  PagarBody,
-  Resultado,
-  ReversoBody,
-  SaldoQuery,
-  TokenBody,
-} from '@switch/shared';
+import { CobrarBody, ConsultarBody, PagarBody, ReversoBody, TokenBody } from '@switch/core/contracts/requests';
+import { MOTIVOS_RECHAZO } from '@switch/core/motivos';
+import { MovimientosQuery, SaldoQuery } from '@switch/core/contracts/bancos';
+import { Resultado } from '@switch/core/contracts/resultado';
 import { REACCION, resumenError, resumenResultado } from './summaries';
 import { switchTools } from './tools';
 

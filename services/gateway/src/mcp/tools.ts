@@ -1,18 +1,8 @@
 import { Type, type TSchema } from '@sinclair/typebox';
-import {
-  BancoCatalogo,
-  CobrarBody,
-  ConsultarBody,
-  Movimientos,
-  MovimientosQuery,
-  PagarBody,
-  Resultado,
-  ReversoBody,
-  Saldo,
-  SaldoQuery,
-  TokenBody,
-  type Mode,
-} from '@switch/shared';
+import { BancoCatalogo, Movimientos, MovimientosQuery, Saldo, SaldoQuery } from '@switch/core/contracts/bancos';
+import { CobrarBody, ConsultarBody, PagarBody, ReversoBody, TokenBody } from '@switch/core/contracts/requests';
+import { Resultado } from '@switch/core/contracts/resultado';
+import type { Mode } from '@switch/core/bancos';
 import type { RestRequest } from './rest';
 
 /**

@@ -3,39 +3,27 @@ import type { KeyCache } from '../key-cache';
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
+import { BANCOS, CODIGO_BCV } from '@switch/core/bancos';
+import { Identificacion, NumeroCuenta, NumeroTelefono } from '@switch/core/contracts/instrumento';
+import { type MerchantAccount, DuplicateRecord, type WebhookEndpoint, PANEL_ROLES } from '@switch/platform/ports/store';
+import { createMerchant, issueKey, MERCHANT_ID_PATTERN, registerWebhook } from '@switch/usecases/onboarding';
+import { NONBLANK_TEXT_PATTERN, TEXT_RULE } from '@switch/core/contracts/text';
+import { OPEN_STATES } from '@switch/core/transaction-core';
+import { refusedDestination, type DestinationPolicy } from '@switch/platform/runtime/destination';
+import { resealWebhookSecrets } from '@switch/usecases/webhook-endpoints';
+import { WEBHOOK_EVENTS } from '@switch/core/contracts/webhook';
+import type { SecretBox } from '@switch/platform/runtime/secret-box';
+import { literals } from '@switch/core/contracts/literals';
 import {
-  BANCOS,
-  CODIGO_BCV,
-  Identificacion,
-  NumeroCuenta,
-  NumeroTelefono,
-  type MerchantAccount,
-  createMerchant,
-  DuplicateRecord,
-  issueKey,
-  MERCHANT_ID_PATTERN,
-  NONBLANK_TEXT_PATTERN,
-  TEXT_RULE,
-  OPEN_STATES,
-  refusedDestination,
-  type DestinationPolicy,
-  registerWebhook,
-  resealWebhookSecrets,
-  WEBHOOK_EVENTS,
-  type WebhookEndpoint,
-  type SecretBox,
-  literals,
   createInvite,
   createPasswordReset,
   inviteRefusal,
   EMAIL_PATTERN,
   normaliseEmail,
-  PANEL_ROLES,
   recordAudit,
-  switchTopics,
-  type Bus,
-  type Topic,
-} from '@switch/shared';
+} from '@switch/usecases/panel-access';
+import { switchTopics, type Topic } from '@switch/core/contracts/topics';
+import type { Bus } from '@switch/platform/ports/bus';
 import type { GatewayStore } from '../ports';
 
 import { HttpProblem, sendError } from '../problem';

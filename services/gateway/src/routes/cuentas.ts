@@ -1,20 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import {
-  accountReads,
-  BancoCatalogo,
-  catalogue,
-  MAX_STATEMENT_DAYS,
-  Movimientos,
-  NumeroCuenta,
-  Saldo,
-  type AccountReadResult,
-  type AccountReads,
-  type BancoId,
-  sandboxFor,
-  type RoutingTable,
-} from '@switch/shared';
+import { accountReads, MAX_STATEMENT_DAYS, type AccountReadResult, type AccountReads } from '@switch/platform/runtime/account-reads';
+import { BancoCatalogo, Movimientos, Saldo } from '@switch/core/contracts/bancos';
+import { catalogue, type RoutingTable } from '@switch/core/routing';
+import { NumeroCuenta } from '@switch/core/contracts/instrumento';
+import type { BancoId } from '@switch/core/bancos';
+import { sandboxFor } from '@switch/core/sandbox';
 import type { GatewayStore } from '../ports';
 import { DependencyDown } from '../errors';
 import { HttpProblem } from '../problem';

@@ -1,7 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type, type TSchema } from '@sinclair/typebox';
-import { CobrarBody, ConsultarBody, httpForm, PagarBody, Resultado, ReversoBody, TokenBody, type OperationRequest } from '@switch/shared';
+import { CobrarBody, ConsultarBody, PagarBody, ReversoBody, TokenBody } from '@switch/core/contracts/requests';
+import { httpForm } from '@switch/core/contracts/api';
+import { Resultado } from '@switch/core/contracts/resultado';
+import type { OperationRequest } from '@switch/core/operation';
 import type { Operations } from '../operations';
 import { errorResponses } from './responses';
 import { REPLAYED_HEADER } from '../mcp/rest';

@@ -2,18 +2,9 @@ import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import {
-  exportTransactions,
-  findOwnTransaction,
-  isListProblem,
-  listTransactions,
-  reversoOf,
-  toDetalle,
-  TransaccionDetalle,
-  TransaccionesPage,
-  TransaccionesExportQuery,
-  TransaccionesQuery,
-} from '@switch/shared';
+import { exportTransactions, TransaccionesExportQuery } from '@switch/usecases/transaction-export';
+import { findOwnTransaction, isListProblem, listTransactions, reversoOf, toDetalle } from '@switch/usecases/transaction-list';
+import { TransaccionDetalle, TransaccionesPage, TransaccionesQuery } from '@switch/core/contracts/transacciones';
 import type { GatewayStore } from '../ports';
 import { HttpProblem } from '../problem';
 import { exampleDetail } from '../sandbox';

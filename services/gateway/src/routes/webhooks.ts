@@ -6,12 +6,6 @@ import {
   deleteEndpoint,
   deliveriesOfEndpoint,
   deliveriesOfTransaction,
-  DeliveryView,
-  EndpointCreateBody,
-  EndpointDeleted,
-  EndpointUpdateBody,
-  EndpointView,
-  EndpointWithSecret,
   listEndpoints,
   redeliver,
   rotateSecret,
@@ -20,7 +14,15 @@ import {
   updateEndpoint,
   type EndpointRules,
   type Outcome,
-} from '@switch/shared';
+} from '@switch/usecases/webhook-endpoints';
+import {
+  DeliveryView,
+  EndpointCreateBody,
+  EndpointDeleted,
+  EndpointUpdateBody,
+  EndpointView,
+  EndpointWithSecret,
+} from '@switch/core/contracts/webhook-endpoints';
 import type { GatewayStore } from '../ports';
 import { HttpProblem } from '../problem';
 import { exampleDeliveries, exampleEndpoint, exampleRedelivery, exampleRotation } from '../sandbox';
@@ -41,7 +43,7 @@ function unwrap<T>(outcome: Outcome<T>): T {
 
 /**
  * Webhook endpoints and deliveries of the caller's merchant and mode (SPEC 6.5: registration through
- * the API). The rules live in shared/src/domain/webhook-endpoints.ts, which the panel uses too.
+ * the API). The rules live in packages/usecases/src/webhook-endpoints.ts, which the panel uses too.
  */
 export function webhookRoutes(app: FastifyInstance, deps: { store: GatewayStore; rules: EndpointRules }): void {
   // Handlers read `request.body`, `query` and `params` as their route's schema types them.

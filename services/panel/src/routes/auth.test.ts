@@ -1,7 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Writable } from 'node:stream';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type LightMyRequestResponse } from 'fastify';
-import { createInvite, createLogger, createMerchant, createPasswordReset, MemoryStore, SecretBox, type PanelRole } from '@switch/shared';
+import { createInvite, createPasswordReset } from '@switch/usecases/panel-access';
+import { createLogger } from '@switch/platform/telemetry/logger';
+import { createMerchant } from '@switch/usecases/onboarding';
+import { MemoryStore } from '@switch/platform/adapters/memory/store';
+import { SecretBox } from '@switch/platform/runtime/secret-box';
+import type { PanelRole } from '@switch/platform/ports/store';
 import { loadPanelConfig } from '../config';
 import { panelPlugin } from '../panel';
 import { hashPassword } from '../passwords';

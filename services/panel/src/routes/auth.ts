@@ -11,8 +11,8 @@ import {
   setPassword,
   takeInvite,
   takePasswordReset,
-  type PanelUser,
-} from '@switch/shared';
+} from '@switch/usecases/panel-access';
+import type { PanelUser } from '@switch/platform/ports/store';
 import type { PanelStore } from '../ports';
 import type { PanelContext } from '../context';
 import { hashPassword, passwordProblem, verifyPassword } from '../passwords';

@@ -2,7 +2,8 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Readable } from 'node:stream';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { PageQuery } from '../fields';
-import { statementCsvHeader, statementCsvLine, venezuelanToday, type AccountReadProblem, type ExportFormat } from '@switch/shared';
+import { statementCsvHeader, statementCsvLine, type ExportFormat } from '@switch/usecases/transaction-export';
+import { venezuelanToday, type AccountReadProblem } from '@switch/platform/runtime/account-reads';
 import { translate, type Lang } from '../i18n';
 import type { PanelContext } from '../context';
 
@@ -10,7 +11,7 @@ const DAY = /^\d{4}-\d{2}-\d{2}$/;
 
 /**
  * Balances: the merchant's registered accounts of the mode, and a balance and statement read with the
- * merchant API's own reads (`@switch/shared` accountReads: the same ownership rule, window and errors).
+ * merchant API's own reads (`@switch/platform/runtime/account-reads` accountReads: the same ownership rule, window and errors).
  */
 export function balancePages(app: FastifyInstance, ctx: PanelContext): void {
   app.withTypeProvider<TypeBoxTypeProvider>().get('/saldos', { schema: { querystring: PageQuery } }, async (request, reply) => {

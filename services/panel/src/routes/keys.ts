@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { PathParams } from '../fields';
-import { can, issueKey, keyAction } from '@switch/shared';
+import { can, keyAction } from '@switch/usecases/panel-access';
+import { issueKey } from '@switch/usecases/onboarding';
 import type { PanelContext } from '../context';
 
 /** API keys of the merchant in the current mode: create (secret shown once), list, revoke. Live keys: owners only. */

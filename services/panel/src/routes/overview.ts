@@ -1,6 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { ESTADOS, lastDays, summarizeOverview, venezuelanToday, type Mode, type OverviewGroup, type Transaction } from '@switch/shared';
+import { ESTADOS } from '@switch/core/estados';
+import { lastDays, summarizeOverview, type OverviewGroup } from '@switch/core/overview';
+import { venezuelanToday } from '@switch/platform/runtime/account-reads';
+import type { Mode } from '@switch/core/bancos';
+import type { Transaction } from '@switch/core/operation';
 import { PageQuery } from '../fields';
 import { barChart, shareBars } from '../charts';
 import { translate, type Lang } from '../i18n';

@@ -1,6 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import Fastify, { type FastifyInstance, type LightMyRequestResponse } from 'fastify';
-import { createMerchant, MemoryStore, SecretBox, type PanelRole } from '@switch/shared';
+import { createMerchant } from '@switch/usecases/onboarding';
+import { MemoryStore } from '@switch/platform/adapters/memory/store';
+import { SecretBox } from '@switch/platform/runtime/secret-box';
+import type { PanelRole } from '@switch/platform/ports/store';
 import { loadPanelConfig } from '../config';
 import { panelPlugin } from '../panel';
 import { hashPassword } from '../passwords';

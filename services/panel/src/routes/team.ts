@@ -9,10 +9,8 @@ import {
   normaliseEmail,
   pendingInvites,
   revokeInvites,
-  PANEL_ROLES,
-  type AuditFilter,
-  type PanelRole,
-} from '@switch/shared';
+} from '@switch/usecases/panel-access';
+import { PANEL_ROLES, type AuditFilter, type PanelRole } from '@switch/platform/ports/store';
 import type { PanelContext } from '../context';
 
 /** Team (owners invite) and the audit log. */

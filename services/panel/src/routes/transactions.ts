@@ -2,21 +2,14 @@ import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { PageQuery, PathParams } from '../fields';
-import {
-  BANCOS,
-  ESTADOS,
-  deliveriesOfTransaction,
-  exportTransactions,
-  findOwnTransaction,
-  isListProblem,
-  listTransactions,
-  OPERATION_KINDS,
-  toDeliveryView,
-  reversoOf,
-  toDetalle,
-  type TransaccionesQuery,
-  venezuelanToday,
-} from '@switch/shared';
+import { BANCOS } from '@switch/core/bancos';
+import { ESTADOS } from '@switch/core/estados';
+import { deliveriesOfTransaction, toDeliveryView } from '@switch/usecases/webhook-endpoints';
+import { exportTransactions } from '@switch/usecases/transaction-export';
+import { findOwnTransaction, isListProblem, listTransactions, reversoOf, toDetalle } from '@switch/usecases/transaction-list';
+import { OPERATION_KINDS } from '@switch/core/operation';
+import type { TransaccionesQuery } from '@switch/core/contracts/transacciones';
+import { venezuelanToday } from '@switch/platform/runtime/account-reads';
 import type { PanelContext } from '../context';
 
 const FILTERS = ['operacion', 'estado', 'banco', 'desde', 'hasta', 'id', 'idempotency_key', 'cursor'] as const;
@@ -72,7 +65,7 @@ export function transactionPages(app: FastifyInstance, ctx: PanelContext): void 
     });
   });
 
-  // The list's filters as CSV, every matching operation, streamed (shared/src/domain/transaction-export.ts).
+  // The list's filters as CSV, every matching operation, streamed (packages/usecases/src/transaction-export.ts).
   routes.get('/transacciones.csv', { schema: { querystring: PageQuery } }, async (request, reply) => {
     const query = request.query;
     const { q } = filtersOf(query);

@@ -13,12 +13,11 @@ import {
   toDeliveryView,
   toEndpointView,
   updateEndpoint,
-  WEBHOOK_EVENTS,
   type EndpointRules,
-  type PageCursor,
   type Problem,
-  type WebhookEvent,
-} from '@switch/shared';
+} from '@switch/usecases/webhook-endpoints';
+import { WEBHOOK_EVENTS, type WebhookEvent } from '@switch/core/contracts/webhook';
+import type { PageCursor } from '@switch/platform/ports/store';
 import type { Flash } from '../flash';
 import type { PanelContext } from '../context';
 
@@ -52,7 +51,7 @@ function cursorOf(text: string): PageCursor | null {
   return null;
 }
 
-/** Webhook endpoints and their deliveries, with the rules of shared/src/domain/webhook-endpoints.ts. */
+/** Webhook endpoints and their deliveries, with the rules of packages/usecases/src/webhook-endpoints.ts. */
 export function webhookPages(app: FastifyInstance, ctx: PanelContext): void {
   const routes = app.withTypeProvider<TypeBoxTypeProvider>();
   const { store, base } = ctx;

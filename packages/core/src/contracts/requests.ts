@@ -1,0 +1,82 @@
+import { literals } from './literals';
+import { Type, type Static, type TProperties } from '@sinclair/typebox';
+import { Instrumento } from './instrumento';
+import { Monto } from './monto';
+import { BANCOS } from '../bancos';
+import { SANDBOX_BANKS, sandboxSummary } from '../sandbox';
+
+/**
+ * A bare UUID. ajv's `uuid` format alone also accepts a `urn:uuid:` URN, whose first 8 characters
+ * would make a meaningless test-mode bank reference (SPEC 4.10.2).
+ */
+export const UUID_PATTERN = '^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}$';
+
+export const IdempotencyKey = Type.String({
+  format: 'uuid',
+  pattern: UUID_PATTERN,
+  description: 'UUID (v4 recommended), unique per operation; reuse it to retry safely (SPEC 4.9, 7.4)',
+});
+
+/**
+ * Plaza's C2P `motivo` carries 35 characters, the shortest of the rails, so a concepto of at most
+ * 35 printable characters reaches every bank unchanged.
+ */
+export const Concepto = Type.String({ minLength: 1, maxLength: 35, pattern: '^[^\\u0000-\\u001f\\u007f]+$' });
+
+export const CANALES = ['web', 'app', 'pos', 'api'] as const;
+export const Canal = literals(CANALES, { description: 'Channel the merchant collected the order through' });
+
+export const BancoPreferido = literals(BANCOS, {
+  description:
+    'Hint for the rail; honoured when that bank is enabled and able. Without it, test mode routes to `bnc`, the simulated bank, ' +
+    'whose outcome no amount changes. Test mode, where a bank answers through its emulator (`npm start`, the test deployment; ' +
+    '`sandbox` in GET /bancos): naming it here makes the cents of `monto.valor` pick the outcome, end to end. ' +
+    SANDBOX_BANKS.map((b) => `${b}: ${sandboxSummary(b)}.`).join(' ') +
+    " Other cents: the bank's ordinary answer (docs/sandbox.md).",
+});
+
+/** Fields every money operation shares (SPEC 2.3). Unknown fields, `mode` and `test` among them, are ignored. */
+const sharedFields = {
+  idempotency_key: IdempotencyKey,
+  monto: Monto,
+  concepto: Concepto,
+  canal: Type.Optional(Canal),
+  banco_preferido: Type.Optional(BancoPreferido),
+} satisfies TProperties;
+
+export const TokenBody = Type.Object({ ...sharedFields, cobrador: Instrumento, pagador: Instrumento });
+export type TokenBody = Static<typeof TokenBody>;
+
+export const Otp = Type.String({
+  pattern: '^[0-9]{6,8}$',
+  description:
+    'OTP from the payer bank, 6 to 8 digits. Sent to the bank only: never kept in clear nor shown back (the transaction detail leaves it out)',
+});
+export const CobrarBody = Type.Object({ ...sharedFields, cobrador: Instrumento, pagador: Instrumento, otp: Otp });
+export type CobrarBody = Static<typeof CobrarBody>;
+
+export const PROPOSITOS = ['transferencia', 'nomina', 'proveedor'] as const;
+export const VIAS = ['credito_inmediato', 'pago_movil'] as const;
+export type Via = (typeof VIAS)[number];
+
+export const PagarBody = Type.Object({
+  ...sharedFields,
+  ordenante: Instrumento,
+  beneficiario: Instrumento,
+  proposito: Type.Optional(literals(PROPOSITOS)),
+  via: Type.Optional(literals(VIAS, { description: 'Rail; a destination of type cuenta always goes by credito_inmediato' })),
+});
+export type PagarBody = Static<typeof PagarBody>;
+
+export const TransactionId = Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$' });
+
+export const ConsultarBody = Type.Object({ id: TransactionId });
+export type ConsultarBody = Static<typeof ConsultarBody>;
+
+/** SPEC 4.8 leaves the reverse request open: it names the operation to reverse. */
+export const ReversoBody = Type.Object({
+  idempotency_key: IdempotencyKey,
+  id: TransactionId,
+  concepto: Type.Optional(Concepto),
+});
+export type ReversoBody = Static<typeof ReversoBody>;

@@ -1,0 +1,103 @@
+import type { Static } from '@sinclair/typebox';
+import { DEFAULT_WORK_PARTITIONS } from '@switch/core/contracts/topics';
+import { ConfigError, setting, settings } from './env';
+
+/** The bus: Kafka (with its schema registry) or, for the one-process switch, memory. */
+export const KafkaSettings = settings(
+  {
+    kind: setting.oneOf('SWITCH_BUS', ['kafka', 'memory'], 'kafka', '`kafka`, or `memory` (only when every service shares one process)'),
+    brokers: setting.optionalString('KAFKA_BROKERS', 'comma-separated `host:port`; required with `SWITCH_BUS=kafka`'),
+    schemaRegistryUrl: setting.optionalString(
+      'SCHEMA_REGISTRY_URL',
+      'Confluent-compatible registry API, e.g. `http://registry:8081/apis/ccompat/v7`; required with `SWITCH_BUS=kafka`',
+    ),
+    namespace: setting.optionalString(
+      'SWITCH_KAFKA_NAMESPACE',
+      'prefix of every topic, consumer group and registry subject: several environments (test and live) share one cluster',
+    ),
+    partitions: setting.int(
+      'SWITCH_KAFKA_PARTITIONS',
+      DEFAULT_WORK_PARTITIONS,
+      'partitions of the per-operation topics (router inbox, events, bank orders) when the switch creates them: the most replicas of one consumer that share the work; fewer is faster for the same replicas',
+      { min: 1, max: 256 },
+    ),
+    sessionTimeoutMs: setting.int(
+      'SWITCH_KAFKA_SESSION_TIMEOUT_MS',
+      6_000,
+      "how long the broker keeps a consumer's partitions without a heartbeat: a process killed with -9 loses its work after this (6000 is the broker's usual minimum)",
+      { min: 1_000, max: 300_000 },
+    ),
+  },
+  'Kafka',
+);
+
+/** The store: MongoDB or, for the one-process switch, memory. */
+export const StoreSettings = settings(
+  {
+    kind: setting.oneOf('SWITCH_STORE', ['mongo', 'memory'], 'mongo', '`mongo`, or `memory` (only when every service shares one process)'),
+    url: setting.optionalString('MONGO_URL', 'MongoDB connection string; required with `SWITCH_STORE=mongo`'),
+    database: setting.string('MONGO_DATABASE', 'switch', 'database name'),
+  },
+  'Store',
+);
+
+/** The secrets key (secret-box.ts): what seals webhook secrets and payers' OTPs at rest. */
+export const SecretsSettings = settings(
+  {
+    key: setting.optionalString(
+      'SWITCH_SECRETS_KEY',
+      '32 random bytes in standard base64 (`openssl rand -base64 32`), the same for every service, never in the database; required over MongoDB, ephemeral over the in-memory store when unset',
+      { defaultText: 'required with `SWITCH_STORE=mongo`' },
+    ),
+    previousKeys: setting.optionalString(
+      'SWITCH_SECRETS_PREVIOUS_KEYS',
+      'during a key rotation only: the previous key(s), comma-separated, still accepted for opening, never for sealing (operations.md "Rotating the secrets key")',
+    ),
+  },
+  'Secrets',
+);
+
+/** Every service process that connects to the bus and the store reads these. */
+export const InfraSettings = settings({ bus: KafkaSettings, store: StoreSettings, secrets: SecretsSettings });
+export type InfraSettings = Static<typeof InfraSettings>;
+
+/** The Kafka connection, when the bus is Kafka. */
+export interface KafkaConfig {
+  kind: 'kafka';
+  brokers: string[];
+  schemaRegistryUrl: string;
+  /** How soon a member that died without leaving (kill -9) loses its partitions. */
+  sessionTimeoutMs: number;
+  /** Prefix of every topic name on the cluster ('' for none). */
+  namespace: string;
+  /** Partitions of the per-operation topics when this process creates them. */
+  partitions: number;
+}
+
+export type BusConfig = KafkaConfig | { kind: 'memory' };
+export type StoreConfig = { kind: 'mongo'; url: string; database: string } | { kind: 'memory' };
+
+const REQUIRED = 'is required (or run all services in one process with `npm start`)';
+
+export function busConfig(s: Static<typeof KafkaSettings>): BusConfig {
+  if (s.kind === 'memory') return { kind: 'memory' };
+  if (!s.brokers) throw new ConfigError('KAFKA_BROKERS', REQUIRED);
+  if (!s.schemaRegistryUrl) throw new ConfigError('SCHEMA_REGISTRY_URL', REQUIRED);
+  return {
+    kind: 'kafka',
+    brokers: s.brokers
+      .split(',')
+      .map((b) => b.trim())
+      .filter(Boolean),
+    schemaRegistryUrl: s.schemaRegistryUrl,
+    sessionTimeoutMs: s.sessionTimeoutMs,
+    namespace: s.namespace ?? '',
+    partitions: s.partitions,
+  };
+}
+
+export function storeConfig(s: Static<typeof StoreSettings>): StoreConfig {
+  if (s.kind === 'memory') return { kind: 'memory' };
+  if (!s.url) throw new ConfigError('MONGO_URL', REQUIRED);
+  return { kind: 'mongo', url: s.url, database: s.database };
+}

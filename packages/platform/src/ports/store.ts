@@ -1,0 +1,41 @@
+import type { Claims } from './claims';
+import type { Counters } from './counters';
+import type { DeliveryQueue } from './delivery-queue';
+import type { MerchantDirectory } from './merchant-directory';
+import type { OrderJournal } from './order-journal';
+import type { PanelAccess } from './panel-access';
+import type { TransactionLog } from './transaction-log';
+import type { TransactionReads } from './transaction-reads';
+
+export type { ClaimResult, IdempotencyClaim, ReversalClaim, ReversalClaimResult } from './claims';
+export type { DeliveryAttempt, DeliveryLane, WebhookDelivery } from './delivery-queue';
+export { laneKey } from './delivery-queue';
+export type { ApiKeyRecord, Merchant, MerchantAccount, WebhookEndpoint, WebhookEndpointPatch } from './merchant-directory';
+export type { BankOrderClaim, BankOrderRecord } from './order-journal';
+export { bankOrderId } from './order-journal';
+export type { AuditEntry, AuditFilter, PanelInvite, PanelRole, PanelSessionRecord, PanelUser } from './panel-access';
+export { PANEL_ROLES } from './panel-access';
+export type { DueCursor, PageCursor, TransactionFilter } from './transaction-reads';
+
+export class DuplicateRecord extends Error {
+  constructor(
+    readonly collection: string,
+    readonly id: string,
+  ) {
+    super(`${collection} ${id} already exists`);
+  }
+}
+
+/**
+ * Durable state: every port, as one adapter (memory or Mongo) implements them. Only wiring (a
+ * service's `main`, the embedded switch) holds it whole; each service is handed the ports it uses.
+ * Guarantees every adapter keeps (packages/platform/test/*-contract.ts): reads return copies; claims are atomic
+ * (exactly one of concurrent claims wins); `transactionLog.commit` writes only when the stored version
+ * is the expected one, so two writers can never both win.
+ */
+export interface Store extends MerchantDirectory, Claims, Counters, OrderJournal, DeliveryQueue, PanelAccess {
+  transactions: TransactionReads;
+  transactionLog: TransactionLog;
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest';
+import { MemoryBus } from '../adapters/memory/bus';
+import { TOPICS } from '@switch/core/contracts/topics';
+import { BankHealthView } from './bank-health';
+
+describe('bank health as the router sees it', () => {
+  it('keeps test and live apart: an open breaker on one mode steers only that mode', async () => {
+    const bus = new MemoryBus();
+    const view = new BankHealthView();
+    await view.follow(bus);
+    const at = new Date().toISOString();
+    await bus.publish(TOPICS.bankHealth, 'banco_plaza|test', { banco: 'banco_plaza', mode: 'test', openOperations: ['pagar'], at });
+    await bus.publish(TOPICS.bankHealth, 'banco_plaza|live', { banco: 'banco_plaza', mode: 'live', openOperations: [], at });
+    await bus.drained();
+    expect([...view.unavailable('test')]).toEqual(['banco_plaza']);
+    expect([...view.unavailable('live')]).toEqual([]);
+    await bus.publish(TOPICS.bankHealth, 'banco_plaza|test', { banco: 'banco_plaza', mode: 'test', openOperations: [], at });
+    await bus.drained();
+    expect([...view.unavailable('test')]).toEqual([]);
+    await bus.close();
+  });
+
+  it('forgets reports older than its staleness bound', async () => {
+    const bus = new MemoryBus();
+    const view = new BankHealthView(0);
+    await view.follow(bus);
+    await bus.publish(TOPICS.bankHealth, 'bnc|live', {
+      banco: 'bnc',
+      mode: 'live',
+      openOperations: ['pagar'],
+      at: new Date().toISOString(),
+    });
+    await bus.drained();
+    expect([...view.unavailable('live')]).toEqual([]);
+    await bus.close();
+  });
+});
