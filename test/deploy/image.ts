@@ -83,13 +83,18 @@ export function imageFindings(dockerfile: string, banks: readonly BankPackage[])
     for (const f of bank.runtime)
       if (importsEmulator.test(f.text)) findings.push(`${f.path}: runtime code imports an emulator (deleted from the image)`);
     const { main = '', exports = {} } = bank.packageJson;
-    if (main.includes('emulator') || String(exports['.'] ?? '').includes('emulator'))
+    if (main.includes('emulator') || String(runtimeTarget(exports['.']) ?? '').includes('emulator'))
       findings.push(`${bank.name}/package.json: the main entry points at the emulator`);
-    const emulator = exports['./emulator'];
+    const emulator = runtimeTarget(exports['./emulator']);
     if (emulator !== undefined && !String(emulator).startsWith('./dist/emulator/'))
       findings.push(`${bank.name}/package.json: ./emulator export ${emulator} is outside dist/emulator (the folder the image deletes)`);
   }
   return findings;
+}
+
+/** What Node loads for an export: the path, or its `default` condition (`source` serves only the dependency rules). */
+function runtimeTarget(entry: unknown): unknown {
+  return entry !== null && typeof entry === 'object' ? (entry as Record<string, unknown>).default : entry;
 }
 
 function files(dir: string, ext: RegExp): string[] {

@@ -724,7 +724,7 @@ export interface components {
             resultado: components["schemas"]["Resultado"];
             operacion: "token" | "cobrar" | "pagar" | "reverso";
             idempotency_key: string;
-            /** @description The body of the request as accepted, without a cobrar's `otp` (never shown nor kept in clear) */
+            /** @description The request body as accepted, without a cobrar's `otp` (never shown nor kept in clear) */
             solicitud: {
                 [key: string]: unknown;
             };

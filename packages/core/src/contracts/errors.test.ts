@@ -12,7 +12,7 @@ import {
   merchantCodesOf,
 } from './errors';
 
-const docs = (name: string) => readFileSync(resolve(__dirname, '../../../docs', name), 'utf8');
+const docs = (name: string) => readFileSync(resolve(__dirname, '../../../../docs', name), 'utf8');
 
 /** The codes an error body schema admits: its `const` or its `enum`. */
 const codesOfSchema = (schema: { properties: { error: { const?: string; enum?: string[] } } }) => {
