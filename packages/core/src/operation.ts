@@ -157,6 +157,12 @@ export type BankOutcome =
   /** Sent, but the answer is unknown: the order may have moved money. */
   | { type: 'unknown'; raw: Record<string, unknown> };
 
+/** An operation's amount in VES as its request states it (a reverso states none: 0). */
+export function amountOf(tx: Pick<Transaction, 'request'>): number {
+  const body = tx.request.body;
+  return 'monto' in body ? body.monto.valor : 0;
+}
+
 /** An order is in flight when its latest attempt has no outcome yet. */
 export function inFlight(tx: Pick<Transaction, 'attempts'>): boolean {
   const last = tx.attempts[tx.attempts.length - 1];

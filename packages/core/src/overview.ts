@@ -1,6 +1,6 @@
 import type { BancoId } from './bancos';
 import type { EstadoTransaccion } from './estados';
-import type { OperationKind, Transaction } from './operation';
+import { amountOf, type OperationKind, type Transaction } from './operation';
 
 /**
  * How a merchant's days went (the panel's overview): operations grouped by Venezuelan day, kind,
@@ -37,9 +37,8 @@ export function addToOverview(groups: Map<string, OverviewGroup>, tx: Transactio
     group = { day, kind: tx.kind, estado: tx.estado, banco: tx.bancoUsado, motivo, count: 0, amount: 0, latencyMs: 0 };
     groups.set(key, group);
   }
-  const body = tx.request.body;
   group.count += 1;
-  group.amount += 'monto' in body ? body.monto.valor : 0;
+  group.amount += amountOf(tx);
   if (tx.estado === 'LIQUIDADA') group.latencyMs += Math.max(0, Date.parse(tx.updatedAt) - Date.parse(tx.createdAt));
 }
 

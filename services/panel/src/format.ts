@@ -36,38 +36,34 @@ export function money(lang: Lang, value: number, currency = 'VES'): string {
   return currency === 'VES' ? `${sign}Bs. ${figure}` : `${sign}${figure} ${currency}`;
 }
 
+/** A Caracas-time formatter per language, made once (`Intl` formatters are costly to build). */
+function caracasFormat(cache: Map<Lang, Intl.DateTimeFormat>, lang: Lang, parts: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
+  let format = cache.get(lang);
+  if (!format) {
+    format = new Intl.DateTimeFormat(lang === 'es' ? 'es-VE' : 'en-GB', { timeZone: TIME_ZONE, ...parts });
+    cache.set(lang, format);
+  }
+  return format;
+}
+
 /** An ISO instant as `27/11/2026 07:15:00` in Caracas time (day first in both languages, 24 hours). */
 export function when(lang: Lang, iso: string): string {
-  let format = timeFormats.get(lang);
-  if (!format) {
-    format = new Intl.DateTimeFormat(lang === 'es' ? 'es-VE' : 'en-GB', {
-      timeZone: TIME_ZONE,
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      second: '2-digit',
-      hourCycle: 'h23',
-    });
-    timeFormats.set(lang, format);
-  }
+  const format = caracasFormat(timeFormats, lang, {
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+    hourCycle: 'h23',
+  });
   const at = new Date(iso);
   return Number.isNaN(at.getTime()) ? iso : `${format.format(at).replace(',', '')} ${TIME_ZONE_LABEL}`;
 }
 
 /** The Venezuelan calendar day of an instant, `27/11/2026`. */
 export function day(lang: Lang, iso: string): string {
-  let format = dayFormats.get(lang);
-  if (!format) {
-    format = new Intl.DateTimeFormat(lang === 'es' ? 'es-VE' : 'en-GB', {
-      timeZone: TIME_ZONE,
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-    });
-    dayFormats.set(lang, format);
-  }
+  const format = caracasFormat(dayFormats, lang, { year: 'numeric', month: '2-digit', day: '2-digit' });
   const at = new Date(iso);
   return Number.isNaN(at.getTime()) ? iso : format.format(at);
 }

@@ -4,7 +4,7 @@ import { ESTADOS } from '@switch/core/estados';
 import { lastDays, summarizeOverview, type OverviewGroup } from '@switch/core/overview';
 import { venezuelanToday } from '@switch/platform/runtime/account-reads';
 import type { Mode } from '@switch/core/bancos';
-import type { Transaction } from '@switch/core/operation';
+import { amountOf } from '@switch/core/operation';
 import { PageQuery } from '../fields';
 import { barChart, shareBars } from '../charts';
 import { translate, type Lang } from '../i18n';
@@ -84,15 +84,9 @@ export function overviewPages(app: FastifyInstance, ctx: PanelContext): void {
         estado: tx.estado,
         createdAt: tx.createdAt,
         ageMinutes: Math.max(0, Math.floor((now - Date.parse(tx.createdAt)) / 60_000)),
-        monto: montoOf(tx),
+        monto: amountOf(tx),
       })),
       percent: (share: number | null) => (share === null ? '—' : `${amount(lang, share * 100).replace(/[.,]\d+$/, '')} %`),
     });
   });
-}
-
-/** An operation's amount in VES as its request states it (a token states none). */
-function montoOf(tx: Transaction): number {
-  const body = tx.request.body;
-  return 'monto' in body ? body.monto.valor : 0;
 }
