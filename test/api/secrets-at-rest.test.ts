@@ -6,7 +6,7 @@ import { createLogger } from '@switch/platform/telemetry/logger';
 import { idempotencyScope } from '@switch/core/idempotency';
 import { MemoryStore } from '@switch/platform/adapters/memory/store';
 import { SecretBox } from '@switch/platform/runtime/secret-box';
-import { signingSecrets } from '@switch/usecases/webhook-endpoints';
+import { signingSecrets } from '@switch/platform/ports/merchant-directory';
 import type { ExecuteOrder } from '@switch/connector-kit/bank-port';
 import { startEmbeddedSwitch } from '@switch/embedded';
 import { cobrarBody, startTestSwitch, type TestSwitch } from './helpers';

@@ -2,6 +2,9 @@ import { createHash } from 'node:crypto';
 import type { Mode } from './bancos';
 import type { OperationKind } from './operation';
 
+/** The response header that marks the answer to a repeated idempotency key (docs/decisions/0013-idempotency-scope-and-replay.md). */
+export const REPLAYED_HEADER = 'idempotent-replayed';
+
 /** Canonical JSON: keys sorted at every level, so equal bodies have equal fingerprints. */
 export function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;

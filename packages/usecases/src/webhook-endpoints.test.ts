@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { MemoryStore } from '@switch/platform/adapters/memory/store';
-import type { WebhookEndpoint } from '@switch/platform/ports/store';
+import { signingSecrets, type WebhookEndpoint } from '@switch/platform/ports/merchant-directory';
 import { PUBLIC_DESTINATIONS_ONLY } from '@switch/platform/runtime/destination';
 import { SecretBox } from '@switch/platform/runtime/secret-box';
 import { createMerchant } from './onboarding';
@@ -13,7 +13,6 @@ import {
   MAX_ENDPOINTS_PER_MODE,
   resealWebhookSecrets,
   rotateSecret,
-  signingSecrets,
   toDeliveryView,
   toEndpointView,
 } from './webhook-endpoints';

@@ -108,16 +108,6 @@ export const toDeliveryView = (d: WebhookDelivery): DeliveryView => ({
 });
 
 /**
- * The secrets a delivery is signed with now, opened: the current one first, then the previous one
- * while its overlap lasts (docs/webhooks.md "Rotating the secret"). Only the notifier calls this.
- */
-export function signingSecrets(endpoint: WebhookEndpoint, now: Date, secrets: Pick<Sealer, 'open'>): string[] {
-  const previous = endpoint.previousSecret;
-  const sealed = previous && previous.until > now.toISOString() ? [endpoint.sealedSecret, previous.sealedSecret] : [endpoint.sealedSecret];
-  return sealed.map((s) => secrets.open(s));
-}
-
-/**
  * Re-seals every stored endpoint secret under the current secrets key, after a key rotation
  * (docs/operations.md "Rotating the secrets key"). Each write is conditional on the sealed secret it
  * read, so a merchant's rotation made meanwhile is never overwritten (it was sealed under the current

@@ -1,6 +1,5 @@
 import { corePolicy, CorePolicySettings } from '@switch/platform/config/core-policy';
-import { DestinationSettings } from '@switch/platform/config/webhooks';
-import { destinationPolicy } from '@switch/platform/runtime/destination';
+import { DestinationSettings, destinationPolicy } from '@switch/platform/config/webhooks';
 import { environmentSnapshot, readSettings, settings, type EnvSource } from '@switch/platform/config/env';
 import { instanceId, InstanceSettings } from '@switch/platform/config/instance';
 import { riskPolicy, RiskSettings } from '@switch/platform/config/risk';

@@ -1,7 +1,7 @@
 import type { Static } from '@sinclair/typebox';
 import { ConfigError, readSettings, setting, settings, type EnvSource } from '@switch/platform/config/env';
-import { DestinationSettings, RotationSettings } from '@switch/platform/config/webhooks';
-import { destinationPolicy, type DestinationPolicy } from '@switch/platform/runtime/destination';
+import { DestinationSettings, destinationPolicy, RotationSettings } from '@switch/platform/config/webhooks';
+import type { DestinationPolicy } from '@switch/platform/runtime/destination';
 import { InfraSettings, KafkaSettings } from '@switch/platform/config/infra';
 import { InstanceSettings, instanceId } from '@switch/platform/config/instance';
 import { portSetting } from '@switch/platform/config/ports';

@@ -2,7 +2,7 @@ import type { Socket } from 'node:net';
 import { STATUS_CODES } from 'node:http';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { errorStatus } from '@switch/core/contracts/errors';
-import { HTTP_TEXT_PATTERNS } from '@switch/core/contracts/api';
+import { HTTP_TEXT_PATTERNS } from '@switch/core/contracts/requests';
 import { NONBLANK_TEXT_PATTERN, TEXT_RULE } from '@switch/core/contracts/text';
 import { SchemaViolation } from '@switch/platform/ports/bus';
 import { UUID_PATTERN } from '@switch/core/contracts/requests';

@@ -3,7 +3,7 @@ import { errorCatalogueMarkdown } from '@switch/core/contracts/errors';
 import { WEBHOOK_EVENTS } from '@switch/core/contracts/webhook';
 import { SwitchKeySecurity } from './routes/operations';
 import { OPERATION_EXAMPLES, type OperationExamples } from './examples';
-import { REPLAYED_HEADER } from './mcp/rest';
+import { REPLAYED_HEADER } from '@switch/core/idempotency';
 
 export const API_TITLE = 'Switch de pagos API';
 

@@ -2,9 +2,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createLogger } from '@switch/platform/telemetry/logger';
-import { DestinationSettings } from '@switch/platform/config/webhooks';
+import { DestinationSettings, destinationPolicy } from '@switch/platform/config/webhooks';
 import {
-  destinationPolicy,
   refusedAddress,
   refusedDestination,
   SWITCH_DEFAULT_PORTS,

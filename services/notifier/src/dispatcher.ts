@@ -3,13 +3,12 @@ import { EndpointBook } from './endpoints';
 import { context, propagation, ROOT_CONTEXT } from '@opentelemetry/api';
 import { EVENT_HEADER, SIGNATURE_HEADER, signWebhook, standardWebhookHeaders } from '@switch/core/webhook-signing';
 import { metrics } from '@switch/platform/telemetry/metrics';
-import { signingSecrets } from '@switch/usecases/webhook-endpoints';
-import { laneKey, type DeliveryLane, type WebhookDelivery } from '@switch/platform/ports/store';
+import { laneKey, type DeliveryLane, type WebhookDelivery } from '@switch/platform/ports/delivery-queue';
 import type { Logger } from '@switch/platform/telemetry/logger';
 import type { Mode } from '@switch/core/bancos';
 import type { Sealer } from '@switch/platform/runtime/secret-box';
 import type { DeliveryQueue } from '@switch/platform/ports/delivery-queue';
-import type { MerchantDirectory } from '@switch/platform/ports/merchant-directory';
+import { signingSecrets, type MerchantDirectory } from '@switch/platform/ports/merchant-directory';
 import { nextAttemptAt } from './schedule';
 import {
   attemptErrorCategory,

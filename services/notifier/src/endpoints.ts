@@ -1,9 +1,8 @@
-import { instanceId as hostInstanceId } from '@switch/platform/config/instance';
 import { TOPICS } from '@switch/core/contracts/topics';
 import type { Bus, Subscription } from '@switch/platform/ports/bus';
 import type { MerchantDirectory } from '@switch/platform/ports/merchant-directory';
 import type { Mode } from '@switch/core/bancos';
-import type { WebhookEndpoint } from '@switch/platform/ports/store';
+import type { WebhookEndpoint } from '@switch/platform/ports/merchant-directory';
 
 /**
  * A merchant's webhook endpoints per mode, remembered for `ttlMs` so that planning and attempting
@@ -22,7 +21,7 @@ export class EndpointBook {
   ) {}
 
   /** Each notifier follows every change (a group of its own, named after its stable instance id; newest messages only). */
-  async follow(bus: Bus, instanceId: string = hostInstanceId()): Promise<void> {
+  async follow(bus: Bus, instanceId: string): Promise<void> {
     this.subscription = await bus.subscribe(
       TOPICS.merchantChanges,
       { group: `notifier-${instanceId}`, latestOnly: true, maxAttempts: 1 },

@@ -1,7 +1,7 @@
 import type { Static } from '@sinclair/typebox';
 import { ConfigError, readSettings, setting, settings, type EnvSource } from '@switch/platform/config/env';
-import { DestinationSettings } from '@switch/platform/config/webhooks';
-import { destinationPolicy } from '@switch/platform/runtime/destination';
+import { instanceId as hostInstanceId } from '@switch/platform/config/instance';
+import { DestinationSettings, destinationPolicy } from '@switch/platform/config/webhooks';
 import { measured, metrics } from '@switch/platform/telemetry/metrics';
 import { TOPICS, TRANSACTION_WEBHOOK_HEADER } from '@switch/core/contracts/topics';
 import { WEBHOOK_EVENTS } from '@switch/core/contracts/webhook';
@@ -104,7 +104,7 @@ export async function startNotifier(deps: {
   instanceId?: string;
 }): Promise<NotifierHandle> {
   const endpoints = new EndpointBook(deps.store, deps.config.endpointCacheMs ?? 0);
-  await endpoints.follow(deps.bus, deps.instanceId);
+  await endpoints.follow(deps.bus, deps.instanceId ?? hostInstanceId());
   const dispatcher = new Dispatcher(deps.store, deps.config, deps.log, undefined, endpoints);
   let running: Promise<unknown> = Promise.resolve();
   let inRound = false;

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { Static } from '@sinclair/typebox';
 import { ConfigError, readSettings, setting, settings, type EnvSource } from '@switch/platform/config/env';
-import { DestinationSettings, RotationSettings } from '@switch/platform/config/webhooks';
-import { destinationPolicy, type DestinationPolicy } from '@switch/platform/runtime/destination';
+import { DestinationSettings, destinationPolicy, RotationSettings } from '@switch/platform/config/webhooks';
+import type { DestinationPolicy } from '@switch/platform/runtime/destination';
 import { healthSettings, ProcessSettings } from '@switch/platform/config/process';
 import { InfraSettings } from '@switch/platform/config/infra';
 import { InstanceSettings } from '@switch/platform/config/instance';

@@ -1,6 +1,7 @@
 import { literals } from './literals';
-import { Type, type Static, type TProperties } from '@sinclair/typebox';
-import { Instrumento } from './instrumento';
+import { Type, type Static, type TProperties, type TSchema } from '@sinclair/typebox';
+import { Instrumento, NOMBRE_PATTERN } from './instrumento';
+import { httpTextForm, NONBLANK_TEXT_PATTERN, TEXT_PATTERN, TEXT_RULE } from './text';
 import { Monto } from './monto';
 import { BANCOS } from '../bancos';
 import { SANDBOX_BANKS, sandboxSummary } from '../sandbox';
@@ -80,3 +81,19 @@ export const ReversoBody = Type.Object({
   concepto: Type.Optional(Concepto),
 });
 export type ReversoBody = Static<typeof ReversoBody>;
+
+/**
+ * The HTTP form of the contracts' text patterns (./text.ts): `concepto` and `nombre` refuse control
+ * and invisible characters at the HTTP edge, in the schema that validates the request and that the
+ * OpenAPI document publishes. The registered bus schemas keep the contracts' own patterns.
+ */
+const HTTP_TEXT = new Map([
+  [Concepto.pattern!, { pattern: TEXT_PATTERN, description: `1 to 35 characters: ${TEXT_RULE}` }],
+  [NOMBRE_PATTERN, { pattern: NONBLANK_TEXT_PATTERN, description: `1 to 40 characters, not all blank: ${TEXT_RULE}` }],
+]);
+
+/** A contract schema as the HTTP edge validates and publishes it. */
+export const httpForm = <T extends TSchema>(schema: T): T => httpTextForm(schema, HTTP_TEXT);
+
+/** Every text pattern of the HTTP form: a 400 on one of them is explained by TEXT_RULE. */
+export const HTTP_TEXT_PATTERNS: ReadonlySet<string> = new Set([...HTTP_TEXT.values()].map((v) => v.pattern));

@@ -1,4 +1,6 @@
-import { setting, settings } from './env';
+import type { Static } from '@sinclair/typebox';
+import { type DestinationPolicy, SWITCH_DEFAULT_PORTS } from '../runtime/destination';
+import { ConfigError, setting, settings } from './env';
 
 /**
  * Where webhooks may go (runtime/destination.ts): the notifier's rule for deliveries, and the gateway's
@@ -24,6 +26,21 @@ export const DestinationSettings = settings(
   },
   'Webhook destinations',
 );
+
+/**
+ * The destination rule, the same in the gateway, the panel and the notifier: the allowances, and the
+ * switch's own ports (the defaults, the ports this process listens on, and `SWITCH_OWN_PORTS`).
+ */
+export function destinationPolicy(s: Static<typeof DestinationSettings>, listening: readonly number[] = []): DestinationPolicy {
+  const ownPorts = new Set(SWITCH_DEFAULT_PORTS);
+  for (const port of listening) if (port > 0) ownPorts.add(port);
+  for (const item of s.ownPorts ? s.ownPorts.split(',').map((x) => x.trim()) : []) {
+    if (!/^[0-9]{1,5}$/.test(item) || Number(item) < 1 || Number(item) > 65535)
+      throw new ConfigError('SWITCH_OWN_PORTS', `"${item}" is not a port (a comma-separated list of 1–65535)`);
+    ownPorts.add(Number(item));
+  }
+  return { allowLoopback: s.allowLoopback, allowPrivate: s.allowPrivate, ownPorts };
+}
 
 /** How long a rotated webhook secret keeps signing beside the new one (docs/webhooks.md "Rotating the secret"). */
 export const RotationSettings = settings(

@@ -1,5 +1,6 @@
 import type { BancoId, Mode } from '@switch/core/bancos';
 import type { WebhookEvent } from '@switch/core/contracts/webhook';
+import type { Sealer } from '../runtime/secret-box';
 
 export interface Merchant {
   id: string;
@@ -114,4 +115,15 @@ export interface MerchantDirectory {
     /** Who holds an account number in a mode, or null. */
     find(mode: Mode, cuenta: string): Promise<MerchantAccount | null>;
   };
+}
+
+/**
+ * The secrets a delivery is signed with now, opened: the current one first, then the previous one
+ * while its overlap lasts (docs/webhooks.md "Rotating the secret"): the
+ * rotation and the notifier's signing read the record the same way.
+ */
+export function signingSecrets(endpoint: WebhookEndpoint, now: Date, secrets: Pick<Sealer, 'open'>): string[] {
+  const previous = endpoint.previousSecret;
+  const sealed = previous && previous.until > now.toISOString() ? [endpoint.sealedSecret, previous.sealedSecret] : [endpoint.sealedSecret];
+  return sealed.map((s) => secrets.open(s));
 }

@@ -2,9 +2,6 @@ import { lookup as dnsLookup } from 'node:dns/promises';
 import { isIP, type LookupFunction } from 'node:net';
 import ipaddr from 'ipaddr.js';
 import { Agent, buildConnector, fetch as undiciFetch, type Dispatcher, type RequestInit, type Response } from 'undici';
-import type { Static } from '@sinclair/typebox';
-import { ConfigError } from '../config/env';
-import type { DestinationSettings } from '../config/webhooks';
 import { LISTENERS } from '../config/ports';
 
 /**
@@ -127,21 +124,6 @@ export const PUBLIC_DESTINATIONS_ONLY: DestinationPolicy = {
   allowPrivate: false,
   ownPorts: new Set(SWITCH_DEFAULT_PORTS),
 };
-
-/**
- * The destination rule, the same in the gateway, the panel and the notifier: the allowances, and the
- * switch's own ports (the defaults, the ports this process listens on, and `SWITCH_OWN_PORTS`).
- */
-export function destinationPolicy(s: Static<typeof DestinationSettings>, listening: readonly number[] = []): DestinationPolicy {
-  const ownPorts = new Set(SWITCH_DEFAULT_PORTS);
-  for (const port of listening) if (port > 0) ownPorts.add(port);
-  for (const item of s.ownPorts ? s.ownPorts.split(',').map((x) => x.trim()) : []) {
-    if (!/^[0-9]{1,5}$/.test(item) || Number(item) < 1 || Number(item) > 65535)
-      throw new ConfigError('SWITCH_OWN_PORTS', `"${item}" is not a port (a comma-separated list of 1–65535)`);
-    ownPorts.add(Number(item));
-  }
-  return { allowLoopback: s.allowLoopback, allowPrivate: s.allowPrivate, ownPorts };
-}
 
 /**
  * Why one address and port may not receive a webhook under `policy`, or null when it may. Pure: the

@@ -4,7 +4,8 @@ import type { Mode } from '@switch/core/bancos';
 import type { KeyCache } from '../key-cache';
 import { verifyKey } from '../auth';
 import type { Throttle } from '../throttle';
-import { parseJsonBody, REPLAYED_HEADER, withQuery, type RestPort } from './rest';
+import { REPLAYED_HEADER } from '@switch/core/idempotency';
+import { parseJsonBody, withQuery, type RestPort } from './rest';
 import { createMcpServer } from './server';
 
 export const MCP_PATH = '/mcp';

@@ -1,4 +1,5 @@
-import { parseJsonBody, REPLAYED_HEADER, withQuery, type RestPort } from './rest';
+import { REPLAYED_HEADER } from '@switch/core/idempotency';
+import { parseJsonBody, withQuery, type RestPort } from './rest';
 
 /**
  * The merchant REST API of a switch somewhere else, for the stdio server: each tool call is one HTTP

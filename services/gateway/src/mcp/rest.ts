@@ -24,9 +24,6 @@ export interface RestAnswer {
 export type RestPort = (request: RestRequest) => Promise<RestAnswer>;
 
 /** `path?a=1&b=2` for a GET's query. */
-/** The response header that marks the answer to a repeated idempotency key (docs/decisions/0013-idempotency-scope-and-replay.md). */
-export const REPLAYED_HEADER = 'idempotent-replayed';
-
 export function withQuery(path: string, query: Record<string, string> | undefined): string {
   const search = new URLSearchParams(query ?? {}).toString();
   return search ? `${path}?${search}` : path;
