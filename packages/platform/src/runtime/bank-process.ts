@@ -3,6 +3,7 @@ import type { GuardedConnector } from '@switch/connector-kit/connector';
 import type { ConnectorService, ModeConfigs } from '@switch/connector-kit/service';
 import type { BankWorkerSettings } from '../config/bank-worker';
 import { readSettings } from '../config/env';
+import { instanceId, InstanceSettings } from '../config/instance';
 import type { InfraSettings } from '../config/infra';
 import type { healthSettings, ProcessSettings } from '../config/process';
 import { createLogger, type Logger } from '../telemetry/logger';
@@ -34,7 +35,7 @@ export function runBankProcess<P extends BankProcessGroups, T>(
   name: string,
   schema: TObject<P>,
   configure: (settings: Static<TObject<P>>) => T,
-  start: (config: T, context: { log: Logger; adapters: Adapters; faults: BankWorkerFaults }) => Promise<StartedBank>,
+  start: (config: T, context: { log: Logger; adapters: Adapters; faults: BankWorkerFaults; replica: string }) => Promise<StartedBank>,
 ): void {
   const main = async () => {
     const settings = readSettings(schema);
@@ -43,7 +44,9 @@ export function runBankProcess<P extends BankProcessGroups, T>(
     const base = settings as unknown as Static<TObject<BankProcessGroups>>;
     const log = createLogger(name, base.process.logLevel);
     const adapters = await connectAdapters(infraConfig(base.infra), name, log);
-    const started = await start(config, { log, adapters, faults: base.faults });
+    // Stable across restarts; the health port tells apart replicas on one host.
+    const replica = instanceId(readSettings(InstanceSettings), base.health.port);
+    const started = await start(config, { log, adapters, faults: base.faults, replica });
     const health = await startHealthServer(base.health.port, base.health.host, adapters.ready, started.routes);
     onShutdown(
       log,
@@ -67,7 +70,7 @@ export function runConnectorProcess<M, C extends GuardedConnector, P extends Ban
   schema: TObject<P>,
   loadConfig: () => ModeConfigs<M>,
 ): void {
-  runBankProcess(service.name, schema, loadConfig, (config, { log, adapters, faults }) =>
-    startConnectorService(service, { bus: adapters.bus, store: adapters.store, secrets: adapters.secrets, log, config, faults }),
+  runBankProcess(service.name, schema, loadConfig, (config, { log, adapters, faults, replica }) =>
+    startConnectorService(service, { bus: adapters.bus, store: adapters.store, secrets: adapters.secrets, log, config, faults, replica }),
   );
 }
