@@ -5,7 +5,7 @@ import { connectAdapters, infraConfig, onShutdown, startHealthServer } from '@sw
 import { corePolicy } from '@switch/platform/config/core-policy';
 import { createLogger } from '@switch/platform/telemetry/logger';
 import { instanceId } from '@switch/platform/config/instance';
-import { readSettings } from '@switch/platform/config/env';
+import { ConfigError, readSettings } from '@switch/platform/config/env';
 import { riskPolicy } from '@switch/platform/config/risk';
 import { routingTable } from '@switch/platform/config/routing';
 import { RouterServiceSettings } from './config';
@@ -14,6 +14,11 @@ import { startRouter } from './service';
 /** The transaction actor as its own process: `node services/router/dist/main.js`. */
 async function main(): Promise<void> {
   const settings = readSettings(RouterServiceSettings);
+  if (settings.router.relayLeaseMs < 2 * settings.router.relayIntervalMs)
+    throw new ConfigError(
+      'SWITCH_OUTBOX_RELAY_LEASE_MS',
+      'must be at least twice SWITCH_OUTBOX_RELAY_MS: the holder renews it once per round',
+    );
   const routing = routingTable(settings.routing);
   const risk = riskPolicy(settings.risk);
   const infra = infraConfig(settings.infra);
@@ -30,6 +35,7 @@ async function main(): Promise<void> {
     policy: corePolicy(settings.policy),
     relayIntervalMs: settings.router.relayIntervalMs,
     relayGraceMs: settings.router.relayGraceMs,
+    relayLeaseMs: settings.router.relayLeaseMs,
     instanceId: id,
   });
   const health = await startHealthServer(settings.health.port, settings.health.host, adapters.ready);
