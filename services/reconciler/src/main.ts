@@ -14,11 +14,11 @@ async function main(): Promise<void> {
   const settings = readSettings(ReconcilerServiceSettings);
   const infra = infraConfig(settings.infra);
   const log = createLogger('reconciler', settings.process.logLevel);
-  const adapters = await connectAdapters(infra, 'reconciler', log);
+  const adapters = await connectAdapters(infra, 'reconciler', log, settings.process);
   // Stable across restarts (the lease's holder); the health port tells apart replicas on one host.
   const id = instanceId(settings.instance, settings.health.port);
   const reconciler = startReconciler({ bus: adapters.bus, store: adapters.store, log, config: loadReconcilerConfig(), instanceId: id });
-  const health = await startHealthServer(settings.health.port, settings.health.host, adapters.ready);
+  const health = await startHealthServer(settings.health.port, settings.health.host, adapters);
   log.info({ instance: id }, 'reconciler ready');
   onShutdown(
     log,

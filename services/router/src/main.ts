@@ -25,7 +25,7 @@ async function main(): Promise<void> {
   // Stable across restarts; the health port tells apart routers on one host.
   const id = instanceId(settings.instance, settings.health.port);
   const log = createLogger('router', settings.process.logLevel);
-  const adapters = await connectAdapters(infra, 'router', log);
+  const adapters = await connectAdapters(infra, 'router', log, settings.process);
   const router = await startRouter({
     bus: adapters.bus,
     store: adapters.store,
@@ -38,7 +38,7 @@ async function main(): Promise<void> {
     relayLeaseMs: settings.router.relayLeaseMs,
     instanceId: id,
   });
-  const health = await startHealthServer(settings.health.port, settings.health.host, adapters.ready);
+  const health = await startHealthServer(settings.health.port, settings.health.host, adapters);
   log.info('router ready');
   onShutdown(
     log,

@@ -1,4 +1,9 @@
 import { setting, settings } from './env';
+
+/** How long `/readyz` holds ready through failing dependency checks (decision 0177). */
+export const DEFAULT_READY_GRACE_MS = 15_000;
+/** An event-loop delay past this since the last probe makes `/healthz` fail (decision 0177). */
+export const DEFAULT_STALL_MS = 10_000;
 import { type Listener, portSetting } from './ports';
 
 /** Logging and graceful shutdown: every service process. */
@@ -9,6 +14,18 @@ export const ProcessSettings = settings(
       min: 100,
       max: 600_000,
     }),
+    readyGraceMs: setting.int(
+      'SWITCH_READY_GRACE_MS',
+      DEFAULT_READY_GRACE_MS,
+      '`/readyz` stays ready through failing dependency checks shorter than this (a blip does not empty every Service); 0: unready at the first failure',
+      { min: 0, max: 300_000 },
+    ),
+    stallMs: setting.int(
+      'SWITCH_LIVENESS_STALL_MS',
+      DEFAULT_STALL_MS,
+      '`/healthz` fails when the event loop stalled longer than this since the last probe (a dead Kafka consumer fails it too)',
+      { min: 100, max: 600_000 },
+    ),
   },
   'Process',
 );

@@ -43,11 +43,11 @@ export function runBankProcess<P extends BankProcessGroups, T>(
     // Every bank's schema holds these groups (`P extends BankProcessGroups`); the generic type cannot show it.
     const base = settings as unknown as Static<TObject<BankProcessGroups>>;
     const log = createLogger(name, base.process.logLevel);
-    const adapters = await connectAdapters(infraConfig(base.infra), name, log);
+    const adapters = await connectAdapters(infraConfig(base.infra), name, log, base.process);
     // Stable across restarts; the health port tells apart replicas on one host.
     const replica = instanceId(readSettings(InstanceSettings), base.health.port);
     const started = await start(config, { log, adapters, faults: base.faults, replica });
-    const health = await startHealthServer(base.health.port, base.health.host, adapters.ready, started.routes);
+    const health = await startHealthServer(base.health.port, base.health.host, adapters, started.routes);
     onShutdown(
       log,
       async () => {
