@@ -34,7 +34,7 @@ async function main(): Promise<void> {
       await gateway.close();
       await adapters.close();
     },
-    settings.process.shutdownMs,
+    adapters.timings.shutdownMs,
   );
 }
 

@@ -66,7 +66,7 @@ async function main(): Promise<void> {
       await adapters.close();
       health.close();
     },
-    settings.process.shutdownMs,
+    adapters.timings.shutdownMs,
   );
 }
 

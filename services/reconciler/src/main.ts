@@ -27,7 +27,7 @@ async function main(): Promise<void> {
       await adapters.close();
       health.close();
     },
-    settings.process.shutdownMs,
+    adapters.timings.shutdownMs,
   );
 }
 

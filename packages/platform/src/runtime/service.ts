@@ -10,7 +10,9 @@ import { MongoStore } from '../adapters/mongo/store';
 import { labelTopicsIn, registry } from '../telemetry/metrics';
 import { checkReady, READY_TIMEOUT_MS, steadyReadiness } from './readiness';
 import { processLiveness } from './liveness';
-import { DEFAULT_READY_GRACE_MS, DEFAULT_STALL_MS } from '../config/process';
+import { DEFAULT_READY_GRACE_MS, DEFAULT_SHUTDOWN_MS, DEFAULT_STALL_MS } from '../config/process';
+import { DEFAULT_SESSION_TIMEOUT_MS } from '../config/infra';
+import { deriveTimings, type Timings } from '../config/timings';
 import { secretBox, type SecretBox } from './secret-box';
 
 export interface InfraConfig {
@@ -45,15 +47,24 @@ export interface Probes {
 export interface Adapters extends Probes {
   bus: Bus;
   store: Store;
+  /** The process's shutdown and Kafka timings, derived in one place (config/timings.ts). */
+  timings: Timings;
   /** Seals and opens what the store keeps sealed (packages/platform/src/runtime/secret-box.ts). */
   secrets: SecretBox;
   close(): Promise<void>;
 }
 
-/** How the probes judge (ProcessSettings: `SWITCH_READY_GRACE_MS`, `SWITCH_LIVENESS_STALL_MS`). */
+/**
+ * The process's own settings the adapters need (ProcessSettings: `SWITCH_SHUTDOWN_MS`,
+ * `SWITCH_READY_GRACE_MS`, `SWITCH_LIVENESS_STALL_MS`) and its longest bank exchange (bank
+ * connectors only), from which its timings are derived.
+ */
 export interface ProbeOptions {
+  shutdownMs?: number;
   readyGraceMs?: number;
   stallMs?: number;
+  /** The longest single bank exchange a handler of this process may wait on; 0 (default) for none. */
+  bankCallMs?: number;
   /** Clock of the readiness grace (tests); default `Date.now`. */
   now?: () => number;
 }
@@ -66,6 +77,11 @@ export async function connectAdapters(config: InfraConfig, clientId: string, log
   if (store instanceof MongoStore) log.info('store connected');
   const { bus: b } = config;
   if (b.kind === 'kafka') labelTopicsIn(b.namespace);
+  const timings = deriveTimings({
+    bankCallMs: probes.bankCallMs ?? 0,
+    shutdownMs: probes.shutdownMs ?? DEFAULT_SHUTDOWN_MS,
+    sessionTimeoutMs: b.kind === 'kafka' ? b.sessionTimeoutMs : DEFAULT_SESSION_TIMEOUT_MS,
+  });
   const bus: Bus & { ping?: () => Promise<void>; deadConsumerGroups?: () => string[] } =
     b.kind === 'kafka'
       ? new KafkaBus({
@@ -74,7 +90,9 @@ export async function connectAdapters(config: InfraConfig, clientId: string, log
           clientId,
           // The bus logs each retried handler failure at warn (no payloads) and kafkajs' own lines.
           logger: log,
-          sessionTimeoutMs: b.sessionTimeoutMs,
+          sessionTimeoutMs: timings.sessionTimeoutMs,
+          heartbeatIntervalMs: timings.heartbeatIntervalMs,
+          rebalanceTimeoutMs: timings.rebalanceTimeoutMs,
           namespace: b.namespace,
           partitions: b.partitions,
         })
@@ -86,6 +104,7 @@ export async function connectAdapters(config: InfraConfig, clientId: string, log
   return {
     bus,
     store,
+    timings,
     secrets: config.secrets,
     // Side by side and each bounded: answers within a second even while a dependency hangs; a failure
     // shorter than the grace is held (logged), so one blip does not empty every Service at once.
