@@ -58,7 +58,7 @@ describe('reconciler and webhooks with a real bank connector (emulator mode)', (
 
       expect(settleAt(t.emu, banco)).toBeGreaterThanOrEqual(1);
       const round = await t.sw.reconciler.runOnce();
-      expect(round.queried).toContain(id);
+      expect(round?.queried).toContain(id);
       await t.sw.bus.drained();
       expect((await t.sw.store.transactions.get(id))?.estado).toBe('LIQUIDADA');
 

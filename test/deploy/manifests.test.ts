@@ -321,7 +321,12 @@ const PROJECT_BREAKS: [string, (o: K8sObject[]) => void, RegExp][] = [
   [
     'a grace period shorter than the shutdown budget',
     (o) => (find(o, 'Deployment', 'router').spec!.template!.spec.terminationGracePeriodSeconds = 5),
-    /terminationGracePeriodSeconds 5s is not above/,
+    /router: terminationGracePeriodSeconds 5s is below 25s/,
+  ],
+  [
+    'a connector whose grace period does not cover its longest order (two bank exchanges at the default 30 s + 3 s)',
+    (o) => (find(o, 'Deployment', 'bank-plaza').spec!.template!.spec.terminationGracePeriodSeconds = 30),
+    /bank-plaza: terminationGracePeriodSeconds 30s is below 81s/,
   ],
   [
     'more replicas than partitions',

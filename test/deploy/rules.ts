@@ -16,6 +16,17 @@ import { InfraSettings } from '@switch/platform/config/infra';
 import { ProcessSettings } from '@switch/platform/config/process';
 import { infraConfig } from '@switch/platform/runtime/service';
 import { loadGatewayConfig } from '../../services/gateway/src/config';
+import {
+  DEFAULT_BANK_CALL_MS,
+  DEFAULT_CONNECT_TIMEOUT_MS,
+  deriveTimings,
+  longestBankCallMs,
+  minimumGraceSeconds,
+} from '@switch/platform/config/timings';
+import { loadPlazaConfig } from '../../services/bank-plaza/src/config';
+import { loadBancaribeConfig } from '../../services/bank-bancaribe/src/config';
+import { loadActivoConfig } from '../../services/bank-activo/src/config';
+import { loadBncConfig } from '../../services/bank-bnc/src/config';
 
 export const REPO = resolve(__dirname, '../..');
 
@@ -143,6 +154,14 @@ export const BANK_CONNECTORS: Partial<Record<Service, string>> = {
   'bank-bancaribe': 'bancaribe',
   'bank-activo': 'banco_activo',
   'bank-bnc': 'bnc',
+};
+
+/** Each connector's own configuration loader: its bank timeouts bound its handlers, so its shutdown. */
+const BANK_CONFIG_LOADERS: Partial<Record<Service, (env: EnvSource) => object>> = {
+  'bank-plaza': loadPlazaConfig,
+  'bank-bancaribe': loadBancaribeConfig,
+  'bank-activo': loadActivoConfig,
+  'bank-bnc': loadBncConfig,
 };
 
 /** Which topic's partitions bound a service's replicas (consumers beyond them idle). */
@@ -373,14 +392,38 @@ export function projectFindings(overlay: string, objects: readonly K8sObject[], 
     const memory = c.resources?.limits?.memory;
     if (heap && memory) check(Number(heap[1]) * 2 ** 20 < bytes(memory), `${where}: --max-old-space-size is not below the memory limit`);
 
-    // A stop finishes within the grace period: the code's shutdown budget plus the preStop pause.
+    // A stop finishes within the grace period: the preStop pause, then the process's shutdown bound as
+    // the code derives it from this pod's environment (a connector's from its bank timeouts).
     const pre = c.lifecycle?.preStop?.exec?.command ?? [];
     const preMs = pre.length === 2 && pre[0] === 'sleep' ? Number(pre[1]) * 1000 : 0;
-    const grace = (pod.terminationGracePeriodSeconds ?? 30) * 1000;
-    const budget = readSettings(ProcessSettings, env).shutdownMs;
+    const grace = pod.terminationGracePeriodSeconds ?? 30;
+    const bankConfig = BANK_CONFIG_LOADERS[service];
+    let bankCallMs = 0;
+    if (bankConfig) {
+      // Its Secrets (envFrom) hold the bank's credentials: stand-ins for every documented key.
+      const withSecrets: Record<string, string> = {};
+      for (const ef of c.envFrom ?? [])
+        for (const key of (ef.secretRef && secrets.get(ef.secretRef.name)) || []) withSecrets[key] = secretStandIn(key);
+      try {
+        bankCallMs = longestBankCallMs(bankConfig({ ...withSecrets, ...env }) as Record<string, unknown>);
+      } catch {
+        // The live overlay leaves the merchant's identity to the operator: bound it by the longest
+        // answer timeout the pod sets, or every connector's default.
+        const set = Object.entries(env)
+          .filter(([k]) => k.endsWith('_TIMEOUT_MS') && !k.endsWith('CONNECT_TIMEOUT_MS'))
+          .map(([, v]) => Number(v) + DEFAULT_CONNECT_TIMEOUT_MS);
+        bankCallMs = Math.max(DEFAULT_BANK_CALL_MS, ...set);
+      }
+    }
+    const timings = deriveTimings({
+      bankCallMs,
+      shutdownMs: readSettings(ProcessSettings, env).shutdownMs,
+      sessionTimeoutMs: readSettings(InfraSettings, env).bus.sessionTimeoutMs,
+    });
+    const least = minimumGraceSeconds(timings, preMs);
     check(
-      grace > budget + preMs,
-      `${where}: terminationGracePeriodSeconds ${grace / 1000}s is not above SWITCH_SHUTDOWN_MS ${budget} ms + preStop ${preMs} ms`,
+      grace >= least,
+      `${where}: terminationGracePeriodSeconds ${grace}s is below ${least}s: preStop ${preMs} ms + shutdown ${timings.shutdownMs} ms (handler ${timings.handlerMs} ms) + margin`,
     );
 
     // Autoscaling within the partitions of the topic the service reads.

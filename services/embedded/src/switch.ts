@@ -137,6 +137,7 @@ export async function startEmbeddedSwitch(options: {
     store,
     log: options.log.child({ service: 'reconciler' }),
     config: { ...loadReconcilerConfig(env), ...options.reconciler },
+    instanceId: id,
   });
   // The sandbox's magic amounts hold where a test route answers through its emulator (docs/sandbox.md).
   if (banks.emulators && env.SWITCH_SANDBOX_BANKS === undefined && options.config?.sandboxBanks === undefined)

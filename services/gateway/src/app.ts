@@ -54,8 +54,10 @@ export interface GatewayDeps {
     prefix: string;
     register: (app: FastifyInstance, gateway: { accounts: AccountReads; store: GatewayStore; secrets: SecretBox }) => Promise<void>;
   }[];
-  /** Readiness of the process's connections (store and bus); defaults to a store ping. */
+  /** Readiness of the process's connections (store and bus), held through a short blip; defaults to a store ping. */
   ready?: () => Promise<void>;
+  /** Liveness: why the process should be restarted (a dead consumer, a stalled event loop); default always live. */
+  live?: () => string[];
 }
 
 export interface Gateway {
@@ -286,7 +288,12 @@ async function buildOperator(deps: GatewayDeps, keys: KeyCache): Promise<Fastify
   operator.get('/metrics', { schema: { hide: true } }, async (_request, reply) =>
     reply.type(registry.contentType).send(await registry.metrics()),
   );
-  operator.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
+  operator.get('/healthz', { schema: { hide: true } }, async (request, reply) => {
+    const problems = deps.live?.() ?? [];
+    if (problems.length === 0) return { status: 'ok' };
+    request.log.error({ problems }, 'not live');
+    return sendError(reply, 'SERVICE_UNAVAILABLE', { message: problems.join('; ') });
+  });
   operator.get('/readyz', { schema: { hide: true } }, async (request, reply) => {
     try {
       // Bounded: a paused broker or an unreachable store gets a 503 within a second, not a hung probe.

@@ -13,7 +13,7 @@ async function main(): Promise<void> {
   const settings = readSettings(GatewayServiceSettings);
   const config = gatewayConfig(settings.config);
   const log = createLogger('gateway', settings.process.logLevel);
-  const adapters = await connectAdapters(infraConfig(settings.infra), 'gateway', log);
+  const adapters = await connectAdapters(infraConfig(settings.infra), 'gateway', log, settings.process);
   const gateway = await buildGateway({
     store: adapters.store,
     bus: adapters.bus,
@@ -22,6 +22,7 @@ async function main(): Promise<void> {
     config,
     secrets: adapters.secrets,
     ready: adapters.ready,
+    live: adapters.live,
   });
   await gateway.app.listen({ host: config.host, port: config.port });
   // Metrics, probes and the admin API on their own port, never the merchant one.
@@ -33,7 +34,7 @@ async function main(): Promise<void> {
       await gateway.close();
       await adapters.close();
     },
-    settings.process.shutdownMs,
+    adapters.timings.shutdownMs,
   );
 }
 

@@ -16,9 +16,9 @@ async function main(): Promise<void> {
   // Stable across restarts; the health port tells apart notifiers on one host.
   const id = instanceId(settings.instance, settings.health.port);
   const log = createLogger('notifier', settings.process.logLevel);
-  const adapters = await connectAdapters(infra, 'notifier', log);
+  const adapters = await connectAdapters(infra, 'notifier', log, settings.process);
   const notifier = await startNotifier({ bus: adapters.bus, store: adapters.store, log, config, instanceId: id });
-  const health = await startHealthServer(settings.health.port, settings.health.host, adapters.ready);
+  const health = await startHealthServer(settings.health.port, settings.health.host, adapters);
   log.info({ owner: notifier.dispatcher.owner }, 'notifier ready');
   onShutdown(
     log,
@@ -27,7 +27,7 @@ async function main(): Promise<void> {
       await adapters.close();
       health.close();
     },
-    settings.process.shutdownMs,
+    adapters.timings.shutdownMs,
   );
 }
 

@@ -25,7 +25,7 @@ async function main(): Promise<void> {
   const log = createLogger('panel', settings.process.logLevel);
   if (!settings.config.panel.sessionSecret)
     log.warn('SWITCH_PANEL_SESSION_SECRET is not set: sessions end with this process and are not shared by replicas');
-  const adapters = await connectAdapters(infraConfig(settings.infra), 'panel', log);
+  const adapters = await connectAdapters(infraConfig(settings.infra), 'panel', log, settings.process);
   // The same bank table and read timeout as the gateway's (switch-config): the same reads, the same answers.
   const accountReads = await startPanelReads({
     bus: adapters.bus,
@@ -56,7 +56,7 @@ async function main(): Promise<void> {
     accounts: accountReads.reads,
   });
   await app.listen({ host: server.host, port });
-  const health = await startHealthServer(settings.health.port, settings.health.host, adapters.ready);
+  const health = await startHealthServer(settings.health.port, settings.health.host, adapters);
   log.info('panel ready');
   onShutdown(
     log,
@@ -66,7 +66,7 @@ async function main(): Promise<void> {
       await adapters.close();
       health.close();
     },
-    settings.process.shutdownMs,
+    adapters.timings.shutdownMs,
   );
 }
 

@@ -4,6 +4,8 @@ startTracing('reconciler', loadTracingConfig()); // first line: modules are inst
 import { connectAdapters, infraConfig, onShutdown, startHealthServer } from '@switch/platform/runtime/service';
 import { createLogger } from '@switch/platform/telemetry/logger';
 import { readSettings } from '@switch/platform/config/env';
+import { instanceId } from '@switch/platform/config/instance';
+import { loadReconcilerConfig } from './service';
 import { ReconcilerServiceSettings } from './config';
 import { startReconciler } from './service';
 
@@ -12,10 +14,12 @@ async function main(): Promise<void> {
   const settings = readSettings(ReconcilerServiceSettings);
   const infra = infraConfig(settings.infra);
   const log = createLogger('reconciler', settings.process.logLevel);
-  const adapters = await connectAdapters(infra, 'reconciler', log);
-  const reconciler = startReconciler({ bus: adapters.bus, store: adapters.store, log, config: settings.reconciler });
-  const health = await startHealthServer(settings.health.port, settings.health.host, adapters.ready);
-  log.info('reconciler ready');
+  const adapters = await connectAdapters(infra, 'reconciler', log, settings.process);
+  // Stable across restarts (the lease's holder); the health port tells apart replicas on one host.
+  const id = instanceId(settings.instance, settings.health.port);
+  const reconciler = startReconciler({ bus: adapters.bus, store: adapters.store, log, config: loadReconcilerConfig(), instanceId: id });
+  const health = await startHealthServer(settings.health.port, settings.health.host, adapters);
+  log.info({ instance: id }, 'reconciler ready');
   onShutdown(
     log,
     async () => {
@@ -23,7 +27,7 @@ async function main(): Promise<void> {
       await adapters.close();
       health.close();
     },
-    settings.process.shutdownMs,
+    adapters.timings.shutdownMs,
   );
 }
 

@@ -31,7 +31,15 @@ export interface RoundResult {
  * moves the due time on.
  */
 export async function reconcileRound(
-  deps: { bus: Bus; store: { transactions: TransactionReads }; log: Logger; config: ReconcilerConfig; now?: () => Date },
+  deps: {
+    bus: Bus;
+    store: { transactions: TransactionReads };
+    log: Logger;
+    config: ReconcilerConfig;
+    now?: () => Date;
+    /** Where the round runs under a lease: it publishes nothing once the lease may have passed to another replica. */
+    fence?: { holds(): boolean };
+  },
   after?: DueCursor,
 ): Promise<RoundResult> {
   const now = (deps.now ?? (() => new Date()))().toISOString();
@@ -44,6 +52,14 @@ export async function reconcileRound(
   };
   metrics.reconcilerCycles.inc();
   for (const tx of due) {
+    if (deps.fence && !deps.fence.holds()) {
+      deps.log.warn(
+        { left: due.length - result.queried.length },
+        'reconciliation round stopped: its lease may have passed to another replica',
+      );
+      result.cursor = null;
+      break;
+    }
     if (needsReview(tx, now, deps.config.reviewAfterMs)) {
       const reason = `still ${tx.estado ?? 'without an answer'} after ${Math.round((Date.parse(now) - Date.parse(tx.createdAt)) / 60_000)} min`;
       await deps.bus.publish(TOPICS.routerInbox, tx.id, { type: 'review', txnId: tx.id, reason });

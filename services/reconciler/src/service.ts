@@ -1,14 +1,18 @@
-import { readSettings, setting, settings, type EnvSource } from '@switch/platform/config/env';
+import { ConfigError, readSettings, setting, settings, type EnvSource } from '@switch/platform/config/env';
 import type { Bus } from '@switch/platform/ports/bus';
 import type { DueCursor } from '@switch/platform/ports/store';
 import type { Logger } from '@switch/platform/telemetry/logger';
 import type { TransactionReads } from '@switch/platform/ports/transaction-reads';
 import { observeBacklog, reconcileRound, type ReconcilerConfig, type RoundResult } from './poller';
+import type { LeaseTable } from '@switch/platform/ports/leases';
+import { LeaseKeeper, startLeasedLoop, type Fence } from '@switch/platform/runtime/leased-loop';
 
 export interface ReconcilerServiceConfig extends ReconcilerConfig {
   intervalMs: number;
   /** How often the backlog gauges are refreshed (they read every open operation). */
   backlogIntervalMs: number;
+  /** How long a replica's lease on the rounds lasts unrenewed: a killed replica is replaced after it. */
+  leaseMs: number;
 }
 
 /** Backoff and deadlines belong to the transaction core (SWITCH_RECONCILER_BACKOFF_MS etc.: the router reads them). */
@@ -29,57 +33,90 @@ export const ReconcilerSettings = settings(
       min: 1_000,
       max: 3_600_000,
     }),
+    leaseMs: setting.int(
+      'SWITCH_RECONCILER_LEASE_MS',
+      15_000,
+      "one replica's lease on the rounds (one replica runs them, renewing every round): a holder killed without letting go is replaced after this; at least twice the round interval",
+      { min: 1_000, max: 600_000 },
+    ),
   },
   'Reconciler',
 );
 
 /** The reconciler's configuration from `source` (by default the process environment). */
 export function loadReconcilerConfig(source?: EnvSource): ReconcilerServiceConfig {
-  return readSettings(ReconcilerSettings, source);
+  const config = readSettings(ReconcilerSettings, source);
+  if (config.leaseMs < 2 * config.intervalMs)
+    throw new ConfigError(
+      'SWITCH_RECONCILER_LEASE_MS',
+      `${config.leaseMs} must be at least twice SWITCH_RECONCILER_INTERVAL_MS (${config.intervalMs}): the holder renews it once per round`,
+    );
+  return config;
 }
 
 export interface ReconcilerHandle {
-  /** Runs one round now (operators, tests). */
-  runOnce(): Promise<RoundResult>;
+  /**
+   * Runs one round now (operators, tests) if this replica holds the reconciler's lease (taking it if
+   * free); null when another replica holds it.
+   */
+  runOnce(): Promise<RoundResult | null>;
+  /** Stops the rounds and lets go of the lease (another replica takes over on its next round). */
   stop(): Promise<void>;
 }
 
+/** The lease the reconciler's replicas share: one of them runs the rounds at a time. */
+export const RECONCILER_LEASE = 'reconciler';
+
+/**
+ * The reconciler's rounds, on one replica at a time: each round takes or renews the `reconciler`
+ * lease in the store and runs only while held; a replica killed without letting go is replaced once
+ * its lease runs out (`leaseMs`), one stopped cleanly at the next round. A round stops publishing as
+ * soon as its fence lapses (a replica paused past its lease). The backlog gauges are read by every
+ * replica (read-only, every `backlogIntervalMs`), so each replica's are current.
+ */
 export function startReconciler(deps: {
   bus: Bus;
-  store: { transactions: TransactionReads };
+  store: { transactions: TransactionReads; leases: LeaseTable };
   log: Logger;
   config: ReconcilerServiceConfig;
+  /** This replica's stable id: the lease's holder. */
+  instanceId: string;
 }): ReconcilerHandle {
-  let running: Promise<unknown> = Promise.resolve();
-  let stopped = false;
   let observedAt = 0;
-  const runOnce = () => reconcileRound(deps);
-  const round = async () => {
+  const keeper = new LeaseKeeper({
+    leases: deps.store.leases,
+    name: RECONCILER_LEASE,
+    holder: deps.instanceId,
+    ttlMs: deps.config.leaseMs,
+    log: deps.log,
+  });
+  let last: RoundResult | null = null;
+  const round = async (fence: Fence) => {
     // A full batch means more is due: walk on from where it stopped (the ones just asked about keep
     // their due time until the actor has handled them), a bounded number of batches per round.
     let cursor: DueCursor | null = null;
-    for (let batches = 0; batches < 20 && !stopped; batches++) {
-      cursor = (await reconcileRound(deps, cursor ?? undefined)).cursor;
+    for (let batches = 0; batches < 20 && fence.holds(); batches++) {
+      const result: RoundResult = await reconcileRound({ ...deps, fence }, cursor ?? undefined);
+      if (batches === 0) last = result;
+      cursor = result.cursor;
       if (!cursor) break;
     }
-    if (Date.now() - observedAt >= deps.config.backlogIntervalMs) {
-      observedAt = Date.now();
-      await observeBacklog(deps.store);
-    }
   };
-  const timer = setInterval(() => {
-    void running.then(() => {
-      if (stopped) return;
-      running = round().catch((error: unknown) => deps.log.error({ err: error }, 'reconciliation round failed'));
-    });
+  const loop = startLeasedLoop({ keeper, intervalMs: deps.config.intervalMs, round, log: deps.log, what: 'reconciliation' });
+  const backlog = setInterval(() => {
+    if (Date.now() - observedAt < deps.config.backlogIntervalMs) return;
+    observedAt = Date.now();
+    observeBacklog(deps.store).catch((error: unknown) => deps.log.warn({ err: error }, 'backlog gauges not refreshed'));
   }, deps.config.intervalMs);
-  timer.unref();
+  backlog.unref();
   return {
-    runOnce,
+    runOnce: async () => {
+      last = null;
+      return (await loop.tick()) ? last : null;
+    },
     stop: async () => {
-      stopped = true;
-      clearInterval(timer);
-      await running;
+      clearInterval(backlog);
+      await loop.stop();
     },
   };
 }

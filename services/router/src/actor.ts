@@ -264,15 +264,19 @@ export class TransactionActor {
    * crash, or one a dead-lettered or redriven message wrote. Receivers dedupe; the bank worker's
    * journal sends an order once. Marks each after announcing it.
    */
-  async relay(before: string, limit = 100): Promise<number> {
+  async relay(before: string, limit = 100, fence?: { holds(): boolean }): Promise<number> {
     const { store } = this.deps;
     const pending = await store.transactionLog.listUnannounced(before, limit);
+    let announced = 0;
     for (const { tx, marks } of pending) {
+      // Under a lease: nothing more once it may have passed to another replica (that one relays the rest).
+      if (fence && !fence.holds()) break;
       const related = tx.relatedId ? await store.transactions.get(tx.relatedId) : null;
       await announce(this.deps.bus, tx, effectsOf(tx, related), marks.replyTo);
       await store.transactionLog.markAnnounced(tx.id, tx.version);
+      announced++;
     }
-    return pending.length;
+    return announced;
   }
 
   /**

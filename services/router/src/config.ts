@@ -19,6 +19,12 @@ export const RouterSettings = settings(
       "how old an unmarked write must be before the relay announces it again (younger ones are their handler's)",
       { min: 0, max: 600_000 },
     ),
+    relayLeaseMs: setting.int(
+      'SWITCH_OUTBOX_RELAY_LEASE_MS',
+      10_000,
+      "one replica's lease on the outbox relay (one replica relays, renewing every round): a holder killed without letting go is replaced after this; at least twice `SWITCH_OUTBOX_RELAY_MS`",
+      { min: 1_000, max: 600_000 },
+    ),
   },
   'Router',
 );

@@ -5,7 +5,7 @@ import { connectAdapters, infraConfig, onShutdown, startHealthServer } from '@sw
 import { corePolicy } from '@switch/platform/config/core-policy';
 import { createLogger } from '@switch/platform/telemetry/logger';
 import { instanceId } from '@switch/platform/config/instance';
-import { readSettings } from '@switch/platform/config/env';
+import { ConfigError, readSettings } from '@switch/platform/config/env';
 import { riskPolicy } from '@switch/platform/config/risk';
 import { routingTable } from '@switch/platform/config/routing';
 import { RouterServiceSettings } from './config';
@@ -14,13 +14,18 @@ import { startRouter } from './service';
 /** The transaction actor as its own process: `node services/router/dist/main.js`. */
 async function main(): Promise<void> {
   const settings = readSettings(RouterServiceSettings);
+  if (settings.router.relayLeaseMs < 2 * settings.router.relayIntervalMs)
+    throw new ConfigError(
+      'SWITCH_OUTBOX_RELAY_LEASE_MS',
+      'must be at least twice SWITCH_OUTBOX_RELAY_MS: the holder renews it once per round',
+    );
   const routing = routingTable(settings.routing);
   const risk = riskPolicy(settings.risk);
   const infra = infraConfig(settings.infra);
   // Stable across restarts; the health port tells apart routers on one host.
   const id = instanceId(settings.instance, settings.health.port);
   const log = createLogger('router', settings.process.logLevel);
-  const adapters = await connectAdapters(infra, 'router', log);
+  const adapters = await connectAdapters(infra, 'router', log, settings.process);
   const router = await startRouter({
     bus: adapters.bus,
     store: adapters.store,
@@ -30,9 +35,10 @@ async function main(): Promise<void> {
     policy: corePolicy(settings.policy),
     relayIntervalMs: settings.router.relayIntervalMs,
     relayGraceMs: settings.router.relayGraceMs,
+    relayLeaseMs: settings.router.relayLeaseMs,
     instanceId: id,
   });
-  const health = await startHealthServer(settings.health.port, settings.health.host, adapters.ready);
+  const health = await startHealthServer(settings.health.port, settings.health.host, adapters);
   log.info('router ready');
   onShutdown(
     log,
@@ -41,7 +47,7 @@ async function main(): Promise<void> {
       await adapters.close();
       health.close();
     },
-    settings.process.shutdownMs,
+    adapters.timings.shutdownMs,
   );
 }
 

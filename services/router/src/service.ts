@@ -7,22 +7,32 @@ import type { RiskPolicy } from '@switch/core/risk';
 import type { Logger } from '@switch/platform/telemetry/logger';
 import type { RoutingTable } from '@switch/core/routing';
 import { TransactionActor, type RouterStore } from './actor';
+import type { Leases } from '@switch/platform/ports/leases';
+import { instanceId } from '@switch/platform/config/instance';
+import { LeaseKeeper, startLeasedLoop } from '@switch/platform/runtime/leased-loop';
 
 export interface RouterHandle {
   actor: TransactionActor;
+  /** Runs one relay round now if this replica holds the relay's lease (how many writes it announced), else null. */
+  relayOnce(): Promise<number | null>;
   stop(): Promise<void>;
 }
+
+/** The lease the router replicas share: one of them runs the outbox relay at a time. */
+export const RELAY_LEASE = 'outbox-relay';
 
 /**
  * Starts the transaction actor on its inbox, and the outbox relay beside it. A write is announced by
  * the handler that made it and the message is committed only after that, so a failed or interrupted
  * announcement comes back with the message and is repeated (see `TransactionActor.handle`). The relay
  * is the continuous safety net for anything else: every `relayIntervalMs` it announces writes left
- * unmarked for longer than `relayGraceMs` (an index-served query of unmarked writes only).
+ * unmarked for longer than `relayGraceMs` (an index-served query of unmarked writes only). It runs on
+ * one replica at a time, the holder of the `outbox-relay` lease (`relayLeaseMs`), not once per replica;
+ * the inbox is shared by partition (the consumer group), the bank-health view is each replica's own.
  */
 export async function startRouter(deps: {
   bus: Bus;
-  store: RouterStore;
+  store: RouterStore & Leases;
   routing: RoutingTable;
   log: Logger;
   risk?: RiskPolicy;
@@ -31,7 +41,9 @@ export async function startRouter(deps: {
   relayIntervalMs?: number;
   /** How old an unmarked write must be before the relay announces it again (the actor's own is under way). Default 10 s. */
   relayGraceMs?: number;
-  /** This replica's stable id (names its own consumer groups); default the host name. */
+  /** How long the relay's lease lasts unrenewed (renewed every round): a killed holder is replaced after it. Default 10 s. */
+  relayLeaseMs?: number;
+  /** This replica's stable id (names its own consumer groups, holds the relay's lease); default the host name. */
   instanceId?: string;
 }): Promise<RouterHandle> {
   const health = new BankHealthView();
@@ -42,26 +54,33 @@ export async function startRouter(deps: {
     { group: 'router' },
     measured('router', TOPICS.routerInbox.name, ({ value, epoch }) => actor.handle(value, epoch)),
   );
-  const intervalMs = deps.relayIntervalMs ?? 1_000;
   const graceMs = deps.relayGraceMs ?? 10_000;
-  let relaying: Promise<unknown> = Promise.resolve();
-  let stopped = false;
-  const timer = setInterval(() => {
-    void relaying.then(() => {
-      if (stopped) return;
-      relaying = actor.relay(new Date(Date.now() - graceMs).toISOString()).then(
-        (n) => n > 0 && deps.log.warn({ relayed: n }, 'outbox relay announced writes left unmarked'),
-        (error: unknown) => deps.log.error({ err: error }, 'outbox relay round failed'),
-      );
-    });
-  }, intervalMs);
-  timer.unref();
+  let relayed: number | null = null;
+  const keeper = new LeaseKeeper({
+    leases: deps.store.leases,
+    name: RELAY_LEASE,
+    holder: deps.instanceId ?? instanceId(),
+    ttlMs: deps.relayLeaseMs ?? 10_000,
+    log: deps.log,
+  });
+  const relay = startLeasedLoop({
+    keeper,
+    intervalMs: deps.relayIntervalMs ?? 1_000,
+    what: 'outbox relay',
+    log: deps.log,
+    round: async (fence) => {
+      relayed = await actor.relay(new Date(Date.now() - graceMs).toISOString(), 100, fence);
+      if (relayed > 0) deps.log.warn({ relayed }, 'outbox relay announced writes left unmarked');
+    },
+  });
   return {
     actor,
+    relayOnce: async () => {
+      relayed = null;
+      return (await relay.tick()) ? relayed : null;
+    },
     stop: async () => {
-      stopped = true;
-      clearInterval(timer);
-      await relaying;
+      await relay.stop();
       await subscription.close();
       await healthSubscription.close();
     },

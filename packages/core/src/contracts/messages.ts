@@ -183,6 +183,8 @@ export const BankHealthMessage = Type.Object({
   /** Operations whose breaker is open: the router routes around the bank meanwhile. */
   openOperations: Type.Array(Type.String()),
   at: Type.String(),
+  /** The reporting connector replica's instance id: replicas' breakers disagree, the router keeps each apart. */
+  replica: Type.Optional(Type.String()),
 });
 export type BankHealthMessage = Static<typeof BankHealthMessage>;
 

@@ -2,6 +2,9 @@ import type { Static } from '@sinclair/typebox';
 import { DEFAULT_WORK_PARTITIONS } from '@switch/core/contracts/topics';
 import { ConfigError, setting, settings } from './env';
 
+/** How long the broker keeps a silent consumer's partitions (the broker's usual minimum). */
+export const DEFAULT_SESSION_TIMEOUT_MS = 6_000;
+
 /** The bus: Kafka (with its schema registry) or, for the one-process switch, memory. */
 export const KafkaSettings = settings(
   {
@@ -23,7 +26,7 @@ export const KafkaSettings = settings(
     ),
     sessionTimeoutMs: setting.int(
       'SWITCH_KAFKA_SESSION_TIMEOUT_MS',
-      6_000,
+      DEFAULT_SESSION_TIMEOUT_MS,
       "how long the broker keeps a consumer's partitions without a heartbeat: a process killed with -9 loses its work after this (6000 is the broker's usual minimum)",
       { min: 1_000, max: 300_000 },
     ),

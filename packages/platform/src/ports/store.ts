@@ -1,6 +1,7 @@
 import type { Claims } from './claims';
 import type { Counters } from './counters';
 import type { DeliveryQueue } from './delivery-queue';
+import type { Leases } from './leases';
 import type { MerchantDirectory } from './merchant-directory';
 import type { OrderJournal } from './order-journal';
 import type { PanelAccess } from './panel-access';
@@ -33,7 +34,7 @@ export class DuplicateRecord extends Error {
  * (exactly one of concurrent claims wins); `transactionLog.commit` writes only when the stored version
  * is the expected one, so two writers can never both win.
  */
-export interface Store extends MerchantDirectory, Claims, Counters, OrderJournal, DeliveryQueue, PanelAccess {
+export interface Store extends MerchantDirectory, Claims, Counters, OrderJournal, DeliveryQueue, PanelAccess, Leases {
   transactions: TransactionReads;
   transactionLog: TransactionLog;
   ping(): Promise<void>;

@@ -34,4 +34,39 @@ describe('bank health as the router sees it', () => {
     expect([...view.unavailable('live')]).toEqual([]);
     await bus.close();
   });
+
+  it('two connector replicas disagreeing: the bank stays routed around, whichever reported last', async () => {
+    const bus = new MemoryBus();
+    const view = new BankHealthView();
+    await view.follow(bus);
+    const report = (replica: string, open: boolean) =>
+      bus.publish(TOPICS.bankHealth, `bnc|live|${replica}`, {
+        banco: 'bnc',
+        mode: 'live',
+        openOperations: open ? ['pagar'] : [],
+        at: new Date().toISOString(),
+        replica,
+      });
+    // Each replica reports on its own timer: the reports interleave.
+    for (const [replica, open] of [
+      ['bank-bnc-a', true],
+      ['bank-bnc-b', false],
+      ['bank-bnc-a', true],
+      ['bank-bnc-b', false],
+    ] as const) {
+      await report(replica, open);
+      await bus.drained();
+      expect([...view.unavailable('live')]).toEqual(['bnc']);
+    }
+    await report('bank-bnc-a', false);
+    await bus.drained();
+    expect([...view.unavailable('live')]).toEqual([]);
+    expect(
+      view
+        .replicas()
+        .map((r) => r.replica)
+        .sort(),
+    ).toEqual(['bank-bnc-a', 'bank-bnc-b']);
+    await bus.close();
+  });
 });

@@ -3,6 +3,8 @@ import type { GuardedConnector } from '@switch/connector-kit/connector';
 import type { ConnectorService, ModeConfigs } from '@switch/connector-kit/service';
 import type { BankWorkerSettings } from '../config/bank-worker';
 import { readSettings } from '../config/env';
+import { longestBankCallMs } from '../config/timings';
+import { instanceId, InstanceSettings } from '../config/instance';
 import type { InfraSettings } from '../config/infra';
 import type { healthSettings, ProcessSettings } from '../config/process';
 import { createLogger, type Logger } from '../telemetry/logger';
@@ -34,7 +36,9 @@ export function runBankProcess<P extends BankProcessGroups, T>(
   name: string,
   schema: TObject<P>,
   configure: (settings: Static<TObject<P>>) => T,
-  start: (config: T, context: { log: Logger; adapters: Adapters; faults: BankWorkerFaults }) => Promise<StartedBank>,
+  start: (config: T, context: { log: Logger; adapters: Adapters; faults: BankWorkerFaults; replica: string }) => Promise<StartedBank>,
+  /** The longest single bank exchange `config` lets a handler wait on (its timings derive from it); default none. */
+  bankCallMs: (config: T) => number = () => 0,
 ): void {
   const main = async () => {
     const settings = readSettings(schema);
@@ -42,9 +46,13 @@ export function runBankProcess<P extends BankProcessGroups, T>(
     // Every bank's schema holds these groups (`P extends BankProcessGroups`); the generic type cannot show it.
     const base = settings as unknown as Static<TObject<BankProcessGroups>>;
     const log = createLogger(name, base.process.logLevel);
-    const adapters = await connectAdapters(infraConfig(base.infra), name, log);
-    const started = await start(config, { log, adapters, faults: base.faults });
-    const health = await startHealthServer(base.health.port, base.health.host, adapters.ready, started.routes);
+    const adapters = await connectAdapters(infraConfig(base.infra), name, log, { ...base.process, bankCallMs: bankCallMs(config) });
+    // The chain the stop, the rebalance and the pod's grace period follow (config/timings.ts).
+    log.info({ timings: adapters.timings }, 'timings');
+    // Stable across restarts; the health port tells apart replicas on one host.
+    const replica = instanceId(readSettings(InstanceSettings), base.health.port);
+    const started = await start(config, { log, adapters, faults: base.faults, replica });
+    const health = await startHealthServer(base.health.port, base.health.host, adapters, started.routes);
     onShutdown(
       log,
       async () => {
@@ -52,7 +60,7 @@ export function runBankProcess<P extends BankProcessGroups, T>(
         await adapters.close();
         health.close();
       },
-      base.process.shutdownMs,
+      adapters.timings.shutdownMs,
     );
   };
   main().catch((error: unknown) => {
@@ -67,7 +75,12 @@ export function runConnectorProcess<M, C extends GuardedConnector, P extends Ban
   schema: TObject<P>,
   loadConfig: () => ModeConfigs<M>,
 ): void {
-  runBankProcess(service.name, schema, loadConfig, (config, { log, adapters, faults }) =>
-    startConnectorService(service, { bus: adapters.bus, store: adapters.store, secrets: adapters.secrets, log, config, faults }),
+  runBankProcess(
+    service.name,
+    schema,
+    loadConfig,
+    (config, { log, adapters, faults, replica }) =>
+      startConnectorService(service, { bus: adapters.bus, store: adapters.store, secrets: adapters.secrets, log, config, faults, replica }),
+    (config) => longestBankCallMs(config),
   );
 }

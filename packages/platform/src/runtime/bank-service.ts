@@ -31,13 +31,15 @@ export async function serveBank<C extends GuardedConnector>(deps: {
   secrets: Pick<Sealer, 'open'>;
   /** Drills only (`SWITCH_FAULT_PUBLISH_AFTER_BANK_CALL`); default none. */
   faults?: BankWorkerFaults;
+  /** This replica's stable instance id: its breaker reports are kept apart from other replicas'. */
+  replica?: string;
 }): Promise<BankService<C>> {
   const { bus, log, banco, connectors } = deps;
   const all = Object.values(connectors) as C[];
   const breakers = Object.fromEntries(Object.entries(connectors).map(([mode, c]) => [mode, (c as C).breakers])) as Partial<
     Record<Mode, BankBreakers>
   >;
-  const health = startBankHealthReporter({ bus, banco, breakers, log });
+  const health = startBankHealthReporter({ bus, banco, breakers, log, ...(deps.replica ? { replica: deps.replica } : {}) });
   const subscription = await startBankWorker({
     bus,
     store: deps.store,
@@ -74,6 +76,8 @@ export async function startConnectorService<M, C extends GuardedConnector>(
     faults?: BankWorkerFaults;
     http?: BankHttpClient;
     now?: () => Date;
+    /** This replica's stable instance id (breaker reports); default the host name. */
+    replica?: string;
   },
 ): Promise<BankService<C>> {
   const { log, config } = deps;
@@ -96,6 +100,7 @@ export async function startConnectorService<M, C extends GuardedConnector>(
     group: service.name,
     connectors,
     ...(deps.faults ? { faults: deps.faults } : {}),
+    ...(deps.replica ? { replica: deps.replica } : {}),
   });
   log.info({ modes: Object.keys(connectors), config: service.describe?.(config) }, `${service.name} ready`);
   return served;

@@ -29,3 +29,45 @@ export function within<T>(work: Promise<T>, ms: number, what: string): Promise<T
   });
   return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
 }
+
+/**
+ * Readiness that holds through a short dependency blip (docs/decisions/0177-liveness-and-steady-readiness.md):
+ * ready when the check passes, and still ready while it has failed for less than `graceMs` since it
+ * last passed; not ready before it ever passed. Pure: the check's outcome and the times in, the
+ * verdict and the new last success out.
+ */
+export function steadyVerdict(
+  lastOkAt: number | null,
+  checkOk: boolean,
+  now: number,
+  graceMs: number,
+): { ready: boolean; lastOkAt: number | null; held: boolean } {
+  if (checkOk) return { ready: true, lastOkAt: now, held: false };
+  const held = lastOkAt !== null && now - lastOkAt < graceMs;
+  return { ready: held, lastOkAt, held };
+}
+
+/**
+ * `check` wrapped by `steadyVerdict`: resolves while ready (also while a failure is held, with
+ * `onHeld` told why), rejects with the check's own error once the failure outlasts `graceMs`.
+ */
+export function steadyReadiness(
+  check: () => Promise<void>,
+  graceMs: number,
+  options: { now?: () => number; onHeld?: (error: unknown) => void } = {},
+): () => Promise<void> {
+  let lastOkAt: number | null = null;
+  const now = options.now ?? Date.now;
+  return async () => {
+    let failure: unknown;
+    try {
+      await check();
+    } catch (error) {
+      failure = error ?? new Error('not ready');
+    }
+    const verdict = steadyVerdict(lastOkAt, failure === undefined, now(), graceMs);
+    lastOkAt = verdict.lastOkAt;
+    if (verdict.held) options.onHeld?.(failure);
+    if (!verdict.ready) throw failure;
+  };
+}

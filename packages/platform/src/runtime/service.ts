@@ -8,7 +8,11 @@ import { MemoryStore } from '../adapters/memory/store';
 import { KafkaBus } from '../adapters/kafka/bus';
 import { MongoStore } from '../adapters/mongo/store';
 import { labelTopicsIn, registry } from '../telemetry/metrics';
-import { checkReady, READY_TIMEOUT_MS } from './readiness';
+import { checkReady, READY_TIMEOUT_MS, steadyReadiness } from './readiness';
+import { processLiveness } from './liveness';
+import { DEFAULT_READY_GRACE_MS, DEFAULT_SHUTDOWN_MS, DEFAULT_STALL_MS } from '../config/process';
+import { DEFAULT_SESSION_TIMEOUT_MS } from '../config/infra';
+import { deriveTimings, type Timings } from '../config/timings';
 import { secretBox, type SecretBox } from './secret-box';
 
 export interface InfraConfig {
@@ -32,17 +36,40 @@ export function infraConfig(s: InfraSettings): InfraConfig {
   return { bus, store, secrets: secretBox(s.secrets, store.kind === 'mongo') };
 }
 
-export interface Adapters {
+/** What `/healthz` and `/readyz` ask (docs/decisions/0177-liveness-and-steady-readiness.md). */
+export interface Probes {
+  /** Resolves while ready: both connections answer, or stopped answering less than the grace ago. */
+  ready(): Promise<void>;
+  /** Why this process should be restarted (a dead consumer, a stalled event loop); empty while live. */
+  live(): string[];
+}
+
+export interface Adapters extends Probes {
   bus: Bus;
   store: Store;
+  /** The process's shutdown and Kafka timings, derived in one place (config/timings.ts). */
+  timings: Timings;
   /** Seals and opens what the store keeps sealed (packages/platform/src/runtime/secret-box.ts). */
   secrets: SecretBox;
-  /** Resolves when both connections answer (readiness). */
-  ready(): Promise<void>;
   close(): Promise<void>;
 }
 
-export async function connectAdapters(config: InfraConfig, clientId: string, log: Logger): Promise<Adapters> {
+/**
+ * The process's own settings the adapters need (ProcessSettings: `SWITCH_SHUTDOWN_MS`,
+ * `SWITCH_READY_GRACE_MS`, `SWITCH_LIVENESS_STALL_MS`) and its longest bank exchange (bank
+ * connectors only), from which its timings are derived.
+ */
+export interface ProbeOptions {
+  shutdownMs?: number;
+  readyGraceMs?: number;
+  stallMs?: number;
+  /** The longest single bank exchange a handler of this process may wait on; 0 (default) for none. */
+  bankCallMs?: number;
+  /** Clock of the readiness grace (tests); default `Date.now`. */
+  now?: () => number;
+}
+
+export async function connectAdapters(config: InfraConfig, clientId: string, log: Logger, probes: ProbeOptions = {}): Promise<Adapters> {
   const store: Store =
     config.store.kind === 'mongo'
       ? await MongoStore.connect({ url: config.store.url, database: config.store.database })
@@ -50,7 +77,12 @@ export async function connectAdapters(config: InfraConfig, clientId: string, log
   if (store instanceof MongoStore) log.info('store connected');
   const { bus: b } = config;
   if (b.kind === 'kafka') labelTopicsIn(b.namespace);
-  const bus: Bus & { ping?: () => Promise<void> } =
+  const timings = deriveTimings({
+    bankCallMs: probes.bankCallMs ?? 0,
+    shutdownMs: probes.shutdownMs ?? DEFAULT_SHUTDOWN_MS,
+    sessionTimeoutMs: b.kind === 'kafka' ? b.sessionTimeoutMs : DEFAULT_SESSION_TIMEOUT_MS,
+  });
+  const bus: Bus & { ping?: () => Promise<void>; deadConsumerGroups?: () => string[] } =
     b.kind === 'kafka'
       ? new KafkaBus({
           brokers: b.brokers,
@@ -58,18 +90,36 @@ export async function connectAdapters(config: InfraConfig, clientId: string, log
           clientId,
           // The bus logs each retried handler failure at warn (no payloads) and kafkajs' own lines.
           logger: log,
-          sessionTimeoutMs: b.sessionTimeoutMs,
+          sessionTimeoutMs: timings.sessionTimeoutMs,
+          heartbeatIntervalMs: timings.heartbeatIntervalMs,
+          rebalanceTimeoutMs: timings.rebalanceTimeoutMs,
           namespace: b.namespace,
           partitions: b.partitions,
         })
       : new MemoryBus({ logger: log });
+  const liveness = processLiveness({
+    stallMs: probes.stallMs ?? DEFAULT_STALL_MS,
+    deadConsumers: () => bus.deadConsumerGroups?.() ?? [],
+  });
   return {
     bus,
     store,
+    timings,
     secrets: config.secrets,
-    // Side by side and each bounded: answers within a second even while a dependency hangs.
-    ready: () => checkReady({ store: () => store.ping(), bus: async () => bus.ping?.() }),
+    // Side by side and each bounded: answers within a second even while a dependency hangs; a failure
+    // shorter than the grace is held (logged), so one blip does not empty every Service at once.
+    ready: steadyReadiness(
+      () => checkReady({ store: () => store.ping(), bus: async () => bus.ping?.() }),
+      probes.readyGraceMs ?? DEFAULT_READY_GRACE_MS,
+      {
+        ...(probes.now ? { now: probes.now } : {}),
+        onHeld: (error) =>
+          log.warn({ error: error instanceof Error ? error.message : String(error) }, 'a dependency failed; still ready within the grace'),
+      },
+    ),
+    live: () => liveness.live(),
     close: async () => {
+      liveness.stop();
       await bus.close();
       await store.close();
     },
@@ -77,21 +127,31 @@ export async function connectAdapters(config: InfraConfig, clientId: string, log
 }
 
 /**
- * `/healthz` (the process lives), `/readyz` (its connections answer) and `/metrics` (Prometheus) for services without an
- * HTTP API of their own, on `HEALTH_PORT`.
+ * `/healthz` (the process can work: 503 naming a dead consumer or a stalled event loop, so it is
+ * restarted), `/readyz` (its connections answer) and `/metrics` (Prometheus) for services without an
+ * HTTP API of their own, on `HEALTH_PORT`. `probes`: the adapters (both probes), or a readiness
+ * function alone (liveness is then the event loop's only).
  */
 export function startHealthServer(
   port: number,
   host: string,
-  ready: () => Promise<void>,
+  probes: Probes | (() => Promise<void>),
   extra: Record<string, () => unknown> = {},
 ): Promise<Server> {
+  const ready = typeof probes === 'function' ? probes : () => probes.ready();
+  const fallback = typeof probes === 'function' ? processLiveness({ stallMs: DEFAULT_STALL_MS }) : undefined;
+  const live = typeof probes === 'function' ? () => fallback!.live() : () => probes.live();
   const server = createServer((req, res) => {
     const send = (status: number, body: unknown) => {
       res.writeHead(status, { 'content-type': 'application/json' });
       res.end(JSON.stringify(body));
     };
-    if (req.url === '/healthz') return send(200, { status: 'ok' });
+    if (req.url === '/healthz') {
+      const problems = live();
+      return problems.length === 0
+        ? send(200, { status: 'ok' })
+        : send(503, { error: 'SERVICE_UNAVAILABLE', message: problems.join('; ') });
+    }
     if (req.url === '/metrics') {
       registry.metrics().then(
         (text) => {
@@ -114,6 +174,7 @@ export function startHealthServer(
     if (route) return send(200, route());
     send(404, { error: 'NOT_FOUND' });
   });
+  if (fallback) server.on('close', () => fallback.stop());
   return new Promise((resolve) => server.listen(port, host, () => resolve(server)));
 }
 

@@ -76,6 +76,12 @@ export const metrics = {
     labelNames: ['bank', 'operation'],
     registers: [registry],
   }),
+  leaseHeld: new Gauge({
+    name: 'switch_lease_held',
+    help: 'Whether this process holds the lease of a background loop (1) or not (0), by lease',
+    labelNames: ['lease'],
+    registers: [registry],
+  }),
   reroutes: new Counter({
     name: 'switch_reroutes_total',
     help: 'Payouts rerouted after a bank provably did not process them',

@@ -596,6 +596,15 @@ export class KafkaBus implements Bus {
     return { ok: broker.ok && registry.ok && consumers.ok, broker, registry, consumers };
   }
 
+  /**
+   * Consumer groups of this process whose consumer died for good (kafkajs crashed it and will not
+   * restart it: a non-retriable error; a crash it restarts emits STOP too, so STOP says nothing):
+   * liveness, a restart's work.
+   */
+  deadConsumerGroups(): string[] {
+    return [...this.deadConsumers].map(([group, error]) => `${group} (${error})`);
+  }
+
   /** Throws unless ready (what the services' health server expects). */
   async ping(): Promise<void> {
     const r = await this.ready();

@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { storeContract } from '../../../test/store-contract';
 import { MemoryStore } from './store';
+import { leaseContract } from '../../../test/lease-contract';
 
 storeContract('memory', async () => new MemoryStore());
+leaseContract('memory', async () => new MemoryStore());
 import { deliveryContract } from '../../../test/delivery-contract';
 
 deliveryContract('memory', async () => new MemoryStore());

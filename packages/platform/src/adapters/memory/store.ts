@@ -17,6 +17,7 @@ import type {
   WebhookEndpoint,
 } from '../../ports/store';
 import { DuplicateRecord, laneKey } from '../../ports/store';
+import { MemoryLeases } from './leases';
 import type { Mode } from '@switch/core/bancos';
 import type { EstadoTransaccion } from '@switch/core/estados';
 import type { Transaction } from '@switch/core/operation';
@@ -394,6 +395,8 @@ export class MemoryStore implements Store {
       return { amount: c.amount, count: c.count };
     },
   };
+
+  readonly leases: Store['leases'] = new MemoryLeases();
 
   private readonly gatewayBeats = new Map<string, number>();
   readonly gatewayReplicas: Store['gatewayReplicas'] = {

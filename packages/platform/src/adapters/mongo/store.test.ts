@@ -7,6 +7,7 @@ import { merchantObjectsContract } from '../../../test/merchant-objects-contract
 import { idempotencyScope } from '@switch/core/idempotency';
 import type { IdempotencyClaim } from '../../ports/store';
 import { MongoStore } from './store';
+import { leaseContract } from '../../../test/lease-contract';
 
 /**
  * Runs against the real server named by MONGO_URL (the FerretDB 1.24 build of `npm run infra:up` here
@@ -41,6 +42,7 @@ const connect = (database: string) => MongoStore.connect({ url: url!, database }
 const freshStore = () => connect(freshDatabase());
 
 storeContract('mongo', freshStore);
+leaseContract('mongo', freshStore);
 deliveryContract('mongo', freshStore);
 counterContract('mongo', freshStore);
 gatewayReplicasContract('mongo', freshStore);

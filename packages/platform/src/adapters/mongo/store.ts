@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { MongoLeases } from './leases';
 import {
   MongoClient,
   type Collection,
@@ -192,6 +193,7 @@ export class MongoStore implements Store {
   private readonly accountRows: Collection<Row>;
   private readonly counterEntries: Collection<Row>;
   private readonly gatewayBeatRows: Collection<Row>;
+  readonly leases: Store['leases'];
   private readonly orderRows: Collection<Row>;
   private readonly referenceSeqRows: Collection<Row>;
   private readonly referenceRows: Collection<Row>;
@@ -234,6 +236,7 @@ export class MongoStore implements Store {
     this.accountRows = db.collection('merchant_accounts');
     this.counterEntries = db.collection('counter_entries');
     this.gatewayBeatRows = db.collection('gateway_beats');
+    this.leases = new MongoLeases(db.collection('leases'));
     this.orderRows = db.collection('bank_orders');
     this.referenceSeqRows = db.collection('bank_reference_numbers');
     this.referenceRows = db.collection('bank_references');

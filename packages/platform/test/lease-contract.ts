@@ -1,0 +1,62 @@
+import { describe, expect, it, afterEach } from 'vitest';
+import { randomUUID } from 'node:crypto';
+import type { Store } from '../src/ports/store';
+
+/** The guarantees of the lease port (packages/platform/src/ports/leases.ts), run against every adapter. */
+export function leaseContract(name: string, makeStore: () => Promise<Store>): void {
+  describe(`Lease contract: ${name}`, () => {
+    const open: Store[] = [];
+    const store = async () => {
+      const s = await makeStore();
+      open.push(s);
+      return s;
+    };
+    afterEach(async () => {
+      await Promise.all(open.splice(0).map((s) => s.close()));
+    });
+    const lease = () => `lease-${randomUUID().slice(0, 8)}`;
+    const T0 = 1_800_000_000_000;
+
+    it('one holder at a time: a live lease is refused to others, renewed for its holder under the same token', async () => {
+      const s = await store();
+      const n = lease();
+      expect(await s.leases.acquire(n, 'a', T0, 10_000)).toEqual({ name: n, holder: 'a', token: 1, expiresAt: T0 + 10_000 });
+      expect(await s.leases.acquire(n, 'b', T0 + 9_999, 10_000)).toBeNull();
+      expect(await s.leases.acquire(n, 'a', T0 + 5_000, 10_000)).toEqual({ name: n, holder: 'a', token: 1, expiresAt: T0 + 15_000 });
+      expect(await s.leases.get(n)).toEqual({ name: n, holder: 'a', token: 1, expiresAt: T0 + 15_000 });
+    });
+
+    it('a lapsed lease goes to the next who asks, under a new token; the old holder is then refused', async () => {
+      const s = await store();
+      const n = lease();
+      await s.leases.acquire(n, 'a', T0, 10_000);
+      expect(await s.leases.acquire(n, 'b', T0 + 10_000, 10_000)).toEqual({ name: n, holder: 'b', token: 2, expiresAt: T0 + 20_000 });
+      expect(await s.leases.acquire(n, 'a', T0 + 10_001, 10_000)).toBeNull();
+      // Its own lapsed lease is a new term too.
+      expect(await s.leases.acquire(n, 'b', T0 + 30_000, 10_000)).toMatchObject({ holder: 'b', token: 3 });
+    });
+
+    it('of holders asking together, exactly one gets it', async () => {
+      const s = await store();
+      const n = lease();
+      const answers = await Promise.all(['a', 'b', 'c', 'd', 'e'].map((h) => s.leases.acquire(n, h, T0, 10_000)));
+      const winners = answers.filter((a) => a !== null);
+      expect(winners).toHaveLength(1);
+      expect(await s.leases.get(n)).toEqual(winners[0]);
+      // Also when it lapsed and everyone asks again.
+      const again = await Promise.all(['a', 'b', 'c', 'd', 'e'].map((h) => s.leases.acquire(n, h, T0 + 20_000, 10_000)));
+      expect(again.filter((a) => a !== null)).toEqual([expect.objectContaining({ token: 2 })]);
+    });
+
+    it('a release by its holder frees it at once; a release under an old token changes nothing', async () => {
+      const s = await store();
+      const n = lease();
+      await s.leases.acquire(n, 'a', T0, 10_000);
+      await s.leases.release(n, 'a', 7);
+      expect(await s.leases.acquire(n, 'b', T0 + 1, 10_000)).toBeNull();
+      await s.leases.release(n, 'a', 1);
+      expect(await s.leases.acquire(n, 'b', T0 + 1, 10_000)).toMatchObject({ holder: 'b', token: 2 });
+      expect(await s.leases.get(`${n}-none`)).toBeNull();
+    });
+  });
+}
