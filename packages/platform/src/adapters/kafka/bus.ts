@@ -13,7 +13,6 @@ import {
   type IMemberAssignment,
   type logCreator,
   type PartitionAssigner,
-  type Producer,
 } from 'kafkajs';
 import {
   assertAddressable,
@@ -38,12 +37,12 @@ import { metrics } from '../../telemetry/metrics';
 import { RegistryCodec } from './registry';
 import { OffsetCommits } from './offsets';
 import { ProduceQueue } from './produce-queue';
+import { RenewingProducer } from './renewing-producer';
 import {
   CHECKED_CONFIG,
   contradictions,
   creationOf,
   DEAD_LETTER_PARTITIONS,
-  PRODUCE_ACKS,
   PRODUCER_CONFIG,
   SINGLE_BROKER,
   TopicContradiction,
@@ -233,7 +232,7 @@ const pinoLogCreator =
  */
 export class KafkaBus implements Bus {
   private readonly kafka: Kafka;
-  private readonly producer: Producer;
+  private readonly producer: RenewingProducer;
   private readonly admin: Admin;
   private readonly codec: RegistryCodec;
   private readonly outgoing: ProduceQueue;
@@ -258,7 +257,10 @@ export class KafkaBus implements Bus {
       brokers: options.brokers,
       ...(options.logger ? { logLevel: logLevel.INFO, logCreator: pinoLogCreator(options.logger) } : { logLevel: logLevel.WARN }),
     });
-    this.producer = this.kafka.producer({ ...PRODUCER_CONFIG });
+    this.producer = new RenewingProducer(
+      () => this.kafka.producer({ ...PRODUCER_CONFIG }),
+      (error) => this.log?.warn({ error: errorText(error) }, 'produce request failed; the next goes through a new idempotent producer'),
+    );
     this.admin = this.kafka.admin();
     this.outgoing = new ProduceQueue(this.producer);
     this.codec = new RegistryCodec(options.schemaRegistryUrl, options.clientId);
@@ -492,7 +494,7 @@ export class KafkaBus implements Bus {
         }
         await this.ensureTopicsOnly([marks]);
         const bytes = await this.codec.encode(marks, { id, at: new Date().toISOString() });
-        await this.producer.send({ topic: marks.name, acks: PRODUCE_ACKS, messages: [{ key: id, value: bytes }] });
+        await this.outgoing.send(marks.name, { key: id, value: bytes });
         report.redriven.push(id);
         this.log?.info({ topic: topic.name, id, key: entry.letter.key }, 'dead letter redriven');
       }
@@ -854,7 +856,8 @@ export class KafkaBus implements Bus {
       at: new Date().toISOString(),
     };
     const bytes = await this.codec.encode(dlq, envelope);
-    await this.producer.send({ topic: dlq.name, acks: PRODUCE_ACKS, messages: [{ key: at.key, value: bytes, headers: at.headers ?? {} }] });
+    // Through the one queue: every produce request of this bus waits for the previous (./renewing-producer.ts).
+    await this.outgoing.send(dlq.name, { key: at.key, value: bytes, headers: at.headers ?? {} });
     const { headers: _headers, ...where } = at; // no payloads or headers in logs
     metrics.deadLettered.inc({ group: at.group, topic: at.topic });
     this.log?.warn({ ...where, reason: what.reason }, 'message dead-lettered');
