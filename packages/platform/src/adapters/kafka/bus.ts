@@ -667,7 +667,11 @@ export class KafkaBus implements Bus {
       // Resolves false (no throw) when another process created them meanwhile. Not `waitForLeaders`:
       // kafkajs then retries only LEADER_NOT_AVAILABLE, and a KRaft broker whose metadata cache lags
       // the controller answers UNKNOWN_TOPIC_OR_PARTITION for a moment, which it throws.
-      await this.admin.createTopics({ waitForLeaders: false, topics: toCreate.map(creationOf) });
+      await this.admin.createTopics({ waitForLeaders: false, topics: toCreate.map(creationOf) }).catch((error: unknown) => {
+        throw new Error(
+          `topics could not be created (${durability.replicationFactor} copies, min.insync.replicas ${durability.minInsyncReplicas}): ${creationErrors(error)}`,
+        );
+      });
       this.log?.info({ topics: toCreate.map((t) => `${t.name}(${t.partitions}x${t.replicationFactor})`) }, 'topics created');
     }
     await this.leadersElected(wanted.map((t) => t.name));
@@ -862,6 +866,17 @@ export class KafkaBus implements Bus {
     metrics.deadLettered.inc({ group: at.group, topic: at.topic });
     this.log?.warn({ ...where, reason: what.reason }, 'message dead-lettered');
   }
+}
+
+/** kafkajs' "Topic creation errors" with what the broker said about each topic (e.g. more copies than brokers). */
+function creationErrors(error: unknown): string {
+  const each = (error as { errors?: { topic?: string; message?: string }[] } | null)?.errors;
+  if (!each?.length) return errorText(error);
+  const byMessage = new Map<string, string[]>();
+  for (const e of each) byMessage.set(e.message ?? 'unknown', [...(byMessage.get(e.message ?? 'unknown') ?? []), e.topic ?? '?']);
+  return [...byMessage]
+    .map(([message, topics]) => `${message} (${topics.length === 1 ? topics[0] : `${topics.length} topics, ${topics[0]}…`})`)
+    .join('; ');
 }
 
 function withTimeout<T>(work: Promise<T>, ms: number, what: string): Promise<T> {

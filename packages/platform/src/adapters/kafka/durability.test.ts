@@ -116,6 +116,13 @@ describe('a service refuses topics that contradict the settings, naming the topi
     );
   });
 
+  it('more copies than the cluster has brokers: the creation fails, saying so', async () => {
+    const topic = fresh();
+    await expect(newBus({ durability: { replicationFactor: 7, minInsyncReplicas: 2 } }).ensureTopics([topic])).rejects.toThrow(
+      /topics could not be created \(7 copies, min.insync.replicas 2\): Replication-factor is invalid/,
+    );
+  });
+
   it('a topic that agrees is taken as it is', async () => {
     const topic = fresh();
     await madeByHand(topic.name, 2, [{ name: 'min.insync.replicas', value: '1' }]);

@@ -114,7 +114,7 @@ export function contradictions(wanted: TopicSettings, found: TopicOnCluster): st
 export class TopicContradiction extends Error {
   constructor(readonly problems: readonly string[]) {
     super(
-      `existing topics contradict the switch's topic settings (fix the topic or the setting; docs/operations.md "Topics"): ${problems.join('; ')}`,
+      `existing topics contradict the switch's topic settings (fix the topic or the setting; docs/operations.md, "Kafka on Strimzi"): ${problems.join('; ')}`,
     );
     this.name = 'TopicContradiction';
   }
