@@ -123,6 +123,23 @@ describe.each(OVERLAYS)('overlay %s', (overlay) => {
     expect(projectFindings(overlay, objects, await partitions(objects))).toEqual([]);
   });
 
+  it('every service that reads Kafka keeps three copies of each topic and min.insync.replicas 2 (decision 0170)', () => {
+    const objects = rendered[overlay]!.objects;
+    const configMaps = new Map(objects.filter((o) => o.kind === 'ConfigMap').map((c) => [c.metadata.name, c]));
+    const weaker: string[] = [];
+    const checked: string[] = [];
+    for (const d of objects.filter((o) => o.kind === 'Deployment')) {
+      const env = podEnvironment(d.spec!.template!.spec.containers[0]!, configMaps);
+      if (env.SWITCH_BUS === 'memory' || !env.KAFKA_BROKERS) continue;
+      checked.push(d.metadata.name);
+      const { replicationFactor, minInsyncReplicas } = readSettings(KafkaSettings, env);
+      if (replicationFactor < 3 || minInsyncReplicas < 2 || minInsyncReplicas >= replicationFactor)
+        weaker.push(`${d.metadata.name}: ${replicationFactor} copies, min.insync.replicas ${minInsyncReplicas}`);
+    }
+    expect(weaker).toEqual([]);
+    expect(checked).toEqual(expect.arrayContaining(['gateway', 'router', 'notifier', 'bank-bnc']));
+  });
+
   it('states one partition count: every consumer reads the same SWITCH_KAFKA_PARTITIONS, and the docs quote that count', async () => {
     const bound = await partitions(rendered[overlay]!.objects);
     const counts = new Set(Object.values(bound));
