@@ -14,6 +14,7 @@ import { DEFAULT_READY_GRACE_MS, DEFAULT_SHUTDOWN_MS, DEFAULT_STALL_MS } from '.
 import { DEFAULT_SESSION_TIMEOUT_MS } from '../config/infra';
 import { deriveTimings, type Timings } from '../config/timings';
 import { secretBox, type SecretBox } from './secret-box';
+import { switchTopics } from '@switch/core/contracts/topics';
 
 export interface InfraConfig {
   bus: BusConfig;
@@ -95,12 +96,23 @@ export async function connectAdapters(config: InfraConfig, clientId: string, log
           rebalanceTimeoutMs: timings.rebalanceTimeoutMs,
           namespace: b.namespace,
           partitions: b.partitions,
+          durability: b.durability,
         })
       : new MemoryBus({ logger: log });
   const liveness = processLiveness({
     stallMs: probes.stallMs ?? DEFAULT_STALL_MS,
     deadConsumers: () => bus.deadConsumerGroups?.() ?? [],
   });
+  if (bus instanceof KafkaBus) {
+    // Every topic of the switch, created or checked before the service takes work: a topic that
+    // contradicts the settings stops the start here (TopicContradiction names it), not a request later.
+    try {
+      await bus.ensureTopics(switchTopics());
+    } catch (error) {
+      await Promise.allSettled([bus.close(), store.close()]);
+      throw error;
+    }
+  }
   return {
     bus,
     store,
