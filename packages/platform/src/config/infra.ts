@@ -1,6 +1,7 @@
 import type { Static } from '@sinclair/typebox';
 import { DEFAULT_WORK_PARTITIONS } from '@switch/core/contracts/topics';
 import { ConfigError, setting, settings } from './env';
+import { KafkaSecuritySettings, kafkaSecurity, type KafkaSecurity } from './kafka-security';
 
 /** The bus: Kafka (with its schema registry) or, for the one-process switch, memory. */
 export const KafkaSettings = settings(
@@ -27,6 +28,7 @@ export const KafkaSettings = settings(
       "how long the broker keeps a consumer's partitions without a heartbeat: a process killed with -9 loses its work after this (6000 is the broker's usual minimum)",
       { min: 1_000, max: 300_000 },
     ),
+    ...KafkaSecuritySettings,
   },
   'Kafka',
 );
@@ -72,6 +74,8 @@ export interface KafkaConfig {
   namespace: string;
   /** Partitions of the per-operation topics when this process creates them. */
   partitions: number;
+  /** TLS and SASL towards the brokers; absent: plaintext without authentication (a local broker). */
+  security?: KafkaSecurity;
 }
 
 export type BusConfig = KafkaConfig | { kind: 'memory' };
@@ -93,6 +97,7 @@ export function busConfig(s: Static<typeof KafkaSettings>): BusConfig {
     sessionTimeoutMs: s.sessionTimeoutMs,
     namespace: s.namespace ?? '',
     partitions: s.partitions,
+    ...kafkaSecurity(s),
   };
 }
 

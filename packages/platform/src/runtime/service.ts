@@ -61,6 +61,7 @@ export async function connectAdapters(config: InfraConfig, clientId: string, log
           sessionTimeoutMs: b.sessionTimeoutMs,
           namespace: b.namespace,
           partitions: b.partitions,
+          ...(b.security ? { security: b.security } : {}),
         })
       : new MemoryBus({ logger: log });
   return {

@@ -38,6 +38,8 @@ import { metrics } from '../../telemetry/metrics';
 import { RegistryCodec } from './registry';
 import { OffsetCommits } from './offsets';
 import { ProduceQueue } from './produce-queue';
+import { clientSecurity } from './security';
+import type { KafkaSecurity } from '../../config/kafka-security';
 
 export interface KafkaBusOptions extends RetryBackoff {
   brokers: string[];
@@ -76,6 +78,8 @@ export interface KafkaBusOptions extends RetryBackoff {
    * not after every batch: a crash redelivers at most this much (./offsets.ts). Default 1000 ms.
    */
   commitIntervalMs?: number;
+  /** TLS and SASL towards the brokers (`KAFKA_SSL*`, `KAFKA_SASL_*`); none: plaintext. Every client of the bus uses it. */
+  security?: KafkaSecurity;
 }
 
 type Check = { ok: true } | { ok: false; error: string };
@@ -232,6 +236,7 @@ export class KafkaBus implements Bus {
     this.kafka = new Kafka({
       clientId: options.clientId,
       brokers: options.brokers,
+      ...clientSecurity(options.security),
       ...(options.logger ? { logLevel: logLevel.INFO, logCreator: pinoLogCreator(options.logger) } : { logLevel: logLevel.WARN }),
     });
     // The explicit DefaultPartitioner (murmur2, like the Java client) also silences kafkajs' v2 warning.
