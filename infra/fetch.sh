@@ -126,6 +126,12 @@ ensure_postgresql() {
   [ -x "$PG_BIN/postgres" ] || die "postgresql-15 installed, but $PG_BIN/postgres is missing (set PG_BIN)"
 }
 
+# `fetch.sh kafka`: the broker's classpath only (infra/kafka/secure-broker.sh needs nothing else).
+if [ "${1:-}" = kafka ]; then
+  fetch_kafka
+  exit 0
+fi
+
 # The Go build is CPU-bound and the Maven steps are network-bound: overlap them.
 go_log="$CACHE/.fetch-ferretdb.log"
 fetch_ferretdb >"$go_log" 2>&1 &

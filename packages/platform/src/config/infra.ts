@@ -1,6 +1,7 @@
 import type { Static } from '@sinclair/typebox';
 import { DEFAULT_WORK_PARTITIONS } from '@switch/core/contracts/topics';
 import { ConfigError, setting, settings } from './env';
+import { KafkaSecuritySettings, kafkaSecurity, type KafkaSecurity } from './kafka-security';
 
 /** How long the broker keeps a silent consumer's partitions (the broker's usual minimum). */
 export const DEFAULT_SESSION_TIMEOUT_MS = 6_000;
@@ -42,6 +43,7 @@ export const KafkaSettings = settings(
       "how long the broker keeps a consumer's partitions without a heartbeat: a process killed with -9 loses its work after this (6000 is the broker's usual minimum)",
       { min: 1_000, max: 300_000 },
     ),
+    ...KafkaSecuritySettings,
   },
   'Kafka',
 );
@@ -89,6 +91,8 @@ export interface KafkaConfig {
   partitions: number;
   /** Copies of each topic and `min.insync.replicas`, created with them and required of existing topics. */
   durability: { replicationFactor: number; minInsyncReplicas: number };
+  /** TLS and SASL towards the brokers; absent: plaintext without authentication (a local broker). */
+  security?: KafkaSecurity;
 }
 
 export type BusConfig = KafkaConfig | { kind: 'memory' };
@@ -117,6 +121,7 @@ export function busConfig(s: Static<typeof KafkaSettings>): BusConfig {
     namespace: s.namespace ?? '',
     partitions: s.partitions,
     durability: { replicationFactor: s.replicationFactor, minInsyncReplicas: s.minInsyncReplicas },
+    ...kafkaSecurity(s),
   };
 }
 

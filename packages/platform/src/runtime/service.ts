@@ -97,6 +97,7 @@ export async function connectAdapters(config: InfraConfig, clientId: string, log
           namespace: b.namespace,
           partitions: b.partitions,
           durability: b.durability,
+          ...(b.security ? { security: b.security } : {}),
         })
       : new MemoryBus({ logger: log });
   const liveness = processLiveness({

@@ -50,6 +50,8 @@ import {
   type TopicDurability,
   type TopicSettings,
 } from './topic-settings';
+import { clientSecurity } from './security';
+import type { KafkaSecurity } from '../../config/kafka-security';
 
 export interface KafkaBusOptions extends RetryBackoff {
   brokers: string[];
@@ -97,6 +99,8 @@ export interface KafkaBusOptions extends RetryBackoff {
    * not after every batch: a crash redelivers at most this much (./offsets.ts). Default 1000 ms.
    */
   commitIntervalMs?: number;
+  /** TLS and SASL towards the brokers (`KAFKA_SSL*`, `KAFKA_SASL_*`); none: plaintext. Every client of the bus uses it. */
+  security?: KafkaSecurity;
 }
 
 type Check = { ok: true } | { ok: false; error: string };
@@ -255,6 +259,7 @@ export class KafkaBus implements Bus {
     this.kafka = new Kafka({
       clientId: options.clientId,
       brokers: options.brokers,
+      ...clientSecurity(options.security),
       ...(options.logger ? { logLevel: logLevel.INFO, logCreator: pinoLogCreator(options.logger) } : { logLevel: logLevel.WARN }),
     });
     this.producer = new RenewingProducer(

@@ -1,0 +1,194 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { execFile } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { Type } from '@sinclair/typebox';
+import type { Topic } from '@switch/core/contracts/topics';
+import { readSettings, type EnvSource } from '../../config/env';
+import { InfraSettings } from '../../config/infra';
+import { connectAdapters, infraConfig, type Adapters } from '../../runtime/service';
+import { createLogger } from '../../telemetry/logger';
+
+/**
+ * The bus against a broker that requires what a Strimzi cluster requires: SASL/SCRAM, TLS with the
+ * cluster's CA, TLS client certificates (infra/kafka/secure-broker.sh starts it, on ports 19400–19404
+ * unless SECURE_KAFKA_PORT_BASE says otherwise). Each case goes the way a service does: its
+ * environment, the typed configuration, connectAdapters. The schema registry is the shared one.
+ * Skipped only for a unit-only run (SWITCH_TEST_INFRA=none).
+ */
+const REPO = resolve(__dirname, '../../../../..');
+const SCRIPT = join(REPO, 'infra/kafka/secure-broker.sh');
+const STATE = join(REPO, '.cache/secure-kafka');
+const registryUrl = process.env.SCHEMA_REGISTRY_URL ?? '';
+const run = promisify(execFile);
+
+const Ping = Type.Object({ n: Type.Integer() });
+const ping: Topic<typeof Ping> = { name: 'security.ping.v1', schema: Ping, partitions: 1 };
+
+let broker: Record<string, string> = {};
+const opened: Adapters[] = [];
+let files = '';
+
+/** Resolves `what` or rejects after `ms`: a refused connection must fail, not hang. */
+const within = <T>(what: Promise<T>, ms: number, label: string) =>
+  Promise.race([what, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`${label}: not within ${ms} ms`)), ms).unref())]);
+
+/** A bus as a service builds it from its environment, on a namespace of its own. */
+async function busFrom(env: EnvSource): Promise<Adapters> {
+  const settings = readSettings(InfraSettings, {
+    SWITCH_BUS: 'kafka',
+    SWITCH_STORE: 'memory',
+    SCHEMA_REGISTRY_URL: registryUrl,
+    SWITCH_KAFKA_NAMESPACE: `security-${randomUUID().slice(0, 8)}`,
+    ...env,
+  });
+  const adapters = await connectAdapters(
+    infraConfig(settings),
+    `security-test-${randomUUID().slice(0, 8)}`,
+    createLogger('security-test', 'silent'),
+  );
+  opened.push(adapters);
+  return adapters;
+}
+
+/** Publishes one message and reads it back through a consumer group. */
+async function roundTrip(adapters: Adapters): Promise<number> {
+  let got!: (n: number) => void;
+  const received = new Promise<number>((r) => (got = r));
+  await adapters.bus.subscribe(ping, { group: 'security-test' }, async (m) => got(m.value.n));
+  await adapters.bus.publish(ping, 'k', { n: 42 });
+  return within(received, 30_000, 'the message published');
+}
+
+describe.skipIf(process.env.SWITCH_TEST_INFRA === 'none')('KafkaBus with TLS and SASL (a broker that requires them)', () => {
+  beforeAll(async () => {
+    if (!registryUrl) throw new Error('SCHEMA_REGISTRY_URL is not set: run `npm run infra:up` and source .cache/infra.env');
+    await run('bash', [SCRIPT, 'up'], { cwd: REPO, timeout: 170_000, env: { ...process.env, SECURE_KAFKA_STATE_DIR: STATE } });
+    broker = Object.fromEntries(
+      readFileSync(join(STATE, 'secure-kafka.env'), 'utf8')
+        .split('\n')
+        .filter((l) => l.includes('='))
+        .map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]),
+    );
+    files = mkdtempSync(join(tmpdir(), 'kafka-security-'));
+  }, 180_000);
+
+  afterAll(async () => {
+    await Promise.allSettled(opened.map((a) => a.close()));
+    await run('bash', [SCRIPT, 'down'], { cwd: REPO, timeout: 30_000, env: { ...process.env, SECURE_KAFKA_STATE_DIR: STATE } });
+    if (files) rmSync(files, { recursive: true, force: true });
+  }, 60_000);
+
+  const cert = (name: string) => join(broker.SECURE_KAFKA_CERTS!, name);
+
+  it('SCRAM-SHA-256 over SASL_PLAINTEXT: the right user produces and consumes', async () => {
+    const bus = await busFrom({
+      KAFKA_BROKERS: broker.SECURE_KAFKA_SCRAM,
+      KAFKA_SASL_MECHANISM: 'scram-sha-256',
+      KAFKA_SASL_USERNAME: broker.SECURE_KAFKA_USER,
+      KAFKA_SASL_PASSWORD: broker.SECURE_KAFKA_PASSWORD,
+    });
+    expect(await roundTrip(bus)).toBe(42);
+  });
+
+  it('SCRAM-SHA-512 with the password read from a file (a mounted Secret, its trailing newline ignored)', async () => {
+    const passwordFile = join(files, 'password');
+    writeFileSync(passwordFile, `${broker.SECURE_KAFKA_PASSWORD}\n`);
+    const bus = await busFrom({
+      KAFKA_BROKERS: broker.SECURE_KAFKA_SCRAM,
+      KAFKA_SASL_MECHANISM: 'scram-sha-512',
+      KAFKA_SASL_USERNAME: broker.SECURE_KAFKA_USER,
+      KAFKA_SASL_PASSWORD_FILE: passwordFile,
+    });
+    expect(await roundTrip(bus)).toBe(42);
+  });
+
+  it("a wrong password fails at once with the broker's authentication error, not a hang; so does an unknown user", async () => {
+    const wrong = await busFrom({
+      KAFKA_BROKERS: broker.SECURE_KAFKA_SCRAM,
+      KAFKA_SASL_MECHANISM: 'scram-sha-512',
+      KAFKA_SASL_USERNAME: broker.SECURE_KAFKA_USER,
+      KAFKA_SASL_PASSWORD: 'not-the-password',
+    });
+    await expect(within(wrong.bus.publish(ping, 'k', { n: 1 }), 30_000, 'publish with a wrong password')).rejects.toThrow(
+      /SASL SCRAM SHA512 authentication failed/,
+    );
+    await expect(within(wrong.ready(), 30_000, 'readiness with a wrong password')).rejects.toThrow(/authentication failed/);
+    const unknown = await busFrom({
+      KAFKA_BROKERS: broker.SECURE_KAFKA_SCRAM,
+      KAFKA_SASL_MECHANISM: 'scram-sha-256',
+      KAFKA_SASL_USERNAME: 'nobody',
+      KAFKA_SASL_PASSWORD: broker.SECURE_KAFKA_PASSWORD,
+    });
+    await expect(
+      within(
+        unknown.bus.subscribe(ping, { group: 'g' }, async () => {}),
+        30_000,
+        'subscribe as an unknown user',
+      ),
+    ).rejects.toThrow(/SASL SCRAM SHA256 authentication failed/);
+  });
+
+  it('TLS with the cluster CA and SCRAM-SHA-512 (SASL_SSL, Strimzi `tls: true` + scram-sha-512): produces and consumes', async () => {
+    const bus = await busFrom({
+      KAFKA_BROKERS: broker.SECURE_KAFKA_SASL_SSL,
+      KAFKA_SSL: 'true',
+      KAFKA_SSL_CA_FILE: cert('ca.crt'),
+      KAFKA_SASL_MECHANISM: 'scram-sha-512',
+      KAFKA_SASL_USERNAME: broker.SECURE_KAFKA_USER,
+      KAFKA_SASL_PASSWORD: broker.SECURE_KAFKA_PASSWORD,
+    });
+    expect(await roundTrip(bus)).toBe(42);
+  });
+
+  it('PLAIN over TLS: produces and consumes', async () => {
+    const bus = await busFrom({
+      KAFKA_BROKERS: broker.SECURE_KAFKA_SASL_SSL,
+      KAFKA_SSL: 'true',
+      KAFKA_SSL_CA_FILE: cert('ca.crt'),
+      KAFKA_SASL_MECHANISM: 'plain',
+      KAFKA_SASL_USERNAME: broker.SECURE_KAFKA_USER,
+      KAFKA_SASL_PASSWORD: broker.SECURE_KAFKA_PASSWORD,
+    });
+    expect(await roundTrip(bus)).toBe(42);
+  });
+
+  it("TLS without the cluster's CA: the broker's certificate is refused (never trusted for convenience)", async () => {
+    const bus = await busFrom({
+      KAFKA_BROKERS: broker.SECURE_KAFKA_SASL_SSL,
+      KAFKA_SSL: 'true',
+      KAFKA_SASL_MECHANISM: 'scram-sha-512',
+      KAFKA_SASL_USERNAME: broker.SECURE_KAFKA_USER,
+      KAFKA_SASL_PASSWORD: broker.SECURE_KAFKA_PASSWORD,
+    });
+    await expect(within(bus.bus.publish(ping, 'k', { n: 1 }), 60_000, 'publish to an untrusted broker')).rejects.toThrow(
+      /self[- ]signed certificate|unable to verify|certificate/i,
+    );
+  });
+
+  it('TLS client certificate (Strimzi `authentication: tls`): the CA-signed one produces and consumes, a stranger is refused', async () => {
+    const bus = await busFrom({
+      KAFKA_BROKERS: broker.SECURE_KAFKA_MTLS,
+      KAFKA_SSL: 'true',
+      KAFKA_SSL_CA_FILE: cert('ca.crt'),
+      KAFKA_SSL_CERT_FILE: cert('client.crt'),
+      KAFKA_SSL_KEY_FILE: cert('client.key'),
+    });
+    expect(await roundTrip(bus)).toBe(42);
+    const stranger = await busFrom({
+      KAFKA_BROKERS: broker.SECURE_KAFKA_MTLS,
+      KAFKA_SSL: 'true',
+      KAFKA_SSL_CA_FILE: cert('ca.crt'),
+      KAFKA_SSL_CERT_FILE: cert('stranger.crt'),
+      KAFKA_SSL_KEY_FILE: cert('stranger.key'),
+    });
+    const refused = await within(stranger.bus.publish(ping, 'k', { n: 1 }), 60_000, 'publish with a stranger certificate').then(
+      () => 'accepted',
+      (e: Error) => e.message,
+    );
+    expect(refused).toMatch(/certificate unknown/);
+  });
+});
