@@ -1,6 +1,8 @@
 import { describe, expect, it, afterEach } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import type { Store } from '../src/ports/store';
+import { createLogger } from '../src/telemetry/logger';
+import { LeaseKeeper, startLeasedLoop } from '../src/runtime/leased-loop';
 
 /** The guarantees of the lease port (packages/platform/src/ports/leases.ts), run against every adapter. */
 export function leaseContract(name: string, makeStore: () => Promise<Store>): void {
@@ -57,6 +59,42 @@ export function leaseContract(name: string, makeStore: () => Promise<Store>): vo
       await s.leases.release(n, 'a', 1);
       expect(await s.leases.acquire(n, 'b', T0 + 1, 10_000)).toMatchObject({ holder: 'b', token: 2 });
       expect(await s.leases.get(`${n}-none`)).toBeNull();
+    });
+
+    it('two loops over this store: exactly one acts each period; when its holder dies the other takes over after the lease', async () => {
+      const s = await store();
+      const n = lease();
+      let clock = T0;
+      const acted: string[] = [];
+      const log = createLogger('lease-contract', 'silent');
+      const loop = (holder: string) =>
+        startLeasedLoop({
+          keeper: new LeaseKeeper({ leases: s.leases, name: n, holder, ttlMs: 15_000, log, now: () => clock, monotonic: () => clock }),
+          intervalMs: 3_600_000, // the test runs each period
+          what: 'contract loop',
+          log,
+          round: async (fence) => {
+            if (fence.holds()) acted.push(holder);
+          },
+        });
+      const a = loop('a');
+      const b = loop('b');
+      for (let period = 0; period < 3; period++) {
+        await Promise.all([a.tick(), b.tick()]);
+        clock += 5_000;
+      }
+      expect(acted).toHaveLength(3);
+      const first = acted[0]!;
+      expect(new Set(acted)).toEqual(new Set([first]));
+      // The holder dies: it never runs again, never lets go. The other waits out the lease, then acts.
+      const other = first === 'a' ? b : a;
+      acted.length = 0;
+      await other.tick();
+      expect(acted).toEqual([]);
+      clock += 15_000;
+      await other.tick();
+      expect(acted).toEqual([first === 'a' ? 'b' : 'a']);
+      await other.stop();
     });
   });
 }

@@ -38,7 +38,10 @@ async function main(): Promise<void> {
     relayLeaseMs: settings.router.relayLeaseMs,
     instanceId: id,
   });
-  const health = await startHealthServer(settings.health.port, settings.health.host, adapters);
+  const health = await startHealthServer(settings.health.port, settings.health.host, adapters, {
+    // Which connector replica reports which bank how, and which are routed around (decision 0175).
+    '/bank-health': () => router.bankHealth(),
+  });
   log.info('router ready');
   onShutdown(
     log,

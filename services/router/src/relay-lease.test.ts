@@ -48,6 +48,7 @@ describe('the outbox relay at two router replicas', () => {
     await bus.drained();
     expect(events).toEqual([tx.id, tx.id]);
     expect(await store.leases.get('outbox-relay')).toMatchObject({ holder: 'router-b' });
+    expect(second.bankHealth()).toEqual({ replicas: [], routedAround: { test: [], live: [] } });
     await bus.close();
   });
 });

@@ -1,4 +1,6 @@
 import { BankHealthView } from '@switch/platform/runtime/bank-health';
+import type { BreakerReport } from '@switch/core/breaker-view';
+import type { BancoId, Mode } from '@switch/core/bancos';
 import { measured } from '@switch/platform/telemetry/metrics';
 import { TOPICS } from '@switch/core/contracts/topics';
 import type { Bus, Subscription } from '@switch/platform/ports/bus';
@@ -15,6 +17,8 @@ export interface RouterHandle {
   actor: TransactionActor;
   /** Runs one relay round now if this replica holds the relay's lease (how many writes it announced), else null. */
   relayOnce(): Promise<number | null>;
+  /** Each fresh connector replica's breaker report as this router sees it, and the banks it routes around (operators, drills: `/bank-health`). */
+  bankHealth(): { replicas: BreakerReport[]; routedAround: Record<Mode, BancoId[]> };
   stop(): Promise<void>;
 }
 
@@ -75,6 +79,10 @@ export async function startRouter(deps: {
   });
   return {
     actor,
+    bankHealth: () => ({
+      replicas: health.replicas(),
+      routedAround: { test: [...health.unavailable('test')], live: [...health.unavailable('live')] },
+    }),
     relayOnce: async () => {
       relayed = null;
       return (await relay.tick()) ? relayed : null;
