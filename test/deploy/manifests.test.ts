@@ -361,6 +361,16 @@ const PROJECT_BREAKS: [string, (o: K8sObject[]) => void, RegExp][] = [
     /bank-plaza: terminationGracePeriodSeconds 30s is below 81s/,
   ],
   [
+    'a startup probe that gives up before a start could end',
+    (o) =>
+      (find(o, 'Deployment', 'router').spec!.template!.spec.containers[0]!.startupProbe = {
+        httpGet: { path: '/healthz', port: 'http' },
+        periodSeconds: 5,
+        failureThreshold: 6,
+      }),
+    /router: startupProbe allows 30s, below the 75s/,
+  ],
+  [
     'more replicas than partitions',
     (o) => (find(o, 'HorizontalPodAutoscaler', 'router').spec!.maxReplicas = 13),
     /maxReplicas 13 exceeds the partitions of the topic it reads \(12\)/,

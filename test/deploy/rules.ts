@@ -20,6 +20,7 @@ import {
   DEFAULT_BANK_CALL_MS,
   DEFAULT_CONNECT_TIMEOUT_MS,
   deriveTimings,
+  STARTUP_MS,
   longestBankCallMs,
   minimumGraceSeconds,
 } from '@switch/platform/config/timings';
@@ -55,6 +56,8 @@ export interface Port {
 }
 export interface Probe {
   httpGet?: { path?: string; port?: number | string };
+  periodSeconds?: number;
+  failureThreshold?: number;
 }
 export interface Container {
   name: string;
@@ -421,6 +424,13 @@ export function projectFindings(overlay: string, objects: readonly K8sObject[], 
       sessionTimeoutMs: readSettings(InfraSettings, env).bus.sessionTimeoutMs,
     });
     const least = minimumGraceSeconds(timings, preMs);
+    // A slow start ends in serving or in a clear error before the startup probe gives up on it.
+    const startup = c.startupProbe;
+    const startupMs = (startup?.periodSeconds ?? 10) * (startup?.failureThreshold ?? 3) * 1000;
+    check(
+      startupMs >= STARTUP_MS,
+      `${where}: startupProbe allows ${startupMs / 1000}s, below the ${STARTUP_MS / 1000}s a start may take (store, then group joins)`,
+    );
     check(
       grace >= least,
       `${where}: terminationGracePeriodSeconds ${grace}s is below ${least}s: preStop ${preMs} ms + shutdown ${timings.shutdownMs} ms (handler ${timings.handlerMs} ms) + margin`,

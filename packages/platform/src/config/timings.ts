@@ -75,3 +75,14 @@ export const DEFAULT_CONNECT_TIMEOUT_MS = 3_000;
 
 /** Every connector's default bank exchange: a 30 s answer timeout after a 3 s connect timeout. */
 export const DEFAULT_BANK_CALL_MS = 30_000 + DEFAULT_CONNECT_TIMEOUT_MS;
+
+/** How long a consumer may take to join its group before `subscribe` fails (KafkaBus `joinTimeoutMs`). */
+export const CONSUMER_JOIN_TIMEOUT_MS = 60_000;
+/** How long the store client looks for a server before an operation fails (MongoStore). */
+export const STORE_SELECTION_TIMEOUT_MS = 15_000;
+/**
+ * The longest a healthy start may take before the process either serves or exits with a clear error:
+ * the store found, then each subscription joined. A startup probe must allow at least this, or a
+ * slow start is killed before it can say why.
+ */
+export const STARTUP_MS = STORE_SELECTION_TIMEOUT_MS + CONSUMER_JOIN_TIMEOUT_MS;

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { CONSUMER_JOIN_TIMEOUT_MS } from '../../config/timings';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Type, type Static } from '@sinclair/typebox';
 import {
@@ -764,7 +765,7 @@ export class KafkaBus implements Bus {
 
   /** Resolves when the consumer has joined its group and got its partitions, so a publish after subscribe is seen. */
   private joined(consumer: Consumer, onJoin: (assignment: IMemberAssignment) => void): Promise<void> {
-    const timeoutMs = this.options.joinTimeoutMs ?? 60_000;
+    const timeoutMs = this.options.joinTimeoutMs ?? CONSUMER_JOIN_TIMEOUT_MS;
     return new Promise<void>((resolve, reject) => {
       const stop = () => {
         clearTimeout(timer);

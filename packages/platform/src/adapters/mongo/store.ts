@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { MongoLeases } from './leases';
+import { STORE_SELECTION_TIMEOUT_MS } from '../../config/timings';
 import {
   MongoClient,
   type Collection,
@@ -223,7 +224,7 @@ export class MongoStore implements Store {
     // for good after a 20 s store pause). Callers retry: bus handlers until success, loops next round.
     this.client = new MongoClient(options.url, {
       socketTimeoutMS: 30_000,
-      serverSelectionTimeoutMS: 15_000,
+      serverSelectionTimeoutMS: STORE_SELECTION_TIMEOUT_MS,
       ...options.client,
       ignoreUndefined: true,
       monitorCommands: true,
