@@ -215,6 +215,9 @@ fi
   if with_database; then echo "# FerretDB backend: PostgreSQL 127.0.0.1:$PG_PORT/$PG_DATABASE"; fi
   echo "export KAFKA_BROKERS=127.0.0.1:$KAFKA_PORT"
   echo "export SCHEMA_REGISTRY_URL=http://127.0.0.1:$SCHEMA_REGISTRY_PORT/apis/ccompat/v7"
+  # One broker: one copy of each topic (the services' defaults, 3 and 2, are production's).
+  echo "export SWITCH_KAFKA_REPLICATION_FACTOR=1"
+  echo "export SWITCH_KAFKA_MIN_INSYNC_REPLICAS=1"
   if with_database; then echo "export MONGO_URL=mongodb://127.0.0.1:$MONGO_PORT/"; fi
 } >"$ENV_FILE"
 log "all ready; wrote ${ENV_FILE#"$REPO"/} (source it)"

@@ -118,6 +118,9 @@ export async function ensureInfra({ stateDir, ports = DEFAULT_INFRA_PORTS, datab
       KAFKA_BROKERS: `127.0.0.1:${ports.kafka}`,
       SCHEMA_REGISTRY_URL: `http://127.0.0.1:${ports.registry}/apis/ccompat/v7`,
       MONGO_URL: mongo ? mongo.url : `mongodb://127.0.0.1:${ports.mongo}/`,
+      // One broker: one copy of each topic is all it can hold (production: 3 and 2, the defaults).
+      SWITCH_KAFKA_REPLICATION_FACTOR: '1',
+      SWITCH_KAFKA_MIN_INSYNC_REPLICAS: '1',
     },
     database,
     /** The MongoDB container's id (database 'mongo'), for the watchdog; null otherwise. */

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
@@ -121,6 +121,38 @@ describe.each(OVERLAYS)('overlay %s', (overlay) => {
   it("meets the switch's own rules (services, ports, configuration, partitions, secrets, network, monitoring)", async () => {
     const objects = rendered[overlay]!.objects;
     expect(projectFindings(overlay, objects, await partitions(objects))).toEqual([]);
+  });
+
+  it('every service that reads Kafka keeps three copies of each topic and min.insync.replicas 2 (decision 0170)', () => {
+    const objects = rendered[overlay]!.objects;
+    const configMaps = new Map(objects.filter((o) => o.kind === 'ConfigMap').map((c) => [c.metadata.name, c]));
+    const weaker: string[] = [];
+    const checked: string[] = [];
+    for (const d of objects.filter((o) => o.kind === 'Deployment')) {
+      const env = podEnvironment(d.spec!.template!.spec.containers[0]!, configMaps);
+      if (env.SWITCH_BUS === 'memory' || !env.KAFKA_BROKERS) continue;
+      checked.push(d.metadata.name);
+      const { replicationFactor, minInsyncReplicas } = readSettings(KafkaSettings, env);
+      if (replicationFactor < 3 || minInsyncReplicas < 2 || minInsyncReplicas >= replicationFactor)
+        weaker.push(`${d.metadata.name}: ${replicationFactor} copies, min.insync.replicas ${minInsyncReplicas}`);
+    }
+    expect(weaker).toEqual([]);
+    expect(checked).toEqual(expect.arrayContaining(['gateway', 'router', 'notifier', 'bank-bnc']));
+  });
+
+  it('states one partition count: every consumer reads the same SWITCH_KAFKA_PARTITIONS, and the docs quote that count', async () => {
+    const bound = await partitions(rendered[overlay]!.objects);
+    const counts = new Set(Object.values(bound));
+    expect(counts.size, `per-operation topics of one deployment disagree: ${JSON.stringify(bound)}`).toBe(1);
+    const [count] = counts;
+    for (const doc of ['docs/operations.md', 'deploy/README.md', 'docs/architecture.md']) {
+      const quoted = [...readFileSync(join(REPO, doc), 'utf8').matchAll(/SWITCH_KAFKA_PARTITIONS=(\d+)/g)].map((m) => Number(m[1]));
+      expect(
+        quoted.filter((n) => n !== count),
+        `${doc} quotes another SWITCH_KAFKA_PARTITIONS than the ConfigMap's ${count}`,
+      ).toEqual([]);
+    }
+    expect(readFileSync(join(REPO, 'docs/operations.md'), 'utf8')).toContain(`SWITCH_KAFKA_PARTITIONS=${count}`);
   });
 });
 

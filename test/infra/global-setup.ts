@@ -11,6 +11,12 @@ export default async function setup(): Promise<(() => Promise<void>) | void> {
   process.env.KAFKA_BROKERS = infra.kafkaBrokers.join(',');
   process.env.SCHEMA_REGISTRY_URL = infra.schemaRegistryUrl;
   process.env.MONGO_URL = infra.mongoUrl;
+  // The test brokers are one broker (docker, local scripts, an env file naming one address): services
+  // started by tests create and require one copy of each topic. A cluster's environment names its own.
+  if (infra.kafkaBrokers.length === 1) {
+    process.env.SWITCH_KAFKA_REPLICATION_FACTOR ??= '1';
+    process.env.SWITCH_KAFKA_MIN_INSYNC_REPLICAS ??= '1';
+  }
   process.stdout.write(`test infrastructure: ${infra.mode} (kafka ${process.env.KAFKA_BROKERS}, mongo ${infra.mongoUrl})\n`);
   return () => infra.stop();
 }

@@ -10,6 +10,7 @@ import {
 } from './messages';
 import { BANCOS, type BancoId } from '../bancos';
 import { webhookEventOf } from './webhook';
+import type { TopicKind } from './topic-kinds';
 
 /** A topic: its name (purpose and version), payload schema and partition count. */
 export interface Topic<S extends TSchema = TSchema> {
@@ -27,6 +28,8 @@ export interface Topic<S extends TSchema = TSchema> {
    * it with the deployment's partition count (`SWITCH_KAFKA_PARTITIONS`), `partitions` being the default.
    */
   readonly perOperation?: boolean;
+  /** What it holds, which decides its retention (`topic-kinds.ts`); default work, or reply when addressed. */
+  readonly kind?: TopicKind;
   /**
    * The headers every message of this topic carries, from its payload: what a subscription's header
    * filter (`SubscribeOptions.only`) selects by. The bus adds them at every publish.
@@ -80,8 +83,8 @@ export const TOPICS = {
   gatewayReplies: topic('switch.gateway.replies.v2', GatewayReplyMessage, REPLY_PARTITIONS, true),
   /** Operation answers to the gateway that asked, keyed by its instance id (docs/decisions/0016-answers-to-the-asking-gateway.md). */
   gatewayAnswers: topic('switch.gateway.answers.v1', GatewayAnswerMessage, REPLY_PARTITIONS, true),
-  bankHealth: topic('switch.bank.health.v1', BankHealthMessage, 1),
-  merchantChanges: topic('switch.merchants.changes.v1', MerchantChangeMessage, 1),
+  bankHealth: { ...topic('switch.bank.health.v1', BankHealthMessage, 1), kind: 'state' },
+  merchantChanges: { ...topic('switch.merchants.changes.v1', MerchantChangeMessage, 1), kind: 'notice' },
 } as const;
 
 const bankTopics = new Map<BancoId, Topic<typeof BankRequestMessage>>();

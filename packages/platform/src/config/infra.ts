@@ -19,8 +19,20 @@ export const KafkaSettings = settings(
     partitions: setting.int(
       'SWITCH_KAFKA_PARTITIONS',
       DEFAULT_WORK_PARTITIONS,
-      'partitions of the per-operation topics (router inbox, events, bank orders) when the switch creates them: the most replicas of one consumer that share the work; fewer is faster for the same replicas',
+      'partitions of the per-operation topics (router inbox, events, bank orders): created with it, and a service refuses to start on such a topic with another count; caps the concurrent bank calls per bank (docs/operations.md "Scaling")',
       { min: 1, max: 256 },
+    ),
+    replicationFactor: setting.int(
+      'SWITCH_KAFKA_REPLICATION_FACTOR',
+      3,
+      'copies of every topic the switch creates, and required of every topic it finds (a service refuses to start otherwise); 1 only on a one-broker cluster (local runs)',
+      { min: 1, max: 7 },
+    ),
+    minInsyncReplicas: setting.int(
+      'SWITCH_KAFKA_MIN_INSYNC_REPLICAS',
+      2,
+      '`min.insync.replicas` of every topic, created with it and required of existing ones: copies that hold a message before a publish succeeds; at most `SWITCH_KAFKA_REPLICATION_FACTOR`, below it so one broker may be down',
+      { min: 1, max: 7 },
     ),
     sessionTimeoutMs: setting.int(
       'SWITCH_KAFKA_SESSION_TIMEOUT_MS',
@@ -72,10 +84,12 @@ export interface KafkaConfig {
   sessionTimeoutMs: number;
   /** Prefix of every topic name on the cluster ('' for none). */
   namespace: string;
-  /** Partitions of the per-operation topics when this process creates them. */
+  /** Partitions of the per-operation topics, created with it and required of existing ones. */
   partitions: number;
   /** TLS and SASL towards the brokers; absent: plaintext without authentication (a local broker). */
   security?: KafkaSecurity;
+  /** Copies of each topic and `min.insync.replicas`, created with them and required of existing topics. */
+  durability: { replicationFactor: number; minInsyncReplicas: number };
 }
 
 export type BusConfig = KafkaConfig | { kind: 'memory' };
@@ -87,6 +101,12 @@ export function busConfig(s: Static<typeof KafkaSettings>): BusConfig {
   if (s.kind === 'memory') return { kind: 'memory' };
   if (!s.brokers) throw new ConfigError('KAFKA_BROKERS', REQUIRED);
   if (!s.schemaRegistryUrl) throw new ConfigError('SCHEMA_REGISTRY_URL', REQUIRED);
+  if (s.minInsyncReplicas > s.replicationFactor) {
+    throw new ConfigError(
+      'SWITCH_KAFKA_MIN_INSYNC_REPLICAS',
+      `${s.minInsyncReplicas} is more than SWITCH_KAFKA_REPLICATION_FACTOR (${s.replicationFactor}): no publish could succeed`,
+    );
+  }
   return {
     kind: 'kafka',
     brokers: s.brokers
@@ -98,6 +118,7 @@ export function busConfig(s: Static<typeof KafkaSettings>): BusConfig {
     namespace: s.namespace ?? '',
     partitions: s.partitions,
     ...kafkaSecurity(s),
+    durability: { replicationFactor: s.replicationFactor, minInsyncReplicas: s.minInsyncReplicas },
   };
 }
 

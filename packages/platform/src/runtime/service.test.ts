@@ -22,7 +22,19 @@ describe('infraConfig', () => {
       sessionTimeoutMs: 6_000,
       namespace: '',
       partitions: 6,
+      // Production's: three copies, two of which hold a message before a publish succeeds.
+      durability: { replicationFactor: 3, minInsyncReplicas: 2 },
     });
+  });
+
+  it('reads the replication factor and min.insync.replicas, and refuses more in-sync replicas than copies', () => {
+    expect(loadInfraConfig({ ...kafka, SWITCH_KAFKA_REPLICATION_FACTOR: '1', SWITCH_KAFKA_MIN_INSYNC_REPLICAS: '1' }).bus).toMatchObject({
+      durability: { replicationFactor: 1, minInsyncReplicas: 1 },
+    });
+    expect(() => loadInfraConfig({ ...kafka, SWITCH_KAFKA_REPLICATION_FACTOR: '1' })).toThrow(
+      /SWITCH_KAFKA_MIN_INSYNC_REPLICAS: 2 is more than SWITCH_KAFKA_REPLICATION_FACTOR \(1\)/,
+    );
+    expect(() => loadInfraConfig({ ...kafka, SWITCH_KAFKA_REPLICATION_FACTOR: '0' })).toThrow(/SWITCH_KAFKA_REPLICATION_FACTOR/);
   });
 
   it('reads SWITCH_KAFKA_SESSION_TIMEOUT_MS and refuses nonsense', () => {

@@ -10,6 +10,7 @@ import { MongoStore } from '../adapters/mongo/store';
 import { labelTopicsIn, registry } from '../telemetry/metrics';
 import { checkReady, READY_TIMEOUT_MS } from './readiness';
 import { secretBox, type SecretBox } from './secret-box';
+import { switchTopics } from '@switch/core/contracts/topics';
 
 export interface InfraConfig {
   bus: BusConfig;
@@ -62,8 +63,19 @@ export async function connectAdapters(config: InfraConfig, clientId: string, log
           namespace: b.namespace,
           partitions: b.partitions,
           ...(b.security ? { security: b.security } : {}),
+          durability: b.durability,
         })
       : new MemoryBus({ logger: log });
+  if (bus instanceof KafkaBus) {
+    // Every topic of the switch, created or checked before the service takes work: a topic that
+    // contradicts the settings stops the start here (TopicContradiction names it), not a request later.
+    try {
+      await bus.ensureTopics(switchTopics());
+    } catch (error) {
+      await Promise.allSettled([bus.close(), store.close()]);
+      throw error;
+    }
+  }
   return {
     bus,
     store,

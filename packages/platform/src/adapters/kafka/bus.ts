@@ -3,8 +3,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Type, type Static } from '@sinclair/typebox';
 import {
   AssignerProtocol,
+  ConfigResourceTypes,
   Kafka,
-  Partitioners,
   logLevel,
   type Admin,
   type Consumer,
@@ -13,7 +13,6 @@ import {
   type IMemberAssignment,
   type logCreator,
   type PartitionAssigner,
-  type Producer,
 } from 'kafkajs';
 import {
   assertAddressable,
@@ -40,6 +39,19 @@ import { OffsetCommits } from './offsets';
 import { ProduceQueue } from './produce-queue';
 import { clientSecurity } from './security';
 import type { KafkaSecurity } from '../../config/kafka-security';
+import { RenewingProducer } from './renewing-producer';
+import {
+  CHECKED_CONFIG,
+  contradictions,
+  creationOf,
+  DEAD_LETTER_PARTITIONS,
+  PRODUCER_CONFIG,
+  SINGLE_BROKER,
+  TopicContradiction,
+  topicSettings,
+  type TopicDurability,
+  type TopicSettings,
+} from './topic-settings';
 
 export interface KafkaBusOptions extends RetryBackoff {
   brokers: string[];
@@ -62,8 +74,17 @@ export interface KafkaBusOptions extends RetryBackoff {
    * registry subject derived from it: several environments share one cluster. Default none.
    */
   namespace?: string;
-  /** Partitions of the per-operation topics (`Topic.perOperation`) when this bus creates them. Default the topic's own. */
+  /**
+   * Partitions of the per-operation topics (`Topic.perOperation`): what this bus creates them with and
+   * what it requires of them when they exist. Default the topic's own.
+   */
   partitions?: number;
+  /**
+   * Replication factor and `min.insync.replicas` the topics are created with, and required of them
+   * when they exist (./topic-settings.ts). Default one broker's (1 and 1); services pass the typed
+   * config's (production 3 and 2).
+   */
+  durability?: TopicDurability;
   /**
    * How long a rebalance waits for members to rejoin. A member rejoins only once the message in its
    * hands is done, so this bounds how long a slow bank call can hold a rebalance. Default 60 s.
@@ -108,11 +129,12 @@ const DeadLetterEnvelope = Type.Object({
 });
 type DeadLetterEnvelope = Static<typeof DeadLetterEnvelope>;
 
-/** Dead letters are rare and read whole; one partition keeps them in the order they failed. */
+/** Kept until an operator acts (kind `dead-letter`: no expiry). */
 const deadLetterTopic = (topicName: string): Topic<typeof DeadLetterEnvelope> => ({
   name: deadLetterTopicName(topicName),
   schema: DeadLetterEnvelope,
-  partitions: 1,
+  partitions: DEAD_LETTER_PARTITIONS,
+  kind: 'dead-letter',
 });
 
 /** Which dead letters were redriven: one mark per id, appended after the redriven copy was published. */
@@ -120,7 +142,8 @@ const RedriveMark = Type.Object({ id: Type.String(), at: Type.String({ format: '
 const redriveMarksTopic = (topicName: string): Topic<typeof RedriveMark> => ({
   name: `${deadLetterTopicName(topicName)}.redriven`,
   schema: RedriveMark,
-  partitions: 1,
+  partitions: DEAD_LETTER_PARTITIONS,
+  kind: 'dead-letter',
 });
 
 /** A dead letter as read from its topic, with what a redrive needs. */
@@ -213,7 +236,7 @@ const pinoLogCreator =
  */
 export class KafkaBus implements Bus {
   private readonly kafka: Kafka;
-  private readonly producer: Producer;
+  private readonly producer: RenewingProducer;
   private readonly admin: Admin;
   private readonly codec: RegistryCodec;
   private readonly outgoing: ProduceQueue;
@@ -239,8 +262,10 @@ export class KafkaBus implements Bus {
       ...clientSecurity(options.security),
       ...(options.logger ? { logLevel: logLevel.INFO, logCreator: pinoLogCreator(options.logger) } : { logLevel: logLevel.WARN }),
     });
-    // The explicit DefaultPartitioner (murmur2, like the Java client) also silences kafkajs' v2 warning.
-    this.producer = this.kafka.producer({ createPartitioner: Partitioners.DefaultPartitioner, allowAutoTopicCreation: false });
+    this.producer = new RenewingProducer(
+      () => this.kafka.producer({ ...PRODUCER_CONFIG }),
+      (error) => this.log?.warn({ error: errorText(error) }, 'produce request failed; the next goes through a new idempotent producer'),
+    );
     this.admin = this.kafka.admin();
     this.outgoing = new ProduceQueue(this.producer);
     this.codec = new RegistryCodec(options.schemaRegistryUrl, options.clientId);
@@ -474,7 +499,7 @@ export class KafkaBus implements Bus {
         }
         await this.ensureTopicsOnly([marks]);
         const bytes = await this.codec.encode(marks, { id, at: new Date().toISOString() });
-        await this.producer.send({ topic: marks.name, acks: -1, messages: [{ key: id, value: bytes }] });
+        await this.outgoing.send(marks.name, { key: id, value: bytes });
         report.redriven.push(id);
         this.log?.info({ topic: topic.name, id, key: entry.letter.key }, 'dead letter redriven');
       }
@@ -639,19 +664,50 @@ export class KafkaBus implements Bus {
 
   private async createTopics(topics: Topic[]): Promise<void> {
     await this.connect();
+    const durability = this.options.durability ?? SINGLE_BROKER;
+    const wanted = topics.map((t) => topicSettings(t, durability));
     const existing = new Set(await this.admin.listTopics());
-    const toCreate = topics.filter((t) => !existing.has(t.name));
+    const toCreate = wanted.filter((t) => !existing.has(t.name));
     if (toCreate.length > 0) {
       // Resolves false (no throw) when another process created them meanwhile. Not `waitForLeaders`:
       // kafkajs then retries only LEADER_NOT_AVAILABLE, and a KRaft broker whose metadata cache lags
       // the controller answers UNKNOWN_TOPIC_OR_PARTITION for a moment, which it throws.
-      await this.admin.createTopics({
-        waitForLeaders: false,
-        topics: toCreate.map((t) => ({ topic: t.name, numPartitions: t.partitions })),
+      await this.admin.createTopics({ waitForLeaders: false, topics: toCreate.map(creationOf) }).catch((error: unknown) => {
+        throw new Error(
+          `topics could not be created (${durability.replicationFactor} copies, min.insync.replicas ${durability.minInsyncReplicas}): ${creationErrors(error)}`,
+        );
       });
-      this.log?.info({ topics: toCreate.map((t) => `${t.name}(${t.partitions})`) }, 'topics created');
+      this.log?.info({ topics: toCreate.map((t) => `${t.name}(${t.partitions}x${t.replicationFactor})`) }, 'topics created');
     }
-    await this.leadersElected(topics.map((t) => t.name));
+    await this.leadersElected(wanted.map((t) => t.name));
+    await this.verifyTopics(wanted);
+  }
+
+  /**
+   * Refuses topics that contradict what this deployment wants of them: another partition count (keys
+   * would land elsewhere than the switch computes, replicas would idle or starve), fewer copies, another
+   * `min.insync.replicas`, unclean leader election on. The topic was made by hand, by an older
+   * deployment or by another setting; running on it would give up a guarantee silently.
+   */
+  private async verifyTopics(wanted: TopicSettings[]): Promise<void> {
+    const names = wanted.map((t) => t.name);
+    const [{ topics: metadata }, { resources }] = await Promise.all([
+      this.admin.fetchTopicMetadata({ topics: names }),
+      this.admin.describeConfigs({
+        includeSynonyms: false,
+        resources: names.map((name) => ({ type: ConfigResourceTypes.TOPIC, name, configNames: [...CHECKED_CONFIG] })),
+      }),
+    ]);
+    const problems = wanted.flatMap((want) => {
+      const meta = metadata.find((t) => t.name === want.name);
+      const described = resources.find((r) => r.resourceName === want.name);
+      if (!meta || !described || described.errorCode !== 0)
+        return [`topic ${want.name}: could not be described (${described?.errorMessage ?? 'no metadata'})`];
+      const config = Object.fromEntries(described.configEntries.map((e) => [e.configName, e.configValue]));
+      const replicationFactor = Math.min(...meta.partitions.map((p) => p.replicas.length));
+      return contradictions(want, { name: want.name, partitions: meta.partitions.length, replicationFactor, config });
+    });
+    if (problems.length > 0) throw new TopicContradiction(problems);
   }
 
   /**
@@ -809,11 +865,23 @@ export class KafkaBus implements Bus {
       at: new Date().toISOString(),
     };
     const bytes = await this.codec.encode(dlq, envelope);
-    await this.producer.send({ topic: dlq.name, acks: -1, messages: [{ key: at.key, value: bytes, headers: at.headers ?? {} }] });
+    // Through the one queue: every produce request of this bus waits for the previous (./renewing-producer.ts).
+    await this.outgoing.send(dlq.name, { key: at.key, value: bytes, headers: at.headers ?? {} });
     const { headers: _headers, ...where } = at; // no payloads or headers in logs
     metrics.deadLettered.inc({ group: at.group, topic: at.topic });
     this.log?.warn({ ...where, reason: what.reason }, 'message dead-lettered');
   }
+}
+
+/** kafkajs' "Topic creation errors" with what the broker said about each topic (e.g. more copies than brokers). */
+function creationErrors(error: unknown): string {
+  const each = (error as { errors?: { topic?: string; message?: string }[] } | null)?.errors;
+  if (!each?.length) return errorText(error);
+  const byMessage = new Map<string, string[]>();
+  for (const e of each) byMessage.set(e.message ?? 'unknown', [...(byMessage.get(e.message ?? 'unknown') ?? []), e.topic ?? '?']);
+  return [...byMessage]
+    .map(([message, topics]) => `${message} (${topics.length === 1 ? topics[0] : `${topics.length} topics, ${topics[0]}…`})`)
+    .join('; ');
 }
 
 function withTimeout<T>(work: Promise<T>, ms: number, what: string): Promise<T> {

@@ -1,4 +1,5 @@
 import type { Message, Producer } from 'kafkajs';
+import { PRODUCE_ACKS } from './topic-settings';
 
 interface Outgoing {
   topic: string;
@@ -62,7 +63,7 @@ export class ProduceQueue {
       byTopic.set(o.topic, list);
     }
     this.requests++;
-    await this.producer.sendBatch({ acks: -1, topicMessages: [...byTopic].map(([topic, messages]) => ({ topic, messages })) });
+    await this.producer.sendBatch({ acks: PRODUCE_ACKS, topicMessages: [...byTopic].map(([topic, messages]) => ({ topic, messages })) });
   }
 }
 

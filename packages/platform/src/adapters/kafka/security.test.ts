@@ -43,6 +43,9 @@ async function busFrom(env: EnvSource): Promise<Adapters> {
     SWITCH_STORE: 'memory',
     SCHEMA_REGISTRY_URL: registryUrl,
     SWITCH_KAFKA_NAMESPACE: `security-${randomUUID().slice(0, 8)}`,
+    // One broker: one copy of each topic.
+    SWITCH_KAFKA_REPLICATION_FACTOR: '1',
+    SWITCH_KAFKA_MIN_INSYNC_REPLICAS: '1',
     ...env,
   });
   const adapters = await connectAdapters(
@@ -106,30 +109,21 @@ describe.skipIf(process.env.SWITCH_TEST_INFRA === 'none')('KafkaBus with TLS and
     expect(await roundTrip(bus)).toBe(42);
   });
 
-  it("a wrong password fails at once with the broker's authentication error, not a hang; so does an unknown user", async () => {
-    const wrong = await busFrom({
+  it("a wrong password or an unknown user stops the start with the broker's authentication error, not a hang", async () => {
+    const wrong = busFrom({
       KAFKA_BROKERS: broker.SECURE_KAFKA_SCRAM,
       KAFKA_SASL_MECHANISM: 'scram-sha-512',
       KAFKA_SASL_USERNAME: broker.SECURE_KAFKA_USER,
       KAFKA_SASL_PASSWORD: 'not-the-password',
     });
-    await expect(within(wrong.bus.publish(ping, 'k', { n: 1 }), 30_000, 'publish with a wrong password')).rejects.toThrow(
-      /SASL SCRAM SHA512 authentication failed/,
-    );
-    await expect(within(wrong.ready(), 30_000, 'readiness with a wrong password')).rejects.toThrow(/authentication failed/);
-    const unknown = await busFrom({
+    await expect(within(wrong, 30_000, 'start with a wrong password')).rejects.toThrow(/SASL SCRAM SHA512 authentication failed/);
+    const unknown = busFrom({
       KAFKA_BROKERS: broker.SECURE_KAFKA_SCRAM,
       KAFKA_SASL_MECHANISM: 'scram-sha-256',
       KAFKA_SASL_USERNAME: 'nobody',
       KAFKA_SASL_PASSWORD: broker.SECURE_KAFKA_PASSWORD,
     });
-    await expect(
-      within(
-        unknown.bus.subscribe(ping, { group: 'g' }, async () => {}),
-        30_000,
-        'subscribe as an unknown user',
-      ),
-    ).rejects.toThrow(/SASL SCRAM SHA256 authentication failed/);
+    await expect(within(unknown, 30_000, 'start as an unknown user')).rejects.toThrow(/SASL SCRAM SHA256 authentication failed/);
   });
 
   it('TLS with the cluster CA and SCRAM-SHA-512 (SASL_SSL, Strimzi `tls: true` + scram-sha-512): produces and consumes', async () => {
@@ -156,16 +150,16 @@ describe.skipIf(process.env.SWITCH_TEST_INFRA === 'none')('KafkaBus with TLS and
     expect(await roundTrip(bus)).toBe(42);
   });
 
-  it("TLS without the cluster's CA: the broker's certificate is refused (never trusted for convenience)", async () => {
-    const bus = await busFrom({
+  it("TLS without the cluster's CA: the broker's certificate is refused at start (never trusted for convenience)", async () => {
+    const start = busFrom({
       KAFKA_BROKERS: broker.SECURE_KAFKA_SASL_SSL,
       KAFKA_SSL: 'true',
       KAFKA_SASL_MECHANISM: 'scram-sha-512',
       KAFKA_SASL_USERNAME: broker.SECURE_KAFKA_USER,
       KAFKA_SASL_PASSWORD: broker.SECURE_KAFKA_PASSWORD,
     });
-    await expect(within(bus.bus.publish(ping, 'k', { n: 1 }), 60_000, 'publish to an untrusted broker')).rejects.toThrow(
-      /self[- ]signed certificate|unable to verify|certificate/i,
+    await expect(within(start, 60_000, 'start against an untrusted broker')).rejects.toThrow(
+      /self-signed certificate in certificate chain/,
     );
   });
 
@@ -178,17 +172,13 @@ describe.skipIf(process.env.SWITCH_TEST_INFRA === 'none')('KafkaBus with TLS and
       KAFKA_SSL_KEY_FILE: cert('client.key'),
     });
     expect(await roundTrip(bus)).toBe(42);
-    const stranger = await busFrom({
+    const stranger = busFrom({
       KAFKA_BROKERS: broker.SECURE_KAFKA_MTLS,
       KAFKA_SSL: 'true',
       KAFKA_SSL_CA_FILE: cert('ca.crt'),
       KAFKA_SSL_CERT_FILE: cert('stranger.crt'),
       KAFKA_SSL_KEY_FILE: cert('stranger.key'),
     });
-    const refused = await within(stranger.bus.publish(ping, 'k', { n: 1 }), 60_000, 'publish with a stranger certificate').then(
-      () => 'accepted',
-      (e: Error) => e.message,
-    );
-    expect(refused).toMatch(/certificate unknown/);
+    await expect(within(stranger, 60_000, 'start with a stranger certificate')).rejects.toThrow(/certificate unknown/);
   });
 });

@@ -4,11 +4,14 @@ import {
   type Collection,
   type CommandFailedEvent,
   type CommandSucceededEvent,
+  type Db,
   type Document,
   type Filter,
   type MongoClientOptions,
+  type WriteConcernSettings,
 } from 'mongodb';
 import { metrics } from '../../telemetry/metrics';
+import { durableDatabase } from './concerns';
 import {
   DuplicateRecord,
   type ApiKeyRecord,
@@ -201,6 +204,8 @@ export class MongoStore implements Store {
   private readonly referenceRowsKept: number;
 
   private readonly commandListeners = new Set<CommandListener>();
+  /** The database every collection of the store comes from (its concerns: ./concerns.ts). */
+  private readonly db: Db;
 
   private readonly userRows: Collection<Row>;
   private readonly inviteRows: Collection<Row>;
@@ -223,7 +228,9 @@ export class MongoStore implements Store {
     });
     observeCommandLatency(this.client, this.commandListeners);
     countStoreCommands(this.client);
-    const db = this.client.db(options.database);
+    // Write and read concerns: ./concerns.ts, the one place they are stated.
+    const db = durableDatabase(this.client, options.database);
+    this.db = db;
     this.merchantRows = db.collection('merchants');
     this.keyRows = db.collection('api_keys');
     this.webhookRows = db.collection('webhook_endpoints');
@@ -568,6 +575,16 @@ export class MongoStore implements Store {
       return { pending: pending!, exhausted: exhausted! };
     },
   };
+
+  /** The write concern, read concern and read preference every command of this store inherits (./concerns.ts). */
+  concerns(): { writeConcern: WriteConcernSettings | undefined; readConcern: string | undefined; readPreference: string } {
+    const { db } = this;
+    return {
+      writeConcern: db.writeConcern ? { w: db.writeConcern.w, journal: db.writeConcern.journal } : undefined,
+      readConcern: db.readConcern?.level,
+      readPreference: db.readPreference.mode,
+    };
+  }
 
   /** Calls `listener` for every command this store sends (the store-call budget counts them); returns the unsubscribe. */
   onCommand(listener: CommandListener): () => void {
