@@ -36,13 +36,16 @@ let files = '';
 const within = <T>(what: Promise<T>, ms: number, label: string) =>
   Promise.race([what, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`${label}: not within ${ms} ms`)), ms).unref())]);
 
-/** A bus as a service builds it from its environment, on a namespace of its own. */
+/** The namespace of this run: the switch's topics are created by the first bus that starts, found by the others. */
+const RUN = `security-${randomUUID().slice(0, 8)}`;
+
+/** A bus as a service builds it from its environment (connectAdapters creates or checks every switch topic). */
 async function busFrom(env: EnvSource): Promise<Adapters> {
   const settings = readSettings(InfraSettings, {
     SWITCH_BUS: 'kafka',
     SWITCH_STORE: 'memory',
     SCHEMA_REGISTRY_URL: registryUrl,
-    SWITCH_KAFKA_NAMESPACE: `security-${randomUUID().slice(0, 8)}`,
+    SWITCH_KAFKA_NAMESPACE: RUN,
     // One broker: one copy of each topic.
     SWITCH_KAFKA_REPLICATION_FACTOR: '1',
     SWITCH_KAFKA_MIN_INSYNC_REPLICAS: '1',
@@ -57,13 +60,18 @@ async function busFrom(env: EnvSource): Promise<Adapters> {
   return adapters;
 }
 
-/** Publishes one message and reads it back through a consumer group. */
-async function roundTrip(adapters: Adapters): Promise<number> {
+/** Publishes a message of its own and reads it back through a new consumer group; then closes the bus. */
+async function roundTrip(adapters: Adapters): Promise<{ sent: number; read: number }> {
+  const n = Math.floor(Math.random() * 1_000_000_000);
   let got!: (n: number) => void;
   const received = new Promise<number>((r) => (got = r));
-  await adapters.bus.subscribe(ping, { group: 'security-test' }, async (m) => got(m.value.n));
-  await adapters.bus.publish(ping, 'k', { n: 42 });
-  return within(received, 30_000, 'the message published');
+  await adapters.bus.subscribe(ping, { group: `security-test-${randomUUID().slice(0, 8)}` }, async (m) => {
+    if (m.value.n === n) got(n);
+  });
+  await adapters.bus.publish(ping, 'k', { n });
+  const read = await within(received, 30_000, 'the message published');
+  await adapters.close();
+  return { sent: n, read };
 }
 
 describe.skipIf(process.env.SWITCH_TEST_INFRA === 'none')('KafkaBus with TLS and SASL (a broker that requires them)', () => {
@@ -94,7 +102,8 @@ describe.skipIf(process.env.SWITCH_TEST_INFRA === 'none')('KafkaBus with TLS and
       KAFKA_SASL_USERNAME: broker.SECURE_KAFKA_USER,
       KAFKA_SASL_PASSWORD: broker.SECURE_KAFKA_PASSWORD,
     });
-    expect(await roundTrip(bus)).toBe(42);
+    const { sent, read } = await roundTrip(bus);
+    expect(read).toBe(sent);
   });
 
   it('SCRAM-SHA-512 with the password read from a file (a mounted Secret, its trailing newline ignored)', async () => {
@@ -106,7 +115,8 @@ describe.skipIf(process.env.SWITCH_TEST_INFRA === 'none')('KafkaBus with TLS and
       KAFKA_SASL_USERNAME: broker.SECURE_KAFKA_USER,
       KAFKA_SASL_PASSWORD_FILE: passwordFile,
     });
-    expect(await roundTrip(bus)).toBe(42);
+    const { sent, read } = await roundTrip(bus);
+    expect(read).toBe(sent);
   });
 
   it("a wrong password or an unknown user stops the start with the broker's authentication error, not a hang", async () => {
@@ -135,7 +145,8 @@ describe.skipIf(process.env.SWITCH_TEST_INFRA === 'none')('KafkaBus with TLS and
       KAFKA_SASL_USERNAME: broker.SECURE_KAFKA_USER,
       KAFKA_SASL_PASSWORD: broker.SECURE_KAFKA_PASSWORD,
     });
-    expect(await roundTrip(bus)).toBe(42);
+    const { sent, read } = await roundTrip(bus);
+    expect(read).toBe(sent);
   });
 
   it('PLAIN over TLS: produces and consumes', async () => {
@@ -147,7 +158,8 @@ describe.skipIf(process.env.SWITCH_TEST_INFRA === 'none')('KafkaBus with TLS and
       KAFKA_SASL_USERNAME: broker.SECURE_KAFKA_USER,
       KAFKA_SASL_PASSWORD: broker.SECURE_KAFKA_PASSWORD,
     });
-    expect(await roundTrip(bus)).toBe(42);
+    const { sent, read } = await roundTrip(bus);
+    expect(read).toBe(sent);
   });
 
   it("TLS without the cluster's CA: the broker's certificate is refused at start (never trusted for convenience)", async () => {
@@ -171,7 +183,8 @@ describe.skipIf(process.env.SWITCH_TEST_INFRA === 'none')('KafkaBus with TLS and
       KAFKA_SSL_CERT_FILE: cert('client.crt'),
       KAFKA_SSL_KEY_FILE: cert('client.key'),
     });
-    expect(await roundTrip(bus)).toBe(42);
+    const { sent, read } = await roundTrip(bus);
+    expect(read).toBe(sent);
     const stranger = busFrom({
       KAFKA_BROKERS: broker.SECURE_KAFKA_MTLS,
       KAFKA_SSL: 'true',
