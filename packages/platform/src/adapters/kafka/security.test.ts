@@ -1,5 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFile } from 'node:child_process';
+import { request as httpRequest } from 'node:http';
+import { createServer as createHttpsServer, type Server } from 'node:https';
+import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,7 +19,8 @@ import { createLogger } from '../../telemetry/logger';
  * The bus against a broker that requires what a Strimzi cluster requires: SASL/SCRAM, TLS with the
  * cluster's CA, TLS client certificates (infra/kafka/secure-broker.sh starts it, on ports 19400–19404
  * unless SECURE_KAFKA_PORT_BASE says otherwise). Each case goes the way a service does: its
- * environment, the typed configuration, connectAdapters. The schema registry is the shared one.
+ * environment, the typed configuration, connectAdapters. The schema registry is the shared one, also
+ * behind an HTTPS front signed by the test CA (decision 0185: trusted through NODE_EXTRA_CA_CERTS).
  * Skipped only for a unit-only run (SWITCH_TEST_INFRA=none).
  */
 const REPO = resolve(__dirname, '../../../../..');
@@ -193,5 +197,52 @@ describe.skipIf(process.env.SWITCH_TEST_INFRA === 'none')('KafkaBus with TLS and
       KAFKA_SSL_KEY_FILE: cert('stranger.key'),
     });
     await expect(within(stranger, 60_000, 'start with a stranger certificate')).rejects.toThrow(/certificate unknown/);
+  });
+
+  it('a schema registry over HTTPS signed by a private CA: trusted through NODE_EXTRA_CA_CERTS, refused without it', async () => {
+    // The shared registry behind a TLS front with the test CA's certificate for 127.0.0.1.
+    const upstream = new URL(registryUrl);
+    const front: Server = createHttpsServer(
+      { key: readFileSync(cert('broker.key')), cert: readFileSync(cert('broker.crt')) },
+      (req, res) => {
+        const forward = httpRequest(
+          {
+            host: upstream.hostname,
+            port: upstream.port,
+            path: req.url,
+            method: req.method,
+            headers: { ...req.headers, host: upstream.host },
+          },
+          (answer) => {
+            res.writeHead(answer.statusCode ?? 502, answer.headers);
+            answer.pipe(res);
+          },
+        );
+        forward.on('error', () => res.writeHead(502).end());
+        req.pipe(forward);
+      },
+    );
+    await new Promise<void>((r) => front.listen(0, '127.0.0.1', r));
+    try {
+      const { port } = front.address() as AddressInfo;
+      const client = (extra: Record<string, string>) =>
+        run(join(REPO, 'node_modules/.bin/vite-node'), [join(REPO, 'packages/platform/test/fixtures/registry-client.ts')], {
+          cwd: REPO,
+          timeout: 60_000,
+          env: {
+            ...process.env,
+            SCHEMA_REGISTRY_URL: `https://127.0.0.1:${port}${upstream.pathname}`,
+            TOPIC: `${RUN}.registry-tls.v1`,
+            ...extra,
+          },
+        }).then(
+          ({ stdout }) => stdout.trim(),
+          (e: { stdout?: string }) => (e.stdout ?? '').trim(),
+        );
+      expect(await client({ NODE_EXTRA_CA_CERTS: cert('ca.crt') })).toMatch(/^ok \d+$/);
+      expect(await client({})).toMatch(/^error .*(self-signed certificate|unable to verify)/);
+    } finally {
+      await new Promise<void>((r) => front.close(() => r()));
+    }
   });
 });
