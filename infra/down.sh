@@ -4,7 +4,8 @@
 # .cache/infra.env. Idempotent.
 #
 # `down.sh --all` (what `npm run infra:down` runs) stops every instance these scripts started under
-# .cache: the default one, `npm run stack`'s (.cache/stack/infra) and the drills' (.cache/drills/infra).
+# .cache: the default one, `npm run stack`'s (.cache/stack/infra), the drills' (.cache/drills/infra) and
+# the TLS/SASL test broker (.cache/secure-kafka).
 # An instance started with INFRA_STATE_DIR elsewhere: `INFRA_STATE_DIR=<dir> bash infra/down.sh`.
 set -euo pipefail
 if [ "${1:-}" = --all ]; then
@@ -13,6 +14,8 @@ if [ "${1:-}" = --all ]; then
   find "$cache" -maxdepth 5 -type d -name infra-run -prune -print | while IFS= read -r run; do
     INFRA_STATE_DIR="$(dirname "$run")" bash "${BASH_SOURCE[0]}"
   done
+  # The TLS/SASL test broker (kafka/secure-broker.sh), when a test run ended before stopping it.
+  if [ -s "$cache/secure-kafka/kafka.pid" ]; then bash "$(dirname "${BASH_SOURCE[0]}")/kafka/secure-broker.sh" down; fi
   exit 0
 fi
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
