@@ -56,7 +56,11 @@ function runScript(script, args, env, log) {
 export async function ensureClusterInfra({ stateDir, log = () => {} }) {
   const p = CLUSTER_PORTS;
   const env = {
-    ...scriptEnv(stateDir, { kafka: p.brokers[0], controller: p.controllers[0], registry: p.registry, mongo: p.mongo, postgres: p.postgres }, 'ferretdb'),
+    ...scriptEnv(
+      stateDir,
+      { kafka: p.brokers[0], controller: p.controllers[0], registry: p.registry, mongo: p.mongo, postgres: p.postgres },
+      'ferretdb',
+    ),
     INFRA_KAFKA: 'none',
     KAFKA_CLUSTER_PORTS: p.brokers.join(','),
     KAFKA_CLUSTER_CONTROLLER_PORTS: p.controllers.join(','),
@@ -177,7 +181,9 @@ export async function describeTopics({ brokers, prefix }) {
       includeSynonyms: false,
       resources: names.map((name) => ({ type: 2, name, configNames: ['min.insync.replicas', 'unclean.leader.election.enable'] })),
     });
-    const config = new Map(configs.resources.map((r) => [r.resourceName, Object.fromEntries(r.configEntries.map((c) => [c.configName, c.configValue]))]));
+    const config = new Map(
+      configs.resources.map((r) => [r.resourceName, Object.fromEntries(r.configEntries.map((c) => [c.configName, c.configValue]))]),
+    );
     return topics.map((t) => ({
       topic: t.name,
       partitions: t.partitions.length,

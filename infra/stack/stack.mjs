@@ -194,7 +194,7 @@ async function admin(url, token, path, body) {
  * Options (all optional):
  *   host, port            the gateway's listen address (default HOST/PORT env, then 127.0.0.1:3000; port 0 = a free one)
  *   operatorPort          the gateway's operator port on 127.0.0.1 (default OPERATOR_PORT env, else a free one)
- *   stateDir              default STACK_STATE_DIR or .cache/stack: infra state (infra/), operator file (switch/admin.json), bank-sim journal
+ *   stateDir              default STACK_STATE_DIR or .cache/stack: infra state (infra/), operator file (switch/admin.json)
  *   infraPorts            { kafka, controller, registry, mongo, postgres } (default 19092, 19093, 18081, 37017, 15432)
  *   database              'ferretdb' (default: FerretDB from infra/up.sh) or 'mongo' (a MongoDB container; needs Docker)
  *   database              Mongo database and Kafka topic namespace (default `switch`)
@@ -239,9 +239,6 @@ export async function startStack(options = {}) {
     const created = await createClusterTopics({ brokers: infra.env.KAFKA_BROKERS.split(','), namespace: database, partitions });
     log(`${created.length} topics on the cluster (replication factor 3, min.insync.replicas 2)`);
   }
-  // The simulated bank's ledger lives as long as the infrastructure's data (up.sh wipes it).
-  const journal = resolve(stateDir, `bank-sim-${database}.journal`);
-  if (!infra.reused) rmSync(journal, { force: true });
 
   const adminToken = `stack-${randomBytes(24).toString('hex')}`;
   const baseEnv = {
@@ -256,7 +253,6 @@ export async function startStack(options = {}) {
     SWITCH_ADMIN_TOKEN: adminToken,
     SWITCH_TEST_BANKS: 'bnc,banco_plaza,bancaribe,banco_activo',
     SWITCH_LIVE_BANKS: 'bnc',
-    SWITCH_SIM_JOURNAL: journal,
     // A local stack: webhook receivers on this machine's loopback are allowed, the switch's own ports never.
     SWITCH_WEBHOOK_ALLOW_LOOPBACK: 'true',
     LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
@@ -356,7 +352,12 @@ export async function startStack(options = {}) {
     healthUrls: Object.fromEntries(
       defs.flatMap((d) => {
         const url = `http://127.0.0.1:${d.port}`;
-        return d.name.endsWith('-1') && cluster ? [[d.name.slice(0, -2), url], [d.name, url]] : [[d.name, url]];
+        return d.name.endsWith('-1') && cluster
+          ? [
+              [d.name.slice(0, -2), url],
+              [d.name, url],
+            ]
+          : [[d.name, url]];
       }),
     ),
     infra: { pause: infra.pause, resume: infra.resume, reused: infra.reused },

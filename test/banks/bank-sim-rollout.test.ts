@@ -5,8 +5,7 @@ import { MemoryBus } from '@switch/platform/adapters/memory/bus';
 import { MemoryStore } from '@switch/platform/adapters/memory/store';
 import { SecretBox } from '@switch/platform/runtime/secret-box';
 import { createLogger } from '@switch/platform/telemetry/logger';
-import { OPENING_BALANCE } from './connector';
-import { startSimulatedBank } from './service';
+import { OPENING_BALANCE, startSimulatedBank } from '@switch/bank-sim';
 
 /**
  * A rollout of bank-sim (Kubernetes `maxSurge: 1`): the new pod starts while the old one still serves,
