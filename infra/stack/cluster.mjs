@@ -184,20 +184,25 @@ export async function describeTopics({ brokers, prefix }) {
     const config = new Map(
       configs.resources.map((r) => [r.resourceName, Object.fromEntries(r.configEntries.map((c) => [c.configName, c.configValue]))]),
     );
-    return topics.map((t) => ({
-      topic: t.name,
-      partitions: t.partitions.length,
-      replication_factor: Math.min(...t.partitions.map((p) => p.replicas.length)),
-      min_insync_replicas: Number(config.get(t.name)?.['min.insync.replicas']),
-      unclean_leader_election: config.get(t.name)?.['unclean.leader.election.enable'] === 'true',
-      isr_min: Math.min(...t.partitions.map((p) => p.isr.length)),
-      under_replicated: t.partitions.filter((p) => p.isr.length < p.replicas.length).length,
-      leaders: t.partitions.map((p) => p.leader),
-    }));
+    return topics
+      .sort((a, b) => a.name.localeCompare(b.name))
+      .map((t) => ({
+        topic: t.name,
+        partitions: t.partitions.length,
+        replication_factor: Math.min(...t.partitions.map((p) => p.replicas.length)),
+        min_insync_replicas: Number(config.get(t.name)?.['min.insync.replicas']),
+        unclean_leader_election: config.get(t.name)?.['unclean.leader.election.enable'] === 'true',
+        isr_min: Math.min(...t.partitions.map((p) => p.isr.length)),
+        under_replicated: t.partitions.filter((p) => p.isr.length < p.replicas.length).length,
+        leaders: t.partitions.map((p) => p.leader),
+      }));
   } finally {
     await admin.disconnect();
   }
 }
+
+/** A third replica of these is defined but not started (`spare`): the drills add it under load. */
+export const SPARES = ['router', 'bank-plaza'];
 
 /**
  * Two replicas of each service in REPLICATED: the same definition with its own health port and
@@ -210,7 +215,7 @@ export async function replicate(defs) {
       out.push(def);
       continue;
     }
-    for (const n of [1, 2]) {
+    for (const n of SPARES.includes(def.name) ? [1, 2, 3] : [1, 2]) {
       const name = `${def.name}-${n}`;
       const env = { ...def.env, SWITCH_INSTANCE_ID: name };
       if (def.name === 'gateway') {
@@ -221,7 +226,7 @@ export async function replicate(defs) {
       } else {
         const health = await freePort();
         env.HEALTH_PORT = String(health);
-        out.push({ ...def, name, env, port: health, readyUrl: `http://127.0.0.1:${health}/readyz` });
+        out.push({ ...def, name, env, port: health, readyUrl: `http://127.0.0.1:${health}/readyz`, spare: n === 3 });
       }
     }
   }

@@ -310,7 +310,9 @@ export async function startStack(options = {}) {
     // Start the rest in parallel: each joins its consumer group on its own. The gateway goes last,
     // so its readiness means the whole switch answers.
     const gateways = defs.filter((d) => d.name.startsWith('gateway'));
-    await Promise.all(defs.filter((d) => !d.name.startsWith('emu-') && !gateways.includes(d)).map((d) => services[d.name].start()));
+    // A spare replica (cluster mode) is started by whoever wants it (a drill adding a replica under load).
+    const rest = defs.filter((d) => !d.name.startsWith('emu-') && !gateways.includes(d) && !d.spare);
+    await Promise.all(rest.map((d) => services[d.name].start()));
     await Promise.all(gateways.map((d) => services[d.name].start()));
   } catch (e) {
     await stop();

@@ -18,9 +18,14 @@ const PAYOUT_BANKS = ['bnc', 'banco_plaza', 'bancaribe', 'banco_activo'];
 const COLLECTION_BANKS = ['bnc', 'banco_plaza'];
 
 export class Load {
-  /** `otpFor(banco, telefono)`: the OTP a bank emulator sent to a payer (null: any OTP works there). */
-  constructor({ url, key, otpFor, requestTimeoutMs = 30_000 }) {
-    Object.assign(this, { url, key, otpFor, requestTimeoutMs });
+  /**
+   * `otpFor(banco, telefono)`: the OTP a bank emulator sent to a payer (null: any OTP works there).
+   * `urls`: every gateway; each try goes to the next one, as a load balancer in front of them would
+   * send it (a repeat may reach another gateway than the first try).
+   */
+  constructor({ url, urls = [url], key, otpFor, requestTimeoutMs = 30_000 }) {
+    Object.assign(this, { urls, key, otpFor, requestTimeoutMs });
+    this.nextGateway = 0;
     this.requests = []; // { path, started, answered, status, estado, id, tries }
     this.operations = []; // { id, kind, banco }
     this.running = new Set();
@@ -105,7 +110,8 @@ export class Load {
       let res;
       let json = null;
       try {
-        res = await fetch(`${this.url}/switch/v1${path}`, {
+        const gateway = this.urls[this.nextGateway++ % this.urls.length];
+        res = await fetch(`${gateway}/switch/v1${path}`, {
           method: 'POST',
           headers: { 'content-type': 'application/json', 'x-switch-key': this.key },
           body: JSON.stringify(body),
