@@ -2,10 +2,13 @@
 // among two, under load spread over both gateways, and what Kafka itself must show after each:
 // no under-replicated partition, no committed offset that went backwards, no consumer lag.
 import { createRequire } from 'node:module';
+import { resolve } from 'node:path';
 import { describeTopics } from '../../infra/stack/cluster.mjs';
+import { REPO } from '../../infra/stack/infra.mjs';
 
 const require = createRequire(import.meta.url);
 const { Kafka, logLevel } = require('kafkajs');
+const { switchTopics } = require(resolve(REPO, 'packages/core/dist/contracts/topics.js'));
 
 const delay = (ms) => new Promise((r) => setTimeout(r, ms));
 const post = (url, body) =>
@@ -20,6 +23,17 @@ async function busiestLeader(stack) {
   for (const t of topics) for (const l of t.leaders) led.set(l, (led.get(l) ?? 0) + 1);
   const [id, n] = [...led.entries()].sort((a, b) => b[1] - a[1] || a[0] - b[0])[0];
   return { broker: stack.brokers.find((b) => b.id === id), partitions: n };
+}
+
+/** A replica's `switch_breaker_state` gauges, `{ "<bank>/<operation>": state }`, from its /metrics. */
+async function breakerStates(stack, replica) {
+  const text = await (await fetch(`${stack.healthUrls[replica]}/metrics`, { signal: AbortSignal.timeout(5_000) })).text();
+  const out = {};
+  for (const m of text.matchAll(/^switch_breaker_state\{([^}]*)\} (\S+)$/gm)) {
+    const labels = Object.fromEntries([...m[1].matchAll(/(\w+)="([^"]*)"/g)].map((l) => [l[1], l[2]]));
+    out[`${labels.bank}/${labels.operation}`] = Number(m[2]);
+  }
+  return out;
 }
 
 const SERVICES = ['router', 'bank-sim', 'bank-plaza', 'bank-bancaribe', 'bank-activo', 'bank-bnc', 'notifier', 'reconciler', 'gateway'];
@@ -100,10 +114,17 @@ export function clusterDrillList({ quick }) {
     {
       name: 'breaker disagreement',
       fault: `bank-activo-2 restarted pointing at a closed port (its bank is down for it only, bank-activo-1 sees it up) for ${down / 1000} s, then restarted as it was`,
-      async run({ stack }) {
+      async run({ stack, note }) {
         await stack.services['bank-activo-2'].restart({ ACTIVO_TEST_URL: 'http://127.0.0.1:19399' });
         try {
           await delay(down); // the fault's duration
+          // What each replica's breakers say at the end of it (0 closed, 1 half open, 2 open): the disagreement.
+          note({
+            breakers: {
+              'bank-activo-1': await breakerStates(stack, 'bank-activo-1'),
+              'bank-activo-2': await breakerStates(stack, 'bank-activo-2'),
+            },
+          });
         } finally {
           await stack.services['bank-activo-2'].restart({});
         }
@@ -148,14 +169,16 @@ export function kafkaWatch(stack) {
     return out;
   }
 
-  async function workTopics() {
-    const names = (await admin.listTopics()).filter((n) => n.startsWith(prefix) && !n.includes('.dlq'));
-    // Reply topics are read by each gateway for its own partitions only: lag there is not work left.
-    return names.filter((n) => !n.includes('.gateway.'));
-  }
+  // The work topics (router inbox, events, each bank's orders), read by durable groups shared by a
+  // service's replicas: lag there is work left. Reply and broadcast topics (answers, bank health,
+  // merchant changes) are read by each process from the latest offset in a group of its own, which
+  // the services' lag metric leaves out too.
+  const work = switchTopics()
+    .filter((t) => t.perOperation)
+    .map((t) => `${prefix}${t.name}`);
 
   async function sample() {
-    const topics = await workTopics();
+    const topics = (await admin.listTopics()).filter((n) => n.startsWith(prefix) && !n.includes('.dlq'));
     for (const { groupId, topic } of await groups(topics)) {
       const [committed] = await admin.fetchOffsets({ groupId, topics: [topic] });
       for (const p of committed?.partitions ?? []) {
@@ -171,7 +194,7 @@ export function kafkaWatch(stack) {
   }
 
   async function lag() {
-    const topics = await workTopics();
+    const topics = work;
     const out = [];
     for (const { groupId, topic } of await groups(topics)) {
       const [committed] = await admin.fetchOffsets({ groupId, topics: [topic] });
@@ -227,6 +250,8 @@ export function kafkaWatch(stack) {
         under_replicated: urp ?? -1,
         offsets_backwards: backwards,
         consumer_lag: lagging ?? [{ error: 'lag never read' }],
+        // How many (group, topic, partition) committed offsets the sampling followed: the check's reach.
+        offsets_followed: highest.size,
         settledAt,
         topics: topicSummary(topics),
       };

@@ -157,6 +157,7 @@ export async function runDrill(drill, { stack, store, receiver, announcements, r
           under_replicated: k.under_replicated,
           offsets_backwards: k.offsets_backwards.length,
           consumer_lag: k.consumer_lag.length,
+          offsets_followed: k.offsets_followed,
         }
       : {}),
     recovery_s:
@@ -165,6 +166,7 @@ export async function runDrill(drill, { stack, store, receiver, announcements, r
     ...(k ? { topics: k.topics } : {}),
     operations: txs.length,
     answers: s.byStatus,
+    retried_on: s.retriedOn,
     details: {
       ...counts,
       lost: load.requests.filter((r) => !r.answered).map((r) => ({ path: r.path, last: r.status, tries: r.tries })),

@@ -26,6 +26,7 @@ export class Load {
   constructor({ url, urls = [url], key, otpFor, requestTimeoutMs = 30_000 }) {
     Object.assign(this, { urls, key, otpFor, requestTimeoutMs });
     this.nextGateway = 0;
+    this.retriedOn = {}; // status (or 'no answer') → tries repeated after it
     this.requests = []; // { path, started, answered, status, estado, id, tries }
     this.operations = []; // { id, kind, banco }
     this.running = new Set();
@@ -137,6 +138,8 @@ export class Load {
         return null;
       }
       r.status = res?.status ?? 'no answer';
+      // What the tries that were not an answer got: during an outage, a clean refusal (503) or none.
+      this.retriedOn[r.status] = (this.retriedOn[r.status] ?? 0) + 1;
       errors++;
       await delay(Math.min(2000, 200 * errors));
     }
@@ -147,6 +150,6 @@ export class Load {
     const answered = this.requests.filter((r) => r.answered).length;
     const byStatus = {};
     for (const r of this.requests) byStatus[r.estado ?? r.status ?? 'none'] = (byStatus[r.estado ?? r.status ?? 'none'] ?? 0) + 1;
-    return { sent, answered, lost: sent - answered, byStatus };
+    return { sent, answered, lost: sent - answered, byStatus, retriedOn: { ...this.retriedOn } };
   }
 }

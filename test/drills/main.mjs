@@ -130,7 +130,7 @@ printTable(results, log);
 const violations = results.reduce((n, r) => n + violationsOf(r), 0);
 log(`drills: ${violations} violation(s) in ${results.length} drill(s)`);
 if (jsonFile) {
-  const drillsJson = results.map(({ details: _d, answers: _a, operations: _o, topics: _t, ...r }) => r);
+  const drillsJson = results.map(({ details: _d, answers: _a, operations: _o, topics: _t, retried_on: _r, ...r }) => r);
   const topicsAtEnd = cluster ? results.at(-1)?.topics : undefined;
   writeFileSync(
     resolve(process.cwd(), jsonFile),
@@ -150,7 +150,13 @@ if (jsonFile) {
         run_s: Math.round((Date.now() - startedAt) / 1000),
         drills: drillsJson,
         violations,
-        details: results.map((r) => ({ name: r.name, answers: r.answers, operations: r.operations, ...r.details })),
+        details: results.map((r) => ({
+          name: r.name,
+          answers: r.answers,
+          retried_on: r.retried_on,
+          operations: r.operations,
+          ...r.details,
+        })),
       },
       null,
       2,
