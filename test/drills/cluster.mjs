@@ -153,7 +153,7 @@ export function kafkaWatch(stack) {
   const kafka = new Kafka({ clientId: 'drills-kafka-watch', brokers: stack.kafka.brokers, logLevel: logLevel.NOTHING });
   const admin = kafka.admin();
   const prefix = `${stack.kafka.namespace}.`;
-  const highest = new Map(); // `${group}|${topic}|${partition}` → highest committed offset seen
+  const last = new Map(); // `${group}|${topic}|${partition}` → the committed offset of the last sample
   const backwards = [];
   let sampling = false;
   let loop = null;
@@ -185,10 +185,11 @@ export function kafkaWatch(stack) {
         const offset = Number(p.offset);
         if (offset < 0) continue;
         const k = `${groupId}|${topic}|${p.partition}`;
-        const before = highest.get(k);
+        const before = last.get(k);
+        // One entry per step back (a commit below the one before it), however long it stays there.
         if (before !== undefined && offset < before)
-          backwards.push({ group: groupId, topic, partition: p.partition, from: before, to: offset });
-        highest.set(k, Math.max(before ?? offset, offset));
+          backwards.push({ group: groupId, topic, partition: p.partition, from: before, to: offset, at: new Date().toISOString() });
+        last.set(k, offset);
       }
     }
   }
@@ -251,7 +252,7 @@ export function kafkaWatch(stack) {
         offsets_backwards: backwards,
         consumer_lag: lagging ?? [{ error: 'lag never read' }],
         // How many (group, topic, partition) committed offsets the sampling followed: the check's reach.
-        offsets_followed: highest.size,
+        offsets_followed: last.size,
         settledAt,
         topics: topicSummary(topics),
       };
