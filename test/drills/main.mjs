@@ -102,7 +102,12 @@ if (hook.status !== 201) {
 const store = await openStore(stack.mongo);
 const announcements = await followAnnouncements(stack.kafka);
 
-const readTopics = async () => topicSummary(await describeTopics({ brokers: stack.kafka.brokers, prefix: `${stack.kafka.namespace}.` }));
+// The switch's topics and the brokers' own offsets topic (where committed offsets live).
+const readTopics = async () =>
+  topicSummary([
+    ...(await describeTopics({ brokers: stack.kafka.brokers, prefix: '__consumer_offsets' })),
+    ...(await describeTopics({ brokers: stack.kafka.brokers, prefix: `${stack.kafka.namespace}.` })),
+  ]);
 const topicsAtStart = cluster ? await readTopics() : null;
 const results = [];
 const drills = (cluster ? clusterDrillList({ quick }) : drillList({ quick })).filter((d) => !only || only.some((o) => d.name.includes(o)));
