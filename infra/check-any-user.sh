@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Starts the infrastructure as a newcomer would: from a clone in a private directory (`mktemp -d`,
 # mode 700), as root and as a user that is not root. Each run must bring every server up (up.sh waits
-# until each answers) and leave nothing running after down.sh. The fetched servers are copied from this
+# until each answers), then the cluster stack's three brokers beside them (kafka-cluster.sh), and
+# leave nothing running after down.sh. The fetched servers are copied from this
 # checkout's .cache, where fetch.sh then finds them built from the same inputs: a minute, not a build.
 # As root (CI) it creates the unprivileged user `switch-ci` when missing; as any other user it runs
 # that user's case only. Ports of its own (39092, 39093, 38081, 57017, 35432): the shared instance, the
@@ -12,6 +13,8 @@ for part in bin/ferretdb kafka apicurio; do
   [ -e "$repo/.cache/$part" ] || { echo "check-any-user: .cache/$part is missing: run bash infra/fetch.sh first" >&2; exit 1; }
 done
 ports=(KAFKA_PORT=39092 KAFKA_CONTROLLER_PORT=39093 SCHEMA_REGISTRY_PORT=38081 MONGO_PORT=57017 PG_PORT=35432)
+# The cluster stack's three brokers (infra/kafka-cluster.sh) start beside them, in the same state dir.
+cluster_ports=(KAFKA_CLUSTER_PORTS=39301,39302,39303 KAFKA_CLUSTER_CONTROLLER_PORTS=39311,39312,39313)
 CI_USER=switch-ci
 
 # as USER CMD...: CMD as USER (this process's user: as is), with this PATH (java, mvn and go are checked).
@@ -32,11 +35,15 @@ check() {
   echo "check-any-user: $user, clone in $dir (mode $(stat -c %a "$dir"))"
   local ok=0
   if as "$user" env "${ports[@]}" bash "$clone/infra/up.sh" >"$dir/up.log" 2>&1; then ok=1; else tail -n 30 "$dir/up.log" >&2; fi
+  if [ "$ok" = 1 ] && ! as "$user" env "${cluster_ports[@]}" bash "$clone/infra/kafka-cluster.sh" up >"$dir/cluster.log" 2>&1; then
+    ok=0
+    tail -n 30 "$dir/cluster.log" >&2
+  fi
   as "$user" bash "$clone/infra/down.sh" >"$dir/down.log" 2>&1 || tail -n 10 "$dir/down.log" >&2
   local p
-  for p in "${ports[@]}"; do
-    if (exec 3<>"/dev/tcp/127.0.0.1/${p#*=}") 2>/dev/null; then
-      echo "check-any-user: 127.0.0.1:${p#*=} still answers after down.sh" >&2
+  for p in "${ports[@]#*=}" 39301 39302 39303 39311 39312 39313; do
+    if (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null; then
+      echo "check-any-user: 127.0.0.1:$p still answers after down.sh" >&2
       ok=0
     fi
   done

@@ -62,5 +62,7 @@ if [ "${#pids[@]}" -gt 0 ]; then
 fi
 
 for svc in "${ALL_SERVICES[@]}"; do rm -f "$RUN_DIR/$svc.pid"; done
+# The nodes of a three-broker cluster (infra/kafka-cluster.sh) in this instance, if any.
+if compgen -G "$RUN_DIR/kafka-[123].pid" >/dev/null; then bash "$INFRA_DIR/kafka-cluster.sh" down; fi
 rm -f "$ENV_FILE"
 log "down"

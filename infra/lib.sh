@@ -63,6 +63,12 @@ case "${INFRA_DATABASE:-ferretdb}" in
   none) SERVICES=(kafka apicurio) ;;
   *) echo "INFRA_DATABASE=$INFRA_DATABASE: expected ferretdb or none" >&2; exit 1 ;;
 esac
+# INFRA_KAFKA=none leaves Kafka out: the cluster stack runs three brokers of its own (infra/kafka-cluster.sh).
+case "${INFRA_KAFKA:-single}" in
+  single) ;;
+  none) SERVICES=("${SERVICES[@]:1}") ;;
+  *) echo "INFRA_KAFKA=$INFRA_KAFKA: expected single or none" >&2; exit 1 ;;
+esac
 ALL_SERVICES=(kafka apicurio ferretdb postgres)
 
 log() { printf '[infra %s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }

@@ -4,6 +4,8 @@
 // container where a Docker engine answers, else FerretDB on PostgreSQL (37017, 15432; STACK_DATABASE
 // overrides, infra/README.md), then every service as its own process with prefixed logs, a demo
 // merchant and a test key.
+// `npm run stack -- --cluster`: three Kafka brokers (replication factor 3, min.insync.replicas 2) and two
+// replicas of every service that scales out, on ports 19300–19399, over FerretDB (infra/stack/cluster.mjs).
 // Ctrl-C stops the services and the infrastructure it started. See docs/reliability.md.
 import { readFileSync } from 'node:fs';
 import { relative } from 'node:path';
@@ -12,7 +14,9 @@ import { REPO } from './stack/infra.mjs';
 import { dockerAvailable, MONGODB_IMAGE } from './stack/mongo-container.mjs';
 import { startStack } from './stack/stack.mjs';
 
-const override = process.env[DATABASE_OVERRIDE];
+const cluster = process.argv.includes('--cluster');
+// The cluster runs on FerretDB (infra/up.sh): a MongoDB container would be a single member anyway.
+const override = cluster ? 'ferretdb' : process.env[DATABASE_OVERRIDE];
 let database;
 try {
   const dockerReachable = needsDockerProbe(override) ? await dockerAvailable() : undefined;
@@ -23,7 +27,7 @@ try {
 }
 process.stdout.write(`stack: ${describeDatabase(database, MONGODB_IMAGE)}\n`);
 
-const stack = await startStack({ database: database.engine }).catch((e) => {
+const stack = await startStack({ database: database.engine, cluster, ...(cluster ? { stateDir: '.cache/cluster' } : {}) }).catch((e) => {
   process.stderr.write(`stack failed to start: ${e.message}\n`);
   process.exit(1);
 });
@@ -34,6 +38,12 @@ process.stdout.write(
   `${[
     '',
     `  Payments switch (processes on Kafka + MongoDB, test mode, simulated bank and bank emulators) listening on ${url}`,
+    ...(cluster
+      ? [
+          `  Gateways:      ${stack.urls.join('  ')}   (two replicas: spread load over both)`,
+          `  Kafka:         ${stack.kafka.brokers.join(',')}   (three brokers, replication factor 3, min.insync.replicas 2)`,
+        ]
+      : []),
     `  Docs:          ${url}/docs`,
     `  OpenAPI:       ${url}/openapi.json`,
     `  Operator:      ${stack.adminUrl}   (/metrics, /healthz, /readyz, /admin/v1; loopback only)`,

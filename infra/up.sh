@@ -10,7 +10,8 @@
 #      KAFKA_JAVA_OPTS / APICURIO_JAVA_OPTS (override heap etc.), FERRETDB_GOGC (2000), FERRETDB_GOMAXPROCS (1),
 #      FERRETDB_DEBUG_ADDR (host:port: FerretDB serves Go's profiler, /debug/pprof/, there),
 #      INFRA_STATE_DIR (.cache: where pids, logs, data and infra.env go; one per instance),
-#      INFRA_DATABASE=none (Kafka and the registry only; no PostgreSQL, no FerretDB, no MONGO_URL).
+#      INFRA_DATABASE=none (Kafka and the registry only; no PostgreSQL, no FerretDB, no MONGO_URL),
+#      INFRA_KAFKA=none (no Kafka: the cluster stack starts three brokers with infra/kafka-cluster.sh).
 set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
@@ -25,8 +26,10 @@ bash "$INFRA_DIR/fetch.sh"
 bash "$INFRA_DIR/down.sh"          # anything from a previous up.sh (pid files alive)
 
 with_database() { [[ " ${SERVICES[*]} " == *" ferretdb "* ]]; }
+with_kafka() { [[ " ${SERVICES[*]} " == *" kafka "* ]]; }
 
-ports=("$KAFKA_PORT" "$KAFKA_CONTROLLER_PORT" "$SCHEMA_REGISTRY_PORT")
+ports=("$SCHEMA_REGISTRY_PORT")
+if with_kafka; then ports+=("$KAFKA_PORT" "$KAFKA_CONTROLLER_PORT"); fi
 if with_database; then ports+=("$MONGO_PORT" "$PG_PORT"); fi
 for p in "${ports[@]}"; do
   if port_open "$p"; then
@@ -63,7 +66,7 @@ sed -e "s#@KAFKA_PORT@#$KAFKA_PORT#g" -e "s#@KAFKA_CONTROLLER_PORT@#$KAFKA_CONTR
 KAFKA_LOG4J="-Dlog4j.configuration=file:$INFRA_DIR/kafka/log4j.properties"
 kafka_start=$(now)
 # shellcheck disable=SC2016  # $0..$4 are for the inner bash
-launch kafka bash -c '
+with_kafka && launch kafka bash -c '
   set -e
   java -Xmx128m -XX:TieredStopAtLevel=1 "$0" -cp "$1/*" kafka.tools.StorageTool format \
     -t "$2" -c "$3" --ignore-formatted
@@ -213,7 +216,7 @@ fi
 
 {
   if with_database; then echo "# FerretDB backend: PostgreSQL 127.0.0.1:$PG_PORT/$PG_DATABASE"; fi
-  echo "export KAFKA_BROKERS=127.0.0.1:$KAFKA_PORT"
+  if with_kafka; then echo "export KAFKA_BROKERS=127.0.0.1:$KAFKA_PORT"; fi
   echo "export SCHEMA_REGISTRY_URL=http://127.0.0.1:$SCHEMA_REGISTRY_PORT/apis/ccompat/v7"
   # One broker: one copy of each topic (the services' defaults, 3 and 2, are production's).
   echo "export SWITCH_KAFKA_REPLICATION_FACTOR=1"

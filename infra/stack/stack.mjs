@@ -5,6 +5,7 @@ import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, rmSync, writeFileSync, readFileSync, existsSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { CLUSTER_PORTS, createClusterTopics, ensureClusterInfra, replicate } from './cluster.mjs';
 import { ensureInfra, DEFAULT_INFRA_PORTS, REPO } from './infra.mjs';
 import { freePort, lineSink, managedProcess, portFree } from './processes.mjs';
 
@@ -193,7 +194,7 @@ async function admin(url, token, path, body) {
  * Options (all optional):
  *   host, port            the gateway's listen address (default HOST/PORT env, then 127.0.0.1:3000; port 0 = a free one)
  *   operatorPort          the gateway's operator port on 127.0.0.1 (default OPERATOR_PORT env, else a free one)
- *   stateDir              default STACK_STATE_DIR or .cache/stack: infra state (infra/), operator file (switch/admin.json), bank-sim journal
+ *   stateDir              default STACK_STATE_DIR or .cache/stack: infra state (infra/), operator file (switch/admin.json)
  *   infraPorts            { kafka, controller, registry, mongo, postgres } (default 19092, 19093, 18081, 37017, 15432)
  *   database              'ferretdb' (default: FerretDB from infra/up.sh) or 'mongo' (a MongoDB container; needs Docker)
  *   database              Mongo database and Kafka topic namespace (default `switch`)
@@ -203,32 +204,41 @@ async function admin(url, token, path, body) {
  *   emulatorSettleMs      emulators settle pending orders after this (default 1500)
  *   sink                  { write(line), colour } for the prefixed logs (default stdout)
  *   log                   (line) => void for the stack's own messages
+ *   cluster               true: three Kafka brokers and two replicas of each service (infra/stack/cluster.mjs),
+ *                         on ports 19300–19399 (host, port and operatorPort are then the cluster's)
  * Returns { url, adminUrl (the operator port: /admin/v1, /metrics, /readyz), key, merchant, adminToken, mongo: {url, database}, services: {name → handle}, emulators: {name → controlUrl},
  *           infra: {pause(name), resume(name), reused}, stateDir, stop() }.
  */
 export async function startStack(options = {}) {
   const stateDir = resolve(REPO, options.stateDir ?? process.env.STACK_STATE_DIR ?? '.cache/stack');
-  const host = options.host ?? process.env.HOST ?? '127.0.0.1';
-  let port = options.port ?? Number(process.env.PORT ?? 3000);
+  const cluster = options.cluster === true;
+  const host = cluster ? '127.0.0.1' : (options.host ?? process.env.HOST ?? '127.0.0.1');
+  let port = cluster ? CLUSTER_PORTS.gateways[0] : (options.port ?? Number(process.env.PORT ?? 3000));
   const database = options.database ?? 'switch';
   const merchant = options.merchant ?? 'demo';
   const sink = options.sink ?? lineSink();
   const log = options.log ?? ((l) => sink.write(`${'stack'.padEnd(16)} | ${l}`));
   if (port === 0) port = await freePort();
   else if (!(await portFree(port, host))) throw new Error(`${host}:${port} is taken (another switch? \`npm start\`?): set PORT`);
-  const operatorPort = options.operatorPort ?? (process.env.OPERATOR_PORT ? Number(process.env.OPERATOR_PORT) : await freePort());
+  const operatorPort = cluster
+    ? CLUSTER_PORTS.operators[0]
+    : (options.operatorPort ?? (process.env.OPERATOR_PORT ? Number(process.env.OPERATOR_PORT) : await freePort()));
 
   mkdirSync(resolve(stateDir, 'switch'), { recursive: true });
   const infraStateDir = resolve(stateDir, 'infra');
-  const infra = await ensureInfra({
-    stateDir: infraStateDir,
-    ports: { ...DEFAULT_INFRA_PORTS, ...options.infraPorts },
-    database: options.database ?? 'ferretdb',
-    log: (l) => log(l),
-  });
-  // The simulated bank's ledger lives as long as the infrastructure's data (up.sh wipes it).
-  const journal = resolve(stateDir, `bank-sim-${database}.journal`);
-  if (!infra.reused) rmSync(journal, { force: true });
+  const infra = cluster
+    ? await ensureClusterInfra({ stateDir: infraStateDir, log: (l) => log(l) })
+    : await ensureInfra({
+        stateDir: infraStateDir,
+        ports: { ...DEFAULT_INFRA_PORTS, ...options.infraPorts },
+        database: options.database ?? 'ferretdb',
+        log: (l) => log(l),
+      });
+  if (cluster) {
+    const partitions = Number(options.env?.SWITCH_KAFKA_PARTITIONS ?? process.env.SWITCH_KAFKA_PARTITIONS) || undefined;
+    const created = await createClusterTopics({ brokers: infra.env.KAFKA_BROKERS.split(','), namespace: database, partitions });
+    log(`${created.length} topics on the cluster (replication factor 3, min.insync.replicas 2)`);
+  }
 
   const adminToken = `stack-${randomBytes(24).toString('hex')}`;
   const baseEnv = {
@@ -243,13 +253,14 @@ export async function startStack(options = {}) {
     SWITCH_ADMIN_TOKEN: adminToken,
     SWITCH_TEST_BANKS: 'bnc,banco_plaza,bancaribe,banco_activo',
     SWITCH_LIVE_BANKS: 'bnc',
-    SWITCH_SIM_JOURNAL: journal,
     // A local stack: webhook receivers on this machine's loopback are allowed, the switch's own ports never.
     SWITCH_WEBHOOK_ALLOW_LOOPBACK: 'true',
     LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
     ...options.env,
   };
-  const defs = await serviceDefs({ host, port, operatorPort, emulatorSettleMs: options.emulatorSettleMs ?? 1500 });
+  const defs = await serviceDefs({ host, port, operatorPort, emulatorSettleMs: options.emulatorSettleMs ?? 1500 }).then((d) =>
+    cluster ? replicate(d) : d,
+  );
   // Every port the stack listens on is one a webhook may never reach (each process knows only its own).
   const listening = defs.flatMap((d) => [d.port, ...['PORT', 'OPERATOR_PORT', 'HEALTH_PORT', 'CONTROL_PORT'].map((k) => d.env?.[k])]);
   baseEnv.SWITCH_OWN_PORTS = [...new Set(listening.map(Number).filter((n) => n > 0))].join(',');
@@ -298,8 +309,11 @@ export async function startStack(options = {}) {
     await Promise.all(emulators.map((d) => services[d.name].start()));
     // Start the rest in parallel: each joins its consumer group on its own. The gateway goes last,
     // so its readiness means the whole switch answers.
-    await Promise.all(defs.filter((d) => !d.name.startsWith('emu-') && d.name !== 'gateway').map((d) => services[d.name].start()));
-    await services.gateway.start();
+    const gateways = defs.filter((d) => d.name.startsWith('gateway'));
+    // A spare replica (cluster mode) is started by whoever wants it (a drill adding a replica under load).
+    const rest = defs.filter((d) => !d.name.startsWith('emu-') && !gateways.includes(d) && !d.spare);
+    await Promise.all(rest.map((d) => services[d.name].start()));
+    await Promise.all(gateways.map((d) => services[d.name].start()));
   } catch (e) {
     await stop();
     throw e;
@@ -321,7 +335,12 @@ export async function startStack(options = {}) {
 
   return {
     url,
+    /** Every gateway's merchant URL (one outside cluster mode): where load is spread. */
+    urls: cluster ? CLUSTER_PORTS.gateways.map((p) => `http://127.0.0.1:${p}`) : [url],
     adminUrl,
+    cluster,
+    /** The Kafka nodes (cluster mode): { id, port, pid(), kill9(), start() } each; [] otherwise. */
+    brokers: infra.brokers ?? [],
     key: issued.body.x_switch_key,
     merchant,
     adminToken,
@@ -331,7 +350,18 @@ export async function startStack(options = {}) {
     kafka: { brokers: infra.env.KAFKA_BROKERS.split(','), namespace: database },
     services,
     emulators: Object.fromEntries(defs.filter((d) => d.controlUrl).map((d) => [d.name, d.controlUrl])),
-    healthUrls: Object.fromEntries(defs.map((d) => [d.name, `http://127.0.0.1:${d.port}`])),
+    // In cluster mode a service's own name also reaches its first replica (e.g. bank-sim's /sim routes).
+    healthUrls: Object.fromEntries(
+      defs.flatMap((d) => {
+        const url = `http://127.0.0.1:${d.port}`;
+        return d.name.endsWith('-1') && cluster
+          ? [
+              [d.name.slice(0, -2), url],
+              [d.name, url],
+            ]
+          : [[d.name, url]];
+      }),
+    ),
     infra: { pause: infra.pause, resume: infra.resume, reused: infra.reused },
     stop,
   };

@@ -89,17 +89,22 @@ export function drillList({ quick }) {
  * the drill waits (bounded) until every request is answered and every operation is final or
  * documented-open, every state announced and every webhook delivered; then counts.
  */
-export async function runDrill(drill, { stack, store, receiver, announcements, rate, beforeMs, afterMs, recoveryMs, log }) {
+export async function runDrill(drill, { stack, store, receiver, announcements, rate, beforeMs, afterMs, recoveryMs, log, watchKafka }) {
   const since = new Date(Date.now() - 1000).toISOString();
   const countsBefore = await receivedCounts(stack);
-  const load = new Load({ url: stack.url, key: stack.key, otpFor: otpReader(stack) });
+  // Cluster mode: Kafka's own view (offsets, replicas, lag) is watched too (test/drills/cluster.mjs).
+  const kafka = watchKafka?.(stack);
+  await kafka?.start();
+  const load = new Load({ url: stack.url, urls: stack.urls, key: stack.key, otpFor: otpReader(stack) });
   load.start(rate);
   await delay(beforeMs); // load before the fault: a window, not synchronisation
   log(`  fault: ${drill.fault}`);
+  const notes = {};
   try {
-    await drill.run({ stack });
+    await drill.run({ stack, receiver, note: (n) => Object.assign(notes, n) });
   } catch (e) {
     log(`  fault step failed: ${e.message}`);
+    notes.fault_step_failed = e.message;
   }
   const faultEnd = Date.now();
   await delay(afterMs);
@@ -126,6 +131,7 @@ export async function runDrill(drill, { stack, store, receiver, announcements, r
     await delay(1000); // polling interval of the condition above
     txs = await txsNow();
   }
+  const k = kafka ? await kafka.settle(Math.max(deadline, Date.now() + 120_000)) : null;
   const counts = evaluate({
     txs,
     bank: await ledgers(stack, store.store, txs),
@@ -146,10 +152,26 @@ export async function runDrill(drill, { stack, store, receiver, announcements, r
     unannounced: counts.unannounced.length,
     webhooks_missing: counts.webhooks_missing.length,
     final_changed: counts.final_changed.length,
-    recovery_s: recoveredAt ? Number(((recoveredAt - faultEnd) / 1000).toFixed(1)) : null,
+    ...(k
+      ? {
+          under_replicated: k.under_replicated,
+          offsets_backwards: k.offsets_backwards.length,
+          consumer_lag: k.consumer_lag.length,
+          offsets_followed: k.offsets_followed,
+        }
+      : {}),
+    recovery_s:
+      recoveredAt && (!k || k.settledAt) ? Number(((Math.max(recoveredAt, k?.settledAt ?? 0) - faultEnd) / 1000).toFixed(1)) : null,
+    ...(Object.keys(notes).length > 0 ? { fault_details: notes } : {}),
+    ...(k ? { topics: k.topics } : {}),
     operations: txs.length,
     answers: s.byStatus,
-    details: { ...counts, lost: load.requests.filter((r) => !r.answered).map((r) => ({ path: r.path, last: r.status, tries: r.tries })) },
+    retried_on: s.retriedOn,
+    details: {
+      ...counts,
+      lost: load.requests.filter((r) => !r.answered).map((r) => ({ path: r.path, last: r.status, tries: r.tries })),
+      ...(k ? { offsets_backwards: k.offsets_backwards, consumer_lag: k.consumer_lag } : {}),
+    },
   };
 }
 

@@ -18,9 +18,15 @@ const PAYOUT_BANKS = ['bnc', 'banco_plaza', 'bancaribe', 'banco_activo'];
 const COLLECTION_BANKS = ['bnc', 'banco_plaza'];
 
 export class Load {
-  /** `otpFor(banco, telefono)`: the OTP a bank emulator sent to a payer (null: any OTP works there). */
-  constructor({ url, key, otpFor, requestTimeoutMs = 30_000 }) {
-    Object.assign(this, { url, key, otpFor, requestTimeoutMs });
+  /**
+   * `otpFor(banco, telefono)`: the OTP a bank emulator sent to a payer (null: any OTP works there).
+   * `urls`: every gateway; each try goes to the next one, as a load balancer in front of them would
+   * send it (a repeat may reach another gateway than the first try).
+   */
+  constructor({ url, urls = [url], key, otpFor, requestTimeoutMs = 30_000 }) {
+    Object.assign(this, { urls, key, otpFor, requestTimeoutMs });
+    this.nextGateway = 0;
+    this.retriedOn = {}; // status (or 'no answer') → tries repeated after it
     this.requests = []; // { path, started, answered, status, estado, id, tries }
     this.operations = []; // { id, kind, banco }
     this.running = new Set();
@@ -105,7 +111,8 @@ export class Load {
       let res;
       let json = null;
       try {
-        res = await fetch(`${this.url}/switch/v1${path}`, {
+        const gateway = this.urls[this.nextGateway++ % this.urls.length];
+        res = await fetch(`${gateway}/switch/v1${path}`, {
           method: 'POST',
           headers: { 'content-type': 'application/json', 'x-switch-key': this.key },
           body: JSON.stringify(body),
@@ -131,6 +138,8 @@ export class Load {
         return null;
       }
       r.status = res?.status ?? 'no answer';
+      // What the tries that were not an answer got: during an outage, a clean refusal (503) or none.
+      this.retriedOn[r.status] = (this.retriedOn[r.status] ?? 0) + 1;
       errors++;
       await delay(Math.min(2000, 200 * errors));
     }
@@ -141,6 +150,6 @@ export class Load {
     const answered = this.requests.filter((r) => r.answered).length;
     const byStatus = {};
     for (const r of this.requests) byStatus[r.estado ?? r.status ?? 'none'] = (byStatus[r.estado ?? r.status ?? 'none'] ?? 0) + 1;
-    return { sent, answered, lost: sent - answered, byStatus };
+    return { sent, answered, lost: sent - answered, byStatus, retriedOn: { ...this.retriedOn } };
   }
 }

@@ -4,6 +4,7 @@ import { createServer } from 'node:http';
 export async function startReceiver() {
   const deliveries = new Map(); // `${id} ${type}` → count
   let total = 0;
+  let holdMs = 0;
   const server = createServer((req, res) => {
     const chunks = [];
     req.on('data', (c) => chunks.push(c));
@@ -16,7 +17,9 @@ export async function startReceiver() {
       } catch {
         // not JSON: not a delivery of ours
       }
-      res.writeHead(200).end();
+      // Counted at arrival; the answer may be held (`hold`), so a notifier killed meanwhile never sees it.
+      if (holdMs > 0) setTimeout(() => res.writeHead(200).end(), holdMs);
+      else res.writeHead(200).end();
     });
   });
   await new Promise((r) => server.listen(0, '127.0.0.1', r));
@@ -24,6 +27,10 @@ export async function startReceiver() {
     url: `http://127.0.0.1:${server.address().port}/hooks`,
     count: (id, type) => deliveries.get(`${id} ${type}`) ?? 0,
     total: () => total,
+    /** Answers every delivery only after `ms` from now on (0: at once): deliveries stay in flight. */
+    hold: (ms) => {
+      holdMs = ms;
+    },
     close: () => new Promise((r) => server.close(r)),
   };
 }

@@ -8,10 +8,15 @@ export const MUST_BE_ZERO = [
   'unannounced',
   'webhooks_missing',
   'final_changed',
+  // Cluster mode only (absent elsewhere: counted as 0).
+  'under_replicated',
+  'offsets_backwards',
+  'consumer_lag',
 ];
 
 export function violationsOf(r) {
-  return MUST_BE_ZERO.reduce((n, k) => n + (r[k] ?? 0), 0);
+  // A count that could not be read (-1) is a violation too.
+  return MUST_BE_ZERO.reduce((n, k) => n + (r[k] < 0 ? 1 : (r[k] ?? 0)), 0);
 }
 
 export function printTable(results, log) {
@@ -26,6 +31,9 @@ export function printTable(results, log) {
     'unannounced',
     'webhooks',
     'final chg',
+    'URP',
+    'offs back',
+    'lag',
     'recovery s',
   ];
   const rows = results.map((r) =>
@@ -40,6 +48,9 @@ export function printTable(results, log) {
       r.unannounced,
       r.webhooks_missing,
       r.final_changed,
+      r.under_replicated ?? '-',
+      r.offsets_backwards ?? '-',
+      r.consumer_lag ?? '-',
       r.recovery_s ?? 'no',
     ].map(String),
   );

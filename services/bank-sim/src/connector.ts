@@ -1,101 +1,69 @@
-import { existsSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { CAPABILITIES, type Mode } from '@switch/core/bancos';
 import { cursorOffset, invalidCursor, statementPage } from '@switch/connector-kit/statement';
 import type { BankConnector, ExecuteOrder, ReadContext, ReadOutcome, StatusQuery } from '@switch/connector-kit/bank-port';
+import type { SimulatedLedger, SimulatedOrder, SimulatedPosting } from '@switch/connector-kit/simulated-ledger';
 import type { BankOutcome } from '@switch/core/operation';
 import type { Movimiento, Movimientos, MovimientosQuery, Saldo, SaldoQuery } from '@switch/core/contracts/bancos';
 
 /** Every simulated account opens with this balance, so statements and balances are deterministic. */
 export const OPENING_BALANCE = 1_000_000;
 
-interface Order {
-  txnId: string;
-  outcome: BankOutcome;
-  kind: ExecuteOrder['request']['kind'];
-  rail: ExecuteOrder['rail'];
-}
-
 /**
  * The simulated bank behind `bnc` in test mode (SPEC 4.10, DESIGN decisions). It never reaches a
- * network; an order seen twice (same orderRef) is answered from its ledger, not executed again.
+ * network; an order seen twice (same orderRef) is answered from its ledger, not executed again. The
+ * ledger is the store's (`simulatedBank`): every replica of bank-sim, and a restarted one, is the
+ * same bank (docs/decisions/0180-simulated-bank-ledger-in-the-store.md).
  */
 export class SimulatedBank implements BankConnector {
   readonly banco = 'bnc' as const;
   readonly capabilities = CAPABILITIES;
-  private readonly orders = new Map<string, Order>();
-  /** One ledger per merchant: keyed by `<merchantId>|<cuenta>`, so no merchant reads another's movements. */
-  private readonly statements = new Map<string, Movimiento[]>();
-  /** Every order received per orderRef, repeats included: more than 1 is one attempt sent twice. */
-  private readonly received = new Map<string, number>();
-  /** The journal, opened once for appending (an open and a close per order cost more than the write). */
-  private journalFd: number | undefined;
+  /** Orders this replica took first, per transaction: in-process tests count bank calls with it. */
+  private readonly taken = new Map<string, number>();
 
-  /**
-   * `journal`: a file where every order received is appended before it is answered, and replayed at
-   * start. A real bank keeps its ledger when our connector process dies; with a journal the simulated
-   * one does too, so a restarted bank-sim still knows the orders it took (status queries, drills).
-   */
   constructor(
+    private readonly ledgerOf: SimulatedLedger,
     private readonly now: () => Date = () => new Date(),
-    private readonly journal?: string,
-  ) {
-    if (journal && existsSync(journal)) {
-      for (const line of readFileSync(journal, 'utf8').split('\n')) {
-        if (!line.trim()) continue;
-        let entry: { at: string; order: ExecuteOrder };
-        try {
-          entry = JSON.parse(line) as { at: string; order: ExecuteOrder };
-        } catch {
-          continue; // a line cut by a kill -9 mid-write: that order was never answered
-        }
-        this.receive(entry.order, new Date(entry.at));
-      }
-    }
-  }
+  ) {}
 
-  /** Orders executed (not counting repeats): what "one bank call" is measured by. */
+  /** Orders this replica executed (not counting repeats): what "one bank call" is measured by in-process. */
   get executedOrders(): number {
-    return this.orders.size;
+    let n = 0;
+    for (const c of this.taken.values()) n += c;
+    return n;
   }
 
-  /** Executed orders per transaction: more than one for a transaction would be money moved twice. */
+  /** Orders this replica executed per transaction: more than one for a transaction would be money moved twice. */
   ordersByTransaction(): Record<string, number> {
-    const counts: Record<string, number> = {};
-    for (const o of this.orders.values()) counts[o.txnId] = (counts[o.txnId] ?? 0) + 1;
-    return counts;
+    return Object.fromEntries(this.taken);
   }
 
-  /** Orders received per orderRef, repeats included. */
-  receivedByOrderRef(): Record<string, number> {
-    return Object.fromEntries(this.received);
+  /** Orders received per orderRef by every replica, repeats included. */
+  async receivedByOrderRef(): Promise<Record<string, number>> {
+    return Object.fromEntries((await this.ledgerOf.all()).map(({ order, received }) => [order.orderRef, received]));
   }
 
   /** The outcome of each order executed, by orderRef (the bank's ledger, for the drills' checks). */
-  ledger(): Record<string, { txnId: string; kind: string; rail: string; outcome: BankOutcome['type'] }> {
+  async ledger(): Promise<Record<string, { txnId: string; kind: string; rail: string; outcome: BankOutcome['type'] }>> {
     const out: Record<string, { txnId: string; kind: string; rail: string; outcome: BankOutcome['type'] }> = {};
-    for (const [ref, o] of this.orders) out[ref] = { txnId: o.txnId, kind: o.kind, rail: o.rail, outcome: o.outcome.type };
+    for (const { order: o } of await this.ledgerOf.all())
+      out[o.orderRef] = { txnId: o.txnId, kind: o.kind, rail: o.rail, outcome: o.outcome.type };
     return out;
   }
 
   async execute(order: ExecuteOrder): Promise<BankOutcome> {
-    const at = this.now();
-    if (this.journal) {
-      this.journalFd ??= openSync(this.journal, 'a');
-      // The payer's OTP is not written down, even here: the replay needs the order, not its OTP.
-      const kept =
-        order.request.kind === 'cobrar' ? { ...order, request: { ...order.request, body: { ...order.request.body, otp: '' } } } : order;
-      writeSync(this.journalFd, `${JSON.stringify({ at: at.toISOString(), order: kept })}\n`);
-    }
-    return this.receive(order, at);
+    const taken = await this.ledgerOf.take(this.decide(order, this.now()));
+    if (taken.first) this.taken.set(order.txnId, (this.taken.get(order.txnId) ?? 0) + 1);
+    return taken.order.outcome;
   }
 
-  private receive(order: ExecuteOrder, at: Date): BankOutcome {
-    this.received.set(order.orderRef, (this.received.get(order.orderRef) ?? 0) + 1);
-    const seen = this.orders.get(order.orderRef);
-    if (seen) return seen.outcome;
+  /** What the bank does with an order it has not seen: pure (the ledger keeps the first decision). */
+  private decide(order: ExecuteOrder, at: Date): SimulatedOrder {
     const referencia = `TEST-${order.idempotencyKey.slice(0, 8)}`;
     const raw = { simulated: true, codigo: '00', descripcion: 'Aprobada (simulada)' };
     let outcome: BankOutcome;
+    let posting: SimulatedPosting | null = null;
+    const postOn = (instrumento: { tipo: string; valor: string }, tipo: 'credito' | 'debito', monto: number, concepto: string) =>
+      instrumento.tipo === 'cuenta' ? { cuenta: instrumento.valor, tipo, monto, concepto, referencia } : null;
     switch (order.request.kind) {
       case 'token':
         outcome = {
@@ -106,33 +74,21 @@ export class SimulatedBank implements BankConnector {
           raw: { ...raw, descripcion: 'OTP simulado, no se envió mensaje' },
         };
         break;
-      case 'cobrar':
+      case 'cobrar': {
+        const body = order.request.body;
         outcome = { type: 'accepted', pending: false, referencia, endtoend: null, raw };
-        this.post(
-          order.merchantId,
-          order.request.body.cobrador,
-          'credito',
-          order.request.body.monto.valor,
-          order.request.body.concepto,
-          referencia,
-          at,
-        );
+        posting = postOn(body.cobrador, 'credito', body.monto.valor, body.concepto);
         break;
-      case 'pagar':
+      }
+      case 'pagar': {
+        const body = order.request.body;
         outcome =
           order.rail === 'pago_movil'
             ? { type: 'settled', referencia, endtoend: null, raw }
             : { type: 'accepted', pending: false, referencia, endtoend: null, raw };
-        this.post(
-          order.merchantId,
-          order.request.body.ordenante,
-          'debito',
-          order.request.body.monto.valor,
-          order.request.body.concepto,
-          referencia,
-          at,
-        );
+        posting = postOn(body.ordenante, 'debito', body.monto.valor, body.concepto);
         break;
+      }
       case 'reverso':
         outcome = {
           type: 'rejected',
@@ -142,13 +98,21 @@ export class SimulatedBank implements BankConnector {
         };
         break;
     }
-    this.orders.set(order.orderRef, { txnId: order.txnId, outcome, kind: order.request.kind, rail: order.rail });
-    return outcome;
+    return {
+      orderRef: order.orderRef,
+      txnId: order.txnId,
+      merchantId: order.merchantId ?? '',
+      kind: order.request.kind,
+      rail: order.rail,
+      outcome,
+      posting,
+      at: at.toISOString(),
+    };
   }
 
   /** Asynchronous operations settle at the next status query. */
   async status(query: StatusQuery): Promise<BankOutcome> {
-    const order = this.orders.get(query.orderRef);
+    const order = await this.ledgerOf.get(query.orderRef);
     if (!order) return { type: 'not_processed', raw: { simulated: true, codigo: 'NF', descripcion: 'Operación no encontrada' } };
     if (order.outcome.type !== 'accepted' || order.kind === 'token') return order.outcome;
     return {
@@ -160,7 +124,8 @@ export class SimulatedBank implements BankConnector {
   }
 
   async saldo(_mode: Mode, query: SaldoQuery, context: ReadContext = {}): Promise<ReadOutcome<Saldo>> {
-    const balance = this.balanceOf(context.merchantId, query.cuenta);
+    const lines = await this.statement(context.merchantId, query.cuenta);
+    const balance = lines[lines.length - 1]?.saldo ?? OPENING_BALANCE;
     return {
       ok: true,
       value: {
@@ -182,37 +147,24 @@ export class SimulatedBank implements BankConnector {
     if (offset === null) return invalidCursor();
     return {
       ok: true,
-      value: statementPage('bnc', query, hasta, offset, this.statements.get(ledgerKey(context.merchantId, query.cuenta)) ?? []),
+      value: statementPage('bnc', query, hasta, offset, await this.statement(context.merchantId, query.cuenta)),
     };
   }
 
-  private balanceOf(merchantId: string | undefined, cuenta: string): number {
-    const list = this.statements.get(ledgerKey(merchantId, cuenta));
-    const last = list?.[list.length - 1];
-    return last?.saldo ?? OPENING_BALANCE;
-  }
-
-  private post(
-    merchantId: string | undefined,
-    instrumento: { tipo: string; valor: string },
-    tipo: 'credito' | 'debito',
-    monto: number,
-    concepto: string,
-    referencia: string,
-    at: Date,
-  ): void {
-    if (instrumento.tipo !== 'cuenta') return;
-    const key = ledgerKey(merchantId, instrumento.valor);
-    const saldo = round2(this.balanceOf(merchantId, instrumento.valor) + (tipo === 'credito' ? monto : -monto));
-    const list = this.statements.get(key) ?? [];
-    list.push({ fecha: venezuelanDate(at), hora: venezuelanTime(at), referencia, concepto, tipo, monto, saldo });
-    this.statements.set(key, list);
+  /** A merchant's account as its statement: each posting with the balance after it, oldest first. */
+  private async statement(merchantId: string | undefined, cuenta: string): Promise<Movimiento[]> {
+    let saldo = OPENING_BALANCE;
+    return (await this.ledgerOf.postings(merchantId ?? '', cuenta)).flatMap(({ posting, at }) => {
+      if (!posting) return [];
+      const when = new Date(at);
+      saldo = round2(saldo + (posting.tipo === 'credito' ? posting.monto : -posting.monto));
+      const { referencia, concepto, tipo, monto } = posting;
+      return [{ fecha: venezuelanDate(when), hora: venezuelanTime(when), referencia, concepto, tipo, monto, saldo }];
+    });
   }
 }
 
 const round2 = (n: number) => Math.round(n * 100) / 100;
-/** A merchant's simulated account (orders from before merchants were keyed share the '' ledger). */
-const ledgerKey = (merchantId: string | undefined, cuenta: string) => `${merchantId ?? ''}|${cuenta}`;
 /** Bank statements are dated in Venezuelan time (UTC-4, no daylight saving). */
 const shifted = (d: Date) => new Date(d.getTime() - 4 * 3600_000).toISOString();
 const venezuelanDate = (d: Date) => shifted(d).slice(0, 10);

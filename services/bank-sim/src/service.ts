@@ -2,12 +2,14 @@ import { startBankWorker, type BankWorkerFaults, type BankWorkerStore } from '@s
 import type { Bus, Subscription } from '@switch/platform/ports/bus';
 import type { Logger } from '@switch/platform/telemetry/logger';
 import type { Sealer } from '@switch/platform/runtime/secret-box';
+import type { Store } from '@switch/platform/ports/store';
 import { SimulatedBank } from './connector';
 
 /** Serves `bnc` orders of test mode; live `bnc` orders are left to the real BNC connector's group. */
 export async function startSimulatedBank(deps: {
   bus: Bus;
-  store: BankWorkerStore;
+  /** The bank worker's ports and the simulated bank's ledger (shared by every replica). */
+  store: BankWorkerStore & Pick<Store, 'simulatedBank'>;
   log: Logger;
   /** Opens a cobrar's sealed OTP before the simulated bank gets the order. */
   secrets: Pick<Sealer, 'open'>;
@@ -15,7 +17,7 @@ export async function startSimulatedBank(deps: {
   faults?: BankWorkerFaults;
   bank?: SimulatedBank;
 }): Promise<{ bank: SimulatedBank; stop(): Promise<void> }> {
-  const bank = deps.bank ?? new SimulatedBank();
+  const bank = deps.bank ?? new SimulatedBank(deps.store.simulatedBank);
   const subscription: Subscription = await startBankWorker({
     bus: deps.bus,
     store: deps.store,

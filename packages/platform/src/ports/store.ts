@@ -5,6 +5,7 @@ import type { Leases } from './leases';
 import type { MerchantDirectory } from './merchant-directory';
 import type { OrderJournal } from './order-journal';
 import type { PanelAccess } from './panel-access';
+import type { SimulatedLedger } from '@switch/connector-kit/simulated-ledger';
 import type { TransactionLog } from './transaction-log';
 import type { TransactionReads } from './transaction-reads';
 
@@ -35,6 +36,8 @@ export class DuplicateRecord extends Error {
  * is the expected one, so two writers can never both win.
  */
 export interface Store extends MerchantDirectory, Claims, Counters, OrderJournal, DeliveryQueue, PanelAccess, Leases {
+  /** Test mode's simulated bank's ledger (bank-sim), shared by its replicas. */
+  simulatedBank: SimulatedLedger;
   transactions: TransactionReads;
   transactionLog: TransactionLog;
   ping(): Promise<void>;

@@ -184,7 +184,16 @@ export function startHealthServer(
       return;
     }
     const route = req.url ? extra[req.url] : undefined;
-    if (route) return send(200, route());
+    if (route) {
+      // A route may read the store (bank-sim's ledger): its answer may come later, or fail.
+      Promise.resolve()
+        .then(route)
+        .then(
+          (body) => send(200, body),
+          (e: unknown) => send(503, { error: 'SERVICE_UNAVAILABLE', message: e instanceof Error ? e.message : String(e) }),
+        );
+      return;
+    }
     send(404, { error: 'NOT_FOUND' });
   });
   if (fallback) server.on('close', () => fallback.stop());

@@ -367,9 +367,9 @@ export class KafkaBus implements Bus {
       epoch = nextEpoch();
       void commits.flush(); // before the partitions move: their next owner starts after what was handled
     });
-    consumer.on(consumer.events.GROUP_JOIN, ({ payload }) => {
+    consumer.on(consumer.events.GROUP_JOIN, () => {
       epoch = nextEpoch();
-      commits.retain(payload.memberAssignment[topic.name] ?? []);
+      commits.rejoined();
     });
     try {
       await consumer.subscribe({ topics: [topic.name], fromBeginning: !options.latestOnly });

@@ -28,4 +28,49 @@ describe('OffsetCommits', () => {
       commits.stop();
     }
   });
+
+  // Seen in the cluster drills (kill -9 of the broker leading most partitions): a commit refused while
+  // the group coordinator moved was sent again after the member rejoined, below the offset another
+  // member had committed meanwhile; the group's committed offset stepped back (2 → 1) and its lag stayed.
+  // After a join kafkajs reads each assigned partition again from its committed offset, so an offset
+  // handled before the join is never the one to commit after it.
+  it('a commit refused before a rejoin is not sent after it, even for a partition assigned again', async () => {
+    const sent: TopicPartitionOffset[][] = [];
+    const commits = new OffsetCommits(
+      't',
+      async (offsets) => {
+        sent.push(offsets);
+        if (sent.length === 1) throw new Error('The coordinator is not aware of this member');
+      },
+      3_600_000,
+      () => undefined,
+    );
+    try {
+      await commits.around(0, '0', async () => undefined);
+      await commits.flush(); // refused: the member is unknown to the new coordinator
+      commits.rejoined(); // rejoined, partition 0 assigned again
+      await commits.flush();
+      expect(sent).toEqual([[{ topic: 't', partition: 0, offset: '1' }]]);
+    } finally {
+      commits.stop();
+    }
+  });
+
+  it('a message whose handling spans a rejoin is not committed (the partition is read again from its last commit)', async () => {
+    const sent: TopicPartitionOffset[][] = [];
+    const commits = new OffsetCommits('t', async (offsets) => void sent.push(offsets), 3_600_000, () => undefined);
+    try {
+      let finish!: () => void;
+      const handling = commits.around(0, '5', () => new Promise<void>((r) => (finish = r)));
+      commits.rejoined(); // a rejoin while offset 5 is in hand
+      finish();
+      await handling;
+      await commits.flush();
+      await commits.around(0, '6', async () => undefined); // read after the join
+      await commits.flush();
+      expect(sent).toEqual([[{ topic: 't', partition: 0, offset: '7' }]]);
+    } finally {
+      commits.stop();
+    }
+  });
 });

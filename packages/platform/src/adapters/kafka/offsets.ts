@@ -15,6 +15,8 @@ export class OffsetCommits {
   /** partition → the next offset to read (the last handled + 1), not committed yet. */
   private readonly handled = new Map<number, string>();
   private inHand = 0;
+  /** Joins seen: an offset handled under an earlier one is not committed (see `rejoined`). */
+  private generation = 0;
   private idle: (() => void)[] = [];
   private readonly timer: NodeJS.Timeout;
   private flushing: Promise<void> | undefined;
@@ -33,9 +35,10 @@ export class OffsetCommits {
   /** Wraps the handling of one message: its offset counts as handled only if `handle` resolves. */
   async around(partition: number, offset: string, handle: () => Promise<void>): Promise<void> {
     this.inHand++;
+    const generation = this.generation;
     try {
       await handle();
-      this.handled.set(partition, (BigInt(offset) + 1n).toString());
+      if (generation === this.generation) this.handled.set(partition, (BigInt(offset) + 1n).toString());
     } finally {
       if (--this.inHand === 0) for (const wake of this.idle.splice(0)) wake();
     }
@@ -56,8 +59,7 @@ export class OffsetCommits {
    * Commits everything handled before the call, in one request. One request at a time: a call made
    * while one is in flight waits for it, then commits what was handled since (so close commits the
    * messages that finished during the clock's round too). A refused commit (the broker away, a rebalance
-   * under way) is tried again with the next round, for the partitions this member still holds
-   * (`retain`); a partition that moved is read again from its last commit by its new owner.
+   * under way) is tried again with the next round, until the member joins the group again (`rejoined`).
    */
   async flush(): Promise<void> {
     if (this.flushing) await this.flushing;
@@ -78,9 +80,16 @@ export class OffsetCommits {
     }
   }
 
-  /** After a rebalance: forget what is pending for partitions this member no longer holds. */
-  retain(partitions: number[]): void {
-    for (const p of [...this.handled.keys()]) if (!partitions.includes(p)) this.handled.delete(p);
+  /**
+   * After a join: forget every offset handled before it, and those of messages still in hand. On a join
+   * kafkajs reads each assigned partition again from its committed offset, whoever holds it now, so
+   * such an offset is at best one the partition's reader commits again, and at worst below what another
+   * member committed meanwhile: sent after the join it stepped the group's offset back and left lag
+   * behind (cluster drills, a broker leading most partitions killed). Dropping it only redelivers.
+   */
+  rejoined(): void {
+    this.generation++;
+    this.handled.clear();
   }
 
   stop(): void {

@@ -1,3 +1,4 @@
+import { memorySimulatedBankLedger } from './simulated-bank-ledger';
 import type {
   ApiKeyRecord,
   AuditEntry,
@@ -142,6 +143,7 @@ class DueHeap {
 
 /** In-memory store for the embedded default and fast tests; same contract as the MongoDB adapter. */
 export class MemoryStore implements Store {
+  readonly simulatedBank: Store['simulatedBank'] = memorySimulatedBankLedger();
   private readonly merchantRows = new Map<string, Merchant>();
   private readonly keyRows = new Map<string, ApiKeyRecord>();
   private readonly webhookRows = new Map<string, WebhookEndpoint>();

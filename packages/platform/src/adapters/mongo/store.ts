@@ -59,6 +59,7 @@ import { ConditionalCollection, createIndexesOneByOne } from './conditional';
 import { asText, fromText } from './records';
 import { decodeDocument, encodeDocument } from './keys';
 import { countStoreCommands } from './command-metrics';
+import { mongoSimulatedBankLedger } from './simulated-bank-ledger';
 
 export interface MongoStoreOptions {
   url: string;
@@ -205,6 +206,7 @@ export class MongoStore implements Store {
   private readonly deliveryDocs: ConditionalCollection<WebhookDelivery>;
   private readonly clock: () => number;
   private readonly referenceRowsKept: number;
+  readonly simulatedBank: ReturnType<typeof mongoSimulatedBankLedger>;
 
   private readonly commandListeners = new Set<CommandListener>();
   /** The database every collection of the store comes from (its concerns: ./concerns.ts). */
@@ -248,6 +250,7 @@ export class MongoStore implements Store {
     this.orderRows = db.collection('bank_orders');
     this.referenceSeqRows = db.collection('bank_reference_numbers');
     this.referenceRows = db.collection('bank_references');
+    this.simulatedBank = mongoSimulatedBankLedger(db);
     // The merchant panel: users (`_id` = e-mail), invitations (`_id` = token hash), sessions, audit log.
     this.userRows = db.collection('panel_users');
     this.inviteRows = db.collection('panel_invites');
@@ -289,6 +292,7 @@ export class MongoStore implements Store {
     await createIndexesOneByOne(this.counterEntries, [{ key: { key: 1 } }, { key: { expires: 1 } }]);
     await createIndexesOneByOne(this.orderRows, [{ key: { txnId: 1 } }]);
     await createIndexesOneByOne(this.referenceSeqRows, [{ key: { scope: 1, n: -1 } }]);
+    await this.simulatedBank.ensureIndexes();
     await this.txs.ensureIndexes([
       { key: { estado: 1, createdAt: 1 } },
       { key: { _due: 1, nextCheckAt: 1, _id: 1 } },
