@@ -325,3 +325,100 @@ describe('panel lists that scale', () => {
     expect((await owner.get(`/panel/auditoria?${next}`)).body.match(/<tr><td><time/g)!.length).toBeGreaterThanOrEqual(10);
   });
 });
+
+describe('balances read only the accounts the page lists', () => {
+  let app: FastifyInstance;
+  let store: MemoryStore;
+  let owner: Browser;
+  /** Every read the panel asked for: none may leave for an account the merchant has not registered. */
+  let asked: string[];
+
+  beforeEach(async () => {
+    store = new MemoryStore();
+    asked = [];
+    const saldo = (cuenta: string) => ({
+      cuenta,
+      banco: 'bnc' as const,
+      disponible: 10,
+      contable: 10,
+      bloqueado: 0,
+      consultado_en: new Date().toISOString(),
+    });
+    app = Fastify();
+    await app.register(panelPlugin, {
+      prefix: '/panel',
+      store,
+      secrets: SecretBox.ephemeral(),
+      config: loadPanelConfig({}),
+      basePath: '/panel',
+      accounts: {
+        saldo: async (_caller, cuenta) => {
+          asked.push(`saldo ${cuenta}`);
+          return { ok: true, value: saldo(cuenta) } as never;
+        },
+        movimientos: async (_caller, q) => {
+          asked.push(`movimientos ${q.cuenta}`);
+          return {
+            ok: true,
+            value: { cuenta: q.cuenta, desde: q.desde, hasta: q.hasta ?? q.desde, movimientos: [], siguiente: null },
+          } as never;
+        },
+      },
+    });
+    await app.ready();
+    await createMerchant(store, { id: 'demo', nombre: 'Demo' });
+    await store.panelUsers.insert({
+      id: 'duena@demo.test',
+      merchantId: 'demo',
+      role: 'owner',
+      passwordHash: await hashPassword(PASSWORD),
+      active: true,
+      invitedBy: null,
+      createdAt: new Date().toISOString(),
+    });
+    owner = new Browser(app);
+    await owner.get('/panel/login');
+    await owner.submit('/panel/login', { email: 'duena@demo.test', password: PASSWORD });
+  });
+  afterEach(async () => {
+    await app.close();
+  });
+
+  const REGISTERED = '01910000000000000001';
+  const OTHER = '01910000000000000002';
+
+  it('with no account registered, refuses any account with a clear message and asks the bank nothing', async () => {
+    const page = (await owner.get(`/panel/saldos?cuenta=${OTHER}`)).body;
+    expect(page).toContain('No hay cuentas registradas');
+    expect(page).toMatch(/role="alert">[^<]*no está registrada/);
+    expect(asked).toEqual([]);
+    expect((await owner.get(`/panel/saldos.csv?cuenta=${OTHER}`)).statusCode).toBe(422);
+    expect(asked).toEqual([]);
+  });
+
+  it("refuses an account of another merchant or another mode, reads the merchant's own", async () => {
+    await store.accounts.register({
+      merchantId: 'demo',
+      mode: 'test',
+      banco: 'bnc',
+      cuenta: REGISTERED,
+      telefono: null,
+      createdAt: new Date().toISOString(),
+    });
+    await store.accounts.register({
+      merchantId: 'demo',
+      mode: 'live',
+      banco: 'bnc',
+      cuenta: OTHER,
+      telefono: null,
+      createdAt: new Date().toISOString(),
+    });
+    const refused = (await owner.get(`/panel/saldos?cuenta=${OTHER}`)).body;
+    expect(refused).toMatch(/role="alert">[^<]*no está registrada/);
+    expect(asked).toEqual([]);
+    const read = (await owner.get(`/panel/saldos?cuenta=${REGISTERED}`)).body;
+    expect(read).not.toContain('role="alert"');
+    expect(read).toContain('Bs. 10,00');
+    expect(asked).toEqual([`saldo ${REGISTERED}`, `movimientos ${REGISTERED}`]);
+  });
+});
