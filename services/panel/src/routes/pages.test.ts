@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import Fastify, { type FastifyInstance, type LightMyRequestResponse } from 'fastify';
 import { createMerchant } from '@switch/usecases/onboarding';
+import { newTransaction } from '@switch/core/operation';
 import { MemoryStore } from '@switch/platform/adapters/memory/store';
 import { SecretBox } from '@switch/platform/runtime/secret-box';
 import type { PanelRole } from '@switch/platform/ports/store';
@@ -298,6 +299,56 @@ describe('panel lists that scale', () => {
     }
     expect(seen.size).toBe(30);
     expect((await owner.get(`/panel/webhooks/${id}`)).body.match(/\/reenviar"/g)).toHaveLength(25);
+  });
+
+  it("pages a transaction's own deliveries 25 at a time, all of them reachable", async () => {
+    const now = new Date().toISOString();
+    const tx = newTransaction({
+      id: 'txn_muchas',
+      merchantId: 'demo',
+      mode: 'test',
+      idempotencyKey: '00000000-0000-4000-8000-000000000001',
+      fingerprint: 'f',
+      request: { kind: 'pagar', body: { monto: { valor: 10, moneda: 'VES' }, concepto: 'Factura' } } as never,
+      relatedId: null,
+      now,
+    });
+    await store.transactionLog.commit({ ...tx, estado: 'LIQUIDADA', bancoUsado: 'bnc' }, null, {
+      announcedVersion: tx.version,
+      writtenBy: null,
+      replyTo: [],
+    });
+    for (let i = 0; i < 30; i++) {
+      const at = new Date(Date.UTC(2026, 10, 20, 12, i)).toISOString();
+      await store.deliveries.insert({
+        id: `txn_muchas.v${i}.wh_${i}`,
+        merchantId: 'demo',
+        mode: 'test',
+        endpointId: `wh_${i}`,
+        url: 'https://example.test/h',
+        txnId: 'txn_muchas',
+        event: 'transaccion.liquidada',
+        body: '{}',
+        status: 'delivered',
+        attempts: [],
+        nextAttemptAt: null,
+        lease: null,
+        createdAt: at,
+        updatedAt: at,
+      });
+    }
+    const seen = new Set<string>();
+    let page = (await owner.get('/panel/transacciones/txn_muchas')).body;
+    expect(page.match(/\/reenviar"/g)).toHaveLength(25);
+    for (let n = 0; n < 5; n++) {
+      for (const m of page.matchAll(/\/panel\/entregas\/([^/"]+)\/reenviar/g)) seen.add(m[1]!);
+      const next = /href="([^"]+desde_entrega=[^"]+)" rel="next"/.exec(page);
+      if (!next) break;
+      page = (await owner.get(next[1]!.replaceAll('&amp;', '&'))).body;
+    }
+    expect(seen.size).toBe(30);
+    // The summary card stays on every page of deliveries.
+    expect(page).toContain('Bs. 10,00');
   });
 
   it('filters the audit log by action, person and day, labelled, and pages it', async () => {

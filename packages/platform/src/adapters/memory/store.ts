@@ -475,6 +475,8 @@ export class MemoryStore implements Store {
       this.deliveriesFrom(this.deliveriesByTxn.get(txnId))
         .sort((a, b) => a.createdAt.localeCompare(b.createdAt))
         .map(copy),
+    pageForTransaction: async (txnId, limit, cursor) =>
+      this.deliveriesFrom(this.deliveriesByTxn.get(txnId)).filter(after(cursor)).sort(newestFirst).slice(0, Math.max(0, limit)).map(copy),
     listForEndpoint: async (endpointId, limit, cursor) =>
       this.deliveriesFrom(this.deliveriesByEndpoint.get(endpointId))
         .filter(after(cursor))

@@ -534,6 +534,8 @@ export class MongoStore implements Store {
     insert: (d) => this.deliveryDocs.insert(d),
     get: (id) => this.deliveryDocs.get(id),
     listForTransaction: (txnId) => this.deliveryDocs.find({ txnId }, { createdAt: 1, _id: 1 }),
+    pageForTransaction: (txnId, limit, cursor) =>
+      this.deliveryDocs.find(cursor ? { $and: [{ txnId }, afterCursor(cursor)] } : { txnId }, { createdAt: -1, _id: -1 }, limit),
     listForEndpoint: (endpointId, limit, cursor) =>
       this.deliveryDocs.find(cursor ? { $and: [{ endpointId }, afterCursor(cursor)] } : { endpointId }, { createdAt: -1, _id: -1 }, limit),
     claimDue: async (now, owner, leaseUntil, busy = []) => {
