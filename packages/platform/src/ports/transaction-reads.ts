@@ -1,7 +1,7 @@
 import type { BancoId, Mode } from '@switch/core/bancos';
 import type { EstadoTransaccion } from '@switch/core/estados';
 import type { OperationKind, Transaction } from '@switch/core/operation';
-import type { OverviewGroup } from '@switch/core/overview';
+import type { DayOverview } from '@switch/core/overview-days';
 
 /**
  * The filters of a merchant's transaction list (GET /switch/v1/transacciones, the panel): always one
@@ -48,9 +48,14 @@ export interface TransactionReads {
   /** One merchant's transactions of one mode matching `filter`, newest first (ties by id), after `after` when given. */
   listForMerchant(filter: TransactionFilter, limit: number, after?: PageCursor): Promise<Transaction[]>;
   /**
-   * The merchant's operations of the mode created since `from`, grouped for the panel's overview
-   * (`addToOverview`): one pass over the (merchant, mode, createdAt) index, a group per day, kind,
-   * state, bank and reason held in memory, never the operations.
+   * The merchant's operations of the mode created on one Venezuelan day, folded for the panel's
+   * overview (`dayFold`): one equality on the day's key (`merchantDayKey`), served by an index; the
+   * groups and the count of operations still open are held in memory, never the operations.
    */
-  overviewSince(merchantId: string, mode: Mode, from: string): Promise<OverviewGroup[]>;
+  overviewOfDay(merchantId: string, mode: Mode, day: string): Promise<DayOverview>;
+  /**
+   * Every transaction matching `filter`, newest first (ties by id), as the store streams them: an
+   * export's walk (one batch in memory at a time, whatever the number of rows).
+   */
+  streamForMerchant(filter: TransactionFilter): AsyncIterable<Transaction>;
 }

@@ -24,9 +24,12 @@ import type { DeliveryMarks, LoggedTransaction, TransactionLog } from '../../por
 import type { TransactionReads } from '../../ports/transaction-reads';
 
 import { clonePlain } from '@switch/core/clone';
-import { addToOverview, type OverviewGroup } from '@switch/core/overview';
+import { venezuelanDayOf } from '@switch/core/overview';
+import { dayFold, merchantDayKey } from '@switch/core/overview-days';
 
 const copy = clonePlain;
+/** Rows an export's walk reads per list query. */
+const STREAM_PAGE = 500;
 
 /** Adds `id` to the set under `key`, creating the set. */
 function addTo<K>(index: Map<K, Set<string>>, key: K, id: string): void {
@@ -256,6 +259,8 @@ export class MemoryStore implements Store {
   private readonly txDue = new Set<string>();
   private readonly txByEstado = new Map<EstadoTransaccion, Set<string>>();
   private readonly txByMerchant = new Map<string, Set<string>>();
+  /** By `merchantDayKey`: the overview's day reads. */
+  private readonly txByMerchantDay = new Map<string, Set<string>>();
 
   private indexTx(before: Transaction | undefined, after: Transaction, marks: DeliveryMarks): void {
     const id = after.id;
@@ -267,7 +272,22 @@ export class MemoryStore implements Store {
       if (before?.estado != null) removeFrom(this.txByEstado, before.estado, id);
       if (after.estado !== null) addTo(this.txByEstado, after.estado, id);
     }
-    if (!before) addTo(this.txByMerchant, `${after.merchantId}|${after.mode}`, id);
+    if (!before) {
+      addTo(this.txByMerchant, `${after.merchantId}|${after.mode}`, id);
+      addTo(this.txByMerchantDay, merchantDayKey(after.merchantId, after.mode, venezuelanDayOf(after.createdAt)), id);
+    }
+  }
+
+  /** An export's walk: pages of the merchant's list, newest first. */
+  private async *streamTransactions(filter: TransactionFilter): AsyncGenerator<Transaction> {
+    let cursor: PageCursor | undefined;
+    for (;;) {
+      const page = await this.transactions.listForMerchant(filter, STREAM_PAGE, cursor);
+      yield* page;
+      if (page.length < STREAM_PAGE) return;
+      const last = page[page.length - 1]!;
+      cursor = { createdAt: last.createdAt, id: last.id };
+    }
   }
 
   private txFrom(ids: Iterable<string>): Transaction[] {
@@ -294,11 +314,12 @@ export class MemoryStore implements Store {
         .sort((a, b) => a.nextCheckAt!.localeCompare(b.nextCheckAt!) || a.id.localeCompare(b.id))
         .slice(0, limit)
         .map(copy),
-    overviewSince: async (merchantId, mode, from) => {
-      const groups = new Map<string, OverviewGroup>();
-      for (const t of this.txFrom(this.txByMerchant.get(`${merchantId}|${mode}`) ?? [])) if (t.createdAt >= from) addToOverview(groups, t);
-      return [...groups.values()];
+    overviewOfDay: async (merchantId, mode, day) => {
+      const fold = dayFold(day);
+      for (const t of this.txFrom(this.txByMerchantDay.get(merchantDayKey(merchantId, mode, day)) ?? [])) fold.add(t);
+      return fold.result();
     },
+    streamForMerchant: (filter) => this.streamTransactions(filter),
     listForMerchant: async (filter, limit, cursor) => {
       const past = after(cursor);
       const rows = this.txFrom(this.txByMerchant.get(`${filter.merchantId}|${filter.mode}`) ?? []);
