@@ -59,13 +59,13 @@ export function storeContract(name: string, makeStore: () => Promise<Store>): vo
       await Promise.all(open.splice(0).map((s) => s.close()));
     });
 
-    it("folds a merchant's operations of the mode of one Venezuelan day for the overview, and nothing else", async () => {
+    it("reads a merchant's operations of the mode of one Venezuelan hour for the overview, and nothing else", async () => {
       const s = await store();
       const merchantId = `m-${randomUUID().slice(0, 8)}`;
       const at = (iso: string) => ({ createdAt: iso, updatedAt: iso });
       const settled = { estado: 'LIQUIDADA' as const, bancoUsado: 'bnc' as const };
       await seedTransaction(s, sampleTransaction({ merchantId, ...settled, ...at('2026-11-27T12:00:00.000Z') }));
-      await seedTransaction(s, sampleTransaction({ merchantId, ...settled, ...at('2026-11-27T13:00:00.000Z') }));
+      await seedTransaction(s, sampleTransaction({ merchantId, ...settled, ...at('2026-11-27T12:59:59.999Z') }));
       await seedTransaction(
         s,
         sampleTransaction({
@@ -73,22 +73,25 @@ export function storeContract(name: string, makeStore: () => Promise<Store>): vo
           estado: 'RECHAZADA',
           motivoRechazo: 'SALDO_INSUFICIENTE',
           bancoUsado: 'bnc',
-          ...at('2026-11-27T14:00:00.000Z'),
+          ...at('2026-11-27T12:30:00.000Z'),
         }),
       );
-      // 23:30 in Caracas: still the 27th.
-      await seedTransaction(s, sampleTransaction({ merchantId, ...settled, ...at('2026-11-28T03:30:00.000Z') }));
-      // The 26th in Caracas, the other mode, another merchant: not counted; no outcome yet: open.
-      await seedTransaction(s, sampleTransaction({ merchantId, ...settled, ...at('2026-11-27T03:30:00.000Z') }));
+      // The hours before and after (08:00 in Caracas is 12:00 UTC), the other mode, another merchant:
+      // not counted; no outcome yet, or waiting: open.
+      await seedTransaction(s, sampleTransaction({ merchantId, ...settled, ...at('2026-11-27T11:59:59.999Z') }));
+      await seedTransaction(s, sampleTransaction({ merchantId, ...settled, ...at('2026-11-27T13:00:00.000Z') }));
+      const pending = sampleTransaction({ merchantId, estado: 'PENDIENTE', bancoUsado: 'bnc', ...at('2026-11-27T12:10:00.000Z') });
+      await seedTransaction(s, pending);
       await seedTransaction(s, sampleTransaction({ merchantId, mode: 'live', ...settled, ...at('2026-11-27T12:00:00.000Z') }));
       await seedTransaction(s, sampleTransaction({ merchantId: `${merchantId}-x`, ...settled, ...at('2026-11-27T12:00:00.000Z') }));
       await seedTransaction(s, sampleTransaction({ merchantId, ...at('2026-11-27T12:00:00.000Z') }));
-      const day = await s.transactions.overviewOfDay(merchantId, 'test', '2026-11-27');
-      expect(day.open).toBe(1);
-      expect(day.day).toBe('2026-11-27');
-      const groups = day.groups.sort((a, b) => a.estado.localeCompare(b.estado));
+      const hour = await s.transactions.overviewOfHour(merchantId, 'test', '2026-11-27T08');
+      expect(hour.hour).toBe('2026-11-27T08');
+      expect(hour.open.map((t) => t.estado).sort()).toEqual(['PENDIENTE', null].sort());
+      expect(hour.open.find((t) => t.estado === 'PENDIENTE')).toEqual(pending);
+      const groups = hour.final.sort((a, b) => a.estado.localeCompare(b.estado));
       expect(groups).toEqual([
-        { day: '2026-11-27', kind: 'pagar', estado: 'LIQUIDADA', banco: 'bnc', motivo: null, count: 3, amount: 31.5, latencyMs: 0 },
+        { day: '2026-11-27', kind: 'pagar', estado: 'LIQUIDADA', banco: 'bnc', motivo: null, count: 2, amount: 21, latencyMs: 0 },
         {
           day: '2026-11-27',
           kind: 'pagar',

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { formOf, PathParams, queryField } from '../fields';
+import { formOf, PathParams } from '../fields';
 import {
   createEndpoint,
   deleteEndpoint,

@@ -24,8 +24,7 @@ import type { DeliveryMarks, LoggedTransaction, TransactionLog } from '../../por
 import type { TransactionReads } from '../../ports/transaction-reads';
 
 import { clonePlain } from '@switch/core/clone';
-import { venezuelanDayOf } from '@switch/core/overview';
-import { dayFold, merchantDayKey } from '@switch/core/overview-days';
+import { hourFold, merchantHourKey, venezuelanHourOf } from '@switch/core/overview-hours';
 
 const copy = clonePlain;
 /** Rows an export's walk reads per list query. */
@@ -259,8 +258,8 @@ export class MemoryStore implements Store {
   private readonly txDue = new Set<string>();
   private readonly txByEstado = new Map<EstadoTransaccion, Set<string>>();
   private readonly txByMerchant = new Map<string, Set<string>>();
-  /** By `merchantDayKey`: the overview's day reads. */
-  private readonly txByMerchantDay = new Map<string, Set<string>>();
+  /** By `merchantHourKey`: the overview's hour reads. */
+  private readonly txByMerchantHour = new Map<string, Set<string>>();
 
   private indexTx(before: Transaction | undefined, after: Transaction, marks: DeliveryMarks): void {
     const id = after.id;
@@ -274,7 +273,7 @@ export class MemoryStore implements Store {
     }
     if (!before) {
       addTo(this.txByMerchant, `${after.merchantId}|${after.mode}`, id);
-      addTo(this.txByMerchantDay, merchantDayKey(after.merchantId, after.mode, venezuelanDayOf(after.createdAt)), id);
+      addTo(this.txByMerchantHour, merchantHourKey(after.merchantId, after.mode, venezuelanHourOf(after.createdAt)), id);
     }
   }
 
@@ -314,9 +313,9 @@ export class MemoryStore implements Store {
         .sort((a, b) => a.nextCheckAt!.localeCompare(b.nextCheckAt!) || a.id.localeCompare(b.id))
         .slice(0, limit)
         .map(copy),
-    overviewOfDay: async (merchantId, mode, day) => {
-      const fold = dayFold(day);
-      for (const t of this.txFrom(this.txByMerchantDay.get(merchantDayKey(merchantId, mode, day)) ?? [])) fold.add(t);
+    overviewOfHour: async (merchantId, mode, hour) => {
+      const fold = hourFold(hour);
+      for (const t of this.txFrom(this.txByMerchantHour.get(merchantHourKey(merchantId, mode, hour)) ?? [])) fold.add(copy(t));
       return fold.result();
     },
     streamForMerchant: (filter) => this.streamTransactions(filter),

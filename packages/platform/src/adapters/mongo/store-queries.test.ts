@@ -40,7 +40,7 @@ const cases: [string, string, Document, Document][] = [
   ['notifier gauges: exhausted deliveries', 'webhook_deliveries', LOOP_QUERIES.deliveriesByStatus('exhausted'), {}],
   // Not loops, but pages that must stay fast at a million operations: the panel's overview reads a
   // merchant's day, the CSV export walks the days newest first (transactions.overviewOfDay, streamForMerchant).
-  ['panel overview: one merchant day', 'transactions', { _merchantDay: 'm1|test|2026-11-27' }, {}],
+  ['panel overview: one merchant hour', 'transactions', { _merchantHour: 'm1|test|2026-11-27T08' }, {}],
   [
     'CSV export: one merchant day, newest first',
     'transactions',

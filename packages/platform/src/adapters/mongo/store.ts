@@ -49,7 +49,7 @@ function loggedOf(doc: TransactionDocument): LoggedTransaction {
   return { tx, marks: { announcedVersion, writtenBy: writtenBy ?? null, replyTo: replyTo ?? [] } };
 }
 import { venezuelanDayOf } from '@switch/core/overview';
-import { dayFold, merchantDayKey } from '@switch/core/overview-days';
+import { hourFold, merchantDayKey, merchantHourKey, venezuelanHourOf } from '@switch/core/overview-hours';
 import { insertNew } from './inserts';
 import { ConditionalCollection, createIndexesOneByOne } from './conditional';
 import { asText, fromText } from './records';
@@ -256,15 +256,17 @@ export class MongoStore implements Store {
     // `_due`: owed a check (nextCheckAt set). The due walk leads with this equality, which both servers
     // evaluate where the data is; only open operations come back, however long the history.
     // `_unannounced`: the outbox relay's equality (`announcedVersion < version` is no index's query).
-    // `_merchantDay`: merchant, mode and Venezuelan day of creation as one value (`merchantDayKey`), the
-    // overview's and the export's equality: FerretDB's index then reads that day's rows only, where
-    // (merchantId, mode, createdAt range) reads the merchant's every row and filters the range in Go.
+    // `_merchantDay`, `_merchantHour`: merchant, mode and Venezuelan day (hour) of creation as one value
+    // (`merchantDayKey`, `merchantHourKey`), the export's (the overview's) equality: FerretDB's index then
+    // reads that day's (hour's) rows only, where (merchantId, mode, createdAt range) reads the merchant's
+    // every row and filters the range in Go.
     this.txs = new ConditionalCollection<TransactionDocument>(db, 'transactions', {
       key: 'id',
       derived: (tx) => ({
         _due: tx.nextCheckAt !== null,
         _unannounced: tx.announcedVersion < tx.version,
         _merchantDay: merchantDayKey(tx.merchantId, tx.mode, venezuelanDayOf(tx.createdAt)),
+        _merchantHour: merchantHourKey(tx.merchantId, tx.mode, venezuelanHourOf(tx.createdAt)),
       }),
       asText: TRANSACTION_TEXT_FIELDS,
     });
@@ -300,6 +302,7 @@ export class MongoStore implements Store {
       { key: { _unannounced: 1, updatedAt: 1 } },
       { key: { merchantId: 1, mode: 1, createdAt: -1 } },
       { key: { _merchantDay: 1, createdAt: -1, _id: -1 } },
+      { key: { _merchantHour: 1 } },
     ]);
     await this.fillMerchantDays();
     await this.deliveryDocs.ensureIndexes([
@@ -416,22 +419,23 @@ export class MongoStore implements Store {
       (await this.txs.find(LOOP_QUERIES.transactionsDue(now, after), { _due: 1, nextCheckAt: 1, _id: 1 }, limit)).map(recordOf),
     listForMerchant: async (filter, limit, cursor) =>
       (await this.txs.find(transactionQuery(filter, cursor), { createdAt: -1, _id: -1 }, limit)).map(recordOf),
-    overviewOfDay: async (merchantId, mode, day) => {
-      const fold = dayFold(day);
-      await this.txs.each({ _merchantDay: merchantDayKey(merchantId, mode, day) }, (t) => fold.add(t));
+    overviewOfHour: async (merchantId, mode, hour) => {
+      const fold = hourFold(hour);
+      await this.txs.each({ _merchantHour: merchantHourKey(merchantId, mode, hour) }, (t) => fold.add(recordOf(t)));
       return fold.result();
     },
     streamForMerchant: (filter) => this.streamTransactions(filter),
   };
 
   /**
-   * Transactions written before `_merchantDay` existed get it once: a marker in `store_migrations`
-   * says the walk ran (its query is no index's, so it is not repeated at every start).
+   * Transactions written before `_merchantDay` and `_merchantHour` existed get them once: a marker in
+   * `store_migrations` says the walk ran (its query is no index's, so it is not repeated at every start).
    */
   private async fillMerchantDays(): Promise<void> {
-    if (await this.migrationRows.findOne({ _id: 'transactions._merchantDay' })) return;
+    if (await this.migrationRows.findOne({ _id: 'transactions._merchantHour' })) return;
     await this.txs.fillDerived('_merchantDay');
-    await insertNew(this.migrationRows, { _id: 'transactions._merchantDay', at: new Date(this.clock()).toISOString() });
+    await this.txs.fillDerived('_merchantHour');
+    await insertNew(this.migrationRows, { _id: 'transactions._merchantHour', at: new Date(this.clock()).toISOString() });
   }
 
   /**
