@@ -109,6 +109,15 @@ describe.skipIf(!existsSync(CHROMIUM))('merchant panel in a browser', () => {
     hook = await receiver();
     browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-dev-shm-usage'] });
     owner = await newPage();
+    // The balances page reads the merchant's registered accounts (decision 0204).
+    await t.sw.store.accounts.register({
+      merchantId: t.merchantId,
+      mode: 'test',
+      banco: 'bnc',
+      cuenta: '01910000000000000001',
+      telefono: null,
+      createdAt: new Date().toISOString(),
+    });
   });
   afterAll(async () => {
     for (const c of contexts) await c.close().catch(() => undefined);
@@ -218,7 +227,10 @@ describe.skipIf(!existsSync(CHROMIUM))('merchant panel in a browser', () => {
 
   it('shows balances, team and audit pages, and switches to English and to live mode', async () => {
     await owner.getByRole('link', { name: 'Saldos' }).click();
-    await owner.getByLabel('Cuenta').fill('01910000000000000001');
+    // An account the merchant has not registered is refused before any bank is asked.
+    await owner.goto(`${base}/panel/saldos?cuenta=01910000000000000009`);
+    await expect(owner.locator('[role="alert"]').textContent()).resolves.toContain('no está registrada');
+    await owner.getByLabel('Cuenta').selectOption('01910000000000000001');
     await owner.getByRole('button', { name: 'Consultar' }).click();
     expect(await owner.locator('main').textContent()).toContain('Disponible');
     await check(owner, 'saldos');
