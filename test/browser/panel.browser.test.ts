@@ -341,6 +341,19 @@ describe.skipIf(!existsSync(CHROMIUM))('merchant panel in a browser', () => {
         fullPage: true,
       });
     }
+    // A transaction's detail leads with its state and amount, on screen without scrolling sideways.
+    await phone.goto(`${base}/panel/transacciones/${payoutId}`);
+    for (const shown of [phone.locator('.summary .pill').first(), phone.locator('h1')]) {
+      await expect(shown.isVisible()).resolves.toBe(true);
+      const box = (await shown.boundingBox())!;
+      expect(box.x + box.width).toBeLessThanOrEqual(390);
+    }
+    await expect(phone.locator('h1').textContent()).resolves.toContain('Bs. 125,50');
+    // The balances form offers the registered account, whole, within the screen.
+    await phone.goto(`${base}/panel/saldos`);
+    const account = phone.getByLabel('Cuenta');
+    await expect(account.isVisible()).resolves.toBe(true);
+    expect((await account.boundingBox())!.x + (await account.boundingBox())!.width).toBeLessThanOrEqual(390);
     await phone.goto(`${base}/panel/transacciones`);
     const row = phone.locator('tbody tr').first();
     await expect(row.locator('a.pill').isVisible()).resolves.toBe(true);
