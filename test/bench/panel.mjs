@@ -45,6 +45,7 @@ const { values: args } = parseArgs({
     baseline: { type: 'string', default: '' },
     'baseline-seconds': { type: 'string', default: '60' },
     only: { type: 'string', default: 'overview,export' },
+    periods: { type: 'string', default: 'hoy,7d,30d' },
     drop: { type: 'boolean', default: false },
   },
 });
@@ -279,7 +280,7 @@ const results = new Proxy([], {
 });
 const only = new Set(args.only.split(',').filter(Boolean));
 if (only.has('overview'))
-  for (const periodo of ['hoy', '7d', '30d']) {
+  for (const periodo of args.periods.split(',')) {
     const fresh = await panel();
     results.push(await measure(`overview ${periodo}, fresh panel`, fresh, `/panel/resumen?periodo=${periodo}`));
     results.push(await measure(`overview ${periodo}, again`, fresh, `/panel/resumen?periodo=${periodo}`));
