@@ -337,6 +337,19 @@ describe('merchant panel (HTTP)', () => {
 
   it("reads an account's balance and statement on the balances page, with the API's checks", async () => {
     const pago = (await t.post('/switch/v1/pagar', pagarBody())).json();
+    // Only a registered account is read (decision 0204); the API itself reads any test account.
+    const unregistered = await owner.get(`/panel/saldos?cuenta=${CUENTA_ORDENANTE}`);
+    expect(unregistered.body).toContain('no está registrada');
+    expect(unregistered.body).not.toContain('Disponible');
+    expect((await owner.get(`/panel/saldos.csv?cuenta=${CUENTA_ORDENANTE}`)).statusCode).toBe(422);
+    await t.sw.store.accounts.register({
+      merchantId: t.merchantId,
+      mode: 'test',
+      banco: 'bnc',
+      cuenta: CUENTA_ORDENANTE,
+      telefono: null,
+      createdAt: new Date().toISOString(),
+    });
     const res = await owner.get(`/panel/saldos?cuenta=${CUENTA_ORDENANTE}`);
     expect(res.statusCode).toBe(200);
     expect(res.body).toContain('Disponible');

@@ -109,6 +109,15 @@ describe.skipIf(!existsSync(CHROMIUM))('merchant panel in a browser', () => {
     hook = await receiver();
     browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-dev-shm-usage'] });
     owner = await newPage();
+    // The balances page reads the merchant's registered accounts (decision 0204).
+    await t.sw.store.accounts.register({
+      merchantId: t.merchantId,
+      mode: 'test',
+      banco: 'bnc',
+      cuenta: '01910000000000000001',
+      telefono: null,
+      createdAt: new Date().toISOString(),
+    });
   });
   afterAll(async () => {
     for (const c of contexts) await c.close().catch(() => undefined);
@@ -218,7 +227,10 @@ describe.skipIf(!existsSync(CHROMIUM))('merchant panel in a browser', () => {
 
   it('shows balances, team and audit pages, and switches to English and to live mode', async () => {
     await owner.getByRole('link', { name: 'Saldos' }).click();
-    await owner.getByLabel('Cuenta').fill('01910000000000000001');
+    // An account the merchant has not registered is refused before any bank is asked.
+    await owner.goto(`${base}/panel/saldos?cuenta=01910000000000000009`);
+    await expect(owner.locator('[role="alert"]').textContent()).resolves.toContain('no está registrada');
+    await owner.getByLabel('Cuenta').selectOption('01910000000000000001');
     await owner.getByRole('button', { name: 'Consultar' }).click();
     expect(await owner.locator('main').textContent()).toContain('Disponible');
     await check(owner, 'saldos');
@@ -329,6 +341,19 @@ describe.skipIf(!existsSync(CHROMIUM))('merchant panel in a browser', () => {
         fullPage: true,
       });
     }
+    // A transaction's detail leads with its state and amount, on screen without scrolling sideways.
+    await phone.goto(`${base}/panel/transacciones/${payoutId}`);
+    for (const shown of [phone.locator('.summary .pill').first(), phone.locator('h1')]) {
+      await expect(shown.isVisible()).resolves.toBe(true);
+      const box = (await shown.boundingBox())!;
+      expect(box.x + box.width).toBeLessThanOrEqual(390);
+    }
+    await expect(phone.locator('h1').textContent()).resolves.toContain('Bs. 125,50');
+    // The balances form offers the registered account, whole, within the screen.
+    await phone.goto(`${base}/panel/saldos`);
+    const account = phone.getByLabel('Cuenta');
+    await expect(account.isVisible()).resolves.toBe(true);
+    expect((await account.boundingBox())!.x + (await account.boundingBox())!.width).toBeLessThanOrEqual(390);
     await phone.goto(`${base}/panel/transacciones`);
     const row = phone.locator('tbody tr').first();
     await expect(row.locator('a.pill').isVisible()).resolves.toBe(true);

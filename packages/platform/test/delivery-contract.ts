@@ -45,6 +45,31 @@ export function deliveryContract(name: string, makeStore: () => Promise<Store>):
       expect(await s.deliveries.listForTransaction(d.txnId)).toEqual([d]);
     });
 
+    it("pages a transaction's deliveries newest first, ties by id, after a cursor", async () => {
+      const s = await store();
+      const first = sampleDelivery();
+      const at = (m: number) => new Date(Date.UTC(2026, 10, 20, 12, m)).toISOString();
+      const all = [0, 1, 1, 2, 3].map((m, i) =>
+        sampleDelivery({
+          id: `${first.txnId}.v${i}.we_${i}`,
+          txnId: first.txnId,
+          endpointId: `we_${i}`,
+          createdAt: at(m),
+          updatedAt: at(m),
+        }),
+      );
+      for (const d of all) expect(await s.deliveries.insert(d)).toBe(true);
+      await s.deliveries.insert(sampleDelivery());
+      const ids = (list: { id: string }[]) => list.map((d) => d.id);
+      const newest = ids([all[4]!, all[3]!, all[2]!, all[1]!, all[0]!]);
+      const page1 = await s.deliveries.pageForTransaction(first.txnId, 3);
+      expect(ids(page1)).toEqual(newest.slice(0, 3));
+      const last = page1[2]!;
+      expect(ids(await s.deliveries.pageForTransaction(first.txnId, 3, { createdAt: last.createdAt, id: last.id }))).toEqual(
+        newest.slice(3),
+      );
+    });
+
     it('leases a due delivery to exactly one of several replicas', async () => {
       const s = await store();
       const d = sampleDelivery({ nextAttemptAt: '2000-01-01T00:00:00.000Z' });

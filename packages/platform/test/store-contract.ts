@@ -4,6 +4,7 @@ import { DuplicateRecord, type IdempotencyClaim, type Store } from '../src/ports
 import { idempotencyScope } from '@switch/core/idempotency';
 import { inFlight, newTransaction, type Transaction } from '@switch/core/operation';
 import type { DeliveryMarks, TransactionLog } from '../src/ports/transaction-log';
+import type { TransactionFilter } from '../src/ports/transaction-reads';
 
 /** A transaction document as the router first writes it. */
 export function sampleTransaction(overrides: Partial<Transaction> = {}): Transaction {
@@ -58,13 +59,13 @@ export function storeContract(name: string, makeStore: () => Promise<Store>): vo
       await Promise.all(open.splice(0).map((s) => s.close()));
     });
 
-    it("groups a merchant's operations of the mode since a time for the overview, and nothing else", async () => {
+    it("reads a merchant's operations of the mode of one Venezuelan hour for the overview, and nothing else", async () => {
       const s = await store();
       const merchantId = `m-${randomUUID().slice(0, 8)}`;
       const at = (iso: string) => ({ createdAt: iso, updatedAt: iso });
       const settled = { estado: 'LIQUIDADA' as const, bancoUsado: 'bnc' as const };
       await seedTransaction(s, sampleTransaction({ merchantId, ...settled, ...at('2026-11-27T12:00:00.000Z') }));
-      await seedTransaction(s, sampleTransaction({ merchantId, ...settled, ...at('2026-11-27T13:00:00.000Z') }));
+      await seedTransaction(s, sampleTransaction({ merchantId, ...settled, ...at('2026-11-27T12:59:59.999Z') }));
       await seedTransaction(
         s,
         sampleTransaction({
@@ -72,17 +73,23 @@ export function storeContract(name: string, makeStore: () => Promise<Store>): vo
           estado: 'RECHAZADA',
           motivoRechazo: 'SALDO_INSUFICIENTE',
           bancoUsado: 'bnc',
-          ...at('2026-11-27T14:00:00.000Z'),
+          ...at('2026-11-27T12:30:00.000Z'),
         }),
       );
-      // Before `from`, the other mode, another merchant, no outcome yet: not counted.
-      await seedTransaction(s, sampleTransaction({ merchantId, ...settled, ...at('2026-11-20T12:00:00.000Z') }));
+      // The hours before and after (08:00 in Caracas is 12:00 UTC), the other mode, another merchant:
+      // not counted; no outcome yet, or waiting: open.
+      await seedTransaction(s, sampleTransaction({ merchantId, ...settled, ...at('2026-11-27T11:59:59.999Z') }));
+      await seedTransaction(s, sampleTransaction({ merchantId, ...settled, ...at('2026-11-27T13:00:00.000Z') }));
+      const pending = sampleTransaction({ merchantId, estado: 'PENDIENTE', bancoUsado: 'bnc', ...at('2026-11-27T12:10:00.000Z') });
+      await seedTransaction(s, pending);
       await seedTransaction(s, sampleTransaction({ merchantId, mode: 'live', ...settled, ...at('2026-11-27T12:00:00.000Z') }));
       await seedTransaction(s, sampleTransaction({ merchantId: `${merchantId}-x`, ...settled, ...at('2026-11-27T12:00:00.000Z') }));
       await seedTransaction(s, sampleTransaction({ merchantId, ...at('2026-11-27T12:00:00.000Z') }));
-      const groups = (await s.transactions.overviewSince(merchantId, 'test', '2026-11-27T04:00:00.000Z')).sort((a, b) =>
-        a.estado.localeCompare(b.estado),
-      );
+      const hour = await s.transactions.overviewOfHour(merchantId, 'test', '2026-11-27T08');
+      expect(hour.hour).toBe('2026-11-27T08');
+      expect(hour.open.map((t) => t.estado).sort()).toEqual(['PENDIENTE', null].sort());
+      expect(hour.open.find((t) => t.estado === 'PENDIENTE')).toEqual(pending);
+      const groups = hour.final.sort((a, b) => a.estado.localeCompare(b.estado));
       expect(groups).toEqual([
         { day: '2026-11-27', kind: 'pagar', estado: 'LIQUIDADA', banco: 'bnc', motivo: null, count: 2, amount: 21, latencyMs: 0 },
         {
@@ -96,6 +103,37 @@ export function storeContract(name: string, makeStore: () => Promise<Store>): vo
           latencyMs: 0,
         },
       ]);
+    });
+
+    it("streams a merchant's filtered operations newest first across days, ties by id, for an export", async () => {
+      const s = await store();
+      const merchantId = `m-${randomUUID().slice(0, 8)}`;
+      await s.merchants.insert({ id: merchantId, nombre: 'Tienda', active: true, createdAt: '2026-11-01T00:00:00.000Z' });
+      const at = (iso: string) => ({ createdAt: iso, updatedAt: iso });
+      const settled = { estado: 'LIQUIDADA' as const, bancoUsado: 'bnc' as const };
+      const rows = [
+        sampleTransaction({ merchantId, ...settled, ...at('2026-11-02T12:00:00.000Z') }),
+        sampleTransaction({ merchantId, ...settled, ...at('2026-11-20T03:59:59.000Z') }),
+        sampleTransaction({ merchantId, ...settled, ...at('2026-11-20T04:00:00.000Z') }),
+        sampleTransaction({ merchantId, ...settled, ...at('2026-11-20T04:00:00.000Z') }),
+        sampleTransaction({ merchantId, ...settled, ...at(new Date().toISOString()) }),
+      ];
+      for (const tx of rows) await seedTransaction(s, tx);
+      await seedTransaction(
+        s,
+        sampleTransaction({ merchantId, estado: 'RECHAZADA', motivoRechazo: 'SALDO_INSUFICIENTE', ...at('2026-11-10T12:00:00.000Z') }),
+      );
+      await seedTransaction(s, sampleTransaction({ merchantId, mode: 'live', ...settled, ...at('2026-11-10T12:00:00.000Z') }));
+      await seedTransaction(s, sampleTransaction({ merchantId, ...at('2026-11-10T12:00:00.000Z') }));
+      const ids = async (filter: Partial<TransactionFilter>) => {
+        const out: string[] = [];
+        for await (const tx of s.transactions.streamForMerchant({ merchantId, mode: 'test', estado: 'LIQUIDADA', ...filter }))
+          out.push(tx.id);
+        return out;
+      };
+      const newest = [...rows].sort((a, b) => b.createdAt.localeCompare(a.createdAt) || b.id.localeCompare(a.id)).map((t) => t.id);
+      expect(await ids({})).toEqual(newest);
+      expect(await ids({ desde: '2026-11-20T00:00:00.000Z', hasta: '2026-11-21T00:00:00.000Z' })).toEqual(newest.slice(1, 4));
     });
 
     it('keeps merchants, refuses a duplicate id, and returns copies', async () => {

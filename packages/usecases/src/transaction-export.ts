@@ -33,7 +33,7 @@ export const TransaccionesExportQuery = Type.Composite(
 );
 export type TransaccionesExportQuery = Static<typeof TransaccionesExportQuery>;
 
-/** Rows read from the store per query: the most an export holds at once. */
+/** Rows written per chunk (the store streams them in batches of its own): the most an export holds at once. */
 export const EXPORT_PAGE = 500;
 
 const COLUMNS = [
@@ -93,8 +93,9 @@ export function csvHeader(format: ExportFormat): string {
 }
 
 /**
- * The export as text chunks, newest first: the header, then one chunk per store page. A bad filter
- * is the list's problem (checked before anything is written).
+ * The export as text chunks, newest first: the header, then one chunk per `EXPORT_PAGE` rows as the
+ * store streams them (`streamForMerchant`). A bad filter is the list's problem (checked before
+ * anything is written).
  */
 export function exportTransactions(
   store: { transactions: TransactionReads },
@@ -107,15 +108,15 @@ export function exportTransactions(
   if (isListProblem(parsed)) return parsed;
   return (async function* () {
     yield csvHeader(format);
-    let after = parsed.after;
-    for (;;) {
-      const rows = await store.transactions.listForMerchant(parsed.filter, EXPORT_PAGE, after);
-      if (rows.length === 0) return;
-      yield rows.map((tx) => csvLine(toResumen(tx), format)).join('');
-      if (rows.length < EXPORT_PAGE) return;
-      const last = rows[rows.length - 1]!;
-      after = { createdAt: last.createdAt, id: last.id };
+    let lines: string[] = [];
+    for await (const tx of store.transactions.streamForMerchant(parsed.filter)) {
+      lines.push(csvLine(toResumen(tx), format));
+      if (lines.length === EXPORT_PAGE) {
+        yield lines.join('');
+        lines = [];
+      }
     }
+    if (lines.length > 0) yield lines.join('');
   })();
 }
 

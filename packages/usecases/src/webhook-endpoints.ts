@@ -267,6 +267,19 @@ export async function deliveriesOfTransaction(store: EndpointStore, caller: Call
   return ok(all.filter((d) => d.merchantId === caller.merchantId && d.mode === caller.mode));
 }
 
+/** A page of a transaction's deliveries, newest first (the panel's detail page), after `after` when given. */
+export async function deliveryPageOfTransaction(
+  store: EndpointStore,
+  caller: Caller,
+  txnId: string,
+  limit: number,
+  after?: PageCursor,
+): Promise<Outcome<WebhookDelivery[]>> {
+  if (!(await findOwnTransaction(store, caller, txnId))) return notFound(`transaction ${txnId}`);
+  const page = await store.deliveries.pageForTransaction(txnId, limit, after);
+  return ok(page.filter((d) => d.merchantId === caller.merchantId && d.mode === caller.mode));
+}
+
 export async function deliveriesOfEndpoint(
   store: EndpointStore,
   caller: Caller,

@@ -223,6 +223,8 @@ const es = {
   'team.enabled': '{email} puede entrar de nuevo.',
   'team.disabled_notice': '{email} fue desactivado: su sesión termina en su próxima acción.',
   'balances.err.cuenta': 'La cuenta son 20 dígitos.',
+  'balances.err.unregistered':
+    'La cuenta {cuenta} no está registrada en modo {mode} para este comercio: aquí se consultan solo las cuentas de la lista (el operador las registra con "account add").',
   'estado.ACEPTADA': 'Aceptada',
   'estado.PENDIENTE': 'Pendiente',
   'estado.LIQUIDADA': 'Liquidada',
@@ -567,6 +569,8 @@ const en: Record<MessageKey, string> = {
   'team.enabled': '{email} can sign in again.',
   'team.disabled_notice': '{email} was disabled: their session ends at their next action.',
   'balances.err.cuenta': 'The account number is 20 digits.',
+  'balances.err.unregistered':
+    'Account {cuenta} is not registered in {mode} mode for this merchant: this page reads only the accounts listed (the operator registers them with "account add").',
   'estado.ACEPTADA': 'Accepted',
   'estado.PENDIENTE': 'Pending',
   'estado.LIQUIDADA': 'Settled',

@@ -54,7 +54,10 @@ export interface DeliveryQueue {
     /** Creates a delivery; `false` when one with that id exists (the event was seen before). */
     insert(delivery: WebhookDelivery): Promise<boolean>;
     get(id: string): Promise<WebhookDelivery | null>;
+    /** A transaction's deliveries, oldest first. */
     listForTransaction(txnId: string): Promise<WebhookDelivery[]>;
+    /** A transaction's deliveries a page at a time, newest first (ties by id), after `after` when given. */
+    pageForTransaction(txnId: string, limit: number, after?: PageCursor): Promise<WebhookDelivery[]>;
     /** An endpoint's deliveries, newest first (ties by id), after `after` when given. */
     listForEndpoint(endpointId: string, limit: number, after?: PageCursor): Promise<WebhookDelivery[]>;
     /**

@@ -1,7 +1,7 @@
 import type { BancoId, Mode } from '@switch/core/bancos';
 import type { EstadoTransaccion } from '@switch/core/estados';
 import type { OperationKind, Transaction } from '@switch/core/operation';
-import type { OverviewGroup } from '@switch/core/overview';
+import type { HourOverview } from '@switch/core/overview-hours';
 
 /**
  * The filters of a merchant's transaction list (GET /switch/v1/transacciones, the panel): always one
@@ -48,9 +48,14 @@ export interface TransactionReads {
   /** One merchant's transactions of one mode matching `filter`, newest first (ties by id), after `after` when given. */
   listForMerchant(filter: TransactionFilter, limit: number, after?: PageCursor): Promise<Transaction[]>;
   /**
-   * The merchant's operations of the mode created since `from`, grouped for the panel's overview
-   * (`addToOverview`): one pass over the (merchant, mode, createdAt) index, a group per day, kind,
-   * state, bank and reason held in memory, never the operations.
+   * The merchant's operations of the mode created in one Venezuelan hour (`YYYY-MM-DDTHH`), read for
+   * the panel's overview (`hourFold`): one equality on the hour's key (`merchantHourKey`), served by
+   * an index; the final ones are held as groups, only the open ones as operations.
    */
-  overviewSince(merchantId: string, mode: Mode, from: string): Promise<OverviewGroup[]>;
+  overviewOfHour(merchantId: string, mode: Mode, hour: string): Promise<HourOverview>;
+  /**
+   * Every transaction matching `filter`, newest first (ties by id), as the store streams them: an
+   * export's walk (one batch in memory at a time, whatever the number of rows).
+   */
+  streamForMerchant(filter: TransactionFilter): AsyncIterable<Transaction>;
 }

@@ -10,7 +10,8 @@ import type { PanelContext } from '../context';
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 
 /**
- * Balances: the merchant's registered accounts of the mode, and a balance and statement read with the
+ * Balances: the merchant's registered accounts of the mode, and a balance and statement read of one of
+ * them (only of them, in both modes: the page reads the accounts it lists, decision 0204) with the
  * merchant API's own reads (`@switch/platform/runtime/account-reads` accountReads: the same ownership rule, window and errors).
  */
 export function balancePages(app: FastifyInstance, ctx: PanelContext): void {
@@ -23,13 +24,13 @@ export function balancePages(app: FastifyInstance, ctx: PanelContext): void {
       desde: typeof q.desde === 'string' && DAY.test(q.desde) ? q.desde : today,
       hasta: typeof q.hasta === 'string' && DAY.test(q.hasta) ? q.hasta : today,
     };
-    const data: Record<string, unknown> = {
-      accounts: await ctx.store.accounts.list(caller.merchantId, caller.mode),
-      form,
-      reads: !!ctx.accounts,
-    };
+    const accounts = await ctx.store.accounts.list(caller.merchantId, caller.mode);
+    const data: Record<string, unknown> = { accounts, form, reads: !!ctx.accounts };
     if (form.cuenta && ctx.accounts) {
-      if (!/^[0-9]{20}$/.test(form.cuenta)) data.error = translate(request.session.lang ?? 'es', 'balances.err.cuenta');
+      const lang: Lang = request.session.lang ?? 'es';
+      if (!/^[0-9]{20}$/.test(form.cuenta)) data.error = translate(lang, 'balances.err.cuenta');
+      else if (!accounts.some((a) => a.cuenta === form.cuenta))
+        data.error = translate(lang, 'balances.err.unregistered', { cuenta: form.cuenta, mode: translate(lang, `mode.${caller.mode}`) });
       else {
         const saldo = await ctx.accounts.saldo(caller, form.cuenta);
         if (saldo.ok) {
@@ -53,6 +54,11 @@ export function balancePages(app: FastifyInstance, ctx: PanelContext): void {
     const format: ExportFormat = q.formato === 'numerico' ? 'numerico' : 'es';
     const reads = ctx.accounts;
     if (!reads || !/^[0-9]{20}$/.test(cuenta)) return reply.callNotFound();
+    if (!(await ctx.store.accounts.list(caller.merchantId, caller.mode)).some((a) => a.cuenta === cuenta)) {
+      const lang: Lang = request.session.lang ?? 'es';
+      const said = translate(lang, 'balances.err.unregistered', { cuenta, mode: translate(lang, `mode.${caller.mode}`) });
+      return reply.code(422).type('text/plain; charset=utf-8').send(said);
+    }
     // The first page is read before answering, so a refused read is a page with its message, not a broken file.
     const first = await reads.movimientos(caller, { cuenta, desde, hasta });
     if (!first.ok) return reply.code(422).type('text/plain; charset=utf-8').send(message(request, first.problem));

@@ -1,15 +1,15 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { ESTADOS } from '@switch/core/estados';
-import { lastDays, summarizeOverview, type OverviewGroup } from '@switch/core/overview';
+import { lastDays, summarizeOverview } from '@switch/core/overview';
 import { venezuelanToday } from '@switch/platform/runtime/account-reads';
-import type { Mode } from '@switch/core/bancos';
 import { amountOf } from '@switch/core/operation';
 import { PageQuery } from '../fields';
 import { barChart, shareBars } from '../charts';
 import { translate, type Lang } from '../i18n';
 import { amount } from '../format';
 import type { PanelContext } from '../context';
+import { OverviewHours } from '../overview-hours';
 
 export const PERIODS = { hoy: 1, '7d': 7, '30d': 30 } as const;
 type Period = keyof typeof PERIODS;
@@ -18,29 +18,11 @@ type Period = keyof typeof PERIODS;
 const WAITING = ESTADOS.filter((e) => e === 'ACEPTADA' || e === 'PENDIENTE' || e === 'DESCONOCIDA');
 /** How many waiting operations the page lists per state (oldest of the newest, with their age). */
 const WAITING_SHOWN = 20;
-/**
- * The past days' groups of a merchant and mode are read once per this long (they change only when an
- * older operation's outcome is confirmed): a page reloaded, or several people of one team, cost one
- * pass over today's part of the store's index; today's groups are always read afresh.
- */
-const PAST_CACHE_MS = 5 * 60_000;
 
 /** The panel's home: how today, the last 7 or the last 30 days went, in the current mode. */
 export function overviewPages(app: FastifyInstance, ctx: PanelContext): void {
-  const past = new Map<string, { at: number; groups: OverviewGroup[] }>();
-  /** A Venezuelan day starts at 04:00 UTC. */
-  const startOf = (day: string) => `${day}T04:00:00.000Z`;
-  const groupsOf = async (merchantId: string, mode: Mode, today: string): Promise<OverviewGroup[]> => {
-    const key = `${merchantId}|${mode}|${today}`;
-    let hit = past.get(key);
-    if (!hit || Date.now() - hit.at >= PAST_CACHE_MS) {
-      const all = await ctx.store.transactions.overviewSince(merchantId, mode, startOf(lastDays(today, 30)[0]!));
-      if (past.size > 1000) past.clear();
-      hit = { at: Date.now(), groups: all.filter((g) => g.day < today) };
-      past.set(key, hit);
-    }
-    return [...hit.groups, ...(await ctx.store.transactions.overviewSince(merchantId, mode, startOf(today)))];
-  };
+  // Complete hours kept (their open operations read again by id), the newest hours read whole.
+  const hours = new OverviewHours(ctx.store.transactions);
 
   app.withTypeProvider<TypeBoxTypeProvider>().get('/resumen', { schema: { querystring: PageQuery } }, async (request, reply) => {
     const caller = ctx.caller(request);
@@ -48,7 +30,8 @@ export function overviewPages(app: FastifyInstance, ctx: PanelContext): void {
     const asked = request.query.periodo;
     const period: Period = typeof asked === 'string' && asked in PERIODS ? (asked as Period) : 'hoy';
     const today = venezuelanToday();
-    const overview = summarizeOverview(await groupsOf(caller.merchantId, caller.mode, today), lastDays(today, PERIODS[period]));
+    const days = lastDays(today, PERIODS[period]);
+    const overview = summarizeOverview(await hours.of(caller.merchantId, caller.mode, days), days);
     const waiting = (
       await Promise.all(
         WAITING.map((estado) =>

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import Fastify, { type FastifyInstance, type LightMyRequestResponse } from 'fastify';
 import { createMerchant } from '@switch/usecases/onboarding';
+import { newTransaction } from '@switch/core/operation';
 import { MemoryStore } from '@switch/platform/adapters/memory/store';
 import { SecretBox } from '@switch/platform/runtime/secret-box';
 import type { PanelRole } from '@switch/platform/ports/store';
@@ -300,6 +301,56 @@ describe('panel lists that scale', () => {
     expect((await owner.get(`/panel/webhooks/${id}`)).body.match(/\/reenviar"/g)).toHaveLength(25);
   });
 
+  it("pages a transaction's own deliveries 25 at a time, all of them reachable", async () => {
+    const now = new Date().toISOString();
+    const tx = newTransaction({
+      id: 'txn_muchas',
+      merchantId: 'demo',
+      mode: 'test',
+      idempotencyKey: '00000000-0000-4000-8000-000000000001',
+      fingerprint: 'f',
+      request: { kind: 'pagar', body: { monto: { valor: 10, moneda: 'VES' }, concepto: 'Factura' } } as never,
+      relatedId: null,
+      now,
+    });
+    await store.transactionLog.commit({ ...tx, estado: 'LIQUIDADA', bancoUsado: 'bnc' }, null, {
+      announcedVersion: tx.version,
+      writtenBy: null,
+      replyTo: [],
+    });
+    for (let i = 0; i < 30; i++) {
+      const at = new Date(Date.UTC(2026, 10, 20, 12, i)).toISOString();
+      await store.deliveries.insert({
+        id: `txn_muchas.v${i}.wh_${i}`,
+        merchantId: 'demo',
+        mode: 'test',
+        endpointId: `wh_${i}`,
+        url: 'https://example.test/h',
+        txnId: 'txn_muchas',
+        event: 'transaccion.liquidada',
+        body: '{}',
+        status: 'delivered',
+        attempts: [],
+        nextAttemptAt: null,
+        lease: null,
+        createdAt: at,
+        updatedAt: at,
+      });
+    }
+    const seen = new Set<string>();
+    let page = (await owner.get('/panel/transacciones/txn_muchas')).body;
+    expect(page.match(/\/reenviar"/g)).toHaveLength(25);
+    for (let n = 0; n < 5; n++) {
+      for (const m of page.matchAll(/\/panel\/entregas\/([^/"]+)\/reenviar/g)) seen.add(m[1]!);
+      const next = /href="([^"]+desde_entrega=[^"]+)" rel="next"/.exec(page);
+      if (!next) break;
+      page = (await owner.get(next[1]!.replaceAll('&amp;', '&'))).body;
+    }
+    expect(seen.size).toBe(30);
+    // The summary card stays on every page of deliveries.
+    expect(page).toContain('Bs. 10,00');
+  });
+
   it('filters the audit log by action, person and day, labelled, and pages it', async () => {
     for (let i = 0; i < 60; i++)
       await store.audit.append({
@@ -323,5 +374,102 @@ describe('panel lists that scale', () => {
     expect((await owner.get('/panel/auditoria?hasta=2026-11-19')).body).toContain('Sin actividad');
     const next = /href="\/panel\/auditoria\?([^"]+)" rel="next"/.exec(all)![1]!.replaceAll('&amp;', '&');
     expect((await owner.get(`/panel/auditoria?${next}`)).body.match(/<tr><td><time/g)!.length).toBeGreaterThanOrEqual(10);
+  });
+});
+
+describe('balances read only the accounts the page lists', () => {
+  let app: FastifyInstance;
+  let store: MemoryStore;
+  let owner: Browser;
+  /** Every read the panel asked for: none may leave for an account the merchant has not registered. */
+  let asked: string[];
+
+  beforeEach(async () => {
+    store = new MemoryStore();
+    asked = [];
+    const saldo = (cuenta: string) => ({
+      cuenta,
+      banco: 'bnc' as const,
+      disponible: 10,
+      contable: 10,
+      bloqueado: 0,
+      consultado_en: new Date().toISOString(),
+    });
+    app = Fastify();
+    await app.register(panelPlugin, {
+      prefix: '/panel',
+      store,
+      secrets: SecretBox.ephemeral(),
+      config: loadPanelConfig({}),
+      basePath: '/panel',
+      accounts: {
+        saldo: async (_caller, cuenta) => {
+          asked.push(`saldo ${cuenta}`);
+          return { ok: true, value: saldo(cuenta) } as never;
+        },
+        movimientos: async (_caller, q) => {
+          asked.push(`movimientos ${q.cuenta}`);
+          return {
+            ok: true,
+            value: { cuenta: q.cuenta, desde: q.desde, hasta: q.hasta ?? q.desde, movimientos: [], siguiente: null },
+          } as never;
+        },
+      },
+    });
+    await app.ready();
+    await createMerchant(store, { id: 'demo', nombre: 'Demo' });
+    await store.panelUsers.insert({
+      id: 'duena@demo.test',
+      merchantId: 'demo',
+      role: 'owner',
+      passwordHash: await hashPassword(PASSWORD),
+      active: true,
+      invitedBy: null,
+      createdAt: new Date().toISOString(),
+    });
+    owner = new Browser(app);
+    await owner.get('/panel/login');
+    await owner.submit('/panel/login', { email: 'duena@demo.test', password: PASSWORD });
+  });
+  afterEach(async () => {
+    await app.close();
+  });
+
+  const REGISTERED = '01910000000000000001';
+  const OTHER = '01910000000000000002';
+
+  it('with no account registered, refuses any account with a clear message and asks the bank nothing', async () => {
+    const page = (await owner.get(`/panel/saldos?cuenta=${OTHER}`)).body;
+    expect(page).toContain('No hay cuentas registradas');
+    expect(page).toMatch(/role="alert">[^<]*no está registrada/);
+    expect(asked).toEqual([]);
+    expect((await owner.get(`/panel/saldos.csv?cuenta=${OTHER}`)).statusCode).toBe(422);
+    expect(asked).toEqual([]);
+  });
+
+  it("refuses an account of another merchant or another mode, reads the merchant's own", async () => {
+    await store.accounts.register({
+      merchantId: 'demo',
+      mode: 'test',
+      banco: 'bnc',
+      cuenta: REGISTERED,
+      telefono: null,
+      createdAt: new Date().toISOString(),
+    });
+    await store.accounts.register({
+      merchantId: 'demo',
+      mode: 'live',
+      banco: 'bnc',
+      cuenta: OTHER,
+      telefono: null,
+      createdAt: new Date().toISOString(),
+    });
+    const refused = (await owner.get(`/panel/saldos?cuenta=${OTHER}`)).body;
+    expect(refused).toMatch(/role="alert">[^<]*no está registrada/);
+    expect(asked).toEqual([]);
+    const read = (await owner.get(`/panel/saldos?cuenta=${REGISTERED}`)).body;
+    expect(read).not.toContain('role="alert"');
+    expect(read).toContain('Bs. 10,00');
+    expect(asked).toEqual([`saldo ${REGISTERED}`, `movimientos ${REGISTERED}`]);
   });
 });

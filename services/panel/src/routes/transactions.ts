@@ -4,7 +4,8 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { PageQuery, PathParams } from '../fields';
 import { BANCOS } from '@switch/core/bancos';
 import { ESTADOS } from '@switch/core/estados';
-import { deliveriesOfTransaction, toDeliveryView } from '@switch/usecases/webhook-endpoints';
+import { deliveryPageOfTransaction, toDeliveryView } from '@switch/usecases/webhook-endpoints';
+import { DELIVERIES_PAGE, deliveriesAfter, deliveryPage } from '../delivery-pages';
 import { exportTransactions } from '@switch/usecases/transaction-export';
 import { findOwnTransaction, isListProblem, listTransactions, reversoOf, toDetalle } from '@switch/usecases/transaction-list';
 import { OPERATION_KINDS } from '@switch/core/operation';
@@ -86,10 +87,15 @@ export function transactionPages(app: FastifyInstance, ctx: PanelContext): void 
     const caller = ctx.caller(request);
     const tx = /^[A-Za-z0-9_.-]{1,64}$/.test(id) ? await findOwnTransaction(store, caller, id) : null;
     if (!tx) return reply.callNotFound();
-    const deliveries = await deliveriesOfTransaction(store, caller, id);
+    const after = deliveriesAfter(request);
+    const deliveries = await deliveryPageOfTransaction(store, caller, id, DELIVERIES_PAGE + 1, after);
+    const { shown, next } = deliveryPage(deliveries.ok ? deliveries.value : []);
     return ctx.page(request, reply, 'transaction', {
       tx: toDetalle(tx, await reversoOf(store, tx)),
-      deliveries: deliveries.ok ? deliveries.value.map(toDeliveryView) : [],
+      deliveries: shown.map(toDeliveryView),
+      txId: id,
+      nextDeliveries: next,
+      pagedDeliveries: after !== undefined,
       json: (v: unknown) => JSON.stringify(v, null, 2),
     });
   });

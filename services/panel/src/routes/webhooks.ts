@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { formOf, PathParams, queryField } from '../fields';
+import { formOf, PathParams } from '../fields';
 import {
   createEndpoint,
   deleteEndpoint,
@@ -17,7 +17,7 @@ import {
   type Problem,
 } from '@switch/usecases/webhook-endpoints';
 import { WEBHOOK_EVENTS, type WebhookEvent } from '@switch/core/contracts/webhook';
-import type { PageCursor } from '@switch/platform/ports/store';
+import { DELIVERIES_PAGE, deliveriesAfter, deliveryPage } from '../delivery-pages';
 import type { Flash } from '../flash';
 import type { PanelContext } from '../context';
 
@@ -33,23 +33,6 @@ const problemText = (p: Problem): string =>
         .map(([field, message]) => `${field}: ${message}`)
         .join('; ')
     : p.message;
-
-/** Deliveries shown per page on an endpoint's page (newest first, then older ones by a cursor). */
-const DELIVERIES_PAGE = 25;
-
-const cursorText = (c: PageCursor): string => Buffer.from(JSON.stringify([c.createdAt, c.id])).toString('base64url');
-
-/** The cursor of an "older deliveries" link; null when it is not one of ours. */
-function cursorOf(text: string): PageCursor | null {
-  if (!/^[A-Za-z0-9_-]{1,200}$/.test(text)) return null;
-  try {
-    const v: unknown = JSON.parse(Buffer.from(text, 'base64url').toString('utf8'));
-    if (Array.isArray(v) && v.length === 2 && typeof v[0] === 'string' && typeof v[1] === 'string') return { createdAt: v[0], id: v[1] };
-  } catch {
-    // not a cursor of ours: the first page
-  }
-  return null;
-}
 
 /** Webhook endpoints and their deliveries, with the rules of packages/usecases/src/webhook-endpoints.ts. */
 export function webhookPages(app: FastifyInstance, ctx: PanelContext): void {
@@ -85,19 +68,17 @@ export function webhookPages(app: FastifyInstance, ctx: PanelContext): void {
     const caller = ctx.caller(request);
     const endpoint = await findOwnEndpoint(store, caller, id);
     if (!endpoint) return reply.callNotFound();
-    const from = queryField(request, 'desde_entrega');
-    const after = typeof from === 'string' ? (cursorOf(from) ?? undefined) : undefined;
+    const after = deliveriesAfter(request);
     const deliveries = await deliveriesOfEndpoint(store, caller, id, DELIVERIES_PAGE + 1, after);
-    const rows = deliveries.ok ? deliveries.value : [];
-    const last = rows.length > DELIVERIES_PAGE ? rows[DELIVERIES_PAGE - 1] : undefined;
+    const { shown, next } = deliveryPage(deliveries.ok ? deliveries.value : []);
     return ctx.page(
       request,
       reply,
       'webhook',
       {
         endpoint: toEndpointView(endpoint),
-        deliveries: rows.slice(0, DELIVERIES_PAGE).map(toDeliveryView),
-        nextDeliveries: last ? `?desde_entrega=${cursorText({ createdAt: last.createdAt, id: last.id })}` : null,
+        deliveries: shown.map(toDeliveryView),
+        nextDeliveries: next,
         pagedDeliveries: after !== undefined,
         allEvents: WEBHOOK_EVENTS,
         ...extra,

@@ -26,9 +26,11 @@ import type { DeliveryMarks, LoggedTransaction, TransactionLog } from '../../por
 import type { TransactionReads } from '../../ports/transaction-reads';
 
 import { clonePlain } from '@switch/core/clone';
-import { addToOverview, type OverviewGroup } from '@switch/core/overview';
+import { hourFold, merchantHourKey, venezuelanHourOf } from '@switch/core/overview-hours';
 
 const copy = clonePlain;
+/** Rows an export's walk reads per list query. */
+const STREAM_PAGE = 500;
 
 /** Adds `id` to the set under `key`, creating the set. */
 function addTo<K>(index: Map<K, Set<string>>, key: K, id: string): void {
@@ -259,6 +261,8 @@ export class MemoryStore implements Store {
   private readonly txDue = new Set<string>();
   private readonly txByEstado = new Map<EstadoTransaccion, Set<string>>();
   private readonly txByMerchant = new Map<string, Set<string>>();
+  /** By `merchantHourKey`: the overview's hour reads. */
+  private readonly txByMerchantHour = new Map<string, Set<string>>();
 
   private indexTx(before: Transaction | undefined, after: Transaction, marks: DeliveryMarks): void {
     const id = after.id;
@@ -270,7 +274,22 @@ export class MemoryStore implements Store {
       if (before?.estado != null) removeFrom(this.txByEstado, before.estado, id);
       if (after.estado !== null) addTo(this.txByEstado, after.estado, id);
     }
-    if (!before) addTo(this.txByMerchant, `${after.merchantId}|${after.mode}`, id);
+    if (!before) {
+      addTo(this.txByMerchant, `${after.merchantId}|${after.mode}`, id);
+      addTo(this.txByMerchantHour, merchantHourKey(after.merchantId, after.mode, venezuelanHourOf(after.createdAt)), id);
+    }
+  }
+
+  /** An export's walk: pages of the merchant's list, newest first. */
+  private async *streamTransactions(filter: TransactionFilter): AsyncGenerator<Transaction> {
+    let cursor: PageCursor | undefined;
+    for (;;) {
+      const page = await this.transactions.listForMerchant(filter, STREAM_PAGE, cursor);
+      yield* page;
+      if (page.length < STREAM_PAGE) return;
+      const last = page[page.length - 1]!;
+      cursor = { createdAt: last.createdAt, id: last.id };
+    }
   }
 
   private txFrom(ids: Iterable<string>): Transaction[] {
@@ -297,11 +316,12 @@ export class MemoryStore implements Store {
         .sort((a, b) => a.nextCheckAt!.localeCompare(b.nextCheckAt!) || a.id.localeCompare(b.id))
         .slice(0, limit)
         .map(copy),
-    overviewSince: async (merchantId, mode, from) => {
-      const groups = new Map<string, OverviewGroup>();
-      for (const t of this.txFrom(this.txByMerchant.get(`${merchantId}|${mode}`) ?? [])) if (t.createdAt >= from) addToOverview(groups, t);
-      return [...groups.values()];
+    overviewOfHour: async (merchantId, mode, hour) => {
+      const fold = hourFold(hour);
+      for (const t of this.txFrom(this.txByMerchantHour.get(merchantHourKey(merchantId, mode, hour)) ?? [])) fold.add(copy(t));
+      return fold.result();
     },
+    streamForMerchant: (filter) => this.streamTransactions(filter),
     listForMerchant: async (filter, limit, cursor) => {
       const past = after(cursor);
       const rows = this.txFrom(this.txByMerchant.get(`${filter.merchantId}|${filter.mode}`) ?? []);
@@ -480,6 +500,8 @@ export class MemoryStore implements Store {
       this.deliveriesFrom(this.deliveriesByTxn.get(txnId))
         .sort((a, b) => a.createdAt.localeCompare(b.createdAt))
         .map(copy),
+    pageForTransaction: async (txnId, limit, cursor) =>
+      this.deliveriesFrom(this.deliveriesByTxn.get(txnId)).filter(after(cursor)).sort(newestFirst).slice(0, Math.max(0, limit)).map(copy),
     listForEndpoint: async (endpointId, limit, cursor) =>
       this.deliveriesFrom(this.deliveriesByEndpoint.get(endpointId))
         .filter(after(cursor))

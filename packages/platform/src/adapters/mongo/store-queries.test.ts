@@ -38,6 +38,15 @@ const cases: [string, string, Document, Document][] = [
   ['notifier: deliveries due', 'webhook_deliveries', LOOP_QUERIES.deliveriesDue(now), { nextAttemptAt: 1, _id: 1 }],
   ['notifier gauges: pending deliveries', 'webhook_deliveries', LOOP_QUERIES.deliveriesByStatus('pending'), {}],
   ['notifier gauges: exhausted deliveries', 'webhook_deliveries', LOOP_QUERIES.deliveriesByStatus('exhausted'), {}],
+  // Not loops, but pages that must stay fast at a million operations: the panel's overview reads a
+  // merchant's day, the CSV export walks the days newest first (transactions.overviewOfDay, streamForMerchant).
+  ['panel overview: one merchant hour', 'transactions', { _merchantHour: 'm1|test|2026-11-27T08' }, {}],
+  [
+    'CSV export: one merchant day, newest first',
+    'transactions',
+    { _merchantDay: 'm1|test|2026-11-27', estado: { $type: 'string' } },
+    { createdAt: -1, _id: -1 },
+  ],
 ];
 
 describe.runIf(url)('loop queries are served where the data is (explain on the real server)', () => {

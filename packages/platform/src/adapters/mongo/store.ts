@@ -53,7 +53,8 @@ function loggedOf(doc: TransactionDocument): LoggedTransaction {
   const { announcedVersion, writtenBy, replyTo, ...tx } = doc;
   return { tx, marks: { announcedVersion, writtenBy: writtenBy ?? null, replyTo: replyTo ?? [] } };
 }
-import { addToOverview, type OverviewGroup } from '@switch/core/overview';
+import { venezuelanDayOf } from '@switch/core/overview';
+import { hourFold, merchantDayKey, merchantHourKey, venezuelanHourOf } from '@switch/core/overview-hours';
 import { insertNew } from './inserts';
 import { ConditionalCollection, createIndexesOneByOne } from './conditional';
 import { asText, fromText } from './records';
@@ -178,6 +179,12 @@ const DELIVERY_TEXT_FIELDS = ['attempts', 'traceContext'] as const;
 
 const HOUR_MS = 3_600_000;
 
+/** Rows an export's walk holds at once (a driver batch, or a page of the list's query). */
+const EXPORT_BATCH = 500;
+
+/** The Venezuelan day before `day` (`YYYY-MM-DD`). */
+const dayBefore = (day: string): string => new Date(Date.parse(`${day}T00:00:00.000Z`) - 86_400_000).toISOString().slice(0, 10);
+
 /**
  * MongoDB adapter of the Store port, for MongoDB 7 and the FerretDB 1.24 build of infra/fetch.sh on
  * PostgreSQL (tests, `npm run stack`, the drills and the benchmark where Docker is missing).
@@ -216,6 +223,7 @@ export class MongoStore implements Store {
   private readonly inviteRows: Collection<Row>;
   private readonly sessionRows: Collection<Row>;
   private readonly auditRows: Collection<Row>;
+  private readonly migrationRows: Collection<Row>;
 
   /** Not connected yet: prefer `MongoStore.connect`, which also creates the indexes. */
   constructor(options: MongoStoreOptions) {
@@ -256,14 +264,24 @@ export class MongoStore implements Store {
     this.inviteRows = db.collection('panel_invites');
     this.sessionRows = db.collection('panel_sessions');
     this.auditRows = db.collection('audit_log');
+    this.migrationRows = db.collection('store_migrations');
     this.clock = options.clock ?? Date.now;
     this.referenceRowsKept = options.referenceRowsKept ?? 1000;
     // `_due`: owed a check (nextCheckAt set). The due walk leads with this equality, which both servers
     // evaluate where the data is; only open operations come back, however long the history.
     // `_unannounced`: the outbox relay's equality (`announcedVersion < version` is no index's query).
+    // `_merchantDay`, `_merchantHour`: merchant, mode and Venezuelan day (hour) of creation as one value
+    // (`merchantDayKey`, `merchantHourKey`), the export's (the overview's) equality: FerretDB's index then
+    // reads that day's (hour's) rows only, where (merchantId, mode, createdAt range) reads the merchant's
+    // every row and filters the range in Go.
     this.txs = new ConditionalCollection<TransactionDocument>(db, 'transactions', {
       key: 'id',
-      derived: (tx) => ({ _due: tx.nextCheckAt !== null, _unannounced: tx.announcedVersion < tx.version }),
+      derived: (tx) => ({
+        _due: tx.nextCheckAt !== null,
+        _unannounced: tx.announcedVersion < tx.version,
+        _merchantDay: merchantDayKey(tx.merchantId, tx.mode, venezuelanDayOf(tx.createdAt)),
+        _merchantHour: merchantHourKey(tx.merchantId, tx.mode, venezuelanHourOf(tx.createdAt)),
+      }),
       asText: TRANSACTION_TEXT_FIELDS,
     });
     this.deliveryDocs = new ConditionalCollection<WebhookDelivery>(db, 'webhook_deliveries', {
@@ -298,7 +316,10 @@ export class MongoStore implements Store {
       { key: { _due: 1, nextCheckAt: 1, _id: 1 } },
       { key: { _unannounced: 1, updatedAt: 1 } },
       { key: { merchantId: 1, mode: 1, createdAt: -1 } },
+      { key: { _merchantDay: 1, createdAt: -1, _id: -1 } },
+      { key: { _merchantHour: 1 } },
     ]);
+    await this.fillMerchantDays();
     await this.deliveryDocs.ensureIndexes([
       { key: { status: 1, nextAttemptAt: 1 } },
       { key: { txnId: 1 } },
@@ -413,12 +434,54 @@ export class MongoStore implements Store {
       (await this.txs.find(LOOP_QUERIES.transactionsDue(now, after), { _due: 1, nextCheckAt: 1, _id: 1 }, limit)).map(recordOf),
     listForMerchant: async (filter, limit, cursor) =>
       (await this.txs.find(transactionQuery(filter, cursor), { createdAt: -1, _id: -1 }, limit)).map(recordOf),
-    overviewSince: async (merchantId, mode, from) => {
-      const groups = new Map<string, OverviewGroup>();
-      await this.txs.each({ merchantId, mode, createdAt: { $gte: from }, estado: { $type: 'string' } }, (t) => addToOverview(groups, t));
-      return [...groups.values()];
+    overviewOfHour: async (merchantId, mode, hour) => {
+      const fold = hourFold(hour);
+      await this.txs.each({ _merchantHour: merchantHourKey(merchantId, mode, hour) }, (t) => fold.add(recordOf(t)));
+      return fold.result();
     },
+    streamForMerchant: (filter) => this.streamTransactions(filter),
   };
+
+  /**
+   * Transactions written before `_merchantDay` and `_merchantHour` existed get them once: a marker in
+   * `store_migrations` says the walk ran (its query is no index's, so it is not repeated at every start).
+   */
+  private async fillMerchantDays(): Promise<void> {
+    if (await this.migrationRows.findOne({ _id: 'transactions._merchantHour' })) return;
+    await this.txs.fillDerived('_merchantDay');
+    await this.txs.fillDerived('_merchantHour');
+    await insertNew(this.migrationRows, { _id: 'transactions._merchantHour', at: new Date(this.clock()).toISOString() });
+  }
+
+  /**
+   * An export's walk, newest first: one Venezuelan day at a time from the newest day the filter
+   * allows back to the merchant's creation (or `desde`), each day one equality on `_merchantDay`
+   * with the filter's other fields, streamed in batches. A lookup by id or key, or a merchant not on
+   * record, reads the list's own query a page at a time.
+   */
+  private async *streamTransactions(f: TransactionFilter): AsyncGenerator<Transaction> {
+    const merchant = await this.merchantRows.findOne({ _id: f.merchantId });
+    const since = f.desde ?? (typeof merchant?.createdAt === 'string' ? merchant.createdAt : undefined);
+    if (f.id !== undefined || f.idempotencyKey !== undefined || since === undefined) {
+      let cursor: PageCursor | undefined;
+      for (;;) {
+        const page = await this.transactions.listForMerchant(f, EXPORT_BATCH, cursor);
+        yield* page;
+        if (page.length < EXPORT_BATCH) return;
+        const last = page[page.length - 1]!;
+        cursor = { createdAt: last.createdAt, id: last.id };
+      }
+    }
+    const first = venezuelanDayOf(since);
+    // The day after today's: a writer whose clock runs ahead files an operation there.
+    const until = f.hasta ?? new Date(this.clock() + 86_400_000).toISOString();
+    for (let day = venezuelanDayOf(until); day >= first; day = dayBefore(day)) {
+      // The list's own conditions (state, kind, bank, the `desde`/`hasta` range) within the day.
+      const { merchantId: _m, mode: _o, ...rest } = transactionQuery(f, undefined);
+      const q: Document = { _merchantDay: merchantDayKey(f.merchantId, f.mode, day), ...rest };
+      for await (const tx of this.txs.stream(q, { createdAt: -1, _id: -1 }, EXPORT_BATCH)) yield recordOf(tx);
+    }
+  }
 
   readonly transactionLog: TransactionLog = {
     load: async (id) => {
@@ -549,6 +612,8 @@ export class MongoStore implements Store {
     insert: (d) => this.deliveryDocs.insert(d),
     get: (id) => this.deliveryDocs.get(id),
     listForTransaction: (txnId) => this.deliveryDocs.find({ txnId }, { createdAt: 1, _id: 1 }),
+    pageForTransaction: (txnId, limit, cursor) =>
+      this.deliveryDocs.find(cursor ? { $and: [{ txnId }, afterCursor(cursor)] } : { txnId }, { createdAt: -1, _id: -1 }, limit),
     listForEndpoint: (endpointId, limit, cursor) =>
       this.deliveryDocs.find(cursor ? { $and: [{ endpointId }, afterCursor(cursor)] } : { endpointId }, { createdAt: -1, _id: -1 }, limit),
     claimDue: async (now, owner, leaseUntil, busy = []) => {
