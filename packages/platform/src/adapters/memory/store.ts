@@ -17,6 +17,7 @@ import type {
   WebhookEndpoint,
 } from '../../ports/store';
 import { DuplicateRecord, laneKey } from '../../ports/store';
+import type { MovementClaim } from '../../ports/movement-claims';
 import type { Mode } from '@switch/core/bancos';
 import type { EstadoTransaccion } from '@switch/core/estados';
 import type { Transaction } from '@switch/core/operation';
@@ -232,6 +233,17 @@ export class MemoryStore implements Store {
     release: async (scope, txnId) => {
       if (this.claimRows.get(scope)?.txnId === txnId) this.claimRows.delete(scope);
     },
+  };
+
+  private readonly movementClaimRows = new Map<string, MovementClaim>();
+  readonly movementClaims: Store['movementClaims'] = {
+    claim: async (claim) => {
+      const existing = this.movementClaimRows.get(claim.id);
+      if (existing) return { claimed: false, existing: copy(existing) };
+      this.movementClaimRows.set(claim.id, copy(claim));
+      return { claimed: true };
+    },
+    get: async (id) => copy(this.movementClaimRows.get(id) ?? null),
   };
 
   private readonly reversalRows = new Map<string, ReversalClaim>();
