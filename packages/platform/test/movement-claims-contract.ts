@@ -64,13 +64,18 @@ export function movementClaimsContract(name: string, makeStore: () => Promise<St
       const variants: ClaimedMovement[] = [
         base,
         { ...base, banco: 'banco_plaza' },
-        { ...base, cuenta: `${base.cuenta.slice(0, 19)}9` === base.cuenta ? `${base.cuenta.slice(0, 19)}8` : `${base.cuenta.slice(0, 19)}9` },
+        {
+          ...base,
+          cuenta: `${base.cuenta.slice(0, 19)}9` === base.cuenta ? `${base.cuenta.slice(0, 19)}8` : `${base.cuenta.slice(0, 19)}9`,
+        },
         { ...base, referencia: '123457' },
         { ...base, fecha: '2026-11-28' },
         { ...base, monto: 150.01 },
       ];
       for (const m of variants) expect((await s.movementClaims.claim(sampleMovementClaim(m))).claimed).toBe(true);
-      const again = await s.movementClaims.claim(sampleMovementClaim({ ...base, monto: 150.0 }, { claimant: { kind: 'esperado', id: 'esp_1' } }));
+      const again = await s.movementClaims.claim(
+        sampleMovementClaim({ ...base, monto: 150.0 }, { claimant: { kind: 'esperado', id: 'esp_1' } }),
+      );
       expect(again.claimed).toBe(false);
     });
 

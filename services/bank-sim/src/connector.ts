@@ -4,6 +4,9 @@ import { cursorOffset, invalidCursor, statementPage } from '@switch/connector-ki
 import type { BankConnector, ExecuteOrder, ReadContext, ReadOutcome, StatusQuery } from '@switch/connector-kit/bank-port';
 import type { BankOutcome } from '@switch/core/operation';
 import type { Movimiento, Movimientos, MovimientosQuery, Saldo, SaldoQuery } from '@switch/core/contracts/bancos';
+import type { CreditoRecibido, CreditosQuery } from '@switch/core/contracts/creditos';
+import { credito, creditsOfDay } from '@switch/connector-kit/credits';
+import { incomingReceipt, type IncomingPagoMovil, type IncomingReceipt } from '@switch/connector-kit/emulator';
 
 /** Every simulated account opens with this balance, so statements and balances are deterministic. */
 export const OPENING_BALANCE = 1_000_000;
@@ -25,6 +28,8 @@ export class SimulatedBank implements BankConnector {
   private readonly orders = new Map<string, Order>();
   /** One ledger per merchant: keyed by `<merchantId>|<cuenta>`, so no merchant reads another's movements. */
   private readonly statements = new Map<string, Movimiento[]>();
+  /** Incoming pagos móviles per merchant account (same keys), with their payers: the credits a verification reads. */
+  private readonly incoming = new Map<string, CreditoRecibido[]>();
   /** Every order received per orderRef, repeats included: more than 1 is one attempt sent twice. */
   private readonly received = new Map<string, number>();
   /** The journal, opened once for appending (an open and a close per order cost more than the write). */
@@ -184,6 +189,51 @@ export class SimulatedBank implements BankConnector {
       ok: true,
       value: statementPage('bnc', query, hasta, offset, this.statements.get(ledgerKey(context.merchantId, query.cuenta)) ?? []),
     };
+  }
+
+  /**
+   * A payer's pago móvil arriving in a merchant's account (the sandbox): booked under the payer bank's
+   * full reference, on the bank's day, with the payer's phone, bank and id.
+   */
+  receivePagoMovil(merchantId: string, payment: IncomingPagoMovil): IncomingReceipt {
+    const receipt = incomingReceipt(payment, (payer) => payer);
+    const key = ledgerKey(merchantId, payment.cuenta);
+    const hora = receipt.fechaBanco === receipt.fecha ? venezuelanTime(payment.at) : '00:00:00';
+    const concepto = payment.concepto ?? 'PAGO MOVIL RECIBIDO';
+    const saldo = round2(this.balanceOf(merchantId, payment.cuenta) + payment.monto);
+    const list = this.statements.get(key) ?? [];
+    list.push({
+      fecha: receipt.fechaBanco,
+      hora,
+      referencia: receipt.referenciaBanco,
+      concepto,
+      tipo: 'credito',
+      monto: payment.monto,
+      saldo,
+    });
+    this.statements.set(key, list);
+    const credits = this.incoming.get(key) ?? [];
+    credits.push(
+      credito(
+        'bnc',
+        payment.cuenta,
+        { referencia: receipt.referenciaBanco, fecha: receipt.fechaBanco, hora, monto: payment.monto, concepto },
+        {
+          telefono: payment.telefonoPagador,
+          identificacion: payment.identificacionPagador ?? null,
+          banco: payment.bancoPagador,
+        },
+      ),
+    );
+    this.incoming.set(key, credits);
+    return receipt;
+  }
+
+  /** The merchant's incoming pagos móviles of the day; with `referencia`, those whose reference ends in it. */
+  async creditos(_mode: Mode, query: CreditosQuery, context: ReadContext = {}): Promise<ReadOutcome<CreditoRecibido[]>> {
+    const all = this.incoming.get(ledgerKey(context.merchantId, query.cuenta)) ?? [];
+    const ref = query.referencia;
+    return { ok: true, value: creditsOfDay(query.fecha, ref ? all.filter((c) => c.referencia.endsWith(ref)) : all).map((c) => ({ ...c })) };
   }
 
   private balanceOf(merchantId: string | undefined, cuenta: string): number {
