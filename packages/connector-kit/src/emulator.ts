@@ -1,3 +1,4 @@
+import { randomInt } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 
 /**
@@ -178,12 +179,9 @@ export interface IncomingPayments {
   receivePagoMovil(payment: IncomingPagoMovil): IncomingReceipt;
 }
 
-let payerSequence = 0;
-
-/** A payer bank's 12-digit reference, unique within the process. */
-export function payerReference(at: Date): string {
-  payerSequence = (payerSequence + 1) % 1_000_000;
-  return `${String(at.getTime() % 1_000_000).padStart(6, '0')}${String(payerSequence).padStart(6, '0')}`;
+/** A payer bank's 12-digit reference (random: distinct in its last digits too, as a payer may give only those). */
+export function payerReference(): string {
+  return String(randomInt(100_000_000_000, 1_000_000_000_000));
 }
 
 const caracas = (at: Date) => new Date(at.getTime() - 4 * 3600_000).toISOString();
@@ -197,7 +195,7 @@ export const caracasTime = (at: Date): string => caracas(at).slice(11, 19);
  * (`bankReference` gives the receiving bank's form of the payer's reference).
  */
 export function incomingReceipt(payment: IncomingPagoMovil, bankReference: (payer: string) => string): IncomingReceipt {
-  const referencia = payment.referencia ?? payerReference(payment.at);
+  const referencia = payment.referencia ?? payerReference();
   const fecha = caracasDay(payment.at);
   return { referencia, fecha, referenciaBanco: bankReference(referencia), fechaBanco: payment.bookedOn ?? fecha };
 }

@@ -88,6 +88,36 @@ export function movementClaimsContract(name: string, makeStore: () => Promise<St
       expect((await s.movementClaims.claim(sampleMovementClaim(movement, { mode: 'live', merchantId: 'm-b' }))).claimed).toBe(false);
     });
 
+    it('keeps one verification answer per idempotency scope: of 20 concurrent saves one wins, the others read it', async () => {
+      const s = await store();
+      const scope = `m-1|test|verificar|${randomUUID()}`;
+      const record = (n: number) => ({
+        scope,
+        merchantId: 'm-1',
+        mode: 'test' as const,
+        fingerprint: `fp-${n}`,
+        answer: {
+          id: `ver_${n}`,
+          estado: 'VERIFICADO' as const,
+          banco: 'bnc' as const,
+          monto_declarado: 10,
+          monto_recibido: 10,
+          movimiento: { referencia: '123456', fecha: '2026-11-27', hora: null, monto: 10 },
+          reintentar_despues: null,
+          reclamado_por: null,
+          motivo_rechazo: null,
+          verificado_en: '2026-11-27T12:00:00.000Z',
+        },
+        createdAt: '2026-11-27T12:00:00.000Z',
+      });
+      const results = await Promise.all(Array.from({ length: 20 }, (_, n) => s.verifications.save(record(n))));
+      const won = results.flatMap((r, n) => (r.saved ? [n] : []));
+      expect(won).toHaveLength(1);
+      for (const r of results) if (!r.saved) expect(r.existing).toEqual(record(won[0]!));
+      expect(await s.verifications.get(scope)).toEqual(record(won[0]!));
+      expect(await s.verifications.get(`${scope}x`)).toBeNull();
+    });
+
     it('reads back a copy: changing it changes nothing stored', async () => {
       const s = await store();
       const claim = sampleMovementClaim(sampleMovement());

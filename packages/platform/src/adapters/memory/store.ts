@@ -18,6 +18,7 @@ import type {
 } from '../../ports/store';
 import { DuplicateRecord, laneKey } from '../../ports/store';
 import type { MovementClaim } from '../../ports/movement-claims';
+import type { VerificationRecord } from '../../ports/verifications';
 import type { Mode } from '@switch/core/bancos';
 import type { EstadoTransaccion } from '@switch/core/estados';
 import type { Transaction } from '@switch/core/operation';
@@ -244,6 +245,17 @@ export class MemoryStore implements Store {
       return { claimed: true };
     },
     get: async (id) => copy(this.movementClaimRows.get(id) ?? null),
+  };
+
+  private readonly verificationRows = new Map<string, VerificationRecord>();
+  readonly verifications: Store['verifications'] = {
+    save: async (record) => {
+      const existing = this.verificationRows.get(record.scope);
+      if (existing) return { saved: false, existing: copy(existing) };
+      this.verificationRows.set(record.scope, copy(record));
+      return { saved: true };
+    },
+    get: async (scope) => copy(this.verificationRows.get(scope) ?? null),
   };
 
   private readonly reversalRows = new Map<string, ReversalClaim>();
