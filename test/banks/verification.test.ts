@@ -104,6 +104,7 @@ describe.each(BANKS)('verifying a pago móvil at $banco (test mode)', ({ banco, 
     expect(first.json()).toMatchObject({ estado: 'VERIFICADO', banco, monto_declarado: 120.5, monto_recibido: 120.5, reclamado_por: null });
     const again = await post(t.key, '/switch/v1/cobros/verificar', body);
     expect(again.json()).toEqual(first.json());
+    expect(again.headers['idempotent-replayed']).toBe('true');
     const conflict = await post(t.key, '/switch/v1/cobros/verificar', { ...body, monto: { valor: 120.51, moneda: 'VES' } });
     expect(conflict.statusCode).toBe(409);
     expect(conflict.json().error).toBe('IDEMPOTENCY_CONFLICT');

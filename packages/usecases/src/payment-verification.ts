@@ -35,10 +35,8 @@ export type VerificationProblem =
   | { kind: 'no_bank'; message: string }
   | { kind: 'dependency_down'; cause: string };
 
-export type VerificationResult = { ok: true; value: Verificacion } | { ok: false; problem: VerificationProblem };
-
-/** How far back a payment may be verified: the longest statement window of the banks. */
-export const VERIFY_MAX_AGE_DAYS = 31;
+/** `replayed`: the answer kept under the key, not a new read of the bank. */
+export type VerificationResult = { ok: true; value: Verificacion; replayed?: true } | { ok: false; problem: VerificationProblem };
 
 /**
  * The test-mode account behind a pago móvil phone at a bank: test accounts are not registered, so
@@ -56,8 +54,6 @@ function checkRequest(body: VerificarBody, today: string): Record<string, string
   if (!body.telefono_pagador && !body.identificacion_pagador)
     detail.telefono_pagador = 'telefono_pagador or identificacion_pagador is required';
   if (body.fecha > today) detail.fecha = 'must not be in the future (Caracas time)';
-  else if ((Date.parse(today) - Date.parse(body.fecha)) / 86_400_000 > VERIFY_MAX_AGE_DAYS)
-    detail.fecha = `must be within the last ${VERIFY_MAX_AGE_DAYS} days`;
   if (body.cobrador.tipo === 'cuenta' && body.cobrador.valor.slice(0, 4) !== body.cobrador.banco)
     detail['cobrador.banco'] = 'is not the bank of cobrador.valor (its first 4 digits)';
   return detail;
@@ -111,7 +107,7 @@ export async function verifyPayment(deps: VerificationDeps, caller: ReadCaller, 
   const id = verificationId(scope);
   try {
     const kept = await deps.store.verifications.get(scope);
-    if (kept) return kept.fingerprint === print ? { ok: true, value: kept.answer } : fail({ kind: 'conflict' });
+    if (kept) return kept.fingerprint === print ? { ok: true, value: kept.answer, replayed: true } : fail({ kind: 'conflict' });
   } catch (error) {
     return fail({ kind: 'dependency_down', cause: String(error) });
   }
@@ -207,7 +203,8 @@ export async function verifyPayment(deps: VerificationDeps, caller: ReadCaller, 
       answer,
       createdAt: now.toISOString(),
     });
-    if (!saved.saved) return saved.existing.fingerprint === print ? { ok: true, value: saved.existing.answer } : fail({ kind: 'conflict' });
+    if (!saved.saved)
+      return saved.existing.fingerprint === print ? { ok: true, value: saved.existing.answer, replayed: true } : fail({ kind: 'conflict' });
   } catch (error) {
     return fail({ kind: 'dependency_down', cause: String(error) });
   }

@@ -11,6 +11,7 @@ import { testAccountOfPhone, verifyPayment, type VerificationStore } from '@swit
 import { DependencyDown } from '../errors';
 import { HttpProblem } from '../problem';
 import { errorResponses } from './responses';
+import { REPLAYED_HEADER } from '../mcp/rest';
 
 const security = [{ switchKey: [] }];
 
@@ -44,9 +45,12 @@ export function paymentRoutes(
         response: { 200: Verificacion, ...errorResponses(400, 401, 409, 422, 429, 503) },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const r = await verifyPayment({ reads: deps.reads, store: deps.store }, request.caller, request.body);
-      if (r.ok) return r.value;
+      if (r.ok) {
+        if (r.replayed) void reply.header(REPLAYED_HEADER, 'true');
+        return r.value;
+      }
       const p = r.problem;
       switch (p.kind) {
         case 'invalid':
