@@ -853,6 +853,106 @@ export interface components {
             }[];
             creada: string;
         };
+        VerificarRequest: {
+            /**
+             * Format: uuid
+             * @description UUID (v4 recommended), unique per operation; reuse it to retry safely (SPEC 4.9, 7.4)
+             */
+            idempotency_key: string;
+            monto: components["schemas"]["Monto"];
+            /** @description The payer's bank, 4-digit central bank code */
+            banco_pagador: string;
+            /** @description The payer's phone (11 digits, leading 0); this or identificacion_pagador */
+            telefono_pagador?: string;
+            /**
+             * @description The payer's id (V12345678); this or telefono_pagador
+             * @example V12345678
+             */
+            identificacion_pagador?: string;
+            /** @description The reference as the payer's receipt shows it, 4 to 20 digits (the last digits are enough: each bank's minimum in docs/pago-movil.md) */
+            referencia: string;
+            /**
+             * Format: date
+             * @description YYYY-MM-DD, the day the payer sees on the receipt (Caracas time)
+             */
+            fecha: string;
+            cobrador: components["schemas"]["Instrumento"];
+        };
+        Verificacion: {
+            /** @description The verification, `ver_…`: the same for every repeat of the request under its idempotency_key */
+            id: string;
+            /** @description VERIFICADO: found, amount and payer match, and the movement is now claimed by this verification. MONTO_DISTINTO: found with another amount (`monto_recibido`). NO_ENCONTRADO: not in the statement (yet): ask again after `reintentar_despues` (null: it will not appear). YA_RECLAMADO: another verification or expected payment holds that movement (`reclamado_por`). RECHAZADA: the bank could not be asked (`motivo_rechazo`) */
+            estado: "VERIFICADO" | "MONTO_DISTINTO" | "NO_ENCONTRADO" | "YA_RECLAMADO" | "RECHAZADA";
+            /** @description The receiving bank that was asked */
+            banco: ("banco_plaza" | "bnc" | "bancaribe" | "banco_activo") | null;
+            /** @description The amount of the request */
+            monto_declarado: number;
+            /** @description The amount the bank booked (VERIFICADO, MONTO_DISTINTO, YA_RECLAMADO) */
+            monto_recibido: number | null;
+            movimiento: {
+                /** @description As the receiving bank books it (some keep only the last digits) */
+                referencia: string;
+                /**
+                 * Format: date
+                 * @description The bank booking day (Caracas); the next day for a late-night payment
+                 */
+                fecha: string;
+                hora: string | null;
+                monto: number;
+            } | null;
+            /** @description NO_ENCONTRADO: when to ask again */
+            reintentar_despues: string | null;
+            /** @description YA_RECLAMADO: the verification or expected payment that holds the movement */
+            reclamado_por: {
+                tipo: "verificacion" | "esperado";
+                id: string;
+            } | null;
+            /** @description RECHAZADA: why the bank could not be asked */
+            motivo_rechazo: components["schemas"]["MotivoRechazo"] | null;
+            /** Format: date-time */
+            verificado_en: string;
+        };
+        PagoMovilEntranteRequest: {
+            monto: components["schemas"]["Monto"];
+            /** @description The payer's bank, 4-digit central bank code */
+            banco_pagador: string;
+            /** @description The payer's phone (11 digits, leading 0) */
+            telefono_pagador: string;
+            /**
+             * @description The payer's id (V12345678)
+             * @example V12345678
+             */
+            identificacion_pagador?: string;
+            cobrador: components["schemas"]["Instrumento"];
+            /**
+             * Format: date
+             * @description The day the payer sends it (Caracas), default today; not in the future
+             */
+            fecha?: string;
+            /** @description HH:MM the payer sends it (Caracas), default now; from 23:30 on, the bank books it the next day */
+            hora?: string;
+        };
+        PagoMovilEntrante: {
+            /** @description The reference on the payer's receipt (12 digits) */
+            referencia: string;
+            /**
+             * Format: date
+             * @description The day on the payer's receipt
+             */
+            fecha: string;
+            /** @description HH:MM on the payer's receipt */
+            hora: string;
+            monto: number;
+            /** @description The receiving bank that booked it (its routing id) */
+            banco: string;
+            /** @description The receiving account it was booked on */
+            cuenta: string;
+            /**
+             * Format: date
+             * @description The day the receiving bank booked it
+             */
+            fecha_banco: string;
+        };
     };
     responses: never;
     parameters: never;
@@ -1750,40 +1850,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description The verification, `ver_…`: the same for every repeat of the request under its idempotency_key */
-                        id: string;
-                        /** @description VERIFICADO: found, amount and payer match, and the movement is now claimed by this verification. MONTO_DISTINTO: found with another amount (`monto_recibido`). NO_ENCONTRADO: not in the statement (yet): ask again after `reintentar_despues` (null: it will not appear). YA_RECLAMADO: another verification or expected payment holds that movement (`reclamado_por`). RECHAZADA: the bank could not be asked (`motivo_rechazo`) */
-                        estado: "VERIFICADO" | "MONTO_DISTINTO" | "NO_ENCONTRADO" | "YA_RECLAMADO" | "RECHAZADA";
-                        /** @description The receiving bank that was asked */
-                        banco: ("banco_plaza" | "bnc" | "bancaribe" | "banco_activo") | null;
-                        /** @description The amount of the request */
-                        monto_declarado: number;
-                        /** @description The amount the bank booked (VERIFICADO, MONTO_DISTINTO, YA_RECLAMADO) */
-                        monto_recibido: number | null;
-                        movimiento: {
-                            /** @description As the receiving bank books it (some keep only the last digits) */
-                            referencia: string;
-                            /**
-                             * Format: date
-                             * @description The bank booking day (Caracas); the next day for a late-night payment
-                             */
-                            fecha: string;
-                            hora: string | null;
-                            monto: number;
-                        } | null;
-                        /** @description NO_ENCONTRADO: when to ask again */
-                        reintentar_despues: string | null;
-                        /** @description YA_RECLAMADO: the verification or expected payment that holds the movement */
-                        reclamado_por: {
-                            tipo: "verificacion" | "esperado";
-                            id: string;
-                        } | null;
-                        /** @description RECHAZADA: why the bank could not be asked */
-                        motivo_rechazo: components["schemas"]["MotivoRechazo"] | null;
-                        /** Format: date-time */
-                        verificado_en: string;
-                    };
+                    "application/json": components["schemas"]["Verificacion"];
                 };
             };
             /** @description A field, the query, the JSON itself or the URL is invalid: JSON that is malformed, not UTF-8, nested deeper than 32 levels or with a duplicate key; a lone surrogate in any string; a control or invisible character in `nombre` or `concepto` (bidi overrides, zero-width characters, U+FEFF, private use, noncharacters: see their schemas); a malformed URL or request. Fix the request; retrying it as it is fails the same way */
@@ -1907,27 +1974,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description The reference on the payer's receipt (12 digits) */
-                        referencia: string;
-                        /**
-                         * Format: date
-                         * @description The day on the payer's receipt
-                         */
-                        fecha: string;
-                        /** @description HH:MM on the payer's receipt */
-                        hora: string;
-                        monto: number;
-                        /** @description The receiving bank that booked it (its routing id) */
-                        banco: string;
-                        /** @description The receiving account it was booked on */
-                        cuenta: string;
-                        /**
-                         * Format: date
-                         * @description The day the receiving bank booked it
-                         */
-                        fecha_banco: string;
-                    };
+                    "application/json": components["schemas"]["PagoMovilEntrante"];
                 };
             };
             /** @description A field, the query, the JSON itself or the URL is invalid: JSON that is malformed, not UTF-8, nested deeper than 32 levels or with a duplicate key; a lone surrogate in any string; a control or invisible character in `nombre` or `concepto` (bidi overrides, zero-width characters, U+FEFF, private use, noncharacters: see their schemas); a malformed URL or request. Fix the request; retrying it as it is fails the same way */
