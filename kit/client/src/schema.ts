@@ -1797,44 +1797,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /**
-                     * Format: uuid
-                     * @description UUID (v4 recommended), unique per operation; reuse it to retry safely (SPEC 4.9, 7.4)
-                     */
-                    idempotency_key: string;
-                    monto: components["schemas"]["Monto"];
-                    /** @description The payer's bank, 4-digit central bank code */
-                    banco_pagador: string;
-                    /** @description The payer's phone (11 digits, leading 0); this or identificacion_pagador */
-                    telefono_pagador?: string;
-                    /**
-                     * @description The payer's id (V12345678); this or telefono_pagador
-                     * @example V12345678
-                     */
-                    identificacion_pagador?: string;
-                    /** @description The reference as the payer's receipt shows it, 4 to 20 digits (the last digits are enough: each bank's minimum in docs/pago-movil.md) */
-                    referencia: string;
-                    /**
-                     * Format: date
-                     * @description YYYY-MM-DD, the day the payer sees on the receipt (Caracas time)
-                     */
-                    fecha: string;
-                    cobrador: {
-                        tipo: "cuenta" | "telefono";
-                        /** @description 20-digit account when tipo=cuenta; 11-digit phone with leading 0 when tipo=telefono */
-                        valor: string;
-                        /** @description 4-digit central bank code */
-                        banco: string;
-                        /**
-                         * @description Person-type prefix V, E, J, G or P (upper case) followed by 1 to 9 digits
-                         * @example V12345678
-                         */
-                        identificacion: string;
-                        /** @description 1 to 40 characters, not all blank; no control characters (C0, DEL, C1, U+2028, U+2029) */
-                        nombre: string;
-                    } & (unknown & unknown);
-                };
+                "application/json": components["schemas"]["VerificarRequest"];
             };
         };
         responses: {
@@ -1926,39 +1889,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    monto: components["schemas"]["Monto"];
-                    /** @description The payer's bank, 4-digit central bank code */
-                    banco_pagador: string;
-                    /** @description The payer's phone (11 digits, leading 0) */
-                    telefono_pagador: string;
-                    /**
-                     * @description The payer's id (V12345678)
-                     * @example V12345678
-                     */
-                    identificacion_pagador?: string;
-                    cobrador: {
-                        tipo: "cuenta" | "telefono";
-                        /** @description 20-digit account when tipo=cuenta; 11-digit phone with leading 0 when tipo=telefono */
-                        valor: string;
-                        /** @description 4-digit central bank code */
-                        banco: string;
-                        /**
-                         * @description Person-type prefix V, E, J, G or P (upper case) followed by 1 to 9 digits
-                         * @example V12345678
-                         */
-                        identificacion: string;
-                        /** @description 1 to 40 characters, not all blank; no control characters (C0, DEL, C1, U+2028, U+2029) */
-                        nombre: string;
-                    } & (unknown & unknown);
-                    /**
-                     * Format: date
-                     * @description The day the payer sends it (Caracas), default today; not in the future
-                     */
-                    fecha?: string;
-                    /** @description HH:MM the payer sends it (Caracas), default now; from 23:30 on, the bank books it the next day */
-                    hora?: string;
-                };
+                "application/json": components["schemas"]["PagoMovilEntranteRequest"];
             };
         };
         responses: {

@@ -3,6 +3,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { CODIGO_BCV, type BancoId } from '@switch/core/bancos';
 import { bankForAccount, type RoutingTable } from '@switch/core/routing';
 import { Verificacion, VerificarBody } from '@switch/core/contracts/verificacion';
+import { httpForm } from '@switch/core/contracts/api';
 import { PagoMovilEntrante, PagoMovilEntranteBody } from '@switch/core/contracts/sandbox-pago-movil';
 import { sandboxConcept } from '@switch/core/pago-movil';
 import type { IncomingPagoMovil, IncomingReceipt } from '@switch/connector-kit/emulator';
@@ -41,7 +42,7 @@ export function paymentRoutes(
         description:
           'Asks the receiving bank for the movement (by reference where the bank searches, else the statement of that day and the next: late-night payments are booked the next day) and answers `estado`. VERIFICADO claims the movement for this verification: each bank movement verifies one payment only, so the same receipt shown twice answers YA_RECLAMADO naming the holder. Repeat with the same idempotency_key to get the same answer (VERIFICADO, MONTO_DISTINTO and YA_RECLAMADO are kept; NO_ENCONTRADO and RECHAZADA ask the bank again); the same key with another body is 409 IDEMPOTENCY_CONFLICT. Live: `cobrador` must be one of your registered accounts (else 422 ACCOUNT_NOT_REGISTERED, nothing asked). Test: only the payments your sandbox made arrive (POST /sandbox/pago-movil-entrante). Matching rules per bank: docs/pago-movil.md.',
         security,
-        body: VerificarBody,
+        body: httpForm(VerificarBody),
         response: { 200: Verificacion, ...errorResponses(400, 401, 409, 422, 429, 503) },
       },
     },
@@ -79,7 +80,7 @@ export function paymentRoutes(
         summary: "Test mode: make a payer's pago móvil arrive in your account",
         description: `Test keys only (a live key gets 404). The receiving bank of \`cobrador\` (its emulator, or the simulated bank) books the payment as that bank would and serves it through its own statement, so POST /cobros/verificar reads it exactly as in live. Answers what the payer's receipt shows (\`referencia\`, \`fecha\`, \`hora\`) and the bank's booking (\`fecha_banco\`: the next day for a payment from ${LATE_BOOKING_FROM} on). Try the tricky cases with it: verify with the last digits of \`referencia\` only, with another amount, the day after, or twice.`,
         security,
-        body: PagoMovilEntranteBody,
+        body: httpForm(PagoMovilEntranteBody),
         response: { 200: PagoMovilEntrante, ...errorResponses(400, 401, 404, 429, 503) },
       },
     },
