@@ -53,7 +53,11 @@ describe('MCP server (Streamable HTTP at /mcp and stdio)', () => {
   it('lists every merchant tool with the REST schemas, idempotency_key required on money tools, and test-mode hints', async () => {
     const { tools } = await (await connect()).listTools();
     const byName = new Map(tools.map((tool) => [tool.name, tool]));
-    expect([...byName.keys()].sort()).toEqual([...MONEY_TOOLS, ...READ_TOOLS].sort());
+    expect([...byName.keys()].sort()).toEqual([...MONEY_TOOLS, ...READ_TOOLS, 'verificar_pago'].sort());
+    expect(byName.get('verificar_pago')!.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false, idempotentHint: true });
+    expect(byName.get('verificar_pago')!.inputSchema.required).toEqual(
+      expect.arrayContaining(['idempotency_key', 'referencia', 'fecha', 'cobrador']),
+    );
     for (const name of MONEY_TOOLS) {
       const tool = byName.get(name)!;
       expect(tool.inputSchema.required, name).toContain('idempotency_key');
@@ -101,6 +105,22 @@ describe('MCP server (Streamable HTTP at /mcp and stdio)', () => {
     // The same request through REST is the same operation, byte for byte.
     const rest = await t.post('/switch/v1/pagar', body);
     expect(rest.json()).toEqual(r.structuredContent);
+  });
+
+  it('verificar_pago: a payment the sandbox made arrive is VERIFICADO once, then YA_RECLAMADO, with Spanish summaries', async () => {
+    const client = await connect();
+    const cobrador = { tipo: 'cuenta', valor: '01910000000000000042', banco: '0191', identificacion: 'J123456789', nombre: 'Tienda' };
+    const payer = { banco_pagador: '0102', telefono_pagador: '04141234567' };
+    const arrived = await t.post('/switch/v1/sandbox/pago-movil-entrante', { monto: { valor: 42.5, moneda: 'VES' }, ...payer, cobrador });
+    expect(arrived.statusCode, arrived.body).toBe(200);
+    const { referencia, fecha } = arrived.json();
+    const args = () => ({ idempotency_key: randomUUID(), monto: { valor: 42.5, moneda: 'VES' }, ...payer, referencia, fecha, cobrador });
+    const first = await call(client, 'verificar_pago', args());
+    expect(first.structuredContent).toMatchObject({ estado: 'VERIFICADO', monto_recibido: 42.5 });
+    expect(texts(first)).toMatch(/VERIFICADO.*entregar el pedido/);
+    const second = await call(client, 'verificar_pago', args());
+    expect(second.structuredContent).toMatchObject({ estado: 'YA_RECLAMADO', reclamado_por: { id: first.structuredContent!.id } });
+    expect(texts(second)).toMatch(/YA_RECLAMADO/);
   });
 
   it('collects: cobrar_token then cobrar with the same key, two operations', async () => {
@@ -271,7 +291,7 @@ describe('MCP server (Streamable HTTP at /mcp and stdio)', () => {
       await client.connect(transport);
       clients.push(client);
       const { tools } = await client.listTools();
-      expect(tools.map((tool) => tool.name).sort()).toEqual([...MONEY_TOOLS, ...READ_TOOLS].sort());
+      expect(tools.map((tool) => tool.name).sort()).toEqual([...MONEY_TOOLS, ...READ_TOOLS, 'verificar_pago'].sort());
       const body = pagarBody({ via: 'pago_movil' });
       const r = await call(client, 'pagar', body);
       expect(r.structuredContent).toMatchObject({ estado: 'LIQUIDADA' });

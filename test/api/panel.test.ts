@@ -482,3 +482,76 @@ describe('merchant panel on the embedded merchant port: request logs', () => {
     }
   });
 });
+
+describe("merchant panel: a cashier's 'verify a payment' form", () => {
+  let t: TestSwitch;
+  let cashier: Visitor;
+  const CUENTA = '01910000000000000055';
+
+  beforeAll(async () => {
+    t = await startTestSwitch();
+    cashier = await join(t, t.merchantId, 'caja@demo.test', 'viewer');
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  const arrive = async (monto: number) => {
+    const res = await t.post('/switch/v1/sandbox/pago-movil-entrante', {
+      monto: { valor: monto, moneda: 'VES' },
+      banco_pagador: '0102',
+      telefono_pagador: '04141234567',
+      cobrador: { tipo: 'cuenta', valor: CUENTA, banco: '0191', identificacion: 'J123456789', nombre: 'Tienda' },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json() as { referencia: string; fecha: string };
+  };
+  /** The form as the page gives it (its own idempotency key), filled with a receipt. */
+  const fill = async (r: { referencia: string; fecha: string }, monto: string) => {
+    const page = await cashier.get('/panel/verificar');
+    expect(page.statusCode).toBe(200);
+    const key = /name="idempotency_key" value="([^"]+)"/.exec(page.body)![1]!;
+    return {
+      idempotency_key: key,
+      monto,
+      banco_pagador: '0102',
+      telefono_pagador: '04141234567',
+      referencia: r.referencia,
+      fecha: r.fecha,
+      cuenta: CUENTA,
+    };
+  };
+
+  it('verifies once (Post/Redirect/Get), the same form sent again is the same verification, the receipt again is already claimed', async () => {
+    const r = await arrive(80.5);
+    const form = await fill({ ...r, referencia: r.referencia.slice(-6) }, '80,50');
+    const sent = await cashier.post('/panel/verificar', form);
+    const shown = await cashier.follow(sent);
+    expect(shown.body).toMatch(/VERIFICADO: el pago de 80.5 Bs\./);
+    // A reload of the result page shows the form without the answer.
+    expect((await cashier.get(sent.headers.location as string)).body).not.toMatch(/VERIFICADO:/);
+    const resent = await cashier.follow(await cashier.post('/panel/verificar', form));
+    expect(resent.body).toMatch(/VERIFICADO:/);
+    const again = await cashier.follow(await cashier.post('/panel/verificar', await fill(r, '80.50')));
+    expect(again.body).toMatch(/YA RECLAMADO: ese pago ya se usó \(verificacion ver_/);
+  });
+
+  it('another amount and an unknown reference say so; bad fields are named on the form', async () => {
+    const r = await arrive(12);
+    expect((await cashier.follow(await cashier.post('/panel/verificar', await fill(r, '21')))).body).toMatch(
+      /MONTO DISTINTO: .* por 12 Bs\., no por 21 Bs\./,
+    );
+    expect((await cashier.follow(await cashier.post('/panel/verificar', await fill({ ...r, referencia: '55554444' }, '12')))).body).toMatch(
+      /NO ENCONTRADO/,
+    );
+    const bad = await cashier.post('/panel/verificar', { ...(await fill(r, '12')), referencia: 'abc' });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.body).toMatch(/Revise: Referencia/);
+  });
+
+  it('refuses a form without the CSRF token', async () => {
+    const r = await arrive(13);
+    const res = await cashier.post('/panel/verificar', await fill(r, '13'), { csrf: null });
+    expect(res.statusCode).toBe(403);
+  });
+});

@@ -47,6 +47,7 @@ describe('documentation', () => {
     '/switch/v1/bancos': 'get',
     '/switch/v1/saldo': 'get',
     '/switch/v1/movimientos': 'get',
+    '/switch/v1/cobros/verificar': 'post',
   } as const;
   /** The merchant objects (transaction list, webhook endpoints, deliveries): test/api/merchant-api.test.ts checks them. */
   const MERCHANT_OBJECT_PATHS = [
@@ -59,6 +60,8 @@ describe('documentation', () => {
     '/switch/v1/webhooks/{id}/rotar-secreto',
     '/switch/v1/webhooks/{id}/entregas',
     '/switch/v1/entregas/{id}/reenviar',
+    // Test mode's sandbox (test/banks/verification.test.ts): it moves no money and takes no key.
+    '/switch/v1/sandbox/pago-movil-entrante',
   ];
 
   it('/openapi.json (no key) is OpenAPI 3.1 with every path, its request schema, 200 response and the key scheme', async () => {
@@ -156,6 +159,8 @@ describe('documentation', () => {
         'eliminarWebhook',
         'listarEntregasWebhook',
         'reenviarEntrega',
+        'verificarPago',
+        'simularPagoMovilEntrante',
       ].sort(),
     );
     expect(Object.keys(doc.components.schemas).sort()).toEqual(Object.keys(API_SCHEMAS).sort());

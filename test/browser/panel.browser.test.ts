@@ -234,6 +234,15 @@ describe.skipIf(!existsSync(CHROMIUM))('merchant panel in a browser', () => {
     await owner.getByRole('button', { name: 'Consultar' }).click();
     expect(await owner.locator('main').textContent()).toContain('Disponible');
     await check(owner, 'saldos');
+    await owner.getByRole('link', { name: 'Verificar pago' }).click();
+    await owner.getByLabel('Monto (Bs.)').fill('10');
+    await owner.getByLabel('Referencia (los últimos 6 dígitos bastan)').fill('123456');
+    await owner.getByLabel('Banco del pagador (código)').fill('0102');
+    await owner.getByLabel('Teléfono del pagador').fill('04141234567');
+    await owner.getByLabel('Cuenta que recibió el pago').fill('01910000000000000001');
+    await owner.getByRole('button', { name: 'Verificar', exact: true }).click();
+    await expect(owner.locator('main').textContent()).resolves.toContain('NO ENCONTRADO');
+    await check(owner, 'verificar');
     await owner.getByRole('link', { name: 'Equipo' }).click();
     await check(owner, 'equipo');
     await owner.getByRole('link', { name: 'Auditoría' }).click();
@@ -327,6 +336,7 @@ describe.skipIf(!existsSync(CHROMIUM))('merchant panel in a browser', () => {
       'claves',
       'webhooks',
       'saldos',
+      'verificar',
       'equipo',
       'auditoria',
       'cuenta',

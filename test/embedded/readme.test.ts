@@ -53,6 +53,7 @@ describe("the README's walkthrough", () => {
     expect(stdout).toMatch(/^idempotent-replayed: true\r?$/im);
     expect(stdout.match(/"estado": "LIQUIDADA"/g)?.length).toBeGreaterThanOrEqual(2);
     expect(stdout).toMatch(/"estado": "ACEPTADA"/);
+    expect(stdout).toMatch(/"estado": "VERIFICADO"/);
     expect(stdout).toMatch(/"disponible":/);
     expect(stdout).toMatch(/"movimientos": \[/);
   });

@@ -25,6 +25,10 @@ export type WebhookEndpointCreateRequest = Schemas['WebhookEndpointCreateRequest
 export type WebhookEndpointUpdateRequest = Schemas['WebhookEndpointUpdateRequest'];
 export type WebhookEndpointEliminado = Schemas['WebhookEndpointEliminado'];
 export type WebhookEntrega = Schemas['WebhookEntrega'];
+export type VerificarRequest = Schemas['VerificarRequest'];
+export type Verificacion = Schemas['Verificacion'];
+export type PagoMovilEntranteRequest = Schemas['PagoMovilEntranteRequest'];
+export type PagoMovilEntrante = Schemas['PagoMovilEntrante'];
 export type TransaccionesQuery = operations['listarTransacciones']['parameters']['query'];
 export type SaldoQuery = operations['consultarSaldo']['parameters']['query'];
 export type MovimientosQuery = operations['listarMovimientos']['parameters']['query'];
@@ -119,6 +123,19 @@ export class SwitchClient {
   /** GET /switch/v1/movimientos: one page of a statement (follow `siguiente` as `cursor`). */
   async movimientos(query: MovimientosQuery): Promise<Answer<Movimientos>> {
     return answer(await this.raw.GET('/switch/v1/movimientos', { params: { query } }));
+  }
+
+  /**
+   * POST /switch/v1/cobros/verificar: is the pago móvil a payer says they sent in your account, and
+   * still free? `data.estado` VERIFICADO claims it; repeat with the same key for the same answer.
+   */
+  async verificarPago(body: VerificarRequest): Promise<Answer<Verificacion>> {
+    return answer(await this.raw.POST('/switch/v1/cobros/verificar', { body }));
+  }
+
+  /** POST /switch/v1/sandbox/pago-movil-entrante (test keys only): make a payer's pago móvil arrive. */
+  async simularPagoMovilEntrante(body: PagoMovilEntranteRequest): Promise<Answer<PagoMovilEntrante>> {
+    return answer(await this.raw.POST('/switch/v1/sandbox/pago-movil-entrante', { body }));
   }
 
   /** GET /switch/v1/transacciones: one page of the key mode's operations, newest first (follow `siguiente` as `cursor`). */

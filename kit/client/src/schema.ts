@@ -164,6 +164,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/switch/v1/cobros/verificar": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Verify a pago móvil a payer says they sent
+         * @description Asks the receiving bank for the movement (by reference where the bank searches, else the statement of that day and the next: late-night payments are booked the next day) and answers `estado`. VERIFICADO claims the movement for this verification: each bank movement verifies one payment only, so the same receipt shown twice answers YA_RECLAMADO naming the holder. Repeat with the same idempotency_key to get the same answer (VERIFICADO, MONTO_DISTINTO and YA_RECLAMADO are kept; NO_ENCONTRADO and RECHAZADA ask the bank again); the same key with another body is 409 IDEMPOTENCY_CONFLICT. Live: `cobrador` must be one of your registered accounts (else 422 ACCOUNT_NOT_REGISTERED, nothing asked). Test: only the payments your sandbox made arrive (POST /sandbox/pago-movil-entrante). Matching rules per bank: docs/pago-movil.md.
+         */
+        post: operations["verificarPago"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/switch/v1/sandbox/pago-movil-entrante": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Test mode: make a payer's pago móvil arrive in your account
+         * @description Test keys only (a live key gets 404). The receiving bank of `cobrador` (its emulator, or the simulated bank) books the payment as that bank would and serves it through its own statement, so POST /cobros/verificar reads it exactly as in live. Answers what the payer's receipt shows (`referencia`, `fecha`, `hora`) and the bank's booking (`fecha_banco`: the next day for a payment from 23:30 on). Try the tricky cases with it: verify with the last digits of `referencia` only, with another amount, the day after, or twice.
+         */
+        post: operations["simularPagoMovilEntrante"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/switch/v1/transacciones": {
         parameters: {
             query?: never;
@@ -812,6 +852,106 @@ export interface components {
                 error: string | null;
             }[];
             creada: string;
+        };
+        VerificarRequest: {
+            /**
+             * Format: uuid
+             * @description UUID (v4 recommended), unique per operation; reuse it to retry safely (SPEC 4.9, 7.4)
+             */
+            idempotency_key: string;
+            monto: components["schemas"]["Monto"];
+            /** @description The payer's bank, 4-digit central bank code */
+            banco_pagador: string;
+            /** @description The payer's phone (11 digits, leading 0); this or identificacion_pagador */
+            telefono_pagador?: string;
+            /**
+             * @description The payer's id (V12345678); this or telefono_pagador
+             * @example V12345678
+             */
+            identificacion_pagador?: string;
+            /** @description The reference as the payer's receipt shows it, 4 to 20 digits (the last digits are enough: each bank's minimum in docs/pago-movil.md) */
+            referencia: string;
+            /**
+             * Format: date
+             * @description YYYY-MM-DD, the day the payer sees on the receipt (Caracas time)
+             */
+            fecha: string;
+            cobrador: components["schemas"]["Instrumento"];
+        };
+        Verificacion: {
+            /** @description The verification, `ver_…`: the same for every repeat of the request under its idempotency_key */
+            id: string;
+            /** @description VERIFICADO: found, amount and payer match, and the movement is now claimed by this verification. MONTO_DISTINTO: found with another amount (`monto_recibido`). NO_ENCONTRADO: not in the statement (yet): ask again after `reintentar_despues` (null: it will not appear). YA_RECLAMADO: another verification or expected payment holds that movement (`reclamado_por`). RECHAZADA: the bank could not be asked (`motivo_rechazo`) */
+            estado: "VERIFICADO" | "MONTO_DISTINTO" | "NO_ENCONTRADO" | "YA_RECLAMADO" | "RECHAZADA";
+            /** @description The receiving bank that was asked */
+            banco: ("banco_plaza" | "bnc" | "bancaribe" | "banco_activo") | null;
+            /** @description The amount of the request */
+            monto_declarado: number;
+            /** @description The amount the bank booked (VERIFICADO, MONTO_DISTINTO, YA_RECLAMADO) */
+            monto_recibido: number | null;
+            movimiento: {
+                /** @description As the receiving bank books it (some keep only the last digits) */
+                referencia: string;
+                /**
+                 * Format: date
+                 * @description The bank booking day (Caracas); the next day for a late-night payment
+                 */
+                fecha: string;
+                hora: string | null;
+                monto: number;
+            } | null;
+            /** @description NO_ENCONTRADO: when to ask again */
+            reintentar_despues: string | null;
+            /** @description YA_RECLAMADO: the verification or expected payment that holds the movement */
+            reclamado_por: {
+                tipo: "verificacion" | "esperado";
+                id: string;
+            } | null;
+            /** @description RECHAZADA: why the bank could not be asked */
+            motivo_rechazo: components["schemas"]["MotivoRechazo"] | null;
+            /** Format: date-time */
+            verificado_en: string;
+        };
+        PagoMovilEntranteRequest: {
+            monto: components["schemas"]["Monto"];
+            /** @description The payer's bank, 4-digit central bank code */
+            banco_pagador: string;
+            /** @description The payer's phone (11 digits, leading 0) */
+            telefono_pagador: string;
+            /**
+             * @description The payer's id (V12345678)
+             * @example V12345678
+             */
+            identificacion_pagador?: string;
+            cobrador: components["schemas"]["Instrumento"];
+            /**
+             * Format: date
+             * @description The day the payer sends it (Caracas), default today; not in the future
+             */
+            fecha?: string;
+            /** @description HH:MM the payer sends it (Caracas), default now; from 23:30 on, the bank books it the next day */
+            hora?: string;
+        };
+        PagoMovilEntrante: {
+            /** @description The reference on the payer's receipt (12 digits) */
+            referencia: string;
+            /**
+             * Format: date
+             * @description The day on the payer's receipt
+             */
+            fecha: string;
+            /** @description HH:MM on the payer's receipt */
+            hora: string;
+            monto: number;
+            /** @description The receiving bank that booked it (its routing id) */
+            banco: string;
+            /** @description The receiving account it was booked on */
+            cuenta: string;
+            /**
+             * Format: date
+             * @description The day the receiving bank booked it
+             */
+            fecha_banco: string;
         };
     };
     responses: never;
@@ -1618,6 +1758,181 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RefusedRequestError"];
+                };
+            };
+            /** @description A valid key over its own request budget (every answer to a valid key carries `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset`), or a request without a valid key from an address that sent too many of them; retry after `retry-after` seconds. A valid key is never refused because of failed requests, its own or anyone else's, nor because of other keys or its address */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying (until the current one-minute window ends). */
+                    "retry-after"?: number;
+                    /** @description Requests a minute this key may make on this gateway (`SWITCH_RATE_LIMIT_PER_MINUTE`, divided among the gateway replicas). */
+                    "ratelimit-limit"?: number;
+                    /** @description Requests this key has left in the current minute. */
+                    "ratelimit-remaining"?: number;
+                    /** @description Seconds until the current minute ends and the budget is whole again. */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitedError"];
+                };
+            };
+            /** @description A dependency (store, bus or bank) is unreachable; retry later with the same idempotency_key */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
+                };
+            };
+        };
+    };
+    verificarPago: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["VerificarRequest"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description Requests a minute this key may make on this gateway (`SWITCH_RATE_LIMIT_PER_MINUTE`, divided among the gateway replicas). */
+                    "ratelimit-limit"?: number;
+                    /** @description Requests this key has left in the current minute. */
+                    "ratelimit-remaining"?: number;
+                    /** @description Seconds until the current minute ends and the budget is whole again. */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Verificacion"];
+                };
+            };
+            /** @description A field, the query, the JSON itself or the URL is invalid: JSON that is malformed, not UTF-8, nested deeper than 32 levels or with a duplicate key; a lone surrogate in any string; a control or invisible character in `nombre` or `concepto` (bidi overrides, zero-width characters, U+FEFF, private use, noncharacters: see their schemas); a malformed URL or request. Fix the request; retrying it as it is fails the same way */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description `x-switch-key` missing, malformed, invalid or inactive */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedError"];
+                };
+            };
+            /** @description IDEMPOTENCY_CONFLICT: The idempotency_key was used with a different body (or, for a cobrar/token, by the other step first: a cobrar without token takes the key); nothing is stored or sent. Use a new key for a new operation; REVERSO_EXISTENTE: The operation already has its one reverso, named in `reverso` (query it with /consultar); nothing is stored or sent; TOKEN_EN_CURSO: The token of this idempotency_key is not recorded yet; retry the cobrar with the same key */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IdempotencyConflictError"];
+                };
+            };
+            /** @description TOKEN_MISMATCH: A cobrar whose monto, cobrador or pagador differs from its token (same idempotency_key); ACCOUNT_NOT_REGISTERED: Live: ordenante, cobrador or cuenta is not one of your registered accounts; nothing is stored or sent. Register it with the operator; BANCO_NO_DISPONIBLE: No enabled bank serves the account; as the code of a balance or statement read, the bank refused the query (a `motivo_rechazo`, like the other such codes below); DESTINATION_REFUSED: A webhook URL to an address webhooks may not reach; ENDPOINT_LIMIT: The mode has its 10 webhook endpoints already: delete one first; any other `motivo_rechazo`: A balance or statement read the bank refused, named by its `motivo_rechazo` (API contract 7.2) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RefusedRequestError"];
+                };
+            };
+            /** @description A valid key over its own request budget (every answer to a valid key carries `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset`), or a request without a valid key from an address that sent too many of them; retry after `retry-after` seconds. A valid key is never refused because of failed requests, its own or anyone else's, nor because of other keys or its address */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying (until the current one-minute window ends). */
+                    "retry-after"?: number;
+                    /** @description Requests a minute this key may make on this gateway (`SWITCH_RATE_LIMIT_PER_MINUTE`, divided among the gateway replicas). */
+                    "ratelimit-limit"?: number;
+                    /** @description Requests this key has left in the current minute. */
+                    "ratelimit-remaining"?: number;
+                    /** @description Seconds until the current minute ends and the budget is whole again. */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitedError"];
+                };
+            };
+            /** @description A dependency (store, bus or bank) is unreachable; retry later with the same idempotency_key */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
+                };
+            };
+        };
+    };
+    simularPagoMovilEntrante: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PagoMovilEntranteRequest"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description Requests a minute this key may make on this gateway (`SWITCH_RATE_LIMIT_PER_MINUTE`, divided among the gateway replicas). */
+                    "ratelimit-limit"?: number;
+                    /** @description Requests this key has left in the current minute. */
+                    "ratelimit-remaining"?: number;
+                    /** @description Seconds until the current minute ends and the budget is whole again. */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PagoMovilEntrante"];
+                };
+            };
+            /** @description A field, the query, the JSON itself or the URL is invalid: JSON that is malformed, not UTF-8, nested deeper than 32 levels or with a duplicate key; a lone surrogate in any string; a control or invisible character in `nombre` or `concepto` (bidi overrides, zero-width characters, U+FEFF, private use, noncharacters: see their schemas); a malformed URL or request. Fix the request; retrying it as it is fails the same way */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description `x-switch-key` missing, malformed, invalid or inactive */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedError"];
+                };
+            };
+            /** @description No such operation, endpoint or delivery for this merchant and mode, or no such path */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
                 };
             };
             /** @description A valid key over its own request budget (every answer to a valid key carries `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset`), or a request without a valid key from an address that sent too many of them; retry after `retry-after` seconds. A valid key is never refused because of failed requests, its own or anyone else's, nor because of other keys or its address */

@@ -2,6 +2,7 @@ import type { BancoId, Capability, Mode } from '@switch/core/bancos';
 import type { BankOutcome, OperationRequest, Rail } from '@switch/core/operation';
 import type { MotivoRechazo } from '@switch/core/motivos';
 import type { Movimientos, MovimientosQuery, Saldo, SaldoQuery } from '@switch/core/contracts/bancos';
+import type { CreditoRecibido, CreditosQuery } from '@switch/core/contracts/creditos';
 
 export interface ExecuteOrder {
   txnId: string;
@@ -65,4 +66,10 @@ export interface BankConnector {
   status(query: StatusQuery): Promise<BankOutcome>;
   saldo(mode: Mode, query: SaldoQuery, context?: ReadContext): Promise<ReadOutcome<Saldo>>;
   movimientos(mode: Mode, query: MovimientosQuery, context?: ReadContext): Promise<ReadOutcome<Movimientos>>;
+  /**
+   * The credits of one account on one day (Caracas time), with the payer's details where the bank
+   * gives them; with `query.referencia`, a bank that searches by reference may answer just that one.
+   * A connector without it cannot verify payments (`NO_SOPORTADO`).
+   */
+  creditos?(mode: Mode, query: CreditosQuery, context?: ReadContext): Promise<ReadOutcome<CreditoRecibido[]>>;
 }

@@ -2,6 +2,7 @@ import type { BancoId, Capability, Mode } from '@switch/core/bancos';
 import type { BankOutcome } from '@switch/core/operation';
 import type { BankConnector, ExecuteOrder, ReadContext, ReadOutcome, StatusQuery } from './bank-port';
 import type { Movimientos, MovimientosQuery, Saldo, SaldoQuery } from '@switch/core/contracts/bancos';
+import type { CreditoRecibido, CreditosQuery } from '@switch/core/contracts/creditos';
 import type { BankBreakers } from './breaker';
 import { FormatError } from './formats';
 import { rejectedOutcome, unknownOutcome } from './outcomes';
@@ -78,11 +79,24 @@ export class BankConnectorKit<B extends BankDefinition = BankDefinition> impleme
     return read(() => this.bank.movimientos(mode, query, context));
   }
 
+  creditos(mode: Mode, query: CreditosQuery, context?: ReadContext): Promise<ReadOutcome<CreditoRecibido[]>> {
+    const bank = this.bank;
+    if (!bank.creditos) return Promise.resolve(notSupported(`${this.banco} does not read incoming credits`));
+    return read(() => bank.creditos!(mode, query, context));
+  }
+
   async close(): Promise<void> {
     await this.bank.close?.();
     await this.kit.close();
   }
 }
+
+/** A read this bank cannot do: refused, nothing sent. */
+export const notSupported = (descripcion: string): Extract<ReadOutcome<never>, { ok: false }> => ({
+  ok: false,
+  motivo: 'NO_SOPORTADO',
+  raw: { switch: true, codigo: 'NO_SOPORTADO', descripcion },
+});
 
 async function read<T>(work: () => Promise<ReadOutcome<T>>): Promise<ReadOutcome<T>> {
   try {

@@ -1,3 +1,4 @@
+import { randomInt } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 
 /**
@@ -141,4 +142,60 @@ export function readBody(req: IncomingMessage, maxBytes = Number.POSITIVE_INFINI
     req.on('error', () => req.destroy());
     req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
   });
+}
+
+/**
+ * A payer's pago móvil arriving in a merchant's account (sandbox, tests): every emulator books it as
+ * its bank would and serves it through its own statement call, so a connector reads it as in live.
+ */
+export interface IncomingPagoMovil {
+  /** The merchant's receiving account (20 digits). */
+  cuenta: string;
+  monto: number;
+  /** The payer's bank (4-digit code). */
+  bancoPagador: string;
+  /** The payer's phone, `0412…`. */
+  telefonoPagador: string;
+  identificacionPagador?: string;
+  /** When the payer sent it. */
+  at: Date;
+  /** The day the bank books it (Caracas), when not the day of `at`: a 23:59 payment booked the next day. */
+  bookedOn?: string;
+  /** The reference the payer's bank shows the payer (12 digits); a fresh one by default. */
+  referencia?: string;
+  concepto?: string;
+}
+
+/** What the payer sees (`referencia`, `fecha`) and what the receiving bank books (`referenciaBanco`, `fechaBanco`). */
+export interface IncomingReceipt {
+  referencia: string;
+  fecha: string;
+  referenciaBanco: string;
+  fechaBanco: string;
+}
+
+/** An emulator's books that take incoming payments. */
+export interface IncomingPayments {
+  receivePagoMovil(payment: IncomingPagoMovil): IncomingReceipt;
+}
+
+/** A payer bank's 12-digit reference (random: distinct in its last digits too, as a payer may give only those). */
+export function payerReference(): string {
+  return String(randomInt(100_000_000_000, 1_000_000_000_000));
+}
+
+const caracas = (at: Date) => new Date(at.getTime() - 4 * 3600_000).toISOString();
+/** The calendar day in Caracas (UTC-4, no daylight saving). */
+export const caracasDay = (at: Date): string => caracas(at).slice(0, 10);
+/** The time of day in Caracas, `HH:MM:SS`. */
+export const caracasTime = (at: Date): string => caracas(at).slice(11, 19);
+
+/**
+ * The receipt of an incoming payment: the payer's reference and day, and the bank's booking of them
+ * (`bankReference` gives the receiving bank's form of the payer's reference).
+ */
+export function incomingReceipt(payment: IncomingPagoMovil, bankReference: (payer: string) => string): IncomingReceipt {
+  const referencia = payment.referencia ?? payerReference();
+  const fecha = caracasDay(payment.at);
+  return { referencia, fecha, referenciaBanco: bankReference(referencia), fechaBanco: payment.bookedOn ?? fecha };
 }

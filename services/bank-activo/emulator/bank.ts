@@ -303,6 +303,7 @@ export class ActivoBank {
         monto: amount(m.montoCents),
         tipo: m.tipo,
         saldo: amount(m.saldoCents),
+        ...(m.origen ? { bco_origen: m.origen.banco, telefono_origen: m.origen.telefono, cedula_origen: m.origen.cedula } : {}),
       }));
     return { status: 200, body: { code: '200', cuenta, movimientos } };
   }

@@ -1,3 +1,5 @@
+import { incomingReceipt, type IncomingPagoMovil, type IncomingPayments, type IncomingReceipt } from '@switch/connector-kit/emulator';
+
 /**
  * The emulated bank's books: balances in cents, statements, and every order it took, keyed by the
  * merchant's `locator` (its duplicate guard). An account or phone seen for the first time opens with
@@ -15,6 +17,8 @@ export interface Movement {
   montoCents: number;
   tipo: 'D' | 'C';
   saldoCents: number;
+  /** The payer of an incoming pago móvil, as the statement answers it [INV]. */
+  origen?: { banco: string; telefono: string; cedula: string | null };
 }
 
 export interface Account {
@@ -61,7 +65,10 @@ export interface OtpGrant {
 const pad = (n: number, w: number) => String(n).padStart(w, '0');
 const caracas = (d: Date) => new Date(d.getTime() - 4 * 3600_000).toISOString();
 
-export class Ledger {
+/** Activo books an incoming pago móvil under the last 10 digits of the payer bank's reference [INV]. */
+export const activoReference = (payer: string): string => payer.slice(-10);
+
+export class Ledger implements IncomingPayments {
   readonly accounts = new Map<string, Account>();
   readonly orders = new Map<string, Order>();
   readonly otps = new Map<string, OtpGrant>();
@@ -142,6 +149,27 @@ export class Ledger {
       tipo,
       saldoCents: a.contableCents,
     });
+  }
+
+  /** A payer's pago móvil credited to `cuenta`, on the bank's booking day, with the payer's bank, phone and id. */
+  receivePagoMovil(payment: IncomingPagoMovil): IncomingReceipt {
+    const receipt = incomingReceipt(payment, activoReference);
+    const a = this.account(payment.cuenta);
+    const cents = Math.round(payment.monto * 100);
+    a.contableCents += cents;
+    a.disponibleCents += cents;
+    const f = receipt.fechaBanco;
+    a.movements.push({
+      fecha: `${f.slice(8, 10)}/${f.slice(5, 7)}/${f.slice(0, 4)}`,
+      hora: receipt.fechaBanco === receipt.fecha ? caracas(payment.at).slice(11, 19) : '00:00:00',
+      referencia: receipt.referenciaBanco,
+      concepto: payment.concepto ?? 'PAGO MOVIL RECIBIDO',
+      montoCents: cents,
+      tipo: 'C',
+      saldoCents: a.contableCents,
+      origen: { banco: payment.bancoPagador, telefono: payment.telefonoPagador, cedula: payment.identificacionPagador ?? null },
+    });
+    return receipt;
   }
 
   /** Moves a pending order to its final state, once. */

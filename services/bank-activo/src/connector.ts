@@ -5,6 +5,8 @@ import type { BankOutcome } from '@switch/core/operation';
 import type { ExecuteOrder, ReadOutcome, StatusQuery } from '@switch/connector-kit/bank-port';
 import type { GuardedSend, KitDeps } from '@switch/connector-kit/send';
 import type { Movimiento, Movimientos, MovimientosQuery, Saldo, SaldoQuery } from '@switch/core/contracts/bancos';
+import type { CreditoRecibido, CreditosQuery } from '@switch/core/contracts/creditos';
+import { bankCodeOf, credito, creditsOfDay, identificacionOf, phoneOf } from '@switch/connector-kit/credits';
 import type { ActivoConnectorConfig } from './config';
 import { ActivoTransport } from './protocol';
 import {
@@ -130,6 +132,31 @@ class ActivoBank implements BankDefinition {
         a.body.saldo_bloqueado === undefined ? Math.max(0, round2(contable - disponible)) : parseMontoActivo(a.body.saldo_bloqueado);
       if (bloqueado === null) return { ok: false, motivo: 'RECHAZO_TECNICO', raw };
       return saldoRead(this.banco, query.cuenta, { disponible, contable, bloqueado }, this.now(), a.body);
+    });
+  }
+
+  /** The day's credits from the statement call, with the payer's bank, phone and id where the line has them. */
+  async creditos(_mode: Mode, query: CreditosQuery): Promise<ReadOutcome<CreditoRecibido[]>> {
+    const fecha = fechaActivo(query.fecha);
+    const result = await this.transport.call('movimientos', { cuenta: query.cuenta, fecha_desde: fecha, fecha_hasta: fecha });
+    return readOutcome(result, (a, raw) => {
+      const lines = Array.isArray(a.body.movimientos) ? (a.body.movimientos as unknown[]) : null;
+      if (lines === null) return { ok: false, motivo: 'RECHAZO_TECNICO', raw };
+      const credits: CreditoRecibido[] = [];
+      for (const line of lines) {
+        const m = movimientoOf(line);
+        if (m === null) return { ok: false, motivo: 'RECHAZO_TECNICO', raw };
+        if (m.tipo !== 'credito') continue;
+        const r = line as Record<string, unknown>;
+        credits.push(
+          credito(this.banco, query.cuenta, m, {
+            telefono: phoneOf(r.telefono_origen),
+            identificacion: identificacionOf(r.cedula_origen),
+            banco: bankCodeOf(r.bco_origen),
+          }),
+        );
+      }
+      return { ok: true, value: creditsOfDay(query.fecha, credits) };
     });
   }
 

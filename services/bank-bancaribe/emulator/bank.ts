@@ -488,6 +488,7 @@ export class EmulatedBank {
             monto: centsToString(l.cents),
             tipo: l.tipo,
             saldo: centsToString(l.balanceCents),
+            ...(l.origen ? { bancoOrigen: l.origen.banco, telefonoOrigen: l.origen.telefono, cedulaOrigen: l.origen.cedula } : {}),
           }));
         return ok({ producto: { numeroCuenta: checked.cuenta }, movimientos });
       },

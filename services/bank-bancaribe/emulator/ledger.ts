@@ -3,6 +3,8 @@
  * order it booked with the answer it gave (a repeated reference gets that answer again).
  */
 
+import { incomingReceipt, type IncomingPagoMovil, type IncomingPayments, type IncomingReceipt } from '@switch/connector-kit/emulator';
+
 export type OrderType = 'C2P' | 'ANULACION' | 'B2P' | 'CI';
 /** Bancaribe's words: APROBADA/RECHAZADA/ANULADA for C2P and payouts, ISO 20022 for crédito inmediato. */
 export type Estatus = 'APROBADA' | 'RECHAZADA' | 'ANULADA' | 'AC00' | 'ACCP' | 'RJCT';
@@ -16,6 +18,8 @@ export interface StatementLine {
   tipo: 'D' | 'C';
   cents: number;
   balanceCents: number;
+  /** The payer of an incoming pago móvil, as the statement answers it [INV]. */
+  origen?: { banco: string; telefono: string; cedula: string | null };
 }
 
 export interface Account {
@@ -58,7 +62,10 @@ export const centsToString = (cents: number): string =>
 /** The phone's own ledger entry, apart from account numbers. */
 export const phoneAccount = (telefono: string): string => `tel:${telefono}`;
 
-export class Ledger {
+/** Bancaribe books an incoming pago móvil under the payer bank's reference as a number: leading zeros dropped [INV]. */
+export const bancaribeReference = (payer: string): string => payer.replace(/^0+(?=.)/, '');
+
+export class Ledger implements IncomingPayments {
   private readonly accounts = new Map<string, Account>();
   private readonly byReference = new Map<string, BookedOrder>();
   private readonly bySecuencial = new Map<string, BookedOrder>();
@@ -68,6 +75,26 @@ export class Ledger {
     private readonly openingCents: number,
     private readonly now: () => number,
   ) {}
+
+  /** A payer's pago móvil credited to `cuenta`, on the bank's booking day, with the payer's bank, phone and id. */
+  receivePagoMovil(payment: IncomingPagoMovil): IncomingReceipt {
+    const receipt = incomingReceipt(payment, bancaribeReference);
+    const a = this.account(payment.cuenta);
+    const cents = Math.round(payment.monto * 100);
+    a.balanceCents += cents;
+    const f = receipt.fechaBanco;
+    a.lines.push({
+      fecha: `${f.slice(8, 10)}/${f.slice(5, 7)}/${f.slice(0, 4)}`,
+      hora: receipt.fechaBanco === receipt.fecha ? caracas(payment.at.getTime()).hora : '00:00:00',
+      referencia: receipt.referenciaBanco,
+      descripcion: payment.concepto ?? 'PAGO MOVIL RECIBIDO',
+      tipo: 'C',
+      cents,
+      balanceCents: a.balanceCents,
+      origen: { banco: payment.bancoPagador, telefono: payment.telefonoPagador, cedula: payment.identificacionPagador ?? null },
+    });
+    return receipt;
+  }
 
   /** Unknown accounts (and phones) open with the default balance; ids ending in 0000 open empty. */
   account(id: string): Account {

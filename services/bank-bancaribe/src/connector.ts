@@ -6,6 +6,8 @@ import type { Capability, Mode } from '@switch/core/bancos';
 import type { ExecuteOrder, OrderAccount, ReadOutcome, StatusQuery } from '@switch/connector-kit/bank-port';
 import type { GuardedSend, KitDeps, SendOptions } from '@switch/connector-kit/send';
 import type { Movimientos, MovimientosQuery, Saldo, SaldoQuery } from '@switch/core/contracts/bancos';
+import type { CreditoRecibido, CreditosQuery } from '@switch/core/contracts/creditos';
+import { creditsOfDay } from '@switch/connector-kit/credits';
 import { GatewayTransport, type GatewayCredentials, type GatewaySent } from './protocol';
 import {
   anulacionRequest,
@@ -24,6 +26,7 @@ import {
 import {
   interpretConsultaCredito,
   interpretConsultaPago,
+  interpretCreditos,
   interpretMovimientos,
   interpretOrder,
   interpretSaldo,
@@ -76,6 +79,16 @@ class BancaribeBank implements BankDefinition {
     const sent = await this.transport.send('saldo', () => saldoRequest(this.config.comercio, query.cuenta));
     if (sent.kind !== 'answer') return readFailure(sent);
     return interpretSaldo(sent.answer, query.cuenta, this.now());
+  }
+
+  /** The day's credits from the statement call (`ctasConsultaMovimientos`). */
+  async creditos(_mode: Mode, query: CreditosQuery): Promise<ReadOutcome<CreditoRecibido[]>> {
+    const fecha = fechaBanco(query.fecha);
+    const sent = await this.transport.send('movimientos', () => movimientosRequest(this.config.comercio, query.cuenta, fecha, fecha));
+    if (sent.kind !== 'answer') return readFailure(sent);
+    const read = interpretCreditos(sent.answer, query.cuenta);
+    if (!read.ok) return read;
+    return { ok: true, value: creditsOfDay(query.fecha, read.creditos) };
   }
 
   async movimientos(_mode: Mode, query: MovimientosQuery): Promise<ReadOutcome<Movimientos>> {

@@ -2,6 +2,8 @@ import { bareHttpOrderOutcome, orderOutcome as kitOrderOutcome, type CodeEntry }
 import { saldoRead } from '@switch/connector-kit/connector';
 import type { BankOutcome } from '@switch/core/operation';
 import type { Movimiento, Saldo } from '@switch/core/contracts/bancos';
+import type { CreditoRecibido } from '@switch/core/contracts/creditos';
+import { bankCodeOf, credito, identificacionOf, phoneOf } from '@switch/connector-kit/credits';
 import type { MotivoRechazo } from '@switch/core/motivos';
 import type { ReadOutcome } from '@switch/connector-kit/bank-port';
 import { classify, ESTATUS_CREDITO, ESTATUS_PAGO, EXITO, SIN_CONFIRMACION } from './codes';
@@ -171,6 +173,29 @@ export function interpretMovimientos(
   }
   // Stable sort: lines of one day keep the bank's order.
   return { ok: true, movimientos: movimientos.sort((a, b) => (a.fecha < b.fecha ? -1 : a.fecha > b.fecha ? 1 : 0)) };
+}
+
+/** The credits of a statement answer, with the payer's bank, phone and id where the line has them. */
+export function interpretCreditos(
+  answer: Answer,
+  cuenta: string,
+): { ok: true; creditos: CreditoRecibido[] } | { ok: false; motivo: MotivoRechazo; raw: Raw } {
+  const read = interpretMovimientos(answer);
+  if (!read.ok) return read;
+  const items = (answer.json as { movimientos: unknown[] }).movimientos;
+  const creditos: CreditoRecibido[] = [];
+  for (const item of items) {
+    const m = movimiento(item);
+    if (m?.tipo !== 'credito' || !isRecord(item)) continue;
+    creditos.push(
+      credito('bancaribe', cuenta, m, {
+        telefono: phoneOf(item.telefonoOrigen),
+        identificacion: identificacionOf(item.cedulaOrigen),
+        banco: bankCodeOf(item.bancoOrigen),
+      }),
+    );
+  }
+  return { ok: true, creditos };
 }
 
 function movimiento(item: unknown): Movimiento | null {

@@ -3,6 +3,8 @@
  * lines in BNC's movement shape, and the orders the bank took.
  */
 
+import { incomingReceipt, type IncomingPagoMovil, type IncomingPayments, type IncomingReceipt } from '@switch/connector-kit/emulator';
+
 export interface LedgerMovement {
   /** Venezuelan date `YYYY-MM-DD` (answered as `dd/MM/yyyy`). */
   date: string;
@@ -13,6 +15,8 @@ export interface LedgerMovement {
   code: string;
   bankCode: number;
   debtorInstrument: string | null;
+  /** The payer's identity (`V012345678`) on an incoming pago móvil [INV: History carries Validate's DebtorID]. */
+  debtorId?: string | null;
   /** ReferenceA: BNC's reference of the operation. */
   referenceA: string;
   /** ReferenceB: the client's envelope `Reference` the bank marks movements with [INV: which field]. */
@@ -76,7 +80,10 @@ export const EMPTY_ACCOUNT_SUFFIX = '0000';
 /** `V012345678` and `V12345678` name the same person. */
 export const sameId = (a: string, b: string): boolean => a[0] === b[0] && Number(a.slice(1)) === Number(b.slice(1));
 
-export class Ledger {
+/** BNC books an incoming pago móvil under the last 8 digits of the payer bank's reference [INV]. */
+export const bncReference = (payer: string): string => payer.slice(-8);
+
+export class Ledger implements IncomingPayments {
   readonly accounts = new Map<string, LedgerAccount>();
   readonly orders = new Map<string, LedgerOrder>();
   /** Child merchants (sub-merchants under the parent's ClientGUID), each with its own account and books. */
@@ -159,6 +166,30 @@ export class Ledger {
         balanceAfter: acc.balance,
       });
     }
+  }
+
+  /** A payer's pago móvil credited to `cuenta`, booked on the bank's day with the payer's phone (`58…`), bank and id. */
+  receivePagoMovil(payment: IncomingPagoMovil): IncomingReceipt {
+    const receipt = incomingReceipt(payment, bncReference);
+    const acc = this.account(payment.cuenta);
+    acc.balance = round2(acc.balance + payment.monto);
+    acc.movements.push({
+      date: receipt.fechaBanco,
+      controlNumber: String(++this.control),
+      amount: payment.monto,
+      balanceDelta: 'Ingreso',
+      concept: payment.concepto ?? 'PAGO MOVIL RECIBIDO',
+      code: 'P2P',
+      bankCode: Number(payment.bancoPagador),
+      debtorInstrument: `58${payment.telefonoPagador.slice(1)}`,
+      debtorId: payment.identificacionPagador ?? null,
+      referenceA: receipt.referenciaBanco,
+      referenceB: '',
+      referenceC: '',
+      referenceD: '',
+      balanceAfter: acc.balance,
+    });
+    return receipt;
   }
 
   addOrder(order: LedgerOrder): LedgerOrder {

@@ -566,6 +566,7 @@ export class BncOperations {
         Code: m.code,
         BankCode: m.bankCode,
         DebtorInstrument: m.debtorInstrument,
+        DebtorID: m.debtorId ?? null,
         Concept: m.concept,
         Type: m.balanceDelta === 'Ingreso' ? 'NC' : 'ND',
         BalanceDelta: m.balanceDelta,

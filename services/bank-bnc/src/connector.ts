@@ -5,6 +5,8 @@ import { defineConnector, saldoRead, type BankConnectorKit, type BankDefinition 
 import type { OrderAccount, ReadContext, ReadOutcome, ExecuteOrder, StatusQuery } from '@switch/connector-kit/bank-port';
 import type { Movimientos, MovimientosQuery, Saldo, SaldoQuery } from '@switch/core/contracts/bancos';
 import type { BankOutcome } from '@switch/core/operation';
+import type { CreditoRecibido, CreditosQuery } from '@switch/core/contracts/creditos';
+import { bankCodeOf, credito, creditsOfDay, identificacionOf, phoneOf } from '@switch/connector-kit/credits';
 import type { GuardedSend, KitDeps, SendOptions } from '@switch/connector-kit/send';
 import { BncClient, type BncCall } from './protocol';
 import {
@@ -190,6 +192,22 @@ class BncBank implements BankDefinition {
     const all = fetched.movements.map(toMovimiento);
     all.sort((a, b) => (a.fecha < b.fecha ? -1 : a.fecha > b.fecha ? 1 : 0));
     return { ok: true, value: statementPage('bnc', query, hasta, offset, all) };
+  }
+
+  /** The day's credits from `Position/HistoryByDate`, with the payer's phone (`DebtorInstrument`), bank and id. */
+  async creditos(_mode: Mode, query: CreditosQuery, context: ReadContext = {}): Promise<ReadOutcome<CreditoRecibido[]>> {
+    const m = bncMerchant(this.config, context.account);
+    const fetched = await this.history(m, query.cuenta, query.fecha, query.fecha);
+    if (!fetched.ok) return readFailure(fetched.call);
+    const lines = fetched.movements.filter(isCredit).map((line) => {
+      const mov = toMovimiento(line);
+      return credito('bnc', query.cuenta, mov, {
+        telefono: phoneOf(line.DebtorInstrument),
+        identificacion: identificacionOf(line.DebtorID),
+        banco: bankCodeOf(line.BankCode),
+      });
+    });
+    return { ok: true, value: creditsOfDay(query.fecha, lines) };
   }
 
   private async run(order: ExecuteOrder): Promise<BankOutcome> {

@@ -399,6 +399,42 @@ export class EmulatedBank {
     return ok({ numeroReferencia: order.referencia, idExterno: order.merchantRef, estado: 'APROBADA', monto: order.monto });
   }
 
+  /**
+   * `POST /v0/cuentas/operaciones/{rif}` [INV shape]: the account's operations between two days, of
+   * one `naturaleza` and, with `referencia`, those whose reference ends in it (a payer often gives
+   * only the last digits); each with the payer's bank, phone and id.
+   */
+  operaciones(call: Call): StoredAnswer {
+    const b = call.body;
+    const cuenta = String(b.cuenta ?? '');
+    const day = /^[0-9]{4}-[0-9]{2}-[0-9]{2}$/;
+    if (!F.cuenta.test(cuenta)) return refusal('0030', 'cuenta');
+    if (!day.test(String(b.fechaInicio ?? ''))) return refusal('0030', 'fechaInicio');
+    if (!day.test(String(b.fechaFin ?? ''))) return refusal('0030', 'fechaFin');
+    const referencia = b.referencia === undefined || b.referencia === null || b.referencia === '' ? null : String(b.referencia);
+    if (referencia !== null && !/^[0-9]{4,20}$/.test(referencia)) return refusal('0030', 'referencia');
+    if (!this.ledger.exists(cuenta)) return refusal('0014');
+    const [d, h] = [String(b.fechaInicio).replace(/-/g, ''), String(b.fechaFin).replace(/-/g, '')];
+    const naturaleza = b.naturaleza === 'C' || b.naturaleza === 'D' ? b.naturaleza : null;
+    const movimientos = this.ledger
+      .account(cuenta)
+      .movimientos.filter((m) => m.fecha >= d && m.fecha <= h)
+      .filter((m) => naturaleza === null || m.naturaleza === naturaleza)
+      .filter((m) => referencia === null || m.referencia.endsWith(referencia))
+      .map((m) => ({
+        fecha: m.fecha,
+        hora: m.hora,
+        referencia: m.referencia,
+        concepto: m.concepto,
+        naturaleza: m.naturaleza,
+        monto: m.monto,
+        banco: m.pagador?.banco ?? null,
+        telefono: m.pagador?.telefono ?? null,
+        cedula: m.pagador?.cedula ?? null,
+      }));
+    return ok({ cuenta, movimientos });
+  }
+
   movimientos(call: Call): StoredAnswer {
     const cuenta = call.params[0] ?? '';
     const desde = call.query.get('fechaInicio') ?? '';

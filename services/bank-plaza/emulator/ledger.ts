@@ -1,4 +1,11 @@
 import { randomInt } from 'node:crypto';
+import {
+  caracasDay,
+  incomingReceipt,
+  type IncomingPagoMovil,
+  type IncomingPayments,
+  type IncomingReceipt,
+} from '@switch/connector-kit/emulator';
 
 /**
  * The emulated bank's books: accounts (keyed by 20-digit account number or 11-digit phone),
@@ -15,6 +22,8 @@ export interface Movement {
   naturaleza: 'C' | 'D';
   monto: number;
   saldo: number;
+  /** The payer of an incoming pago móvil, as the operations search answers it [INV]. */
+  pagador?: { banco: string; telefono: string; cedula: string | null };
 }
 
 export interface Account {
@@ -72,7 +81,7 @@ const caracas = (d: Date) => new Date(d.getTime() - 4 * 3600_000).toISOString();
 export const plazaFecha = (d: Date) => caracas(d).slice(0, 10).replace(/-/g, '');
 export const plazaHora = (d: Date) => caracas(d).slice(11, 19).replace(/:/g, '');
 
-export class Ledger {
+export class Ledger implements IncomingPayments {
   readonly accounts = new Map<string, Account>();
   /** Orders by the bank's reference. */
   readonly orders = new Map<string, Order>();
@@ -98,6 +107,25 @@ export class Ledger {
   /** The account (or phone wallet) behind a key, opened with the default balance on first sight. */
   account(key: string): Account {
     return this.accounts.get(key) ?? this.open(key, this.defaultBalance);
+  }
+
+  /** A payer's pago móvil credited to `cuenta`, booked under the payer bank's full reference. */
+  receivePagoMovil(payment: IncomingPagoMovil): IncomingReceipt {
+    const receipt = incomingReceipt(payment, (payer) => payer);
+    const account = this.account(payment.cuenta);
+    account.balance = round2(account.balance + payment.monto);
+    const booked = receipt.fechaBanco === caracasDay(payment.at) ? payment.at : new Date(`${receipt.fechaBanco}T04:00:00Z`);
+    account.movimientos.push({
+      fecha: receipt.fechaBanco.replace(/-/g, ''),
+      hora: plazaHora(booked),
+      referencia: receipt.referenciaBanco,
+      concepto: payment.concepto ?? 'PAGO MOVIL RECIBIDO',
+      naturaleza: 'C',
+      monto: payment.monto,
+      saldo: account.balance,
+      pagador: { banco: payment.bancoPagador, telefono: payment.telefonoPagador, cedula: payment.identificacionPagador ?? null },
+    });
+    return receipt;
   }
 
   balance(key: string): number {

@@ -154,6 +154,14 @@ const ROUTES: Route[] = [
     handle: (b, c) => b.consultaP2P(c),
   },
   {
+    name: 'operaciones',
+    method: 'POST',
+    pattern: /^\/v0\/cuentas\/operaciones\/([^/]+)$/,
+    signPaths: base('/v0/cuentas/operaciones'),
+    money: false,
+    handle: (b, c) => b.operaciones(c),
+  },
+  {
     name: 'movimientos',
     method: 'GET',
     pattern: /^\/v0\/cuentas\/([^/]+)\/movimientos$/,

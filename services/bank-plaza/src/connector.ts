@@ -10,7 +10,8 @@ import type { ExecuteOrder, OrderAccount, StatusQuery } from '@switch/connector-
 import type { GuardedSend, KitDeps } from '@switch/connector-kit/send';
 import { PlazaTransport, type PlazaRequest } from './protocol';
 import * as plaza from './requests';
-import { accountData, field, orderOutcome, readFailure, readStatement, statusOutcome, type Success } from './responses';
+import { accountData, field, orderOutcome, readFailure, readOperaciones, readStatement, statusOutcome, type Success } from './responses';
+import { creditsOfDay } from '@switch/connector-kit/credits';
 
 export interface BancoPlazaOptions {
   baseUrl: string;
@@ -193,6 +194,13 @@ function plazaBank(config: BancoPlazaOptions, kit: GuardedSend, deps: BancoPlaza
         kit.now(),
         raw,
       );
+    },
+    /** Plaza's operations search: the day's credits, or with `referencia` those whose reference ends in it. */
+    async creditos(_mode, query) {
+      const answer = await send(plaza.operaciones(query.cuenta, query.fecha, query.referencia, m));
+      const failure = readFailure(answer);
+      if (failure || answer.kind !== 'response') return failure ?? { ok: false, motivo: 'DESCONOCIDO', raw: {} };
+      return { ok: true, value: creditsOfDay(query.fecha, readOperaciones(query.cuenta, answer.body)) };
     },
     /** The bank answers a whole date range at once; pages are cut here (`cursor` = offset). */
     async movimientos(_mode, query) {

@@ -272,3 +272,27 @@ export function movimientos(cuenta: string, desde: string, hasta: string): Plaza
     query: { moneda: MONEDA, fechaInicio: desde, fechafin: hasta },
   };
 }
+
+/**
+ * `POST /v0/cuentas/operaciones/{rif}` [shape INV]: the account's credits (`naturaleza` C) of one day,
+ * and with `referencia` only those whose reference ends in it: Plaza's search of operations by reference.
+ */
+export function operaciones(cuenta: string, fecha: string, referencia: string | undefined, m: Merchant): PlazaRequest {
+  return {
+    operation: 'operaciones',
+    method: 'POST',
+    path: `${PATHS.cuentas}/operaciones/${plazaId(m.rif)}`,
+    signPath: `${PATHS.cuentas}/operaciones`,
+    body: {
+      rif_cliente: plazaId(m.rif),
+      cuenta: account20(cuenta),
+      moneda: MONEDA,
+      naturaleza: 'C',
+      fechaInicio: fecha,
+      fechaFin: fecha,
+      canal: CANAL,
+      ...(referencia ? { referencia } : {}),
+      direccion_ip: m.clientIp,
+    },
+  };
+}

@@ -1,6 +1,8 @@
 import { field, FormatError, parseAmount } from '@switch/connector-kit/formats';
 import type { BankOutcome } from '@switch/core/operation';
 import type { Movimiento } from '@switch/core/contracts/bancos';
+import type { CreditoRecibido } from '@switch/core/contracts/creditos';
+import { bankCodeOf, credito, identificacionOf, phoneOf } from '@switch/connector-kit/credits';
 import type { StatusQuery } from '@switch/connector-kit/bank-port';
 import {
   bareHttpOrderOutcome,
@@ -187,4 +189,25 @@ export function readStatement(body: unknown): Statement {
     saldoBloqueado: number(r.saldoBloqueado),
     movimientos: ordered.map((x) => x.m),
   };
+}
+
+/** The credits of an operations search (`POST /v0/cuentas/operaciones`), with the payer's bank, phone and id. */
+export function readOperaciones(cuenta: string, body: unknown): CreditoRecibido[] {
+  const r = asRecord(body);
+  const list = Array.isArray(r.movimientos) ? r.movimientos : [];
+  return list.map((item) => {
+    const m = asRecord(item);
+    const line = {
+      referencia: asString(m.referencia) ?? '',
+      fecha: fechaFromPlaza(String(m.fecha ?? '')),
+      hora: horaFromPlaza(m.hora),
+      monto: montoFromPlaza(m.monto),
+      concepto: asString(m.concepto) ?? '',
+    };
+    return credito('banco_plaza', cuenta, line, {
+      telefono: phoneOf(m.telefono),
+      identificacion: identificacionOf(m.cedula),
+      banco: bankCodeOf(m.banco),
+    });
+  });
 }

@@ -1,9 +1,17 @@
 import { CAPABILITIES, type Mode } from '@switch/core/bancos';
 import { cursorOffset, invalidCursor, statementPage } from '@switch/connector-kit/statement';
 import type { BankConnector, ExecuteOrder, ReadContext, ReadOutcome, StatusQuery } from '@switch/connector-kit/bank-port';
-import type { SimulatedLedger, SimulatedOrder, SimulatedPosting } from '@switch/connector-kit/simulated-ledger';
+import {
+  bookIncomingPagoMovil,
+  type SimulatedLedger,
+  type SimulatedOrder,
+  type SimulatedPosting,
+} from '@switch/connector-kit/simulated-ledger';
 import type { BankOutcome } from '@switch/core/operation';
 import type { Movimiento, Movimientos, MovimientosQuery, Saldo, SaldoQuery } from '@switch/core/contracts/bancos';
+import type { CreditoRecibido, CreditosQuery } from '@switch/core/contracts/creditos';
+import { credito, creditsOfDay } from '@switch/connector-kit/credits';
+import type { IncomingPagoMovil, IncomingReceipt } from '@switch/connector-kit/emulator';
 
 /** Every simulated account opens with this balance, so statements and balances are deterministic. */
 export const OPENING_BALANCE = 1_000_000;
@@ -149,6 +157,29 @@ export class SimulatedBank implements BankConnector {
       ok: true,
       value: statementPage('bnc', query, hasta, offset, await this.statement(context.merchantId, query.cuenta)),
     };
+  }
+
+  /**
+   * A payer's pago móvil arriving in a merchant's account (the sandbox): booked in the shared ledger
+   * under the payer bank's full reference, on the bank's day, with the payer's phone, bank and id.
+   */
+  receivePagoMovil(merchantId: string, payment: IncomingPagoMovil): Promise<IncomingReceipt> {
+    return bookIncomingPagoMovil(this.ledgerOf, merchantId, payment);
+  }
+
+  /** The merchant's incoming pagos móviles of the day; with `referencia`, those whose reference ends in it. */
+  async creditos(_mode: Mode, query: CreditosQuery, context: ReadContext = {}): Promise<ReadOutcome<CreditoRecibido[]>> {
+    const all = (await this.ledgerOf.postings(context.merchantId ?? '', query.cuenta)).flatMap((o) => {
+      if (o.kind !== 'pago_movil_entrante' || !o.posting) return [];
+      const when = new Date(o.at);
+      const { referencia, concepto, monto } = o.posting;
+      const payer = o.payer ?? { telefono: null, identificacion: null, banco: null };
+      return [
+        credito('bnc', query.cuenta, { referencia, fecha: venezuelanDate(when), hora: venezuelanTime(when), monto, concepto }, payer),
+      ];
+    });
+    const ref = query.referencia;
+    return { ok: true, value: creditsOfDay(query.fecha, ref ? all.filter((c) => c.referencia.endsWith(ref)) : all) };
   }
 
   /** A merchant's account as its statement: each posting with the balance after it, oldest first. */

@@ -151,6 +151,12 @@ export async function startEmbeddedSwitch(options: {
     log: options.log.child({ service: 'gateway' }),
     config,
     secrets,
+    // Test-mode payments arrive in this process's banks: the simulated bank behind `bnc`, the emulators behind the others.
+    sandboxPayments: (merchantId, banco, payment) => {
+      if (banco === 'bnc') return sim.bank.receivePagoMovil(merchantId, payment);
+      const emulator = banks.emulators?.[banco];
+      return emulator && banks.connected.test.includes(banco) ? emulator.ledger.receivePagoMovil(payment) : null;
+    },
     // The merchant panel on the merchant port, as the ingress serves it in a deployment.
     plugins: [
       {

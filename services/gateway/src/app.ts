@@ -24,6 +24,7 @@ import { Operations } from './operations';
 import { gatewayGroups, Replies } from './reply';
 import { adminRoutes } from './routes/admin';
 import { accountRoutes } from './routes/cuentas';
+import { paymentRoutes, type SandboxPayments } from './routes/cobros';
 import { operationRoutes, SwitchKeySecurity } from './routes/operations';
 import { transactionRoutes } from './routes/transacciones';
 import { webhookRoutes } from './routes/webhooks';
@@ -54,6 +55,8 @@ export interface GatewayDeps {
     prefix: string;
     register: (app: FastifyInstance, gateway: { accounts: AccountReads; store: GatewayStore; secrets: SecretBox }) => Promise<void>;
   }[];
+  /** Test mode: where `POST /sandbox/pago-movil-entrante` books a payer's payment (the embedded switch's banks). */
+  sandboxPayments?: SandboxPayments;
   /** Readiness of the process's connections (store and bus), held through a short blip; defaults to a store ping. */
   ready?: () => Promise<void>;
   /** Liveness: why the process should be restarted (a dead consumer, a stalled event loop); default always live. */
@@ -199,6 +202,12 @@ export async function buildGateway(given: GatewayDeps): Promise<Gateway> {
       readTimeoutMs: config.queryTimeoutMs,
       store: deps.store,
       sandboxBanks: config.sandboxBanks,
+    });
+    paymentRoutes(api, {
+      reads: accounts,
+      store: deps.store,
+      routing: deps.routing,
+      ...(deps.sandboxPayments ? { sandboxPayments: deps.sandboxPayments } : {}),
     });
     transactionRoutes(api, { store: deps.store });
     webhookRoutes(api, {

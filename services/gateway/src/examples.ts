@@ -35,6 +35,7 @@ const cobro = { monto: { valor: 75, moneda: 'VES' }, concepto: 'Pedido 1234', ca
  * that vary the examples (schemathesis) would read that as a valid request refused.
  */
 const COBRO_KEY = '4e6a8c0e-2b4d-4f6a-8c1e-3a5c7e9b1d2f';
+const VERIFY_KEY = '7c3e9a1b-5d2f-4e8a-9b6c-0d1e2f3a4b5c';
 
 const simulated = (idempotencyKey: string, estado: string, descripcion: string, id: string) => ({
   id,
@@ -182,6 +183,76 @@ export const OPERATION_EXAMPLES: Record<string, OperationExamples> = {
           contable: 1000000,
           bloqueado: 0,
           consultado_en: '2026-11-24T15:04:05.123Z',
+        },
+      },
+    },
+  },
+  verificarPago: {
+    request: {
+      captura: {
+        summary: "A payer's receipt: reference, day, amount, phone and bank",
+        value: {
+          idempotency_key: VERIFY_KEY,
+          monto: { valor: 150.25, moneda: 'VES' },
+          banco_pagador: '0102',
+          telefono_pagador: '04141234567',
+          referencia: '004512873311',
+          fecha: '2026-11-24',
+          cobrador,
+        },
+      },
+    },
+    response: {
+      verificado: {
+        summary: 'Found: the movement is now claimed by this verification',
+        value: {
+          id: 'ver_5d1f0c2b8a7e4f6d9c3b2a10',
+          estado: 'VERIFICADO',
+          banco: 'bnc',
+          monto_declarado: 150.25,
+          monto_recibido: 150.25,
+          movimiento: { referencia: '004512873311', fecha: '2026-11-24', hora: '10:15:02', monto: 150.25 },
+          reintentar_despues: null,
+          reclamado_por: null,
+          motivo_rechazo: null,
+          verificado_en: '2026-11-24T14:20:00.000Z',
+        },
+      },
+      no_encontrado: {
+        summary: 'Not in the statement yet: ask again after reintentar_despues',
+        value: {
+          id: 'ver_5d1f0c2b8a7e4f6d9c3b2a10',
+          estado: 'NO_ENCONTRADO',
+          banco: 'bnc',
+          monto_declarado: 150.25,
+          monto_recibido: null,
+          movimiento: null,
+          reintentar_despues: '2026-11-24T14:22:00.000Z',
+          reclamado_por: null,
+          motivo_rechazo: null,
+          verificado_en: '2026-11-24T14:20:00.000Z',
+        },
+      },
+    },
+  },
+  simularPagoMovilEntrante: {
+    request: {
+      pago: {
+        summary: 'A payer sends 150.25 VES by pago móvil to your account, now',
+        value: { monto: { valor: 150.25, moneda: 'VES' }, banco_pagador: '0102', telefono_pagador: '04141234567', cobrador },
+      },
+    },
+    response: {
+      recibido: {
+        summary: "What the payer's receipt shows",
+        value: {
+          referencia: '004512873311',
+          fecha: '2026-11-24',
+          hora: '10:15',
+          monto: 150.25,
+          banco: 'bnc',
+          cuenta: '01910000000000000001',
+          fecha_banco: '2026-11-24',
         },
       },
     },

@@ -5,6 +5,7 @@ import { connectAdapters, infraConfig, onShutdown } from '@switch/platform/runti
 import { createLogger } from '@switch/platform/telemetry/logger';
 import { readSettings } from '@switch/platform/config/env';
 import { routingTable } from '@switch/platform/config/routing';
+import { bookIncomingPagoMovil } from '@switch/connector-kit/simulated-ledger';
 import { buildGateway } from './app';
 import { GatewayServiceSettings, gatewayConfig } from './config';
 
@@ -23,6 +24,10 @@ async function main(): Promise<void> {
     secrets: adapters.secrets,
     ready: adapters.ready,
     live: adapters.live,
+    // Test mode's bnc is bank-sim, whose ledger is the store's: a sandbox payment booked here is in the
+    // books every bank-sim replica reads. The other banks' test modes are their own sandboxes.
+    sandboxPayments: (merchantId, banco, payment) =>
+      banco === 'bnc' ? bookIncomingPagoMovil(adapters.store.simulatedBank, merchantId, payment) : null,
   });
   await gateway.app.listen({ host: config.host, port: config.port });
   // Metrics, probes and the admin API on their own port, never the merchant one.

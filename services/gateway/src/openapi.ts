@@ -33,6 +33,8 @@ export function openApiDocument() {
       { name: 'operaciones', description: 'Money operations and their state' },
       { name: 'bancos', description: 'Bank catalogue' },
       { name: 'cuentas', description: 'Balances and statements for reconciliation' },
+      { name: 'cobros', description: 'Pagos móviles payers send: verified against the receiving bank, each movement claimed once' },
+      { name: 'sandbox', description: 'Test mode only: make things happen at the banks (a payer sending a pago móvil)' },
       {
         name: 'webhooks',
         description:

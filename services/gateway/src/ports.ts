@@ -4,6 +4,8 @@ import type { DeliveryQueue } from '@switch/platform/ports/delivery-queue';
 import type { MerchantDirectory } from '@switch/platform/ports/merchant-directory';
 import type { PanelAccess } from '@switch/platform/ports/panel-access';
 import type { TransactionReads } from '@switch/platform/ports/transaction-reads';
+import type { MovementClaims } from '@switch/platform/ports/movement-claims';
+import type { Verifications } from '@switch/platform/ports/verifications';
 
 /**
  * The ports the gateway is handed: the merchant directory (keys, endpoints, accounts), the claims that
@@ -14,6 +16,8 @@ import type { TransactionReads } from '@switch/platform/ports/transaction-reads'
  */
 export type GatewayStore = MerchantDirectory &
   Claims &
+  MovementClaims &
+  Verifications &
   Counters &
   DeliveryQueue &
   PanelAccess & {

@@ -130,6 +130,32 @@ const es = {
   'tx.deliveries': 'Entregas de webhook',
   'tx.back': 'Volver a la lista',
   'tx.bad_filter': 'Filtro inválido: {field} {message}.',
+  'verify.title': 'Verificar un pago',
+  'verify.intro':
+    'Escriba lo que muestra el comprobante del cliente. El switch lo busca en el estado de cuenta del banco que lo recibió; si está, queda reclamado y el mismo pago no vale dos veces.',
+  'verify.receipt': 'Comprobante del pago móvil',
+  'verify.submit': 'Verificar',
+  'verify.f.monto': 'Monto (Bs.)',
+  'verify.f.referencia': 'Referencia (los últimos 6 dígitos bastan)',
+  'verify.f.fecha': 'Fecha del comprobante',
+  'verify.f.banco_pagador': 'Banco del pagador (código)',
+  'verify.f.telefono_pagador': 'Teléfono del pagador',
+  'verify.f.identificacion_pagador': 'Cédula del pagador (si no hay teléfono)',
+  'verify.f.cuenta': 'Cuenta que recibió el pago',
+  'verify.f.idempotency_key': 'Formulario',
+  'verify.invalid': 'Revise: {fields}.',
+  'verify.conflict': 'Este formulario ya se envió con otros datos: recargue la página para una verificación nueva.',
+  'verify.not_registered': 'Esa cuenta no es una cuenta registrada del comercio en modo live.',
+  'verify.unavailable': 'No se pudo verificar ahora; intente de nuevo en unos minutos.',
+  'verify.result.VERIFICADO':
+    'VERIFICADO: el pago de {recibido} Bs. (referencia {referencia}) está en la cuenta y queda reclamado ({id}). Entregue el pedido.',
+  'verify.result.MONTO_DISTINTO':
+    'MONTO DISTINTO: llegó un pago con esa referencia por {recibido} Bs., no por {monto} Bs. No queda reclamado.',
+  'verify.result.NO_ENCONTRADO':
+    'NO ENCONTRADO: el banco aún no muestra ese pago. Pregunte de nuevo después de {reintentar} (— : no aparecerá).',
+  'verify.result.YA_RECLAMADO': 'YA RECLAMADO: ese pago ya se usó ({reclamado}). No lo acepte de nuevo.',
+  'verify.result.RECHAZADA': 'El banco no pudo responder ({motivo}); intente de nuevo en unos minutos.',
+  'nav.verify': 'Verificar pago',
   'balances.title': 'Saldos y movimientos',
   'balances.intro':
     'Cuentas registradas del comercio en este modo. Consulte saldo y movimientos con la API: GET /switch/v1/saldo y /switch/v1/movimientos.',
@@ -295,6 +321,7 @@ const es = {
   'audit.action.user.reset_link': 'Enlace de nueva contraseña',
   'audit.action.user.password_reset': 'Contraseña restablecida',
   'audit.action.key.create': 'Clave creada',
+  'audit.action.payment.verify': 'Pago verificado',
   'audit.action.key.revoke': 'Clave revocada',
   'audit.action.endpoint.create': 'Endpoint creado',
   'audit.action.endpoint.events': 'Eventos del endpoint',
@@ -351,6 +378,32 @@ const es = {
 export type MessageKey = keyof typeof es;
 
 const en: Record<MessageKey, string> = {
+  'verify.title': 'Verify a payment',
+  'verify.intro':
+    "Type what the customer's receipt shows. The switch looks for it in the statement of the bank that received it; if it is there, it is claimed and the same payment never counts twice.",
+  'verify.receipt': 'Pago móvil receipt',
+  'verify.submit': 'Verify',
+  'verify.f.monto': 'Amount (Bs.)',
+  'verify.f.referencia': 'Reference (the last 6 digits are enough)',
+  'verify.f.fecha': 'Date on the receipt',
+  'verify.f.banco_pagador': "Payer's bank (code)",
+  'verify.f.telefono_pagador': "Payer's phone",
+  'verify.f.identificacion_pagador': "Payer's id (when there is no phone)",
+  'verify.f.cuenta': 'Account that received it',
+  'verify.f.idempotency_key': 'Form',
+  'verify.invalid': 'Check: {fields}.',
+  'verify.conflict': 'This form was sent with other data already: reload the page for a new verification.',
+  'verify.not_registered': "That account is not one of the merchant's registered accounts in live mode.",
+  'verify.unavailable': 'Could not verify now; try again in a few minutes.',
+  'verify.result.VERIFICADO':
+    'VERIFIED: the payment of Bs. {recibido} (reference {referencia}) is in the account and now claimed ({id}). Hand over the order.',
+  'verify.result.MONTO_DISTINTO':
+    'OTHER AMOUNT: a payment with that reference arrived for Bs. {recibido}, not Bs. {monto}. Nothing claimed.',
+  'verify.result.NO_ENCONTRADO':
+    'NOT FOUND: the bank does not show that payment yet. Ask again after {reintentar} (— : it will not appear).',
+  'verify.result.YA_RECLAMADO': 'ALREADY CLAIMED: that payment was used already ({reclamado}). Do not accept it again.',
+  'verify.result.RECHAZADA': 'The bank could not answer ({motivo}); try again in a few minutes.',
+  'nav.verify': 'Verify a payment',
   'app.name': 'Payments switch',
   'app.panel': 'Merchant panel',
   skip: 'Skip to content',
@@ -641,6 +694,7 @@ const en: Record<MessageKey, string> = {
   'audit.action.user.reset_link': 'Password reset link',
   'audit.action.user.password_reset': 'Password reset',
   'audit.action.key.create': 'Key created',
+  'audit.action.payment.verify': 'Payment verified',
   'audit.action.key.revoke': 'Key revoked',
   'audit.action.endpoint.create': 'Endpoint created',
   'audit.action.endpoint.events': 'Endpoint events',

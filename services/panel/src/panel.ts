@@ -27,6 +27,7 @@ import { webhookPages } from './routes/webhooks';
 import { transactionPages } from './routes/transactions';
 import { teamRoutes } from './routes/team';
 import { balancePages } from './routes/balances';
+import { verifyPages } from './routes/verify';
 import { overviewPages } from './routes/overview';
 
 declare module 'fastify' {
@@ -272,5 +273,6 @@ export async function panelPlugin(app: FastifyInstance, deps: PanelDeps): Promis
   transactionPages(app, ctx);
   teamRoutes(app, ctx);
   balancePages(app, ctx);
+  verifyPages(app, ctx);
   overviewPages(app, ctx);
 }

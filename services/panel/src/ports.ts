@@ -4,14 +4,19 @@ import type { DeliveryQueue } from '@switch/platform/ports/delivery-queue';
 import type { MerchantDirectory } from '@switch/platform/ports/merchant-directory';
 import type { PanelAccess } from '@switch/platform/ports/panel-access';
 import type { TransactionReads } from '@switch/platform/ports/transaction-reads';
+import type { MovementClaims } from '@switch/platform/ports/movement-claims';
+import type { Verifications } from '@switch/platform/ports/verifications';
 
 /**
  * The ports the panel is handed: its own access records (users, invitations, sessions, audit), the
  * merchant directory (keys, endpoints, accounts), the delivery queue (webhook deliveries), the
- * transactions it lists with their reverso claims, and the counters of its sign-in throttle.
+ * transactions it lists with their reverso claims, the counters of its sign-in throttle, and the
+ * movement claims and kept answers of the cashier's payment verifications.
  */
 export type PanelStore = PanelAccess &
   MerchantDirectory &
   DeliveryQueue &
   Pick<Counters, 'counters'> &
-  Pick<Claims, 'reversals'> & { transactions: TransactionReads };
+  Pick<Claims, 'reversals'> &
+  MovementClaims &
+  Verifications & { transactions: TransactionReads };

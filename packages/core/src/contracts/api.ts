@@ -16,6 +16,8 @@ import {
   ValidationErrorBody,
 } from './errors';
 import { WebhookBody } from './webhook';
+import { Verificacion, VerificarBody } from './verificacion';
+import { PagoMovilEntrante, PagoMovilEntranteBody } from './sandbox-pago-movil';
 import { TransaccionDetalle, TransaccionesPage, TransaccionResumen } from './transacciones';
 import {
   DeliveryView,
@@ -66,6 +68,10 @@ export const API_SCHEMAS = {
   WebhookEndpointWithSecret: EndpointWithSecret,
   WebhookEndpointEliminado: EndpointDeleted,
   WebhookEntrega: DeliveryView,
+  VerificarRequest: VerificarBody,
+  Verificacion,
+  PagoMovilEntranteRequest: PagoMovilEntranteBody,
+  PagoMovilEntrante,
 } as const satisfies Record<string, TSchema>;
 export type ApiSchemaName = keyof typeof API_SCHEMAS;
 

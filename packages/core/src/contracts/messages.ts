@@ -3,6 +3,7 @@ import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { CobrarBody, PagarBody, ReversoBody, TokenBody } from './requests';
 import { EstadoSchema, MotivoSchema, Resultado } from './resultado';
 import { Movimientos, MovimientosQuery, Saldo, SaldoQuery } from './bancos';
+import { CreditoRecibido, CreditosQuery } from './creditos';
 import { BANCOS } from '../bancos';
 
 /**
@@ -128,6 +129,15 @@ export const BankRequestMessage = Type.Union([
     /** The merchant asking (its own account only; the simulated bank keeps one ledger per merchant). */
     merchantId: Type.Optional(Type.String()),
   }),
+  Type.Object({
+    op: Type.Literal('creditos'),
+    correlationId: Type.String(),
+    gatewayId: Type.String(),
+    mode: Mode,
+    query: CreditosQuery,
+    /** The merchant asking: its own registered account in live mode; the simulated bank keeps one ledger per merchant. */
+    merchantId: Type.Optional(Type.String()),
+  }),
 ]);
 export type BankRequestMessage = Static<typeof BankRequestMessage>;
 
@@ -138,6 +148,7 @@ export const GatewayReplyMessage = Type.Object({
   result: Type.Union([
     Type.Object({ ok: Type.Literal(true), saldo: Saldo }),
     Type.Object({ ok: Type.Literal(true), movimientos: Movimientos }),
+    Type.Object({ ok: Type.Literal(true), creditos: Type.Array(CreditoRecibido) }),
     Type.Object({ ok: Type.Literal(false), motivo: MotivoSchema, raw: Raw }),
   ]),
 });

@@ -3,6 +3,8 @@ import type { Counters } from './counters';
 import type { DeliveryQueue } from './delivery-queue';
 import type { Leases } from './leases';
 import type { MerchantDirectory } from './merchant-directory';
+import type { MovementClaims } from './movement-claims';
+import type { Verifications } from './verifications';
 import type { OrderJournal } from './order-journal';
 import type { PanelAccess } from './panel-access';
 import type { SimulatedLedger } from '@switch/connector-kit/simulated-ledger';
@@ -35,7 +37,16 @@ export class DuplicateRecord extends Error {
  * (exactly one of concurrent claims wins); `transactionLog.commit` writes only when the stored version
  * is the expected one, so two writers can never both win.
  */
-export interface Store extends MerchantDirectory, Claims, Counters, OrderJournal, DeliveryQueue, PanelAccess, Leases {
+export interface Store
+  extends MerchantDirectory,
+    Claims,
+    MovementClaims,
+    Verifications,
+    Counters,
+    OrderJournal,
+    DeliveryQueue,
+    PanelAccess,
+    Leases {
   /** Test mode's simulated bank's ledger (bank-sim), shared by its replicas. */
   simulatedBank: SimulatedLedger;
   transactions: TransactionReads;

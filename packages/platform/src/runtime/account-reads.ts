@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { MotivoRechazo } from '@switch/core/motivos';
 import type { Movimientos, MovimientosQuery, Saldo } from '@switch/core/contracts/bancos';
 import type { BankRequestMessage, GatewayReplyMessage } from '@switch/core/contracts/messages';
+import type { CreditoRecibido, CreditosQuery } from '@switch/core/contracts/creditos';
+import { sandboxConcept } from '@switch/core/pago-movil';
 import { TOPICS, bankRequestHeaders, bankRequests } from '@switch/core/contracts/topics';
 import { CODIGO_BCV, type BancoId, type Mode } from '@switch/core/bancos';
 import { bankForAccount, type RoutingTable } from '@switch/core/routing';
@@ -15,7 +17,7 @@ export type AccountReadStore = Pick<MerchantDirectory, 'accounts'> & { transacti
 /** Longest statement window one request may ask for (BNC's HistoryByDate limit). */
 export const MAX_STATEMENT_DAYS = 31;
 
-type ReadRequest = Omit<Extract<BankRequestMessage, { op: 'saldo' | 'movimientos' }>, 'correlationId' | 'gatewayId'>;
+type ReadRequest = Omit<Extract<BankRequestMessage, { op: 'saldo' | 'movimientos' | 'creditos' }>, 'correlationId' | 'gatewayId'>;
 
 /**
  * Request/reply over the bus for balance and statement reads, for one instance of a process that
@@ -105,6 +107,11 @@ export type StatementQuery = { cuenta: string; desde: string; hasta?: string; li
 export interface AccountReads {
   saldo(caller: ReadCaller, cuenta: string): Promise<AccountReadResult<Saldo>>;
   movimientos(caller: ReadCaller, q: StatementQuery): Promise<AccountReadResult<Movimientos>>;
+  /**
+   * The credits of the caller's account on one day (Caracas), with the bank that holds it. Live: its
+   * own registered account only. Test: only the payments the caller's sandbox made arrive.
+   */
+  creditos(caller: ReadCaller, q: CreditosQuery): Promise<AccountReadResult<{ banco: BancoId; creditos: CreditoRecibido[] }>>;
 }
 
 export interface AccountReadDeps {
@@ -234,6 +241,16 @@ export function accountReads(deps: AccountReadDeps): AccountReads {
       if (!r.ok) return r;
       if (!('saldo' in r.value)) return fail({ kind: 'bank_unavailable', motivo: null });
       return { ok: true, value: r.value.saldo };
+    },
+    creditos: async (caller, q) => {
+      const banco = await bankOfOwn(caller, q.cuenta, 'movimientos');
+      if (!banco.ok) return banco;
+      const r = await ask(banco.value, { op: 'creditos', mode: caller.mode, query: q, merchantId: caller.merchantId });
+      if (!r.ok) return r;
+      if (!('creditos' in r.value)) return fail({ kind: 'bank_unavailable', motivo: null });
+      const tag = sandboxConcept(caller.merchantId);
+      const creditos = caller.mode === 'live' ? r.value.creditos : r.value.creditos.filter((c) => c.concepto.includes(tag));
+      return { ok: true, value: { banco: banco.value, creditos } };
     },
     movimientos: async (caller, q) => {
       const today = venezuelanToday();

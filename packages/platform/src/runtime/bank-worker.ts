@@ -112,16 +112,23 @@ async function handle(worker: Worker, connector: BankConnector, request: BankReq
       return outcome.type;
     }
     case 'saldo':
-    case 'movimientos': {
+    case 'movimientos':
+    case 'creditos': {
       let result: GatewayReplyMessage['result'];
       const context = await readContext(worker.store, request);
       try {
         if (request.op === 'saldo') {
           const r = await call(() => connector.saldo(request.mode, request.query, context));
           result = r.ok ? { ok: true, saldo: r.value } : r;
-        } else {
+        } else if (request.op === 'movimientos') {
           const r = await call(() => connector.movimientos(request.mode, request.query, context));
           result = r.ok ? { ok: true, movimientos: r.value } : r;
+        } else {
+          const query = request.query;
+          const r = connector.creditos
+            ? await call(() => connector.creditos!(request.mode, query, context))
+            : ({ ok: false, motivo: 'NO_SOPORTADO', raw: { switch: 'this bank does not read incoming credits' } } as const);
+          result = r.ok ? { ok: true, creditos: r.value } : r;
         }
       } catch (error) {
         log.error({ err: error, op: request.op }, 'connector threw');
@@ -208,7 +215,7 @@ async function statusWithAccount(store: BankWorkerStore, bancoId: BancoId, reque
  */
 async function readContext(
   store: BankWorkerStore,
-  request: Extract<BankRequestMessage, { op: 'saldo' | 'movimientos' }>,
+  request: Extract<BankRequestMessage, { op: 'saldo' | 'movimientos' | 'creditos' }>,
 ): Promise<ReadContext> {
   if (!request.merchantId) return {};
   const held = await store.accounts.find(request.mode, request.query.cuenta);

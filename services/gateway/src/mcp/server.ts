@@ -12,7 +12,8 @@ import type { Logger } from '@switch/platform/telemetry/logger';
 import type { Mode } from '@switch/core/bancos';
 import type { Resultado } from '@switch/core/contracts/resultado';
 import type { RestAnswer, RestPort } from './rest';
-import { resumenBancos, resumenError, resumenMovimientos, resumenResultado, resumenSaldo } from './summaries';
+import { resumenBancos, resumenError, resumenMovimientos, resumenResultado, resumenSaldo, resumenVerificacion } from './summaries';
+import type { Verificacion } from '@switch/core/contracts/verificacion';
 import { switchTools, type SwitchTool, type ToolName } from './tools';
 
 export interface McpServerDeps {
@@ -128,6 +129,8 @@ function summarize(tool: ToolName, body: unknown): string {
       return resumenSaldo(body as Saldo);
     case 'movimientos':
       return resumenMovimientos(body as Movimientos);
+    case 'verificar_pago':
+      return resumenVerificacion(body as Verificacion);
     default:
       return resumenResultado(tool, body as Resultado);
   }

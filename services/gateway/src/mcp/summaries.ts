@@ -1,3 +1,4 @@
+import type { Verificacion } from '@switch/core/contracts/verificacion';
 import type { BancoCatalogo, Movimientos, Saldo } from '@switch/core/contracts/bancos';
 import type { MotivoRechazo } from '@switch/core/motivos';
 import type { Resultado } from '@switch/core/contracts/resultado';
@@ -75,6 +76,24 @@ export function resumenSaldo(s: Saldo): string {
 export function resumenMovimientos(m: Movimientos): string {
   const pagina = `${m.movimientos.length} movimientos de la cuenta ${m.cuenta} (${m.banco}) del ${m.desde} al ${m.hasta}.`;
   return m.siguiente ? `${pagina} Hay más: vuelve a llamar a \`movimientos\` con cursor=${m.siguiente}.` : `${pagina} Es la última página.`;
+}
+
+/** A verification's answer in one sentence: what the cashier does next. */
+export function resumenVerificacion(v: Verificacion): string {
+  switch (v.estado) {
+    case 'VERIFICADO':
+      return `VERIFICADO: el pago de ${v.monto_recibido} VES está en la cuenta (${v.banco}, referencia ${v.movimiento?.referencia}) y queda reclamado por ${v.id}. Se puede entregar el pedido.`;
+    case 'MONTO_DISTINTO':
+      return `MONTO_DISTINTO: llegó un pago con esa referencia por ${v.monto_recibido} VES, no por ${v.monto_declarado} VES. No queda reclamado.`;
+    case 'NO_ENCONTRADO':
+      return v.reintentar_despues
+        ? `NO_ENCONTRADO: el banco aún no muestra ese pago. Vuelve a preguntar después de ${v.reintentar_despues} (con la misma idempotency_key).`
+        : 'NO_ENCONTRADO: el banco no muestra ese pago y ya no aparecerá: la captura no corresponde a un pago recibido.';
+    case 'YA_RECLAMADO':
+      return `YA_RECLAMADO: ese pago ya se usó${v.reclamado_por ? ` (${v.reclamado_por.tipo} ${v.reclamado_por.id})` : ''}. No lo aceptes de nuevo.`;
+    case 'RECHAZADA':
+      return `RECHAZADA: el banco no pudo responder (${v.motivo_rechazo}). Reintenta en unos minutos con la misma idempotency_key.`;
+  }
 }
 
 /** A REST refusal (4xx, 5xx) as the text of a tool error; the body itself travels beside it as JSON. */

@@ -2,6 +2,7 @@ import { Type, type TSchema } from '@sinclair/typebox';
 import { BancoCatalogo, Movimientos, MovimientosQuery, Saldo, SaldoQuery } from '@switch/core/contracts/bancos';
 import { CobrarBody, ConsultarBody, PagarBody, ReversoBody, TokenBody } from '@switch/core/contracts/requests';
 import { Resultado } from '@switch/core/contracts/resultado';
+import { Verificacion, VerificarBody } from '@switch/core/contracts/verificacion';
 import type { Mode } from '@switch/core/bancos';
 import type { RestRequest } from './rest';
 
@@ -11,7 +12,17 @@ import type { RestRequest } from './rest';
  * only place that validates, claims keys and answers errors. The merchant API has no transaction list
  * today, so there is no tool for one.
  */
-export const TOOL_NAMES = ['bancos', 'pagar', 'cobrar_token', 'cobrar', 'consultar', 'reverso', 'saldo', 'movimientos'] as const;
+export const TOOL_NAMES = [
+  'bancos',
+  'pagar',
+  'cobrar_token',
+  'cobrar',
+  'consultar',
+  'reverso',
+  'saldo',
+  'movimientos',
+  'verificar_pago',
+] as const;
 export type ToolName = (typeof TOOL_NAMES)[number];
 
 export interface ToolAnnotations {
@@ -183,6 +194,18 @@ export function switchTools(mode: Mode): SwitchTool[] {
       outputSchema: jsonSchema(Movimientos),
       annotations: readHints(`Movimientos (${modeTag})`, true),
       toRest: (args) => ({ method: 'GET', path: '/switch/v1/movimientos', query: queryOf(args) }),
+      structured: asObject,
+    },
+    {
+      name: 'verificar_pago',
+      title: `Verificar un pago móvil recibido (${modeTag})`,
+      description: describe(
+        `Comprueba en el estado de cuenta del banco receptor un pago móvil que el pagador dice haber enviado (la captura: monto, banco y teléfono o cédula del pagador, referencia, fecha) y responde \`estado\`: VERIFICADO (está, y queda reclamado por esta verificación: entrega el pedido), MONTO_DISTINTO (está con otro monto: \`monto_recibido\`), NO_ENCONTRADO (aún no está: vuelve a preguntar después de \`reintentar_despues\`; null = no aparecerá), YA_RECLAMADO (ese pago ya se usó: \`reclamado_por\`; una captura mostrada dos veces), RECHAZADA (el banco no pudo responder: \`motivo_rechazo\`). No mueve dinero. ${idempotencyNote('una verificación')} En live, \`cobrador\` debe ser una cuenta registrada del comercio.`,
+      ),
+      inputSchema: jsonSchema(VerificarBody),
+      outputSchema: jsonSchema(Verificacion),
+      annotations: moneyHints(`Verificar pago móvil (${modeTag})`, false),
+      toRest: post('/switch/v1/cobros/verificar'),
       structured: asObject,
     },
   ];

@@ -414,6 +414,9 @@ describe('balances read only the accounts the page lists', () => {
             value: { cuenta: q.cuenta, desde: q.desde, hasta: q.hasta ?? q.desde, movimientos: [], siguiente: null },
           } as never;
         },
+        creditos: async () => {
+          throw new Error('the balances page never reads credits');
+        },
       },
     });
     await app.ready();

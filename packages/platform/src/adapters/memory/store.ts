@@ -19,6 +19,8 @@ import type {
 } from '../../ports/store';
 import { DuplicateRecord, laneKey } from '../../ports/store';
 import { MemoryLeases } from './leases';
+import type { MovementClaim } from '../../ports/movement-claims';
+import type { VerificationRecord } from '../../ports/verifications';
 import type { Mode } from '@switch/core/bancos';
 import type { EstadoTransaccion } from '@switch/core/estados';
 import type { Transaction } from '@switch/core/operation';
@@ -237,6 +239,28 @@ export class MemoryStore implements Store {
     release: async (scope, txnId) => {
       if (this.claimRows.get(scope)?.txnId === txnId) this.claimRows.delete(scope);
     },
+  };
+
+  private readonly movementClaimRows = new Map<string, MovementClaim>();
+  readonly movementClaims: Store['movementClaims'] = {
+    claim: async (claim) => {
+      const existing = this.movementClaimRows.get(claim.id);
+      if (existing) return { claimed: false, existing: copy(existing) };
+      this.movementClaimRows.set(claim.id, copy(claim));
+      return { claimed: true };
+    },
+    get: async (id) => copy(this.movementClaimRows.get(id) ?? null),
+  };
+
+  private readonly verificationRows = new Map<string, VerificationRecord>();
+  readonly verifications: Store['verifications'] = {
+    save: async (record) => {
+      const existing = this.verificationRows.get(record.scope);
+      if (existing) return { saved: false, existing: copy(existing) };
+      this.verificationRows.set(record.scope, copy(record));
+      return { saved: true };
+    },
+    get: async (scope) => copy(this.verificationRows.get(scope) ?? null),
   };
 
   private readonly reversalRows = new Map<string, ReversalClaim>();

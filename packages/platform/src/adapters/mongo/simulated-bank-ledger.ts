@@ -24,6 +24,7 @@ export function mongoSimulatedBankLedger(db: Db): SimulatedLedger & { ensureInde
     outcome: asText(o.outcome),
     posting: o.posting,
     cuenta: o.posting?.cuenta ?? null,
+    ...(o.payer ? { payer: o.payer } : {}),
     at: o.at,
   });
   const fromRow = (r: Row): SimulatedOrder => ({
@@ -34,6 +35,7 @@ export function mongoSimulatedBankLedger(db: Db): SimulatedLedger & { ensureInde
     rail: r.rail,
     outcome: fromText(r.outcome) as SimulatedOrder['outcome'],
     posting: r.posting ?? null,
+    ...(r.payer ? { payer: r.payer } : {}),
     at: r.at,
   });
   const get = async (orderRef: string) => {

@@ -4,6 +4,7 @@ import { MongoClient } from 'mongodb';
 import { announced, sampleTransaction, seedTransaction, storeContract } from '../../../test/store-contract';
 import { counterContract, deliveryContract, gatewayReplicasContract, sampleDelivery } from '../../../test/delivery-contract';
 import { merchantObjectsContract } from '../../../test/merchant-objects-contract';
+import { movementClaimsContract, sampleMovement, sampleMovementClaim } from '../../../test/movement-claims-contract';
 import { idempotencyScope } from '@switch/core/idempotency';
 import type { IdempotencyClaim } from '../../ports/store';
 import { MongoStore } from './store';
@@ -47,6 +48,22 @@ deliveryContract('mongo', freshStore);
 counterContract('mongo', freshStore);
 gatewayReplicasContract('mongo', freshStore);
 merchantObjectsContract('mongo', freshStore);
+movementClaimsContract('mongo', freshStore);
+
+describe('MongoStore movement claims across replicas', () => {
+  it('of 50 concurrent claims of one movement through two stores on one database exactly one wins', async () => {
+    const database = freshDatabase();
+    const [a, b] = await Promise.all([connect(database), connect(database)]);
+    try {
+      const movement = sampleMovement();
+      const claims = Array.from({ length: 50 }, () => sampleMovementClaim(movement));
+      const results = await Promise.all(claims.map((c, i) => (i % 2 ? a : b).movementClaims.claim(c)));
+      expect(results.filter((r) => r.claimed)).toHaveLength(1);
+    } finally {
+      await Promise.all([a.close(), b.close()]);
+    }
+  });
+});
 
 describe('MongoStore specifics', () => {
   const open: MongoStore[] = [];

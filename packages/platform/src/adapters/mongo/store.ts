@@ -56,6 +56,8 @@ function loggedOf(doc: TransactionDocument): LoggedTransaction {
 import { venezuelanDayOf } from '@switch/core/overview';
 import { hourFold, merchantDayKey, merchantHourKey, venezuelanHourOf } from '@switch/core/overview-hours';
 import { insertNew } from './inserts';
+import type { MovementClaim, MovementClaimResult } from '../../ports/movement-claims';
+import type { VerificationRecord, VerificationSaveResult } from '../../ports/verifications';
 import { ConditionalCollection, createIndexesOneByOne } from './conditional';
 import { asText, fromText } from './records';
 import { decodeDocument, encodeDocument } from './keys';
@@ -192,7 +194,7 @@ const dayBefore = (day: string): string => new Date(Date.parse(`${day}T00:00:00.
  * Merchants, keys, endpoints and claims are plain documents: inserts are atomic through the unique
  * `_id`, and their few updates are single-field flags. Transactions and webhook deliveries change by
  * compare-and-set, a conditional `replaceOne` (./conditional.ts).
- * Collections: merchants, api_keys, webhook_endpoints, merchant_accounts, idempotency_claims, reversal_claims,
+ * Collections: merchants, api_keys, webhook_endpoints, merchant_accounts, idempotency_claims, reversal_claims, movement_claims, verifications,
  * transactions, webhook_deliveries, and the others of README.md's layout.
  */
 export class MongoStore implements Store {
@@ -202,6 +204,8 @@ export class MongoStore implements Store {
   private readonly webhookRows: Collection<Row>;
   private readonly claimRows: Collection<Row>;
   private readonly reversalRows: Collection<Row>;
+  private readonly movementClaimRows: Collection<Row>;
+  private readonly verificationRows: Collection<Row>;
   private readonly accountRows: Collection<Row>;
   private readonly counterEntries: Collection<Row>;
   private readonly gatewayBeatRows: Collection<Row>;
@@ -250,6 +254,10 @@ export class MongoStore implements Store {
     this.claimRows = db.collection('idempotency_claims');
     // `_id` = the original's id: the unique key makes "one original, one reverso" atomic on both servers.
     this.reversalRows = db.collection('reversal_claims');
+    // `_id` = movementClaimId: the unique key makes "one bank movement, one claimant" atomic on both servers.
+    this.movementClaimRows = db.collection('movement_claims');
+    // `_id` = the request's idempotency scope: one kept answer per key.
+    this.verificationRows = db.collection('verifications');
     // `_id` = mode|cuenta: an account number belongs to one merchant per mode, by the unique key.
     this.accountRows = db.collection('merchant_accounts');
     this.counterEntries = db.collection('counter_entries');
@@ -400,6 +408,26 @@ export class MongoStore implements Store {
     release: async (scope, txnId) => {
       await this.claimRows.deleteOne({ _id: scope, txnId });
     },
+  };
+
+  readonly movementClaims: Store['movementClaims'] = {
+    claim: async (claim): Promise<MovementClaimResult> => {
+      if (await insertNew(this.movementClaimRows, toRow('id', claim))) return { claimed: true };
+      const existing = await this.movementClaims.get(claim.id);
+      if (!existing) throw new Error(`movement claim ${claim.id} conflicted but cannot be read`);
+      return { claimed: false, existing };
+    },
+    get: async (id) => fromRow<MovementClaim>('id', await this.movementClaimRows.findOne({ _id: id })),
+  };
+
+  readonly verifications: Store['verifications'] = {
+    save: async (record): Promise<VerificationSaveResult> => {
+      if (await insertNew(this.verificationRows, toRow('scope', record))) return { saved: true };
+      const existing = await this.verifications.get(record.scope);
+      if (!existing) throw new Error(`verification ${record.scope} conflicted but cannot be read`);
+      return { saved: false, existing };
+    },
+    get: async (scope) => fromRow<VerificationRecord>('scope', await this.verificationRows.findOne({ _id: scope })),
   };
 
   readonly reversals: Store['reversals'] = {
