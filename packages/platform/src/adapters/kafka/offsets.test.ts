@@ -58,7 +58,12 @@ describe('OffsetCommits', () => {
 
   it('a message whose handling spans a rejoin is not committed (the partition is read again from its last commit)', async () => {
     const sent: TopicPartitionOffset[][] = [];
-    const commits = new OffsetCommits('t', async (offsets) => void sent.push(offsets), 3_600_000, () => undefined);
+    const commits = new OffsetCommits(
+      't',
+      async (offsets) => void sent.push(offsets),
+      3_600_000,
+      () => undefined,
+    );
     try {
       let finish!: () => void;
       const handling = commits.around(0, '5', () => new Promise<void>((r) => (finish = r)));
