@@ -159,10 +159,31 @@ export async function createClusterTopics({ brokers, namespace, partitions }) {
           { name: 'unclean.leader.election.enable', value: 'false' },
         ],
       }));
-    if (topics.length > 0) await admin.createTopics({ topics, waitForLeaders: true });
+    // Not `waitForLeaders`: a KRaft broker whose metadata lags the controller answers "does not host
+    // this topic-partition" for a moment, which kafkajs throws; the leaders are awaited below instead.
+    if (topics.length > 0) await admin.createTopics({ topics, waitForLeaders: false });
+    await leadersElected(
+      admin,
+      names.map((t) => t.topic),
+    );
     return names.map((t) => t.topic);
   } finally {
     await admin.disconnect();
+  }
+}
+
+/** Until every partition of `topics` has a leader (bounded: 60 s), asking again after each refusal. */
+async function leadersElected(admin, topics) {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    try {
+      const { topics: described } = await admin.fetchTopicMetadata({ topics });
+      if (described.length === topics.length && described.every((t) => t.partitions.every((p) => p.leader >= 0))) return;
+    } catch (e) {
+      if (Date.now() > deadline) throw e;
+    }
+    if (Date.now() > deadline) throw new Error('the cluster elected no leader for some topics within 60 s');
+    await new Promise((r) => setTimeout(r, 250)); // polling interval of the condition above
   }
 }
 

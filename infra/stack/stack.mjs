@@ -236,7 +236,12 @@ export async function startStack(options = {}) {
       });
   if (cluster) {
     const partitions = Number(options.env?.SWITCH_KAFKA_PARTITIONS ?? process.env.SWITCH_KAFKA_PARTITIONS) || undefined;
-    const created = await createClusterTopics({ brokers: infra.env.KAFKA_BROKERS.split(','), namespace: database, partitions });
+    const created = await createClusterTopics({ brokers: infra.env.KAFKA_BROKERS.split(','), namespace: database, partitions }).catch(
+      async (e) => {
+        await infra.stop(); // nothing else would: the services and the watchdog do not run yet
+        throw e;
+      },
+    );
     log(`${created.length} topics on the cluster (replication factor 3, min.insync.replicas 2)`);
   }
 

@@ -538,6 +538,21 @@ describe('KafkaBus on real Kafka and the schema registry', () => {
     expect(b.offsetCommitRequests).toBeGreaterThanOrEqual(1);
   });
 
+  it('after a second member joins the group (a rebalance), what each member handles is committed', async () => {
+    const topic = freshTopic(1);
+    const first = busWith(50);
+    const c = collector();
+    await first.subscribe(topic, { group: 'rejoined' }, c.handler);
+    await first.publish(topic, 'k', { n: 1 });
+    await c.until(1);
+    const second = busWith(50);
+    await second.subscribe(topic, { group: 'rejoined' }, c.handler); // the first member joins again
+    for (let n = 2; n <= 4; n++) await first.publish(topic, 'k', { n });
+    await c.until(4);
+    // Waits for the broker to hold it (the clock's next rounds), however long this machine takes.
+    while ((await committedOffset(`rejoined.${topic.name}`, topic.name)) !== 4) await new Promise((r) => setImmediate(r));
+  });
+
   it('a member closing while it retries a message leaves it uncommitted: the next member of the group gets it', async () => {
     const topic = freshTopic(1);
     const first = bus('first');
