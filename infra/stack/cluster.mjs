@@ -111,6 +111,9 @@ export async function ensureClusterInfra({ stateDir, log = () => {} }) {
       KAFKA_BROKERS: p.brokers.map((b) => `127.0.0.1:${b}`).join(','),
       SCHEMA_REGISTRY_URL: `http://127.0.0.1:${p.registry}/apis/ccompat/v7`,
       MONGO_URL: `mongodb://127.0.0.1:${p.mongo}/`,
+      // Stated, not defaulted: a shell that sourced the one-broker infra.env (1 and 1) must not leak in.
+      SWITCH_KAFKA_REPLICATION_FACTOR: String(CLUSTER_TOPIC_SETTINGS.replicationFactor),
+      SWITCH_KAFKA_MIN_INSYNC_REPLICAS: String(CLUSTER_TOPIC_SETTINGS.minInsyncReplicas),
     },
     database: 'ferretdb',
     containerId: null,
@@ -132,41 +135,23 @@ export async function ensureClusterInfra({ stateDir, log = () => {} }) {
  * would still be replicated; the drills read the settings back from the brokers.
  */
 export async function createClusterTopics({ brokers, namespace, partitions }) {
-  const { switchTopics, deadLetterTopicName } = require(resolve(REPO, 'packages/core/dist/contracts/topics.js'));
-  const names = [];
-  for (const t of switchTopics()) {
-    const name = namespace ? `${namespace}.${t.name}` : t.name;
-    const count = t.perOperation && partitions ? partitions : t.partitions;
-    // Dead letters and their redrive marks: one partition each, as the Kafka adapter creates them.
-    names.push(
-      { topic: name, numPartitions: count },
-      { topic: deadLetterTopicName(name), numPartitions: 1 },
-      { topic: `${deadLetterTopicName(name)}.redriven`, numPartitions: 1 },
-    );
-  }
+  // The topics exactly as the services create and check them (partitions, copies, min ISR, retention
+  // per kind): the Kafka adapter's own settings, so a service never finds a topic it would refuse.
+  const { switchTopics } = require(resolve(REPO, 'packages/core/dist/contracts/topics.js'));
+  const { deploymentTopics, creationOf } = require(resolve(REPO, 'packages/platform/dist/adapters/kafka/topic-settings.js'));
+  const wanted = deploymentTopics(switchTopics(), { namespace, partitions, durability: CLUSTER_TOPIC_SETTINGS }).map(creationOf);
+  const names = wanted.map((t) => t.topic);
   const kafka = new Kafka({ clientId: 'stack-topics', brokers, logLevel: logLevel.NOTHING });
   const admin = kafka.admin();
   await admin.connect();
   try {
     const existing = new Set(await admin.listTopics());
-    const topics = names
-      .filter((t) => !existing.has(t.topic))
-      .map((t) => ({
-        ...t,
-        replicationFactor: CLUSTER_TOPIC_SETTINGS.replicationFactor,
-        configEntries: [
-          { name: 'min.insync.replicas', value: String(CLUSTER_TOPIC_SETTINGS.minInsyncReplicas) },
-          { name: 'unclean.leader.election.enable', value: 'false' },
-        ],
-      }));
+    const topics = wanted.filter((t) => !existing.has(t.topic));
     // Not `waitForLeaders`: a KRaft broker whose metadata lags the controller answers "does not host
     // this topic-partition" for a moment, which kafkajs throws; the leaders are awaited below instead.
     if (topics.length > 0) await admin.createTopics({ topics, waitForLeaders: false });
-    await leadersElected(
-      admin,
-      names.map((t) => t.topic),
-    );
-    return names.map((t) => t.topic);
+    await leadersElected(admin, names);
+    return names;
   } finally {
     await admin.disconnect();
   }
