@@ -685,6 +685,7 @@ export class KafkaBus implements Bus {
       await this.admin.createTopics({ waitForLeaders: false, topics: toCreate.map(creationOf) }).catch((error: unknown) => {
         throw new Error(
           `topics could not be created (${durability.replicationFactor} copies, min.insync.replicas ${durability.minInsyncReplicas}): ${creationErrors(error)}`,
+          { cause: error },
         );
       });
       this.log?.info({ topics: toCreate.map((t) => `${t.name}(${t.partitions}x${t.replicationFactor})`) }, 'topics created');
