@@ -21,6 +21,11 @@ export interface TopicRetention {
   readonly cleanupPolicy: 'delete' | 'compact,delete';
   /** Kafka `retention.ms`; -1 keeps messages until deleted by hand. */
   readonly retentionMs: number;
+  /**
+   * Kafka `segment.ms`: expiry and compaction act on closed segments only, so a segment (the broker's
+   * default: 7 days) must close well within the retention for the retention to mean anything.
+   */
+  readonly segmentMs: number;
 }
 
 const HOUR_MS = 60 * 60 * 1000;
@@ -33,11 +38,11 @@ const DAY_MS = 24 * HOUR_MS;
  * topic is compacted (the newest per key) and still expires, so keys of replicas long gone drop out.
  */
 export const RETENTION: Readonly<Record<TopicKind, TopicRetention>> = {
-  work: { cleanupPolicy: 'delete', retentionMs: 7 * DAY_MS },
-  reply: { cleanupPolicy: 'delete', retentionMs: DAY_MS },
-  notice: { cleanupPolicy: 'delete', retentionMs: 7 * DAY_MS },
-  state: { cleanupPolicy: 'compact,delete', retentionMs: DAY_MS },
-  'dead-letter': { cleanupPolicy: 'delete', retentionMs: -1 },
+  work: { cleanupPolicy: 'delete', retentionMs: 7 * DAY_MS, segmentMs: DAY_MS },
+  reply: { cleanupPolicy: 'delete', retentionMs: DAY_MS, segmentMs: HOUR_MS },
+  notice: { cleanupPolicy: 'delete', retentionMs: 7 * DAY_MS, segmentMs: DAY_MS },
+  state: { cleanupPolicy: 'compact,delete', retentionMs: DAY_MS, segmentMs: HOUR_MS },
+  'dead-letter': { cleanupPolicy: 'delete', retentionMs: -1, segmentMs: 7 * DAY_MS },
 };
 
 /** A topic's kind: stated by the topic, else a per-operation topic is work, an addressed one a reply. */

@@ -675,6 +675,7 @@ export class KafkaBus implements Bus {
       await this.admin.createTopics({ waitForLeaders: false, topics: toCreate.map(creationOf) }).catch((error: unknown) => {
         throw new Error(
           `topics could not be created (${durability.replicationFactor} copies, min.insync.replicas ${durability.minInsyncReplicas}): ${creationErrors(error)}`,
+          { cause: error },
         );
       });
       this.log?.info({ topics: toCreate.map((t) => `${t.name}(${t.partitions}x${t.replicationFactor})`) }, 'topics created');
@@ -689,25 +690,41 @@ export class KafkaBus implements Bus {
    * `min.insync.replicas`, unclean leader election on. The topic was made by hand, by an older
    * deployment or by another setting; running on it would give up a guarantee silently.
    */
-  private async verifyTopics(wanted: TopicSettings[]): Promise<void> {
+  private async verifyTopics(wanted: TopicSettings[], timeoutMs = 30_000): Promise<void> {
     const names = wanted.map((t) => t.name);
-    const [{ topics: metadata }, { resources }] = await Promise.all([
-      this.admin.fetchTopicMetadata({ topics: names }),
-      this.admin.describeConfigs({
-        includeSynonyms: false,
-        resources: names.map((name) => ({ type: ConfigResourceTypes.TOPIC, name, configNames: [...CHECKED_CONFIG] })),
-      }),
-    ]);
-    const problems = wanted.flatMap((want) => {
-      const meta = metadata.find((t) => t.name === want.name);
-      const described = resources.find((r) => r.resourceName === want.name);
-      if (!meta || !described || described.errorCode !== 0)
-        return [`topic ${want.name}: could not be described (${described?.errorMessage ?? 'no metadata'})`];
-      const config = Object.fromEntries(described.configEntries.map((e) => [e.configName, e.configValue]));
-      const replicationFactor = Math.min(...meta.partitions.map((p) => p.replicas.length));
-      return contradictions(want, { name: want.name, partitions: meta.partitions.length, replicationFactor, config });
-    });
-    if (problems.length > 0) throw new TopicContradiction(problems);
+    const deadline = Date.now() + timeoutMs;
+    // A broker whose metadata lags the controller may not describe a topic just created: asked again.
+    for (let pause = 50; ; pause = Math.min(pause * 2, 1_000)) {
+      let unknown: string[];
+      try {
+        const [{ topics: metadata }, { resources }] = await Promise.all([
+          this.admin.fetchTopicMetadata({ topics: names }),
+          this.admin.describeConfigs({
+            includeSynonyms: false,
+            resources: names.map((name) => ({ type: ConfigResourceTypes.TOPIC, name, configNames: [...CHECKED_CONFIG] })),
+          }),
+        ]);
+        unknown = [];
+        const problems = wanted.flatMap((want) => {
+          const meta = metadata.find((t) => t.name === want.name);
+          const described = resources.find((r) => r.resourceName === want.name);
+          if (!meta || meta.partitions.length === 0 || !described || described.errorCode !== 0) {
+            unknown.push(`${want.name} (${described?.errorMessage || 'no metadata'})`);
+            return [];
+          }
+          const config = Object.fromEntries(described.configEntries.map((e) => [e.configName, e.configValue]));
+          const replicationFactor = Math.min(...meta.partitions.map((p) => p.replicas.length));
+          return contradictions(want, { name: want.name, partitions: meta.partitions.length, replicationFactor, config });
+        });
+        if (problems.length > 0) throw new TopicContradiction(problems);
+        if (unknown.length === 0) return;
+      } catch (error) {
+        if (error instanceof TopicContradiction) throw error;
+        unknown = [errorText(error)];
+      }
+      if (Date.now() + pause > deadline) throw new Error(`topics could not be described within ${timeoutMs} ms: ${unknown.join(', ')}`);
+      await sleep(pause);
+    }
   }
 
   /**

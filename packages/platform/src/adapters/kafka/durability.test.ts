@@ -85,6 +85,7 @@ describe('topics are created with the settings of the contract and the deploymen
       'unclean.leader.election.enable': 'false',
       'cleanup.policy': 'delete',
       'retention.ms': String(7 * 24 * 3600 * 1000),
+      'segment.ms': String(24 * 3600 * 1000),
     });
     expect(await configOf(`${work.name}.dlq`)).toMatchObject({ 'retention.ms': '-1', 'cleanup.policy': 'delete' });
     expect(await configOf(state.name)).toMatchObject({ 'cleanup.policy': 'compact,delete' });

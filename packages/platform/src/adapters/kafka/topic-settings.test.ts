@@ -23,6 +23,7 @@ describe('topic settings (declared with the contract, applied by the Kafka adapt
         'unclean.leader.election.enable': 'false',
         'cleanup.policy': 'delete',
         'retention.ms': WEEK_MS,
+        'segment.ms': String(24 * 60 * 60 * 1000),
       },
     });
     expect(byName.get('live.switch.bank.bnc.requests.v1')!.partitions).toBe(12);
@@ -30,7 +31,10 @@ describe('topic settings (declared with the contract, applied by the Kafka adapt
       partitions: 8,
       config: { 'retention.ms': String(24 * 60 * 60 * 1000) },
     });
-    expect(byName.get('live.switch.bank.health.v1')!.config['cleanup.policy']).toBe('compact,delete');
+    expect(byName.get('live.switch.bank.health.v1')!.config).toMatchObject({
+      'cleanup.policy': 'compact,delete',
+      'segment.ms': String(60 * 60 * 1000),
+    });
     expect(byName.get('live.switch.merchants.changes.v1')!.config['cleanup.policy']).toBe('delete');
     const deadLetters = [...byName.values()].filter((t) => t.name.includes('.dlq'));
     expect(deadLetters).toHaveLength(switchTopics().length * 2); // each topic's .dlq and .dlq.redriven

@@ -45,6 +45,7 @@ export function topicSettings(
       'unclean.leader.election.enable': 'false',
       'cleanup.policy': retention.cleanupPolicy,
       'retention.ms': String(retention.retentionMs),
+      'segment.ms': String(retention.segmentMs),
     },
   };
 }
