@@ -138,11 +138,12 @@ describe('standalone merchant panel: balances and statements over the bus', () =
     expect(wide.body).toContain('hasta: the window may span at most 31 days');
     expect(wide.body).not.toContain(referencia);
 
-    // Live mode: only the merchant's registered live accounts may be read (none here).
+    // Live mode: only the merchant's registered live accounts may be read (none here): the panel
+    // refuses before any bank is asked (decision 0204).
     expect((await post('/panel/modo', { modo: 'live', volver: '/panel/saldos' })).statusCode).toBe(303);
     const live = await get(`/panel/saldos?cuenta=${CUENTA_ORDENANTE}`);
     expect(live.statusCode).toBe(200);
-    expect(live.body).toContain('no es una de sus cuentas registradas en modo live');
+    expect(live.body).toContain(`La cuenta ${CUENTA_ORDENANTE} no está registrada en modo`);
     expect(live.body).not.toContain('Disponible</dt>');
   });
 });
