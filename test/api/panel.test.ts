@@ -549,6 +549,19 @@ describe("merchant panel: a cashier's 'verify a payment' form", () => {
     expect(bad.body).toMatch(/Revise: Referencia/);
   });
 
+  it("test mode's sandbox button makes a payment arrive whose receipt then verifies", async () => {
+    await cashier.get('/panel/verificar');
+    const shown = await cashier.follow(await cashier.post('/panel/verificar/simular', { monto: '44,10', cuenta: CUENTA, hora: '' }));
+    const m = /Pago simulado: referencia ([0-9]{12}), ([0-9-]{10}) /.exec(shown.body);
+    expect(m, shown.body).not.toBeNull();
+    const verified = await cashier.follow(
+      await cashier.post('/panel/verificar', await fill({ referencia: m![1]!, fecha: m![2]! }, '44,10')),
+    );
+    expect(verified.body).toMatch(/VERIFICADO: el pago de 44.1 Bs\./);
+    const bad = await cashier.post('/panel/verificar/simular', { monto: '0', cuenta: CUENTA });
+    expect(bad.statusCode).toBe(400);
+  });
+
   it('refuses a form without the CSRF token', async () => {
     const r = await arrive(13);
     const res = await cashier.post('/panel/verificar', await fill(r, '13'), { csrf: null });

@@ -31,6 +31,9 @@ describe('references per bank', () => {
     expect(referencesMatch('bnc', '789', '23456789')).toBe(false);
     expect(referencesMatch('banco_activo', '0001-2345-6789', '0123456789')).toBe(true);
     expect(referencesMatch('bancaribe', '123456780', '123456789')).toBe(false);
+    // Digits a payer gives that start with a zero count as given.
+    expect(referencesMatch('banco_activo', '012345', '9876012345')).toBe(true);
+    expect(referencesMatch('bancaribe', '000123456789', '123456789')).toBe(true);
   });
 });
 

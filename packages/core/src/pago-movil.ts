@@ -31,13 +31,14 @@ export const significantDigits = (reference: string): string => reference.replac
 
 /**
  * Whether the reference the payer gives and the one the bank booked name one payment: one ends in
- * the other (payers and banks both shorten to the last digits), with at least the bank's minimum.
+ * the other (payers and banks both shorten to the last digits), over at least the bank's minimum of
+ * digits, as written or with leading zeros dropped (a bank that books the reference as a number).
  */
 export function referencesMatch(banco: BancoId, payer: string, booked: string): boolean {
-  const a = significantDigits(payer);
-  const b = significantDigits(booked);
-  if (Math.min(a.length, b.length) < MATCHING_RULES[banco].minDigits) return false;
-  return a.endsWith(b) || b.endsWith(a);
+  const min = MATCHING_RULES[banco].minDigits;
+  const suffix = (a: string, b: string) => Math.min(a.length, b.length) >= min && (a.endsWith(b) || b.endsWith(a));
+  const [a, b] = [payer.replace(/\D/g, ''), booked.replace(/\D/g, '')];
+  return suffix(a, b) || suffix(significantDigits(a), significantDigits(b));
 }
 
 const addDays = (day: string, n: number): string => new Date(Date.parse(`${day}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);

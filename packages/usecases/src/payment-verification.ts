@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { BancoId } from '@switch/core/bancos';
 import type { CreditoRecibido } from '@switch/core/contracts/creditos';
 import type { Verificacion, VerificarBody } from '@switch/core/contracts/verificacion';
+import type { PagoMovilEntrante, PagoMovilEntranteBody } from '@switch/core/contracts/sandbox-pago-movil';
 import { fingerprint } from '@switch/core/idempotency';
 import type { MotivoRechazo } from '@switch/core/motivos';
 import { daysToRead, matchPayment, retryAfter } from '@switch/core/pago-movil';
@@ -45,6 +46,18 @@ export type VerificationResult = { ok: true; value: Verificacion; replayed?: tru
 export const testAccountOfPhone = (banco: string, telefono: string): string => `${banco}00000${telefono}`;
 
 const fail = (problem: VerificationProblem): VerificationResult => ({ ok: false, problem });
+
+/**
+ * Test mode: make a payer's pago móvil arrive (`POST /sandbox/pago-movil-entrante`, the panel's
+ * button), as the process that runs the sandbox's banks does it.
+ */
+export type SandboxBooking = (
+  caller: ReadCaller,
+  body: PagoMovilEntranteBody,
+) => Promise<
+  | { ok: true; value: PagoMovilEntrante }
+  | { ok: false; problem: { kind: 'invalid'; detail: Record<string, string> } | { kind: 'unavailable' } }
+>;
 
 /** The verification's id: one per idempotency scope, so concurrent repeats of one request are one verifier. */
 const verificationId = (scope: string) => `ver_${createHash('sha256').update(scope).digest('hex').slice(0, 24)}`;

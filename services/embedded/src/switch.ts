@@ -170,6 +170,7 @@ export async function startEmbeddedSwitch(options: {
             config: panelConfig,
             basePath: '/panel',
             accounts: parts.accounts,
+            sandbox: parts.sandbox,
             apiBaseUrl: settings.panel.publicUrl,
           }),
       },

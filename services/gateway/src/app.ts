@@ -24,7 +24,8 @@ import { Operations } from './operations';
 import { gatewayGroups, Replies } from './reply';
 import { adminRoutes } from './routes/admin';
 import { accountRoutes } from './routes/cuentas';
-import { paymentRoutes, type SandboxPayments } from './routes/cobros';
+import { paymentRoutes, sandboxBooking, type SandboxPayments } from './routes/cobros';
+import type { SandboxBooking } from '@switch/usecases/payment-verification';
 import { operationRoutes, SwitchKeySecurity } from './routes/operations';
 import { transactionRoutes } from './routes/transacciones';
 import { webhookRoutes } from './routes/webhooks';
@@ -53,7 +54,10 @@ export interface GatewayDeps {
   /** Extra encapsulated plugins on the merchant port, each under its prefix (the embedded panel). */
   plugins?: {
     prefix: string;
-    register: (app: FastifyInstance, gateway: { accounts: AccountReads; store: GatewayStore; secrets: SecretBox }) => Promise<void>;
+    register: (
+      app: FastifyInstance,
+      gateway: { accounts: AccountReads; store: GatewayStore; secrets: SecretBox; sandbox: SandboxBooking },
+    ) => Promise<void>;
   }[];
   /** Test mode: where `POST /sandbox/pago-movil-entrante` books a payer's payment (the embedded switch's banks). */
   sandboxPayments?: SandboxPayments;
@@ -222,8 +226,9 @@ export async function buildGateway(given: GatewayDeps): Promise<Gateway> {
 
   // Other parts served on the merchant port (the merchant panel at /panel in the embedded switch).
   const reads = accounts!;
+  const sandbox = sandboxBooking(deps.routing, deps.sandboxPayments);
   for (const plugin of deps.plugins ?? [])
-    await app.register(async (child) => plugin.register(child, { accounts: reads, store: deps.store, secrets: deps.secrets }), {
+    await app.register(async (child) => plugin.register(child, { accounts: reads, store: deps.store, secrets: deps.secrets, sandbox }), {
       prefix: plugin.prefix,
     });
 

@@ -6,11 +6,14 @@ import type { Sealer } from '@switch/platform/runtime/secret-box';
 import type { PanelConfig } from './config';
 import type { Flash } from './flash';
 import type { PanelStore } from './ports';
+import type { SandboxBooking } from '@switch/usecases/payment-verification';
 
 /** What every panel route is given: the store, the panel's configuration and the page helpers. */
 export interface PanelContext {
   store: PanelStore;
   accounts: AccountReads | undefined;
+  /** Test mode: makes a payer's pago móvil arrive (the verify page's sandbox button); absent where no sandbox bank runs. */
+  sandbox: SandboxBooking | undefined;
   config: PanelConfig;
   secrets: Pick<Sealer, 'seal'>;
   base: string;

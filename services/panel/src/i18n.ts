@@ -156,6 +156,12 @@ const es = {
   'verify.result.YA_RECLAMADO': 'YA RECLAMADO: ese pago ya se usó ({reclamado}). No lo acepte de nuevo.',
   'verify.result.RECHAZADA': 'El banco no pudo responder ({motivo}); intente de nuevo en unos minutos.',
   'nav.verify': 'Verificar pago',
+  'verify.sandbox': 'Modo test: simular un pago móvil recibido',
+  'verify.sandbox.intro':
+    'El banco emulado de la cuenta lo registra como lo haría en live (desde las 23:30, con fecha del día siguiente). Verifíquelo arriba con la referencia que se muestra.',
+  'verify.sandbox.submit': 'Simular pago entrante',
+  'verify.f.hora': 'Hora del pago (opcional)',
+  'verify.simulated': 'Pago simulado: referencia {referencia}, {fecha} {hora}, {monto} Bs. a la cuenta {cuenta}.',
   'balances.title': 'Saldos y movimientos',
   'balances.intro':
     'Cuentas registradas del comercio en este modo. Consulte saldo y movimientos con la API: GET /switch/v1/saldo y /switch/v1/movimientos.',
@@ -404,6 +410,12 @@ const en: Record<MessageKey, string> = {
   'verify.result.YA_RECLAMADO': 'ALREADY CLAIMED: that payment was used already ({reclamado}). Do not accept it again.',
   'verify.result.RECHAZADA': 'The bank could not answer ({motivo}); try again in a few minutes.',
   'nav.verify': 'Verify a payment',
+  'verify.sandbox': 'Test mode: simulate an incoming pago móvil',
+  'verify.sandbox.intro':
+    "The account's emulated bank books it as it would in live (from 23:30 on, dated the next day). Verify it above with the reference shown.",
+  'verify.sandbox.submit': 'Simulate incoming payment',
+  'verify.f.hora': 'Time of the payment (optional)',
+  'verify.simulated': 'Simulated payment: reference {referencia}, {fecha} {hora}, Bs. {monto} to account {cuenta}.',
   'app.name': 'Payments switch',
   'app.panel': 'Merchant panel',
   skip: 'Skip to content',

@@ -15,6 +15,7 @@ import type { Mode } from '@switch/core/bancos';
 import type { PanelUser } from '@switch/platform/ports/store';
 import type { Sealer } from '@switch/platform/runtime/secret-box';
 import type { PanelStore } from './ports';
+import type { SandboxBooking } from '@switch/usecases/payment-verification';
 import type { PanelConfig } from './config';
 import type { PanelContext } from './context';
 import { isLang, translate, type Lang } from './i18n';
@@ -27,7 +28,7 @@ import { webhookPages } from './routes/webhooks';
 import { transactionPages } from './routes/transactions';
 import { teamRoutes } from './routes/team';
 import { balancePages } from './routes/balances';
-import { verifyPages } from './routes/verify';
+import { sandboxButton, verifyPages } from './routes/verify';
 import { overviewPages } from './routes/overview';
 
 declare module 'fastify' {
@@ -60,6 +61,8 @@ export interface PanelDeps {
    * without it the balances page lists the registered accounts only.
    */
   accounts?: AccountReads;
+  /** Test mode: the sandbox's booking of a payer's pago móvil (the embedded switch's banks); without it no button. */
+  sandbox?: SandboxBooking;
 }
 
 const VIEWS = join(__dirname, '..', 'views');
@@ -189,6 +192,7 @@ export async function panelPlugin(app: FastifyInstance, deps: PanelDeps): Promis
   const ctx: PanelContext = {
     store,
     accounts: deps.accounts,
+    sandbox: deps.sandbox,
     config,
     secrets: deps.secrets,
     base,
@@ -274,5 +278,6 @@ export async function panelPlugin(app: FastifyInstance, deps: PanelDeps): Promis
   teamRoutes(app, ctx);
   balancePages(app, ctx);
   verifyPages(app, ctx);
+  sandboxButton(app, ctx);
   overviewPages(app, ctx);
 }

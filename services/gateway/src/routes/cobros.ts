@@ -8,7 +8,7 @@ import { PagoMovilEntrante, PagoMovilEntranteBody } from '@switch/core/contracts
 import { sandboxConcept } from '@switch/core/pago-movil';
 import type { IncomingPagoMovil, IncomingReceipt } from '@switch/connector-kit/emulator';
 import { type AccountReads, venezuelanToday } from '@switch/platform/runtime/account-reads';
-import { testAccountOfPhone, verifyPayment, type VerificationStore } from '@switch/usecases/payment-verification';
+import { testAccountOfPhone, verifyPayment, type SandboxBooking, type VerificationStore } from '@switch/usecases/payment-verification';
 import { DependencyDown } from '../errors';
 import { HttpProblem } from '../problem';
 import { errorResponses } from './responses';
@@ -31,11 +31,50 @@ export const LATE_BOOKING_FROM = '23:30';
 
 const nextDay = (day: string) => new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
 
+/** The sandbox's booking of a test pago móvil (the route's and the panel button's). */
+export function sandboxBooking(routing: RoutingTable, sandboxPayments: SandboxPayments | undefined): SandboxBooking {
+  return async (caller, b) => {
+    if (caller.mode !== 'test') return { ok: false, problem: { kind: 'unavailable' } };
+    const now = new Date();
+    const today = venezuelanToday(now.getTime());
+    const fecha = b.fecha ?? today;
+    if (fecha > today) return { ok: false, problem: { kind: 'invalid', detail: { fecha: 'must not be in the future (Caracas time)' } } };
+    const hora = b.hora ?? new Date(now.getTime() - 4 * 3600_000).toISOString().slice(11, 16);
+    const cuenta = b.cobrador.tipo === 'cuenta' ? b.cobrador.valor : testAccountOfPhone(b.cobrador.banco, b.cobrador.valor);
+    const banco = bankForAccount(routing, 'test', cuenta, 'movimientos', (x) => CODIGO_BCV[x], 'bnc');
+    const payment: IncomingPagoMovil = {
+      cuenta,
+      monto: b.monto.valor,
+      bancoPagador: b.banco_pagador,
+      telefonoPagador: b.telefono_pagador,
+      at: new Date(`${fecha}T${hora}:00-04:00`),
+      concepto: sandboxConcept(caller.merchantId),
+      ...(b.identificacion_pagador ? { identificacionPagador: b.identificacion_pagador } : {}),
+      ...(hora >= LATE_BOOKING_FROM ? { bookedOn: nextDay(fecha) } : {}),
+    };
+    const receipt = banco && sandboxPayments ? await sandboxPayments(caller.merchantId, banco, payment) : null;
+    if (!banco || !receipt) return { ok: false, problem: { kind: 'unavailable' } };
+    return {
+      ok: true,
+      value: {
+        referencia: receipt.referencia,
+        fecha: receipt.fecha,
+        hora,
+        monto: b.monto.valor,
+        banco,
+        cuenta,
+        fecha_banco: receipt.fechaBanco,
+      },
+    };
+  };
+}
+
 export function paymentRoutes(
   app: FastifyInstance,
   deps: { reads: AccountReads; store: VerificationStore; routing: RoutingTable; sandboxPayments?: SandboxPayments },
 ): void {
   const routes = app.withTypeProvider<TypeBoxTypeProvider>();
+  const book = sandboxBooking(deps.routing, deps.sandboxPayments);
   routes.post(
     '/switch/v1/cobros/verificar',
     {
@@ -89,40 +128,13 @@ export function paymentRoutes(
       },
     },
     async (request) => {
-      const { caller } = request;
-      if (caller.mode !== 'test') throw new HttpProblem('NOT_FOUND', { message: 'no such path for a live key' });
-      const b = request.body;
-      const now = new Date();
-      const today = venezuelanToday(now.getTime());
-      const fecha = b.fecha ?? today;
-      if (fecha > today) throw new HttpProblem('VALIDATION', { detail: { fecha: 'must not be in the future (Caracas time)' } });
-      const hora = b.hora ?? new Date(now.getTime() - 4 * 3600_000).toISOString().slice(11, 16);
-      const cuenta = b.cobrador.tipo === 'cuenta' ? b.cobrador.valor : testAccountOfPhone(b.cobrador.banco, b.cobrador.valor);
-      const banco = bankForAccount(deps.routing, 'test', cuenta, 'movimientos', (x) => CODIGO_BCV[x], 'bnc');
-      const payment: IncomingPagoMovil = {
-        cuenta,
-        monto: b.monto.valor,
-        bancoPagador: b.banco_pagador,
-        telefonoPagador: b.telefono_pagador,
-        at: new Date(`${fecha}T${hora}:00-04:00`),
-        concepto: sandboxConcept(caller.merchantId),
-        ...(b.identificacion_pagador ? { identificacionPagador: b.identificacion_pagador } : {}),
-        ...(hora >= LATE_BOOKING_FROM ? { bookedOn: nextDay(fecha) } : {}),
-      };
-      const receipt = banco && deps.sandboxPayments ? await deps.sandboxPayments(caller.merchantId, banco, payment) : null;
-      if (!banco || !receipt)
-        throw new HttpProblem('SERVICE_UNAVAILABLE', {
-          message: 'no sandbox bank in this deployment books incoming payments for that account',
-        });
-      return {
-        referencia: receipt.referencia,
-        fecha: receipt.fecha,
-        hora,
-        monto: b.monto.valor,
-        banco,
-        cuenta,
-        fecha_banco: receipt.fechaBanco,
-      };
+      if (request.caller.mode !== 'test') throw new HttpProblem('NOT_FOUND', { message: 'no such path for a live key' });
+      const r = await book(request.caller, request.body);
+      if (r.ok) return r.value;
+      if (r.problem.kind === 'invalid') throw new HttpProblem('VALIDATION', { detail: r.problem.detail });
+      throw new HttpProblem('SERVICE_UNAVAILABLE', {
+        message: 'no sandbox bank in this deployment books incoming payments for that account',
+      });
     },
   );
 }

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { VerificarBody } from '@switch/core/contracts/verificacion';
+import { PagoMovilEntranteBody } from '@switch/core/contracts/sandbox-pago-movil';
 import { validatorFor } from '@switch/core/contracts/validation';
 import { venezuelanToday } from '@switch/platform/runtime/account-reads';
 import { verifyPayment, type VerificationProblem } from '@switch/usecases/payment-verification';
@@ -16,6 +17,39 @@ type Form = Record<
 const field = (body: Readonly<Record<string, unknown>>, name: string) =>
   typeof body[name] === 'string' ? (body[name] as string).trim() : '';
 
+/** The verify page, its form blank but for `form`, with an error when given. */
+async function verifyPage(
+  ctx: PanelContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  error?: string,
+  status = 200,
+  form: Partial<Form> = {},
+) {
+  const caller = ctx.caller(request);
+  const accounts = await ctx.store.accounts.list(caller.merchantId, caller.mode);
+  const filled: Form = {
+    monto: '',
+    banco_pagador: '',
+    telefono_pagador: '',
+    identificacion_pagador: '',
+    referencia: '',
+    fecha: venezuelanToday(),
+    cuenta: accounts[0]?.cuenta ?? '',
+    ...form,
+    // A fresh key for each blank form; a form shown again with its error keeps its own.
+    idempotency_key: form.idempotency_key || randomUUID(),
+  };
+  const sandbox = caller.mode === 'test' && !!ctx.sandbox;
+  return ctx.page(
+    request,
+    reply,
+    'verify',
+    { form: filled, accounts, reads: !!ctx.accounts, sandbox, ...(error ? { error } : {}) },
+    status,
+  );
+}
+
 /**
  * A cashier's "verify a payment" form: the receipt the customer shows, checked against the bank with
  * the merchant API's own verification (`verifyPayment`: the same claims, rules and answers). Any
@@ -23,23 +57,8 @@ const field = (body: Readonly<Record<string, unknown>>, name: string) =>
  * form carries its idempotency key, so a form sent twice is one verification.
  */
 export function verifyPages(app: FastifyInstance, ctx: PanelContext): void {
-  const page = async (request: FastifyRequest, reply: FastifyReply, form: Partial<Form>, error?: string, status = 200) => {
-    const caller = ctx.caller(request);
-    const accounts = await ctx.store.accounts.list(caller.merchantId, caller.mode);
-    const filled: Form = {
-      monto: '',
-      banco_pagador: '',
-      telefono_pagador: '',
-      identificacion_pagador: '',
-      referencia: '',
-      fecha: venezuelanToday(),
-      cuenta: accounts[0]?.cuenta ?? '',
-      ...form,
-      // A fresh key for each blank form; a form shown again with its error keeps its own.
-      idempotency_key: form.idempotency_key || randomUUID(),
-    };
-    return ctx.page(request, reply, 'verify', { form: filled, accounts, reads: !!ctx.accounts, ...(error ? { error } : {}) }, status);
-  };
+  const page = (request: FastifyRequest, reply: FastifyReply, form: Partial<Form>, error?: string, status = 200) =>
+    verifyPage(ctx, request, reply, error, status, form);
 
   app.get('/verificar', async (request, reply) => page(request, reply, {}));
 
@@ -98,6 +117,50 @@ export function verifyPages(app: FastifyInstance, ctx: PanelContext): void {
         reclamado: v.reclamado_por ? `${v.reclamado_por.tipo} ${v.reclamado_por.id}` : '—',
         motivo: v.motivo_rechazo ?? '—',
       },
+    });
+  });
+}
+
+/**
+ * Test mode: the sandbox's button, a payer's pago móvil made to arrive in an account (what
+ * `POST /switch/v1/sandbox/pago-movil-entrante` does); the receipt is shown once after the redirect.
+ */
+export function sandboxButton(app: FastifyInstance, ctx: PanelContext): void {
+  app.post('/verificar/simular', async (request, reply) => {
+    if (!(await ctx.allow(request, reply, 'read'))) return reply;
+    const caller = ctx.caller(request);
+    if (caller.mode !== 'test' || !ctx.sandbox) return reply.callNotFound();
+    const lang: Lang = request.session.lang ?? 'es';
+    const raw = formOf(request);
+    const cuenta = field(raw, 'cuenta');
+    const monto = field(raw, 'monto');
+    const hora = field(raw, 'hora');
+    const body = {
+      monto: { valor: Number(/,/.test(monto) ? monto.replace(/\./g, '').replace(',', '.') : monto), moneda: 'VES' as const },
+      banco_pagador: field(raw, 'banco_pagador') || '0102',
+      telefono_pagador: field(raw, 'telefono_pagador') || '04141234567',
+      cobrador: { tipo: 'cuenta' as const, valor: cuenta, banco: cuenta.slice(0, 4), identificacion: 'J000000000', nombre: 'Comercio' },
+      ...(hora ? { hora } : {}),
+    };
+    const check = validatorFor(PagoMovilEntranteBody);
+    if (!check(body)) {
+      const names = [...new Set((check.errors ?? []).map((e) => e.instancePath.split('/')[1] || 'monto'))];
+      return verifyPage(
+        ctx,
+        request,
+        reply,
+        translate(lang, 'verify.invalid', {
+          fields: names.map((n) => translate(lang, `verify.f.${n === 'cobrador' ? 'cuenta' : n}`)).join(', '),
+        }),
+        400,
+      );
+    }
+    const r = await ctx.sandbox(caller, body);
+    if (!r.ok) return verifyPage(ctx, request, reply, translate(lang, 'verify.unavailable'), 503);
+    const v = r.value;
+    return ctx.done(request, reply, '/verificar', {
+      notice: 'verify.simulated',
+      vars: { referencia: v.referencia, fecha: v.fecha, hora: v.hora, monto: String(v.monto), cuenta: v.cuenta },
     });
   });
 }
