@@ -1,6 +1,7 @@
 import type { Claims } from './claims';
 import type { Counters } from './counters';
 import type { DeliveryQueue } from './delivery-queue';
+import type { ExpectedPayments } from './expected-payments';
 import type { MerchantDirectory } from './merchant-directory';
 import type { MovementClaims } from './movement-claims';
 import type { OrderJournal } from './order-journal';
@@ -34,7 +35,15 @@ export class DuplicateRecord extends Error {
  * (exactly one of concurrent claims wins); `transactionLog.commit` writes only when the stored version
  * is the expected one, so two writers can never both win.
  */
-export interface Store extends MerchantDirectory, Claims, MovementClaims, Counters, OrderJournal, DeliveryQueue, PanelAccess {
+export interface Store
+  extends MerchantDirectory,
+    Claims,
+    MovementClaims,
+    ExpectedPayments,
+    Counters,
+    OrderJournal,
+    DeliveryQueue,
+    PanelAccess {
   transactions: TransactionReads;
   transactionLog: TransactionLog;
   ping(): Promise<void>;
