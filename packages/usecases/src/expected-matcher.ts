@@ -192,3 +192,38 @@ export class ExpectedMatcher {
     }
   }
 }
+
+export interface MatcherLoop {
+  matcher: ExpectedMatcher;
+  stop(): Promise<void>;
+}
+
+/** Runs a round every `intervalMs` (each after the last one ended); a failed round is logged and the next one runs. */
+export function startExpectedMatcher(deps: MatcherDeps, intervalMs: number): MatcherLoop {
+  const matcher = new ExpectedMatcher(deps);
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<void> = Promise.resolve();
+  const schedule = () => {
+    if (stopped) return;
+    timer = setTimeout(() => {
+      running = matcher
+        .round()
+        .then(
+          () => undefined,
+          (error: unknown) => deps.log?.warn({ error: error instanceof Error ? error.message : String(error) }, 'expected payments: round failed'),
+        )
+        .finally(schedule);
+    }, intervalMs);
+    timer.unref();
+  };
+  schedule();
+  return {
+    matcher,
+    stop: async () => {
+      stopped = true;
+      clearTimeout(timer);
+      await running;
+    },
+  };
+}

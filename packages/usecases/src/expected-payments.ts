@@ -16,7 +16,7 @@ import type { PageCursor } from '@switch/platform/ports/transaction-reads';
 /** How far ahead an expected payment may expire. */
 export const MAX_EXPIRY_DAYS = 30;
 
-export type ExpectedStore = ExpectedPayments & Pick<MerchantDirectory, 'accounts'>;
+export type ExpectedStore = Pick<ExpectedPayments, 'expectedPayments'> & Pick<MerchantDirectory, 'accounts'>;
 export type Caller = { merchantId: string; mode: Mode };
 
 export type CreateProblem =

@@ -26,6 +26,7 @@ import { adminRoutes } from './routes/admin';
 import { accountRoutes } from './routes/cuentas';
 import { operationRoutes, SwitchKeySecurity } from './routes/operations';
 import { transactionRoutes } from './routes/transacciones';
+import { expectedPaymentRoutes } from './routes/esperados';
 import { webhookRoutes } from './routes/webhooks';
 import type { GatewayConfig } from './config';
 import { openApiDocument, publishedDocument } from './openapi';
@@ -199,6 +200,7 @@ export async function buildGateway(given: GatewayDeps): Promise<Gateway> {
       sandboxBanks: config.sandboxBanks,
     });
     transactionRoutes(api, { store: deps.store });
+    expectedPaymentRoutes(api, { store: deps.store });
     webhookRoutes(api, {
       store: deps.store,
       rules: {

@@ -33,6 +33,7 @@ export function openApiDocument() {
       { name: 'operaciones', description: 'Money operations and their state' },
       { name: 'bancos', description: 'Bank catalogue' },
       { name: 'cuentas', description: 'Balances and statements for reconciliation' },
+      { name: 'cobros esperados', description: 'Expected payments: a pago móvil the payer pushes, matched against the bank statement in the background' },
       {
         name: 'webhooks',
         description:

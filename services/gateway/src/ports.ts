@@ -1,6 +1,7 @@
 import type { Claims } from '@switch/platform/ports/claims';
 import type { Counters } from '@switch/platform/ports/counters';
 import type { DeliveryQueue } from '@switch/platform/ports/delivery-queue';
+import type { ExpectedPayments } from '@switch/platform/ports/expected-payments';
 import type { MerchantDirectory } from '@switch/platform/ports/merchant-directory';
 import type { PanelAccess } from '@switch/platform/ports/panel-access';
 import type { TransactionReads } from '@switch/platform/ports/transaction-reads';
@@ -16,7 +17,8 @@ export type GatewayStore = MerchantDirectory &
   Claims &
   Counters &
   DeliveryQueue &
-  PanelAccess & {
+  PanelAccess &
+  Pick<ExpectedPayments, 'expectedPayments'> & {
     transactions: TransactionReads;
     ping(): Promise<void>;
   };

@@ -20,10 +20,7 @@ export const CobroEsperadoRequest = Type.Object(
     monto: Monto,
     concepto: Concepto,
     orden_id: OrdenId,
-    cobrador: Type.Intersect([Instrumento], {
-      description:
-        "The merchant's receiving account (tipo cuenta) or pago móvil phone (tipo telefono). Live: a registered account of the caller, or the phone of one. Test: any account of an enabled bank, or a phone whose account is the bank's test account",
-    }),
+    cobrador: Instrumento,
     vence_en: Type.String({ format: 'date-time', description: 'ISO 8601 instant after which nothing is awaited; in the future, at most 30 days ahead' }),
   },
   { additionalProperties: false },
