@@ -72,5 +72,8 @@ describe('which expected payment a credit pays', () => {
     expect(paymentForCredit([a], credit({ fecha: '2026-11-19' }))).toBeNull();
     expect(paymentForCredit([a], credit({ fecha: '2026-11-21', hora: '10:00:01' }))).toBeNull();
     expect(paymentForCredit([a], credit({ fecha: '2026-11-21', hora: '09:59:59' }))?.id).toBe('a');
+    // A bank that books only the day: the expiry's day is in time, the next is not.
+    expect(paymentForCredit([a], credit({ fecha: '2026-11-21', hora: null }))?.id).toBe('a');
+    expect(paymentForCredit([a], credit({ fecha: '2026-11-22', hora: null }))).toBeNull();
   });
 });

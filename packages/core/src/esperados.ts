@@ -76,9 +76,9 @@ export function expiryOf(p: EsperadoJudged, now: Date): CambioEsperado | null {
   return { from: 'ESPERADO', to: 'VENCIDO', motivo: 'vencimiento' };
 }
 
-/** When a credit was booked, as an instant: its Caracas day and time (the day's end when the bank gives no time). */
-export function bookedAt(c: Pick<CreditoRecibido, 'fecha' | 'hora'>): number {
-  return Date.parse(`${c.fecha}T${c.hora ?? '23:59:59'}-04:00`);
+/** When a credit was booked, as an instant: its Caracas day and time. */
+function bookedAt(c: Pick<CreditoRecibido, 'fecha' | 'hora'>): number {
+  return Date.parse(`${c.fecha}T${c.hora}-04:00`);
 }
 
 /** A credit's concept names an expected payment when it carries its code (case and spacing aside). */
@@ -86,15 +86,14 @@ const carriesCode = (concepto: string, codigo: string): boolean => concepto.toUp
 
 /**
  * Which open expected payment of one receiving account a credit pays, if any. A credit counts only
- * if booked between the payment's day (Caracas) and its expiry. The payment whose code the credit's
+ * if booked between the payment's day (Caracas) and its expiry (its day, when the bank gives no time). The payment whose code the credit's
  * concept carries wins, whatever the amount; without a code, only an exact amount names one (the
  * oldest waiting), because an amount alone cannot tell whose partial payment it is.
  */
 export function paymentForCredit<T extends EsperadoJudged>(open: readonly T[], credit: CreditoRecibido): T | null {
-  const at = bookedAt(credit);
-  const eligible = open.filter(
-    (p) => OPEN_STATES.has(p.estado) && credit.fecha >= caracasDay(p.createdAt) && at <= Date.parse(p.venceEn),
-  );
+  // A bank that books only the day (BNC's statement): a credit of the expiry's day is in time.
+  const inTime = (p: T) => (credit.hora === null ? credit.fecha <= caracasDay(p.venceEn) : bookedAt(credit) <= Date.parse(p.venceEn));
+  const eligible = open.filter((p) => OPEN_STATES.has(p.estado) && credit.fecha >= caracasDay(p.createdAt) && inTime(p));
   const byCode = eligible.find((p) => carriesCode(credit.concepto, p.codigo));
   if (byCode) return byCode;
   const exact = eligible
