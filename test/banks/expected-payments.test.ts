@@ -73,7 +73,14 @@ describe.each(['bnc', 'banco_plaza', 'bancaribe', 'banco_activo'] as const)('exp
     const b = banks.find((x) => x.banco === banco)!;
     const store = new MemoryStore();
     const caller = { merchantId: 'm_exp', mode: 'live' as const };
-    await store.accounts.register({ ...caller, banco, cuenta: b.cuenta, telefono: '04120000001', rif: 'J123456789', createdAt: new Date().toISOString() });
+    await store.accounts.register({
+      ...caller,
+      banco,
+      cuenta: b.cuenta,
+      telefono: '04120000001',
+      rif: 'J123456789',
+      createdAt: new Date().toISOString(),
+    });
     let clock = caracas(b.day, '12:00:00');
     const create = async (n: number, monto: number, venceEn = caracas(b.day, '18:00:00')) => {
       const r = await createExpectedPayment(
@@ -94,7 +101,9 @@ describe.each(['bnc', 'banco_plaza', 'bancaribe', 'banco_activo'] as const)('exp
     };
     const reader: CreditReader = async (_caller, q) => {
       const r = await b.creditos(q);
-      return r.ok ? { ok: true, value: { banco, creditos: r.value } } : { ok: false, problem: { kind: 'bank_unavailable', motivo: r.motivo } };
+      return r.ok
+        ? { ok: true, value: { banco, creditos: r.value } }
+        : { ok: false, problem: { kind: 'bank_unavailable', motivo: r.motivo } };
     };
     const matcher = () => new ExpectedMatcher({ store, creditos: reader, holder: 'r1', leaseMs: 1, now: () => clock });
     const pay = (monto: number, concepto: string, time = '12:30:00') =>

@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import type { CreditoRecibido } from './contracts/creditos';
-import { applyCredit, canMoveEsperado, ESTADOS_ESPERADO, expiryOf, paymentForCredit, TRANSITIONS_ESPERADO, type EsperadoJudged } from './esperados';
+import {
+  applyCredit,
+  canMoveEsperado,
+  ESTADOS_ESPERADO,
+  expiryOf,
+  paymentForCredit,
+  TRANSITIONS_ESPERADO,
+  type EsperadoJudged,
+} from './esperados';
 
 const payment = (over: Partial<EsperadoJudged & { id: string }> = {}): EsperadoJudged & { id: string } => ({
   id: 'a',

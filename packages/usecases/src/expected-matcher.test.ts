@@ -37,7 +37,15 @@ class Bank {
 
 async function setup() {
   const store = new MemoryStore();
-  await store.accounts.register({ merchantId: 'm_1', mode: 'live', banco: 'bnc', cuenta: CUENTA, telefono: '04120000001', rif: 'J123456789', createdAt: NOW.toISOString() });
+  await store.accounts.register({
+    merchantId: 'm_1',
+    mode: 'live',
+    banco: 'bnc',
+    cuenta: CUENTA,
+    telefono: '04120000001',
+    rif: 'J123456789',
+    createdAt: NOW.toISOString(),
+  });
   await store.webhooks.insert({
     id: 'we_1',
     merchantId: 'm_1',
@@ -94,7 +102,10 @@ describe('the expected payments matcher', () => {
     expect(await estado(late.id)).toBe('VENCIDO');
     const p = (await store.expectedPayments.get(partial.id))!;
     expect(p.recibido).toBe(200);
-    expect(p.historial.map((h) => `${h.from}>${h.to}:${h.motivo}`)).toEqual(['ESPERADO>PAGO_PARCIAL:pago_menor', 'PAGO_PARCIAL>RECIBIDO:pago_exacto']);
+    expect(p.historial.map((h) => `${h.from}>${h.to}:${h.motivo}`)).toEqual([
+      'ESPERADO>PAGO_PARCIAL:pago_menor',
+      'PAGO_PARCIAL>RECIBIDO:pago_exacto',
+    ]);
     const events = (await Promise.all([exact, partial, over, late].map((x) => store.deliveries.listForTransaction(x.id)))).flat();
     expect(events.map((d) => d.event).sort()).toEqual([
       'cobro_esperado.pago_parcial',
@@ -153,7 +164,13 @@ describe('the expected payments matcher', () => {
       'ESPERADO',
     ]);
     // Another replica takes over once the lease has run out.
-    const second = new ExpectedMatcher({ store, creditos: bank.reader, holder: 'r2', leaseMs: 60_000, now: () => new Date(NOW.getTime() + 1000) });
+    const second = new ExpectedMatcher({
+      store,
+      creditos: bank.reader,
+      holder: 'r2',
+      leaseMs: 60_000,
+      now: () => new Date(NOW.getTime() + 1000),
+    });
     expect(await second.round()).toBe(true);
     const after = await Promise.all(ids.map((id) => store.expectedPayments.get(id)));
     expect(after.map((p) => [p!.estado, p!.recibido, p!.movimientos.length, p!.historial.length])).toEqual(
@@ -170,9 +187,17 @@ describe('the expected payments matcher', () => {
       const movement = { banco: 'bnc' as const, cuenta: c.cuenta, referencia: c.referencia, fecha: c.fecha, monto: c.monto };
       const id = movementClaimId('live', 'm_1', movement);
       const verify = () =>
-        store.movementClaims.claim({ id, mode: 'live', merchantId: 'm_1', movement, claimant: { kind: 'verificacion', id: `ver_${run}` }, createdAt: NOW.toISOString() });
+        store.movementClaims.claim({
+          id,
+          mode: 'live',
+          merchantId: 'm_1',
+          movement,
+          claimant: { kind: 'verificacion', id: `ver_${run}` },
+          createdAt: NOW.toISOString(),
+        });
       // Each side starts first in half the runs.
-      const verification = run % 2 ? (await Promise.all([verify(), matcher().round()]))[0] : (await Promise.all([matcher().round(), verify()]))[1];
+      const verification =
+        run % 2 ? (await Promise.all([verify(), matcher().round()]))[0] : (await Promise.all([matcher().round(), verify()]))[1];
       winners.add(verification.claimed ? 'verificacion' : 'esperado');
       const holder = (await store.movementClaims.get(id))!.claimant;
       const stored = (await store.expectedPayments.get(p.id))!;

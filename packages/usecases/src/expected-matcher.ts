@@ -62,7 +62,14 @@ export class ExpectedMatcher {
   async round(): Promise<boolean> {
     const { store } = this.deps;
     const now = this.now();
-    if (!(await store.loopLeases.acquire(MATCHER_LEASE, this.deps.holder, now.toISOString(), new Date(now.getTime() + this.deps.leaseMs).toISOString())))
+    if (
+      !(await store.loopLeases.acquire(
+        MATCHER_LEASE,
+        this.deps.holder,
+        now.toISOString(),
+        new Date(now.getTime() + this.deps.leaseMs).toISOString(),
+      ))
+    )
       return false;
     const open = await store.expectedPayments.listOpen();
     const byAccount = new Map<string, ExpectedPayment[]>();
@@ -110,7 +117,9 @@ export class ExpectedMatcher {
   private async handleCredit(banco: BancoId, credit: CreditoRecibido, payments: ExpectedPayment[], now: Date): Promise<void> {
     const { store } = this.deps;
     // The payments as they are now: an earlier credit of this round may have changed one.
-    const fresh = (await Promise.all(payments.map((p) => store.expectedPayments.get(p.id)))).filter((p): p is ExpectedPayment => p !== null);
+    const fresh = (await Promise.all(payments.map((p) => store.expectedPayments.get(p.id)))).filter(
+      (p): p is ExpectedPayment => p !== null,
+    );
     const target = paymentForCredit(fresh, credit);
     if (!target) return;
     const movement = { banco, cuenta: credit.cuenta, referencia: credit.referencia, fecha: credit.fecha, monto: credit.monto };
@@ -129,7 +138,10 @@ export class ExpectedMatcher {
       target.id,
       (p) => (p.movimientos.some((m) => m.claimId === claim.id) ? null : applyCredit(p, credit.monto)),
       now,
-      (p) => ({ recibido: Math.round((p.recibido + credit.monto) * 100) / 100, movimientos: [...p.movimientos, { ...movement, claimId: claim.id }] }),
+      (p) => ({
+        recibido: Math.round((p.recibido + credit.monto) * 100) / 100,
+        movimientos: [...p.movimientos, { ...movement, claimId: claim.id }],
+      }),
     );
   }
 
@@ -211,7 +223,8 @@ export function startExpectedMatcher(deps: MatcherDeps, intervalMs: number): Mat
         .round()
         .then(
           () => undefined,
-          (error: unknown) => deps.log?.warn({ error: error instanceof Error ? error.message : String(error) }, 'expected payments: round failed'),
+          (error: unknown) =>
+            deps.log?.warn({ error: error instanceof Error ? error.message : String(error) }, 'expected payments: round failed'),
         )
         .finally(schedule);
     }, intervalMs);

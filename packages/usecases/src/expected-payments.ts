@@ -13,16 +13,14 @@ import type { ExpectedPayment, ExpectedPayments } from '@switch/platform/ports/e
 import type { MerchantDirectory } from '@switch/platform/ports/merchant-directory';
 import type { PageCursor } from '@switch/platform/ports/transaction-reads';
 
-/** How far ahead an expected payment may expire. */
+/** How far ahead an expected payment may expire, and when it does if the request does not say. */
 export const MAX_EXPIRY_DAYS = 30;
+export const DEFAULT_EXPIRY_HOURS = 24;
 
 export type ExpectedStore = Pick<ExpectedPayments, 'expectedPayments'> & Pick<MerchantDirectory, 'accounts'>;
 export type Caller = { merchantId: string; mode: Mode };
 
-export type CreateProblem =
-  | { kind: 'invalid'; detail: Record<string, string> }
-  | { kind: 'not_registered' }
-  | { kind: 'conflict' };
+export type CreateProblem = { kind: 'invalid'; detail: Record<string, string> } | { kind: 'not_registered' } | { kind: 'conflict' };
 
 export type CreateResult = { ok: true; created: boolean; value: CobroEsperado } | { ok: false; problem: CreateProblem };
 
@@ -61,11 +59,12 @@ export function toCobroEsperado(p: ExpectedPayment): CobroEsperado {
 /** Field checks the schema cannot make: the expiry's window and the account's bank code. */
 export function checkRequest(body: CobroEsperadoRequest, now: Date): Record<string, string> {
   const detail: Record<string, string> = {};
+  if (body.cobrador.tipo === 'cuenta' && body.cobrador.valor.slice(0, 4) !== body.cobrador.banco)
+    detail['cobrador.banco'] = 'is not the bank of cobrador.valor (its first 4 digits)';
+  if (body.vence_en === undefined) return detail;
   const vence = Date.parse(body.vence_en);
   if (Number.isNaN(vence) || vence <= now.getTime()) detail.vence_en = 'must be in the future';
   else if (vence > now.getTime() + MAX_EXPIRY_DAYS * 86_400_000) detail.vence_en = `must be at most ${MAX_EXPIRY_DAYS} days ahead`;
-  if (body.cobrador.tipo === 'cuenta' && body.cobrador.valor.slice(0, 4) !== body.cobrador.banco)
-    detail['cobrador.banco'] = 'is not the bank of cobrador.valor (its first 4 digits)';
   return detail;
 }
 
@@ -87,19 +86,30 @@ async function receivingAccount(
     return { cuenta: account.cuenta, telefono: account.telefono, rif: account.rif ?? cobrador.identificacion };
   }
   if (cobrador.tipo !== 'cuenta')
-    return { kind: 'invalid', detail: { 'cobrador.tipo': 'in test mode name the receiving account (tipo cuenta): a phone names no test account' } };
+    return {
+      kind: 'invalid',
+      detail: { 'cobrador.tipo': 'in test mode name the receiving account (tipo cuenta): a phone names no test account' },
+    };
   return { cuenta: cobrador.valor, telefono: null, rif: cobrador.identificacion };
 }
 
 /** Creates an expected payment, or answers the one its idempotency key created (same body) or a conflict. */
-export async function createExpectedPayment(store: ExpectedStore, caller: Caller, body: CobroEsperadoRequest, now: Date): Promise<CreateResult> {
+export async function createExpectedPayment(
+  store: ExpectedStore,
+  caller: Caller,
+  body: CobroEsperadoRequest,
+  now: Date,
+): Promise<CreateResult> {
   // Its own kind in the scope: a key used for a cobrar names a different request.
   const scope = `${caller.merchantId}|${caller.mode}|esperado|${body.idempotency_key.toLowerCase()}`;
   const id = idOf(scope);
   const { idempotency_key: _key, ...terms } = body;
   const print = fingerprint(terms);
   const repeat = await store.expectedPayments.get(id);
-  if (repeat) return repeat.fingerprint === print ? { ok: true, created: false, value: toCobroEsperado(repeat) } : { ok: false, problem: { kind: 'conflict' } };
+  if (repeat)
+    return repeat.fingerprint === print
+      ? { ok: true, created: false, value: toCobroEsperado(repeat) }
+      : { ok: false, problem: { kind: 'conflict' } };
   const detail = checkRequest(body, now);
   if (Object.keys(detail).length) return { ok: false, problem: { kind: 'invalid', detail } };
   const account = await receivingAccount(store, caller, body.cobrador);
@@ -124,7 +134,7 @@ export async function createExpectedPayment(store: ExpectedStore, caller: Caller
     recibido: 0,
     movimientos: [],
     historial: [],
-    venceEn: new Date(Date.parse(body.vence_en)).toISOString(),
+    venceEn: new Date(body.vence_en ? Date.parse(body.vence_en) : now.getTime() + DEFAULT_EXPIRY_HOURS * 3600_000).toISOString(),
     version: 1,
     announcedVersion: 1,
     createdAt: at,

@@ -17,6 +17,7 @@ import {
   ValidationErrorBody,
 } from './errors';
 import { WebhookBody } from './webhook';
+import { CobroEsperado, CobroEsperadoRequest, CobrosEsperadosPage, WebhookEsperadoBody } from './esperados';
 import { TransaccionDetalle, TransaccionesPage, TransaccionResumen } from './transacciones';
 import {
   DeliveryView,
@@ -61,6 +62,10 @@ export const API_SCHEMAS = {
   TransaccionResumen,
   Transacciones: TransaccionesPage,
   TransaccionDetalle,
+  CobroEsperadoRequest,
+  CobroEsperado,
+  CobrosEsperados: CobrosEsperadosPage,
+  WebhookCobroEsperado: WebhookEsperadoBody,
   WebhookEndpointCreateRequest: EndpointCreateBody,
   WebhookEndpointUpdateRequest: EndpointUpdateBody,
   WebhookEndpoint: EndpointView,

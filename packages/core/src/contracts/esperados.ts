@@ -11,7 +11,12 @@ export const EstadoEsperado = literals(ESTADOS_ESPERADO, {
     'ESPERADO (waiting), RECIBIDO (paid in full), PAGO_PARCIAL (less received: still open for the rest), SOBREPAGO (more received), VENCIDO (expired with nothing received)',
 });
 
-export const OrdenId = Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_.:/-]+$', description: "The merchant's own order id" });
+export const OrdenId = Type.String({
+  minLength: 1,
+  maxLength: 64,
+  pattern: '^[A-Za-z0-9_.:/-]+$',
+  description: "The merchant's own order id",
+});
 
 /** `POST /switch/v1/cobros/esperados`. */
 export const CobroEsperadoRequest = Type.Object(
@@ -21,7 +26,13 @@ export const CobroEsperadoRequest = Type.Object(
     concepto: Concepto,
     orden_id: OrdenId,
     cobrador: Instrumento,
-    vence_en: Type.String({ format: 'date-time', description: 'ISO 8601 instant after which nothing is awaited; in the future, at most 30 days ahead' }),
+    vence_en: Type.Optional(
+      Type.String({
+        format: 'date-time',
+        description:
+          'ISO 8601 instant after which nothing is awaited; in the future, at most 30 days ahead (default: 24 hours after creation)',
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -29,7 +40,9 @@ export type CobroEsperadoRequest = Static<typeof CobroEsperadoRequest>;
 
 /** What to show the payer: everything their bank's pago móvil form asks for. */
 export const InstruccionesPago = Type.Object({
-  telefono: Type.Union([NumeroTelefono, Type.Null()], { description: "The merchant's pago móvil phone (null when the account has none: pay by transfer)" }),
+  telefono: Type.Union([NumeroTelefono, Type.Null()], {
+    description: "The merchant's pago móvil phone (null when the account has none: pay by transfer)",
+  }),
   banco: CodigoBanco,
   cuenta: NumeroCuenta,
   rif: Type.Union([Identificacion, Type.Null()]),
@@ -72,7 +85,9 @@ export const ESPERADOS_PAGE_MAX = 100;
 export const CobrosEsperadosQuery = Type.Object(
   {
     estado: Type.Optional(EstadoEsperado),
-    limite: Type.Optional(Type.String({ pattern: '^([1-9][0-9]?|100)$', description: `Page size, 1 to ${ESPERADOS_PAGE_MAX} (default 20)` })),
+    limite: Type.Optional(
+      Type.String({ pattern: '^([1-9][0-9]?|100)$', description: `Page size, 1 to ${ESPERADOS_PAGE_MAX} (default 20)` }),
+    ),
     cursor: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9_-]{1,200}$', description: '`siguiente` of the previous page' })),
   },
   { additionalProperties: false },
@@ -85,7 +100,12 @@ export const CobrosEsperadosPage = Type.Object({
 });
 export type CobrosEsperadosPage = Static<typeof CobrosEsperadosPage>;
 
-export const EVENTOS_ESPERADO = ['cobro_esperado.recibido', 'cobro_esperado.pago_parcial', 'cobro_esperado.sobrepago', 'cobro_esperado.vencido'] as const;
+export const EVENTOS_ESPERADO = [
+  'cobro_esperado.recibido',
+  'cobro_esperado.pago_parcial',
+  'cobro_esperado.sobrepago',
+  'cobro_esperado.vencido',
+] as const;
 export type EventoEsperado = (typeof EVENTOS_ESPERADO)[number];
 
 /** The webhook body of an expected payment's change: the house envelope, the payment as GET answers it. */

@@ -63,7 +63,11 @@ export interface ExpectedPayments {
     create(p: ExpectedPayment): Promise<{ created: true } | { created: false; existing: ExpectedPayment }>;
     get(id: string): Promise<ExpectedPayment | null>;
     /** A merchant's of one mode, newest first (ties by id), after `after`, of one state when given. */
-    list(filter: { merchantId: string; mode: Mode; estado?: EstadoEsperado }, limit: number, after?: PageCursor): Promise<ExpectedPayment[]>;
+    list(
+      filter: { merchantId: string; mode: Mode; estado?: EstadoEsperado },
+      limit: number,
+      after?: PageCursor,
+    ): Promise<ExpectedPayment[]>;
     /** Every open one (ESPERADO, PAGO_PARCIAL), of every merchant: the matcher's work. */
     listOpen(): Promise<ExpectedPayment[]>;
     /** Those with a change not yet announced (`announcedVersion` < `version`). */
