@@ -224,7 +224,7 @@ describe('the expected payments matcher', () => {
   });
 
   it('at N replicas one round runs at a time: the lease holder matches, the others wait', async () => {
-    const { store, bank, matcher, expect_ } = await setup();
+    const { bank, matcher, expect_ } = await setup();
     await expect_(100, key(1));
     bank.pay(100);
     const rounds = await Promise.all(['r1', 'r2', 'r3'].map((h) => matcher(h).round()));

@@ -12,7 +12,8 @@ import type { Logger } from '@switch/platform/telemetry/logger';
 import type { Mode } from '@switch/core/bancos';
 import type { Resultado } from '@switch/core/contracts/resultado';
 import type { RestAnswer, RestPort } from './rest';
-import { resumenBancos, resumenError, resumenMovimientos, resumenResultado, resumenSaldo } from './summaries';
+import { resumenBancos, resumenCobroEsperado, resumenError, resumenMovimientos, resumenResultado, resumenSaldo } from './summaries';
+import type { CobroEsperado } from '@switch/core/contracts/esperados';
 import { switchTools, type SwitchTool, type ToolName } from './tools';
 
 export interface McpServerDeps {
@@ -128,6 +129,8 @@ function summarize(tool: ToolName, body: unknown): string {
       return resumenSaldo(body as Saldo);
     case 'movimientos':
       return resumenMovimientos(body as Movimientos);
+    case 'crear_cobro_esperado':
+      return resumenCobroEsperado(body as CobroEsperado);
     default:
       return resumenResultado(tool, body as Resultado);
   }

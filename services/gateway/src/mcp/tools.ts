@@ -2,6 +2,7 @@ import { Type, type TSchema } from '@sinclair/typebox';
 import { BancoCatalogo, Movimientos, MovimientosQuery, Saldo, SaldoQuery } from '@switch/core/contracts/bancos';
 import { CobrarBody, ConsultarBody, PagarBody, ReversoBody, TokenBody } from '@switch/core/contracts/requests';
 import { Resultado } from '@switch/core/contracts/resultado';
+import { CobroEsperado, CobroEsperadoRequest } from '@switch/core/contracts/esperados';
 import type { Mode } from '@switch/core/bancos';
 import type { RestRequest } from './rest';
 
@@ -11,7 +12,17 @@ import type { RestRequest } from './rest';
  * only place that validates, claims keys and answers errors. The merchant API has no transaction list
  * today, so there is no tool for one.
  */
-export const TOOL_NAMES = ['bancos', 'pagar', 'cobrar_token', 'cobrar', 'consultar', 'reverso', 'saldo', 'movimientos'] as const;
+export const TOOL_NAMES = [
+  'bancos',
+  'pagar',
+  'cobrar_token',
+  'cobrar',
+  'consultar',
+  'reverso',
+  'saldo',
+  'movimientos',
+  'crear_cobro_esperado',
+] as const;
 export type ToolName = (typeof TOOL_NAMES)[number];
 
 export interface ToolAnnotations {
@@ -183,6 +194,18 @@ export function switchTools(mode: Mode): SwitchTool[] {
       outputSchema: jsonSchema(Movimientos),
       annotations: readHints(`Movimientos (${modeTag})`, true),
       toRest: (args) => ({ method: 'GET', path: '/switch/v1/movimientos', query: queryOf(args) }),
+      structured: asObject,
+    },
+    {
+      name: 'crear_cobro_esperado',
+      title: `Esperar un pago móvil (${modeTag})`,
+      description: describe(
+        `Registra un cobro esperado: el cliente empuja un pago móvil a la cuenta o teléfono del comercio (\`cobrador\`). Responde \`instrucciones\` para mostrar al pagador (teléfono, banco, RIF, monto exacto y el concepto a escribir, con su código al inicio) y un \`id\`. El switch lee los créditos de la cuenta en segundo plano y pasa \`estado\` de ESPERADO a RECIBIDO, PAGO_PARCIAL, SOBREPAGO o VENCIDO (\`vence_en\`, por defecto 24 horas); cada cambio llega por webhook firmado (\`cobro_esperado.*\`). Un mismo movimiento paga un solo pedido. No mueve dinero. ${idempotencyNote('un cobro esperado')}`,
+      ),
+      inputSchema: jsonSchema(CobroEsperadoRequest),
+      outputSchema: jsonSchema(CobroEsperado),
+      annotations: moneyHints(`Cobro esperado (${modeTag})`, false),
+      toRest: post('/switch/v1/cobros/esperados'),
       structured: asObject,
     },
   ];
