@@ -1,4 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingHttpHeaders } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { EVENT_HEADER, SIGNATURE_HEADER, verifyWebhook } from '@switch/core/webhook-signing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CobroEsperado, CobrosEsperadosPage } from '@switch/core/contracts/esperados';
 import { validatorFor } from '@switch/core/contracts/validation';
@@ -100,6 +103,44 @@ describe('expected payments over the API (test mode, the simulated bank)', () =>
     expect(list.cobros.map((c: { id: string }) => c.id)).toContain(created.id);
     const deliveries = await t.sw.store.deliveries.listForTransaction(created.id);
     expect(deliveries.map((d) => d.event)).toEqual(['cobro_esperado.recibido']);
+  });
+
+  it('the change reaches a registered endpoint as a signed webhook in the house envelope (the notifier sends it)', async () => {
+    const received: { body: string; headers: IncomingHttpHeaders }[] = [];
+    const server = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        received.push({ body: Buffer.concat(chunks).toString('utf8'), headers: req.headers });
+        res.writeHead(200).end();
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`;
+      const endpoint = (await t.post('/switch/v1/webhooks', { url })).json();
+      expect(endpoint.secret).toMatch(/^whsec_/);
+      const created = (await t.post('/switch/v1/cobros/esperados', body({ monto: { valor: 31.5 } }))).json();
+      t.sw.bank.receivePagoMovil(t.merchantId, {
+        cuenta: CUENTA,
+        monto: 30,
+        bancoPagador: '0102',
+        telefonoPagador: '04141234567',
+        at: new Date(),
+        concepto: `${sandboxConcept(t.merchantId)} ${created.instrucciones.concepto}`,
+      });
+      await t.sw.expected.matcher.round();
+      await expect.poll(() => received.filter((r) => r.body.includes(created.id)).length, { timeout: 10_000 }).toBe(1);
+      const hit = received.find((r) => r.body.includes(created.id))!;
+      expect(hit.headers[EVENT_HEADER]).toBe('cobro_esperado.pago_parcial');
+      expect(verifyWebhook(hit.body, hit.headers[SIGNATURE_HEADER] as string, endpoint.secret)).toBe(true);
+      expect(JSON.parse(hit.body)).toMatchObject({
+        type: 'cobro_esperado.pago_parcial',
+        data: { id: created.id, estado: 'PAGO_PARCIAL', monto: 31.5, recibido: 30, orden_id: 'orden-42' },
+      });
+    } finally {
+      await new Promise((r) => server.close(() => r(undefined)));
+    }
   });
 
   it('pages newest first with a cursor', async () => {
