@@ -12,6 +12,9 @@ import { toCobroEsperado } from './expected-payments';
 
 /** The name of the matcher's lease: one replica matches at a time. */
 export const MATCHER_LEASE = 'expected-payments-matcher';
+/** A round every 5 s; the lease outlasts a round, and a holder gone for a minute leaves it to another replica. */
+export const EXPECTED_MATCHER_INTERVAL_MS = 5_000;
+export const EXPECTED_MATCHER_LEASE_MS = 60_000;
 
 export type MatcherStore = ExpectedPayments & MovementClaims & DeliveryQueue & Pick<MerchantDirectory, 'webhooks'>;
 

@@ -20,8 +20,7 @@ import { loadPanelConfig, panelPlugin, type PanelConfig } from '@switch/panel';
 import { startSimulatedBank, type SimulatedBank } from '@switch/bank-sim';
 import { loadReconcilerConfig, startReconciler, type ReconcilerHandle, type ReconcilerServiceConfig } from '@switch/reconciler';
 import { loadNotifierConfig, startNotifier, type NotifierConfig, type NotifierHandle } from '@switch/notifier';
-import { startExpectedMatcher, type MatcherLoop } from '@switch/usecases/expected-matcher';
-import { accountReads } from '@switch/platform/runtime/account-reads';
+import type { MatcherLoop } from '@switch/usecases/expected-matcher';
 import {
   embeddedRouting,
   emulatorsEnabled,
@@ -43,7 +42,7 @@ export interface EmbeddedSwitch {
   routing: RoutingTable;
   notifier: NotifierHandle;
   reconciler: ReconcilerHandle;
-  /** The background matcher of expected payments (a round every `expectedMatcher.intervalMs`). */
+  /** The gateway's background matcher of expected payments. */
   expected: MatcherLoop;
   /** The real bank connectors started here (from the environment or emulator mode). */
   banks: EmbeddedBanks;
@@ -81,8 +80,6 @@ export async function startEmbeddedSwitch(options: {
   routing?: RoutingTable;
   notifier?: Partial<NotifierConfig>;
   reconciler?: Partial<ReconcilerServiceConfig>;
-  /** The expected payments' matcher rounds (default: every 5 s). */
-  expectedMatcher?: { intervalMs?: number };
   /** The transaction core's deadlines and backoff (default: from the environment). */
   policy?: Partial<CorePolicy>;
   /** Real bank connectors and emulator mode (default: from the environment). */
@@ -175,16 +172,7 @@ export async function startEmbeddedSwitch(options: {
       },
     ],
   });
-  const expected = startExpectedMatcher(
-    {
-      store,
-      creditos: accountReads({ routing, store, client: gateway.replies.reads, readTimeoutMs: config.queryTimeoutMs }).creditos,
-      holder: id,
-      leaseMs: 60_000,
-      log: options.log.child({ service: 'expected-matcher' }),
-    },
-    options.expectedMatcher?.intervalMs ?? 5_000,
-  );
+  const expected = gateway.expected;
   return {
     gateway,
     config,
@@ -200,7 +188,6 @@ export async function startEmbeddedSwitch(options: {
     emulators: banks.emulators,
     ownPorts,
     close: async () => {
-      await expected.stop();
       await gateway.close();
       await reconciler.stop();
       await bus.drained();
