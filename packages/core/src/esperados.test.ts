@@ -78,6 +78,10 @@ describe('which expected payment a credit pays', () => {
 
   it('a credit booked before the payment day or after its expiry pays nothing', () => {
     expect(paymentForCredit([a], credit({ fecha: '2026-11-19' }))).toBeNull();
+    // a was created at 09:00 Caracas: a credit of its amount booked at 08:00 that day is someone else's.
+    expect(paymentForCredit([a], credit({ hora: '08:00:00' }))).toBeNull();
+    expect(paymentForCredit([a], credit({ hora: '08:56:00' }))?.id).toBe('a');
+    expect(paymentForCredit([a], credit({ hora: null }))?.id).toBe('a');
     expect(paymentForCredit([a], credit({ fecha: '2026-11-21', hora: '10:00:01' }))).toBeNull();
     expect(paymentForCredit([a], credit({ fecha: '2026-11-21', hora: '09:59:59' }))?.id).toBe('a');
     // A bank that books only the day: the expiry's day is in time, the next is not.

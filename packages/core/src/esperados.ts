@@ -76,6 +76,9 @@ export function expiryOf(p: EsperadoJudged, now: Date): CambioEsperado | null {
   return { from: 'ESPERADO', to: 'VENCIDO', motivo: 'vencimiento' };
 }
 
+/** How far a bank's clock may run behind the switch's: a credit booked this much before a payment's creation still counts. */
+export const CLOCK_SLACK_MS = 5 * 60_000;
+
 /** When a credit was booked, as an instant: its Caracas day and time. */
 function bookedAt(c: Pick<CreditoRecibido, 'fecha' | 'hora'>): number {
   return Date.parse(`${c.fecha}T${c.hora}-04:00`);
@@ -86,14 +89,17 @@ const carriesCode = (concepto: string, codigo: string): boolean => concepto.toUp
 
 /**
  * Which open expected payment of one receiving account a credit pays, if any. A credit counts only
- * if booked between the payment's day (Caracas) and its expiry (its day, when the bank gives no time). The payment whose code the credit's
+ * if booked between the payment's creation and its expiry (their days, when the bank gives no time). The payment whose code the credit's
  * concept carries wins, whatever the amount; without a code, only an exact amount names one (the
  * oldest waiting), because an amount alone cannot tell whose partial payment it is.
  */
 export function paymentForCredit<T extends EsperadoJudged>(open: readonly T[], credit: CreditoRecibido): T | null {
   // A bank that books only the day (BNC's statement): a credit of the expiry's day is in time.
   const inTime = (p: T) => (credit.hora === null ? credit.fecha <= caracasDay(p.venceEn) : bookedAt(credit) <= Date.parse(p.venceEn));
-  const eligible = open.filter((p) => OPEN_STATES.has(p.estado) && credit.fecha >= caracasDay(p.createdAt) && inTime(p));
+  // Nor before the payment existed: a credit of that amount booked earlier that day is someone else's.
+  const afterCreation = (p: T) =>
+    credit.hora === null ? credit.fecha >= caracasDay(p.createdAt) : bookedAt(credit) >= Date.parse(p.createdAt) - CLOCK_SLACK_MS;
+  const eligible = open.filter((p) => OPEN_STATES.has(p.estado) && afterCreation(p) && inTime(p));
   const byCode = eligible.find((p) => carriesCode(credit.concepto, p.codigo));
   if (byCode) return byCode;
   const exact = eligible
