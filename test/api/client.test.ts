@@ -27,6 +27,30 @@ beforeAll(async () => {
 afterAll(() => t?.close());
 
 describe('the generated client (@switch-pagos/client)', () => {
+  it('creates an expected payment (a repeat is the same one), reads it and lists it', async () => {
+    const body = withIdempotencyKey({
+      monto: { valor: 99.9 },
+      concepto: 'Pedido cliente',
+      orden_id: 'cliente-1',
+      cobrador: {
+        tipo: 'cuenta' as const,
+        valor: '01910000000000000777',
+        banco: '0191',
+        identificacion: 'J123456789',
+        nombre: 'Mi Tienda',
+      },
+    });
+    const creado = await client.crearCobroEsperado(body);
+    if (!creado.ok) throw new Error(`crearCobroEsperado: ${creado.status} ${JSON.stringify(creado.error)}`);
+    expect(creado.data).toMatchObject({ estado: 'ESPERADO', monto: 99.9, orden_id: 'cliente-1' });
+    const otra = await client.crearCobroEsperado(body);
+    expect(otra.ok && [otra.data.id, otra.replayed]).toEqual([creado.data.id, true]);
+    const leido = await client.cobroEsperado(creado.data.id);
+    expect(leido.ok && leido.data.instrucciones.concepto).toBe(creado.data.instrucciones.concepto);
+    const lista = await client.cobrosEsperados({ estado: 'ESPERADO' });
+    expect(lista.ok && lista.data.cobros.map((c) => c.id)).toContain(creado.data.id);
+  });
+
   it('lists the banks, pays, consults and lists the statement', async () => {
     const bancos = await client.bancos();
     expect(bancos.ok && bancos.data.map((b) => b.banco)).toContain('bnc');

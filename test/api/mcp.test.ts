@@ -15,6 +15,8 @@ import { CUENTA_ORDENANTE, pagarBody, startTestSwitch, tokenBody, type TestSwitc
 const BIN = resolve(__dirname, '../../services/gateway/bin/switch-mcp.js');
 const MONEY_TOOLS = ['pagar', 'cobrar_token', 'cobrar', 'reverso'];
 const READ_TOOLS = ['bancos', 'consultar', 'saldo', 'movimientos'];
+/** Tools that keep a record but move no money. */
+const RECORD_TOOLS = ['verificar_pago', 'crear_cobro_esperado'];
 
 /** SPEC 5.5: the tool-protocol server with the same key, through the SDK's own clients. */
 describe('MCP server (Streamable HTTP at /mcp and stdio)', () => {
@@ -53,7 +55,7 @@ describe('MCP server (Streamable HTTP at /mcp and stdio)', () => {
   it('lists every merchant tool with the REST schemas, idempotency_key required on money tools, and test-mode hints', async () => {
     const { tools } = await (await connect()).listTools();
     const byName = new Map(tools.map((tool) => [tool.name, tool]));
-    expect([...byName.keys()].sort()).toEqual([...MONEY_TOOLS, ...READ_TOOLS, 'verificar_pago'].sort());
+    expect([...byName.keys()].sort()).toEqual([...MONEY_TOOLS, ...READ_TOOLS, ...RECORD_TOOLS].sort());
     expect(byName.get('verificar_pago')!.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false, idempotentHint: true });
     expect(byName.get('verificar_pago')!.inputSchema.required).toEqual(
       expect.arrayContaining(['idempotency_key', 'referencia', 'fecha', 'cobrador']),
@@ -79,6 +81,23 @@ describe('MCP server (Streamable HTTP at /mcp and stdio)', () => {
     );
     expect(byName.get('consultar')!.inputSchema.required).toEqual(['id']);
     expect(byName.get('movimientos')!.inputSchema.required).toEqual(['cuenta', 'desde']);
+  });
+
+  it('crear_cobro_esperado takes the REST body, answers the expected payment and tells what to show the payer', async () => {
+    const client = await connect();
+    const tool = (await client.listTools()).tools.find((x) => x.name === 'crear_cobro_esperado')!;
+    expect(tool.inputSchema.required).toEqual(expect.arrayContaining(['idempotency_key', 'monto', 'concepto', 'orden_id', 'cobrador']));
+    expect(tool.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false, idempotentHint: true });
+    const r = await call(client, 'crear_cobro_esperado', {
+      idempotency_key: randomUUID(),
+      monto: { valor: 45.5, moneda: 'VES' },
+      concepto: 'Pedido MCP',
+      orden_id: 'mcp-1',
+      cobrador: { tipo: 'cuenta', valor: '01910000000000000777', banco: '0191', identificacion: 'J123456789', nombre: 'Tienda' },
+    });
+    expect(r.isError).toBeFalsy();
+    expect(r.structuredContent).toMatchObject({ estado: 'ESPERADO', monto: 45.5, orden_id: 'mcp-1' });
+    expect(texts(r)).toMatch(/monto exacto 45\.50 VES, concepto "E[A-Z2-9]{6} Pedido MCP"/);
   });
 
   it('a live key lists the live tools: money tools destructive, titles say real money', async () => {
@@ -291,7 +310,7 @@ describe('MCP server (Streamable HTTP at /mcp and stdio)', () => {
       await client.connect(transport);
       clients.push(client);
       const { tools } = await client.listTools();
-      expect(tools.map((tool) => tool.name).sort()).toEqual([...MONEY_TOOLS, ...READ_TOOLS, 'verificar_pago'].sort());
+      expect(tools.map((tool) => tool.name).sort()).toEqual([...MONEY_TOOLS, ...READ_TOOLS, ...RECORD_TOOLS].sort());
       const body = pagarBody({ via: 'pago_movil' });
       const r = await call(client, 'pagar', body);
       expect(r.structuredContent).toMatchObject({ estado: 'LIQUIDADA' });

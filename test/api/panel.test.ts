@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { Writable } from 'node:stream';
 import type { LightMyRequestResponse } from 'fastify';
@@ -367,6 +368,35 @@ describe('merchant panel (HTTP)', () => {
     const es = await owner.get(`/panel/saldos.csv?cuenta=${CUENTA_ORDENANTE}`);
     expect(es.body).toMatch(new RegExp(`;${pago.referencia_banco};[^\r\n]*;debito;-125,50;`));
     expect((await owner.get(`/panel/saldos.csv?cuenta=${CUENTA_ORDENANTE}&desde=2999-01-01&hasta=2999-01-02`)).statusCode).toBe(422);
+  });
+
+  it('lists the expected payments of the mode with their state, amounts in Bs., Caracas time, paged; another merchant sees none', async () => {
+    const cobrador = { tipo: 'cuenta', valor: '01910000000000000777', banco: '0191', identificacion: 'J123456789', nombre: 'Tienda' };
+    const ids: string[] = [];
+    for (let i = 0; i < 27; i++) {
+      const res = await t.post('/switch/v1/cobros/esperados', {
+        idempotency_key: randomUUID(),
+        monto: { valor: 1719.83 },
+        concepto: `Panel ${i}`,
+        orden_id: `panel-${i}`,
+        cobrador,
+      });
+      ids.push(res.json().id);
+    }
+    const list = await owner.get('/panel/cobros-esperados');
+    expect(list.statusCode).toBe(200);
+    expect(list.body).toContain('Bs. 1.719,83');
+    expect(list.body).toMatch(/title="ESPERADO">Esperando</);
+    expect(list.body).toMatch(/\d{2}\/\d{2}\/\d{4} \d{2}:\d{2}:\d{2} VET/);
+    expect(list.body).toContain('panel-26');
+    expect(list.body).not.toContain('panel-1<');
+    const next = /href="\/panel\/cobros-esperados\?(cursor=[^"]+)" rel="next"/.exec(list.body)![1]!;
+    const second = await owner.get(`/panel/cobros-esperados?${next.replace(/&amp;/g, '&')}`);
+    expect(second.body).toContain('panel-0<');
+    expect((await owner.get('/panel/cobros-esperados?estado=RECIBIDO')).body).not.toContain('panel-26');
+    await createMerchant(t.sw.store, { id: 'ajeno-esp', nombre: 'Otro' });
+    const stranger = await join(t, 'ajeno-esp', 'ajeno@esp.test', 'owner');
+    expect((await stranger.get('/panel/cobros-esperados')).body).not.toContain('panel-26');
   });
 
   it('says money, times and codes for people: Bs. with Intl, Caracas time labelled, labels with the code on hover', async () => {

@@ -62,6 +62,8 @@ describe('documentation', () => {
     '/switch/v1/entregas/{id}/reenviar',
     // Test mode's sandbox (test/banks/verification.test.ts): it moves no money and takes no key.
     '/switch/v1/sandbox/pago-movil-entrante',
+    '/switch/v1/cobros/esperados',
+    '/switch/v1/cobros/esperados/{id}',
   ];
 
   it('/openapi.json (no key) is OpenAPI 3.1 with every path, its request schema, 200 response and the key scheme', async () => {
@@ -161,6 +163,9 @@ describe('documentation', () => {
         'reenviarEntrega',
         'verificarPago',
         'simularPagoMovilEntrante',
+        'crearCobroEsperado',
+        'listarCobrosEsperados',
+        'detalleCobroEsperado',
       ].sort(),
     );
     expect(Object.keys(doc.components.schemas).sort()).toEqual(Object.keys(API_SCHEMAS).sort());
@@ -193,7 +198,21 @@ describe('documentation', () => {
       'ratelimit-remaining',
       'ratelimit-reset',
     ]);
-    expect(Object.keys(doc.webhooks).sort()).toEqual(['transaccion.aprobada', 'transaccion.liquidada', 'transaccion.rechazada']);
+    expect(Object.keys(doc.webhooks).sort()).toEqual([
+      'cobro_esperado.pago_parcial',
+      'cobro_esperado.recibido',
+      'cobro_esperado.sobrepago',
+      'cobro_esperado.vencido',
+      'transaccion.aprobada',
+      'transaccion.liquidada',
+      'transaccion.rechazada',
+    ]);
+    expect(doc.webhooks['cobro_esperado.recibido'].post.requestBody.content['application/json'].schema).toEqual({
+      $ref: '#/components/schemas/WebhookCobroEsperado',
+    });
+    const esperado = doc.paths['/switch/v1/cobros/esperados'].post;
+    expect(esperado.requestBody.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/CobroEsperadoRequest' });
+    expect(esperado.responses['200'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/CobroEsperado' });
     const headers = doc.webhooks['transaccion.liquidada'].post.parameters.map((p: { name: string; in: string }) => `${p.in}:${p.name}`);
     expect(headers).toEqual([
       'header:x-service-event',

@@ -32,6 +32,11 @@ export type PagoMovilEntrante = Schemas['PagoMovilEntrante'];
 export type TransaccionesQuery = operations['listarTransacciones']['parameters']['query'];
 export type SaldoQuery = operations['consultarSaldo']['parameters']['query'];
 export type MovimientosQuery = operations['listarMovimientos']['parameters']['query'];
+export type CobroEsperadoRequest = Schemas['CobroEsperadoRequest'];
+export type CobroEsperado = Schemas['CobroEsperado'];
+export type CobrosEsperados = Schemas['CobrosEsperados'];
+export type WebhookCobroEsperado = Schemas['WebhookCobroEsperado'];
+export type CobrosEsperadosQuery = operations['listarCobrosEsperados']['parameters']['query'];
 
 /** Every error body the API answers (the house body: `error`, and `message`/`detail` when given). */
 export type ApiError =
@@ -103,6 +108,21 @@ export class SwitchClient {
   /** POST /switch/v1/reverso: reverse an operation. */
   reverso(body: ReversoRequest, retry?: RetryOptions): Promise<Answer<Resultado>> {
     return this.money(() => this.raw.POST('/switch/v1/reverso', { body }), retry);
+  }
+
+  /** POST /switch/v1/cobros/esperados: await a pago móvil the payer pushes; answers what to show the payer. Retried like a money operation. */
+  crearCobroEsperado(body: CobroEsperadoRequest, retry?: RetryOptions): Promise<Answer<CobroEsperado>> {
+    return this.money(() => this.raw.POST('/switch/v1/cobros/esperados', { body }), retry);
+  }
+
+  /** GET /switch/v1/cobros/esperados: one page of the key mode's expected payments, newest first (follow `siguiente` as `cursor`). */
+  async cobrosEsperados(query: CobrosEsperadosQuery = {}): Promise<Answer<CobrosEsperados>> {
+    return answer(await this.raw.GET('/switch/v1/cobros/esperados', { params: { query } }));
+  }
+
+  /** GET /switch/v1/cobros/esperados/{id}: one expected payment, what it received and its changes. */
+  async cobroEsperado(id: string): Promise<Answer<CobroEsperado>> {
+    return answer(await this.raw.GET('/switch/v1/cobros/esperados/{id}', { params: { path: { id } } }));
   }
 
   /** POST /switch/v1/consultar: the operation's current state (the switch asks the bank when still open). */
@@ -192,7 +212,7 @@ export class SwitchClient {
    * A money operation, retried with the SAME body (so the same idempotency_key) when the request
    * may not have been taken: a network failure, 408, 429, 502, 503, 504. Never with a new key.
    */
-  private async money(send: () => Promise<FetchResult<Resultado>>, retry: RetryOptions = {}): Promise<Answer<Resultado>> {
+  private async money<T>(send: () => Promise<FetchResult<T>>, retry: RetryOptions = {}): Promise<Answer<T>> {
     const attempts = Math.max(1, retry.attempts ?? 3);
     const backoff = retry.backoffMs ?? 500;
     for (let attempt = 1; ; attempt++) {

@@ -264,6 +264,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/switch/v1/cobros/esperados": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List expected payments
+         * @description Newest first, of the key's merchant and mode only, optionally of one `estado`. Pass `siguiente` as `cursor` for the next page.
+         */
+        get: operations["listarCobrosEsperados"];
+        put?: never;
+        /**
+         * Await a pago móvil from a payer
+         * @description Answers `instrucciones` to show the payer (the merchant's phone, bank, account, RIF, the exact amount and the concept to write, code first) and an id. The switch reads the receiving account's new credits in the background and moves `estado` from ESPERADO to RECIBIDO, PAGO_PARCIAL (still open for the rest), SOBREPAGO or VENCIDO, each change announced by a signed webhook (`cobro_esperado.*`). A credit pays the payment whose code its concept carries; without the code, only the exact amount of the oldest waiting payment of that account. Each credit pays one order only: one a verification (`/cobros/verificar`) claimed is never counted here. `cobrador`: live, a registered account of the caller or the phone of one (else 422 ACCOUNT_NOT_REGISTERED); test, the account (tipo cuenta). `vence_en`: in the future, at most 30 days ahead (default 24 hours after creation). The same `idempotency_key` with the same body answers the same payment (header `x-idempotent-replayed`); with another body, 409 IDEMPOTENCY_CONFLICT.
+         */
+        post: operations["crearCobroEsperado"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/switch/v1/cobros/esperados/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One expected payment
+         * @description Its state, what was received, the credits that paid it and every change with its reason. Another merchant or mode: 404. In test mode, `esp_ejemplo` is the sandbox example, paid in full.
+         */
+        get: operations["detalleCobroEsperado"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/switch/v1/webhooks": {
         parameters: {
             query?: never;
@@ -472,6 +516,118 @@ export interface webhooks {
          *     Answer 2xx quickly. Any other answer, or none within the timeout, is retried: immediately, then after 30 s, 2 min, 5 min, 15 min and 1 h (6 attempts), with the same body bytes and `webhook-id`. The same state change may arrive more than once: deduplicate by `data.id` + `type` (or by `webhook-id`).
          */
         post: operations["eventoTransaccionRechazada"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "cobro_esperado.recibido": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An expected payment was paid in full
+         * @description Sent to each active endpoint of your mode when one of your expected payments (POST /cobros/esperados) enters RECIBIDO; every endpoint gets these, whatever transaction events it subscribed to.
+         *
+         *     Each delivery is signed twice with the endpoint secret given at registration (`whsec_` followed by base64); verify either, over the RAW body bytes as received, comparing in constant time:
+         *
+         *     1. `x-service-signature: sha256=<hex>`: lowercase hex HMAC-SHA256 of the raw body, keyed with the secret exactly as issued (SPEC 6).
+         *
+         *     2. Standard Webhooks (https://www.standardwebhooks.com): `webhook-signature: v1,<base64>` is the base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>`, keyed with the secret as that specification defines it; reject a `webhook-timestamp` outside your tolerance (e.g. 5 minutes) to refuse replays. Its libraries verify these headers.
+         *
+         *     Answer 2xx quickly. Any other answer, or none within the timeout, is retried: immediately, then after 30 s, 2 min, 5 min, 15 min and 1 h (6 attempts), with the same body bytes and `webhook-id`. The same state change may arrive more than once: deduplicate by `data.id` + `type` (or by `webhook-id`).
+         */
+        post: operations["eventoCobroEsperadoRecibido"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "cobro_esperado.pago_parcial": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Part of an expected payment arrived (sent again on each further part)
+         * @description Sent to each active endpoint of your mode when one of your expected payments (POST /cobros/esperados) enters PAGO_PARCIAL; every endpoint gets these, whatever transaction events it subscribed to.
+         *
+         *     Each delivery is signed twice with the endpoint secret given at registration (`whsec_` followed by base64); verify either, over the RAW body bytes as received, comparing in constant time:
+         *
+         *     1. `x-service-signature: sha256=<hex>`: lowercase hex HMAC-SHA256 of the raw body, keyed with the secret exactly as issued (SPEC 6).
+         *
+         *     2. Standard Webhooks (https://www.standardwebhooks.com): `webhook-signature: v1,<base64>` is the base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>`, keyed with the secret as that specification defines it; reject a `webhook-timestamp` outside your tolerance (e.g. 5 minutes) to refuse replays. Its libraries verify these headers.
+         *
+         *     Answer 2xx quickly. Any other answer, or none within the timeout, is retried: immediately, then after 30 s, 2 min, 5 min, 15 min and 1 h (6 attempts), with the same body bytes and `webhook-id`. The same state change may arrive more than once: deduplicate by `data.id` + `type` (or by `webhook-id`).
+         */
+        post: operations["eventoCobroEsperadoPagoParcial"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "cobro_esperado.sobrepago": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * More than an expected payment arrived
+         * @description Sent to each active endpoint of your mode when one of your expected payments (POST /cobros/esperados) enters SOBREPAGO; every endpoint gets these, whatever transaction events it subscribed to.
+         *
+         *     Each delivery is signed twice with the endpoint secret given at registration (`whsec_` followed by base64); verify either, over the RAW body bytes as received, comparing in constant time:
+         *
+         *     1. `x-service-signature: sha256=<hex>`: lowercase hex HMAC-SHA256 of the raw body, keyed with the secret exactly as issued (SPEC 6).
+         *
+         *     2. Standard Webhooks (https://www.standardwebhooks.com): `webhook-signature: v1,<base64>` is the base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>`, keyed with the secret as that specification defines it; reject a `webhook-timestamp` outside your tolerance (e.g. 5 minutes) to refuse replays. Its libraries verify these headers.
+         *
+         *     Answer 2xx quickly. Any other answer, or none within the timeout, is retried: immediately, then after 30 s, 2 min, 5 min, 15 min and 1 h (6 attempts), with the same body bytes and `webhook-id`. The same state change may arrive more than once: deduplicate by `data.id` + `type` (or by `webhook-id`).
+         */
+        post: operations["eventoCobroEsperadoSobrepago"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "cobro_esperado.vencido": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An expected payment expired with nothing received
+         * @description Sent to each active endpoint of your mode when one of your expected payments (POST /cobros/esperados) enters VENCIDO; every endpoint gets these, whatever transaction events it subscribed to.
+         *
+         *     Each delivery is signed twice with the endpoint secret given at registration (`whsec_` followed by base64); verify either, over the RAW body bytes as received, comparing in constant time:
+         *
+         *     1. `x-service-signature: sha256=<hex>`: lowercase hex HMAC-SHA256 of the raw body, keyed with the secret exactly as issued (SPEC 6).
+         *
+         *     2. Standard Webhooks (https://www.standardwebhooks.com): `webhook-signature: v1,<base64>` is the base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>`, keyed with the secret as that specification defines it; reject a `webhook-timestamp` outside your tolerance (e.g. 5 minutes) to refuse replays. Its libraries verify these headers.
+         *
+         *     Answer 2xx quickly. Any other answer, or none within the timeout, is retried: immediately, then after 30 s, 2 min, 5 min, 15 min and 1 h (6 attempts), with the same body bytes and `webhook-id`. The same state change may arrive more than once: deduplicate by `data.id` + `type` (or by `webhook-id`).
+         */
+        post: operations["eventoCobroEsperadoVencido"];
         delete?: never;
         options?: never;
         head?: never;
@@ -799,6 +955,83 @@ export interface components {
             /** @description A reverso: the id of the operation it reverses */
             reverso_de?: string;
         };
+        CobroEsperadoRequest: {
+            /**
+             * Format: uuid
+             * @description UUID (v4 recommended), unique per operation; reuse it to retry safely (SPEC 4.9, 7.4)
+             */
+            idempotency_key: string;
+            monto: components["schemas"]["Monto"];
+            /** @description 1 to 35 characters: letters of any script (accents, ñ, ü), digits, spaces, punctuation and symbols of the Basic Multilingual Plane; no control characters nor invisible ones (C0, DEL, C1, U+2028/2029, bidi marks and overrides, zero-width characters, U+FEFF, soft hyphen, private use, noncharacters), nor characters beyond U+FFFF (emoji, tags) */
+            concepto: string;
+            /** @description The merchant's own order id */
+            orden_id: string;
+            cobrador: components["schemas"]["Instrumento"];
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant after which nothing is awaited; in the future, at most 30 days ahead (default: 24 hours after creation)
+             */
+            vence_en?: string;
+        };
+        CobroEsperado: {
+            id: string;
+            /** @description ESPERADO (waiting), RECIBIDO (paid in full), PAGO_PARCIAL (less received: still open for the rest), SOBREPAGO (more received), VENCIDO (expired with nothing received) */
+            estado: "ESPERADO" | "RECIBIDO" | "PAGO_PARCIAL" | "SOBREPAGO" | "VENCIDO";
+            /** @description Amount awaited, VES */
+            monto: number;
+            /** @enum {string} */
+            moneda: "VES";
+            /** @description Sum of the credits matched so far, VES */
+            recibido: number;
+            concepto: string;
+            /** @description The merchant's own order id */
+            orden_id: string;
+            instrucciones: {
+                /** @description The merchant's pago móvil phone (null when the account has none: pay by transfer) */
+                telefono: string | null;
+                /** @description 4-digit central bank code */
+                banco: string;
+                /** @description 20-digit account number */
+                cuenta: string;
+                rif: string | null;
+                /** @description The exact amount to send, VES */
+                monto: number;
+                /** @description The concept to write, code first: it names this order among payments of the same amount */
+                concepto: string;
+            };
+            vence_en: string;
+            creado_en: string;
+            actualizado_en: string;
+            /** @description The credits that paid it, each claimed for this payment only */
+            movimientos: {
+                banco: "banco_plaza" | "bnc" | "bancaribe" | "banco_activo";
+                /** @description As the receiving bank booked it */
+                referencia: string;
+                /** Format: date */
+                fecha: string;
+                monto: number;
+            }[];
+            historial: {
+                /** @description ESPERADO (waiting), RECIBIDO (paid in full), PAGO_PARCIAL (less received: still open for the rest), SOBREPAGO (more received), VENCIDO (expired with nothing received) */
+                de: "ESPERADO" | "RECIBIDO" | "PAGO_PARCIAL" | "SOBREPAGO" | "VENCIDO";
+                /** @description ESPERADO (waiting), RECIBIDO (paid in full), PAGO_PARCIAL (less received: still open for the rest), SOBREPAGO (more received), VENCIDO (expired with nothing received) */
+                a: "ESPERADO" | "RECIBIDO" | "PAGO_PARCIAL" | "SOBREPAGO" | "VENCIDO";
+                motivo: "pago_exacto" | "pago_menor" | "pago_mayor" | "vencimiento";
+                /** @description ISO 8601 UTC */
+                en: string;
+            }[];
+        };
+        CobrosEsperados: {
+            cobros: components["schemas"]["CobroEsperado"][];
+            /** @description Pass as `cursor` for the next page; null on the last page */
+            siguiente: string | null;
+        };
+        WebhookCobroEsperado: {
+            type: "cobro_esperado.recibido" | "cobro_esperado.pago_parcial" | "cobro_esperado.sobrepago" | "cobro_esperado.vencido";
+            /** @description ISO 8601 UTC with milliseconds */
+            sentAt: string;
+            data: components["schemas"]["CobroEsperado"];
+        };
         WebhookEndpointCreateRequest: {
             /** @description http(s) URL; https in live mode */
             url: string;
@@ -839,7 +1072,7 @@ export interface components {
             id: string;
             endpoint_id: string;
             transaccion_id: string;
-            evento: "transaccion.aprobada" | "transaccion.liquidada" | "transaccion.rechazada";
+            evento: "transaccion.aprobada" | "transaccion.liquidada" | "transaccion.rechazada" | "cobro_esperado.recibido" | "cobro_esperado.pago_parcial" | "cobro_esperado.sobrepago" | "cobro_esperado.vencido";
             url: string;
             estado: "pending" | "delivered" | "exhausted";
             proximo_intento: string | null;
@@ -2269,6 +2502,281 @@ export interface operations {
             };
         };
     };
+    listarCobrosEsperados: {
+        parameters: {
+            query?: {
+                /**
+                 * @description ESPERADO (waiting), RECIBIDO (paid in full), PAGO_PARCIAL (less received: still open for the rest), SOBREPAGO (more received), VENCIDO (expired with nothing received)
+                 * @example RECIBIDO
+                 */
+                estado?: "ESPERADO" | "RECIBIDO" | "PAGO_PARCIAL" | "SOBREPAGO" | "VENCIDO";
+                /**
+                 * @description Page size, 1 to 100 (default 20)
+                 * @example 20
+                 */
+                limite?: string;
+                /** @description `siguiente` of the previous page */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description Requests a minute this key may make on this gateway (`SWITCH_RATE_LIMIT_PER_MINUTE`, divided among the gateway replicas). */
+                    "ratelimit-limit"?: number;
+                    /** @description Requests this key has left in the current minute. */
+                    "ratelimit-remaining"?: number;
+                    /** @description Seconds until the current minute ends and the budget is whole again. */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CobrosEsperados"];
+                };
+            };
+            /** @description A field, the query, the JSON itself or the URL is invalid: JSON that is malformed, not UTF-8, nested deeper than 32 levels or with a duplicate key; a lone surrogate in any string; a control or invisible character in `nombre` or `concepto` (bidi overrides, zero-width characters, U+FEFF, private use, noncharacters: see their schemas); a malformed URL or request. Fix the request; retrying it as it is fails the same way */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description `x-switch-key` missing, malformed, invalid or inactive */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedError"];
+                };
+            };
+            /** @description A valid key over its own request budget (every answer to a valid key carries `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset`), or a request without a valid key from an address that sent too many of them; retry after `retry-after` seconds. A valid key is never refused because of failed requests, its own or anyone else's, nor because of other keys or its address */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying (until the current one-minute window ends). */
+                    "retry-after"?: number;
+                    /** @description Requests a minute this key may make on this gateway (`SWITCH_RATE_LIMIT_PER_MINUTE`, divided among the gateway replicas). */
+                    "ratelimit-limit"?: number;
+                    /** @description Requests this key has left in the current minute. */
+                    "ratelimit-remaining"?: number;
+                    /** @description Seconds until the current minute ends and the budget is whole again. */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitedError"];
+                };
+            };
+            /** @description A dependency (store, bus or bank) is unreachable; retry later with the same idempotency_key */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
+                };
+            };
+        };
+    };
+    crearCobroEsperado: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CobroEsperadoRequest"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description Requests a minute this key may make on this gateway (`SWITCH_RATE_LIMIT_PER_MINUTE`, divided among the gateway replicas). */
+                    "ratelimit-limit"?: number;
+                    /** @description Requests this key has left in the current minute. */
+                    "ratelimit-remaining"?: number;
+                    /** @description Seconds until the current minute ends and the budget is whole again. */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CobroEsperado"];
+                };
+            };
+            /** @description A field, the query, the JSON itself or the URL is invalid: JSON that is malformed, not UTF-8, nested deeper than 32 levels or with a duplicate key; a lone surrogate in any string; a control or invisible character in `nombre` or `concepto` (bidi overrides, zero-width characters, U+FEFF, private use, noncharacters: see their schemas); a malformed URL or request. Fix the request; retrying it as it is fails the same way */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description `x-switch-key` missing, malformed, invalid or inactive */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedError"];
+                };
+            };
+            /** @description IDEMPOTENCY_CONFLICT: The idempotency_key was used with a different body (or, for a cobrar/token, by the other step first: a cobrar without token takes the key); nothing is stored or sent. Use a new key for a new operation; REVERSO_EXISTENTE: The operation already has its one reverso, named in `reverso` (query it with /consultar); nothing is stored or sent; TOKEN_EN_CURSO: The token of this idempotency_key is not recorded yet; retry the cobrar with the same key */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IdempotencyConflictError"];
+                };
+            };
+            /** @description The body is larger than the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeError"];
+                };
+            };
+            /** @description Not `application/json`, or a charset other than UTF-8 */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnsupportedMediaTypeError"];
+                };
+            };
+            /** @description TOKEN_MISMATCH: A cobrar whose monto, cobrador or pagador differs from its token (same idempotency_key); ACCOUNT_NOT_REGISTERED: Live: ordenante, cobrador or cuenta is not one of your registered accounts; nothing is stored or sent. Register it with the operator; BANCO_NO_DISPONIBLE: No enabled bank serves the account; as the code of a balance or statement read, the bank refused the query (a `motivo_rechazo`, like the other such codes below); DESTINATION_REFUSED: A webhook URL to an address webhooks may not reach; ENDPOINT_LIMIT: The mode has its 10 webhook endpoints already: delete one first; any other `motivo_rechazo`: A balance or statement read the bank refused, named by its `motivo_rechazo` (API contract 7.2) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RefusedRequestError"];
+                };
+            };
+            /** @description A valid key over its own request budget (every answer to a valid key carries `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset`), or a request without a valid key from an address that sent too many of them; retry after `retry-after` seconds. A valid key is never refused because of failed requests, its own or anyone else's, nor because of other keys or its address */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying (until the current one-minute window ends). */
+                    "retry-after"?: number;
+                    /** @description Requests a minute this key may make on this gateway (`SWITCH_RATE_LIMIT_PER_MINUTE`, divided among the gateway replicas). */
+                    "ratelimit-limit"?: number;
+                    /** @description Requests this key has left in the current minute. */
+                    "ratelimit-remaining"?: number;
+                    /** @description Seconds until the current minute ends and the budget is whole again. */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitedError"];
+                };
+            };
+            /** @description A dependency (store, bus or bank) is unreachable; retry later with the same idempotency_key */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
+                };
+            };
+        };
+    };
+    detalleCobroEsperado: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example esp_ejemplo */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description Requests a minute this key may make on this gateway (`SWITCH_RATE_LIMIT_PER_MINUTE`, divided among the gateway replicas). */
+                    "ratelimit-limit"?: number;
+                    /** @description Requests this key has left in the current minute. */
+                    "ratelimit-remaining"?: number;
+                    /** @description Seconds until the current minute ends and the budget is whole again. */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CobroEsperado"];
+                };
+            };
+            /** @description A field, the query, the JSON itself or the URL is invalid: JSON that is malformed, not UTF-8, nested deeper than 32 levels or with a duplicate key; a lone surrogate in any string; a control or invisible character in `nombre` or `concepto` (bidi overrides, zero-width characters, U+FEFF, private use, noncharacters: see their schemas); a malformed URL or request. Fix the request; retrying it as it is fails the same way */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description `x-switch-key` missing, malformed, invalid or inactive */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedError"];
+                };
+            };
+            /** @description No such operation, endpoint or delivery for this merchant and mode, or no such path */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description A valid key over its own request budget (every answer to a valid key carries `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset`), or a request without a valid key from an address that sent too many of them; retry after `retry-after` seconds. A valid key is never refused because of failed requests, its own or anyone else's, nor because of other keys or its address */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying (until the current one-minute window ends). */
+                    "retry-after"?: number;
+                    /** @description Requests a minute this key may make on this gateway (`SWITCH_RATE_LIMIT_PER_MINUTE`, divided among the gateway replicas). */
+                    "ratelimit-limit"?: number;
+                    /** @description Requests this key has left in the current minute. */
+                    "ratelimit-remaining"?: number;
+                    /** @description Seconds until the current minute ends and the budget is whole again. */
+                    "ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitedError"];
+                };
+            };
+            /** @description A dependency (store, bus or bank) is unreachable; retry later with the same idempotency_key */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
+                };
+            };
+        };
+    };
     listarWebhooks: {
         parameters: {
             query?: never;
@@ -3118,6 +3626,226 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["WebhookEvento"];
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx acknowledges the delivery */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not accepted (e.g. the signature did not verify): any non-2xx answer is retried on the schedule */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    eventoCobroEsperadoRecibido: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event, the body's `type`
+                 * @example cobro_esperado.recibido
+                 */
+                "x-service-event": "cobro_esperado.recibido";
+                /**
+                 * @description `sha256=` + lowercase hex HMAC-SHA256 of the raw body with the endpoint secret
+                 * @example sha256=5e2bf0e8e1bd9d5c21a6c0a0b1b94f1a3d6a2f2c4b7e1f0a9c8d7e6f5a4b3c2d
+                 */
+                "x-service-signature": string;
+                /**
+                 * @description Id of the delivery, the same on every attempt (Standard Webhooks)
+                 * @example msg_2b7e1f0a9c8d7e6f
+                 */
+                "webhook-id": string;
+                /**
+                 * @description Seconds since the Unix epoch when this attempt was signed (Standard Webhooks)
+                 * @example 1795532578
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description Space-separated `v1,<base64 signature>` entries (Standard Webhooks)
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookCobroEsperado"];
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx acknowledges the delivery */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not accepted (e.g. the signature did not verify): any non-2xx answer is retried on the schedule */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    eventoCobroEsperadoPagoParcial: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event, the body's `type`
+                 * @example cobro_esperado.pago_parcial
+                 */
+                "x-service-event": "cobro_esperado.pago_parcial";
+                /**
+                 * @description `sha256=` + lowercase hex HMAC-SHA256 of the raw body with the endpoint secret
+                 * @example sha256=5e2bf0e8e1bd9d5c21a6c0a0b1b94f1a3d6a2f2c4b7e1f0a9c8d7e6f5a4b3c2d
+                 */
+                "x-service-signature": string;
+                /**
+                 * @description Id of the delivery, the same on every attempt (Standard Webhooks)
+                 * @example msg_2b7e1f0a9c8d7e6f
+                 */
+                "webhook-id": string;
+                /**
+                 * @description Seconds since the Unix epoch when this attempt was signed (Standard Webhooks)
+                 * @example 1795532578
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description Space-separated `v1,<base64 signature>` entries (Standard Webhooks)
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookCobroEsperado"];
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx acknowledges the delivery */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not accepted (e.g. the signature did not verify): any non-2xx answer is retried on the schedule */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    eventoCobroEsperadoSobrepago: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event, the body's `type`
+                 * @example cobro_esperado.sobrepago
+                 */
+                "x-service-event": "cobro_esperado.sobrepago";
+                /**
+                 * @description `sha256=` + lowercase hex HMAC-SHA256 of the raw body with the endpoint secret
+                 * @example sha256=5e2bf0e8e1bd9d5c21a6c0a0b1b94f1a3d6a2f2c4b7e1f0a9c8d7e6f5a4b3c2d
+                 */
+                "x-service-signature": string;
+                /**
+                 * @description Id of the delivery, the same on every attempt (Standard Webhooks)
+                 * @example msg_2b7e1f0a9c8d7e6f
+                 */
+                "webhook-id": string;
+                /**
+                 * @description Seconds since the Unix epoch when this attempt was signed (Standard Webhooks)
+                 * @example 1795532578
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description Space-separated `v1,<base64 signature>` entries (Standard Webhooks)
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookCobroEsperado"];
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx acknowledges the delivery */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not accepted (e.g. the signature did not verify): any non-2xx answer is retried on the schedule */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    eventoCobroEsperadoVencido: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event, the body's `type`
+                 * @example cobro_esperado.vencido
+                 */
+                "x-service-event": "cobro_esperado.vencido";
+                /**
+                 * @description `sha256=` + lowercase hex HMAC-SHA256 of the raw body with the endpoint secret
+                 * @example sha256=5e2bf0e8e1bd9d5c21a6c0a0b1b94f1a3d6a2f2c4b7e1f0a9c8d7e6f5a4b3c2d
+                 */
+                "x-service-signature": string;
+                /**
+                 * @description Id of the delivery, the same on every attempt (Standard Webhooks)
+                 * @example msg_2b7e1f0a9c8d7e6f
+                 */
+                "webhook-id": string;
+                /**
+                 * @description Seconds since the Unix epoch when this attempt was signed (Standard Webhooks)
+                 * @example 1795532578
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description Space-separated `v1,<base64 signature>` entries (Standard Webhooks)
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookCobroEsperado"];
             };
         };
         responses: {

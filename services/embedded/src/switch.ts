@@ -19,6 +19,7 @@ import { loadPanelConfig, panelPlugin, type PanelConfig } from '@switch/panel';
 import { startSimulatedBank, type SimulatedBank } from '@switch/bank-sim';
 import { loadReconcilerConfig, startReconciler, type ReconcilerHandle, type ReconcilerServiceConfig } from '@switch/reconciler';
 import { loadNotifierConfig, startNotifier, type NotifierConfig, type NotifierHandle } from '@switch/notifier';
+import type { MatcherLoop } from '@switch/usecases/expected-matcher';
 import {
   embeddedRouting,
   emulatorsEnabled,
@@ -40,6 +41,8 @@ export interface EmbeddedSwitch {
   routing: RoutingTable;
   notifier: NotifierHandle;
   reconciler: ReconcilerHandle;
+  /** The gateway's background matcher of expected payments. */
+  expected: MatcherLoop;
   /** The real bank connectors started here (from the environment or emulator mode). */
   banks: EmbeddedBanks;
   /** The in-process bank emulators in emulator mode (`SWITCH_EMULATORS=true`), else null. */
@@ -176,6 +179,7 @@ export async function startEmbeddedSwitch(options: {
       },
     ],
   });
+  const expected = gateway.expected;
   return {
     gateway,
     config,
@@ -186,6 +190,7 @@ export async function startEmbeddedSwitch(options: {
     routing,
     notifier,
     reconciler,
+    expected,
     banks,
     emulators: banks.emulators,
     ownPorts,

@@ -28,6 +28,14 @@ import { paymentRoutes, sandboxBooking, type SandboxPayments } from './routes/co
 import type { SandboxBooking } from '@switch/usecases/payment-verification';
 import { operationRoutes, SwitchKeySecurity } from './routes/operations';
 import { transactionRoutes } from './routes/transacciones';
+import { expectedPaymentRoutes } from './routes/esperados';
+import { accountReads } from '@switch/platform/runtime/account-reads';
+import {
+  EXPECTED_MATCHER_INTERVAL_MS,
+  EXPECTED_MATCHER_LEASE_MS,
+  startExpectedMatcher,
+  type MatcherLoop,
+} from '@switch/usecases/expected-matcher';
 import { webhookRoutes } from './routes/webhooks';
 import type { GatewayConfig } from './config';
 import { openApiDocument, publishedDocument } from './openapi';
@@ -73,6 +81,8 @@ export interface Gateway {
   /** The operator port: /metrics, /healthz, /readyz and the admin API (/admin/v1). */
   operator: FastifyInstance;
   replies: Replies;
+  /** The background matcher of expected payments: every gateway runs it, one at a time holds its lease. */
+  expected: MatcherLoop;
   close(): Promise<void>;
 }
 
@@ -214,6 +224,7 @@ export async function buildGateway(given: GatewayDeps): Promise<Gateway> {
       ...(deps.sandboxPayments ? { sandboxPayments: deps.sandboxPayments } : {}),
     });
     transactionRoutes(api, { store: deps.store });
+    expectedPaymentRoutes(api, { store: deps.store });
     webhookRoutes(api, {
       store: deps.store,
       rules: {
@@ -239,11 +250,26 @@ export async function buildGateway(given: GatewayDeps): Promise<Gateway> {
 
   const operator = await buildOperator(deps, keys);
   await app.ready();
+  // Expected payments are matched where bank reads are answered (this gateway's reply address);
+  // replicas share the work through the lease, one matching at a time (docs/decisions/0199-expected-payments-matcher-cursor-and-lease.md).
+  const expected = startExpectedMatcher(
+    {
+      store: given.store,
+      creditos: accountReads({ routing: deps.routing, store: given.store, client: replies.reads, readTimeoutMs: config.queryTimeoutMs })
+        .creditos,
+      holder: replies.gatewayId,
+      leaseMs: EXPECTED_MATCHER_LEASE_MS,
+      log: deps.log,
+    },
+    EXPECTED_MATCHER_INTERVAL_MS,
+  );
   return {
     app,
     operator,
     replies,
+    expected,
     close: async () => {
+      await expected.stop();
       clearInterval(beating);
       await app.close();
       await operator.close();

@@ -1,4 +1,6 @@
 import {
+  EXAMPLE_EXPECTED_ID,
+  exampleExpected,
   EXAMPLE_DELIVERY_ID,
   EXAMPLE_ENDPOINT_ID,
   EXAMPLE_REVERSO_ID,
@@ -303,6 +305,47 @@ export const OPERATION_EXAMPLES: Record<string, OperationExamples> = {
           'txn_5d7f9b1d3f5a7c9e1b3d5f7a9c1e3b5d,2026-11-24T15:02:57.901Z,pagar,LIQUIDADA,,150.50,VES,Pago a proveedor,Proveedora Caracas,bnc,TEST-6f1c8a52,6f1c8a52-1d7e-4f55-9a0e-2b1c3d4e5f60,2026-11-24T15:02:58.123Z\r\n',
       },
     },
+  },
+  crearCobroEsperado: {
+    request: {
+      pedido: {
+        summary: 'Await 250.50 VES for order 42 on the test account (expires in 24 hours)',
+        value: {
+          idempotency_key: '0c8e5a2f-7b1d-4e3a-9f6c-2d4b6a8c0e1f',
+          monto: { valor: 250.5, moneda: 'VES' },
+          concepto: 'Pedido 42',
+          orden_id: 'orden-42',
+          cobrador: { tipo: 'cuenta', valor: '01910000000000000777', banco: '0191', identificacion: 'J123456789', nombre: 'Tienda Demo' },
+        },
+      },
+    },
+    response: {
+      esperado: {
+        summary: 'Waiting: show `instrucciones` to the payer',
+        value: {
+          ...exampleExpected('test', EXAMPLE_EXPECTED_ID)!,
+          id: 'esp_5d7f9b1d3f5a7c9e1b3d5f7a',
+          estado: 'ESPERADO',
+          recibido: 0,
+          movimientos: [],
+          historial: [],
+          actualizado_en: '2026-11-24T14:00:00.000Z',
+        },
+      },
+    },
+  },
+  listarCobrosEsperados: {
+    parameters: { estado: 'RECIBIDO', limite: '20' },
+    response: {
+      pagina: {
+        summary: 'One page (empty until you have expected payments that match)',
+        value: { cobros: [exampleExpected('test', EXAMPLE_EXPECTED_ID)!], siguiente: null },
+      },
+    },
+  },
+  detalleCobroEsperado: {
+    parameters: { id: EXAMPLE_EXPECTED_ID },
+    response: { ejemplo: { summary: 'The sandbox example, paid in full', value: exampleExpected('test', EXAMPLE_EXPECTED_ID)! } },
   },
   listarTransacciones: {
     parameters: {

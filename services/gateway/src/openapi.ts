@@ -1,6 +1,7 @@
 import { API_SCHEMAS } from '@switch/core/contracts/api';
 import { errorCatalogueMarkdown } from '@switch/core/contracts/errors';
 import { WEBHOOK_EVENTS } from '@switch/core/contracts/webhook';
+import { EVENTOS_ESPERADO, type EventoEsperado } from '@switch/core/contracts/esperados';
 import { SwitchKeySecurity } from './routes/operations';
 import { OPERATION_EXAMPLES, type OperationExamples } from './examples';
 import { REPLAYED_HEADER } from '@switch/core/idempotency';
@@ -35,6 +36,10 @@ export function openApiDocument() {
       { name: 'cuentas', description: 'Balances and statements for reconciliation' },
       { name: 'cobros', description: 'Pagos móviles payers send: verified against the receiving bank, each movement claimed once' },
       { name: 'sandbox', description: 'Test mode only: make things happen at the banks (a payer sending a pago móvil)' },
+      {
+        name: 'cobros esperados',
+        description: 'Expected payments: a pago móvil the payer pushes, matched against the bank statement in the background',
+      },
       {
         name: 'webhooks',
         description:
@@ -88,7 +93,7 @@ export function publishedDocument<T>(document: T, options: PublishOptions): T {
   nameSchemas(doc, schemas);
   const paths = (doc.paths ?? {}) as Record<string, Record<string, Json>>;
   for (const item of Object.values(paths)) for (const operation of Object.values(item)) decorateOperation(operation);
-  doc.webhooks = webhooks();
+  doc.webhooks = { ...webhooks(), ...expectedPaymentWebhooks() };
   doc.servers = [{ url: options.baseUrl, description: 'This switch (the mode comes from the key: test or live)' }];
   (doc.info as Json).contact = { name: 'Switch de pagos', url: `${options.baseUrl}/docs` };
   return doc as T;
@@ -312,5 +317,100 @@ function webhooks(): Json {
         },
       },
     ]),
+  );
+}
+
+const EXPECTED_EVENT: Record<EventoEsperado, { operationId: string; estado: string; summary: string }> = {
+  'cobro_esperado.recibido': {
+    operationId: 'eventoCobroEsperadoRecibido',
+    estado: 'RECIBIDO',
+    summary: 'An expected payment was paid in full',
+  },
+  'cobro_esperado.pago_parcial': {
+    operationId: 'eventoCobroEsperadoPagoParcial',
+    estado: 'PAGO_PARCIAL',
+    summary: 'Part of an expected payment arrived (sent again on each further part)',
+  },
+  'cobro_esperado.sobrepago': {
+    operationId: 'eventoCobroEsperadoSobrepago',
+    estado: 'SOBREPAGO',
+    summary: 'More than an expected payment arrived',
+  },
+  'cobro_esperado.vencido': {
+    operationId: 'eventoCobroEsperadoVencido',
+    estado: 'VENCIDO',
+    summary: 'An expected payment expired with nothing received',
+  },
+};
+
+/**
+ * The events of expected payments: the same envelope (`type`, `sentAt`, `data`), signatures and retry
+ * schedule as the transaction events, `data` the expected payment as GET /cobros/esperados/{id} answers it.
+ */
+function expectedPaymentWebhooks(): Json {
+  // The transaction events' headers, the event's name in `x-service-event`.
+  const headers = ((Object.values(webhooks())[0] as Json).post as Json).parameters as Json[];
+  const headersOf = (event: string) =>
+    headers.map((h) => (h.name === 'x-service-event' ? { ...h, schema: { type: 'string', enum: [event] }, example: event } : h));
+  return Object.fromEntries(
+    EVENTOS_ESPERADO.map((event) => {
+      const e = EXPECTED_EVENT[event];
+      return [
+        event,
+        {
+          post: {
+            operationId: e.operationId,
+            tags: ['webhooks'],
+            summary: e.summary,
+            description: `Sent to each active endpoint of your mode when one of your expected payments (POST /cobros/esperados) enters ${e.estado}; every endpoint gets these, whatever transaction events it subscribed to.\n\n${SIGNATURE_SCHEME}`,
+            security: [],
+            parameters: headersOf(event),
+            requestBody: {
+              required: true,
+              content: {
+                'application/json': {
+                  schema: { $ref: '#/components/schemas/WebhookCobroEsperado' },
+                  examples: {
+                    [e.operationId]: {
+                      summary: `${event} of an order`,
+                      value: {
+                        type: event,
+                        sentAt: '2026-11-24T15:02:58.123Z',
+                        data: {
+                          id: 'esp_5d7f9b1d3f5a7c9e1b3d5f7a',
+                          estado: e.estado,
+                          monto: 250.5,
+                          moneda: 'VES',
+                          recibido: e.estado === 'VENCIDO' ? 0 : e.estado === 'PAGO_PARCIAL' ? 200 : e.estado === 'SOBREPAGO' ? 300 : 250.5,
+                          concepto: 'Pedido 42',
+                          orden_id: 'orden-42',
+                          instrucciones: {
+                            telefono: '04120000001',
+                            banco: '0191',
+                            cuenta: '01910000000000000777',
+                            rif: 'J123456789',
+                            monto: 250.5,
+                            concepto: 'EK7P3QZ Pedido 42',
+                          },
+                          vence_en: '2026-11-24T18:00:00.000Z',
+                          creado_en: '2026-11-24T14:00:00.000Z',
+                          actualizado_en: '2026-11-24T15:02:58.000Z',
+                          movimientos: [],
+                          historial: [],
+                        },
+                      },
+                    },
+                  },
+                },
+              },
+            },
+            responses: {
+              '200': { description: 'Received: any 2xx acknowledges the delivery' },
+              '400': { description: 'Not accepted (e.g. the signature did not verify): any non-2xx answer is retried on the schedule' },
+            },
+          },
+        },
+      ];
+    }),
   );
 }

@@ -1,15 +1,17 @@
 import type { Claims } from '@switch/platform/ports/claims';
 import type { Counters } from '@switch/platform/ports/counters';
 import type { DeliveryQueue } from '@switch/platform/ports/delivery-queue';
+import type { ExpectedPayments } from '@switch/platform/ports/expected-payments';
+import type { MovementClaims } from '@switch/platform/ports/movement-claims';
 import type { MerchantDirectory } from '@switch/platform/ports/merchant-directory';
 import type { PanelAccess } from '@switch/platform/ports/panel-access';
 import type { TransactionReads } from '@switch/platform/ports/transaction-reads';
-import type { MovementClaims } from '@switch/platform/ports/movement-claims';
 import type { Verifications } from '@switch/platform/ports/verifications';
 
 /**
  * The ports the gateway is handed: the merchant directory (keys, endpoints, accounts), the claims that
- * make a request run once, the counters of its throttling, the delivery queue (listing and
+ * make a request run once, the counters of its throttling, the movement claims and kept answers of
+ * payment verifications, the expected payments with the cursors their matcher keeps, the delivery queue (listing and
  * redelivering webhooks), the transactions it reads, and the panel's users and audit log (the admin
  * API's owner invitations). No transaction log and no order journal: only the router writes a
  * transaction, only bank workers call banks.
@@ -20,7 +22,8 @@ export type GatewayStore = MerchantDirectory &
   Verifications &
   Counters &
   DeliveryQueue &
-  PanelAccess & {
+  PanelAccess &
+  ExpectedPayments & {
     transactions: TransactionReads;
     ping(): Promise<void>;
   };

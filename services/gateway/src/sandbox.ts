@@ -1,3 +1,4 @@
+import type { CobroEsperado } from '@switch/core/contracts/esperados';
 import type { DeliveryView, EndpointView } from '@switch/core/contracts/webhook-endpoints';
 import type { Resultado } from '@switch/core/contracts/resultado';
 import type { TransaccionDetalle } from '@switch/core/contracts/transacciones';
@@ -136,4 +137,35 @@ export function exampleDeliveries(mode: 'test' | 'live', of: 'transaction' | 'en
 export function exampleRedelivery(mode: 'test' | 'live', id: string, now = new Date()): DeliveryView | undefined {
   if (!isExample(mode, id, EXAMPLE_DELIVERY_ID)) return undefined;
   return { ...structuredClone(EXAMPLE_DELIVERY), estado: 'pending', proximo_intento: now.toISOString() };
+}
+
+/** The sandbox's example expected payment: `GET /cobros/esperados/esp_ejemplo` in test mode. */
+export const EXAMPLE_EXPECTED_ID = 'esp_ejemplo';
+
+const EXAMPLE_EXPECTED: CobroEsperado = {
+  id: EXAMPLE_EXPECTED_ID,
+  estado: 'RECIBIDO',
+  monto: 250.5,
+  moneda: 'VES',
+  recibido: 250.5,
+  concepto: 'Pedido 42',
+  orden_id: 'orden-42',
+  instrucciones: {
+    telefono: '04120000001',
+    banco: '0191',
+    cuenta: '01910000000000000777',
+    rif: 'J123456789',
+    monto: 250.5,
+    concepto: 'EK7P3QZ Pedido 42',
+  },
+  vence_en: '2026-11-25T14:00:00.000Z',
+  creado_en: '2026-11-24T14:00:00.000Z',
+  actualizado_en: '2026-11-24T15:02:58.000Z',
+  movimientos: [{ banco: 'bnc', referencia: '45678901', fecha: '2026-11-24', monto: 250.5 }],
+  historial: [{ de: 'ESPERADO', a: 'RECIBIDO', motivo: 'pago_exacto', en: '2026-11-24T15:02:58.000Z' }],
+};
+
+/** The example expected payment, in test mode only. */
+export function exampleExpected(mode: 'test' | 'live', id: string): CobroEsperado | undefined {
+  return isExample(mode, id, EXAMPLE_EXPECTED_ID) ? structuredClone(EXAMPLE_EXPECTED) : undefined;
 }

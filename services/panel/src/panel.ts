@@ -26,6 +26,7 @@ import { authRoutes } from './routes/auth';
 import { keyRoutes } from './routes/keys';
 import { webhookPages } from './routes/webhooks';
 import { transactionPages } from './routes/transactions';
+import { expectedPages } from './routes/expected';
 import { teamRoutes } from './routes/team';
 import { balancePages } from './routes/balances';
 import { sandboxButton, verifyPages } from './routes/verify';
@@ -275,6 +276,7 @@ export async function panelPlugin(app: FastifyInstance, deps: PanelDeps): Promis
   keyRoutes(app, ctx);
   webhookPages(app, ctx);
   transactionPages(app, ctx);
+  expectedPages(app, ctx);
   teamRoutes(app, ctx);
   balancePages(app, ctx);
   verifyPages(app, ctx);

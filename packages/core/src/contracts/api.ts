@@ -18,6 +18,7 @@ import {
 import { WebhookBody } from './webhook';
 import { Verificacion, VerificarBody } from './verificacion';
 import { PagoMovilEntrante, PagoMovilEntranteBody } from './sandbox-pago-movil';
+import { CobroEsperado, CobroEsperadoRequest, CobrosEsperadosPage, WebhookEsperadoBody } from './esperados';
 import { TransaccionDetalle, TransaccionesPage, TransaccionResumen } from './transacciones';
 import {
   DeliveryView,
@@ -62,6 +63,10 @@ export const API_SCHEMAS = {
   TransaccionResumen,
   Transacciones: TransaccionesPage,
   TransaccionDetalle,
+  CobroEsperadoRequest,
+  CobroEsperado,
+  CobrosEsperados: CobrosEsperadosPage,
+  WebhookCobroEsperado: WebhookEsperadoBody,
   WebhookEndpointCreateRequest: EndpointCreateBody,
   WebhookEndpointUpdateRequest: EndpointUpdateBody,
   WebhookEndpoint: EndpointView,

@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { literals } from './literals';
 import { WEBHOOK_EVENTS } from './webhook';
+import { EVENTOS_ESPERADO } from './esperados';
 
 /** The wire shapes of a merchant's webhook endpoints and deliveries (merchant API and panel, SPEC 6.1, 6.5). */
 
@@ -53,7 +54,7 @@ export const DeliveryView = Type.Object({
   id: Type.String(),
   endpoint_id: Type.String(),
   transaccion_id: Type.String(),
-  evento: literals(WEBHOOK_EVENTS),
+  evento: literals([...WEBHOOK_EVENTS, ...EVENTOS_ESPERADO] as const),
   url: Type.String(),
   estado: literals(['pending', 'delivered', 'exhausted'] as const),
   proximo_intento: Type.Union([Type.String(), Type.Null()]),

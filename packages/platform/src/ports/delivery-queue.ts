@@ -1,5 +1,6 @@
 import type { Mode } from '@switch/core/bancos';
 import type { WebhookEvent } from '@switch/core/contracts/webhook';
+import type { EventoEsperado } from '@switch/core/contracts/esperados';
 import type { PageCursor } from './transaction-reads';
 
 /** One attempt to deliver a webhook (SPEC 6.3); every attempt is kept. */
@@ -32,7 +33,8 @@ export interface WebhookDelivery {
   endpointId: string;
   url: string;
   txnId: string;
-  event: WebhookEvent;
+  /** A transaction's event, or an expected payment's (`txnId` then holds the expected payment's id). */
+  event: WebhookEvent | EventoEsperado;
   body: string;
   status: 'pending' | 'delivered' | 'exhausted';
   attempts: DeliveryAttempt[];

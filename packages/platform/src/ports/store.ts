@@ -1,6 +1,7 @@
 import type { Claims } from './claims';
 import type { Counters } from './counters';
 import type { DeliveryQueue } from './delivery-queue';
+import type { ExpectedPayments } from './expected-payments';
 import type { Leases } from './leases';
 import type { MerchantDirectory } from './merchant-directory';
 import type { MovementClaims } from './movement-claims';
@@ -42,6 +43,7 @@ export interface Store
     Claims,
     MovementClaims,
     Verifications,
+    ExpectedPayments,
     Counters,
     OrderJournal,
     DeliveryQueue,

@@ -12,8 +12,17 @@ import type { Logger } from '@switch/platform/telemetry/logger';
 import type { Mode } from '@switch/core/bancos';
 import type { Resultado } from '@switch/core/contracts/resultado';
 import type { RestAnswer, RestPort } from './rest';
-import { resumenBancos, resumenError, resumenMovimientos, resumenResultado, resumenSaldo, resumenVerificacion } from './summaries';
+import {
+  resumenBancos,
+  resumenCobroEsperado,
+  resumenError,
+  resumenMovimientos,
+  resumenResultado,
+  resumenSaldo,
+  resumenVerificacion,
+} from './summaries';
 import type { Verificacion } from '@switch/core/contracts/verificacion';
+import type { CobroEsperado } from '@switch/core/contracts/esperados';
 import { switchTools, type SwitchTool, type ToolName } from './tools';
 
 export interface McpServerDeps {
@@ -131,6 +140,8 @@ function summarize(tool: ToolName, body: unknown): string {
       return resumenMovimientos(body as Movimientos);
     case 'verificar_pago':
       return resumenVerificacion(body as Verificacion);
+    case 'crear_cobro_esperado':
+      return resumenCobroEsperado(body as CobroEsperado);
     default:
       return resumenResultado(tool, body as Resultado);
   }

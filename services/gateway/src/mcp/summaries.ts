@@ -1,4 +1,5 @@
 import type { Verificacion } from '@switch/core/contracts/verificacion';
+import type { CobroEsperado } from '@switch/core/contracts/esperados';
 import type { BancoCatalogo, Movimientos, Saldo } from '@switch/core/contracts/bancos';
 import type { MotivoRechazo } from '@switch/core/motivos';
 import type { Resultado } from '@switch/core/contracts/resultado';
@@ -117,4 +118,11 @@ export function resumenError(status: number, body: { error?: unknown; message?: 
     default:
       return `El switch respondió HTTP ${status} (${String(body.error ?? 'error')}):${message} Si era una operación de dinero, repite con la MISMA idempotency_key o consulta con \`consultar\`.`;
   }
+}
+
+/** A new (or repeated) expected payment: what to tell the payer, and what happens next. */
+export function resumenCobroEsperado(c: CobroEsperado): string {
+  const i = c.instrucciones;
+  const destino = i.telefono ? `pago móvil al ${i.telefono}` : `transferencia a la cuenta ${i.cuenta}`;
+  return `Cobro esperado ${c.id} (${c.estado}). Indica al pagador: ${destino}, banco ${i.banco}${i.rif ? `, RIF ${i.rif}` : ''}, monto exacto ${i.monto.toFixed(2)} VES, concepto "${i.concepto}". Vence ${c.vence_en}; el cambio de estado llega por webhook (cobro_esperado.*).`;
 }

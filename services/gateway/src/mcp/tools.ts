@@ -3,6 +3,7 @@ import { BancoCatalogo, Movimientos, MovimientosQuery, Saldo, SaldoQuery } from 
 import { CobrarBody, ConsultarBody, PagarBody, ReversoBody, TokenBody } from '@switch/core/contracts/requests';
 import { Resultado } from '@switch/core/contracts/resultado';
 import { Verificacion, VerificarBody } from '@switch/core/contracts/verificacion';
+import { CobroEsperado, CobroEsperadoRequest } from '@switch/core/contracts/esperados';
 import type { Mode } from '@switch/core/bancos';
 import type { RestRequest } from './rest';
 
@@ -22,6 +23,7 @@ export const TOOL_NAMES = [
   'saldo',
   'movimientos',
   'verificar_pago',
+  'crear_cobro_esperado',
 ] as const;
 export type ToolName = (typeof TOOL_NAMES)[number];
 
@@ -206,6 +208,18 @@ export function switchTools(mode: Mode): SwitchTool[] {
       outputSchema: jsonSchema(Verificacion),
       annotations: moneyHints(`Verificar pago móvil (${modeTag})`, false),
       toRest: post('/switch/v1/cobros/verificar'),
+      structured: asObject,
+    },
+    {
+      name: 'crear_cobro_esperado',
+      title: `Esperar un pago móvil (${modeTag})`,
+      description: describe(
+        `Registra un cobro esperado: el cliente empuja un pago móvil a la cuenta o teléfono del comercio (\`cobrador\`). Responde \`instrucciones\` para mostrar al pagador (teléfono, banco, RIF, monto exacto y el concepto a escribir, con su código al inicio) y un \`id\`. El switch lee los créditos de la cuenta en segundo plano y pasa \`estado\` de ESPERADO a RECIBIDO, PAGO_PARCIAL, SOBREPAGO o VENCIDO (\`vence_en\`, por defecto 24 horas); cada cambio llega por webhook firmado (\`cobro_esperado.*\`). Un mismo movimiento paga un solo pedido. No mueve dinero. ${idempotencyNote('un cobro esperado')}`,
+      ),
+      inputSchema: jsonSchema(CobroEsperadoRequest),
+      outputSchema: jsonSchema(CobroEsperado),
+      annotations: moneyHints(`Cobro esperado (${modeTag})`, false),
+      toRest: post('/switch/v1/cobros/esperados'),
       structured: asObject,
     },
   ];

@@ -15,10 +15,12 @@ import { gatewayReplicasContract } from '../../../test/delivery-contract';
 
 gatewayReplicasContract('memory', async () => new MemoryStore());
 import { merchantObjectsContract } from '../../../test/merchant-objects-contract';
+import { expectedPaymentsContract } from '../../../test/expected-payments-contract';
 import { movementClaimsContract } from '../../../test/movement-claims-contract';
 
 merchantObjectsContract('memory', async () => new MemoryStore());
 movementClaimsContract('memory', async () => new MemoryStore());
+expectedPaymentsContract('memory', async () => new MemoryStore());
 
 describe('MemoryStore counters', () => {
   it('forgets a counter once its window is over', async () => {

@@ -21,6 +21,7 @@ import { DuplicateRecord, laneKey } from '../../ports/store';
 import { MemoryLeases } from './leases';
 import type { MovementClaim } from '../../ports/movement-claims';
 import type { VerificationRecord } from '../../ports/verifications';
+import type { CreditCursor, ExpectedPayment } from '../../ports/expected-payments';
 import type { Mode } from '@switch/core/bancos';
 import type { EstadoTransaccion } from '@switch/core/estados';
 import type { Transaction } from '@switch/core/operation';
@@ -261,6 +262,50 @@ export class MemoryStore implements Store {
       return { saved: true };
     },
     get: async (scope) => copy(this.verificationRows.get(scope) ?? null),
+  };
+
+  private readonly expectedRows = new Map<string, ExpectedPayment>();
+  readonly expectedPayments: Store['expectedPayments'] = {
+    create: async (p) => {
+      const existing = this.expectedRows.get(p.id);
+      if (existing) return { created: false, existing: copy(existing) };
+      this.expectedRows.set(p.id, copy(p));
+      return { created: true };
+    },
+    get: async (id) => copy(this.expectedRows.get(id) ?? null),
+    list: async (filter, limit, after) =>
+      [...this.expectedRows.values()]
+        .filter((p) => p.merchantId === filter.merchantId && p.mode === filter.mode && (!filter.estado || p.estado === filter.estado))
+        .sort((a, b) => b.createdAt.localeCompare(a.createdAt) || b.id.localeCompare(a.id))
+        .filter((p) => !after || p.createdAt < after.createdAt || (p.createdAt === after.createdAt && p.id < after.id))
+        .slice(0, limit)
+        .map(copy),
+    listOpen: async () => [...this.expectedRows.values()].filter((p) => p.estado === 'ESPERADO' || p.estado === 'PAGO_PARCIAL').map(copy),
+    listUnannounced: async () => [...this.expectedRows.values()].filter((p) => p.announcedVersion < p.version).map(copy),
+    replace: async (p, expectedVersion) => {
+      const stored = this.expectedRows.get(p.id);
+      if (!stored || stored.version !== expectedVersion) return false;
+      this.expectedRows.set(p.id, copy(p));
+      return true;
+    },
+  };
+
+  private readonly cursorRows = new Map<string, CreditCursor>();
+  readonly creditCursors: Store['creditCursors'] = {
+    get: async (key) => copy(this.cursorRows.get(key) ?? null),
+    set: async (cursor) => {
+      this.cursorRows.set(cursor.key, copy(cursor));
+    },
+  };
+
+  private readonly leaseRows = new Map<string, { holder: string; until: string }>();
+  readonly loopLeases: Store['loopLeases'] = {
+    acquire: async (name, holder, now, until) => {
+      const lease = this.leaseRows.get(name);
+      if (lease && lease.holder !== holder && lease.until > now) return false;
+      this.leaseRows.set(name, { holder, until });
+      return true;
+    },
   };
 
   private readonly reversalRows = new Map<string, ReversalClaim>();

@@ -4,6 +4,7 @@ import { MongoClient } from 'mongodb';
 import { announced, sampleTransaction, seedTransaction, storeContract } from '../../../test/store-contract';
 import { counterContract, deliveryContract, gatewayReplicasContract, sampleDelivery } from '../../../test/delivery-contract';
 import { merchantObjectsContract } from '../../../test/merchant-objects-contract';
+import { expectedPaymentsContract } from '../../../test/expected-payments-contract';
 import { movementClaimsContract, sampleMovement, sampleMovementClaim } from '../../../test/movement-claims-contract';
 import { idempotencyScope } from '@switch/core/idempotency';
 import type { IdempotencyClaim } from '../../ports/store';
@@ -49,6 +50,7 @@ counterContract('mongo', freshStore);
 gatewayReplicasContract('mongo', freshStore);
 merchantObjectsContract('mongo', freshStore);
 movementClaimsContract('mongo', freshStore);
+expectedPaymentsContract('mongo', freshStore);
 
 describe('MongoStore movement claims across replicas', () => {
   it('of 50 concurrent claims of one movement through two stores on one database exactly one wins', async () => {

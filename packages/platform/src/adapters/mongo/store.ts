@@ -58,6 +58,7 @@ import { hourFold, merchantDayKey, merchantHourKey, venezuelanHourOf } from '@sw
 import { insertNew } from './inserts';
 import type { MovementClaim, MovementClaimResult } from '../../ports/movement-claims';
 import type { VerificationRecord, VerificationSaveResult } from '../../ports/verifications';
+import type { CreditCursor, ExpectedPayment } from '../../ports/expected-payments';
 import { ConditionalCollection, createIndexesOneByOne } from './conditional';
 import { asText, fromText } from './records';
 import { decodeDocument, encodeDocument } from './keys';
@@ -92,6 +93,17 @@ function fromRow<T>(key: string, row: Row | null): T | null {
   if (!row) return null;
   const { _id, ...rest } = row;
   return { [key]: _id, ...rest } as T;
+}
+
+/** An expected payment's document: the payment and the flags its two queries lead with. */
+function expectedRow(p: ExpectedPayment): Row {
+  return { ...toRow('id', p), _open: p.estado === 'ESPERADO' || p.estado === 'PAGO_PARCIAL', _unannounced: p.announcedVersion < p.version };
+}
+
+function expectedOf(row: Row | null): ExpectedPayment | null {
+  if (!row) return null;
+  const { _open, _unannounced, ...rest } = row;
+  return fromRow<ExpectedPayment>('id', rest as Row);
 }
 
 function accountOf(row: Row): MerchantAccount {
@@ -206,6 +218,9 @@ export class MongoStore implements Store {
   private readonly reversalRows: Collection<Row>;
   private readonly movementClaimRows: Collection<Row>;
   private readonly verificationRows: Collection<Row>;
+  private readonly expectedRows: Collection<Row>;
+  private readonly cursorRows: Collection<Row>;
+  private readonly leaseRows: Collection<Row>;
   private readonly accountRows: Collection<Row>;
   private readonly counterEntries: Collection<Row>;
   private readonly gatewayBeatRows: Collection<Row>;
@@ -258,6 +273,11 @@ export class MongoStore implements Store {
     this.movementClaimRows = db.collection('movement_claims');
     // `_id` = the request's idempotency scope: one kept answer per key.
     this.verificationRows = db.collection('verifications');
+    // Expected payments (`_id` = id, derived from the idempotency scope), the matcher's cursor per
+    // receiving account (`_id` = creditCursorKey) and the background loops' leases (`_id` = loop name).
+    this.expectedRows = db.collection('expected_payments');
+    this.cursorRows = db.collection('credit_cursors');
+    this.leaseRows = db.collection('loop_leases');
     // `_id` = mode|cuenta: an account number belongs to one merchant per mode, by the unique key.
     this.accountRows = db.collection('merchant_accounts');
     this.counterEntries = db.collection('counter_entries');
@@ -315,6 +335,11 @@ export class MongoStore implements Store {
     await createIndexesOneByOne(this.keyRows, [{ key: { merchantId: 1 } }]);
     await createIndexesOneByOne(this.webhookRows, [{ key: { merchantId: 1, mode: 1 } }]);
     await createIndexesOneByOne(this.accountRows, [{ key: { merchantId: 1, mode: 1 } }]);
+    await createIndexesOneByOne(this.expectedRows, [
+      { key: { merchantId: 1, mode: 1, createdAt: -1, _id: -1 } },
+      { key: { _open: 1 } },
+      { key: { _unannounced: 1 } },
+    ]);
     await createIndexesOneByOne(this.counterEntries, [{ key: { key: 1 } }, { key: { expires: 1 } }]);
     await createIndexesOneByOne(this.orderRows, [{ key: { txnId: 1 } }]);
     await createIndexesOneByOne(this.referenceSeqRows, [{ key: { scope: 1, n: -1 } }]);
@@ -428,6 +453,44 @@ export class MongoStore implements Store {
       return { saved: false, existing };
     },
     get: async (scope) => fromRow<VerificationRecord>('scope', await this.verificationRows.findOne({ _id: scope })),
+  };
+
+  readonly expectedPayments: Store['expectedPayments'] = {
+    create: async (p) => {
+      if (await insertNew(this.expectedRows, expectedRow(p))) return { created: true };
+      const existing = await this.expectedPayments.get(p.id);
+      if (!existing) throw new Error(`expected payment ${p.id} conflicted but cannot be read`);
+      return { created: false, existing };
+    },
+    get: async (id) => expectedOf(await this.expectedRows.findOne({ _id: id })),
+    list: async (filter, limit, after) => {
+      const query: Document = { merchantId: filter.merchantId, mode: filter.mode };
+      if (filter.estado) query.estado = filter.estado;
+      if (after) query.$or = [{ createdAt: { $lt: after.createdAt } }, { createdAt: after.createdAt, _id: { $lt: after.id } }];
+      const rows = await this.expectedRows.find(query).sort({ createdAt: -1, _id: -1 }).limit(limit).toArray();
+      return rows.map((r) => expectedOf(r)!);
+    },
+    listOpen: async () => (await this.expectedRows.find({ _open: true }).toArray()).map((r) => expectedOf(r)!),
+    listUnannounced: async () => (await this.expectedRows.find({ _unannounced: true }).toArray()).map((r) => expectedOf(r)!),
+    // A filtered replace by the unique `_id` and the version read: one writer wins (atomic on both servers).
+    replace: async (p, expectedVersion) =>
+      (await this.expectedRows.replaceOne({ _id: p.id, version: expectedVersion }, expectedRow(p))).matchedCount === 1,
+  };
+
+  readonly creditCursors: Store['creditCursors'] = {
+    get: async (key) => fromRow<CreditCursor>('key', await this.cursorRows.findOne({ _id: key })),
+    set: async (cursor) => {
+      await this.cursorRows.replaceOne({ _id: cursor.key }, toRow('key', cursor), { upsert: true });
+    },
+  };
+
+  readonly loopLeases: Store['loopLeases'] = {
+    // Taken when free, expired or the holder's; a concurrent first insert loses on the unique `_id`.
+    acquire: async (name, holder, now, until) => {
+      const taken = await this.leaseRows.updateOne({ _id: name, $or: [{ holder }, { until: { $lte: now } }] }, { $set: { holder, until } });
+      if (taken.matchedCount === 1) return true;
+      return insertNew(this.leaseRows, { _id: name, holder, until });
+    },
   };
 
   readonly reversals: Store['reversals'] = {
