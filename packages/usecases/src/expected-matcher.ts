@@ -8,6 +8,7 @@ import type { DeliveryQueue, WebhookDelivery } from '@switch/platform/ports/deli
 import { creditCursorKey, type CreditCursor, type ExpectedPayment, type ExpectedPayments } from '@switch/platform/ports/expected-payments';
 import type { MerchantDirectory } from '@switch/platform/ports/merchant-directory';
 import { movementClaimId, type MovementClaim, type MovementClaims } from '@switch/platform/ports/movement-claims';
+import type { Leases } from '@switch/platform/ports/leases';
 import { toCobroEsperado } from './expected-payments';
 
 /** The name of the matcher's lease: one replica matches at a time. */
@@ -16,7 +17,7 @@ export const MATCHER_LEASE = 'expected-payments-matcher';
 export const EXPECTED_MATCHER_INTERVAL_MS = 5_000;
 export const EXPECTED_MATCHER_LEASE_MS = 60_000;
 
-export type MatcherStore = ExpectedPayments & MovementClaims & DeliveryQueue & Pick<MerchantDirectory, 'webhooks'>;
+export type MatcherStore = ExpectedPayments & MovementClaims & DeliveryQueue & Leases & Pick<MerchantDirectory, 'webhooks'>;
 
 /** One day's credits of an account (accountReads.creditos). */
 export type CreditReader = (
@@ -65,15 +66,8 @@ export class ExpectedMatcher {
   async round(): Promise<boolean> {
     const { store } = this.deps;
     const now = this.now();
-    if (
-      !(await store.loopLeases.acquire(
-        MATCHER_LEASE,
-        this.deps.holder,
-        now.toISOString(),
-        new Date(now.getTime() + this.deps.leaseMs).toISOString(),
-      ))
-    )
-      return false;
+    // The background loops' lease (the reconciler's and the outbox relay's too): one replica matches at a time.
+    if (!(await store.leases.acquire(MATCHER_LEASE, this.deps.holder, now.getTime(), this.deps.leaseMs))) return false;
     const open = await store.expectedPayments.listOpen();
     const byAccount = new Map<string, ExpectedPayment[]>();
     for (const p of open) {

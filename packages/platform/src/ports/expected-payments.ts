@@ -79,11 +79,4 @@ export interface ExpectedPayments {
     get(key: string): Promise<CreditCursor | null>;
     set(cursor: CreditCursor): Promise<void>;
   };
-  /**
-   * A named lease for a background loop: one holder at a time across replicas. `acquire` takes it when
-   * free, expired or already the holder's (renewing it until `until`).
-   */
-  loopLeases: {
-    acquire(name: string, holder: string, now: string, until: string): Promise<boolean>;
-  };
 }

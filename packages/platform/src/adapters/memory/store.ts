@@ -298,16 +298,6 @@ export class MemoryStore implements Store {
     },
   };
 
-  private readonly leaseRows = new Map<string, { holder: string; until: string }>();
-  readonly loopLeases: Store['loopLeases'] = {
-    acquire: async (name, holder, now, until) => {
-      const lease = this.leaseRows.get(name);
-      if (lease && lease.holder !== holder && lease.until > now) return false;
-      this.leaseRows.set(name, { holder, until });
-      return true;
-    },
-  };
-
   private readonly reversalRows = new Map<string, ReversalClaim>();
   readonly reversals: Store['reversals'] = {
     claim: async (claim) => {

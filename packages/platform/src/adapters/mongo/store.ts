@@ -220,7 +220,6 @@ export class MongoStore implements Store {
   private readonly verificationRows: Collection<Row>;
   private readonly expectedRows: Collection<Row>;
   private readonly cursorRows: Collection<Row>;
-  private readonly leaseRows: Collection<Row>;
   private readonly accountRows: Collection<Row>;
   private readonly counterEntries: Collection<Row>;
   private readonly gatewayBeatRows: Collection<Row>;
@@ -273,11 +272,10 @@ export class MongoStore implements Store {
     this.movementClaimRows = db.collection('movement_claims');
     // `_id` = the request's idempotency scope: one kept answer per key.
     this.verificationRows = db.collection('verifications');
-    // Expected payments (`_id` = id, derived from the idempotency scope), the matcher's cursor per
-    // receiving account (`_id` = creditCursorKey) and the background loops' leases (`_id` = loop name).
+    // Expected payments (`_id` = id, derived from the idempotency scope), and the matcher's cursor per
+    // receiving account (`_id` = creditCursorKey).
     this.expectedRows = db.collection('expected_payments');
     this.cursorRows = db.collection('credit_cursors');
-    this.leaseRows = db.collection('loop_leases');
     // `_id` = mode|cuenta: an account number belongs to one merchant per mode, by the unique key.
     this.accountRows = db.collection('merchant_accounts');
     this.counterEntries = db.collection('counter_entries');
@@ -481,15 +479,6 @@ export class MongoStore implements Store {
     get: async (key) => fromRow<CreditCursor>('key', await this.cursorRows.findOne({ _id: key })),
     set: async (cursor) => {
       await this.cursorRows.replaceOne({ _id: cursor.key }, toRow('key', cursor), { upsert: true });
-    },
-  };
-
-  readonly loopLeases: Store['loopLeases'] = {
-    // Taken when free, expired or the holder's; a concurrent first insert loses on the unique `_id`.
-    acquire: async (name, holder, now, until) => {
-      const taken = await this.leaseRows.updateOne({ _id: name, $or: [{ holder }, { until: { $lte: now } }] }, { $set: { holder, until } });
-      if (taken.matchedCount === 1) return true;
-      return insertNew(this.leaseRows, { _id: name, holder, until });
     },
   };
 
