@@ -82,7 +82,7 @@ describe('expected payments over the API (test mode, the simulated bank)', () =>
   it('the payer’s pago móvil arrives: the matcher moves it to RECIBIDO, GET and the list show it, a webhook is queued', async () => {
     await t.post('/switch/v1/webhooks', { url: 'https://example.com/hooks' });
     const created = (await t.post('/switch/v1/cobros/esperados', body({ monto: { valor: 77.25 } }))).json();
-    t.sw.bank.receivePagoMovil(t.merchantId, {
+    await t.sw.bank.receivePagoMovil(t.merchantId, {
       cuenta: CUENTA,
       monto: 77.25,
       bancoPagador: '0102',
@@ -121,7 +121,7 @@ describe('expected payments over the API (test mode, the simulated bank)', () =>
       const endpoint = (await t.post('/switch/v1/webhooks', { url })).json();
       expect(endpoint.secret).toMatch(/^whsec_/);
       const created = (await t.post('/switch/v1/cobros/esperados', body({ monto: { valor: 31.5 } }))).json();
-      t.sw.bank.receivePagoMovil(t.merchantId, {
+      await t.sw.bank.receivePagoMovil(t.merchantId, {
         cuenta: CUENTA,
         monto: 30,
         bancoPagador: '0102',
@@ -142,6 +142,50 @@ describe('expected payments over the API (test mode, the simulated bank)', () =>
       await new Promise((r) => server.close(() => r(undefined)));
     }
   });
+
+  it.each(['verification first', 'matcher first'] as const)(
+    'a transfer made through the sandbox pays one thing only when a cashier verifies it while the matcher runs (%s)',
+    async (first) => {
+      const monto = first === 'verification first' ? 61.37 : 61.73;
+      const created = (await t.post('/switch/v1/cobros/esperados', body({ monto: { valor: monto } }))).json();
+      const cobrador = body().cobrador;
+      const arrived = await t.post('/switch/v1/sandbox/pago-movil-entrante', {
+        monto: { valor: monto, moneda: 'VES' },
+        banco_pagador: '0102',
+        telefono_pagador: '04141234567',
+        cobrador,
+      });
+      expect(arrived.statusCode, arrived.body).toBe(200);
+      const { referencia, fecha } = arrived.json();
+      const verify = () =>
+        t.post('/switch/v1/cobros/verificar', {
+          idempotency_key: randomUUID(),
+          monto: { valor: monto, moneda: 'VES' },
+          banco_pagador: '0102',
+          telefono_pagador: '04141234567',
+          referencia,
+          fecha,
+          cobrador,
+        });
+      const match = () => t.sw.expected.matcher.round();
+      const [a, b] = first === 'verification first' ? [verify(), match()] : [match(), verify()];
+      const [x, y] = await Promise.all([a, b]);
+      const verification = (first === 'verification first' ? x : y) as Awaited<ReturnType<typeof verify>>;
+      expect(verification.statusCode, verification.body).toBe(200);
+      const answer = verification.json();
+      const payment = (await t.get(`/switch/v1/cobros/esperados/${created.id}`)).json();
+      // Exactly one holds the movement: the verification, or the expected payment it then names.
+      if (answer.estado === 'VERIFICADO') expect(payment.estado).toBe('ESPERADO');
+      else {
+        expect(answer.estado).toBe('YA_RECLAMADO');
+        expect(answer.reclamado_por).toMatchObject({ tipo: 'esperado' });
+        expect(payment).toMatchObject({ estado: 'RECIBIDO', recibido: monto });
+      }
+      // A round after the race changes nothing: the movement is held.
+      await t.sw.expected.matcher.round();
+      expect((await t.get(`/switch/v1/cobros/esperados/${created.id}`)).json().estado).toBe(payment.estado);
+    },
+  );
 
   it('pages newest first with a cursor', async () => {
     for (let i = 0; i < 3; i++) await t.post('/switch/v1/cobros/esperados', body({ orden_id: `pagina-${i}` }));
