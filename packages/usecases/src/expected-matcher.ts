@@ -4,7 +4,7 @@ import type { EventoEsperado, WebhookEsperadoBody } from '@switch/core/contracts
 import { applyCredit, caracasDay, expiryOf, paymentForCredit, type CambioEsperado } from '@switch/core/esperados';
 import type { AccountReadResult, ReadCaller } from '@switch/platform/runtime/account-reads';
 import { venezuelanToday } from '@switch/platform/runtime/account-reads';
-import type { DeliveryQueue, WebhookDelivery } from '@switch/platform/ports/delivery-queue';
+import { pendingDelivery, type DeliveryQueue } from '@switch/platform/ports/delivery-queue';
 import { creditCursorKey, type CreditCursor, type ExpectedPayment, type ExpectedPayments } from '@switch/platform/ports/expected-payments';
 import type { MerchantDirectory } from '@switch/platform/ports/merchant-directory';
 import { movementClaimId, type MovementClaim, type MovementClaims } from '@switch/platform/ports/movement-claims';
@@ -177,23 +177,20 @@ export class ExpectedMatcher {
         const endpoints = (await store.webhooks.listForMerchant(p.merchantId, p.mode)).filter((e) => e.active && !e.deletedAt);
         const body: WebhookEsperadoBody = { type, sentAt: now.toISOString(), data: toCobroEsperado(p) };
         for (const endpoint of endpoints) {
-          const delivery: WebhookDelivery = {
-            // One delivery per change and endpoint: a round cut after some inserts repeats none.
-            id: `${p.id}.v${p.version}.${endpoint.id}`,
-            merchantId: p.merchantId,
-            mode: p.mode,
-            endpointId: endpoint.id,
-            url: endpoint.url,
-            txnId: p.id,
-            event: type,
-            body: JSON.stringify(body),
-            status: 'pending',
-            attempts: [],
-            nextAttemptAt: now.toISOString(),
-            lease: null,
-            createdAt: now.toISOString(),
-            updatedAt: now.toISOString(),
-          };
+          const delivery = pendingDelivery(
+            {
+              // One delivery per change and endpoint: a round cut after some inserts repeats none.
+              id: `${p.id}.v${p.version}.${endpoint.id}`,
+              merchantId: p.merchantId,
+              mode: p.mode,
+              endpointId: endpoint.id,
+              url: endpoint.url,
+              txnId: p.id,
+              event: type,
+              body: JSON.stringify(body),
+            },
+            now,
+          );
           await store.deliveries.insert(delivery);
         }
       }

@@ -1,4 +1,5 @@
 import { createHash, randomInt } from 'node:crypto';
+import { decodeCursor, encodeCursor } from './page-cursor';
 import type { Mode } from '@switch/core/bancos';
 import { fingerprint } from '@switch/core/idempotency';
 import { conceptoParaPagador } from '@switch/core/esperados';
@@ -152,21 +153,6 @@ export async function createExpectedPayment(
 export async function findOwnExpected(store: ExpectedStore, caller: Caller, id: string): Promise<ExpectedPayment | null> {
   const p = await store.expectedPayments.get(id);
   return p && p.merchantId === caller.merchantId && p.mode === caller.mode ? p : null;
-}
-
-function encodeCursor(c: PageCursor): string {
-  return Buffer.from(JSON.stringify([c.createdAt, c.id])).toString('base64url');
-}
-
-function decodeCursor(s: string): PageCursor | null {
-  try {
-    const v: unknown = JSON.parse(Buffer.from(s, 'base64url').toString('utf8'));
-    if (Array.isArray(v) && v.length === 2 && typeof v[0] === 'string' && typeof v[1] === 'string' && !Number.isNaN(Date.parse(v[0])))
-      return { createdAt: v[0], id: v[1] };
-  } catch {
-    // not a cursor of ours
-  }
-  return null;
 }
 
 /** The caller's expected payments of its mode, newest first, cursor-paged; a bad cursor names the field. */

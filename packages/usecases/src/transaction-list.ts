@@ -6,6 +6,7 @@ import {
   type TransaccionResumen,
 } from '@switch/core/contracts/transacciones';
 import type { Claims } from '@switch/platform/ports/claims';
+import { decodeCursor, encodeCursor } from './page-cursor';
 import type { PageCursor, TransactionFilter, TransactionReads } from '@switch/platform/ports/transaction-reads';
 import type { Mode } from '@switch/core/bancos';
 import type { Transaction } from '@switch/core/operation';
@@ -23,21 +24,6 @@ export type ListProblem = { field: string; message: string };
 
 /** A Venezuelan calendar day (UTC-4) starts at 04:00 UTC. */
 const dayStart = (day: string, plusDays = 0) => new Date(Date.parse(`${day}T04:00:00.000Z`) + plusDays * 86_400_000).toISOString();
-
-function encodeCursor(c: PageCursor): string {
-  return Buffer.from(JSON.stringify([c.createdAt, c.id])).toString('base64url');
-}
-
-function decodeCursor(s: string): PageCursor | null {
-  try {
-    const v: unknown = JSON.parse(Buffer.from(s, 'base64url').toString('utf8'));
-    if (Array.isArray(v) && v.length === 2 && typeof v[0] === 'string' && typeof v[1] === 'string' && !Number.isNaN(Date.parse(v[0])))
-      return { createdAt: v[0], id: v[1] };
-  } catch {
-    // not a cursor of ours
-  }
-  return null;
-}
 
 /** The store filter of a query; a problem names the field (400 VALIDATION at the edge). */
 export function transactionFilter(

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { ErrorCode, ErrorStatus } from '@switch/core/contracts/errors';
 import type { DeliveryView, EndpointView } from '@switch/core/contracts/webhook-endpoints';
 import { WEBHOOK_EVENTS, type WebhookBody, type WebhookEvent } from '@switch/core/contracts/webhook';
-import type { DeliveryQueue, WebhookDelivery } from '@switch/platform/ports/delivery-queue';
+import { pendingDelivery, type DeliveryQueue, type WebhookDelivery } from '@switch/platform/ports/delivery-queue';
 import type { MerchantDirectory, WebhookEndpoint } from '@switch/platform/ports/merchant-directory';
 import type { PageCursor, TransactionReads } from '@switch/platform/ports/transaction-reads';
 
@@ -334,22 +334,19 @@ export async function sendTestEvent(
       operacion: 'pagar',
     },
   };
-  const delivery: WebhookDelivery = {
-    id: `${txnId}.v1.${e.id}`,
-    merchantId: caller.merchantId,
-    mode: caller.mode,
-    endpointId: e.id,
-    url: e.url,
-    txnId,
-    event: type,
-    body: JSON.stringify(body),
-    status: 'pending',
-    attempts: [],
-    nextAttemptAt: now.toISOString(),
-    lease: null,
-    createdAt: now.toISOString(),
-    updatedAt: now.toISOString(),
-  };
+  const delivery = pendingDelivery(
+    {
+      id: `${txnId}.v1.${e.id}`,
+      merchantId: caller.merchantId,
+      mode: caller.mode,
+      endpointId: e.id,
+      url: e.url,
+      txnId,
+      event: type,
+      body: JSON.stringify(body),
+    },
+    now,
+  );
   await store.deliveries.insert(delivery);
   return ok(delivery);
 }

@@ -47,6 +47,15 @@ export interface WebhookDelivery {
   updatedAt: string;
 }
 
+/** A delivery not yet attempted, due at `now`: what the notifier leases next. */
+export function pendingDelivery(
+  d: Pick<WebhookDelivery, 'id' | 'merchantId' | 'mode' | 'endpointId' | 'url' | 'txnId' | 'event' | 'body'>,
+  now: Date,
+): WebhookDelivery {
+  const at = now.toISOString();
+  return { ...d, status: 'pending', attempts: [], nextAttemptAt: at, lease: null, createdAt: at, updatedAt: at };
+}
+
 /**
  * The notifier's durable queue of webhook deliveries (SPEC 6): created from transaction events,
  * leased and attempted by the notifier; listed and redelivered on a merchant's request (gateway, panel).
