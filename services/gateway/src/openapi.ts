@@ -5,6 +5,7 @@ import { EVENTOS_ESPERADO, type EventoEsperado } from '@switch/core/contracts/es
 import { SwitchKeySecurity } from './routes/operations';
 import { OPERATION_EXAMPLES, type OperationExamples } from './examples';
 import { REPLAYED_HEADER } from '@switch/core/idempotency';
+import { EXAMPLE_EXPECTED_ID, exampleExpected } from './sandbox';
 
 export const API_TITLE = 'Switch de pagos API';
 
@@ -377,25 +378,13 @@ function expectedPaymentWebhooks(): Json {
                       value: {
                         type: event,
                         sentAt: '2026-11-24T15:02:58.123Z',
+                        // The sandbox's example payment (services/gateway/src/sandbox.ts) as it would be in this state.
                         data: {
+                          ...exampleExpected('test', EXAMPLE_EXPECTED_ID),
                           id: 'esp_5d7f9b1d3f5a7c9e1b3d5f7a',
                           estado: e.estado,
-                          monto: 250.5,
-                          moneda: 'VES',
                           recibido: e.estado === 'VENCIDO' ? 0 : e.estado === 'PAGO_PARCIAL' ? 200 : e.estado === 'SOBREPAGO' ? 300 : 250.5,
-                          concepto: 'Pedido 42',
-                          orden_id: 'orden-42',
-                          instrucciones: {
-                            telefono: '04120000001',
-                            banco: '0191',
-                            cuenta: '01910000000000000777',
-                            rif: 'J123456789',
-                            monto: 250.5,
-                            concepto: 'EK7P3QZ Pedido 42',
-                          },
                           vence_en: '2026-11-24T18:00:00.000Z',
-                          creado_en: '2026-11-24T14:00:00.000Z',
-                          actualizado_en: '2026-11-24T15:02:58.000Z',
                           movimientos: [],
                           historial: [],
                         },
