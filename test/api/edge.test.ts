@@ -147,7 +147,7 @@ describe('hostile bodies', () => {
   });
 
   it('a surrogate pair (an emoji) is text to the parser; a text field of the Basic Multilingual Plane refuses it, naming the field', async () => {
-    // Bank messages carry BMP text, and beyond it hide tags and private-use glyphs (packages/core/src/contracts/text.ts).
+    // Bank messages carry BMP text, and beyond it hide tags and private-use glyphs (packages/core/src/contracts/fields.ts).
     const res = await t.post('/switch/v1/pagar', pagarBody({ beneficiario: telefono({ nombre: 'Ana 😀' }) }));
     expect(res.statusCode, res.body).toBe(400);
     expect(Object.keys(res.json().detail)).toEqual(['beneficiario.nombre']);

@@ -10,7 +10,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { parseAllDocuments } from 'yaml';
-import { LISTENERS, listenPort, type Listener } from '@switch/platform/config/ports';
+import { LISTENERS, type Listener } from '@switch/platform/config/listeners';
+import { listenPort } from '@switch/platform/config/ports';
 import { type EnvSource, readSettings } from '@switch/platform/config/env';
 import { InfraSettings } from '@switch/platform/config/infra';
 import { ProcessSettings } from '@switch/platform/config/process';

@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import type { ExecuteOrder, StatusQuery } from './bank-port';
-import { BankHttpClient } from './bank-http';
+import { BankHttpClient } from './send';
 import { BankConnectorKit, saldoRead, type BankDefinition } from './connector';
 import { FormatError } from './formats';
 import { GuardedSend } from './send';

@@ -3,7 +3,7 @@ import type { BankOutcome } from '@switch/core/operation';
 import type { BankConnector, ExecuteOrder, ReadContext, ReadOutcome, StatusQuery } from './bank-port';
 import type { Movimientos, MovimientosQuery, Saldo, SaldoQuery } from '@switch/core/contracts/bancos';
 import type { CreditoRecibido, CreditosQuery } from '@switch/core/contracts/creditos';
-import type { BankBreakers } from './breaker';
+import type { BankBreakers } from './send';
 import { FormatError } from './formats';
 import { rejectedOutcome, unknownOutcome } from './outcomes';
 import { GuardedSend, tracked, type KitDeps, type SendOptions } from './send';

@@ -1,4 +1,4 @@
-import type { MotivoRechazo } from '@switch/core/motivos';
+import type { MotivoRechazo } from '@switch/core/estados';
 
 /**
  * Formats every bank shares: our instruments (SPEC 2.1: `04141234567`, 20-digit accounts,

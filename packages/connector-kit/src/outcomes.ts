@@ -1,5 +1,5 @@
 import type { BankOutcome } from '@switch/core/operation';
-import type { MotivoRechazo } from '@switch/core/motivos';
+import type { MotivoRechazo } from '@switch/core/estados';
 
 /**
  * The one vocabulary for what a bank's answer means (STYLE "The seams that keep money safe"), and

@@ -1,5 +1,30 @@
 import { PoisonMessage } from './poison-message';
 
+/** Normalised rejection reasons, the same for every bank (SPEC 7.2). */
+export const MOTIVOS_RECHAZO = [
+  'SALDO_INSUFICIENTE',
+  'OTP_INVALIDO',
+  'CUENTA_NO_EXISTE',
+  'CUENTA_BLOQUEADA',
+  'CUENTA_NO_DEBITO',
+  'CUENTA_NO_CREDITO',
+  'MONTO_INVALIDO',
+  'EXCEDE_LIMITE',
+  'BENEFICIARIO_NO_COINCIDE',
+  'NO_AFILIADO_SERVICIO',
+  'BANCO_NO_DISPONIBLE',
+  'DUPLICADA',
+  'FUERA_DE_HORARIO',
+  'CANCELADA_POR_PAGADOR',
+  'PENDIENTE_BCV',
+  'RECHAZO_TECNICO',
+  'FIRMA_AUTH',
+  'NO_SOPORTADO',
+  'BLOQUEO_RIESGO',
+  'DESCONOCIDO',
+] as const;
+export type MotivoRechazo = (typeof MOTIVOS_RECHAZO)[number];
+
 /**
  * The one transition table (SPEC 3). Every state change of a transaction is checked here; nothing
  * else in the code base decides whether a move is allowed.

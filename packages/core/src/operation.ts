@@ -1,6 +1,6 @@
 import type { BancoId, Capability, Mode } from './bancos';
 import type { EstadoOrigen, EstadoTransaccion, TransitionCause } from './estados';
-import type { MotivoRechazo } from './motivos';
+import type { MotivoRechazo } from './estados';
 import type { CobrarBody, PagarBody, ReversoBody, TokenBody } from './contracts/requests';
 
 /** The four money operations; token and cobrar share an idempotency key but are two operations. */

@@ -1,7 +1,7 @@
 import type { BankRequestMessage, TransactionEventMessage } from './contracts/messages';
 import type { BancoId } from './bancos';
 import { settledForReply, type Transaction } from './operation';
-import { toResultado } from './resultado';
+import { toResultado } from './contracts/resultado';
 
 /** The bank-side duplicate guard of one attempt: stable across redeliveries and re-announces. */
 export const orderRef = (txnId: string, attempt: number): string => `${txnId}-${attempt}`;

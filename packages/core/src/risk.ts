@@ -1,5 +1,5 @@
 import type { OperationRequest } from './operation';
-import type { Instrumento } from './contracts/instrumento';
+import type { Instrumento } from './contracts/fields';
 
 /**
  * Live-money controls (SPEC 4.10.5, 7.3): a daily amount limit per merchant and a risk engine of

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { bankForAccount, candidateBanks, catalogue, railFor, type RoutingTable } from './routing';
 import { CAPABILITIES, CODIGO_BCV, type BancoId } from './bancos';
 import type { OperationRequest } from './operation';
-import type { Instrumento } from './contracts/instrumento';
+import type { Instrumento } from './contracts/fields';
 
 const cuenta: Instrumento = {
   tipo: 'cuenta',

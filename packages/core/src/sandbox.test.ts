@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { MOTIVOS_RECHAZO } from './motivos';
+import { MOTIVOS_RECHAZO } from './estados';
 import { SANDBOX, SANDBOX_BANKS, SANDBOX_NOT_BY_AMOUNT } from './sandbox';
 
 /** The rows docs/sandbox.md shows for a bank, as this module states them (cells trimmed: the formatter aligns tables). */

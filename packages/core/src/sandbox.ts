@@ -1,6 +1,6 @@
 import type { BancoId } from './bancos';
 import type { EstadoTransaccion } from './estados';
-import type { MotivoRechazo } from './motivos';
+import type { MotivoRechazo } from './estados';
 
 /**
  * The test-mode sandbox's promise to merchants: the cents of `monto.valor` pick an outcome when the

@@ -13,7 +13,7 @@ import {
   type CorePolicy,
   type DecisionContext,
 } from './transaction-core';
-import { dispatch, requestStatus, resolveAttempt, transition } from './transaction-edits';
+import { dispatch, requestStatus, resolveAttempt, transition } from './transaction-core';
 
 const T0 = '2026-11-24T12:00:00.000Z';
 const at = (ms: number) => new Date(Date.parse(T0) + ms).toISOString();

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { newTransaction, type Transaction } from './operation';
-import { asOneWrite, dispatch, resolveAttempt, transition } from './transaction-edits';
+import { asOneWrite, dispatch, resolveAttempt, transition } from './transaction-core';
 
 const T0 = '2026-01-01T00:00:00.000Z';
 const T1 = '2026-01-01T00:00:01.000Z';

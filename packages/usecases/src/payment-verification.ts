@@ -4,7 +4,7 @@ import type { CreditoRecibido } from '@switch/core/contracts/creditos';
 import type { Verificacion, VerificarBody } from '@switch/core/contracts/verificacion';
 import type { PagoMovilEntrante, PagoMovilEntranteBody } from '@switch/core/contracts/sandbox-pago-movil';
 import { fingerprint } from '@switch/core/idempotency';
-import type { MotivoRechazo } from '@switch/core/motivos';
+import type { MotivoRechazo } from '@switch/core/estados';
 import { daysToRead, matchPayment, retryAfter } from '@switch/core/pago-movil';
 import { type AccountReadProblem, type AccountReads, type ReadCaller, venezuelanToday } from '@switch/platform/runtime/account-reads';
 import type { MerchantDirectory } from '@switch/platform/ports/merchant-directory';

@@ -13,7 +13,7 @@ import type { Transaction } from '@switch/core/operation';
 
 /** What a merchant's transaction list reads: the transactions, and the reverso claims (which reverso holds an original). */
 type ListStore = Pick<Claims, 'reversals'> & { transactions: TransactionReads };
-import { toResultado } from '@switch/core/resultado';
+import { toResultado } from '@switch/core/contracts/resultado';
 
 /**
  * A merchant's transactions, one mode at a time: the list of GET /switch/v1/transacciones and of the

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MOTIVOS_RECHAZO } from '@switch/core/motivos';
+import { MOTIVOS_RECHAZO } from '@switch/core/estados';
 import { orderOutcome, orderRuleConflicts, statusOutcome } from '@switch/connector-kit/outcomes';
 import { ACTIVO_CODES, isAuthFailure, meaningOf, wso2Key } from './codes';
 

@@ -1,6 +1,6 @@
 import { BankWorkerSettings } from '@switch/platform/config/bank-worker';
 import { ConfigError, readVariables, setting, settings, type EnvSource } from '@switch/platform/config/env';
-import { DEFAULT_BREAKER, type BreakerOptions } from '@switch/connector-kit/breaker';
+import { DEFAULT_BREAKER, type BreakerOptions } from '@switch/connector-kit/send';
 import { healthSettings, ProcessSettings } from '@switch/platform/config/process';
 import { InfraSettings } from '@switch/platform/config/infra';
 import { MODES, type Mode } from '@switch/core/bancos';

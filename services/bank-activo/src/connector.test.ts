@@ -6,7 +6,7 @@ import { validatorFor } from '@switch/core/contracts/validation';
 import type { BankOutcome, Rail } from '@switch/core/operation';
 import type { CobrarBody, PagarBody, TokenBody } from '@switch/core/contracts/requests';
 import type { ExecuteOrder, StatusQuery } from '@switch/connector-kit/bank-port';
-import type { Instrumento } from '@switch/core/contracts/instrumento';
+import type { Instrumento } from '@switch/core/contracts/fields';
 import { startEmulator, type Emulator } from '../emulator';
 import { ActivoConnector } from './connector';
 import type { ActivoConnectorConfig } from './config';

@@ -1,4 +1,4 @@
-import { statementPage, invalidCursor, cursorOffset } from '@switch/connector-kit/statement';
+import { statementPage, invalidCursor, cursorOffset } from '@switch/connector-kit/account-reads';
 import { CAPABILITIES, type Mode } from '@switch/core/bancos';
 import { saldoRead, defineConnector, type BankConnectorKit, type BankDefinition } from '@switch/connector-kit/connector';
 import type { BankOutcome } from '@switch/core/operation';
@@ -6,7 +6,7 @@ import type { ExecuteOrder, ReadOutcome, StatusQuery } from '@switch/connector-k
 import type { GuardedSend, KitDeps } from '@switch/connector-kit/send';
 import type { Movimiento, Movimientos, MovimientosQuery, Saldo, SaldoQuery } from '@switch/core/contracts/bancos';
 import type { CreditoRecibido, CreditosQuery } from '@switch/core/contracts/creditos';
-import { bankCodeOf, credito, creditsOfDay, identificacionOf, phoneOf } from '@switch/connector-kit/credits';
+import { bankCodeOf, credito, creditsOfDay, identificacionOf, phoneOf } from '@switch/connector-kit/account-reads';
 import type { ActivoConnectorConfig } from './config';
 import { ActivoTransport } from './protocol';
 import {

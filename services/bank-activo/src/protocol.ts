@@ -1,4 +1,4 @@
-import type { BankHttpResult } from '@switch/connector-kit/bank-http';
+import type { BankHttpResult } from '@switch/connector-kit/send';
 import type { GuardedSend } from '@switch/connector-kit/send';
 
 /**

@@ -1,6 +1,6 @@
 import { amountText, caracasDate, fromDdMmYyyy, parseAmount, phone58, phoneFrom58, toDdMmYyyy } from '@switch/connector-kit/formats';
 import type { CobrarBody, PagarBody, TokenBody } from '@switch/core/contracts/requests';
-import type { Instrumento } from '@switch/core/contracts/instrumento';
+import type { Instrumento } from '@switch/core/contracts/fields';
 import type { StatusQuery } from '@switch/connector-kit/bank-port';
 
 /**

@@ -1,7 +1,7 @@
 import { bareHttpOrderOutcome, lookup, orderOutcome as kitOrderOutcome, readFailure } from '@switch/connector-kit/outcomes';
-import type { BankHttpResult } from '@switch/connector-kit/bank-http';
+import type { BankHttpResult } from '@switch/connector-kit/send';
 import type { BankOutcome } from '@switch/core/operation';
-import type { MotivoRechazo } from '@switch/core/motivos';
+import type { MotivoRechazo } from '@switch/core/estados';
 import type { Movimiento } from '@switch/core/contracts/bancos';
 import type { ReadOutcome } from '@switch/connector-kit/bank-port';
 import { ACTIVO_CODES, meaningOf, wso2Key } from './codes';

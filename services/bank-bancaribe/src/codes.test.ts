@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MOTIVOS_RECHAZO } from '@switch/core/motivos';
+import { MOTIVOS_RECHAZO } from '@switch/core/estados';
 import { orderOutcome, orderRuleConflicts, statusOutcome } from '@switch/connector-kit/outcomes';
 import { CODIGOS_ERROR, ERRORES_CUENTAS, RAZONES_ISO } from '../emulator/catalog';
 import { classify, CODES, isAuthFailure, isNotProcessed } from './codes';

@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Movimientos, Saldo } from '@switch/core/contracts/bancos';
 import { validatorFor } from '@switch/core/contracts/validation';
 import type { BankOutcome } from '@switch/core/operation';
-import type { MotivoRechazo } from '@switch/core/motivos';
+import type { MotivoRechazo } from '@switch/core/estados';
 import { startEmulator, DEFAULT_MERCHANT, type Emulator } from '../emulator';
 import { CODIGOS_ERROR, ERRORES_CUENTAS, RAZONES_ISO } from '../emulator/catalog';
 import { BancaribeConnector } from './connector';

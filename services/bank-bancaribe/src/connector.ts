@@ -1,4 +1,4 @@
-import { statementPage, invalidCursor, cursorOffset } from '@switch/connector-kit/statement';
+import { statementPage, invalidCursor, cursorOffset } from '@switch/connector-kit/account-reads';
 import { defineConnector, type BankConnectorKit, type BankDefinition } from '@switch/connector-kit/connector';
 import { unsupported } from '@switch/connector-kit/outcomes';
 import type { BankOutcome } from '@switch/core/operation';
@@ -7,7 +7,7 @@ import type { ExecuteOrder, OrderAccount, ReadOutcome, StatusQuery } from '@swit
 import type { GuardedSend, KitDeps, SendOptions } from '@switch/connector-kit/send';
 import type { Movimientos, MovimientosQuery, Saldo, SaldoQuery } from '@switch/core/contracts/bancos';
 import type { CreditoRecibido, CreditosQuery } from '@switch/core/contracts/creditos';
-import { creditsOfDay } from '@switch/connector-kit/credits';
+import { creditsOfDay } from '@switch/connector-kit/account-reads';
 import { GatewayTransport, type GatewayCredentials, type GatewaySent } from './protocol';
 import {
   anulacionRequest,

@@ -1,5 +1,5 @@
 import { randomInt } from 'node:crypto';
-import { hasAtMostDecimals } from '@switch/core/contracts/monto';
+import { hasAtMostDecimals } from '@switch/core/contracts/fields';
 import { BNC_CODES } from '../src/codes';
 import { daysBetween, fechaHaciaBnc, venezuelanDate } from '../src/requests';
 import { type EmulatedMerchant, type Ledger, round2, sameId, type LedgerOrder, type OrderKind } from './ledger';

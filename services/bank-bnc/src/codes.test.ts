@@ -1,4 +1,4 @@
-import { MOTIVOS_RECHAZO } from '@switch/core/motivos';
+import { MOTIVOS_RECHAZO } from '@switch/core/estados';
 import { orderRuleConflicts } from '@switch/connector-kit/outcomes';
 import { describe, expect, it } from 'vitest';
 import { simfStatus } from './responses';

@@ -10,7 +10,7 @@ import {
   type CodeTable,
   type Meaning,
 } from '@switch/connector-kit/outcomes';
-import type { MotivoRechazo } from '@switch/core/motivos';
+import type { MotivoRechazo } from '@switch/core/estados';
 
 /**
  * BNC's answer codes → the switch's outcome (PROTOCOLS §1.5, §5.2), in the kit's `CodeTable` shape:

@@ -1,10 +1,10 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { BankHttpClient } from '@switch/connector-kit/bank-http';
+import { BankHttpClient } from '@switch/connector-kit/send';
 import { Movimientos, Saldo } from '@switch/core/contracts/bancos';
 import { validatorFor } from '@switch/core/contracts/validation';
 import type { BankOutcome, OperationRequest, Rail } from '@switch/core/operation';
 import type { ExecuteOrder, StatusQuery } from '@switch/connector-kit/bank-port';
-import type { Instrumento } from '@switch/core/contracts/instrumento';
+import type { Instrumento } from '@switch/core/contracts/fields';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startEmulator, type Emulator } from '../emulator';
 import { BNC_CODES, classify } from './codes';

@@ -13,7 +13,7 @@ import {
   text,
   toDdMmYyyy,
 } from '@switch/connector-kit/formats';
-import type { Instrumento } from '@switch/core/contracts/instrumento';
+import type { Instrumento } from '@switch/core/contracts/fields';
 
 /**
  * BNC's requests: its paths, the inner bodies of each operation, and our API's instrument forms → BNC's (PROTOCOLS §0, §1.4): phones `58` + 10 digits, ids a letter and

@@ -1,6 +1,6 @@
 import { bareHttpOrderOutcome, unsupported } from '@switch/connector-kit/outcomes';
 import type { BankOutcome } from '@switch/core/operation';
-import type { MotivoRechazo } from '@switch/core/motivos';
+import type { MotivoRechazo } from '@switch/core/estados';
 import type { Movimiento } from '@switch/core/contracts/bancos';
 import { answerRaw, type BncAnswer, type BncCall } from './protocol';
 import { fechaDesdeBnc, FormatError } from './requests';

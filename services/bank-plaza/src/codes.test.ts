@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ISO20022_CODES, orderOutcome, orderRuleConflicts, statusOutcome } from '@switch/connector-kit/outcomes';
-import { MOTIVOS_RECHAZO } from '@switch/core/motivos';
+import { MOTIVOS_RECHAZO } from '@switch/core/estados';
 import { classify, isoCodeIn, PLAZA_CODES } from './codes';
 
 const ISO_5_2 = [

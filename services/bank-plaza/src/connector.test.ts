@@ -5,7 +5,7 @@ import { validatorFor } from '@switch/core/contracts/validation';
 import type { BankOutcome, Rail } from '@switch/core/operation';
 import type { CobrarBody, PagarBody, TokenBody } from '@switch/core/contracts/requests';
 import type { ExecuteOrder, StatusQuery } from '@switch/connector-kit/bank-port';
-import type { Instrumento } from '@switch/core/contracts/instrumento';
+import type { Instrumento } from '@switch/core/contracts/fields';
 import { startEmulator, type Emulator } from '../emulator';
 import { ISO20022_CODES } from '@switch/connector-kit/outcomes';
 import { memoryReferenceBook } from '@switch/connector-kit/references';

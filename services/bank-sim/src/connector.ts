@@ -1,5 +1,5 @@
 import { CAPABILITIES, type Mode } from '@switch/core/bancos';
-import { cursorOffset, invalidCursor, statementPage } from '@switch/connector-kit/statement';
+import { cursorOffset, invalidCursor, statementPage } from '@switch/connector-kit/account-reads';
 import type { BankConnector, ExecuteOrder, ReadContext, ReadOutcome, StatusQuery } from '@switch/connector-kit/bank-port';
 import {
   bookIncomingPagoMovil,
@@ -10,7 +10,7 @@ import {
 import type { BankOutcome } from '@switch/core/operation';
 import type { Movimiento, Movimientos, MovimientosQuery, Saldo, SaldoQuery } from '@switch/core/contracts/bancos';
 import type { CreditoRecibido, CreditosQuery } from '@switch/core/contracts/creditos';
-import { credito, creditsOfDay } from '@switch/connector-kit/credits';
+import { credito, creditsOfDay } from '@switch/connector-kit/account-reads';
 import type { IncomingPagoMovil, IncomingReceipt } from '@switch/connector-kit/emulator';
 
 /** Every simulated account opens with this balance, so statements and balances are deterministic. */

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import { addMoneyKeywords } from '@switch/core/contracts/monto';
+import { addMoneyKeywords } from '@switch/core/contracts/fields';
 import { announcingChanges } from '@switch/platform/runtime/merchant-changes';
 import { HTTP_API_SCHEMAS } from '@switch/core/contracts/api';
 import { checkReady, READY_TIMEOUT_MS } from '@switch/platform/runtime/readiness';
@@ -127,7 +127,7 @@ export async function buildGateway(given: GatewayDeps): Promise<Gateway> {
     ajv: {
       // Money must be exact JSON: "100" is not a number. Every bad field is reported, not only the first.
       customOptions: { coerceTypes: false, allErrors: true, useDefaults: true, removeAdditional: false, multipleOfPrecision: 8 },
-      // Amounts: at most 2 decimals, checked exactly (see packages/core/src/contracts/monto.ts).
+      // Amounts: at most 2 decimals, checked exactly (see packages/core/src/contracts/fields.ts).
       plugins: [addMoneyKeywords],
     },
   });

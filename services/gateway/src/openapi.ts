@@ -51,7 +51,7 @@ export function openApiDocument() {
   };
 }
 
-/** JSON-Schema keyword of the exact decimals check (packages/core/src/contracts/monto.ts). */
+/** JSON-Schema keyword of the exact decimals check (packages/core/src/contracts/fields.ts). */
 const MAX_DECIMALS = 'x-max-decimals';
 
 type Json = Record<string, unknown>;

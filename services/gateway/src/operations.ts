@@ -5,7 +5,7 @@ import { fingerprint, idempotencyScope, tokenMismatch } from '@switch/core/idemp
 import { isReconcilable } from '@switch/core/transaction-core';
 import { SchemaViolation, type Bus } from '@switch/platform/ports/bus';
 import { settledForReply, type OperationRequest, type Transaction } from '@switch/core/operation';
-import { toResultado } from '@switch/core/resultado';
+import { toResultado } from '@switch/core/contracts/resultado';
 import { TOPICS } from '@switch/core/contracts/topics';
 import { CobrarBody, PagarBody, ReversoBody, TokenBody, type CobrarBody as CobrarRequest } from '@switch/core/contracts/requests';
 import type { Resultado } from '@switch/core/contracts/resultado';

@@ -3,13 +3,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createLogger } from '@switch/platform/telemetry/logger';
 import { DestinationSettings, destinationPolicy } from '@switch/platform/config/webhooks';
-import {
-  refusedAddress,
-  refusedDestination,
-  SWITCH_DEFAULT_PORTS,
-  type DestinationPolicy,
-  type Resolver,
-} from '@switch/platform/runtime/destination';
+import { refusedAddress, refusedDestination, type DestinationPolicy, type Resolver } from '@switch/platform/runtime/destination';
+import { SWITCH_DEFAULT_PORTS } from '@switch/platform/config/listeners';
 import { MemoryStore } from '@switch/platform/adapters/memory/store';
 import { readSettings } from '@switch/platform/config/env';
 import { registerWebhook } from '@switch/usecases/onboarding';

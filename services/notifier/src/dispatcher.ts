@@ -3,22 +3,32 @@ import { EndpointBook } from './endpoints';
 import { context, propagation, ROOT_CONTEXT } from '@opentelemetry/api';
 import { EVENT_HEADER, SIGNATURE_HEADER, signWebhook, standardWebhookHeaders } from '@switch/core/webhook-signing';
 import { metrics } from '@switch/platform/telemetry/metrics';
-import { laneKey, type DeliveryLane, type WebhookDelivery } from '@switch/platform/ports/delivery-queue';
+import { laneKey, type DeliveryLane, type WebhookDelivery, type DeliveryQueue } from '@switch/platform/ports/delivery-queue';
 import type { Logger } from '@switch/platform/telemetry/logger';
 import type { Mode } from '@switch/core/bancos';
 import type { Sealer } from '@switch/platform/runtime/secret-box';
-import type { DeliveryQueue } from '@switch/platform/ports/delivery-queue';
 import { signingSecrets, type MerchantDirectory } from '@switch/platform/ports/merchant-directory';
-import { nextAttemptAt } from './schedule';
 import {
   attemptErrorCategory,
   destinationAgent,
   postVia,
   refusedDestination,
-  SWITCH_DEFAULT_PORTS,
   type DestinationPolicy,
   type Resolver,
 } from '@switch/platform/runtime/destination';
+import { SWITCH_DEFAULT_PORTS } from '@switch/platform/config/listeners';
+
+/**
+ * SPEC 6.3: attempt 1 at once, then 30 s, 2 min, 5 min, 15 min and 1 h, each counted from the previous
+ * failed attempt; 6 attempts at most.
+ */
+export const SPEC_SCHEDULE_MS: readonly number[] = [0, 30_000, 120_000, 300_000, 900_000, 3_600_000];
+
+/** When the attempt after `attemptsMade` failed ones is due, or null when the schedule is exhausted. */
+export function nextAttemptAt(schedule: readonly number[], attemptsMade: number, lastFailedAt: Date): Date | null {
+  const wait = schedule[attemptsMade];
+  return wait === undefined ? null : new Date(lastFailedAt.getTime() + wait);
+}
 
 export interface DispatcherConfig {
   schedule: readonly number[];

@@ -13,7 +13,7 @@ import type { MerchantDirectory } from '@switch/platform/ports/merchant-director
 import { planDeliveries } from './deliveries';
 import { EndpointBook } from './endpoints';
 import { Dispatcher, type DispatcherConfig } from './dispatcher';
-import { SPEC_SCHEDULE_MS } from './schedule';
+import { SPEC_SCHEDULE_MS } from './dispatcher';
 
 export interface NotifierConfig extends DispatcherConfig {
   pollIntervalMs: number;

@@ -1,6 +1,6 @@
 import type { TSchema } from '@sinclair/typebox';
-import { Instrumento } from './instrumento';
-import { Monto } from './monto';
+import { Instrumento } from './fields';
+import { Monto } from './fields';
 import { CobrarBody, ConsultarBody, httpForm, PagarBody, ReversoBody, TokenBody } from './requests';
 import { EstadoSchema, MotivoSchema, Resultado } from './resultado';
 import { BancoCatalogo, Movimiento, Movimientos, Saldo } from './bancos';

@@ -1,9 +1,9 @@
-import { literals } from './literals';
+import { literals } from './fields';
 import { Type, type Static } from '@sinclair/typebox';
 import { BANCOS, CAPABILITIES } from '../bancos';
 import { ESTADOS } from '../estados';
-import { MOTIVOS_RECHAZO } from '../motivos';
-import { NumeroCuenta } from './instrumento';
+import { MOTIVOS_RECHAZO } from '../estados';
+import { NumeroCuenta } from './fields';
 
 /** One magic amount of the test-mode sandbox (packages/core/src/sandbox.ts). */
 export const SandboxValor = Type.Object({

@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { BANCOS } from '../bancos';
-import { literals } from './literals';
-import { CodigoBanco, NumeroCuenta } from './instrumento';
+import { literals } from './fields';
+import { CodigoBanco, NumeroCuenta } from './fields';
 
 const Fecha = Type.String({ format: 'date', description: 'YYYY-MM-DD, Caracas time' });
 

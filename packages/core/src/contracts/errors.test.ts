@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { MOTIVOS_RECHAZO } from '../motivos';
+import { MOTIVOS_RECHAZO } from '../estados';
 import {
   ERROR_CATALOGUE,
   ERROR_RESPONSE_BODIES,

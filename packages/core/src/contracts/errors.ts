@@ -1,5 +1,5 @@
-import { Type, type TSchema } from '@sinclair/typebox';
-import { MOTIVOS_RECHAZO, type MotivoRechazo } from '../motivos';
+import { type TSchema, Type } from '@sinclair/typebox';
+import { MOTIVOS_RECHAZO, type MotivoRechazo } from '../estados';
 
 /**
  * The error catalogue: every `error` code an HTTP answer of the switch can carry, with its status and
@@ -211,3 +211,13 @@ export function errorCatalogueMarkdown(audience: 'merchant' | 'all'): string {
   items.push(`- any other \`motivo_rechazo\` (${BANK_REFUSAL.status}): ${BANK_REFUSAL.meaning}.`);
   return items.join('\n');
 }
+
+/**
+ * Every status a route can answer besides 200, each with its body as the error catalogue builds it
+ * (above; the OpenAPI states what the server does: docs/api-conformance.md).
+ * Parser-level answers (408, 431) and 405 on a known path are in the document's description: they come
+ * before any route.
+ */
+type Status = keyof typeof ERROR_RESPONSE_BODIES;
+export const errorResponses = (...statuses: Status[]): Record<number, TSchema> =>
+  Object.fromEntries(statuses.map((s) => [s, ERROR_RESPONSE_BODIES[s]]));

@@ -1,4 +1,4 @@
-import { literals } from './literals';
+import { literals } from './fields';
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { CobrarBody, PagarBody, ReversoBody, TokenBody } from './requests';
 import { EstadoSchema, MotivoSchema, Resultado } from './resultado';

@@ -1,8 +1,8 @@
-import { literals } from './literals';
+import { literals } from './fields';
 import { Type, type Static, type TProperties, type TSchema } from '@sinclair/typebox';
-import { Instrumento, NOMBRE_PATTERN } from './instrumento';
-import { httpTextForm, NONBLANK_TEXT_PATTERN, TEXT_PATTERN, TEXT_RULE } from './text';
-import { Monto } from './monto';
+import { Instrumento, NOMBRE_PATTERN } from './fields';
+import { httpTextForm, NONBLANK_TEXT_PATTERN, TEXT_PATTERN, TEXT_RULE } from './fields';
+import { Monto } from './fields';
 import { BANCOS } from '../bancos';
 import { SANDBOX_BANKS, sandboxSummary } from '../sandbox';
 
@@ -83,7 +83,7 @@ export const ReversoBody = Type.Object({
 export type ReversoBody = Static<typeof ReversoBody>;
 
 /**
- * The HTTP form of the contracts' text patterns (./text.ts): `concepto` and `nombre` refuse control
+ * The HTTP form of the contracts' text patterns (./fields.ts): `concepto` and `nombre` refuse control
  * and invisible characters at the HTTP edge, in the schema that validates the request and that the
  * OpenAPI document publishes. The registered bus schemas keep the contracts' own patterns.
  */

@@ -1,7 +1,7 @@
 import Ajv, { type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { TSchema } from '@sinclair/typebox';
-import { addMoneyKeywords } from './monto';
+import { addMoneyKeywords } from './fields';
 
 /**
  * The same validator options the HTTP edge uses, so a payload valid at the gateway is valid on the

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { literals } from './literals';
+import { literals } from './fields';
 import { WEBHOOK_EVENTS } from './webhook';
 import { EVENTOS_ESPERADO } from './esperados';
 

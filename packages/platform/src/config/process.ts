@@ -6,7 +6,8 @@ export const DEFAULT_SHUTDOWN_MS = 20_000;
 export const DEFAULT_READY_GRACE_MS = 15_000;
 /** An event-loop delay past this since the last probe makes `/healthz` fail (decision 0177). */
 export const DEFAULT_STALL_MS = 10_000;
-import { type Listener, portSetting } from './ports';
+import type { Listener } from './listeners';
+import { portSetting } from './ports';
 
 /** Logging and graceful shutdown: every service process. */
 export const ProcessSettings = settings(

@@ -70,7 +70,7 @@ export function longestBankCallMs(modes: Partial<Record<string, unknown>>): numb
   return longest;
 }
 
-/** The bank HTTP client's connect timeout when a connector sets none (connector-kit/bank-http.ts). */
+/** The bank HTTP client's connect timeout when a connector sets none (connector-kit/send.ts). */
 export const DEFAULT_CONNECT_TIMEOUT_MS = 3_000;
 
 /** Every connector's default bank exchange: a 30 s answer timeout after a 3 s connect timeout. */

@@ -1,5 +1,6 @@
 import type { Static } from '@sinclair/typebox';
-import { type DestinationPolicy, SWITCH_DEFAULT_PORTS } from '../runtime/destination';
+import type { DestinationPolicy } from '../runtime/destination';
+import { SWITCH_DEFAULT_PORTS } from './listeners';
 import { ConfigError, setting, settings } from './env';
 
 /**

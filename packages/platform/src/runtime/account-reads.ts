@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { MotivoRechazo } from '@switch/core/motivos';
+import type { MotivoRechazo } from '@switch/core/estados';
 import type { Movimientos, MovimientosQuery, Saldo } from '@switch/core/contracts/bancos';
 import type { BankRequestMessage, GatewayReplyMessage } from '@switch/core/contracts/messages';
 import type { CreditoRecibido, CreditosQuery } from '@switch/core/contracts/creditos';

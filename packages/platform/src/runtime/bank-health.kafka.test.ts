@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { Kafka, logLevel } from 'kafkajs';
-import type { BankBreakers, BreakerState } from '@switch/connector-kit/breaker';
+import type { BankBreakers, BreakerState } from '@switch/connector-kit/send';
 import { KafkaBus } from '../adapters/kafka/bus';
 import { createLogger } from '../telemetry/logger';
 import { BankHealthView, startBankHealthReporter } from './bank-health';

@@ -4,7 +4,7 @@ import type { Bus, Subscription } from '../ports/bus';
 import type { BancoId, Mode } from '@switch/core/bancos';
 import type { Logger } from '../telemetry/logger';
 import { BREAKER_VALUE, metrics } from '../telemetry/metrics';
-import type { BankBreakers } from '@switch/connector-kit/breaker';
+import type { BankBreakers } from '@switch/connector-kit/send';
 import { breakerReportKey, isFresh, unavailableBanks, type BreakerReport } from '@switch/core/breaker-view';
 import type { BankHealthMessage } from '@switch/core/contracts/messages';
 

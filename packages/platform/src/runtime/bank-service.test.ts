@@ -9,7 +9,7 @@ import type { BankConnector } from '@switch/connector-kit/bank-port';
 import type { Delivered, SubscribeOptions, Subscription } from '../ports/bus';
 import { createLogger } from '../telemetry/logger';
 import { startConnectorService } from './bank-service';
-import { BankBreakers } from '@switch/connector-kit/breaker';
+import { BankBreakers } from '@switch/connector-kit/send';
 import { SecretBox } from './secret-box';
 
 const log = createLogger('bank-service-test', 'silent');

@@ -2,7 +2,7 @@ import { lookup as dnsLookup } from 'node:dns/promises';
 import { isIP, type LookupFunction } from 'node:net';
 import ipaddr from 'ipaddr.js';
 import { Agent, buildConnector, fetch as undiciFetch, type Dispatcher, type RequestInit, type Response } from 'undici';
-import { LISTENERS } from '../config/ports';
+import { SWITCH_DEFAULT_PORTS } from '../config/listeners';
 
 /**
  * SSRF guard of outbound webhooks. A destination may not be any address of the special-purpose
@@ -109,14 +109,6 @@ export interface DestinationPolicy {
   /** Ports never connected to on a non-public address. */
   ownPorts: ReadonlySet<number>;
 }
-
-/**
- * The default listening ports of every service of the switch (config/ports.ts): merchant 3000,
- * panel 3100, operator 9100, the services' health and metrics ports 9101–9109. In a deployment each
- * process sees only its own `PORT`/`HEALTH_PORT`, so the defaults are always in the set and
- * `SWITCH_OWN_PORTS` adds any port moved elsewhere.
- */
-export const SWITCH_DEFAULT_PORTS: readonly number[] = Object.values(LISTENERS).map((l) => l.port);
 
 /** The strictest rule: public addresses only (a deployment's default). */
 export const PUBLIC_DESTINATIONS_ONLY: DestinationPolicy = {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CobrarBody, ConsultarBody, PagarBody, ReversoBody, TokenBody } from '@switch/core/contracts/requests';
-import { MOTIVOS_RECHAZO } from '@switch/core/motivos';
+import { MOTIVOS_RECHAZO } from '@switch/core/estados';
 import { MovimientosQuery, SaldoQuery } from '@switch/core/contracts/bancos';
 import { Resultado } from '@switch/core/contracts/resultado';
 import { REACCION, resumenError, resumenResultado } from './summaries';

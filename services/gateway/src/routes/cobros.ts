@@ -11,7 +11,7 @@ import { type AccountReads, venezuelanToday } from '@switch/platform/runtime/acc
 import { testAccountOfPhone, verifyPayment, type SandboxBooking, type VerificationStore } from '@switch/usecases/payment-verification';
 import { DependencyDown } from '../errors';
 import { HttpProblem } from '../problem';
-import { errorResponses } from './responses';
+import { errorResponses } from '@switch/core/contracts/errors';
 import { REPLAYED_HEADER } from '@switch/core/idempotency';
 
 const security = [{ switchKey: [] }];

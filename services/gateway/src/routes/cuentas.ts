@@ -4,14 +4,14 @@ import { Type } from '@sinclair/typebox';
 import { accountReads, MAX_STATEMENT_DAYS, type AccountReadResult, type AccountReads } from '@switch/platform/runtime/account-reads';
 import { BancoCatalogo, Movimientos, Saldo } from '@switch/core/contracts/bancos';
 import { catalogue, type RoutingTable } from '@switch/core/routing';
-import { NumeroCuenta } from '@switch/core/contracts/instrumento';
+import { NumeroCuenta } from '@switch/core/contracts/fields';
 import type { BancoId } from '@switch/core/bancos';
 import { sandboxFor } from '@switch/core/sandbox';
 import type { GatewayStore } from '../ports';
 import { DependencyDown } from '../errors';
 import { HttpProblem } from '../problem';
 import type { Replies } from '../reply';
-import { errorResponses } from './responses';
+import { errorResponses } from '@switch/core/contracts/errors';
 
 const security = [{ switchKey: [] }];
 const Fecha = Type.String({ format: 'date', description: 'YYYY-MM-DD (Venezuelan calendar day)' });

@@ -15,7 +15,7 @@ import { EXAMPLE_EXPECTED_ID, exampleExpected } from '../sandbox';
 import type { GatewayStore } from '../ports';
 import { HttpProblem } from '../problem';
 import { REPLAYED_HEADER } from '@switch/core/idempotency';
-import { errorResponses } from './responses';
+import { errorResponses } from '@switch/core/contracts/errors';
 
 const security = [{ switchKey: [] }];
 const tags = ['cobros esperados'];

@@ -6,7 +6,7 @@ import { httpForm } from '@switch/core/contracts/requests';
 import { Resultado } from '@switch/core/contracts/resultado';
 import type { OperationRequest } from '@switch/core/operation';
 import type { Operations } from '../operations';
-import { errorResponses } from './responses';
+import { errorResponses } from '@switch/core/contracts/errors';
 import { REPLAYED_HEADER } from '@switch/core/idempotency';
 
 const security = [{ switchKey: [] }];

@@ -8,7 +8,7 @@ import { TransaccionDetalle, TransaccionesPage, TransaccionesQuery } from '@swit
 import type { GatewayStore } from '../ports';
 import { HttpProblem } from '../problem';
 import { exampleDetail } from '../sandbox';
-import { errorResponses } from './responses';
+import { errorResponses } from '@switch/core/contracts/errors';
 
 const security = [{ switchKey: [] }];
 

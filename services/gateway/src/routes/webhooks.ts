@@ -26,7 +26,7 @@ import {
 import type { GatewayStore } from '../ports';
 import { HttpProblem } from '../problem';
 import { exampleDeliveries, exampleEndpoint, exampleRedelivery, exampleRotation } from '../sandbox';
-import { errorResponses } from './responses';
+import { errorResponses } from '@switch/core/contracts/errors';
 
 const security = [{ switchKey: [] }];
 const tags = ['webhooks'];

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { SecretBox } from '@switch/platform/runtime/secret-box';
-import { nextAttemptAt, SPEC_SCHEDULE_MS } from './schedule';
+import { nextAttemptAt, SPEC_SCHEDULE_MS } from './dispatcher';
 import { loadNotifierConfig } from './service';
 
 const parseSchedule = (value: string | undefined) =>

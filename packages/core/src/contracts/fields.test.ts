@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import Ajv from 'ajv';
-import { addMoneyKeywords, hasAtMostDecimals, Monto } from './monto';
+import { addMoneyKeywords, hasAtMostDecimals, Monto } from './fields';
 
 describe('amounts with at most 2 decimals', () => {
   it('accepts every amount written with cents, however large (ajv multipleOf 0.01 does not)', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cursorOffset, invalidCursor, statementPage } from './statement';
+import { cursorOffset, invalidCursor, statementPage } from './account-reads';
 import type { Movimiento } from '@switch/core/contracts/bancos';
 
 const mov = (fecha: string, referencia: string): Movimiento => ({
