@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
-import { CAPABILITIES } from '@switch/core/bancos';
+import { CAPABILITIES } from '@switch/core/contracts/bancos';
 import { createMerchant, issueKey } from '@switch/usecases/onboarding';
 import { Resultado } from '@switch/core/contracts/resultado';
 import { validatorFor } from '@switch/core/contracts/validation';

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { randomBytes } from 'node:crypto';
-import { BANCOS } from '@switch/core/bancos';
+import { BANCOS } from '@switch/core/contracts/bancos';
 import { bankRequests, TOPICS } from '@switch/core/contracts/topics';
 import { createLogger } from '@switch/platform/telemetry/logger';
 import { idempotencyScope } from '@switch/core/idempotency';

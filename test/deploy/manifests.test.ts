@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
-import type { BancoId } from '@switch/core/bancos';
+import type { BancoId } from '@switch/core/contracts/bancos';
 import { readSettings } from '@switch/platform/config/env';
 import { KafkaSettings } from '@switch/platform/config/infra';
 import { bankRequests, TOPICS } from '@switch/core/contracts/topics';

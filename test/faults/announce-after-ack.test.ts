@@ -1,9 +1,9 @@
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { Kafka, logLevel, type Admin } from 'kafkajs';
-import { CAPABILITIES } from '@switch/core/bancos';
+import { CAPABILITIES } from '@switch/core/contracts/bancos';
 import { TOPICS } from '@switch/core/contracts/topics';
-import type { RouterInboxMessage, TransactionEventMessage } from '@switch/core/contracts/messages';
+import type { RouterInboxMessage, TransactionEventMessage } from '@switch/core/contracts/topics';
 import type { RoutingTable } from '@switch/core/routing';
 import { KafkaBus } from '@switch/platform/adapters/kafka/bus';
 import { MemoryStore } from '@switch/platform/adapters/memory/store';

@@ -6,12 +6,12 @@ import { MongoClient } from 'mongodb';
 // This run's topics live in their own namespace on the shared cluster (the Kafka adapter prefixes them).
 const RUN = `faults-${Math.random().toString(36).slice(2, 10)}`;
 
-import { CAPABILITIES } from '@switch/core/bancos';
+import { CAPABILITIES } from '@switch/core/contracts/bancos';
 import { createLogger } from '@switch/platform/telemetry/logger';
 import { KafkaBus } from '@switch/platform/adapters/kafka/bus';
 import { MongoStore } from '@switch/platform/adapters/mongo/store';
 import { switchTopics, TOPICS } from '@switch/core/contracts/topics';
-import type { RouterInboxMessage } from '@switch/core/contracts/messages';
+import type { RouterInboxMessage } from '@switch/core/contracts/topics';
 import type { RoutingTable } from '@switch/core/routing';
 import type { Store } from '@switch/platform/ports/store';
 import { SecretBox } from '@switch/platform/runtime/secret-box';

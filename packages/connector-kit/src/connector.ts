@@ -1,8 +1,8 @@
-import type { BancoId, Capability, Mode } from '@switch/core/bancos';
+import type { BancoId, Capability, Mode } from '@switch/core/contracts/bancos';
 import type { BankOutcome } from '@switch/core/operation';
 import type { BankConnector, ExecuteOrder, ReadContext, ReadOutcome, StatusQuery } from './bank-port';
 import type { Movimientos, MovimientosQuery, Saldo, SaldoQuery } from '@switch/core/contracts/bancos';
-import type { CreditoRecibido, CreditosQuery } from '@switch/core/contracts/creditos';
+import type { CreditoRecibido, CreditosQuery } from '@switch/core/contracts/bancos';
 import type { BankBreakers } from './send';
 import { FormatError } from './formats';
 import { rejectedOutcome, unknownOutcome } from './outcomes';

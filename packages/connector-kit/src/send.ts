@@ -1,5 +1,5 @@
 import CircuitBreaker from 'opossum';
-import type { BancoId } from '@switch/core/bancos';
+import type { BancoId } from '@switch/core/contracts/bancos';
 import { Agent, request } from 'undici';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Raw } from './outcomes';

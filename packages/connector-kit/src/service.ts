@@ -1,4 +1,4 @@
-import type { BancoId, Mode } from '@switch/core/bancos';
+import type { BancoId, Mode } from '@switch/core/contracts/bancos';
 import type { GuardedConnector } from './connector';
 import type { ReferenceBook } from './references';
 import type { KitDeps } from './send';

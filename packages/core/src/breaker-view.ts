@@ -1,4 +1,4 @@
-import type { BancoId, Mode } from './bancos';
+import type { BancoId, Mode } from './contracts/bancos';
 
 /**
  * One connector replica's last breaker report, as a router received it. Every replica of a bank's

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { CreditoRecibido } from './contracts/creditos';
+import type { CreditoRecibido } from './contracts/bancos';
 import {
   applyCredit,
   canMoveEsperado,

@@ -1,4 +1,4 @@
-import type { CreditoRecibido } from './contracts/creditos';
+import type { CreditoRecibido } from './contracts/bancos';
 
 /**
  * Expected payments (`POST /cobros/esperados`): the one transition table of their states and the pure

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Mode } from './bancos';
+import type { Mode } from './contracts/bancos';
 import type { OperationKind } from './operation';
 
 /** The response header that marks the answer to a repeated idempotency key (docs/decisions/0013-idempotency-scope-and-replay.md). */

@@ -1,4 +1,4 @@
-import type { BancoId, Capability, Mode } from './bancos';
+import type { BancoId, Capability, Mode } from './contracts/bancos';
 import type { EstadoOrigen, EstadoTransaccion, TransitionCause } from './estados';
 import type { MotivoRechazo } from './estados';
 import type { CobrarBody, PagarBody, ReversoBody, TokenBody } from './contracts/requests';

@@ -1,4 +1,4 @@
-import type { Mode } from './bancos';
+import type { Mode } from './contracts/bancos';
 import { isFinal } from './estados';
 import type { Transaction } from './operation';
 import { addToOverview, type OverviewGroup } from './overview';

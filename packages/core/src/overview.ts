@@ -1,4 +1,4 @@
-import type { BancoId } from './bancos';
+import type { BancoId } from './contracts/bancos';
 import type { EstadoTransaccion } from './estados';
 import { amountOf, type OperationKind, type Transaction } from './operation';
 

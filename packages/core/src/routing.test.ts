@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { bankForAccount, candidateBanks, catalogue, railFor, type RoutingTable } from './routing';
-import { CAPABILITIES, CODIGO_BCV, type BancoId } from './bancos';
+import { CAPABILITIES, CODIGO_BCV, type BancoId } from './contracts/bancos';
 import type { OperationRequest } from './operation';
 import type { Instrumento } from './contracts/fields';
 

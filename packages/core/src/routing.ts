@@ -1,4 +1,4 @@
-import type { BancoId, Capability, Mode } from './bancos';
+import type { BancoId, Capability, Mode } from './contracts/bancos';
 import type { OperationRequest, Rail } from './operation';
 import { CAPABILITY_OF } from './operation';
 

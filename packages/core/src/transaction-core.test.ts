@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { RouterInboxMessage } from './contracts/messages';
-import { CAPABILITIES } from './bancos';
+import type { RouterInboxMessage } from './contracts/topics';
+import { CAPABILITIES } from './contracts/bancos';
 import { canTransition, isFinal } from './estados';
 import { newTransaction, type BankOutcome, type OperationRequest, type Transaction } from './operation';
 import type { RoutingTable } from './routing';

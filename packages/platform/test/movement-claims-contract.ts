@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
-import type { Mode } from '@switch/core/bancos';
+import type { Mode } from '@switch/core/contracts/bancos';
 import { movementClaimId, type ClaimedMovement, type MovementClaim } from '../src/ports/movement-claims';
 import type { Store } from '../src/ports/store';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MemoryStore } from '@switch/platform/adapters/memory/store';
-import type { CreditoRecibido } from '@switch/core/contracts/creditos';
+import type { CreditoRecibido } from '@switch/core/contracts/bancos';
 import type { CobroEsperadoRequest } from '@switch/core/contracts/esperados';
 import { movementClaimId } from '@switch/platform/ports/movement-claims';
 import { createExpectedPayment } from './expected-payments';

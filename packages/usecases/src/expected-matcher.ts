@@ -1,5 +1,5 @@
-import type { BancoId } from '@switch/core/bancos';
-import type { CreditoRecibido } from '@switch/core/contracts/creditos';
+import type { BancoId } from '@switch/core/contracts/bancos';
+import type { CreditoRecibido } from '@switch/core/contracts/bancos';
 import type { EventoEsperado, WebhookEsperadoBody } from '@switch/core/contracts/esperados';
 import { applyCredit, caracasDay, expiryOf, paymentForCredit, type CambioEsperado } from '@switch/core/esperados';
 import type { AccountReadResult, ReadCaller } from '@switch/platform/runtime/account-reads';

@@ -1,6 +1,6 @@
 import { createHash, randomInt } from 'node:crypto';
 import { decodeCursor, encodeCursor } from './page-cursor';
-import type { Mode } from '@switch/core/bancos';
+import type { Mode } from '@switch/core/contracts/bancos';
 import { fingerprint } from '@switch/core/idempotency';
 import { conceptoParaPagador } from '@switch/core/esperados';
 import {

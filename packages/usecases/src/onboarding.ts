@@ -1,5 +1,5 @@
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
-import type { Mode } from '@switch/core/bancos';
+import type { Mode } from '@switch/core/contracts/bancos';
 import type { ApiKeyRecord, Merchant, MerchantDirectory, WebhookEndpoint } from '@switch/platform/ports/merchant-directory';
 import type { WebhookEvent } from '@switch/core/contracts/webhook';
 import { newWebhookSecret } from '@switch/core/webhook-signing';

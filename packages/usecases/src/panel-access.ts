@@ -1,5 +1,5 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import type { Mode } from '@switch/core/bancos';
+import type { Mode } from '@switch/core/contracts/bancos';
 import type { AuditEntry, PanelAccess, PanelInvite, PanelRole, PanelUser } from '@switch/platform/ports/panel-access';
 
 /**

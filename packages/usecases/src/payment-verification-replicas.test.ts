@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MongoClient } from 'mongodb';
-import type { CreditoRecibido } from '@switch/core/contracts/creditos';
+import type { CreditoRecibido } from '@switch/core/contracts/bancos';
 import { MongoStore } from '@switch/platform/adapters/mongo/store';
 import type { AccountReads } from '@switch/platform/runtime/account-reads';
 import { verifyPayment } from './payment-verification';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import type { CreditoRecibido } from '@switch/core/contracts/creditos';
+import type { CreditoRecibido } from '@switch/core/contracts/bancos';
 import type { VerificarBody } from '@switch/core/contracts/verificacion';
 import { MemoryStore } from '@switch/platform/adapters/memory/store';
 import { movementClaimId } from '@switch/platform/ports/movement-claims';

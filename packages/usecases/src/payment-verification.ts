@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import type { BancoId } from '@switch/core/bancos';
-import type { CreditoRecibido } from '@switch/core/contracts/creditos';
+import type { BancoId } from '@switch/core/contracts/bancos';
+import type { CreditoRecibido } from '@switch/core/contracts/bancos';
 import type { Verificacion, VerificarBody } from '@switch/core/contracts/verificacion';
 import type { PagoMovilEntrante, PagoMovilEntranteBody } from '@switch/core/contracts/sandbox-pago-movil';
 import { fingerprint } from '@switch/core/idempotency';

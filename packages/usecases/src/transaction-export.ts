@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import type { Mode } from '@switch/core/bancos';
+import type { Mode } from '@switch/core/contracts/bancos';
 import type { TransactionReads } from '@switch/platform/ports/transaction-reads';
 import type { Movimiento } from '@switch/core/contracts/bancos';
 import { TransaccionesQuery, type TransaccionResumen } from '@switch/core/contracts/transacciones';

@@ -8,7 +8,7 @@ import {
 import type { Claims } from '@switch/platform/ports/claims';
 import { decodeCursor, encodeCursor } from './page-cursor';
 import type { PageCursor, TransactionFilter, TransactionReads } from '@switch/platform/ports/transaction-reads';
-import type { Mode } from '@switch/core/bancos';
+import type { Mode } from '@switch/core/contracts/bancos';
 import type { Transaction } from '@switch/core/operation';
 
 /** What a merchant's transaction list reads: the transactions, and the reverso claims (which reverso holds an original). */

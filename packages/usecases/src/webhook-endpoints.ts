@@ -17,7 +17,7 @@ import {
   type Resolver,
 } from '@switch/platform/runtime/destination';
 import type { SecretBox, Sealer } from '@switch/platform/runtime/secret-box';
-import type { Mode } from '@switch/core/bancos';
+import type { Mode } from '@switch/core/contracts/bancos';
 import { findOwnTransaction } from './transaction-list';
 import { newWebhookSecret } from '@switch/core/webhook-signing';
 

@@ -3,7 +3,7 @@ import { ConfigError, readVariables, setting, settings, type EnvSource } from '@
 import { DEFAULT_BREAKER, type BreakerOptions } from '@switch/connector-kit/send';
 import { healthSettings, ProcessSettings } from '@switch/platform/config/process';
 import { InfraSettings } from '@switch/platform/config/infra';
-import { MODES, type Mode } from '@switch/core/bancos';
+import { MODES, type Mode } from '@switch/core/contracts/bancos';
 import type { BancaribeConnectorConfig } from './connector';
 
 /**

@@ -2,7 +2,7 @@ import { bareHttpOrderOutcome, orderOutcome as kitOrderOutcome, type CodeEntry }
 import { saldoRead } from '@switch/connector-kit/connector';
 import type { BankOutcome } from '@switch/core/operation';
 import type { Movimiento, Saldo } from '@switch/core/contracts/bancos';
-import type { CreditoRecibido } from '@switch/core/contracts/creditos';
+import type { CreditoRecibido } from '@switch/core/contracts/bancos';
 import { bankCodeOf, credito, identificacionOf, phoneOf } from '@switch/connector-kit/account-reads';
 import type { MotivoRechazo } from '@switch/core/estados';
 import type { ReadOutcome } from '@switch/connector-kit/bank-port';

@@ -1,5 +1,5 @@
 import type { ExecuteOrder, StatusQuery } from '@switch/connector-kit/bank-port';
-import type { Mode } from '@switch/core/bancos';
+import type { Mode } from '@switch/core/contracts/bancos';
 import type { Rail } from '@switch/core/operation';
 import type { BancaribeConnectorConfig } from '../src/connector';
 import { DEFAULT_MERCHANT, type Emulator } from '../emulator';

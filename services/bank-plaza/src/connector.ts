@@ -1,4 +1,4 @@
-import { CAPABILITIES } from '@switch/core/bancos';
+import { CAPABILITIES } from '@switch/core/contracts/bancos';
 import { caracasDate } from '@switch/connector-kit/formats';
 import { cursorOffset, invalidCursor, statementPage } from '@switch/connector-kit/account-reads';
 import { defineConnector, saldoRead, type BankConnectorKit, type BankDefinition } from '@switch/connector-kit/connector';

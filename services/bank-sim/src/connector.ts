@@ -1,4 +1,4 @@
-import { CAPABILITIES, type Mode } from '@switch/core/bancos';
+import { CAPABILITIES, type Mode } from '@switch/core/contracts/bancos';
 import { cursorOffset, invalidCursor, statementPage } from '@switch/connector-kit/account-reads';
 import type { BankConnector, ExecuteOrder, ReadContext, ReadOutcome, StatusQuery } from '@switch/connector-kit/bank-port';
 import {
@@ -9,7 +9,7 @@ import {
 } from '@switch/connector-kit/simulated-ledger';
 import type { BankOutcome } from '@switch/core/operation';
 import type { Movimiento, Movimientos, MovimientosQuery, Saldo, SaldoQuery } from '@switch/core/contracts/bancos';
-import type { CreditoRecibido, CreditosQuery } from '@switch/core/contracts/creditos';
+import type { CreditoRecibido, CreditosQuery } from '@switch/core/contracts/bancos';
 import { credito, creditsOfDay } from '@switch/connector-kit/account-reads';
 import type { IncomingPagoMovil, IncomingReceipt } from '@switch/connector-kit/emulator';
 

@@ -1,4 +1,4 @@
-import { MODES, type BancoId, type Mode } from '@switch/core/bancos';
+import { MODES, type BancoId, type Mode } from '@switch/core/contracts/bancos';
 import { readSettings, setting, settings, type EnvSource } from '@switch/platform/config/env';
 import { routingTable, RoutingSettings } from '@switch/platform/config/routing';
 import { startConnectorService, type BankService } from '@switch/platform/runtime/bank-service';

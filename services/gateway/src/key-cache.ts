@@ -3,7 +3,7 @@ import { announceMerchantChange } from '@switch/platform/runtime/merchant-change
 import { hashSecret, parseSwitchKey } from '@switch/usecases/onboarding';
 import { TOPICS } from '@switch/core/contracts/topics';
 import type { Bus, Subscription } from '@switch/platform/ports/bus';
-import type { Mode } from '@switch/core/bancos';
+import type { Mode } from '@switch/core/contracts/bancos';
 import type { GatewayStore } from './ports';
 
 const MAX_ENTRIES = 50_000;

@@ -10,7 +10,7 @@ import { TOPICS } from '@switch/core/contracts/topics';
 import { CobrarBody, PagarBody, ReversoBody, TokenBody, type CobrarBody as CobrarRequest } from '@switch/core/contracts/requests';
 import type { Resultado } from '@switch/core/contracts/resultado';
 import type { ReversalClaim } from '@switch/platform/ports/store';
-import type { RouterInboxMessage, TransactionEventMessage } from '@switch/core/contracts/messages';
+import type { RouterInboxMessage, TransactionEventMessage } from '@switch/core/contracts/topics';
 import type { SecretBox } from '@switch/platform/runtime/secret-box';
 import type { GatewayStore } from './ports';
 import type { Caller } from './key-cache';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { MemoryStore } from '@switch/platform/adapters/memory/store';
 import { validatorFor } from '@switch/core/contracts/validation';
 import { WebhookBody } from '@switch/core/contracts/webhook';
-import type { TransactionEventMessage } from '@switch/core/contracts/messages';
+import type { TransactionEventMessage } from '@switch/core/contracts/topics';
 import { planDeliveries } from './deliveries';
 
 /** Issue 26 item 2: a reverso's webhook says what moved back, and is told apart from a payment. */

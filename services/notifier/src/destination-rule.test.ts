@@ -9,7 +9,7 @@ import { MemoryStore } from '@switch/platform/adapters/memory/store';
 import { readSettings } from '@switch/platform/config/env';
 import { registerWebhook } from '@switch/usecases/onboarding';
 import { SecretBox } from '@switch/platform/runtime/secret-box';
-import type { Mode } from '@switch/core/bancos';
+import type { Mode } from '@switch/core/contracts/bancos';
 import { settledPayout } from '../test/events';
 import { planDeliveries } from './deliveries';
 import { Dispatcher, type DispatcherConfig } from './dispatcher';

@@ -8,7 +8,7 @@ import { MemoryStore } from '@switch/platform/adapters/memory/store';
 import { registerWebhook } from '@switch/usecases/onboarding';
 import { TOPICS, TRANSACTION_WEBHOOK_HEADER, transactionEventHeaders } from '@switch/core/contracts/topics';
 import { verifyWebhook } from '@switch/core/webhook-signing';
-import type { TransactionEventMessage } from '@switch/core/contracts/messages';
+import type { TransactionEventMessage } from '@switch/core/contracts/topics';
 import { SecretBox } from '@switch/platform/runtime/secret-box';
 import { startNotifier, type NotifierConfig } from './service';
 import { Dispatcher } from './dispatcher';

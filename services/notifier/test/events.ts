@@ -1,5 +1,5 @@
-import type { Mode } from '@switch/core/bancos';
-import type { TransactionEventMessage } from '@switch/core/contracts/messages';
+import type { Mode } from '@switch/core/contracts/bancos';
+import type { TransactionEventMessage } from '@switch/core/contracts/topics';
 
 /** A payout's LIQUIDADA event as the router announces it: what the notifier's tests deliver. */
 export function settledPayout(over: { txnId: string; merchantId?: string; mode?: Mode; monto?: number }): TransactionEventMessage {

@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AccountReads } from '@switch/platform/runtime/account-reads';
-import type { Mode } from '@switch/core/bancos';
+import type { Mode } from '@switch/core/contracts/bancos';
 import type { PanelAction } from '@switch/usecases/panel-access';
 import type { Sealer } from '@switch/platform/runtime/secret-box';
 import type { PanelConfig } from './config';

@@ -1,4 +1,4 @@
-import type { Mode } from '@switch/core/bancos';
+import type { Mode } from '@switch/core/contracts/bancos';
 import { isFinal } from '@switch/core/estados';
 import type { Transaction } from '@switch/core/operation';
 import { addToOverview, type OverviewGroup } from '@switch/core/overview';

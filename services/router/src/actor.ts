@@ -1,8 +1,8 @@
 import { bankRequestHeaders, bankRequests, TOPICS, transactionEventHeaders } from '@switch/core/contracts/topics';
 import type { Bus } from '@switch/platform/ports/bus';
-import { type Effects, effectsOf } from '@switch/core/outbox';
+import { type Effects, effectsOf } from '@switch/core/transaction-core';
 import { type Transaction, newTransaction, settledForReply } from '@switch/core/operation';
-import type { TransactionEventMessage, RouterInboxMessage } from '@switch/core/contracts/messages';
+import type { TransactionEventMessage, RouterInboxMessage } from '@switch/core/contracts/topics';
 import { bankOrderId, type Store } from '@switch/platform/ports/store';
 import {
   blocklistHit,
@@ -28,7 +28,7 @@ import {
 import { idempotencyScope } from '@switch/core/idempotency';
 import { isFinal } from '@switch/core/estados';
 import { metrics } from '@switch/platform/telemetry/metrics';
-import type { BancoId, Mode } from '@switch/core/bancos';
+import type { BancoId, Mode } from '@switch/core/contracts/bancos';
 import type { Logger } from '@switch/platform/telemetry/logger';
 import type { RoutingTable } from '@switch/core/routing';
 import { type DeliveryMarks, type LoggedTransaction, withReplyAddress } from '@switch/platform/ports/transaction-log';

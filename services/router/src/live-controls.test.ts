@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { bankRequests, TOPICS } from '@switch/core/contracts/topics';
-import { CAPABILITIES } from '@switch/core/bancos';
+import { CAPABILITIES } from '@switch/core/contracts/bancos';
 import { createLogger } from '@switch/platform/telemetry/logger';
 import { MemoryBus } from '@switch/platform/adapters/memory/bus';
 import { MemoryStore } from '@switch/platform/adapters/memory/store';

@@ -1,6 +1,6 @@
 import { BankHealthView } from '@switch/platform/runtime/bank-health';
 import type { BreakerReport } from '@switch/core/breaker-view';
-import type { BancoId, Mode } from '@switch/core/bancos';
+import type { BancoId, Mode } from '@switch/core/contracts/bancos';
 import { measured } from '@switch/platform/telemetry/metrics';
 import { TOPICS } from '@switch/core/contracts/topics';
 import type { Bus, Subscription } from '@switch/platform/ports/bus';

@@ -1,9 +1,29 @@
-import { literals } from './fields';
 import { Type, type Static } from '@sinclair/typebox';
-import { BANCOS, CAPABILITIES } from '../bancos';
-import { ESTADOS } from '../estados';
-import { MOTIVOS_RECHAZO } from '../estados';
-import { NumeroCuenta } from './fields';
+import { literals, CodigoBanco, NumeroCuenta } from './fields';
+import { ESTADOS, MOTIVOS_RECHAZO } from '../estados';
+
+/** Bank routing identifiers (SPEC 2.3 `banco_preferido`, 2.4 `banco_usado`). */
+export const BANCOS = ['banco_plaza', 'bnc', 'bancaribe', 'banco_activo'] as const;
+export type BancoId = (typeof BANCOS)[number];
+
+/** Central-bank codes of the banks the switch routes through. */
+export const CODIGO_BCV: Readonly<Record<BancoId, string>> = {
+  banco_plaza: '0138',
+  bnc: '0191',
+  bancaribe: '0114',
+  banco_activo: '0171',
+};
+
+/** What a bank can do for the switch (SPEC 2.5), plus `reverso` which the catalogue does not list. */
+export const CAPABILITIES = ['cobrar', 'pagar', 'token', 'consultar', 'saldo', 'movimientos'] as const;
+export type Capability = (typeof CAPABILITIES)[number];
+
+export type Mode = 'test' | 'live';
+export const MODES: readonly Mode[] = ['test', 'live'];
+
+export function isBancoId(value: string): value is BancoId {
+  return (BANCOS as readonly string[]).includes(value);
+}
 
 /** One magic amount of the test-mode sandbox (packages/core/src/sandbox.ts). */
 export const SandboxValor = Type.Object({
@@ -83,3 +103,41 @@ export const Movimientos = Type.Object({
   siguiente: Type.Union([Type.String(), Type.Null()], { description: 'Cursor of the next page, null on the last' }),
 });
 export type Movimientos = Static<typeof Movimientos>;
+
+const FechaCaracas = Type.String({ format: 'date', description: 'YYYY-MM-DD, Caracas time' });
+
+/** Who sent a credit, as far as the receiving bank tells it (each field null when it does not). */
+export const Pagador = Type.Object({
+  telefono: Type.Union([Type.String({ pattern: '^0[0-9]{10}$' }), Type.Null()], { description: '11-digit phone with leading 0' }),
+  identificacion: Type.Union([Type.String({ pattern: '^[VEJGP][0-9]{1,9}$' }), Type.Null()]),
+  banco: Type.Union([CodigoBanco, Type.Null()]),
+});
+export type Pagador = Static<typeof Pagador>;
+
+/**
+ * One credit to a merchant's account as the receiving bank reports it, normalised across banks:
+ * `referencia` exactly as that bank writes it (some shorten the payer's reference to its last
+ * digits), `fecha`/`hora` the bank's booking in Caracas time.
+ */
+export const CreditoRecibido = Type.Object({
+  banco: literals(BANCOS),
+  cuenta: Type.String(),
+  referencia: Type.String(),
+  fecha: FechaCaracas,
+  hora: Type.Union([Type.String({ pattern: '^[0-9]{2}:[0-9]{2}:[0-9]{2}$' }), Type.Null()]),
+  monto: Type.Number({ description: 'VES, 2 decimals' }),
+  concepto: Type.String(),
+  pagador: Pagador,
+});
+export type CreditoRecibido = Static<typeof CreditoRecibido>;
+
+/**
+ * The credits of account `cuenta` booked on day `fecha` (Caracas time); with `referencia`, a bank that
+ * can search its operations by reference (Banco Plaza) is asked for that one instead of the day's statement.
+ */
+export const CreditosQuery = Type.Object({
+  cuenta: NumeroCuenta,
+  fecha: FechaCaracas,
+  referencia: Type.Optional(Type.String({ pattern: '^[0-9]{1,20}$' })),
+});
+export type CreditosQuery = Static<typeof CreditosQuery>;

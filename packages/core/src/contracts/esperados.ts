@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { BANCOS } from '../bancos';
+import { BANCOS } from './bancos';
 import { ESTADOS_ESPERADO } from '../esperados';
 import { literals } from './fields';
 import { CodigoBanco, Identificacion, Instrumento, NumeroCuenta, NumeroTelefono } from './fields';

@@ -3,7 +3,7 @@ import { Type, type Static, type TProperties, type TSchema } from '@sinclair/typ
 import { Instrumento, NOMBRE_PATTERN } from './fields';
 import { httpTextForm, NONBLANK_TEXT_PATTERN, TEXT_PATTERN, TEXT_RULE } from './fields';
 import { Monto } from './fields';
-import { BANCOS } from '../bancos';
+import { BANCOS } from './bancos';
 import { SANDBOX_BANKS, sandboxSummary } from '../sandbox';
 
 /**

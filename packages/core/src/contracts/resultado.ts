@@ -3,7 +3,7 @@ import { literals } from './fields';
 import { Type, type Static } from '@sinclair/typebox';
 import { ESTADOS } from '../estados';
 import { MOTIVOS_RECHAZO } from '../estados';
-import { BANCOS } from '../bancos';
+import { BANCOS } from './bancos';
 
 /** The merchant's view of a transaction (SPEC 2.4); only for transactions with a recorded outcome. */
 export function toResultado(tx: Transaction): Resultado {

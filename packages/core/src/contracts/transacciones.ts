@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { BANCOS } from '../bancos';
+import { BANCOS } from './bancos';
 import { OPERATION_KINDS } from '../operation';
 import { literals } from './fields';
 import { EstadoSchema, Resultado } from './resultado';

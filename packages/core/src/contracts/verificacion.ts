@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { BANCOS } from '../bancos';
+import { BANCOS } from './bancos';
 import { MOTIVOS_RECHAZO } from '../estados';
 import { CodigoBanco, Identificacion, Instrumento, NumeroTelefono } from './fields';
 import { literals } from './fields';

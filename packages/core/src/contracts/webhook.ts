@@ -1,7 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { EstadoSchema } from './resultado';
 import { OPERATION_KINDS } from '../operation';
-import type { TransactionEventMessage } from './messages';
 
 export const WEBHOOK_EVENTS = ['transaccion.aprobada', 'transaccion.liquidada', 'transaccion.rechazada'] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
@@ -36,7 +35,13 @@ export const EVENT_FOR_STATE: Partial<Record<Static<typeof EstadoSchema>, Webhoo
   RECHAZADA: 'transaccion.rechazada',
 };
 
-/** The webhook an announced write calls for: an entry into a state that has one, with its result. */
-export function webhookEventOf(event: Pick<TransactionEventMessage, 'transition' | 'resultado'>): WebhookEvent | undefined {
+/**
+ * The webhook an announced write calls for: an entry into a state that has one, with its result
+ * (the fields of a transaction event that decide it).
+ */
+export function webhookEventOf(event: {
+  transition: { to: Static<typeof EstadoSchema> } | null;
+  resultado: object | null;
+}): WebhookEvent | undefined {
   return event.transition && event.resultado ? EVENT_FOR_STATE[event.transition.to] : undefined;
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { loadRoutingTable, parseBankList } from './routing';
 import { ConfigError } from './env';
-import { CAPABILITIES } from '@switch/core/bancos';
+import { CAPABILITIES } from '@switch/core/contracts/bancos';
 
 const VAR = 'SWITCH_TEST_BANKS';
 

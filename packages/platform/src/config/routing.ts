@@ -1,4 +1,4 @@
-import { CAPABILITIES, isBancoId, type BancoId, type Capability, type Mode } from '@switch/core/bancos';
+import { CAPABILITIES, isBancoId, type BancoId, type Capability, type Mode } from '@switch/core/contracts/bancos';
 import type { EnabledBank, RoutingTable } from '@switch/core/routing';
 import type { Static } from '@sinclair/typebox';
 import { ConfigError, readSettings, setting, settings, type EnvSource } from './env';

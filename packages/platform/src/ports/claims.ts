@@ -1,4 +1,4 @@
-import type { Mode } from '@switch/core/bancos';
+import type { Mode } from '@switch/core/contracts/bancos';
 import type { OperationKind } from '@switch/core/operation';
 
 /** Idempotency scope: merchant + mode + operation kind + key (DESIGN rule 5). */

@@ -1,4 +1,4 @@
-import type { Mode } from '@switch/core/bancos';
+import type { Mode } from '@switch/core/contracts/bancos';
 import type { WebhookEvent } from '@switch/core/contracts/webhook';
 import type { EventoEsperado } from '@switch/core/contracts/esperados';
 import type { PageCursor } from './transaction-reads';

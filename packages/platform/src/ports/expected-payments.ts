@@ -1,4 +1,4 @@
-import type { Mode } from '@switch/core/bancos';
+import type { Mode } from '@switch/core/contracts/bancos';
 import type { CambioEsperado, EstadoEsperado } from '@switch/core/esperados';
 import type { ClaimedMovement } from './movement-claims';
 import type { PageCursor } from './transaction-reads';

@@ -1,4 +1,4 @@
-import type { BancoId, Mode } from '@switch/core/bancos';
+import type { BancoId, Mode } from '@switch/core/contracts/bancos';
 import type { WebhookEvent } from '@switch/core/contracts/webhook';
 import type { Sealer } from '../runtime/secret-box';
 

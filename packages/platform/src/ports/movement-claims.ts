@@ -1,4 +1,4 @@
-import type { BancoId, Mode } from '@switch/core/bancos';
+import type { BancoId, Mode } from '@switch/core/contracts/bancos';
 
 /** The movement a claim holds: one credit as its receiving bank reports it. */
 export interface ClaimedMovement {

@@ -1,5 +1,5 @@
 import type { ReferenceBook } from '@switch/connector-kit/references';
-import type { BancoId } from '@switch/core/bancos';
+import type { BancoId } from '@switch/core/contracts/bancos';
 import type { BankOutcome } from '@switch/core/operation';
 
 /**

@@ -1,4 +1,4 @@
-import type { Mode } from '@switch/core/bancos';
+import type { Mode } from '@switch/core/contracts/bancos';
 
 export const PANEL_ROLES = ['owner', 'developer', 'viewer'] as const;
 export type PanelRole = (typeof PANEL_ROLES)[number];

@@ -1,4 +1,4 @@
-import type { BancoId, Mode } from '@switch/core/bancos';
+import type { BancoId, Mode } from '@switch/core/contracts/bancos';
 import type { EstadoTransaccion } from '@switch/core/estados';
 import type { OperationKind, Transaction } from '@switch/core/operation';
 import type { HourOverview } from '@switch/core/overview-hours';

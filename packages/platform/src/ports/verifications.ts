@@ -1,4 +1,4 @@
-import type { Mode } from '@switch/core/bancos';
+import type { Mode } from '@switch/core/contracts/bancos';
 import type { Verificacion } from '@switch/core/contracts/verificacion';
 
 /** A verification's final answer, kept under its idempotency scope: a repeat of the request gets it again. */

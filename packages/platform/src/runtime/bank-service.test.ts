@@ -3,7 +3,7 @@ import { MemoryBus } from '../adapters/memory/bus';
 import { MemoryStore } from '../adapters/memory/store';
 import { bankRequests, type Payload, type Topic } from '@switch/core/contracts/topics';
 import type { ConnectorService, ServiceDeps } from '@switch/connector-kit/service';
-import { CAPABILITIES } from '@switch/core/bancos';
+import { CAPABILITIES } from '@switch/core/contracts/bancos';
 import type { BankOutcome } from '@switch/core/operation';
 import type { BankConnector } from '@switch/connector-kit/bank-port';
 import type { Delivered, SubscribeOptions, Subscription } from '../ports/bus';

@@ -1,6 +1,6 @@
 import type { Bus } from '../ports/bus';
 import type { OrderJournal } from '../ports/order-journal';
-import { MODES, type BancoId, type Mode } from '@switch/core/bancos';
+import { MODES, type BancoId, type Mode } from '@switch/core/contracts/bancos';
 import type { Logger } from '../telemetry/logger';
 import type { GuardedConnector } from '@switch/connector-kit/connector';
 import type { BankBreakers } from '@switch/connector-kit/send';

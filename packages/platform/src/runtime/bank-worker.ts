@@ -1,6 +1,6 @@
 import { SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import { BANK_REQUEST_MODE_HEADER, bankRequests, TOPICS } from '@switch/core/contracts/topics';
-import type { BankRequestMessage, GatewayReplyMessage } from '@switch/core/contracts/messages';
+import type { BankRequestMessage, GatewayReplyMessage } from '@switch/core/contracts/topics';
 import { hostname } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Bus, Subscription } from '../ports/bus';
@@ -8,7 +8,7 @@ import type { BankConnector, OrderAccount, ReadContext, StatusQuery } from '@swi
 import type { MerchantDirectory } from '../ports/merchant-directory';
 import { bankOrderId, type OrderJournal } from '../ports/order-journal';
 import type { TransactionReads } from '../ports/transaction-reads';
-import type { BancoId, Mode } from '@switch/core/bancos';
+import type { BancoId, Mode } from '@switch/core/contracts/bancos';
 import type { BankOutcome } from '@switch/core/operation';
 import type { Logger } from '../telemetry/logger';
 import { measured, metrics } from '../telemetry/metrics';

@@ -12,7 +12,7 @@ import { MemoryStore } from '../adapters/memory/store';
 import { startBankWorker } from '../runtime/bank-worker';
 import { bankRequests, TOPICS } from '@switch/core/contracts/topics';
 import type { BankConnector } from '@switch/connector-kit/bank-port';
-import type { RouterInboxMessage } from '@switch/core/contracts/messages';
+import type { RouterInboxMessage } from '@switch/core/contracts/topics';
 import { SecretBox } from '../runtime/secret-box';
 
 /**

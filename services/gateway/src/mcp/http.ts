@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import type { Mode } from '@switch/core/bancos';
+import type { Mode } from '@switch/core/contracts/bancos';
 import type { KeyCache } from '../key-cache';
 import { verifyKey } from '../auth';
 import type { Throttle } from '../throttle';

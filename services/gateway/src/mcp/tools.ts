@@ -4,7 +4,7 @@ import { CobrarBody, ConsultarBody, PagarBody, ReversoBody, TokenBody } from '@s
 import { Resultado } from '@switch/core/contracts/resultado';
 import { Verificacion, VerificarBody } from '@switch/core/contracts/verificacion';
 import { CobroEsperado, CobroEsperadoRequest } from '@switch/core/contracts/esperados';
-import type { Mode } from '@switch/core/bancos';
+import type { Mode } from '@switch/core/contracts/bancos';
 import type { RestRequest } from './rest';
 
 /**

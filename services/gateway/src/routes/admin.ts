@@ -3,7 +3,7 @@ import type { KeyCache } from '../key-cache';
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { BANCOS, CODIGO_BCV } from '@switch/core/bancos';
+import { BANCOS, CODIGO_BCV } from '@switch/core/contracts/bancos';
 import { Identificacion, NumeroCuenta, NumeroTelefono } from '@switch/core/contracts/fields';
 import { type MerchantAccount, DuplicateRecord, type WebhookEndpoint, PANEL_ROLES } from '@switch/platform/ports/store';
 import { createMerchant, issueKey, MERCHANT_ID_PATTERN, registerWebhook } from '@switch/usecases/onboarding';

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { CODIGO_BCV, type BancoId } from '@switch/core/bancos';
+import { CODIGO_BCV, type BancoId } from '@switch/core/contracts/bancos';
 import { bankForAccount, type RoutingTable } from '@switch/core/routing';
 import { Verificacion, VerificarBody } from '@switch/core/contracts/verificacion';
 import { httpForm } from '@switch/core/contracts/requests';

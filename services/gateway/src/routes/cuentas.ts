@@ -5,7 +5,7 @@ import { accountReads, MAX_STATEMENT_DAYS, type AccountReadResult, type AccountR
 import { BancoCatalogo, Movimientos, Saldo } from '@switch/core/contracts/bancos';
 import { catalogue, type RoutingTable } from '@switch/core/routing';
 import { NumeroCuenta } from '@switch/core/contracts/fields';
-import type { BancoId } from '@switch/core/bancos';
+import type { BancoId } from '@switch/core/contracts/bancos';
 import { sandboxFor } from '@switch/core/sandbox';
 import type { GatewayStore } from '../ports';
 import { DependencyDown } from '../errors';

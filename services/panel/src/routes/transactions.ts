@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { PageQuery, PathParams } from '../fields';
-import { BANCOS } from '@switch/core/bancos';
+import { BANCOS } from '@switch/core/contracts/bancos';
 import { ESTADOS } from '@switch/core/estados';
 import { deliveryPageOfTransaction, toDeliveryView } from '@switch/usecases/webhook-endpoints';
 import { DELIVERIES_PAGE, deliveriesAfter, deliveryPage } from '../delivery-pages';

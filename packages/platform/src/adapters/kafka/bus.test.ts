@@ -6,7 +6,7 @@ import { Type } from '@sinclair/typebox';
 import { AssignerProtocol, Kafka, Partitioners, logLevel } from 'kafkajs';
 import { SchemaRegistry, SchemaType } from '@kafkajs/confluent-schema-registry';
 import { busContract } from '../../../test/bus-contract';
-import { BANCOS } from '@switch/core/bancos';
+import { BANCOS } from '@switch/core/contracts/bancos';
 import { SchemaViolation, type Delivered } from '../../ports/bus';
 import { TOPICS, bankRequests, type Topic } from '@switch/core/contracts/topics';
 import { KafkaBus } from './bus';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { Type, type TSchema } from '@sinclair/typebox';
-import { BankRequestMessage, GatewayReplyMessage } from '@switch/core/contracts/messages';
+import { BankRequestMessage, GatewayReplyMessage } from '@switch/core/contracts/topics';
 import { RegistryCodec } from './registry';
 
 const registryUrl = process.env.SCHEMA_REGISTRY_URL ?? '';

@@ -22,7 +22,7 @@ import { MemoryLeases } from './leases';
 import type { MovementClaim } from '../../ports/movement-claims';
 import type { VerificationRecord } from '../../ports/verifications';
 import type { CreditCursor, ExpectedPayment } from '../../ports/expected-payments';
-import type { Mode } from '@switch/core/bancos';
+import type { Mode } from '@switch/core/contracts/bancos';
 import type { EstadoTransaccion } from '@switch/core/estados';
 import type { Transaction } from '@switch/core/operation';
 import type { DeliveryMarks, LoggedTransaction, TransactionLog } from '../../ports/transaction-log';
