@@ -4,7 +4,7 @@ import { hashSecret, parseSwitchKey } from '@switch/usecases/onboarding';
 import { TOPICS } from '@switch/core/contracts/topics';
 import type { Bus, Subscription } from '@switch/platform/ports/bus';
 import type { Mode } from '@switch/core/contracts/bancos';
-import type { GatewayStore } from './ports';
+import type { MerchantDirectory } from '@switch/platform/ports/merchant-directory';
 
 const MAX_ENTRIES = 50_000;
 
@@ -68,7 +68,7 @@ export class KeyCache {
   private subscription: Subscription | undefined;
 
   constructor(
-    private readonly store: GatewayStore,
+    private readonly store: Pick<MerchantDirectory, 'apiKeys' | 'merchants'>,
     private readonly ttlMs: number,
     private readonly now: () => number = Date.now,
   ) {}

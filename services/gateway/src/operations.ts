@@ -12,7 +12,9 @@ import type { Resultado } from '@switch/core/contracts/resultado';
 import type { ReversalClaim } from '@switch/platform/ports/store';
 import type { RouterInboxMessage, TransactionEventMessage } from '@switch/core/contracts/topics';
 import type { SecretBox } from '@switch/platform/runtime/secret-box';
-import type { GatewayStore } from './ports';
+import type { Claims } from '@switch/platform/ports/claims';
+import type { MerchantDirectory } from '@switch/platform/ports/merchant-directory';
+import type { TransactionReads } from '@switch/platform/ports/transaction-reads';
 import type { Caller } from './key-cache';
 import { DependencyDown } from './errors';
 import { HttpProblem } from './problem';
@@ -22,7 +24,8 @@ import { exampleOperation, exampleReverse } from './sandbox';
 const BODY_SCHEMAS = { token: TokenBody, cobrar: CobrarBody, pagar: PagarBody, reverso: ReversoBody } as const;
 
 export interface OperationsDeps {
-  store: GatewayStore;
+  /** The claims that make a request run once, the merchant's registered accounts, and the transactions it answers from. */
+  store: Pick<Claims, 'idempotency' | 'reversals'> & Pick<MerchantDirectory, 'accounts'> & { transactions: Pick<TransactionReads, 'get'> };
   bus: Bus;
   replies: Replies;
   /** How long a caller waits for the bank's answer before being told DESCONOCIDA (SPEC 7.4). */

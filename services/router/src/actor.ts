@@ -3,7 +3,11 @@ import type { Bus } from '@switch/platform/ports/bus';
 import { type Effects, effectsOf } from '@switch/core/transaction-core';
 import { type Transaction, newTransaction, settledForReply } from '@switch/core/operation';
 import type { TransactionEventMessage, RouterInboxMessage } from '@switch/core/contracts/topics';
-import { bankOrderId, type Store } from '@switch/platform/ports/store';
+import { bankOrderId, type OrderJournal } from '@switch/platform/ports/order-journal';
+import type { Claims } from '@switch/platform/ports/claims';
+import type { Counters } from '@switch/platform/ports/counters';
+import type { MerchantDirectory } from '@switch/platform/ports/merchant-directory';
+import type { TransactionReads } from '@switch/platform/ports/transaction-reads';
 import {
   blocklistHit,
   dailyLimitKey,
@@ -31,12 +35,15 @@ import { metrics } from '@switch/platform/telemetry/metrics';
 import type { BancoId, Mode } from '@switch/core/contracts/bancos';
 import type { Logger } from '@switch/platform/telemetry/logger';
 import type { RoutingTable } from '@switch/core/routing';
-import { type DeliveryMarks, type LoggedTransaction, withReplyAddress } from '@switch/platform/ports/transaction-log';
+import { type DeliveryMarks, type LoggedTransaction, type TransactionLog, withReplyAddress } from '@switch/platform/ports/transaction-log';
 
 type ExecuteMessage = Extract<RouterInboxMessage, { type: 'execute' }>;
 
 /** The ports the actor uses: its transaction log, and what it reads or claims beside it. */
-export type RouterStore = Pick<Store, 'transactionLog' | 'transactions' | 'accounts' | 'reversals' | 'counters' | 'bankOrders'>;
+export interface RouterStore extends Pick<MerchantDirectory, 'accounts'>, Pick<Claims, 'reversals'>, Counters, OrderJournal {
+  transactionLog: TransactionLog;
+  transactions: Pick<TransactionReads, 'get'>;
+}
 
 export interface ActorDeps {
   bus: Bus;

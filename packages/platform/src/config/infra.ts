@@ -1,6 +1,7 @@
 import type { Static } from '@sinclair/typebox';
 import { DEFAULT_WORK_PARTITIONS } from '@switch/core/contracts/topics';
 import { ConfigError, setting, settings } from './env';
+import { KEY_BYTES, SecretBox } from '../runtime/secret-box';
 import { KafkaSecuritySettings, kafkaSecurity, type KafkaSecurity } from './kafka-security';
 
 /** How long the broker keeps a silent consumer's partitions (the broker's usual minimum). */
@@ -129,4 +130,35 @@ export function storeConfig(s: Static<typeof StoreSettings>): StoreConfig {
   if (s.kind === 'memory') return { kind: 'memory' };
   if (!s.url) throw new ConfigError('MONGO_URL', REQUIRED);
   return { kind: 'mongo', url: s.url, database: s.database };
+}
+
+function parseKey(name: string, value: string): Buffer {
+  const key = Buffer.from(value, 'base64');
+  if (key.length !== KEY_BYTES || key.toString('base64').replace(/=+$/, '') !== value.replace(/=+$/, ''))
+    throw new ConfigError(name, `must be ${KEY_BYTES} random bytes in standard base64 (e.g. \`openssl rand -base64 32\`)`);
+  return key;
+}
+
+/**
+ * The secret box from `SWITCH_SECRETS_KEY` (current) and `SWITCH_SECRETS_PREVIOUS_KEYS` (comma-separated,
+ * still accepted for reading). `persistent`: the store keeps what is sealed (MongoDB), so a key is
+ * required — an ephemeral key would leave every stored secret unreadable after a restart. A process
+ * over the in-memory store (`npm start`) gets an ephemeral key when none is given.
+ */
+export function secretBox(s: Static<typeof SecretsSettings>, persistent: boolean): SecretBox {
+  const current = s.key;
+  if (!current) {
+    if (persistent)
+      throw new ConfigError(
+        'SWITCH_SECRETS_KEY',
+        'is required with a persistent store: 32 random bytes in base64 (`openssl rand -base64 32`), kept outside the database (docs/configuration.md)',
+      );
+    return SecretBox.ephemeral();
+  }
+  const previous = (s.previousKeys ?? '')
+    .split(',')
+    .map((k) => k.trim())
+    .filter(Boolean)
+    .map((k) => parseKey('SWITCH_SECRETS_PREVIOUS_KEYS', k));
+  return new SecretBox(parseKey('SWITCH_SECRETS_KEY', current), previous);
 }

@@ -1,7 +1,4 @@
 import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes } from 'node:crypto';
-import type { Static } from '@sinclair/typebox';
-import { ConfigError } from '../config/env';
-import type { SecretsSettings } from '../config/infra';
 
 /**
  * Secrets at rest (DESIGN rule 7): webhook signing secrets and payers' OTPs are kept only sealed
@@ -26,7 +23,7 @@ export interface Sealer {
 
 export class SecretBoxError extends Error {}
 
-const KEY_BYTES = 32;
+export const KEY_BYTES = 32;
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
 
@@ -98,35 +95,4 @@ export class SecretBox implements Sealer {
   digest(label: string, plain: string): string {
     return createHmac('sha256', this.current).update(`${label}\u0000${plain}`).digest('base64url');
   }
-}
-
-function parseKey(name: string, value: string): Buffer {
-  const key = Buffer.from(value, 'base64');
-  if (key.length !== KEY_BYTES || key.toString('base64').replace(/=+$/, '') !== value.replace(/=+$/, ''))
-    throw new ConfigError(name, `must be ${KEY_BYTES} random bytes in standard base64 (e.g. \`openssl rand -base64 32\`)`);
-  return key;
-}
-
-/**
- * The secret box from `SWITCH_SECRETS_KEY` (current) and `SWITCH_SECRETS_PREVIOUS_KEYS` (comma-separated,
- * still accepted for reading). `persistent`: the store keeps what is sealed (MongoDB), so a key is
- * required — an ephemeral key would leave every stored secret unreadable after a restart. A process
- * over the in-memory store (`npm start`) gets an ephemeral key when none is given.
- */
-export function secretBox(s: Static<typeof SecretsSettings>, persistent: boolean): SecretBox {
-  const current = s.key;
-  if (!current) {
-    if (persistent)
-      throw new ConfigError(
-        'SWITCH_SECRETS_KEY',
-        'is required with a persistent store: 32 random bytes in base64 (`openssl rand -base64 32`), kept outside the database (docs/configuration.md)',
-      );
-    return SecretBox.ephemeral();
-  }
-  const previous = (s.previousKeys ?? '')
-    .split(',')
-    .map((k) => k.trim())
-    .filter(Boolean)
-    .map((k) => parseKey('SWITCH_SECRETS_PREVIOUS_KEYS', k));
-  return new SecretBox(parseKey('SWITCH_SECRETS_KEY', current), previous);
 }

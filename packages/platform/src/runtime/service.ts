@@ -13,7 +13,8 @@ import { processLiveness } from './liveness';
 import { DEFAULT_READY_GRACE_MS, DEFAULT_SHUTDOWN_MS, DEFAULT_STALL_MS } from '../config/process';
 import { DEFAULT_SESSION_TIMEOUT_MS } from '../config/infra';
 import { deriveTimings, type Timings } from '../config/timings';
-import { secretBox, type SecretBox } from './secret-box';
+import { secretBox } from '../config/infra';
+import type { SecretBox } from './secret-box';
 import { switchTopics } from '@switch/core/contracts/topics';
 
 export interface InfraConfig {

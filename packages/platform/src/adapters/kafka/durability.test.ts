@@ -6,7 +6,7 @@ import { switchTopics, TOPICS, type Topic } from '@switch/core/contracts/topics'
 import { KafkaBus } from './bus';
 import { TopicContradiction } from './topic-settings';
 import { connectAdapters } from '../../runtime/service';
-import { secretBox } from '../../runtime/secret-box';
+import { secretBox } from '../../config/infra';
 import { createLogger } from '../../telemetry/logger';
 
 /**
