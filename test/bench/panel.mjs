@@ -305,7 +305,7 @@ if (args.fold) {
       .find({ _merchantMonth: /^demo\|test\|/ })
       .toArray();
     const bytes = docs.map((d) => BSON.calculateObjectSize(d));
-    const groups = docs.map((d) => d.final.length);
+    const groups = docs.map((d) => JSON.parse(d.final).length);
     stored = `; demo/test summaries: ${docs.length}, ${Math.round(bytes.reduce((a, b) => a + b, 0) / docs.length)} bytes and ${Math.round(groups.reduce((a, b) => a + b, 0) / docs.length)} groups each on average`;
   }
   results.push({

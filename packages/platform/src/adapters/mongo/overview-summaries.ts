@@ -6,8 +6,21 @@ import type { OverviewSummaryTable } from '../../ports/overview-summaries';
 import { createIndexesOneByOne } from './conditional';
 import { insertNew } from './inserts';
 
-/** One summary: `_id` = `merchantHourKey`, `_merchantMonth` = `merchantMonthKey`, `openCount` its compare-and-set. */
-type SummaryRow = HourSummary & { _id: string; _merchantMonth: string; openCount: number };
+/**
+ * One summary: `_id` = `merchantHourKey`, `_merchantMonth` = `merchantMonthKey`, `openCount` its
+ * compare-and-set; the groups and ids as JSON text, read whole and looked into by no query (FerretDB
+ * decodes a stored document's every value at each read: see records.ts).
+ */
+interface SummaryRow {
+  _id: string;
+  _merchantMonth: string;
+  merchantId: string;
+  mode: Mode;
+  hour: string;
+  final: string;
+  open: string;
+  openCount: number;
+}
 
 /**
  * The overview's hour summaries in MongoDB (collection `overview_hours`): read by one equality on
@@ -25,7 +38,13 @@ export class MongoOverviewSummaries implements OverviewSummaryTable {
 
   async between(merchantId: string, mode: Mode, from: string, to: string): Promise<HourSummary[]> {
     const rows = await this.read(merchantId, mode, from, to, { _id: 0, _merchantMonth: 0, openCount: 0 });
-    return rows.map(({ merchantId, mode, hour, final, open }) => ({ merchantId, mode, hour, final, open }));
+    return rows.map(({ merchantId, mode, hour, final, open }) => ({
+      merchantId,
+      mode,
+      hour,
+      final: JSON.parse(final),
+      open: JSON.parse(open),
+    }));
   }
 
   async put(summary: HourSummary): Promise<boolean> {
@@ -33,7 +52,11 @@ export class MongoOverviewSummaries implements OverviewSummaryTable {
     const row: SummaryRow = {
       _id,
       _merchantMonth: merchantMonthKey(summary.merchantId, summary.mode, summary.hour.slice(0, 7)),
-      ...summary,
+      merchantId: summary.merchantId,
+      mode: summary.mode,
+      hour: summary.hour,
+      final: JSON.stringify(summary.final),
+      open: JSON.stringify(summary.open),
       openCount: summary.open.length,
     };
     // A lost race means another writer stored its fold first: decide again on what it stored.
