@@ -51,6 +51,11 @@ export function overviewSummariesContract(name: string, makeStore: () => Promise
       expect(read[0]).toEqual(summary(m, '2026-10-31T23', []));
       expect(await s.overviewSummaries.between(m, 'live', '2026-10-01T00', '2026-11-30T23')).toHaveLength(1);
       expect(await s.overviewSummaries.between(m, 'test', '2026-11-02T00', '2026-11-30T23')).toEqual([]);
+      await s.overviewSummaries.put(summary(m, '2026-11-01T06', ['txn_b', 'txn_c']));
+      expect(await s.overviewSummaries.openBetween(m, 'test', '2026-11-01T05', '2026-11-01T06')).toEqual([
+        { hour: '2026-11-01T05', open: [] },
+        { hour: '2026-11-01T06', open: ['txn_b', 'txn_c'] },
+      ]);
     });
 
     it('a fold stored again, or by another writer at once, leaves one summary', async () => {

@@ -40,6 +40,7 @@ function countingPuts(store: MemoryStore): { store: FoldStore & Pick<MemoryStore
       leases: store.leases,
       overviewSummaries: {
         between: (...a) => store.overviewSummaries.between(...a),
+        openBetween: (...a) => store.overviewSummaries.openBetween(...a),
         put: (s) => {
           puts.push(`${s.mode}|${s.hour}`);
           return store.overviewSummaries.put(s);

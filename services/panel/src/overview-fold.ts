@@ -51,7 +51,7 @@ export async function foldOverviewRound(store: FoldStore, now: number, budget: n
   for (const { id: merchantId } of await store.merchants.list()) {
     for (const mode of MODES) {
       if (!holds()) return { ...round, more: true };
-      const stored = await store.overviewSummaries.between(merchantId, mode, from, to);
+      const stored = await store.overviewSummaries.openBetween(merchantId, mode, from, to);
       const todo = hoursToFold(hours, new Set(stored.map((s) => s.hour)), now, budget - round.folded - round.refolded + 1);
       for (const hour of todo) {
         if (round.folded + round.refolded >= budget || !holds()) return { ...round, more: true };

@@ -17,6 +17,8 @@ export interface OverviewSummaryTable {
    * first: one equality per month spanned (`merchantMonthKey`), served by an index.
    */
   between(merchantId: string, mode: Mode, from: string, to: string): Promise<HourSummary[]>;
+  /** The same summaries without their groups: what the fold needs to know (which hours, which ids still open). */
+  openBetween(merchantId: string, mode: Mode, from: string, to: string): Promise<Pick<HourSummary, 'hour' | 'open'>[]>;
   /**
    * Stores `summary` if its hour has none, or in place of one with more open ids (an operation
    * settled since); else leaves the stored one. Idempotent: writers folding the same hour together,

@@ -12,6 +12,10 @@ export class MemoryOverviewSummaries implements OverviewSummaryTable {
     return this.within(merchantId, mode, from, to).map((s) => clonePlain(s));
   }
 
+  async openBetween(merchantId: string, mode: Mode, from: string, to: string): Promise<Pick<HourSummary, 'hour' | 'open'>[]> {
+    return this.within(merchantId, mode, from, to).map((s) => ({ hour: s.hour, open: [...s.open] }));
+  }
+
   async put(summary: HourSummary): Promise<boolean> {
     const key = merchantHourKey(summary.merchantId, summary.mode, summary.hour);
     const stored = this.rows.get(key);

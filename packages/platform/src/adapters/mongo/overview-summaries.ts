@@ -47,6 +47,11 @@ export class MongoOverviewSummaries implements OverviewSummaryTable {
     }));
   }
 
+  async openBetween(merchantId: string, mode: Mode, from: string, to: string): Promise<Pick<HourSummary, 'hour' | 'open'>[]> {
+    const rows = await this.read(merchantId, mode, from, to, { _id: 0, _merchantMonth: 0, final: 0 });
+    return rows.map(({ hour, open }) => ({ hour, open: JSON.parse(open) }));
+  }
+
   async put(summary: HourSummary): Promise<boolean> {
     const _id = merchantHourKey(summary.merchantId, summary.mode, summary.hour);
     const row: SummaryRow = {
