@@ -60,14 +60,22 @@ export async function foldOverviewRound(store: FoldStore, now: number, budget: n
       }
       for (const summary of stored.filter((s) => s.open.length > 0)) {
         if (round.folded + round.refolded >= budget || !holds()) return { ...round, more: true };
-        const current = await Promise.all(summary.open.map((id) => store.transactions.get(id)));
-        if (!current.some((tx) => tx && isFinal(tx.estado))) continue;
+        if (!(await anySettled(store, summary.open))) continue;
         await fold(merchantId, mode, summary.hour);
         round.refolded++;
       }
     }
   }
   return round;
+}
+
+/** Whether any of `ids` has its final outcome now (read by id, a few at a time). */
+async function anySettled(store: FoldStore, ids: readonly string[]): Promise<boolean> {
+  for (let i = 0; i < ids.length; i += 16) {
+    const read = await Promise.all(ids.slice(i, i + 16).map((id) => store.transactions.get(id)));
+    if (read.some((tx) => tx && isFinal(tx.estado))) return true;
+  }
+  return false;
 }
 
 /** Hours a round folds at most (a round holds the lease meanwhile; the next starts at the next interval). */
@@ -96,12 +104,22 @@ export function startOverviewFold(deps: {
     ttlMs: LEASE_MS,
     log: deps.log,
   });
-  const round = async (fence: Fence) => {
+  // A stop ends a long back-fill round at its next hour rather than at its lease's end.
+  let stopping = false;
+  const round = async (lease: Fence) => {
+    const fence: Fence = { token: lease.token, holds: () => !stopping && lease.holds() };
     for (;;) {
       const r = await foldOverviewRound(deps.store, clock(), HOURS_PER_ROUND, fence);
       if (r.folded + r.refolded > 0) deps.log.info({ folded: r.folded, refolded: r.refolded, more: r.more }, 'overview hours folded');
       if (!r.more || !fence.holds()) return;
     }
   };
-  return startLeasedLoop({ keeper, intervalMs: INTERVAL_MS, round, log: deps.log, what: 'overview fold' });
+  const loop = startLeasedLoop({ keeper, intervalMs: INTERVAL_MS, round, log: deps.log, what: 'overview fold' });
+  return {
+    tick: loop.tick,
+    stop: async () => {
+      stopping = true;
+      await loop.stop();
+    },
+  };
 }
