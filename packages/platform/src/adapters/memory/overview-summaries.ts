@@ -1,12 +1,12 @@
 import type { Mode } from '@switch/core/bancos';
 import { clonePlain } from '@switch/core/clone';
-import { merchantHourKey } from '@switch/core/overview-hours';
 import type { HourSummary } from '@switch/core/overview-summary';
 import type { OverviewSummaryTable } from '../../ports/overview-summaries';
 
 /** The overview's hour summaries in memory: one process, so each write is atomic by construction. */
 export class MemoryOverviewSummaries implements OverviewSummaryTable {
-  private readonly rows = new Map<string, HourSummary>();
+  /** By `merchant|mode`, then by hour. */
+  private readonly rows = new Map<string, Map<string, HourSummary>>();
 
   async between(merchantId: string, mode: Mode, from: string, to: string): Promise<HourSummary[]> {
     return this.within(merchantId, mode, from, to).map((s) => clonePlain(s));
@@ -17,16 +17,18 @@ export class MemoryOverviewSummaries implements OverviewSummaryTable {
   }
 
   async put(summary: HourSummary): Promise<boolean> {
-    const key = merchantHourKey(summary.merchantId, summary.mode, summary.hour);
-    const stored = this.rows.get(key);
+    const key = `${summary.merchantId}|${summary.mode}`;
+    const hours = this.rows.get(key) ?? new Map<string, HourSummary>();
+    this.rows.set(key, hours);
+    const stored = hours.get(summary.hour);
     if (stored && stored.open.length <= summary.open.length) return false;
-    this.rows.set(key, clonePlain(summary));
+    hours.set(summary.hour, clonePlain(summary));
     return true;
   }
 
   private within(merchantId: string, mode: Mode, from: string, to: string): HourSummary[] {
-    return [...this.rows.values()]
-      .filter((s) => s.merchantId === merchantId && s.mode === mode && s.hour >= from && s.hour <= to)
+    return [...(this.rows.get(`${merchantId}|${mode}`)?.values() ?? [])]
+      .filter((s) => s.hour >= from && s.hour <= to)
       .sort((a, b) => (a.hour < b.hour ? -1 : 1));
   }
 }
