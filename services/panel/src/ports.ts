@@ -12,8 +12,9 @@ import type { Verifications } from '@switch/platform/ports/verifications';
 /**
  * The ports the panel is handed: its own access records (users, invitations, sessions, audit), the
  * merchant directory (keys, endpoints, accounts), the delivery queue (webhook deliveries), the
- * transactions it lists with their reverso claims, the expected payments it lists, the overview's hour
- * summaries (read here, written by its fold), the counters of its sign-in throttle, and the movement claims and kept answers of the cashier's payment verifications.
+ * transactions it lists with their reverso claims, the expected payments it lists, the overview's
+ * hour summaries (read here, written by its fold), the counters of its sign-in throttle, and the
+ * movement claims and kept answers of the cashier's payment verifications.
  */
 export type PanelStore = PanelAccess &
   MerchantDirectory &
