@@ -3,7 +3,7 @@
 // process's RSS, printed as a table (docs/benchmarks.md, "Panel at a million operations").
 //
 //   npm run build && node --expose-gc test/bench/panel.mjs --store mongo [--n 1000000] [--noise 200000]
-//       [--export-rows 100000] [--database panel_bench] [--reuse] [--baseline overview,export] [--drop]
+//       [--export-rows 100000] [--database panel_bench] [--reuse] [--fold] [--baseline overview,export] [--drop]
 //   node --expose-gc --max-old-space-size=8192 test/bench/panel.mjs --store memory [--n 1000000]
 //
 // Seeding (not through the HTTP API): the merchant `demo` (created 31 days ago) gets N test-mode
@@ -16,6 +16,10 @@
 //   the store computes them. `--reuse` keeps a database seeded by an earlier run (same N).
 // - memory: every operation through the memory store's transaction log.
 //
+// `--fold` then runs the panel's overview fold (decision 0215) until the period's complete hours all have
+// a summary, and prints how long that took, per hour folded, and the summaries' stored size; without it
+// the overview reads every hour live, as a fresh panel process did before the summaries.
+//
 // Then the panel plugin answers signed-in requests over Fastify's inject: the overview for today, 7
 // and 30 days, each first in a fresh panel (nothing kept) and then again; the CSV export over its first
 // `--export-rows` rows. `--baseline overview,export` (mongo) also times the queries the panel made before the store
@@ -24,7 +28,7 @@
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import Fastify from 'fastify';
-import { MongoClient } from 'mongodb';
+import { BSON, MongoClient } from 'mongodb';
 import { MemoryStore } from '@switch/platform/adapters/memory/store';
 import { MongoStore } from '@switch/platform/adapters/mongo/store';
 import { SecretBox } from '@switch/platform/runtime/secret-box';
@@ -32,7 +36,7 @@ import { createMerchant } from '@switch/usecases/onboarding';
 import { newTransaction } from '@switch/core/operation';
 import { venezuelanDayOf } from '@switch/core/overview';
 import { merchantDayKey, merchantHourKey, venezuelanHourOf } from '@switch/core/overview-hours';
-import { hashPassword, loadPanelConfig, panelPlugin } from '@switch/panel';
+import { foldOverviewRound, hashPassword, loadPanelConfig, panelPlugin } from '@switch/panel';
 
 const { values: args } = parseArgs({
   options: {
@@ -47,6 +51,7 @@ const { values: args } = parseArgs({
     only: { type: 'string', default: 'overview,export' },
     periods: { type: 'string', default: 'hoy,7d,30d' },
     drop: { type: 'boolean', default: false },
+    fold: { type: 'boolean', default: false },
   },
 });
 const N = Number(args.n);
@@ -278,6 +283,36 @@ const results = new Proxy([], {
         }
       : Reflect.get(target, key),
 });
+if (args.fold) {
+  // The fold's back-fill, round after round as the panel's loop runs them (48 hours a round).
+  const start = performance.now();
+  let hours = 0;
+  let rounds = 0;
+  for (;;) {
+    const round = await foldOverviewRound(store, Date.now(), 48);
+    hours += round.folded + round.refolded;
+    rounds++;
+    process.stderr.write(`\rfolded ${hours} hours in ${Math.round((performance.now() - start) / 1000)} s   `);
+    if (!round.more) break;
+  }
+  process.stderr.write('\n');
+  const ms = performance.now() - start;
+  let stored = '';
+  if (admin) {
+    const docs = await admin
+      .db(args.database)
+      .collection('overview_hours')
+      .find({ _merchantMonth: /^demo\|test\|/ })
+      .toArray();
+    const bytes = docs.map((d) => BSON.calculateObjectSize(d));
+    const groups = docs.map((d) => JSON.parse(d.final).length);
+    stored = `; demo/test summaries: ${docs.length}, ${Math.round(bytes.reduce((a, b) => a + b, 0) / docs.length)} bytes and ${Math.round(groups.reduce((a, b) => a + b, 0) / docs.length)} groups each on average`;
+  }
+  results.push({
+    request: `fold back-fill: ${hours} hours (every merchant and mode) in ${rounds} rounds, ${Math.round(ms / Math.max(1, hours))} ms per hour${stored}`,
+    end_ms: Math.round(ms),
+  });
+}
 const only = new Set(args.only.split(',').filter(Boolean));
 if (only.has('overview'))
   for (const periodo of args.periods.split(',')) {

@@ -16,7 +16,7 @@ import type { Store } from '@switch/platform/ports/store';
 import { buildGateway, loadGatewayConfig, type Gateway, type GatewayConfig } from '@switch/gateway';
 import { PanelSettings } from '@switch/panel';
 import { startRouter } from '@switch/router';
-import { loadPanelConfig, panelPlugin, type PanelConfig } from '@switch/panel';
+import { loadPanelConfig, panelPlugin, startOverviewFold, type PanelConfig } from '@switch/panel';
 import { startSimulatedBank, type SimulatedBank } from '@switch/bank-sim';
 import { loadReconcilerConfig, startReconciler, type ReconcilerHandle, type ReconcilerServiceConfig } from '@switch/reconciler';
 import { loadNotifierConfig, startNotifier, type NotifierConfig, type NotifierHandle } from '@switch/notifier';
@@ -143,6 +143,8 @@ export async function startEmbeddedSwitch(options: {
     config: { ...loadReconcilerConfig(env), ...options.reconciler },
     instanceId: id,
   });
+  // The overview's hour summaries the panel reads (decision 0215).
+  const overviewFold = startOverviewFold({ store, log: options.log.child({ service: 'panel' }), instanceId: id });
   // The sandbox's magic amounts hold where a test route answers through its emulator (docs/sandbox.md).
   if (banks.emulators && env.SWITCH_SANDBOX_BANKS === undefined && options.config?.sandboxBanks === undefined)
     config.sandboxBanks = SANDBOX_BANKS.filter((b) => banks.connected.test.includes(b));
@@ -198,6 +200,7 @@ export async function startEmbeddedSwitch(options: {
     close: async () => {
       await gateway.close();
       await reconciler.stop();
+      await overviewFold.stop();
       await bus.drained();
       await notifier.stop();
       await router.stop();

@@ -11,6 +11,7 @@ import { routingTable } from '@switch/platform/config/routing';
 import { PanelServiceSettings, panelConfig } from './config';
 import { panelPlugin } from './panel';
 import { startPanelReads } from './reads';
+import { startOverviewFold } from './overview-fold';
 
 /**
  * The merchant panel as its own process: `node services/panel/dist/main.js`, served at `/panel`
@@ -26,14 +27,15 @@ async function main(): Promise<void> {
   if (!settings.config.panel.sessionSecret)
     log.warn('SWITCH_PANEL_SESSION_SECRET is not set: sessions end with this process and are not shared by replicas');
   const adapters = await connectAdapters(infraConfig(settings.infra), 'panel', log, settings.process);
+  // Stable across restarts; the port tells apart panels on one host.
+  const replica = `panel-${instanceId(settings.instance, port)}`;
   // The same bank table and read timeout as the gateway's (switch-config): the same reads, the same answers.
   const accountReads = await startPanelReads({
     bus: adapters.bus,
     store: adapters.store,
     routing: routingTable(settings.routing),
     readTimeoutMs: server.queryTimeoutMs,
-    // Stable across restarts; the port tells apart panels on one host.
-    instanceId: `panel-${instanceId(settings.instance, port)}`,
+    instanceId: replica,
   });
   const trustProxy = server.trustProxy;
   const app = Fastify({
@@ -57,11 +59,15 @@ async function main(): Promise<void> {
   });
   await app.listen({ host: server.host, port });
   const health = await startHealthServer(settings.health.port, settings.health.host, adapters);
+  // The overview's hour summaries, folded by one panel replica at a time (decision 0215): the panel
+  // is their only reader, and the fold is a read of the same hours its views read.
+  const fold = startOverviewFold({ store: adapters.store, log, instanceId: replica });
   log.info('panel ready');
   onShutdown(
     log,
     async () => {
       await app.close();
+      await fold.stop();
       await accountReads.close();
       await adapters.close();
       health.close();

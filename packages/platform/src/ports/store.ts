@@ -3,6 +3,7 @@ import type { Counters } from './counters';
 import type { DeliveryQueue } from './delivery-queue';
 import type { ExpectedPayments } from './expected-payments';
 import type { Leases } from './leases';
+import type { OverviewSummaries } from './overview-summaries';
 import type { MerchantDirectory } from './merchant-directory';
 import type { MovementClaims } from './movement-claims';
 import type { Verifications } from './verifications';
@@ -48,6 +49,7 @@ export interface Store
     OrderJournal,
     DeliveryQueue,
     PanelAccess,
+    OverviewSummaries,
     Leases {
   /** Test mode's simulated bank's ledger (bank-sim), shared by its replicas. */
   simulatedBank: SimulatedLedger;

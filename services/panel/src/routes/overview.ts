@@ -9,7 +9,7 @@ import { barChart, shareBars } from '../charts';
 import { translate, type Lang } from '../i18n';
 import { amount } from '../format';
 import type { PanelContext } from '../context';
-import { OverviewHours } from '../overview-hours';
+import { overviewGroups } from '../overview-hours';
 
 export const PERIODS = { hoy: 1, '7d': 7, '30d': 30 } as const;
 type Period = keyof typeof PERIODS;
@@ -21,9 +21,6 @@ const WAITING_SHOWN = 20;
 
 /** The panel's home: how today, the last 7 or the last 30 days went, in the current mode. */
 export function overviewPages(app: FastifyInstance, ctx: PanelContext): void {
-  // Complete hours kept (their open operations read again by id), the newest hours read whole.
-  const hours = new OverviewHours(ctx.store.transactions);
-
   app.withTypeProvider<TypeBoxTypeProvider>().get('/resumen', { schema: { querystring: PageQuery } }, async (request, reply) => {
     const caller = ctx.caller(request);
     const lang: Lang = request.session.lang ?? 'es';
@@ -31,7 +28,7 @@ export function overviewPages(app: FastifyInstance, ctx: PanelContext): void {
     const period: Period = typeof asked === 'string' && asked in PERIODS ? (asked as Period) : 'hoy';
     const today = venezuelanToday();
     const days = lastDays(today, PERIODS[period]);
-    const overview = summarizeOverview(await hours.of(caller.merchantId, caller.mode, days), days);
+    const overview = summarizeOverview(await overviewGroups(ctx.store, caller.merchantId, caller.mode, days, Date.now()), days);
     const waiting = (
       await Promise.all(
         WAITING.map((estado) =>

@@ -16,11 +16,13 @@ import { gatewayReplicasContract } from '../../../test/delivery-contract';
 gatewayReplicasContract('memory', async () => new MemoryStore());
 import { merchantObjectsContract } from '../../../test/merchant-objects-contract';
 import { expectedPaymentsContract } from '../../../test/expected-payments-contract';
+import { overviewSummariesContract } from '../../../test/overview-summaries-contract';
 import { movementClaimsContract } from '../../../test/movement-claims-contract';
 
 merchantObjectsContract('memory', async () => new MemoryStore());
 movementClaimsContract('memory', async () => new MemoryStore());
 expectedPaymentsContract('memory', async () => new MemoryStore());
+overviewSummariesContract('memory', async () => new MemoryStore());
 
 describe('MemoryStore counters', () => {
   it('forgets a counter once its window is over', async () => {

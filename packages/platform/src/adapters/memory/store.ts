@@ -19,6 +19,7 @@ import type {
 } from '../../ports/store';
 import { DuplicateRecord, laneKey } from '../../ports/store';
 import { MemoryLeases } from './leases';
+import { MemoryOverviewSummaries } from './overview-summaries';
 import type { MovementClaim } from '../../ports/movement-claims';
 import type { VerificationRecord } from '../../ports/verifications';
 import type { CreditCursor, ExpectedPayment } from '../../ports/expected-payments';
@@ -478,6 +479,7 @@ export class MemoryStore implements Store {
   };
 
   readonly leases: Store['leases'] = new MemoryLeases();
+  readonly overviewSummaries: Store['overviewSummaries'] = new MemoryOverviewSummaries();
 
   private readonly gatewayBeats = new Map<string, number>();
   readonly gatewayReplicas: Store['gatewayReplicas'] = {

@@ -47,6 +47,13 @@ const cases: [string, string, Document, Document][] = [
     { _merchantDay: 'm1|test|2026-11-27', estado: { $type: 'string' } },
     { createdAt: -1, _id: -1 },
   ],
+  // The overview's stored hour summaries of one month, read by every view and by the fold's rounds.
+  [
+    'panel overview: one merchant month of hour summaries',
+    'overview_hours',
+    { _merchantMonth: 'm1|test|2026-11', hour: { $gte: '2026-11-20T00', $lte: '2026-11-27T08' } },
+    {},
+  ],
 ];
 
 describe.runIf(url)('loop queries are served where the data is (explain on the real server)', () => {
@@ -68,6 +75,7 @@ describe.runIf(url)('loop queries are served where the data is (explain on the r
       .collection<{ _id: string }>('transactions')
       .insertMany(filler({ estado: 'APROBADA', _due: false, _unannounced: false, nextCheckAt: now }));
     await db.collection<{ _id: string }>('webhook_deliveries').insertMany(filler({ status: 'delivered', nextAttemptAt: null }));
+    await db.collection<{ _id: string }>('overview_hours').insertMany(filler({ _merchantMonth: 'm2|test|2026-11', hour: '2026-11-27T08' }));
   });
   afterAll(async () => {
     await store?.close();

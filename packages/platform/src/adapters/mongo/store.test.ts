@@ -10,6 +10,7 @@ import { idempotencyScope } from '@switch/core/idempotency';
 import type { IdempotencyClaim } from '../../ports/store';
 import { MongoStore } from './store';
 import { leaseContract } from '../../../test/lease-contract';
+import { overviewSummariesContract } from '../../../test/overview-summaries-contract';
 
 /**
  * Runs against the real server named by MONGO_URL (the FerretDB 1.24 build of `npm run infra:up` here
@@ -51,6 +52,7 @@ gatewayReplicasContract('mongo', freshStore);
 merchantObjectsContract('mongo', freshStore);
 movementClaimsContract('mongo', freshStore);
 expectedPaymentsContract('mongo', freshStore);
+overviewSummariesContract('mongo', freshStore);
 
 describe('MongoStore movement claims across replicas', () => {
   it('of 50 concurrent claims of one movement through two stores on one database exactly one wins', async () => {

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { MongoLeases } from './leases';
+import { MongoOverviewSummaries } from './overview-summaries';
 import { STORE_SELECTION_TIMEOUT_MS } from '../../config/timings';
 import {
   MongoClient,
@@ -224,6 +225,7 @@ export class MongoStore implements Store {
   private readonly counterEntries: Collection<Row>;
   private readonly gatewayBeatRows: Collection<Row>;
   readonly leases: Store['leases'];
+  readonly overviewSummaries: MongoOverviewSummaries;
   private readonly orderRows: Collection<Row>;
   private readonly referenceSeqRows: Collection<Row>;
   private readonly referenceRows: Collection<Row>;
@@ -281,6 +283,7 @@ export class MongoStore implements Store {
     this.counterEntries = db.collection('counter_entries');
     this.gatewayBeatRows = db.collection('gateway_beats');
     this.leases = new MongoLeases(db.collection('leases'));
+    this.overviewSummaries = new MongoOverviewSummaries(db.collection('overview_hours'));
     this.orderRows = db.collection('bank_orders');
     this.referenceSeqRows = db.collection('bank_reference_numbers');
     this.referenceRows = db.collection('bank_references');
@@ -351,6 +354,7 @@ export class MongoStore implements Store {
       { key: { _merchantHour: 1 } },
     ]);
     await this.fillMerchantDays();
+    await this.overviewSummaries.ensureIndexes();
     await this.deliveryDocs.ensureIndexes([
       { key: { status: 1, nextAttemptAt: 1 } },
       { key: { txnId: 1 } },
