@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { DependencyDown } from './errors';
+import { DependencyDown } from './problem';
 import type { Caller, KeyCache, VerifiedKey } from './key-cache';
 import { sendError } from './problem';
 import type { Throttle } from './throttle';

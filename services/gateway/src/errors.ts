@@ -6,7 +6,7 @@ import { HTTP_TEXT_PATTERNS } from '@switch/core/contracts/requests';
 import { NONBLANK_TEXT_PATTERN, TEXT_RULE } from '@switch/core/contracts/fields';
 import { SchemaViolation } from '@switch/platform/ports/bus';
 import { UUID_PATTERN } from '@switch/core/contracts/requests';
-import { errorBody, HttpProblem, sendError } from './problem';
+import { DependencyDown, errorBody, HttpProblem, sendError } from './problem';
 import { bodyUnread } from './throttle';
 
 interface AjvLikeError {
@@ -15,9 +15,6 @@ interface AjvLikeError {
   message?: string;
   params: Record<string, unknown>;
 }
-
-/** A dependency (bus, store, bank) is down: 503 with a clear body (DESIGN "Bad input"). */
-export class DependencyDown extends Error {}
 
 /**
  * Turns ajv errors into `{ "monto.valor": "must be > 0", ... }`, one entry per bad field, named by

@@ -16,7 +16,7 @@ import type { Claims } from '@switch/platform/ports/claims';
 import type { MerchantDirectory } from '@switch/platform/ports/merchant-directory';
 import type { TransactionReads } from '@switch/platform/ports/transaction-reads';
 import type { Caller } from './key-cache';
-import { DependencyDown } from './errors';
+import { DependencyDown } from './problem';
 import { HttpProblem } from './problem';
 import type { Replies } from './reply';
 import { exampleOperation, exampleReverse } from './sandbox';

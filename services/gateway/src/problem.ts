@@ -24,3 +24,6 @@ export class HttpProblem extends Error {
 export function sendError(reply: FastifyReply, code: ErrorCode, extras?: ErrorExtras): FastifyReply {
   return reply.code(errorStatus(code)).send(errorBody(code, extras));
 }
+
+/** A dependency (bus, store, bank) is down: 503 with a clear body (DESIGN "Bad input"). */
+export class DependencyDown extends Error {}

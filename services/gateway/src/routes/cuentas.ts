@@ -8,7 +8,7 @@ import { NumeroCuenta } from '@switch/core/contracts/fields';
 import type { BancoId } from '@switch/core/contracts/bancos';
 import { sandboxFor } from '@switch/core/sandbox';
 import type { GatewayStore } from '../ports';
-import { DependencyDown } from '../errors';
+import { DependencyDown } from '../problem';
 import { HttpProblem } from '../problem';
 import type { Replies } from '../reply';
 import { errorResponses } from '@switch/core/contracts/errors';
