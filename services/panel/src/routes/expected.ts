@@ -9,7 +9,7 @@ import type { PanelContext } from '../context';
 export function expectedPages(app: FastifyInstance, ctx: PanelContext): void {
   const routes = app.withTypeProvider<TypeBoxTypeProvider>();
   routes.get('/cobros-esperados', { schema: { querystring: PageQuery } }, async (request, reply) => {
-    const query = request.query as Record<string, unknown>;
+    const query = request.query;
     const estado =
       typeof query.estado === 'string' && (ESTADOS_ESPERADO as readonly string[]).includes(query.estado)
         ? (query.estado as EstadoEsperado)
