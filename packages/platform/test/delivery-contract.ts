@@ -1,4 +1,5 @@
-import { describe, expect, it, afterEach } from 'vitest';
+import { storesClosedAfterEach } from './store-lifecycle';
+import { describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import type { Store, WebhookDelivery } from '../src/ports/store';
 
@@ -26,15 +27,7 @@ export function sampleDelivery(overrides: Partial<WebhookDelivery> = {}): Webhoo
 /** The durable webhook queue's guarantees (Store.deliveries), for every Store adapter. */
 export function deliveryContract(name: string, makeStore: () => Promise<Store>): void {
   describe(`Delivery queue contract: ${name}`, () => {
-    const open: Store[] = [];
-    const store = async () => {
-      const s = await makeStore();
-      open.push(s);
-      return s;
-    };
-    afterEach(async () => {
-      await Promise.all(open.splice(0).map((s) => s.close()));
-    });
+    const store = storesClosedAfterEach(makeStore);
 
     it('creates a delivery once per id and keeps its body bytes', async () => {
       const s = await store();

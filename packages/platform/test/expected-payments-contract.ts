@@ -1,4 +1,5 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { storesClosedAfterEach } from './store-lifecycle';
+import { describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import type { ExpectedPayment } from '../src/ports/expected-payments';
 import type { Store } from '../src/ports/store';
@@ -33,15 +34,7 @@ export const sampleExpected = (over: Partial<ExpectedPayment> = {}): ExpectedPay
 /** The expected payments port: create once, compare-and-set changes, the matcher's queries, cursors and the loop lease. */
 export function expectedPaymentsContract(name: string, makeStore: () => Promise<Store>): void {
   describe(`Store contract (expected payments): ${name}`, () => {
-    const open: Store[] = [];
-    const store = async () => {
-      const s = await makeStore();
-      open.push(s);
-      return s;
-    };
-    afterEach(async () => {
-      await Promise.all(open.splice(0).map((s) => s.close()));
-    });
+    const store = storesClosedAfterEach(makeStore);
 
     it('creates once (a second create answers the first), reads it back, lists newest first per merchant and mode, paged', async () => {
       const s = await store();

@@ -1,4 +1,5 @@
-import { describe, expect, it, afterEach } from 'vitest';
+import { storesClosedAfterEach } from './store-lifecycle';
+import { describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import type { Store } from '../src/ports/store';
 import { createLogger } from '../src/telemetry/logger';
@@ -7,15 +8,7 @@ import { LeaseKeeper, startLeasedLoop } from '../src/runtime/leased-loop';
 /** The guarantees of the lease port (packages/platform/src/ports/leases.ts), run against every adapter. */
 export function leaseContract(name: string, makeStore: () => Promise<Store>): void {
   describe(`Lease contract: ${name}`, () => {
-    const open: Store[] = [];
-    const store = async () => {
-      const s = await makeStore();
-      open.push(s);
-      return s;
-    };
-    afterEach(async () => {
-      await Promise.all(open.splice(0).map((s) => s.close()));
-    });
+    const store = storesClosedAfterEach(makeStore);
     const lease = () => `lease-${randomUUID().slice(0, 8)}`;
     const T0 = 1_800_000_000_000;
 

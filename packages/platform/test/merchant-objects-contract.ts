@@ -1,4 +1,5 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { storesClosedAfterEach } from './store-lifecycle';
+import { describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import type { PanelUser, Store, WebhookEndpoint } from '../src/ports/store';
 import { sampleTransaction, seedTransaction } from './store-contract';
@@ -11,15 +12,7 @@ import { sampleDelivery } from './delivery-contract';
  */
 export function merchantObjectsContract(name: string, makeStore: () => Promise<Store>): void {
   describe(`Store contract (merchant objects): ${name}`, () => {
-    const open: Store[] = [];
-    const store = async () => {
-      const s = await makeStore();
-      open.push(s);
-      return s;
-    };
-    afterEach(async () => {
-      await Promise.all(open.splice(0).map((s) => s.close()));
-    });
+    const store = storesClosedAfterEach(makeStore);
 
     it("lists one merchant's transactions of one mode, newest first, by every filter and through a cursor", async () => {
       const s = await store();

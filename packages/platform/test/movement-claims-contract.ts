@@ -1,4 +1,5 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { storesClosedAfterEach } from './store-lifecycle';
+import { describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import type { Mode } from '@switch/core/contracts/bancos';
 import { movementClaimId, type ClaimedMovement, type MovementClaim } from '../src/ports/movement-claims';
@@ -36,15 +37,7 @@ export function sampleMovementClaim(
  */
 export function movementClaimsContract(name: string, makeStore: () => Promise<Store>): void {
   describe(`Store contract (movement claims): ${name}`, () => {
-    const open: Store[] = [];
-    const store = async () => {
-      const s = await makeStore();
-      open.push(s);
-      return s;
-    };
-    afterEach(async () => {
-      await Promise.all(open.splice(0).map((s) => s.close()));
-    });
+    const store = storesClosedAfterEach(makeStore);
 
     it('of 50 concurrent claims of one movement exactly one wins, and every loser is told the winner', async () => {
       const s = await store();

@@ -1,4 +1,5 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { storesClosedAfterEach } from './store-lifecycle';
+import { describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import type { OverviewGroup } from '@switch/core/overview';
 import type { HourSummary } from '@switch/core/overview-summary';
@@ -27,15 +28,7 @@ const summary = (merchantId: string, hour: string, open: string[], over: Partial
 /** The overview's hour summaries (packages/platform/src/ports/overview-summaries.ts), against every adapter. */
 export function overviewSummariesContract(name: string, makeStore: () => Promise<Store>): void {
   describe(`Store contract (overview hour summaries): ${name}`, () => {
-    const open: Store[] = [];
-    const store = async () => {
-      const s = await makeStore();
-      open.push(s);
-      return s;
-    };
-    afterEach(async () => {
-      await Promise.all(open.splice(0).map((s) => s.close()));
-    });
+    const store = storesClosedAfterEach(makeStore);
     const merchant = () => `m-${randomUUID().slice(0, 8)}`;
 
     it('reads back the summaries of one merchant and mode in an hour range, across a month boundary, oldest first', async () => {

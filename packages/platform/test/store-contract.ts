@@ -1,4 +1,5 @@
-import { describe, expect, it, afterEach } from 'vitest';
+import { storesClosedAfterEach } from './store-lifecycle';
+import { describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { DuplicateRecord, type IdempotencyClaim, type Store } from '../src/ports/store';
 import { idempotencyScope } from '@switch/core/idempotency';
@@ -49,15 +50,7 @@ const rewrite = (s: Store, tx: Transaction, expectedVersion: number): Promise<bo
  */
 export function storeContract(name: string, makeStore: () => Promise<Store>): void {
   describe(`Store contract: ${name}`, () => {
-    const open: Store[] = [];
-    const store = async () => {
-      const s = await makeStore();
-      open.push(s);
-      return s;
-    };
-    afterEach(async () => {
-      await Promise.all(open.splice(0).map((s) => s.close()));
-    });
+    const store = storesClosedAfterEach(makeStore);
 
     it("reads a merchant's operations of the mode of one Venezuelan hour for the overview, and nothing else", async () => {
       const s = await store();
