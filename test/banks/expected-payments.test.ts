@@ -7,7 +7,10 @@ import { EMULATOR_DEMO } from '@switch/embedded';
 import { MemoryStore } from '@switch/platform/adapters/memory/store';
 import { createExpectedPayment } from '@switch/usecases/expected-payments';
 import { ExpectedMatcher, type CreditReader } from '@switch/usecases/expected-matcher';
+import { createLogger } from '@switch/platform/telemetry/logger';
 import { startBankSwitch, type BankSwitch } from './helpers';
+
+const log = createLogger('expected-payments-test', 'silent');
 
 /**
  * Expected payments on every bank's emulator: a payer's pago móvil booked by the emulator as its bank
@@ -105,7 +108,7 @@ describe.each(['bnc', 'banco_plaza', 'bancaribe', 'banco_activo'] as const)('exp
         ? { ok: true, value: { banco, creditos: r.value } }
         : { ok: false, problem: { kind: 'bank_unavailable', motivo: r.motivo } };
     };
-    const matcher = () => new ExpectedMatcher({ store, creditos: reader, holder: 'r1', leaseMs: 1, now: () => clock });
+    const matcher = () => new ExpectedMatcher({ store, creditos: reader, holder: 'r1', leaseMs: 1, now: () => clock, log });
     const pay = (monto: number, concepto: string, time = '12:30:00') =>
       b.receive({ cuenta: b.cuenta, monto, bancoPagador: '0102', telefonoPagador: '04141234567', at: caracas(b.day, time), concepto });
 

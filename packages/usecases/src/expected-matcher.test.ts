@@ -4,7 +4,10 @@ import type { CreditoRecibido } from '@switch/core/contracts/bancos';
 import type { CobroEsperadoRequest } from '@switch/core/contracts/esperados';
 import { movementClaimId } from '@switch/platform/ports/movement-claims';
 import { createExpectedPayment } from './expected-payments';
+import { createLogger } from '@switch/platform/telemetry/logger';
 import { ExpectedMatcher, type CreditReader } from './expected-matcher';
+
+const log = createLogger('expected-matcher-test', 'silent');
 
 const CUENTA = '01910000000000000001';
 const NOW = new Date('2026-11-20T16:00:00.000Z'); // 12:00 in Caracas
@@ -59,7 +62,7 @@ async function setup() {
   const bank = new Bank();
   let clock = NOW;
   const matcher = (holder = 'r1', s = store) =>
-    new ExpectedMatcher({ store: s, creditos: bank.reader, holder, leaseMs: 60_000, now: () => clock });
+    new ExpectedMatcher({ store: s, creditos: bank.reader, holder, leaseMs: 60_000, now: () => clock, log });
   const expect_ = async (monto: number, key: string, venceEn = '2026-11-21T16:00:00.000Z') => {
     const body: CobroEsperadoRequest = {
       idempotency_key: key,
@@ -79,6 +82,19 @@ async function setup() {
 const key = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
 
 describe('the expected payments matcher', () => {
+  it('a holder whose fence no longer holds (paused past its lease) matches and announces nothing', async () => {
+    const { store, bank, matcher, expect_ } = await setup();
+    const exact = await expect_(100, key(1));
+    bank.pay(100);
+    const lapsed = { token: 1, holds: () => false };
+    await matcher().match(lapsed);
+    expect((await store.expectedPayments.get(exact.id))!.estado).toBe('ESPERADO');
+    expect(await store.expectedPayments.listUnannounced()).toHaveLength(0);
+    // The replica holding the lease then matches it.
+    await matcher('r2').match({ token: 2, holds: () => true });
+    expect((await store.expectedPayments.get(exact.id))!.estado).toBe('RECIBIDO');
+  });
+
   it('moves each payment to RECIBIDO, PAGO_PARCIAL, SOBREPAGO and VENCIDO, and queues one signed-envelope webhook per change', async () => {
     const { store, bank, matcher, expect_, setClock } = await setup();
     const exact = await expect_(100, key(1));
@@ -154,7 +170,7 @@ describe('the expected payments matcher', () => {
         },
       },
     });
-    const first = new ExpectedMatcher({ store: dying, creditos: bank.reader, holder: 'r1', leaseMs: 1, now: () => NOW });
+    const first = new ExpectedMatcher({ store: dying, creditos: bank.reader, holder: 'r1', leaseMs: 1, now: () => NOW, log });
     await expect(first.round()).rejects.toThrow('process killed');
     expect((await Promise.all(ids.map((id) => store.expectedPayments.get(id)))).map((p) => p!.estado)).toEqual([
       'RECIBIDO',
@@ -170,6 +186,7 @@ describe('the expected payments matcher', () => {
       holder: 'r2',
       leaseMs: 60_000,
       now: () => new Date(NOW.getTime() + 1000),
+      log,
     });
     expect(await second.round()).toBe(true);
     const after = await Promise.all(ids.map((id) => store.expectedPayments.get(id)));

@@ -9,6 +9,8 @@ import { creditCursorKey, type CreditCursor, type ExpectedPayment, type Expected
 import type { MerchantDirectory } from '@switch/platform/ports/merchant-directory';
 import { movementClaimId, type MovementClaim, type MovementClaims } from '@switch/platform/ports/movement-claims';
 import type { Leases } from '@switch/platform/ports/leases';
+import { type Fence, LeaseKeeper, startLeasedLoop } from '@switch/platform/runtime/leased-loop';
+import type { Logger } from '@switch/platform/telemetry/logger';
 import { toCobroEsperado } from './expected-payments';
 
 /** The name of the matcher's lease: one replica matches at a time. */
@@ -33,7 +35,7 @@ export interface MatcherDeps {
   /** How long a taken lease lasts without renewal: longer than one round. */
   leaseMs: number;
   now?: () => Date;
-  log?: { warn(o: object, msg: string): void };
+  log: Logger;
 }
 
 const addDay = (day: string): string => new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
@@ -56,18 +58,41 @@ const EVENT_OF: Record<string, EventoEsperado | undefined> = {
  * matches a credit twice nor skips one.
  */
 export class ExpectedMatcher {
-  constructor(private readonly deps: MatcherDeps) {}
+  /** The matcher's lease, shared by its loop and by `round()`. */
+  readonly keeper: LeaseKeeper;
+
+  constructor(private readonly deps: MatcherDeps) {
+    this.keeper = new LeaseKeeper({
+      leases: deps.store.leases,
+      name: MATCHER_LEASE,
+      holder: deps.holder,
+      ttlMs: deps.leaseMs,
+      log: deps.log,
+      // A given clock (tests) drives both the lease and the fence; else the wall and monotonic clocks.
+      ...(deps.now ? { now: () => this.now().getTime(), monotonic: () => this.now().getTime() } : {}),
+    });
+  }
 
   private now(): Date {
     return this.deps.now?.() ?? new Date();
   }
 
-  /** One round; false when another replica holds the lease. */
+  /** One round now (tests, operators); false when another replica holds the lease. */
   async round(): Promise<boolean> {
+    const fence = await this.keeper.hold();
+    if (!fence) return false;
+    await this.match(fence);
+    return true;
+  }
+
+  /**
+   * One round under the lease. It checks the fence before each account, credit and announcement:
+   * a holder paused past its lease and overtaken stops as soon as it runs again (what it did before
+   * is safe to repeat: claims, compare-and-set and delivery ids).
+   */
+  async match(fence: Fence): Promise<void> {
     const { store } = this.deps;
     const now = this.now();
-    // The background loops' lease (the reconciler's and the outbox relay's too): one replica matches at a time.
-    if (!(await store.leases.acquire(MATCHER_LEASE, this.deps.holder, now.getTime(), this.deps.leaseMs))) return false;
     const open = await store.expectedPayments.listOpen();
     const byAccount = new Map<string, ExpectedPayment[]>();
     for (const p of open) {
@@ -75,16 +100,16 @@ export class ExpectedMatcher {
       byAccount.set(key, [...(byAccount.get(key) ?? []), p]);
     }
     for (const [key, payments] of byAccount) {
-      const readThrough = await this.readAccount(key, payments, now);
+      if (!fence.holds()) return;
+      const readThrough = await this.readAccount(key, payments, now, fence);
       // Expiry only once the account's credits are read up to now: a payment booked in time is never called VENCIDO.
       if (readThrough) for (const p of payments) await this.change(p.id, (fresh) => expiryOf(fresh, now), now);
     }
-    await this.announce(now);
-    return true;
+    await this.announce(now, fence);
   }
 
   /** Reads the account's days from its cursor to today; true when every day was read. */
-  private async readAccount(key: string, payments: ExpectedPayment[], now: Date): Promise<boolean> {
+  private async readAccount(key: string, payments: ExpectedPayment[], now: Date, fence: Fence): Promise<boolean> {
     const { store } = this.deps;
     const first = payments[0]!;
     const caller = { merchantId: first.merchantId, mode: first.mode };
@@ -101,6 +126,7 @@ export class ExpectedMatcher {
       }
       const credits = read.value.creditos;
       for (let i = cursor.seen; i < credits.length; i++) {
+        if (!fence.holds()) return false;
         await this.handleCredit(read.value.banco, credits[i]!, payments, now);
         cursor = { key, fecha: cursor.fecha, seen: i + 1, updatedAt: now.toISOString() };
         await store.creditCursors.set(cursor);
@@ -169,9 +195,10 @@ export class ExpectedMatcher {
   }
 
   /** Queues the webhooks of every change not yet announced, to each active endpoint of the merchant's mode, then marks it announced. */
-  private async announce(now: Date): Promise<void> {
+  private async announce(now: Date, fence: Fence): Promise<void> {
     const { store } = this.deps;
     for (const p of await store.expectedPayments.listUnannounced()) {
+      if (!fence.holds()) return;
       const type = EVENT_OF[p.estado];
       if (type) {
         const endpoints = (await store.webhooks.listForMerchant(p.merchantId, p.mode)).filter((e) => e.active && !e.deletedAt);
@@ -204,33 +231,15 @@ export interface MatcherLoop {
   stop(): Promise<void>;
 }
 
-/** Runs a round every `intervalMs` (each after the last one ended); a failed round is logged and the next one runs. */
+/** Runs a round every `intervalMs` on the replica holding the lease (startLeasedLoop); a stop lets the lease go. */
 export function startExpectedMatcher(deps: MatcherDeps, intervalMs: number): MatcherLoop {
   const matcher = new ExpectedMatcher(deps);
-  let stopped = false;
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<void> = Promise.resolve();
-  const schedule = () => {
-    if (stopped) return;
-    timer = setTimeout(() => {
-      running = matcher
-        .round()
-        .then(
-          () => undefined,
-          (error: unknown) =>
-            deps.log?.warn({ error: error instanceof Error ? error.message : String(error) }, 'expected payments: round failed'),
-        )
-        .finally(schedule);
-    }, intervalMs);
-    timer.unref();
-  };
-  schedule();
-  return {
-    matcher,
-    stop: async () => {
-      stopped = true;
-      clearTimeout(timer);
-      await running;
-    },
-  };
+  const loop = startLeasedLoop({
+    keeper: matcher.keeper,
+    intervalMs,
+    round: (fence) => matcher.match(fence),
+    log: deps.log,
+    what: 'expected payments matcher',
+  });
+  return { matcher, stop: () => loop.stop() };
 }
