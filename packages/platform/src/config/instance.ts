@@ -8,7 +8,7 @@ export const InstanceSettings = settings(
   {
     id: setting.optionalString(
       'SWITCH_INSTANCE_ID',
-      "this process's stable name among its service's replicas (Kubernetes: the pod name): the gateway's reply address and the name of the consumer groups it keeps for itself; letters, digits, `.`, `_`, `-`; never shared by two live processes of one service",
+      "this process's stable name among its service's replicas (Kubernetes: the pod name): the gateway's reply address and its own consumer groups, a bank connector replica's breaker report (the router combines every live replica's), and the holder of a background loop's lease (outbox relay, reconciler, matcher, overview fold); letters, digits, `.`, `_`, `-`; never shared by two live processes of one service",
       { defaultText: 'host name and port' },
     ),
   },
