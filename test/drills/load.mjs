@@ -11,6 +11,8 @@ const phone = () => `0414${String(Math.floor(Math.random() * 1e7)).padStart(7, '
 const account = () => `0102${String(Math.floor(Math.random() * 1e16)).padStart(16, '0')}`;
 /** Amounts whose cents are never an emulator's magic value (.05, .13, .51, .71–.79, .91, ...). */
 const monto = () => ({ valor: 10 + Math.floor(Math.random() * 90) + 0.25 });
+/** How the gateway's answer begins when its wait for an outcome ran out (services/gateway/src/operations.ts). */
+const GATEWAY_WAIT_RAN_OUT = 'the outcome did not arrive in time';
 
 // What the load sends, in turn. Collections go to the banks that run a token step (bnc simulated,
 // Banco Plaza); payouts to every test bank, on both rails.
@@ -122,7 +124,10 @@ export class Load {
       } catch {
         res = null; // refused (gateway down) or no answer in time: repeat with the same key
       }
-      const waitRanOut = json?.estado === 'DESCONOCIDA' && typeof json?.raw?.switch === 'string';
+      // The gateway's own "wait ran out" answer (services/gateway/src/operations.ts, unknownOutcome), not
+      // an operation that ended DESCONOCIDA: a token whose order was claimed by a delivery that died
+      // ends there for good (tokens move no money and are not reconciled), its raw.switch saying why.
+      const waitRanOut = json?.estado === 'DESCONOCIDA' && String(json?.raw?.switch ?? '').startsWith(GATEWAY_WAIT_RAN_OUT);
       if (res && res.status === 200 && json?.estado && !waitRanOut) {
         Object.assign(r, { answered: true, status: 200, estado: json.estado, id: json.id, answeredAt: Date.now() });
         if (!this.operations.some((o) => o.id === json.id)) this.operations.push({ id: json.id, kind, banco: json.banco_usado });

@@ -100,6 +100,11 @@ export interface KafkaBusOptions extends RetryBackoff {
    * not after every batch: a crash redelivers at most this much (./offsets.ts). Default 1000 ms.
    */
   commitIntervalMs?: number;
+  /**
+   * How often a subscription reads its group's committed offsets of the partitions it reads, and
+   * commits its position again where the group's is below it (./offsets.ts, `check`). Default 30 s.
+   */
+  offsetCheckMs?: number;
   /** TLS and SASL towards the brokers (`KAFKA_SSL*`, `KAFKA_SASL_*`); none: plaintext. Every client of the bus uses it. */
   security?: KafkaSecurity;
 }
@@ -352,12 +357,26 @@ export class KafkaBus implements Bus {
     await consumer.connect();
     // Delivered.epoch: bumped when a rebalance starts and when the member (re)joins with its assignment.
     let epoch = nextEpoch();
-    const commits = new OffsetCommits(
-      topic.name,
-      (offsets) => consumer.commitOffsets(offsets),
-      this.options.commitIntervalMs ?? 1_000,
-      (error) => this.log?.debug({ groupId, error: errorText(error) }, 'offset commit refused; tried again next round'),
-    );
+    const commits = new OffsetCommits({
+      topic: topic.name,
+      commit: (offsets) => consumer.commitOffsets(offsets),
+      read: async (partitions) => {
+        const [read] = await this.admin.fetchOffsets({ groupId, topics: [topic.name] });
+        const wanted = new Set(partitions);
+        // '-1': nothing committed for the partition.
+        return new Map(
+          (read?.partitions ?? []).filter((p) => wanted.has(p.partition) && p.offset !== '-1').map((p) => [p.partition, p.offset]),
+        );
+      },
+      intervalMs: this.options.commitIntervalMs ?? 1_000,
+      checkIntervalMs: this.options.offsetCheckMs ?? 30_000,
+      onError: (error) => this.log?.debug({ groupId, error: errorText(error) }, 'offset commit refused; tried again next round'),
+      onRepaired: (offsets) =>
+        this.log?.warn(
+          { groupId, offsets: offsets.map((o) => `${o.partition}:${o.offset}`) },
+          "the group's committed offset was below this member's position; committed again",
+        ),
+    });
     this.offsetCommits.add(commits);
     const dropCommits = () => {
       commits.stop();

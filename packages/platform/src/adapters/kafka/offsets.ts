@@ -1,5 +1,19 @@
 import type { TopicPartitionOffset } from 'kafkajs';
 
+export interface OffsetCommitsOptions {
+  topic: string;
+  commit: (offsets: TopicPartitionOffset[]) => Promise<void>;
+  /** The group's committed offsets of some partitions of the topic (none committed: left out). */
+  read: (partitions: number[]) => Promise<Map<number, string>>;
+  /** Handled offsets are committed this often. */
+  intervalMs: number;
+  /** The group's committed offsets of the partitions this member reads are checked this often (`check`). */
+  checkIntervalMs: number;
+  onError: (error: unknown) => void;
+  /** Positions committed again because the group's committed offset was found below them. */
+  onRepaired: (offsets: TopicPartitionOffset[]) => void;
+}
+
 /**
  * The offsets of one subscription, committed on a clock rather than after every fetched batch.
  *
@@ -10,26 +24,39 @@ import type { TopicPartitionOffset } from 'kafkajs';
  * most the last interval's commits: those messages are delivered again to the partition's next owner,
  * as any message in hand at a crash already was (at-least-once: the store's compare-and-set, the bank
  * journal and the delivery ids make a repeat harmless; docs/decisions/0019-bus-contract.md).
+ *
+ * The group's committed offset of a partition never steps back because of this member: an offset is
+ * committed only under the generation it was handled in, never below one acknowledged in it, and a
+ * position found overwritten or lost is committed again (`check`).
  */
 export class OffsetCommits {
   /** partition → the next offset to read (the last handled + 1), not committed yet. */
   private readonly handled = new Map<number, string>();
+  /**
+   * partition → this member's position in the current generation (its last handled + 1, or where it
+   * started): the group's committed offset of a partition it reads is never to stay below it.
+   */
+  private readonly held = new Map<number, bigint>();
+  /** partition → the highest offset a commit of this member was acknowledged for, in the current generation. */
+  private readonly confirmed = new Map<number, bigint>();
   private inHand = 0;
   /** Joins seen: an offset handled under an earlier one is not committed (see `rejoined`). */
   private generation = 0;
   private idle: (() => void)[] = [];
-  private readonly timer: NodeJS.Timeout;
+  private readonly timers: NodeJS.Timeout[];
+  private stopped = false;
   private flushing: Promise<void> | undefined;
+  private checking: Promise<void> | undefined;
+  private readonly topic: string;
   /** OffsetCommit requests sent (tests and the benchmark count them). */
   requests = 0;
 
-  constructor(
-    private readonly topic: string,
-    private readonly commit: (offsets: TopicPartitionOffset[]) => Promise<void>,
-    intervalMs: number,
-    private readonly onError: (error: unknown) => void,
-  ) {
-    this.timer = setInterval(() => void this.flush(), intervalMs).unref();
+  constructor(private readonly options: OffsetCommitsOptions) {
+    this.topic = options.topic;
+    this.timers = [
+      setInterval(() => void this.flush(), options.intervalMs).unref(),
+      setInterval(() => void this.check(), options.checkIntervalMs).unref(),
+    ];
   }
 
   /** Wraps the handling of one message: its offset counts as handled only if `handle` resolves. */
@@ -38,7 +65,7 @@ export class OffsetCommits {
     const generation = this.generation;
     try {
       await handle();
-      if (generation === this.generation) this.handled.set(partition, (BigInt(offset) + 1n).toString());
+      if (generation === this.generation) this.hold(partition, BigInt(offset) + 1n);
     } finally {
       if (--this.inHand === 0) for (const wake of this.idle.splice(0)) wake();
     }
@@ -46,8 +73,13 @@ export class OffsetCommits {
 
   /** Where a partition starts (a seek at join): committed at once, so a rebalance resumes there, not at "latest". */
   startAt(partition: number, offset: string): void {
-    this.handled.set(partition, offset);
+    this.hold(partition, BigInt(offset));
     void this.flush();
+  }
+
+  private hold(partition: number, next: bigint): void {
+    this.handled.set(partition, next.toString());
+    this.held.set(partition, next);
   }
 
   /** Resolves once no message is in hand (the consumer must be paused first, or it may never be). */
@@ -68,16 +100,68 @@ export class OffsetCommits {
   }
 
   private async commitHandled(): Promise<void> {
-    const offsets = [...this.handled].map(([partition, offset]) => ({ topic: this.topic, partition, offset }));
-    if (offsets.length === 0) return;
+    const generation = this.generation;
+    // Never below what a commit of this generation was acknowledged for (a seek back within it would
+    // otherwise step the group's offset back).
+    const offsets = [...this.handled]
+      .filter(([partition, offset]) => BigInt(offset) >= (this.confirmed.get(partition) ?? 0n))
+      .map(([partition, offset]) => ({ topic: this.topic, partition, offset }));
     this.handled.clear();
+    if (offsets.length === 0) return;
     this.requests++;
     try {
-      await this.commit(offsets);
+      await this.options.commit(offsets);
+      if (generation !== this.generation) return;
+      for (const o of offsets) {
+        const offset = BigInt(o.offset);
+        if (offset > (this.confirmed.get(o.partition) ?? -1n)) this.confirmed.set(o.partition, offset);
+      }
     } catch (error) {
-      for (const o of offsets) if (!this.handled.has(o.partition)) this.handled.set(o.partition, o.offset);
-      this.onError(error);
+      // Kept for the next round only while the generation it was handled in stands: refused after a
+      // join, it is an offset of an earlier generation (see `rejoined`).
+      if (generation === this.generation)
+        for (const o of offsets) if (!this.handled.has(o.partition)) this.handled.set(o.partition, o.offset);
+      this.options.onError(error);
     }
+  }
+
+  /**
+   * Reads the group's committed offsets of the partitions this member holds a position in, and commits
+   * its position again where the group's is below it. A commit acknowledged to this member can still
+   * be overwritten (a commit sent late by another member) or, with a broker configured below the
+   * switch's durability, lost in a failover; without this the partition's lag would stay until the
+   * next rebalance, which then delivers those messages again. Only positions of handled messages (or
+   * a start) are committed, and only under the generation they were reached in.
+   */
+  async check(): Promise<void> {
+    this.checking ??= this.checkHeld().finally(() => (this.checking = undefined));
+    return this.checking;
+  }
+
+  private async checkHeld(): Promise<void> {
+    await this.flush(); // what was handled is committed first: only what stays behind after it counts
+    const generation = this.generation;
+    const partitions = [...this.held.keys()];
+    if (partitions.length === 0) return;
+    let committed: Map<number, string>;
+    try {
+      committed = await this.options.read(partitions);
+    } catch (error) {
+      this.options.onError(error);
+      return;
+    }
+    if (generation !== this.generation || this.stopped) return;
+    const behind: TopicPartitionOffset[] = [];
+    for (const [partition, position] of this.held) {
+      const group = committed.get(partition);
+      // A partition handled since the read is committed by the next round anyway.
+      if (this.handled.has(partition) || (group !== undefined && BigInt(group) >= position)) continue;
+      this.handled.set(partition, position.toString());
+      behind.push({ topic: this.topic, partition, offset: position.toString() });
+    }
+    if (behind.length === 0) return;
+    this.options.onRepaired(behind);
+    await this.flush();
   }
 
   /**
@@ -90,9 +174,12 @@ export class OffsetCommits {
   rejoined(): void {
     this.generation++;
     this.handled.clear();
+    this.held.clear();
+    this.confirmed.clear();
   }
 
   stop(): void {
-    clearInterval(this.timer);
+    this.stopped = true;
+    for (const timer of this.timers) clearInterval(timer);
   }
 }
