@@ -59,6 +59,15 @@ if [ "${#pids[@]}" -gt 0 ]; then
       kill -KILL -- "-$pid" 2>/dev/null || kill -KILL "$pid" 2>/dev/null || true
     fi
   done
+  # A kill is asynchronous: wait (bounded) until the killed processes are gone and their ports closed.
+  for _ in $(seq 1 100); do
+    alive=0
+    for svc in "${!pids[@]}"; do
+      kill -0 "${pids[$svc]}" 2>/dev/null && alive=1
+    done
+    [ "$alive" = 0 ] && break
+    sleep 0.1
+  done
 fi
 
 for svc in "${ALL_SERVICES[@]}"; do rm -f "$RUN_DIR/$svc.pid"; done
