@@ -44,14 +44,7 @@ for svc in "${ALL_SERVICES[@]}"; do
 done
 
 if [ "${#pids[@]}" -gt 0 ]; then
-  for _ in $(seq 1 100); do       # up to ~10 s
-    alive=0
-    for svc in "${!pids[@]}"; do
-      kill -0 "${pids[$svc]}" 2>/dev/null && alive=1
-    done
-    [ "$alive" = 0 ] && break
-    sleep 0.1
-  done
+  wait_gone "${pids[@]}" || true
   for svc in "${!pids[@]}"; do
     pid="${pids[$svc]}"
     if kill -0 "$pid" 2>/dev/null; then
@@ -59,15 +52,7 @@ if [ "${#pids[@]}" -gt 0 ]; then
       kill -KILL -- "-$pid" 2>/dev/null || kill -KILL "$pid" 2>/dev/null || true
     fi
   done
-  # A kill is asynchronous: wait (bounded) until the killed processes are gone and their ports closed.
-  for _ in $(seq 1 100); do
-    alive=0
-    for svc in "${!pids[@]}"; do
-      kill -0 "${pids[$svc]}" 2>/dev/null && alive=1
-    done
-    [ "$alive" = 0 ] && break
-    sleep 0.1
-  done
+  wait_gone "${pids[@]}" || true   # until the killed ones are gone and their ports closed
 fi
 
 for svc in "${ALL_SERVICES[@]}"; do rm -f "$RUN_DIR/$svc.pid"; done

@@ -65,21 +65,11 @@ stop_nodes() {
       pids+=("$pid")
     fi
   done
-  for _ in $(seq 1 100); do
-    local alive=0
-    for pid in "${pids[@]}"; do kill -0 "$pid" 2>/dev/null && alive=1; done
-    [ "$alive" = 0 ] && break
-    sleep 0.1
-  done
+  wait_gone "${pids[@]}" || true
   # The last broker standing waits for a controller quorum that is gone: it is killed. A kill is
   # asynchronous, so wait (bounded) until the process is gone and its ports are closed.
   for pid in "${pids[@]}"; do kill -KILL -- "-$pid" 2>/dev/null || true; done
-  for _ in $(seq 1 100); do
-    local alive=0
-    for pid in "${pids[@]}"; do kill -0 "$pid" 2>/dev/null && alive=1; done
-    [ "$alive" = 0 ] && break
-    sleep 0.1
-  done
+  wait_gone "${pids[@]}" || true
   for n in 1 2 3; do rm -f "$RUN_DIR/kafka-$n.pid"; done
 }
 

@@ -77,6 +77,19 @@ die() { log "ERROR: $*"; exit 1; }
 # Hash of files, used as a "this is already built from these inputs" stamp.
 inputs_hash() { cat "$@" | sha256sum | cut -d' ' -f1; }
 
+# Waits (up to ~10 s) until none of the given processes is alive; a signal, SIGKILL too, is
+# asynchronous, so a stop waits for this before it says the ports are free.
+wait_gone() {
+  local pid alive
+  for _ in $(seq 1 100); do
+    alive=0
+    for pid in "$@"; do kill -0 "$pid" 2>/dev/null && alive=1; done
+    [ "$alive" = 0 ] && return 0
+    sleep 0.1
+  done
+  return 1
+}
+
 # True when a TCP port on 127.0.0.1 accepts connections.
 port_open() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
 
