@@ -1,7 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { PoisonMessage } from '@switch/core/poison-message';
-import { TOPICS } from '@switch/core/contracts/topics';
-import type { BankHealthMessage } from '@switch/core/contracts/topics';
+import { TOPICS, type BankHealthMessage } from '@switch/core/contracts/topics';
 import { startTestSwitch, type TestSwitch } from './helpers';
 
 /** The operator API over dead letters (`npm run switch -- dead-letters ...` talks to it). */

@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bankRequests, TOPICS } from '@switch/core/contracts/topics';
+import { bankRequests, TOPICS, type BankRequestMessage } from '@switch/core/contracts/topics';
 import { CAPABILITIES } from '@switch/core/contracts/bancos';
 import { createLogger } from '@switch/platform/telemetry/logger';
 import { MemoryBus } from '@switch/platform/adapters/memory/bus';
 import { MemoryStore } from '@switch/platform/adapters/memory/store';
-import type { BankRequestMessage } from '@switch/core/contracts/topics';
 import type { Bus } from '@switch/platform/ports/bus';
 import type { RoutingTable } from '@switch/core/routing';
 import { SecretBox } from '@switch/platform/runtime/secret-box';

@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connect, type Socket } from 'node:net';
-import type { AddressInfo } from 'node:net';
+import { connect, type Socket, type AddressInfo } from 'node:net';
 import { startTestSwitch, type TestSwitch } from './helpers';
 
 /**

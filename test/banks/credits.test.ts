@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { BancoId } from '@switch/core/contracts/bancos';
+import type { BancoId, CreditoRecibido, CreditosQuery } from '@switch/core/contracts/bancos';
 import type { ReadOutcome } from '@switch/connector-kit/bank-port';
-import type { CreditoRecibido, CreditosQuery } from '@switch/core/contracts/bancos';
 import type { IncomingPagoMovil, IncomingReceipt } from '@switch/connector-kit/emulator';
 import { EMULATOR_DEMO } from '@switch/embedded';
 import { startBankSwitch, type BankSwitch } from './helpers';

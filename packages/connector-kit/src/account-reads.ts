@@ -1,7 +1,5 @@
-import type { BancoId } from '@switch/core/contracts/bancos';
-import type { Movimiento, Movimientos, MovimientosQuery } from '@switch/core/contracts/bancos';
+import type { BancoId, Movimiento, Movimientos, MovimientosQuery, CreditoRecibido, Pagador } from '@switch/core/contracts/bancos';
 import type { ReadOutcome } from './bank-port';
-import type { CreditoRecibido, Pagador } from '@switch/core/contracts/bancos';
 
 /**
  * Statements are paged by the switch: the banks answer a whole date range at once. A cursor is an

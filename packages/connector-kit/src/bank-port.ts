@@ -1,8 +1,16 @@
-import type { BancoId, Capability, Mode } from '@switch/core/contracts/bancos';
+import type {
+  BancoId,
+  Capability,
+  Mode,
+  Movimientos,
+  MovimientosQuery,
+  Saldo,
+  SaldoQuery,
+  CreditoRecibido,
+  CreditosQuery,
+} from '@switch/core/contracts/bancos';
 import type { BankOutcome, OperationRequest, Rail } from '@switch/core/operation';
 import type { MotivoRechazo } from '@switch/core/estados';
-import type { Movimientos, MovimientosQuery, Saldo, SaldoQuery } from '@switch/core/contracts/bancos';
-import type { CreditoRecibido, CreditosQuery } from '@switch/core/contracts/bancos';
 
 export interface ExecuteOrder {
   txnId: string;

@@ -1,9 +1,8 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import type { ExecuteOrder, StatusQuery } from './bank-port';
-import { BankHttpClient } from './send';
+import { BankHttpClient, GuardedSend } from './send';
 import { BankConnectorKit, saldoRead, type BankDefinition } from './connector';
 import { FormatError } from './formats';
-import { GuardedSend } from './send';
 
 const order = {
   txnId: 'txn_1',

@@ -1,12 +1,19 @@
-import type { BancoId, Capability, Mode } from '@switch/core/contracts/bancos';
+import type {
+  BancoId,
+  Capability,
+  Mode,
+  Movimientos,
+  MovimientosQuery,
+  Saldo,
+  SaldoQuery,
+  CreditoRecibido,
+  CreditosQuery,
+} from '@switch/core/contracts/bancos';
 import type { BankOutcome } from '@switch/core/operation';
 import type { BankConnector, ExecuteOrder, ReadContext, ReadOutcome, StatusQuery } from './bank-port';
-import type { Movimientos, MovimientosQuery, Saldo, SaldoQuery } from '@switch/core/contracts/bancos';
-import type { CreditoRecibido, CreditosQuery } from '@switch/core/contracts/bancos';
-import type { BankBreakers } from './send';
+import { type BankBreakers, GuardedSend, tracked, type KitDeps, type SendOptions } from './send';
 import { FormatError } from './formats';
 import { rejectedOutcome, unknownOutcome } from './outcomes';
-import { GuardedSend, tracked, type KitDeps, type SendOptions } from './send';
 
 const message = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 

@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { BankHttpClient } from './send';
-import { BankBreakers } from './send';
+import { BankHttpClient, BankBreakers } from './send';
 
 /** A local server whose behaviour each path chooses: answer, hang after reading, or cut the socket. */
 function startServer(): Promise<Server> {

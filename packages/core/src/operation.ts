@@ -1,6 +1,5 @@
 import type { BancoId, Capability, Mode } from './contracts/bancos';
-import type { EstadoOrigen, EstadoTransaccion, TransitionCause } from './estados';
-import type { MotivoRechazo } from './estados';
+import type { EstadoOrigen, EstadoTransaccion, TransitionCause, MotivoRechazo } from './estados';
 import type { CobrarBody, PagarBody, ReversoBody, TokenBody } from './contracts/requests';
 
 /** The four money operations; token and cobrar share an idempotency key but are two operations. */

@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { BancoId } from './contracts/bancos';
-import type { CreditoRecibido } from './contracts/bancos';
+import type { BancoId, CreditoRecibido } from './contracts/bancos';
 
 /**
  * Verifying a pago móvil a payer says they sent: which of the receiving bank's credits are that

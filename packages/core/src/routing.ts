@@ -1,6 +1,5 @@
 import type { BancoId, Capability, Mode } from './contracts/bancos';
-import type { OperationRequest, Rail } from './operation';
-import { CAPABILITY_OF } from './operation';
+import { type OperationRequest, type Rail, CAPABILITY_OF } from './operation';
 
 export interface EnabledBank {
   banco: BancoId;

@@ -1,6 +1,5 @@
 import type { BancoId } from './contracts/bancos';
-import type { EstadoTransaccion } from './estados';
-import type { MotivoRechazo } from './estados';
+import type { EstadoTransaccion, MotivoRechazo } from './estados';
 
 /**
  * The test-mode sandbox's promise to merchants: the cents of `monto.valor` pick an outcome when the

@@ -1,9 +1,7 @@
-import type { BancoId } from '@switch/core/contracts/bancos';
-import type { CreditoRecibido } from '@switch/core/contracts/bancos';
+import type { BancoId, CreditoRecibido } from '@switch/core/contracts/bancos';
 import type { EventoEsperado, WebhookEsperadoBody } from '@switch/core/contracts/esperados';
 import { applyCredit, caracasDay, expiryOf, paymentForCredit, type CambioEsperado } from '@switch/core/esperados';
-import type { AccountReadResult, ReadCaller } from '@switch/platform/runtime/account-reads';
-import { venezuelanToday } from '@switch/platform/runtime/account-reads';
+import { type AccountReadResult, type ReadCaller, venezuelanToday } from '@switch/platform/runtime/account-reads';
 import { pendingDelivery, type DeliveryQueue } from '@switch/platform/ports/delivery-queue';
 import { creditCursorKey, type CreditCursor, type ExpectedPayment, type ExpectedPayments } from '@switch/platform/ports/expected-payments';
 import type { MerchantDirectory } from '@switch/platform/ports/merchant-directory';

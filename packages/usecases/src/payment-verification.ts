@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { BancoId } from '@switch/core/contracts/bancos';
-import type { CreditoRecibido } from '@switch/core/contracts/bancos';
+import type { BancoId, CreditoRecibido } from '@switch/core/contracts/bancos';
 import type { Verificacion, VerificarBody } from '@switch/core/contracts/verificacion';
 import type { PagoMovilEntrante, PagoMovilEntranteBody } from '@switch/core/contracts/sandbox-pago-movil';
 import { fingerprint } from '@switch/core/idempotency';

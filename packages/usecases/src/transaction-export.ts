@@ -1,7 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
-import type { Mode } from '@switch/core/contracts/bancos';
+import type { Mode, Movimiento } from '@switch/core/contracts/bancos';
 import type { TransactionReads } from '@switch/platform/ports/transaction-reads';
-import type { Movimiento } from '@switch/core/contracts/bancos';
 import { TransaccionesQuery, type TransaccionResumen } from '@switch/core/contracts/transacciones';
 import { isListProblem, type ListProblem, toResumen, transactionFilter } from './transaction-list';
 

@@ -1,12 +1,28 @@
-import { statementPage, invalidCursor, cursorOffset } from '@switch/connector-kit/account-reads';
-import { CAPABILITIES, type Mode } from '@switch/core/contracts/bancos';
+import {
+  statementPage,
+  invalidCursor,
+  cursorOffset,
+  bankCodeOf,
+  credito,
+  creditsOfDay,
+  identificacionOf,
+  phoneOf,
+} from '@switch/connector-kit/account-reads';
+import {
+  CAPABILITIES,
+  type Mode,
+  type Movimiento,
+  type Movimientos,
+  type MovimientosQuery,
+  type Saldo,
+  type SaldoQuery,
+  type CreditoRecibido,
+  type CreditosQuery,
+} from '@switch/core/contracts/bancos';
 import { saldoRead, defineConnector, type BankConnectorKit, type BankDefinition } from '@switch/connector-kit/connector';
 import type { BankOutcome } from '@switch/core/operation';
 import type { ExecuteOrder, ReadOutcome, StatusQuery } from '@switch/connector-kit/bank-port';
 import type { GuardedSend, KitDeps } from '@switch/connector-kit/send';
-import type { Movimiento, Movimientos, MovimientosQuery, Saldo, SaldoQuery } from '@switch/core/contracts/bancos';
-import type { CreditoRecibido, CreditosQuery } from '@switch/core/contracts/bancos';
-import { bankCodeOf, credito, creditsOfDay, identificacionOf, phoneOf } from '@switch/connector-kit/account-reads';
 import type { ActivoConnectorConfig } from './config';
 import { ActivoTransport } from './protocol';
 import {

@@ -1,5 +1,4 @@
-import type { BankHttpResult } from '@switch/connector-kit/send';
-import type { GuardedSend } from '@switch/connector-kit/send';
+import type { BankHttpResult, GuardedSend } from '@switch/connector-kit/send';
 
 /**
  * Banco Activo's merchant API as it travels: a WSO2 API Manager gateway that authenticates with an

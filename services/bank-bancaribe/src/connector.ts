@@ -1,13 +1,19 @@
-import { statementPage, invalidCursor, cursorOffset } from '@switch/connector-kit/account-reads';
+import { statementPage, invalidCursor, cursorOffset, creditsOfDay } from '@switch/connector-kit/account-reads';
 import { defineConnector, type BankConnectorKit, type BankDefinition } from '@switch/connector-kit/connector';
 import { unsupported } from '@switch/connector-kit/outcomes';
 import type { BankOutcome } from '@switch/core/operation';
-import type { Capability, Mode } from '@switch/core/contracts/bancos';
+import type {
+  Capability,
+  Mode,
+  Movimientos,
+  MovimientosQuery,
+  Saldo,
+  SaldoQuery,
+  CreditoRecibido,
+  CreditosQuery,
+} from '@switch/core/contracts/bancos';
 import type { ExecuteOrder, OrderAccount, ReadOutcome, StatusQuery } from '@switch/connector-kit/bank-port';
 import type { GuardedSend, KitDeps, SendOptions } from '@switch/connector-kit/send';
-import type { Movimientos, MovimientosQuery, Saldo, SaldoQuery } from '@switch/core/contracts/bancos';
-import type { CreditoRecibido, CreditosQuery } from '@switch/core/contracts/bancos';
-import { creditsOfDay } from '@switch/connector-kit/account-reads';
 import { GatewayTransport, type GatewayCredentials, type GatewaySent } from './protocol';
 import {
   anulacionRequest,

@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bankRequests, TOPICS } from '@switch/core/contracts/topics';
+import { bankRequests, TOPICS, type RouterInboxMessage } from '@switch/core/contracts/topics';
 import { createLogger } from '@switch/platform/telemetry/logger';
 import { MemoryBus } from '@switch/platform/adapters/memory/bus';
 import { MemoryStore } from '@switch/platform/adapters/memory/store';
 import { startConnectorService, type BankService } from '@switch/platform/runtime/bank-service';
-import type { RouterInboxMessage } from '@switch/core/contracts/topics';
 import { SecretBox } from '@switch/platform/runtime/secret-box';
 import { Writable } from 'node:stream';
 import { startEmulator, type Emulator } from '../emulator';

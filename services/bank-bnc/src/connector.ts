@@ -1,12 +1,27 @@
 import { addDays, daysBetween, FormatError } from '@switch/connector-kit/formats';
-import { CAPABILITIES, type Mode } from '@switch/core/contracts/bancos';
-import { cursorOffset, invalidCursor, statementPage } from '@switch/connector-kit/account-reads';
+import {
+  CAPABILITIES,
+  type Mode,
+  type Movimientos,
+  type MovimientosQuery,
+  type Saldo,
+  type SaldoQuery,
+  type CreditoRecibido,
+  type CreditosQuery,
+} from '@switch/core/contracts/bancos';
+import {
+  cursorOffset,
+  invalidCursor,
+  statementPage,
+  bankCodeOf,
+  credito,
+  creditsOfDay,
+  identificacionOf,
+  phoneOf,
+} from '@switch/connector-kit/account-reads';
 import { defineConnector, saldoRead, type BankConnectorKit, type BankDefinition } from '@switch/connector-kit/connector';
 import type { OrderAccount, ReadContext, ReadOutcome, ExecuteOrder, StatusQuery } from '@switch/connector-kit/bank-port';
-import type { Movimientos, MovimientosQuery, Saldo, SaldoQuery } from '@switch/core/contracts/bancos';
 import type { BankOutcome } from '@switch/core/operation';
-import type { CreditoRecibido, CreditosQuery } from '@switch/core/contracts/bancos';
-import { bankCodeOf, credito, creditsOfDay, identificacionOf, phoneOf } from '@switch/connector-kit/account-reads';
 import type { GuardedSend, KitDeps, SendOptions } from '@switch/connector-kit/send';
 import { BncClient, type BncCall } from './protocol';
 import {

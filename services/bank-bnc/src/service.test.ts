@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { MemoryBus } from '@switch/platform/adapters/memory/bus';
 import { MemoryStore } from '@switch/platform/adapters/memory/store';
-import { TOPICS, bankRequests } from '@switch/core/contracts/topics';
+import { TOPICS, bankRequests, type BankRequestMessage, type RouterInboxMessage } from '@switch/core/contracts/topics';
 import { createLogger } from '@switch/platform/telemetry/logger';
-import type { BankRequestMessage, RouterInboxMessage } from '@switch/core/contracts/topics';
 import { SecretBox } from '@switch/platform/runtime/secret-box';
 import { startConnectorService, type BankService } from '@switch/platform/runtime/bank-service';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';

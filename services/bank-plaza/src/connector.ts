@@ -1,17 +1,15 @@
 import { CAPABILITIES } from '@switch/core/contracts/bancos';
 import { caracasDate } from '@switch/connector-kit/formats';
-import { cursorOffset, invalidCursor, statementPage } from '@switch/connector-kit/account-reads';
+import { cursorOffset, invalidCursor, statementPage, creditsOfDay } from '@switch/connector-kit/account-reads';
 import { defineConnector, saldoRead, type BankConnectorKit, type BankDefinition } from '@switch/connector-kit/connector';
 import { memoryReferenceBook, ReplicaNonce, type ReferenceBook } from '@switch/connector-kit/references';
 import { unknownOutcome, unsupported } from '@switch/connector-kit/outcomes';
 import type { BankOutcome } from '@switch/core/operation';
-import type { BreakerOptions } from '@switch/connector-kit/send';
+import type { BreakerOptions, GuardedSend, KitDeps } from '@switch/connector-kit/send';
 import type { ExecuteOrder, OrderAccount, StatusQuery } from '@switch/connector-kit/bank-port';
-import type { GuardedSend, KitDeps } from '@switch/connector-kit/send';
 import { PlazaTransport, type PlazaRequest } from './protocol';
 import * as plaza from './requests';
 import { accountData, field, orderOutcome, readFailure, readOperaciones, readStatement, statusOutcome, type Success } from './responses';
-import { creditsOfDay } from '@switch/connector-kit/account-reads';
 
 export interface BancoPlazaOptions {
   baseUrl: string;

@@ -1,7 +1,6 @@
 import { field, FormatError, parseAmount } from '@switch/connector-kit/formats';
 import type { BankOutcome } from '@switch/core/operation';
-import type { Movimiento } from '@switch/core/contracts/bancos';
-import type { CreditoRecibido } from '@switch/core/contracts/bancos';
+import type { Movimiento, CreditoRecibido } from '@switch/core/contracts/bancos';
 import { bankCodeOf, credito, identificacionOf, phoneOf } from '@switch/connector-kit/account-reads';
 import type { StatusQuery } from '@switch/connector-kit/bank-port';
 import {

@@ -1,11 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { randomUUID } from 'node:crypto';
-import { bankRequests, TOPICS } from '@switch/core/contracts/topics';
+import { bankRequests, TOPICS, type RouterInboxMessage } from '@switch/core/contracts/topics';
 import { createLogger } from '@switch/platform/telemetry/logger';
 import { MemoryBus } from '@switch/platform/adapters/memory/bus';
 import { MemoryStore } from '@switch/platform/adapters/memory/store';
 import { startConnectorService, type BankService } from '@switch/platform/runtime/bank-service';
-import type { RouterInboxMessage } from '@switch/core/contracts/topics';
 import { SecretBox } from '@switch/platform/runtime/secret-box';
 import { startEmulator, type Emulator } from '../emulator';
 import { loadPlazaConfig } from './config';

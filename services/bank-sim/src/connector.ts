@@ -1,5 +1,15 @@
-import { CAPABILITIES, type Mode } from '@switch/core/contracts/bancos';
-import { cursorOffset, invalidCursor, statementPage } from '@switch/connector-kit/account-reads';
+import {
+  CAPABILITIES,
+  type Mode,
+  type Movimiento,
+  type Movimientos,
+  type MovimientosQuery,
+  type Saldo,
+  type SaldoQuery,
+  type CreditoRecibido,
+  type CreditosQuery,
+} from '@switch/core/contracts/bancos';
+import { cursorOffset, invalidCursor, statementPage, credito, creditsOfDay } from '@switch/connector-kit/account-reads';
 import type { BankConnector, ExecuteOrder, ReadContext, ReadOutcome, StatusQuery } from '@switch/connector-kit/bank-port';
 import {
   bookIncomingPagoMovil,
@@ -8,9 +18,6 @@ import {
   type SimulatedPosting,
 } from '@switch/connector-kit/simulated-ledger';
 import type { BankOutcome } from '@switch/core/operation';
-import type { Movimiento, Movimientos, MovimientosQuery, Saldo, SaldoQuery } from '@switch/core/contracts/bancos';
-import type { CreditoRecibido, CreditosQuery } from '@switch/core/contracts/bancos';
-import { credito, creditsOfDay } from '@switch/connector-kit/account-reads';
 import type { IncomingPagoMovil, IncomingReceipt } from '@switch/connector-kit/emulator';
 
 /** Every simulated account opens with this balance, so statements and balances are deterministic. */

@@ -7,7 +7,7 @@ import { announcingChanges } from '@switch/platform/runtime/merchant-changes';
 import { HTTP_API_SCHEMAS } from '@switch/core/contracts/api';
 import { checkReady, READY_TIMEOUT_MS } from '@switch/platform/runtime/readiness';
 import { metrics, registry } from '@switch/platform/telemetry/metrics';
-import type { AccountReads } from '@switch/platform/runtime/account-reads';
+import { type AccountReads, accountReads } from '@switch/platform/runtime/account-reads';
 import type { Bus } from '@switch/platform/ports/bus';
 import type { Logger } from '@switch/platform/telemetry/logger';
 import type { RoutingTable } from '@switch/core/routing';
@@ -29,7 +29,6 @@ import type { SandboxBooking } from '@switch/usecases/payment-verification';
 import { operationRoutes, SwitchKeySecurity } from './routes/operations';
 import { transactionRoutes } from './routes/transacciones';
 import { expectedPaymentRoutes } from './routes/esperados';
-import { accountReads } from '@switch/platform/runtime/account-reads';
 import {
   EXPECTED_MATCHER_INTERVAL_MS,
   EXPECTED_MATCHER_LEASE_MS,

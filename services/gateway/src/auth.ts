@@ -1,8 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { DependencyDown } from './problem';
+import { DependencyDown, sendError } from './problem';
 import type { Caller, KeyCache, VerifiedKey } from './key-cache';
-import { sendError } from './problem';
 import type { Throttle } from './throttle';
 
 declare module 'fastify' {

@@ -2,10 +2,9 @@ import type { Socket } from 'node:net';
 import { STATUS_CODES } from 'node:http';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { errorStatus } from '@switch/core/contracts/errors';
-import { HTTP_TEXT_PATTERNS } from '@switch/core/contracts/requests';
+import { HTTP_TEXT_PATTERNS, UUID_PATTERN } from '@switch/core/contracts/requests';
 import { NONBLANK_TEXT_PATTERN, TEXT_RULE } from '@switch/core/contracts/fields';
 import { SchemaViolation } from '@switch/platform/ports/bus';
-import { UUID_PATTERN } from '@switch/core/contracts/requests';
 import { DependencyDown, errorBody, HttpProblem, sendError } from './problem';
 import { bodyUnread } from './throttle';
 

@@ -5,19 +5,16 @@ import { fingerprint, idempotencyScope, tokenMismatch } from '@switch/core/idemp
 import { isReconcilable } from '@switch/core/transaction-core';
 import { SchemaViolation, type Bus } from '@switch/platform/ports/bus';
 import { settledForReply, type OperationRequest, type Transaction } from '@switch/core/operation';
-import { toResultado } from '@switch/core/contracts/resultado';
-import { TOPICS } from '@switch/core/contracts/topics';
+import { toResultado, type Resultado } from '@switch/core/contracts/resultado';
+import { TOPICS, type RouterInboxMessage, type TransactionEventMessage } from '@switch/core/contracts/topics';
 import { CobrarBody, PagarBody, ReversoBody, TokenBody, type CobrarBody as CobrarRequest } from '@switch/core/contracts/requests';
-import type { Resultado } from '@switch/core/contracts/resultado';
 import type { ReversalClaim } from '@switch/platform/ports/store';
-import type { RouterInboxMessage, TransactionEventMessage } from '@switch/core/contracts/topics';
 import type { SecretBox } from '@switch/platform/runtime/secret-box';
 import type { Claims } from '@switch/platform/ports/claims';
 import type { MerchantDirectory } from '@switch/platform/ports/merchant-directory';
 import type { TransactionReads } from '@switch/platform/ports/transaction-reads';
 import type { Caller } from './key-cache';
-import { DependencyDown } from './problem';
-import { HttpProblem } from './problem';
+import { DependencyDown, HttpProblem } from './problem';
 import type { Replies } from './reply';
 import { exampleOperation, exampleReverse } from './sandbox';
 

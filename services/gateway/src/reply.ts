@@ -1,7 +1,6 @@
 import { BankReadClient } from '@switch/platform/runtime/account-reads';
-import { TOPICS } from '@switch/core/contracts/topics';
+import { TOPICS, type TransactionEventMessage } from '@switch/core/contracts/topics';
 import type { Bus, Subscription } from '@switch/platform/ports/bus';
-import type { TransactionEventMessage } from '@switch/core/contracts/topics';
 
 type EventPredicate = (event: TransactionEventMessage) => boolean;
 

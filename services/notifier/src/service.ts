@@ -11,9 +11,7 @@ import type { Sealer } from '@switch/platform/runtime/secret-box';
 import type { DeliveryQueue } from '@switch/platform/ports/delivery-queue';
 import type { MerchantDirectory } from '@switch/platform/ports/merchant-directory';
 import { planDeliveries } from './deliveries';
-import { EndpointBook } from './dispatcher';
-import { Dispatcher, type DispatcherConfig } from './dispatcher';
-import { SPEC_SCHEDULE_MS } from './dispatcher';
+import { EndpointBook, Dispatcher, type DispatcherConfig, SPEC_SCHEDULE_MS } from './dispatcher';
 
 export interface NotifierConfig extends DispatcherConfig {
   pollIntervalMs: number;

@@ -5,9 +5,8 @@ import { connectAdapters, infraConfig, onShutdown, startHealthServer } from '@sw
 import { createLogger } from '@switch/platform/telemetry/logger';
 import { readSettings } from '@switch/platform/config/env';
 import { instanceId } from '@switch/platform/config/instance';
-import { loadReconcilerConfig } from './service';
+import { loadReconcilerConfig, startReconciler } from './service';
 import { ReconcilerServiceSettings } from './config';
-import { startReconciler } from './service';
 
 /** Drives open operations to their outcome as its own process: `node services/reconciler/dist/main.js`. */
 async function main(): Promise<void> {

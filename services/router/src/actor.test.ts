@@ -1,6 +1,14 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { randomUUID } from 'node:crypto';
-import { BANK_REQUEST_MODE_HEADER, bankRequests, TOPICS, TRANSACTION_WEBHOOK_HEADER } from '@switch/core/contracts/topics';
+import {
+  BANK_REQUEST_MODE_HEADER,
+  bankRequests,
+  TOPICS,
+  TRANSACTION_WEBHOOK_HEADER,
+  type BankRequestMessage,
+  type RouterInboxMessage,
+  type TransactionEventMessage,
+} from '@switch/core/contracts/topics';
 import { CAPABILITIES, type BancoId } from '@switch/core/contracts/bancos';
 import { createLogger } from '@switch/platform/telemetry/logger';
 import { idempotencyScope } from '@switch/core/idempotency';
@@ -9,11 +17,9 @@ import { MemoryStore } from '@switch/platform/adapters/memory/store';
 import { toResultado } from '@switch/core/contracts/resultado';
 import { webhookEventOf } from '@switch/core/contracts/webhook';
 import { startBankWorker } from '@switch/platform/runtime/bank-worker';
-import { dispatch } from '@switch/core/transaction-core';
-import { effectsOf } from '@switch/core/transaction-core';
+import { dispatch, effectsOf } from '@switch/core/transaction-core';
 import { newTransaction, type BankOutcome, type OperationRequest, type Transaction } from '@switch/core/operation';
 import type { BankConnector, ExecuteOrder } from '@switch/connector-kit/bank-port';
-import type { BankRequestMessage, RouterInboxMessage, TransactionEventMessage } from '@switch/core/contracts/topics';
 import type { DeliveryMarks } from '@switch/platform/ports/transaction-log';
 import type { RoutingTable } from '@switch/core/routing';
 import { SecretBox } from '@switch/platform/runtime/secret-box';

@@ -1,8 +1,14 @@
-import { bankRequestHeaders, bankRequests, TOPICS, transactionEventHeaders } from '@switch/core/contracts/topics';
+import {
+  bankRequestHeaders,
+  bankRequests,
+  TOPICS,
+  transactionEventHeaders,
+  type TransactionEventMessage,
+  type RouterInboxMessage,
+} from '@switch/core/contracts/topics';
 import type { Bus } from '@switch/platform/ports/bus';
 import { type Effects, effectsOf } from '@switch/core/transaction-core';
 import { type Transaction, newTransaction, settledForReply } from '@switch/core/operation';
-import type { TransactionEventMessage, RouterInboxMessage } from '@switch/core/contracts/topics';
 import { bankOrderId, type OrderJournal } from '@switch/platform/ports/order-journal';
 import type { Claims } from '@switch/platform/ports/claims';
 import type { Counters } from '@switch/platform/ports/counters';

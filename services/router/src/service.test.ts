@@ -4,10 +4,9 @@ import { CAPABILITIES } from '@switch/core/contracts/bancos';
 import { createLogger } from '@switch/platform/telemetry/logger';
 import { MemoryBus } from '@switch/platform/adapters/memory/bus';
 import { MemoryStore } from '@switch/platform/adapters/memory/store';
-import { TOPICS } from '@switch/core/contracts/topics';
+import { TOPICS, type TransactionEventMessage } from '@switch/core/contracts/topics';
 import type { Bus } from '@switch/platform/ports/bus';
 import type { RoutingTable } from '@switch/core/routing';
-import type { TransactionEventMessage } from '@switch/core/contracts/topics';
 import { startRouter, type RouterHandle } from './service';
 
 const log = createLogger('router-service-test', 'silent');

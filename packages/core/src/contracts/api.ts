@@ -1,6 +1,5 @@
 import type { TSchema } from '@sinclair/typebox';
-import { Instrumento } from './fields';
-import { Monto } from './fields';
+import { Instrumento, Monto } from './fields';
 import { CobrarBody, ConsultarBody, httpForm, PagarBody, ReversoBody, TokenBody } from './requests';
 import { EstadoSchema, MotivoSchema, Resultado } from './resultado';
 import { BancoCatalogo, Movimiento, Movimientos, Saldo } from './bancos';

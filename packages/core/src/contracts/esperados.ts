@@ -1,9 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { BANCOS } from './bancos';
 import { ESTADOS_ESPERADO } from '../esperados';
-import { literals } from './fields';
-import { CodigoBanco, Identificacion, Instrumento, NumeroCuenta, NumeroTelefono } from './fields';
-import { Monto } from './fields';
+import { literals, CodigoBanco, Identificacion, Instrumento, NumeroCuenta, NumeroTelefono, Monto } from './fields';
 import { Concepto, IdempotencyKey } from './requests';
 
 export const EstadoEsperado = literals(ESTADOS_ESPERADO, {

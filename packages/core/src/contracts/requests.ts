@@ -1,8 +1,5 @@
-import { literals } from './fields';
+import { literals, Instrumento, NOMBRE_PATTERN, httpTextForm, NONBLANK_TEXT_PATTERN, TEXT_PATTERN, TEXT_RULE, Monto } from './fields';
 import { Type, type Static, type TProperties, type TSchema } from '@sinclair/typebox';
-import { Instrumento, NOMBRE_PATTERN } from './fields';
-import { httpTextForm, NONBLANK_TEXT_PATTERN, TEXT_PATTERN, TEXT_RULE } from './fields';
-import { Monto } from './fields';
 import { BANCOS } from './bancos';
 import { SANDBOX_BANKS, sandboxSummary } from '../sandbox';
 

@@ -1,8 +1,7 @@
 import type { Transaction } from '../operation';
 import { literals } from './fields';
 import { Type, type Static } from '@sinclair/typebox';
-import { ESTADOS } from '../estados';
-import { MOTIVOS_RECHAZO } from '../estados';
+import { ESTADOS, MOTIVOS_RECHAZO } from '../estados';
 import { BANCOS } from './bancos';
 
 /** The merchant's view of a transaction (SPEC 2.4); only for transactions with a recorded outcome. */

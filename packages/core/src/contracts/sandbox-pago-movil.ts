@@ -1,6 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { CodigoBanco, Identificacion, Instrumento, NumeroTelefono } from './fields';
-import { Monto } from './fields';
+import { CodigoBanco, Identificacion, Instrumento, NumeroTelefono, Monto } from './fields';
 
 /** POST /switch/v1/sandbox/pago-movil-entrante (test keys only): make a payer's pago móvil arrive. */
 export const PagoMovilEntranteBody = Type.Object({

@@ -2,9 +2,7 @@ import { literals } from './fields';
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { CobrarBody, PagarBody, ReversoBody, TokenBody } from './requests';
 import { EstadoSchema, MotivoSchema, Resultado } from './resultado';
-import { Movimientos, MovimientosQuery, Saldo, SaldoQuery } from './bancos';
-import { CreditoRecibido, CreditosQuery } from './bancos';
-import { BANCOS, type BancoId } from './bancos';
+import { Movimientos, MovimientosQuery, Saldo, SaldoQuery, CreditoRecibido, CreditosQuery, BANCOS, type BancoId } from './bancos';
 import { webhookEventOf } from './webhook';
 import type { TopicKind } from './topic-kinds';
 

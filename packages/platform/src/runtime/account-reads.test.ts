@@ -1,8 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { MemoryBus } from '../adapters/memory/bus';
 import { MemoryStore } from '../adapters/memory/store';
-import type { GatewayReplyMessage } from '@switch/core/contracts/topics';
-import { bankRequests, TOPICS } from '@switch/core/contracts/topics';
+import { type GatewayReplyMessage, bankRequests, TOPICS } from '@switch/core/contracts/topics';
 import type { RoutingTable } from '@switch/core/routing';
 import { newTransaction } from '@switch/core/operation';
 import type { Movimiento } from '@switch/core/contracts/bancos';

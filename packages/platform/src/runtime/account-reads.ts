@@ -1,11 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import type { MotivoRechazo } from '@switch/core/estados';
-import type { Movimientos, MovimientosQuery, Saldo } from '@switch/core/contracts/bancos';
-import type { BankRequestMessage, GatewayReplyMessage } from '@switch/core/contracts/topics';
-import type { CreditoRecibido, CreditosQuery } from '@switch/core/contracts/bancos';
+import {
+  type Movimientos,
+  type MovimientosQuery,
+  type Saldo,
+  type CreditoRecibido,
+  type CreditosQuery,
+  CODIGO_BCV,
+  type BancoId,
+  type Mode,
+} from '@switch/core/contracts/bancos';
+import { type BankRequestMessage, type GatewayReplyMessage, TOPICS, bankRequestHeaders, bankRequests } from '@switch/core/contracts/topics';
 import { sandboxConcept } from '@switch/core/pago-movil';
-import { TOPICS, bankRequestHeaders, bankRequests } from '@switch/core/contracts/topics';
-import { CODIGO_BCV, type BancoId, type Mode } from '@switch/core/contracts/bancos';
 import { bankForAccount, type RoutingTable } from '@switch/core/routing';
 import type { Bus, Subscription } from '../ports/bus';
 import type { MerchantDirectory } from '../ports/merchant-directory';

@@ -1,12 +1,11 @@
 import { instanceId as hostInstanceId } from '../config/instance';
-import { TOPICS } from '@switch/core/contracts/topics';
+import { TOPICS, type BankHealthMessage } from '@switch/core/contracts/topics';
 import type { Bus, Subscription } from '../ports/bus';
 import type { BancoId, Mode } from '@switch/core/contracts/bancos';
 import type { Logger } from '../telemetry/logger';
 import { BREAKER_VALUE, metrics } from '../telemetry/metrics';
 import type { BankBreakers } from '@switch/connector-kit/send';
 import { breakerReportKey, isFresh, unavailableBanks, type BreakerReport } from '@switch/core/breaker-view';
-import type { BankHealthMessage } from '@switch/core/contracts/topics';
 
 /**
  * Publishes a bank's breaker states on every change and every `intervalMs`, and exports them as the

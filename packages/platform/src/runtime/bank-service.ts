@@ -3,12 +3,11 @@ import type { OrderJournal } from '../ports/order-journal';
 import { MODES, type BancoId, type Mode } from '@switch/core/contracts/bancos';
 import type { Logger } from '../telemetry/logger';
 import type { GuardedConnector } from '@switch/connector-kit/connector';
-import type { BankBreakers } from '@switch/connector-kit/send';
+import type { BankBreakers, BankHttpClient } from '@switch/connector-kit/send';
 import { startBankWorker, type BankWorkerFaults, type BankWorkerStore } from './bank-worker';
 import { startBankHealthReporter } from './bank-health';
 import type { Sealer } from './secret-box';
 import type { ConnectorService, ModeConfigs } from '@switch/connector-kit/service';
-import type { BankHttpClient } from '@switch/connector-kit/send';
 
 export interface BankService<C extends GuardedConnector> {
   connectors: Partial<Record<Mode, C>>;

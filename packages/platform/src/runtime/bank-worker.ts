@@ -1,6 +1,11 @@
 import { SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
-import { BANK_REQUEST_MODE_HEADER, bankRequests, TOPICS } from '@switch/core/contracts/topics';
-import type { BankRequestMessage, GatewayReplyMessage } from '@switch/core/contracts/topics';
+import {
+  BANK_REQUEST_MODE_HEADER,
+  bankRequests,
+  TOPICS,
+  type BankRequestMessage,
+  type GatewayReplyMessage,
+} from '@switch/core/contracts/topics';
 import { hostname } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Bus, Subscription } from '../ports/bus';

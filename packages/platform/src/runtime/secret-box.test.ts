@@ -1,9 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { readSettings, type EnvSource } from '../config/env';
-import { SecretsSettings } from '../config/infra';
+import { SecretsSettings, secretBox } from '../config/infra';
 import { keyIdOf, SecretBox, SecretBoxError } from './secret-box';
-import { secretBox } from '../config/infra';
 
 const loadSecretBox = (env: EnvSource, persistent: boolean) => secretBox(readSettings(SecretsSettings, env), persistent);
 

@@ -2,7 +2,15 @@ import { createServer, type Server } from 'node:http';
 import type { Bus } from '../ports/bus';
 import type { Store } from '../ports/store';
 import type { Logger } from '../telemetry/logger';
-import { busConfig, storeConfig, type BusConfig, type InfraSettings, type StoreConfig } from '../config/infra';
+import {
+  busConfig,
+  storeConfig,
+  type BusConfig,
+  type InfraSettings,
+  type StoreConfig,
+  DEFAULT_SESSION_TIMEOUT_MS,
+  secretBox,
+} from '../config/infra';
 import { MemoryBus } from '../adapters/memory/bus';
 import { MemoryStore } from '../adapters/memory/store';
 import { KafkaBus } from '../adapters/kafka/bus';
@@ -11,9 +19,7 @@ import { labelTopicsIn, registry } from '../telemetry/metrics';
 import { checkReady, READY_TIMEOUT_MS, steadyReadiness } from './readiness';
 import { processLiveness } from './liveness';
 import { DEFAULT_READY_GRACE_MS, DEFAULT_SHUTDOWN_MS, DEFAULT_STALL_MS } from '../config/process';
-import { DEFAULT_SESSION_TIMEOUT_MS } from '../config/infra';
 import { deriveTimings, type Timings } from '../config/timings';
-import { secretBox } from '../config/infra';
 import type { SecretBox } from './secret-box';
 import { switchTopics } from '@switch/core/contracts/topics';
 

@@ -10,9 +10,8 @@ import { createLogger } from './logger';
 import { MemoryBus } from '../adapters/memory/bus';
 import { MemoryStore } from '../adapters/memory/store';
 import { startBankWorker } from '../runtime/bank-worker';
-import { bankRequests, TOPICS } from '@switch/core/contracts/topics';
+import { bankRequests, TOPICS, type RouterInboxMessage } from '@switch/core/contracts/topics';
 import type { BankConnector } from '@switch/connector-kit/bank-port';
-import type { RouterInboxMessage } from '@switch/core/contracts/topics';
 import { SecretBox } from '../runtime/secret-box';
 
 /**

@@ -7,9 +7,8 @@ import {
   type CallToolResult,
 } from '@modelcontextprotocol/sdk/types.js';
 import { metrics } from '@switch/platform/telemetry/metrics';
-import type { BancoCatalogo, Movimientos, Saldo } from '@switch/core/contracts/bancos';
+import type { BancoCatalogo, Movimientos, Saldo, Mode } from '@switch/core/contracts/bancos';
 import type { Logger } from '@switch/platform/telemetry/logger';
-import type { Mode } from '@switch/core/contracts/bancos';
 import type { Resultado } from '@switch/core/contracts/resultado';
 import type { RestAnswer, RestPort } from './rest';
 import {

@@ -1,10 +1,9 @@
 import { Type, type TSchema } from '@sinclair/typebox';
-import { BancoCatalogo, Movimientos, MovimientosQuery, Saldo, SaldoQuery } from '@switch/core/contracts/bancos';
+import { BancoCatalogo, Movimientos, MovimientosQuery, Saldo, SaldoQuery, type Mode } from '@switch/core/contracts/bancos';
 import { CobrarBody, ConsultarBody, PagarBody, ReversoBody, TokenBody } from '@switch/core/contracts/requests';
 import { Resultado } from '@switch/core/contracts/resultado';
 import { Verificacion, VerificarBody } from '@switch/core/contracts/verificacion';
 import { CobroEsperado, CobroEsperadoRequest } from '@switch/core/contracts/esperados';
-import type { Mode } from '@switch/core/contracts/bancos';
 import type { RestRequest } from './rest';
 
 /**

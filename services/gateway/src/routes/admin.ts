@@ -4,16 +4,14 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { BANCOS, CODIGO_BCV } from '@switch/core/contracts/bancos';
-import { Identificacion, NumeroCuenta, NumeroTelefono } from '@switch/core/contracts/fields';
+import { Identificacion, NumeroCuenta, NumeroTelefono, NONBLANK_TEXT_PATTERN, TEXT_RULE, literals } from '@switch/core/contracts/fields';
 import { type MerchantAccount, DuplicateRecord, type WebhookEndpoint, PANEL_ROLES } from '@switch/platform/ports/store';
 import { createMerchant, issueKey, MERCHANT_ID_PATTERN, registerWebhook } from '@switch/usecases/onboarding';
-import { NONBLANK_TEXT_PATTERN, TEXT_RULE } from '@switch/core/contracts/fields';
 import { OPEN_STATES } from '@switch/core/transaction-core';
 import { refusedDestination, type DestinationPolicy } from '@switch/platform/runtime/destination';
 import { resealWebhookSecrets } from '@switch/usecases/webhook-endpoints';
 import { WEBHOOK_EVENTS } from '@switch/core/contracts/webhook';
 import type { SecretBox } from '@switch/platform/runtime/secret-box';
-import { literals } from '@switch/core/contracts/fields';
 import {
   createInvite,
   createPasswordReset,

@@ -2,14 +2,12 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { accountReads, MAX_STATEMENT_DAYS, type AccountReadResult, type AccountReads } from '@switch/platform/runtime/account-reads';
-import { BancoCatalogo, Movimientos, Saldo } from '@switch/core/contracts/bancos';
+import { BancoCatalogo, Movimientos, Saldo, type BancoId } from '@switch/core/contracts/bancos';
 import { catalogue, type RoutingTable } from '@switch/core/routing';
 import { NumeroCuenta } from '@switch/core/contracts/fields';
-import type { BancoId } from '@switch/core/contracts/bancos';
 import { sandboxFor } from '@switch/core/sandbox';
 import type { GatewayStore } from '../ports';
-import { DependencyDown } from '../problem';
-import { HttpProblem } from '../problem';
+import { DependencyDown, HttpProblem } from '../problem';
 import type { Replies } from '../reply';
 import { errorResponses } from '@switch/core/contracts/errors';
 

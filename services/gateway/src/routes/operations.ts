@@ -1,8 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type, type TSchema } from '@sinclair/typebox';
-import { CobrarBody, ConsultarBody, PagarBody, ReversoBody, TokenBody } from '@switch/core/contracts/requests';
-import { httpForm } from '@switch/core/contracts/requests';
+import { CobrarBody, ConsultarBody, PagarBody, ReversoBody, TokenBody, httpForm } from '@switch/core/contracts/requests';
 import { Resultado } from '@switch/core/contracts/resultado';
 import type { OperationRequest } from '@switch/core/operation';
 import type { Operations } from '../operations';

@@ -5,13 +5,11 @@ import { leaseContract } from '../../../test/lease-contract';
 
 storeContract('memory', async () => new MemoryStore());
 leaseContract('memory', async () => new MemoryStore());
-import { deliveryContract } from '../../../test/delivery-contract';
+import { deliveryContract, counterContract, gatewayReplicasContract } from '../../../test/delivery-contract';
 
 deliveryContract('memory', async () => new MemoryStore());
-import { counterContract } from '../../../test/delivery-contract';
 
 counterContract('memory', async () => new MemoryStore());
-import { gatewayReplicasContract } from '../../../test/delivery-contract';
 
 gatewayReplicasContract('memory', async () => new MemoryStore());
 import { merchantObjectsContract } from '../../../test/merchant-objects-contract';
