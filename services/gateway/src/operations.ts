@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { Value } from '@sinclair/typebox/value';
-import { clonePlain } from '@switch/core/clone';
 import { fingerprint, idempotencyScope, tokenMismatch } from '@switch/core/idempotency';
 import { isReconcilable } from '@switch/core/transaction-core';
 import { SchemaViolation, type Bus } from '@switch/platform/ports/bus';
@@ -53,7 +52,7 @@ export class Operations {
   async run(caller: Caller, request: OperationRequest): Promise<Answer> {
     const { store } = this.deps;
     // Fields the contract does not know (`mode`, `test`...) take no part in the identity of a request.
-    const body = Value.Clean(BODY_SCHEMAS[request.kind], clonePlain(request.body)) as typeof request.body;
+    const body = Value.Clean(BODY_SCHEMAS[request.kind], structuredClone(request.body)) as typeof request.body;
     const clean = { kind: request.kind, body } as OperationRequest;
     // The key is the scope, not the identity: a repeat may spell the UUID in another case.
     const { idempotency_key: _key, ...identity } = body as typeof body & { idempotency_key: string };

@@ -17,7 +17,7 @@ import { deadLetterTopicName, type Payload, type Topic } from '@switch/core/cont
 import type { Logger } from '../../telemetry/logger';
 import { metrics } from '../../telemetry/metrics';
 import { assertPayload } from '../schema-check';
-import { clonePlain } from '@switch/core/clone';
+import { clonePlain } from './clone';
 import { partitionOf } from '../partition';
 import { Pauses } from '../pauses';
 

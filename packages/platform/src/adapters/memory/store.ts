@@ -29,7 +29,7 @@ import type { Transaction } from '@switch/core/operation';
 import type { DeliveryMarks, LoggedTransaction, TransactionLog } from '../../ports/transaction-log';
 import type { TransactionReads } from '../../ports/transaction-reads';
 
-import { clonePlain } from '@switch/core/clone';
+import { clonePlain } from './clone';
 import { hourFold, merchantHourKey, venezuelanHourOf } from '@switch/core/overview-hours';
 
 const copy = clonePlain;
