@@ -52,7 +52,7 @@ export function adminRoutes(
     store: GatewayStore;
     bus: Bus;
     adminToken: string;
-    webhookDestinations?: DestinationPolicy;
+    webhookDestinations: DestinationPolicy;
     keys?: KeyCache;
     secrets: SecretBox;
     /** Topics are named to operators as on the cluster, in this namespace (`SWITCH_KAFKA_NAMESPACE`). */
