@@ -4,7 +4,7 @@ import { type MerchantDirectory, type WebhookEndpoint, signingSecrets } from '@s
 import type { Mode } from '@switch/core/contracts/bancos';
 import { randomUUID } from 'node:crypto';
 import { context, propagation, ROOT_CONTEXT } from '@opentelemetry/api';
-import { EVENT_HEADER, SIGNATURE_HEADER, signWebhook, standardWebhookHeaders } from '@switch/core/webhook-signing';
+import { EVENT_HEADER, SIGNATURE_HEADER, signWebhook, standardWebhookHeaders } from '@switch/core/contracts/webhook';
 import { metrics } from '@switch/platform/telemetry/metrics';
 import { laneKey, type DeliveryLane, type WebhookDelivery, type DeliveryQueue } from '@switch/platform/ports/delivery-queue';
 import type { Logger } from '@switch/platform/telemetry/logger';

@@ -8,7 +8,7 @@ import { MemoryBus } from '@switch/platform/adapters/memory/bus';
 import { MemoryStore } from '@switch/platform/adapters/memory/store';
 import { registerWebhook } from '@switch/usecases/onboarding';
 import { TOPICS, TRANSACTION_WEBHOOK_HEADER, transactionEventHeaders, type TransactionEventMessage } from '@switch/core/contracts/topics';
-import { verifyWebhook } from '@switch/core/webhook-signing';
+import { verifyWebhook } from '@switch/core/contracts/webhook';
 import { SecretBox } from '@switch/platform/runtime/secret-box';
 import { startNotifier, type NotifierConfig } from './service';
 import { Dispatcher } from './dispatcher';
