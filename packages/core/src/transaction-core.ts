@@ -12,7 +12,7 @@ import {
   type EstadoOrigen,
 } from './estados';
 import { type RoutingTable, candidateBanks, railFor } from './routing';
-import { tokenMismatch } from './idempotency';
+import { tokenMismatch } from './contracts/requests';
 
 /** The bank-side duplicate guard of one attempt: stable across redeliveries and re-announces. */
 export const orderRef = (txnId: string, attempt: number): string => `${txnId}-${attempt}`;

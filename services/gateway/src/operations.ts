@@ -1,12 +1,20 @@
 import { randomUUID } from 'node:crypto';
 import { Value } from '@sinclair/typebox/value';
-import { fingerprint, idempotencyScope, tokenMismatch } from '@switch/core/idempotency';
+import {
+  fingerprint,
+  idempotencyScope,
+  tokenMismatch,
+  CobrarBody,
+  PagarBody,
+  ReversoBody,
+  TokenBody,
+  type CobrarBody as CobrarRequest,
+} from '@switch/core/contracts/requests';
 import { isReconcilable } from '@switch/core/transaction-core';
 import { SchemaViolation, type Bus } from '@switch/platform/ports/bus';
 import { settledForReply, type OperationRequest, type Transaction } from '@switch/core/operation';
 import { toResultado, type Resultado } from '@switch/core/contracts/resultado';
 import { TOPICS, type RouterInboxMessage, type TransactionEventMessage } from '@switch/core/contracts/topics';
-import { CobrarBody, PagarBody, ReversoBody, TokenBody, type CobrarBody as CobrarRequest } from '@switch/core/contracts/requests';
 import type { ReversalClaim } from '@switch/platform/ports/store';
 import type { SecretBox } from '@switch/platform/runtime/secret-box';
 import type { Claims } from '@switch/platform/ports/claims';
