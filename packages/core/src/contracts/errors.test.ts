@@ -4,6 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { MOTIVOS_RECHAZO } from '../estados';
 import {
   ERROR_CATALOGUE,
+  ForbiddenTransition,
+  PoisonMessage,
   ERROR_RESPONSE_BODIES,
   type ErrorCode,
   errorCatalogueMarkdown,
@@ -66,5 +68,14 @@ describe('the error catalogue', () => {
     expect(Object.keys(ERROR_RESPONSE_BODIES[401].properties)).toEqual(['error']);
     expect(ERROR_RESPONSE_BODIES[400].required).toEqual(['error', 'detail']);
     expect(Object.keys(ERROR_RESPONSE_BODIES[409].properties)).toContain('reverso');
+  });
+});
+
+describe('ForbiddenTransition', () => {
+  it('is a PoisonMessage: the bus dead-letters it with its reason instead of retrying it forever', () => {
+    const e = new ForbiddenTransition('LIQUIDADA', 'RECHAZADA', 'bank_outcome');
+    expect(e).toBeInstanceOf(PoisonMessage);
+    expect(e.name).toBe('ForbiddenTransition');
+    expect(e.message).toBe('transition LIQUIDADA -> RECHAZADA by bank_outcome is not allowed');
   });
 });

@@ -1,5 +1,6 @@
+/** The switch's errors: the catalogue of every error code an HTTP answer carries, and the errors a message handler throws that the bus dead-letters at once. */
 import { type TSchema, Type } from '@sinclair/typebox';
-import { MOTIVOS_RECHAZO, type MotivoRechazo } from '../estados';
+import { MOTIVOS_RECHAZO, type EstadoOrigen, type EstadoTransaccion, type MotivoRechazo, type TransitionCause } from '../estados';
 
 /**
  * The error catalogue: every `error` code an HTTP answer of the switch can carry, with its status and
@@ -221,3 +222,30 @@ export function errorCatalogueMarkdown(audience: 'merchant' | 'all'): string {
 type Status = keyof typeof ERROR_RESPONSE_BODIES;
 export const errorResponses = (...statuses: Status[]): Record<number, TSchema> =>
   Object.fromEntries(statuses.map((s) => [s, ERROR_RESPONSE_BODIES[s]]));
+
+/**
+ * Thrown by a handler to say "this message can never succeed" (it is not a passing outage): the bus
+ * dead-letters it at once with this reason and the partition moves on. Anything else a handler throws
+ * is retried until it succeeds.
+ */
+export class PoisonMessage extends Error {
+  constructor(reason: string, options?: { cause?: unknown }) {
+    super(reason, options);
+    this.name = new.target.name; // subclasses (ForbiddenTransition) keep their own name in logs
+  }
+}
+
+/**
+ * A transition the table does not allow. Deterministic: the same message would be refused on every
+ * redelivery, so it is a PoisonMessage (dead-lettered with this reason for an operator, who redrives it
+ * after a fix) rather than a failure that holds its partition forever.
+ */
+export class ForbiddenTransition extends PoisonMessage {
+  constructor(
+    readonly from: EstadoOrigen,
+    readonly to: EstadoTransaccion,
+    readonly trigger: TransitionCause,
+  ) {
+    super(`transition ${from ?? '(new)'} -> ${to} by ${trigger} is not allowed`);
+  }
+}
