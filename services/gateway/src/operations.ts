@@ -21,7 +21,7 @@ import type { Claims } from '@switch/platform/ports/claims';
 import type { MerchantDirectory } from '@switch/platform/ports/merchant-directory';
 import type { TransactionReads } from '@switch/platform/ports/transaction-reads';
 import type { Caller } from './key-cache';
-import { DependencyDown, HttpProblem } from './problem';
+import { DependencyDown, HttpProblem } from '@switch/core/contracts/errors';
 import type { Replies } from './reply';
 import { exampleOperation, exampleReverse } from './sandbox';
 

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { MOTIVOS_RECHAZO } from '../estados';
 import {
   ERROR_CATALOGUE,
+  HttpProblem,
   ForbiddenTransition,
   PoisonMessage,
   ERROR_RESPONSE_BODIES,
@@ -77,5 +78,18 @@ describe('ForbiddenTransition', () => {
     expect(e).toBeInstanceOf(PoisonMessage);
     expect(e.name).toBe('ForbiddenTransition');
     expect(e.message).toBe('transition LIQUIDADA -> RECHAZADA by bank_outcome is not allowed');
+  });
+});
+
+describe('HttpProblem', () => {
+  it('takes its status from its code, and its body keeps the order the extras are given in', () => {
+    const problem = new HttpProblem('REVERSO_EXISTENTE', { message: 'has one', reverso: 'txn_1' });
+    expect(problem.statusCode).toBe(409);
+    expect(JSON.stringify(problem.body)).toBe('{"error":"REVERSO_EXISTENTE","message":"has one","reverso":"txn_1"}');
+    expect(new HttpProblem('CUENTA_BLOQUEADA').statusCode).toBe(422);
+    // A code outside the catalogue does not compile (`npm run typecheck` checks this file).
+    // @ts-expect-error: NOT_A_CODE is no catalogue code.
+    const unknown = () => new HttpProblem('NOT_A_CODE');
+    expect(unknown).toBeTypeOf('function');
   });
 });

@@ -9,8 +9,7 @@ import { sandboxConcept } from '@switch/core/pago-movil';
 import type { IncomingPagoMovil, IncomingReceipt } from '@switch/connector-kit/emulator';
 import { type AccountReads, venezuelanToday } from '@switch/platform/runtime/account-reads';
 import { testAccountOfPhone, verifyPayment, type SandboxBooking, type VerificationStore } from '@switch/usecases/payment-verification';
-import { DependencyDown, HttpProblem } from '../problem';
-import { errorResponses } from '@switch/core/contracts/errors';
+import { DependencyDown, HttpProblem, errorResponses } from '@switch/core/contracts/errors';
 
 const security = [{ switchKey: [] }];
 

@@ -13,8 +13,7 @@ import {
 } from '@switch/usecases/expected-payments';
 import { EXAMPLE_EXPECTED_ID, exampleExpected } from '../sandbox';
 import type { GatewayStore } from '../ports';
-import { HttpProblem } from '../problem';
-import { errorResponses } from '@switch/core/contracts/errors';
+import { HttpProblem, errorResponses } from '@switch/core/contracts/errors';
 
 const security = [{ switchKey: [] }];
 const tags = ['cobros esperados'];
