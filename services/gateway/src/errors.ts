@@ -1,3 +1,4 @@
+/** The gateway's error answers: a catalogue code on a reply (`sendError`), and the handlers that turn validation, framework and client errors into catalogue answers. */
 import type { Socket } from 'node:net';
 import { STATUS_CODES } from 'node:http';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
