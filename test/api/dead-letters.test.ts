@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { PoisonMessage } from '@switch/core/poison-message';
+import { PoisonMessage } from '@switch/core/contracts/errors';
 import { TOPICS, type BankHealthMessage } from '@switch/core/contracts/topics';
 import { startTestSwitch, type TestSwitch } from './helpers';
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { EVENT_HEADER, SIGNATURE_HEADER, verifyWebhook } from '@switch/core/webhook-signing';
+import { EVENT_HEADER, SIGNATURE_HEADER, verifyWebhook } from '@switch/core/contracts/webhook';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CobroEsperado, CobrosEsperadosPage } from '@switch/core/contracts/esperados';
 import { validatorFor } from '@switch/core/contracts/validation';

@@ -3,7 +3,7 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import { createMerchant, issueKey } from '@switch/usecases/onboarding';
-import { verifyStandardWebhook, verifyWebhook } from '@switch/core/webhook-signing';
+import { verifyStandardWebhook, verifyWebhook } from '@switch/core/contracts/webhook';
 import { pagarBody, startTestSwitch, venezuelanDay, type TestSwitch } from './helpers';
 
 interface Received {

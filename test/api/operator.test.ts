@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { PUBLIC_DESTINATIONS_ONLY } from '@switch/platform/runtime/destination';
+import { PUBLIC_DESTINATIONS_ONLY } from '@switch/platform/config/webhooks';
 import { startTestSwitch, type TestSwitch } from './helpers';
 
 const ADMIN = 'operator-token-0123456789';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { EVENT_HEADER, SIGNATURE_HEADER, verifyWebhook } from '@switch/core/webhook-signing';
+import { EVENT_HEADER, SIGNATURE_HEADER, verifyWebhook } from '@switch/core/contracts/webhook';
 import { registerWebhook } from '@switch/usecases/onboarding';
 import { cuentaBeneficiario, pagar, settleAt, startBankSwitch, type BankSwitch } from './helpers';
 

@@ -2,10 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { Webhook } from 'standardwebhooks';
 import { createEndpoint, rotateSecret, type EndpointRules } from '@switch/usecases/webhook-endpoints';
 import { MemoryStore } from '@switch/platform/adapters/memory/store';
-import { PUBLIC_DESTINATIONS_ONLY } from '@switch/platform/runtime/destination';
+import { PUBLIC_DESTINATIONS_ONLY } from '@switch/platform/config/webhooks';
 import { registerWebhook } from '@switch/usecases/onboarding';
 import { SecretBox } from '@switch/platform/runtime/secret-box';
-import { standardWebhookHeaders } from '@switch/core/webhook-signing';
+import { standardWebhookHeaders } from '@switch/core/contracts/webhook';
 
 /**
  * Every secret the switch issues — merchant API and panel (create, rotate), operator CLI/API

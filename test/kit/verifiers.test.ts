@@ -8,7 +8,7 @@ import { resolve } from 'node:path';
 import { Webhook } from 'standardwebhooks';
 import { verifyWebhook } from '@switch-pagos/webhooks';
 import { createLogger } from '@switch/platform/telemetry/logger';
-import { newWebhookSecret } from '@switch/core/webhook-signing';
+import { newWebhookSecret } from '@switch/core/contracts/webhook';
 import { registerWebhook } from '@switch/usecases/onboarding';
 import { seedDemoMerchant, startEmbeddedSwitch, type EmbeddedSwitch } from '@switch/embedded';
 

@@ -61,7 +61,10 @@ export interface StatusQuery {
   account?: OrderAccount;
 }
 
-export type ReadOutcome<T> = { ok: true; value: T } | { ok: false; motivo: MotivoRechazo; raw: Record<string, unknown> };
+/** What a bank answered (or why nothing was), kept with an outcome for the operator. */
+export type Raw = Record<string, unknown>;
+
+export type ReadOutcome<T> = { ok: true; value: T } | { ok: false; motivo: MotivoRechazo; raw: Raw };
 
 /**
  * One bank as the switch sees it. Every method answers with a value; a connector never throws

@@ -1,8 +1,28 @@
+/** Tests of connector.ts: the kit's connector rules, the outcome vocabulary and code tables, the account reads. */
 import { afterAll, describe, expect, it } from 'vitest';
 import type { ExecuteOrder, StatusQuery } from './bank-port';
 import { BankHttpClient, GuardedSend } from './send';
-import { BankConnectorKit, saldoRead, type BankDefinition } from './connector';
+import {
+  BankConnectorKit,
+  saldoRead,
+  type BankDefinition,
+  authRefusal,
+  code,
+  ISO20022_CODES,
+  notFound,
+  notProcessed,
+  orderMeaning,
+  orderOutcome,
+  orderRuleConflicts,
+  rejects,
+  statusOutcome,
+  type CodeTable,
+  cursorOffset,
+  invalidCursor,
+  statementPage,
+} from './connector';
 import { FormatError } from './formats';
+import type { Movimiento } from '@switch/core/contracts/bancos';
 
 const order = {
   txnId: 'txn_1',
@@ -135,5 +155,73 @@ describe('the kit connector', () => {
       ok: true,
       value: { disponible: 5, contable: 7, bloqueado: 2 },
     });
+  });
+});
+
+describe('the one rule for answers to orders', () => {
+  it('a "no such record" code answering an order is an unknown outcome (queried), never a final rejection or a reroute', () => {
+    // The shapes the banks' tables used before the rule: rejected / not processed on an order, "no such order" in a status.
+    const rejectedButNotFound = code('rejected', 'DESCONOCIDO', 'Registro no encontrado', 'assumed', 'not_processed');
+    const notProcessedButNotFound = code('not_processed', 'DESCONOCIDO', 'Operación no encontrada', 'published', 'not_processed');
+    for (const entry of [rejectedButNotFound, notProcessedButNotFound, notFound('Registro no encontrado', 'assumed')]) {
+      expect(orderMeaning(entry)).toBe('unknown');
+      expect(orderOutcome(entry, { codigo: 'X' })).toEqual({ type: 'unknown', raw: { codigo: 'X' } });
+      // The same code in a status answer settles the order: the bank has no such order.
+      expect(statusOutcome(entry, {})).toMatchObject({ type: 'not_processed' });
+    }
+  });
+
+  it('an unlisted code is unknown; a code known to mean "not executed" still ends the order', () => {
+    expect(orderOutcome(undefined, {})).toEqual({ type: 'unknown', raw: {} });
+    expect(orderOutcome(rejects('SALDO_INSUFICIENTE', 'Fondos insuficientes', 'assumed'), {}, { referencia: 'r1' })).toEqual({
+      type: 'rejected',
+      motivo: 'SALDO_INSUFICIENTE',
+      referencia: 'r1',
+      raw: {},
+    });
+    expect(orderOutcome(ISO20022_CODES.RJCT, {})).toMatchObject({ type: 'rejected', motivo: 'DESCONOCIDO' });
+    expect(orderOutcome(notProcessed('Banco no disponible', 'assumed'), {})).toEqual({ type: 'not_processed', raw: {} });
+    expect(orderOutcome(authRefusal('Firma invalida', 'assumed'), {})).toMatchObject({ type: 'rejected', motivo: 'FIRMA_AUTH' });
+    expect(orderOutcome(ISO20022_CODES.ACCP, {})).toMatchObject({ type: 'settled' });
+  });
+
+  it('orderRuleConflicts names the entries of a table that claim a "no such record" answer ended an order', () => {
+    const table: CodeTable = {
+      '25': code('rejected', 'DESCONOCIDO', 'Registro no encontrado', 'assumed', 'not_processed'),
+      SMF001: code('not_processed', 'DESCONOCIDO', 'Operación no encontrada', 'published', 'not_processed'),
+      '0025': notFound('Registro no encontrado', 'assumed'),
+      '51': rejects('SALDO_INSUFICIENTE', 'Fondos insuficientes', 'assumed'),
+    };
+    expect(orderRuleConflicts(table).sort()).toEqual(['25', 'SMF001']);
+    expect(orderRuleConflicts(ISO20022_CODES)).toEqual([]);
+  });
+});
+
+const mov = (fecha: string, referencia: string): Movimiento => ({
+  fecha,
+  hora: null,
+  referencia,
+  concepto: 'x',
+  tipo: 'credito',
+  monto: 1,
+  saldo: null,
+});
+
+describe('statement paging', () => {
+  const all = [mov('2026-11-01', 'a'), mov('2026-11-02', 'b'), mov('2026-11-03', 'c'), mov('2026-11-09', 'out')];
+  it('pages the movements in the window with an opaque cursor until null', () => {
+    const query = { cuenta: '0'.repeat(20), desde: '2026-11-01', limite: 2 };
+    const first = statementPage('bnc', query, '2026-11-05', 0, all);
+    expect(first.movimientos.map((m) => m.referencia)).toEqual(['a', 'b']);
+    expect(first.siguiente).not.toBeNull();
+    const second = statementPage('bnc', query, '2026-11-05', cursorOffset(first.siguiente!)!, all);
+    expect(second.movimientos.map((m) => m.referencia)).toEqual(['c']);
+    expect(second.siguiente).toBeNull();
+    expect(second).toMatchObject({ banco: 'bnc', moneda: 'VES', desde: '2026-11-01', hasta: '2026-11-05' });
+  });
+  it('refuses a cursor it never gave, naming the field', () => {
+    expect(cursorOffset(undefined)).toBe(0);
+    expect(cursorOffset('garbage')).toBeNull();
+    expect(invalidCursor().raw.field).toBe('cursor');
   });
 });

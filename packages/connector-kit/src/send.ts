@@ -2,7 +2,7 @@ import CircuitBreaker from 'opossum';
 import type { BancoId } from '@switch/core/contracts/bancos';
 import { Agent, request } from 'undici';
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { Raw } from './outcomes';
+import type { Raw } from './bank-port';
 
 export type BreakerState = 'closed' | 'open' | 'half_open';
 

@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import {
   canTransition,
   ESTADOS,
-  ForbiddenTransition,
   FINAL_STATES,
   isFinal,
   TRANSITIONS,
@@ -10,7 +9,6 @@ import {
   type EstadoTransaccion,
   type TransitionCause,
 } from './estados';
-import { PoisonMessage } from './poison-message';
 
 const CAUSES: TransitionCause[] = ['bank_outcome', 'routing', 'risk', 'status_query', 'order_deadline'];
 const ORIGINS: EstadoOrigen[] = [null, ...ESTADOS];
@@ -89,14 +87,5 @@ describe('transition table (SPEC 3)', () => {
     for (const key of expected) expect(allowed.has(key), key).toBe(true);
     // ERROR is contract vocabulary only: no move enters or leaves it (docs/decisions/0010-states-and-error.md).
     for (const key of allowed) expect(key.split('|').slice(0, 2)).not.toContain('ERROR');
-  });
-});
-
-describe('ForbiddenTransition', () => {
-  it('is a PoisonMessage: the bus dead-letters it with its reason instead of retrying it forever', () => {
-    const e = new ForbiddenTransition('LIQUIDADA', 'RECHAZADA', 'bank_outcome');
-    expect(e).toBeInstanceOf(PoisonMessage);
-    expect(e.name).toBe('ForbiddenTransition');
-    expect(e.message).toBe('transition LIQUIDADA -> RECHAZADA by bank_outcome is not allowed');
   });
 });

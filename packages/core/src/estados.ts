@@ -1,5 +1,3 @@
-import { PoisonMessage } from './poison-message';
-
 /** Normalised rejection reasons, the same for every bank (SPEC 7.2). */
 export const MOTIVOS_RECHAZO = [
   'SALDO_INSUFICIENTE',
@@ -97,19 +95,4 @@ export function isFinal(estado: EstadoOrigen): boolean {
 
 export function canTransition(from: EstadoOrigen, to: EstadoTransaccion, cause: TransitionCause): boolean {
   return TRANSITIONS.some((m) => m.from.includes(from) && m.to.includes(to) && m.causes.includes(cause));
-}
-
-/**
- * A transition the table does not allow. Deterministic: the same message would be refused on every
- * redelivery, so it is a PoisonMessage (dead-lettered with this reason for an operator, who redrives it
- * after a fix) rather than a failure that holds its partition forever.
- */
-export class ForbiddenTransition extends PoisonMessage {
-  constructor(
-    readonly from: EstadoOrigen,
-    readonly to: EstadoTransaccion,
-    readonly trigger: TransitionCause,
-  ) {
-    super(`transition ${from ?? '(new)'} -> ${to} by ${trigger} is not allowed`);
-  }
 }

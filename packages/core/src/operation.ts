@@ -1,10 +1,6 @@
 import type { BancoId, Capability, Mode } from './contracts/bancos';
 import type { EstadoOrigen, EstadoTransaccion, TransitionCause, MotivoRechazo } from './estados';
-import type { CobrarBody, PagarBody, ReversoBody, TokenBody } from './contracts/requests';
-
-/** The four money operations; token and cobrar share an idempotency key but are two operations. */
-export const OPERATION_KINDS = ['token', 'cobrar', 'pagar', 'reverso'] as const;
-export type OperationKind = (typeof OPERATION_KINDS)[number];
+import type { CobrarBody, OperationKind, PagarBody, ReversoBody, TokenBody } from './contracts/requests';
 
 export type OperationRequest =
   | { kind: 'token'; body: TokenBody }

@@ -12,8 +12,11 @@ import {
   releasesReversal,
   type CorePolicy,
   type DecisionContext,
+  dispatch,
+  requestStatus,
+  resolveAttempt,
+  transition,
 } from './transaction-core';
-import { dispatch, requestStatus, resolveAttempt, transition } from './transaction-core';
 
 const T0 = '2026-11-24T12:00:00.000Z';
 const at = (ms: number) => new Date(Date.parse(T0) + ms).toISOString();

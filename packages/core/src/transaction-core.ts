@@ -2,17 +2,10 @@ import type { BankRequestMessage, TransactionEventMessage, RouterInboxMessage } 
 import type { BancoId } from './contracts/bancos';
 import { settledForReply, type Transaction, type Attempt, type BankOutcome, type Rail, inFlight } from './operation';
 import { toResultado } from './contracts/resultado';
-import {
-  canTransition,
-  ForbiddenTransition,
-  isFinal,
-  type EstadoTransaccion,
-  type TransitionCause,
-  type MotivoRechazo,
-  type EstadoOrigen,
-} from './estados';
+import { canTransition, isFinal, type EstadoTransaccion, type TransitionCause, type MotivoRechazo, type EstadoOrigen } from './estados';
 import { type RoutingTable, candidateBanks, railFor } from './routing';
-import { tokenMismatch } from './idempotency';
+import { tokenMismatch } from './contracts/requests';
+import { ForbiddenTransition } from './contracts/errors';
 
 /** The bank-side duplicate guard of one attempt: stable across redeliveries and re-announces. */
 export const orderRef = (txnId: string, attempt: number): string => `${txnId}-${attempt}`;

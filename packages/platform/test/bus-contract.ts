@@ -2,7 +2,7 @@ import { describe, expect, it, afterEach } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { Type } from '@sinclair/typebox';
 import { metrics } from '../src/telemetry/metrics';
-import { PoisonMessage } from '@switch/core/poison-message';
+import { PoisonMessage } from '@switch/core/contracts/errors';
 import { SchemaViolation, type Bus, type DeadLetter, type Delivered } from '../src/ports/bus';
 import type { Topic } from '@switch/core/contracts/topics';
 

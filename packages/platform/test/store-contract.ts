@@ -2,7 +2,7 @@ import { storesClosedAfterEach } from './store-lifecycle';
 import { describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { DuplicateRecord, type IdempotencyClaim, type Store } from '../src/ports/store';
-import { idempotencyScope } from '@switch/core/idempotency';
+import { idempotencyScope } from '@switch/core/contracts/requests';
 import { inFlight, newTransaction, type Transaction } from '@switch/core/operation';
 import type { DeliveryMarks, TransactionLog } from '../src/ports/transaction-log';
 import type { TransactionFilter } from '../src/ports/transaction-reads';

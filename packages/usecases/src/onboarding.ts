@@ -1,8 +1,7 @@
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { Mode } from '@switch/core/contracts/bancos';
 import type { ApiKeyRecord, Merchant, MerchantDirectory, WebhookEndpoint } from '@switch/platform/ports/merchant-directory';
-import type { WebhookEvent } from '@switch/core/contracts/webhook';
-import { newWebhookSecret } from '@switch/core/webhook-signing';
+import { type WebhookEvent, newWebhookSecret } from '@switch/core/contracts/webhook';
 import type { Sealer } from '@switch/platform/runtime/secret-box';
 
 /** Merchant ids are what merchants type in `x-switch-key`: short, lower case, no separators. */

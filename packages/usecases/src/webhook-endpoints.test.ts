@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { MemoryStore } from '@switch/platform/adapters/memory/store';
 import { signingSecrets, type WebhookEndpoint } from '@switch/platform/ports/merchant-directory';
-import { PUBLIC_DESTINATIONS_ONLY } from '@switch/platform/runtime/destination';
+import { PUBLIC_DESTINATIONS_ONLY } from '@switch/platform/config/webhooks';
 import { SecretBox } from '@switch/platform/runtime/secret-box';
 import { createMerchant } from './onboarding';
 import {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ErrorCode, ErrorStatus } from '@switch/core/contracts/errors';
 import type { DeliveryView, EndpointView } from '@switch/core/contracts/webhook-endpoints';
-import { WEBHOOK_EVENTS, type WebhookBody, type WebhookEvent } from '@switch/core/contracts/webhook';
+import { WEBHOOK_EVENTS, type WebhookBody, type WebhookEvent, newWebhookSecret } from '@switch/core/contracts/webhook';
 import { pendingDelivery, type DeliveryQueue, type WebhookDelivery } from '@switch/platform/ports/delivery-queue';
 import type { MerchantDirectory, WebhookEndpoint } from '@switch/platform/ports/merchant-directory';
 import type { PageCursor, TransactionReads } from '@switch/platform/ports/transaction-reads';
@@ -19,7 +19,6 @@ import {
 import type { SecretBox, Sealer } from '@switch/platform/runtime/secret-box';
 import type { Mode } from '@switch/core/contracts/bancos';
 import { findOwnTransaction } from './transaction-list';
-import { newWebhookSecret } from '@switch/core/webhook-signing';
 
 /**
  * A merchant's webhook endpoints and their deliveries, as the merchant API and the panel manage them

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MOTIVOS_RECHAZO } from '@switch/core/estados';
-import { orderOutcome, orderRuleConflicts, statusOutcome } from '@switch/connector-kit/outcomes';
+import { orderOutcome, orderRuleConflicts, statusOutcome } from '@switch/connector-kit/connector';
 import { ACTIVO_CODES, isAuthFailure, meaningOf, wso2Key } from './codes';
 
 describe('Banco Activo codes', () => {

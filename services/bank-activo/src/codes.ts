@@ -9,7 +9,7 @@ import {
   undetermined,
   type CodeEntry,
   type CodeTable,
-} from '@switch/connector-kit/outcomes';
+} from '@switch/connector-kit/connector';
 
 /**
  * What a code from Banco Activo means to the switch, in the kit's `CodeTable` shape (code → meaning →

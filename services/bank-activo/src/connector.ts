@@ -7,7 +7,11 @@ import {
   creditsOfDay,
   identificacionOf,
   phoneOf,
-} from '@switch/connector-kit/account-reads';
+  saldoRead,
+  defineConnector,
+  type BankConnectorKit,
+  type BankDefinition,
+} from '@switch/connector-kit/connector';
 import {
   CAPABILITIES,
   type Mode,
@@ -19,7 +23,6 @@ import {
   type CreditoRecibido,
   type CreditosQuery,
 } from '@switch/core/contracts/bancos';
-import { saldoRead, defineConnector, type BankConnectorKit, type BankDefinition } from '@switch/connector-kit/connector';
 import type { BankOutcome } from '@switch/core/operation';
 import type { ExecuteOrder, ReadOutcome, StatusQuery } from '@switch/connector-kit/bank-port';
 import type { GuardedSend, KitDeps } from '@switch/connector-kit/send';

@@ -1,4 +1,4 @@
-import { bareHttpOrderOutcome, lookup, orderOutcome as kitOrderOutcome, readFailure } from '@switch/connector-kit/outcomes';
+import { bareHttpOrderOutcome, lookup, orderOutcome as kitOrderOutcome, readFailure } from '@switch/connector-kit/connector';
 import type { BankHttpResult } from '@switch/connector-kit/send';
 import type { BankOutcome } from '@switch/core/operation';
 import type { MotivoRechazo } from '@switch/core/estados';

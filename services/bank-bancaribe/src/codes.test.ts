@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MOTIVOS_RECHAZO } from '@switch/core/estados';
-import { orderOutcome, orderRuleConflicts, statusOutcome } from '@switch/connector-kit/outcomes';
+import { orderOutcome, orderRuleConflicts, statusOutcome } from '@switch/connector-kit/connector';
 import { CODIGOS_ERROR, ERRORES_CUENTAS, RAZONES_ISO } from '../emulator/catalog';
 import { classify, CODES, isAuthFailure, isNotProcessed } from './codes';
 

@@ -9,7 +9,7 @@ import {
   undetermined,
   type CodeEntry,
   type CodeTable,
-} from '@switch/connector-kit/outcomes';
+} from '@switch/connector-kit/connector';
 
 /**
  * What a code from Bancaribe means for the money, in the kit's `CodeTable` shape (code → meaning →

@@ -1,6 +1,13 @@
-import { statementPage, invalidCursor, cursorOffset, creditsOfDay } from '@switch/connector-kit/account-reads';
-import { defineConnector, type BankConnectorKit, type BankDefinition } from '@switch/connector-kit/connector';
-import { unsupported } from '@switch/connector-kit/outcomes';
+import {
+  statementPage,
+  invalidCursor,
+  cursorOffset,
+  creditsOfDay,
+  defineConnector,
+  type BankConnectorKit,
+  type BankDefinition,
+  unsupported,
+} from '@switch/connector-kit/connector';
 import type { BankOutcome } from '@switch/core/operation';
 import type {
   Capability,

@@ -1,8 +1,15 @@
-import { bareHttpOrderOutcome, orderOutcome as kitOrderOutcome, type CodeEntry } from '@switch/connector-kit/outcomes';
-import { saldoRead } from '@switch/connector-kit/connector';
+import {
+  bareHttpOrderOutcome,
+  orderOutcome as kitOrderOutcome,
+  type CodeEntry,
+  saldoRead,
+  bankCodeOf,
+  credito,
+  identificacionOf,
+  phoneOf,
+} from '@switch/connector-kit/connector';
 import type { BankOutcome } from '@switch/core/operation';
 import type { Movimiento, Saldo, CreditoRecibido } from '@switch/core/contracts/bancos';
-import { bankCodeOf, credito, identificacionOf, phoneOf } from '@switch/connector-kit/account-reads';
 import type { MotivoRechazo } from '@switch/core/estados';
 import type { ReadOutcome } from '@switch/connector-kit/bank-port';
 import { classify, ESTATUS_CREDITO, ESTATUS_PAGO, EXITO, SIN_CONFIRMACION } from './codes';

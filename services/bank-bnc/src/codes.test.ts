@@ -1,5 +1,5 @@
 import { MOTIVOS_RECHAZO } from '@switch/core/estados';
-import { orderRuleConflicts } from '@switch/connector-kit/outcomes';
+import { orderRuleConflicts } from '@switch/connector-kit/connector';
 import { describe, expect, it } from 'vitest';
 import { simfStatus } from './responses';
 import { BNC_CODES, BNC_FAMILY_CODES, classify, extractCode, messageText } from './codes';

@@ -9,7 +9,7 @@ import {
   type CodeEntry,
   type CodeTable,
   type Meaning,
-} from '@switch/connector-kit/outcomes';
+} from '@switch/connector-kit/connector';
 import type { MotivoRechazo } from '@switch/core/estados';
 
 /**

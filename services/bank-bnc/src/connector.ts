@@ -18,8 +18,11 @@ import {
   creditsOfDay,
   identificacionOf,
   phoneOf,
-} from '@switch/connector-kit/account-reads';
-import { defineConnector, saldoRead, type BankConnectorKit, type BankDefinition } from '@switch/connector-kit/connector';
+  defineConnector,
+  saldoRead,
+  type BankConnectorKit,
+  type BankDefinition,
+} from '@switch/connector-kit/connector';
 import type { OrderAccount, ReadContext, ReadOutcome, ExecuteOrder, StatusQuery } from '@switch/connector-kit/bank-port';
 import type { BankOutcome } from '@switch/core/operation';
 import type { GuardedSend, KitDeps, SendOptions } from '@switch/connector-kit/send';

@@ -1,4 +1,4 @@
-import { bareHttpOrderOutcome, unsupported } from '@switch/connector-kit/outcomes';
+import { bareHttpOrderOutcome, unsupported } from '@switch/connector-kit/connector';
 import type { BankOutcome } from '@switch/core/operation';
 import type { MotivoRechazo } from '@switch/core/estados';
 import type { Movimiento } from '@switch/core/contracts/bancos';

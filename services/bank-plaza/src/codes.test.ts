@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ISO20022_CODES, orderOutcome, orderRuleConflicts, statusOutcome } from '@switch/connector-kit/outcomes';
+import { ISO20022_CODES, orderOutcome, orderRuleConflicts, statusOutcome } from '@switch/connector-kit/connector';
 import { MOTIVOS_RECHAZO } from '@switch/core/estados';
 import { classify, isoCodeIn, PLAZA_CODES } from './codes';
 

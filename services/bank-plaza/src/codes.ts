@@ -8,7 +8,7 @@ import {
   rejects,
   type CodeEntry,
   type CodeTable,
-} from '@switch/connector-kit/outcomes';
+} from '@switch/connector-kit/connector';
 
 /**
  * Every code Banco Plaza may answer with, in the kit's shape (code → meaning → motivo, with its

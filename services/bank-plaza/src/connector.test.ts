@@ -7,7 +7,7 @@ import type { CobrarBody, PagarBody, TokenBody } from '@switch/core/contracts/re
 import type { ExecuteOrder, StatusQuery } from '@switch/connector-kit/bank-port';
 import type { Instrumento } from '@switch/core/contracts/fields';
 import { startEmulator, type Emulator } from '../emulator';
-import { ISO20022_CODES } from '@switch/connector-kit/outcomes';
+import { ISO20022_CODES } from '@switch/connector-kit/connector';
 import { memoryReferenceBook } from '@switch/connector-kit/references';
 import { PLAZA_CODES } from './codes';
 import { BancoPlazaConnector, type BancoPlazaOptions } from './connector';

@@ -1,9 +1,18 @@
 import { CAPABILITIES } from '@switch/core/contracts/bancos';
 import { caracasDate } from '@switch/connector-kit/formats';
-import { cursorOffset, invalidCursor, statementPage, creditsOfDay } from '@switch/connector-kit/account-reads';
-import { defineConnector, saldoRead, type BankConnectorKit, type BankDefinition } from '@switch/connector-kit/connector';
+import {
+  cursorOffset,
+  invalidCursor,
+  statementPage,
+  creditsOfDay,
+  defineConnector,
+  saldoRead,
+  type BankConnectorKit,
+  type BankDefinition,
+  unknownOutcome,
+  unsupported,
+} from '@switch/connector-kit/connector';
 import { memoryReferenceBook, ReplicaNonce, type ReferenceBook } from '@switch/connector-kit/references';
-import { unknownOutcome, unsupported } from '@switch/connector-kit/outcomes';
 import type { BankOutcome } from '@switch/core/operation';
 import type { BreakerOptions, GuardedSend, KitDeps } from '@switch/connector-kit/send';
 import type { ExecuteOrder, OrderAccount, StatusQuery } from '@switch/connector-kit/bank-port';

@@ -1,16 +1,19 @@
 import { field, FormatError, parseAmount } from '@switch/connector-kit/formats';
 import type { BankOutcome } from '@switch/core/operation';
 import type { Movimiento, CreditoRecibido } from '@switch/core/contracts/bancos';
-import { bankCodeOf, credito, identificacionOf, phoneOf } from '@switch/connector-kit/account-reads';
-import type { StatusQuery } from '@switch/connector-kit/bank-port';
 import {
+  bankCodeOf,
+  credito,
+  identificacionOf,
+  phoneOf,
   bareHttpOrderOutcome,
   orderOutcome as kitOrderOutcome,
   readFailure as kitReadFailure,
   statusOutcome as kitStatusOutcome,
   unknownOutcome,
   type ReadFailure,
-} from '@switch/connector-kit/outcomes';
+} from '@switch/connector-kit/connector';
+import type { StatusQuery } from '@switch/connector-kit/bank-port';
 import { classify, CODIGO_EXITO, type Classified } from './codes';
 import type { PlazaAnswer } from './protocol';
 

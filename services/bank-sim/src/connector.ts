@@ -9,7 +9,7 @@ import {
   type CreditoRecibido,
   type CreditosQuery,
 } from '@switch/core/contracts/bancos';
-import { cursorOffset, invalidCursor, statementPage, credito, creditsOfDay } from '@switch/connector-kit/account-reads';
+import { cursorOffset, invalidCursor, statementPage, credito, creditsOfDay } from '@switch/connector-kit/connector';
 import type { BankConnector, ExecuteOrder, ReadContext, ReadOutcome, StatusQuery } from '@switch/connector-kit/bank-port';
 import {
   bookIncomingPagoMovil,

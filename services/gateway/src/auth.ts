@@ -1,6 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { DependencyDown, sendError } from './problem';
+import { DependencyDown } from '@switch/core/contracts/errors';
+import { sendError } from './errors';
 import type { Caller, KeyCache, VerifiedKey } from './key-cache';
 import type { Throttle } from './throttle';
 

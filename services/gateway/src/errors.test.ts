@@ -1,7 +1,9 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConsultarBody, PagarBody } from '@switch/core/contracts/requests';
 import { validatorFor } from '@switch/core/contracts/validation';
-import { validationDetail } from './errors';
+import { sendError, validationDetail } from './errors';
 
 const valid = {
   idempotency_key: '6f1c2a8e-3b7d-4e0a-9c5f-1d2e3f4a5b6c',
@@ -79,5 +81,34 @@ describe('validationDetail', () => {
         'body',
       ),
     ).toEqual({ 'a.b': 'first', c: 'is invalid' });
+  });
+});
+
+const services = resolve(__dirname, '../..');
+
+/** The TypeScript sources (tests aside) of the services that answer HTTP. */
+function sources(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return sources(path);
+    return entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts') ? [path] : [];
+  });
+}
+
+describe('errors are answered through the catalogue only', () => {
+  it('no route writes an error code of its own: no literal `error: CODE` body, no hand-set error status', () => {
+    const offenders: string[] = [];
+    for (const file of ['gateway/src', 'panel/src'].flatMap((dir) => sources(join(services, dir)))) {
+      const text = readFileSync(file, 'utf8');
+      const literal = /\berror: '(?:[A-Z][A-Z_]{3,}|unauthorized)'/.exec(text);
+      if (literal) offenders.push(`${relative(services, file)}: ${literal[0]}`);
+    }
+    expect(offenders).toEqual([]);
+  });
+
+  it('a code outside the catalogue does not compile in a reply (`npm run typecheck` checks this file)', () => {
+    // @ts-expect-error: NOT_A_CODE is no catalogue code.
+    const unknownReply = () => sendError(null as never, 'NOT_A_CODE');
+    expect(unknownReply).toBeTypeOf('function');
   });
 });

@@ -1,12 +1,23 @@
+/** The gateway's error answers: a catalogue code on a reply (`sendError`), and the handlers that turn validation, framework and client errors into catalogue answers. */
 import type { Socket } from 'node:net';
 import { STATUS_CODES } from 'node:http';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { errorStatus } from '@switch/core/contracts/errors';
+import { errorStatus, DependencyDown, errorBody, HttpProblem, type ErrorCode, type ErrorExtras } from '@switch/core/contracts/errors';
 import { HTTP_TEXT_PATTERNS, UUID_PATTERN } from '@switch/core/contracts/requests';
 import { NONBLANK_TEXT_PATTERN, TEXT_RULE } from '@switch/core/contracts/fields';
 import { SchemaViolation } from '@switch/platform/ports/bus';
-import { DependencyDown, errorBody, HttpProblem, sendError } from './problem';
-import { bodyUnread } from './throttle';
+
+/** Answers an error of the catalogue: the code's status and the house body (the only way the gateway answers one). */
+export function sendError(reply: FastifyReply, code: ErrorCode, extras?: ErrorExtras): FastifyReply {
+  return reply.code(errorStatus(code)).send(errorBody(code, extras));
+}
+
+/** A body was announced but not read: answering must close the connection rather than drain it. */
+export function bodyUnread(request: FastifyRequest): boolean {
+  const h = request.headers;
+  const announced = (h['content-length'] !== undefined && h['content-length'] !== '0') || h['transfer-encoding'] !== undefined;
+  return announced && request.body === undefined;
+}
 
 interface AjvLikeError {
   keyword: string;

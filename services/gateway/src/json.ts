@@ -4,7 +4,7 @@
  * refused before anything (authentication aside) looks at it.
  */
 
-import { HttpProblem } from './problem';
+import { HttpProblem } from '@switch/core/contracts/errors';
 
 /** Deepest nesting a body may have; the deepest valid request (an Instrumento in a body) is 3. */
 export const MAX_JSON_DEPTH = 32;

@@ -1,20 +1,27 @@
 import { randomUUID } from 'node:crypto';
 import { Value } from '@sinclair/typebox/value';
-import { clonePlain } from '@switch/core/clone';
-import { fingerprint, idempotencyScope, tokenMismatch } from '@switch/core/idempotency';
+import {
+  fingerprint,
+  idempotencyScope,
+  tokenMismatch,
+  CobrarBody,
+  PagarBody,
+  ReversoBody,
+  TokenBody,
+  type CobrarBody as CobrarRequest,
+} from '@switch/core/contracts/requests';
 import { isReconcilable } from '@switch/core/transaction-core';
 import { SchemaViolation, type Bus } from '@switch/platform/ports/bus';
 import { settledForReply, type OperationRequest, type Transaction } from '@switch/core/operation';
 import { toResultado, type Resultado } from '@switch/core/contracts/resultado';
 import { TOPICS, type RouterInboxMessage, type TransactionEventMessage } from '@switch/core/contracts/topics';
-import { CobrarBody, PagarBody, ReversoBody, TokenBody, type CobrarBody as CobrarRequest } from '@switch/core/contracts/requests';
 import type { ReversalClaim } from '@switch/platform/ports/store';
 import type { SecretBox } from '@switch/platform/runtime/secret-box';
 import type { Claims } from '@switch/platform/ports/claims';
 import type { MerchantDirectory } from '@switch/platform/ports/merchant-directory';
 import type { TransactionReads } from '@switch/platform/ports/transaction-reads';
 import type { Caller } from './key-cache';
-import { DependencyDown, HttpProblem } from './problem';
+import { DependencyDown, HttpProblem } from '@switch/core/contracts/errors';
 import type { Replies } from './reply';
 import { exampleOperation, exampleReverse } from './sandbox';
 
@@ -53,7 +60,7 @@ export class Operations {
   async run(caller: Caller, request: OperationRequest): Promise<Answer> {
     const { store } = this.deps;
     // Fields the contract does not know (`mode`, `test`...) take no part in the identity of a request.
-    const body = Value.Clean(BODY_SCHEMAS[request.kind], clonePlain(request.body)) as typeof request.body;
+    const body = Value.Clean(BODY_SCHEMAS[request.kind], structuredClone(request.body)) as typeof request.body;
     const clean = { kind: request.kind, body } as OperationRequest;
     // The key is the scope, not the identity: a repeat may spell the UUID in another case.
     const { idempotency_key: _key, ...identity } = body as typeof body & { idempotency_key: string };

@@ -1,7 +1,7 @@
 import { parseSwitchKey } from '@switch/usecases/onboarding';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { VerifiedKey } from './key-cache';
-import { sendError } from './problem';
+import { bodyUnread, sendError } from './errors';
 
 /**
  * Throttling on the merchant port (docs/decisions/0007-throttling-by-key-verdict.md),
@@ -66,13 +66,6 @@ export interface ThrottleLimits {
 }
 
 const share = (limit: number, replicas: number) => Math.max(1, Math.ceil(limit / replicas));
-
-/** A body was announced but not read: answering must close the connection rather than drain it. */
-export function bodyUnread(request: FastifyRequest): boolean {
-  const h = request.headers;
-  const announced = (h['content-length'] !== undefined && h['content-length'] !== '0') || h['transfer-encoding'] !== undefined;
-  return announced && request.body === undefined;
-}
 
 export class Throttle {
   private readonly window = 60_000;

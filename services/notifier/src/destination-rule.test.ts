@@ -110,6 +110,7 @@ describe('every attempt follows the rule, in test mode too, and its error names 
         attemptTimeoutMs: 2000,
         leaseMs: 10_000,
         allowPrivateDestinations: false,
+        ownPorts: new Set(SWITCH_DEFAULT_PORTS),
         concurrency: 1,
         secrets,
         ...config,

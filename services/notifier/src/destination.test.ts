@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { PUBLIC_DESTINATIONS_ONLY } from '@switch/platform/config/webhooks';
 import { createLogger } from '@switch/platform/telemetry/logger';
 import { guardedLookup, type Resolver } from '@switch/platform/runtime/destination';
 import { MemoryStore } from '@switch/platform/adapters/memory/store';
@@ -116,24 +117,26 @@ describe('webhook destination guard', () => {
     const resolveTo =
       (address: string): Resolver =>
       async () => [{ address, family: address.includes(':') ? 6 : 4 }];
-    expect(await refusedDestination('http://[::ffff:127.0.0.1]/hook')).toMatch(/internal/);
-    expect(await refusedDestination('http://[::ffff:a9fe:a9fe]/')).toMatch(/internal/);
-    expect(await refusedDestination('http://198.18.0.1/')).toMatch(/internal/);
-    expect(await refusedDestination('https://hooks.example.com/x', undefined, resolveTo('10.0.0.5'))).toMatch(
+    expect(await refusedDestination('http://[::ffff:127.0.0.1]/hook', PUBLIC_DESTINATIONS_ONLY)).toMatch(/internal/);
+    expect(await refusedDestination('http://[::ffff:a9fe:a9fe]/', PUBLIC_DESTINATIONS_ONLY)).toMatch(/internal/);
+    expect(await refusedDestination('http://198.18.0.1/', PUBLIC_DESTINATIONS_ONLY)).toMatch(/internal/);
+    expect(await refusedDestination('https://hooks.example.com/x', PUBLIC_DESTINATIONS_ONLY, resolveTo('10.0.0.5'))).toMatch(
       /resolves to internal address 10.0.0.5/,
     );
-    expect(await refusedDestination('https://hooks.example.com/x', undefined, resolveTo('::ffff:7f00:1'))).toMatch(/internal/);
-    expect(await refusedDestination('https://hooks.example.com/x', undefined, resolveTo('93.184.216.34'))).toBeNull();
-    expect(await refusedDestination('ftp://hooks.example.com/x')).toMatch(/scheme/);
+    expect(await refusedDestination('https://hooks.example.com/x', PUBLIC_DESTINATIONS_ONLY, resolveTo('::ffff:7f00:1'))).toMatch(
+      /internal/,
+    );
+    expect(await refusedDestination('https://hooks.example.com/x', PUBLIC_DESTINATIONS_ONLY, resolveTo('93.184.216.34'))).toBeNull();
+    expect(await refusedDestination('ftp://hooks.example.com/x', PUBLIC_DESTINATIONS_ONLY)).toMatch(/scheme/);
   });
 
   it('guardedLookup hands over only vetted addresses, in both callback shapes', async () => {
-    const lookup = guardedLookup(async () => [{ address: '93.184.216.34', family: 4 }]);
+    const lookup = guardedLookup(PUBLIC_DESTINATIONS_ONLY, async () => [{ address: '93.184.216.34', family: 4 }]);
     const one = await new Promise<unknown[]>((resolve) => lookup('h.example', { family: 0 }, (...args: unknown[]) => resolve(args)));
     expect(one).toEqual([null, '93.184.216.34', 4]);
     const all = await new Promise<unknown[]>((resolve) => lookup('h.example', { all: true }, (...args: unknown[]) => resolve(args)));
     expect(all).toEqual([null, [{ address: '93.184.216.34', family: 4 }]]);
-    const bad = guardedLookup(async () => [
+    const bad = guardedLookup(PUBLIC_DESTINATIONS_ONLY, async () => [
       { address: '93.184.216.34', family: 4 },
       { address: '127.0.0.1', family: 4 },
     ]);
@@ -177,6 +180,7 @@ describe('webhook delivery connects only to the address that was checked (DNS re
         attemptTimeoutMs: 2000,
         leaseMs: 10_000,
         allowPrivateDestinations: false,
+        ownPorts: PUBLIC_DESTINATIONS_ONLY.ownPorts,
         concurrency: 1,
         resolve: rebinding,
         secrets,

@@ -4,7 +4,7 @@ import { type MerchantDirectory, type WebhookEndpoint, signingSecrets } from '@s
 import type { Mode } from '@switch/core/contracts/bancos';
 import { randomUUID } from 'node:crypto';
 import { context, propagation, ROOT_CONTEXT } from '@opentelemetry/api';
-import { EVENT_HEADER, SIGNATURE_HEADER, signWebhook, standardWebhookHeaders } from '@switch/core/webhook-signing';
+import { EVENT_HEADER, SIGNATURE_HEADER, signWebhook, standardWebhookHeaders } from '@switch/core/contracts/webhook';
 import { metrics } from '@switch/platform/telemetry/metrics';
 import { laneKey, type DeliveryLane, type WebhookDelivery, type DeliveryQueue } from '@switch/platform/ports/delivery-queue';
 import type { Logger } from '@switch/platform/telemetry/logger';
@@ -17,7 +17,6 @@ import {
   type DestinationPolicy,
   type Resolver,
 } from '@switch/platform/runtime/destination';
-import { SWITCH_DEFAULT_PORTS } from '@switch/platform/config/listeners';
 
 /**
  * A merchant's webhook endpoints per mode, remembered for `ttlMs` so that planning and attempting
@@ -89,10 +88,11 @@ export interface DispatcherConfig {
   /** Deliveries to loopback addresses are refused unless this (or the above) is set (`SWITCH_WEBHOOK_ALLOW_LOOPBACK`). */
   allowLoopbackDestinations?: boolean;
   /**
-   * The switch's own listening ports, never connected to on an internal address (default: every
-   * service's default port). The embedded switch passes a set it completes once its listeners have ports.
+   * The switch's own listening ports, never connected to on an internal address (the configuration's
+   * `destinationPolicy`: every service's default port, this process's and `SWITCH_OWN_PORTS`). The
+   * embedded switch passes a set it completes once its listeners have ports.
    */
-  ownPorts?: ReadonlySet<number>;
+  ownPorts: ReadonlySet<number>;
   /**
    * Attempts under way at once by this replica for one merchant in one mode (its lane): a slow or
    * silent endpoint fills only its own merchant's share, and test traffic has shares apart from live.
@@ -138,7 +138,7 @@ export class Dispatcher {
     this.destinations = {
       allowLoopback: config.allowLoopbackDestinations ?? false,
       allowPrivate: config.allowPrivateDestinations,
-      ownPorts: config.ownPorts ?? new Set(SWITCH_DEFAULT_PORTS),
+      ownPorts: config.ownPorts,
     };
     this.guarded = destinationAgent({
       ...(config.resolve ? { resolve: config.resolve } : {}),

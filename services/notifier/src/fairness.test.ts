@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { PUBLIC_DESTINATIONS_ONLY } from '@switch/platform/config/webhooks';
 import { createLogger } from '@switch/platform/telemetry/logger';
 import { MemoryBus } from '@switch/platform/adapters/memory/bus';
 import { MemoryStore } from '@switch/platform/adapters/memory/store';
@@ -27,6 +28,7 @@ const config: NotifierConfig = {
   leaseMs: 180_000,
   allowPrivateDestinations: false,
   allowLoopbackDestinations: true,
+  ownPorts: PUBLIC_DESTINATIONS_ONLY.ownPorts,
   concurrency: 3,
   pollIntervalMs: 10,
   endpointCacheMs: 3_600_000,

@@ -1,13 +1,14 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { PUBLIC_DESTINATIONS_ONLY } from '@switch/platform/config/webhooks';
 import { announceMerchantChange } from '@switch/platform/runtime/merchant-changes';
 import { createLogger } from '@switch/platform/telemetry/logger';
 import { MemoryBus } from '@switch/platform/adapters/memory/bus';
 import { MemoryStore } from '@switch/platform/adapters/memory/store';
 import { registerWebhook } from '@switch/usecases/onboarding';
 import { TOPICS, TRANSACTION_WEBHOOK_HEADER, transactionEventHeaders, type TransactionEventMessage } from '@switch/core/contracts/topics';
-import { verifyWebhook } from '@switch/core/webhook-signing';
+import { verifyWebhook } from '@switch/core/contracts/webhook';
 import { SecretBox } from '@switch/platform/runtime/secret-box';
 import { startNotifier, type NotifierConfig } from './service';
 import { Dispatcher } from './dispatcher';
@@ -48,6 +49,7 @@ const config: NotifierConfig = {
   attemptTimeoutMs: 2000,
   leaseMs: 10_000,
   allowPrivateDestinations: true,
+  ownPorts: PUBLIC_DESTINATIONS_ONLY.ownPorts,
   concurrency: 4,
   pollIntervalMs: 10,
   endpointCacheMs: 3_600_000,

@@ -2,7 +2,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { destinationAgent, postVia, PUBLIC_DESTINATIONS_ONLY, RESPONSE_READ_LIMIT_BYTES } from '@switch/platform/runtime/destination';
+import { PUBLIC_DESTINATIONS_ONLY } from '@switch/platform/config/webhooks';
+import { destinationAgent, postVia, RESPONSE_READ_LIMIT_BYTES } from '@switch/platform/runtime/destination';
 
 /**
  * Issue 26 item 7: a receiver's answer is read only as far as a few KiB, then the socket is destroyed;

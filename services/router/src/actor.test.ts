@@ -11,7 +11,7 @@ import {
 } from '@switch/core/contracts/topics';
 import { CAPABILITIES, type BancoId } from '@switch/core/contracts/bancos';
 import { createLogger } from '@switch/platform/telemetry/logger';
-import { idempotencyScope } from '@switch/core/idempotency';
+import { idempotencyScope } from '@switch/core/contracts/requests';
 import { MemoryBus } from '@switch/platform/adapters/memory/bus';
 import { MemoryStore } from '@switch/platform/adapters/memory/store';
 import { toResultado } from '@switch/core/contracts/resultado';

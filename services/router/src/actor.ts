@@ -7,7 +7,19 @@ import {
   type RouterInboxMessage,
 } from '@switch/core/contracts/topics';
 import type { Bus } from '@switch/platform/ports/bus';
-import { type Effects, effectsOf } from '@switch/core/transaction-core';
+import {
+  type Effects,
+  effectsOf,
+  decide,
+  messageKey,
+  DEFAULT_CORE_POLICY,
+  releasesReversal,
+  reversible,
+  startsOperation,
+  type CorePolicy,
+  type Refusal,
+  type Decision,
+} from '@switch/core/transaction-core';
 import { type Transaction, newTransaction, settledForReply } from '@switch/core/operation';
 import { bankOrderId, type OrderJournal } from '@switch/platform/ports/order-journal';
 import type { Claims } from '@switch/platform/ports/claims';
@@ -24,18 +36,7 @@ import {
   dailyLimitKeptUntil,
   type RiskPolicy,
 } from '@switch/core/risk';
-import {
-  decide,
-  messageKey,
-  DEFAULT_CORE_POLICY,
-  releasesReversal,
-  reversible,
-  startsOperation,
-  type CorePolicy,
-  type Refusal,
-  type Decision,
-} from '@switch/core/transaction-core';
-import { idempotencyScope } from '@switch/core/idempotency';
+import { idempotencyScope } from '@switch/core/contracts/requests';
 import { isFinal } from '@switch/core/estados';
 import { metrics } from '@switch/platform/telemetry/metrics';
 import type { BancoId, Mode } from '@switch/core/contracts/bancos';

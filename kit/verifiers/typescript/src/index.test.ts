@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createHmac } from 'node:crypto';
 import { standardKey, verifyWebhook } from './index';
 
-/** Signs like the switch does (packages/core/src/webhook-signing.ts), to test the edges; real deliveries: test/kit. */
+/** Signs like the switch does (packages/core/src/contracts/webhook.ts), to test the edges; real deliveries: test/kit. */
 function delivery(secret: string, body: string, ts: number) {
   return {
     'x-service-signature': `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`,

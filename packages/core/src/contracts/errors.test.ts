@@ -4,6 +4,9 @@ import { describe, expect, it } from 'vitest';
 import { MOTIVOS_RECHAZO } from '../estados';
 import {
   ERROR_CATALOGUE,
+  HttpProblem,
+  ForbiddenTransition,
+  PoisonMessage,
   ERROR_RESPONSE_BODIES,
   type ErrorCode,
   errorCatalogueMarkdown,
@@ -66,5 +69,27 @@ describe('the error catalogue', () => {
     expect(Object.keys(ERROR_RESPONSE_BODIES[401].properties)).toEqual(['error']);
     expect(ERROR_RESPONSE_BODIES[400].required).toEqual(['error', 'detail']);
     expect(Object.keys(ERROR_RESPONSE_BODIES[409].properties)).toContain('reverso');
+  });
+});
+
+describe('ForbiddenTransition', () => {
+  it('is a PoisonMessage: the bus dead-letters it with its reason instead of retrying it forever', () => {
+    const e = new ForbiddenTransition('LIQUIDADA', 'RECHAZADA', 'bank_outcome');
+    expect(e).toBeInstanceOf(PoisonMessage);
+    expect(e.name).toBe('ForbiddenTransition');
+    expect(e.message).toBe('transition LIQUIDADA -> RECHAZADA by bank_outcome is not allowed');
+  });
+});
+
+describe('HttpProblem', () => {
+  it('takes its status from its code, and its body keeps the order the extras are given in', () => {
+    const problem = new HttpProblem('REVERSO_EXISTENTE', { message: 'has one', reverso: 'txn_1' });
+    expect(problem.statusCode).toBe(409);
+    expect(JSON.stringify(problem.body)).toBe('{"error":"REVERSO_EXISTENTE","message":"has one","reverso":"txn_1"}');
+    expect(new HttpProblem('CUENTA_BLOQUEADA').statusCode).toBe(422);
+    // A code outside the catalogue does not compile (`npm run typecheck` checks this file).
+    // @ts-expect-error: NOT_A_CODE is no catalogue code.
+    const unknown = () => new HttpProblem('NOT_A_CODE');
+    expect(unknown).toBeTypeOf('function');
   });
 });

@@ -1,10 +1,11 @@
+/** The switch's errors: the catalogue of every error code an HTTP answer carries, the answers an HTTP handler throws, and the errors a message handler throws that the bus dead-letters at once. */
 import { type TSchema, Type } from '@sinclair/typebox';
-import { MOTIVOS_RECHAZO, type MotivoRechazo } from '../estados';
+import { MOTIVOS_RECHAZO, type EstadoOrigen, type EstadoTransaccion, type MotivoRechazo, type TransitionCause } from '../estados';
 
 /**
  * The error catalogue: every `error` code an HTTP answer of the switch can carry, with its status and
  * what it means for a merchant (SPEC 7.1, DESIGN "Errors the SPEC leaves open"). Routes answer errors
- * only through it (services/gateway/src/problem.ts), the OpenAPI's error responses are built from it
+ * only through it (`HttpProblem` below, the gateway's `sendError`), the OpenAPI's error responses are built from it
  * and docs/errors.md lists it; a test holds each of these to the others.
  */
 export interface ErrorEntry {
@@ -221,3 +222,50 @@ export function errorCatalogueMarkdown(audience: 'merchant' | 'all'): string {
 type Status = keyof typeof ERROR_RESPONSE_BODIES;
 export const errorResponses = (...statuses: Status[]): Record<number, TSchema> =>
   Object.fromEntries(statuses.map((s) => [s, ERROR_RESPONSE_BODIES[s]]));
+
+/** The house error body of a catalogue code: `{"error": CODE, ...extras}`, extras in the order given. */
+export const errorBody = (code: ErrorCode, extras: ErrorExtras = {}): ErrorBody => ({ error: code, ...extras });
+
+/**
+ * Thrown by HTTP handlers to answer an error of the catalogue; its status is the code's. A code
+ * outside the catalogue does not compile.
+ */
+export class HttpProblem extends Error {
+  readonly statusCode: number;
+  readonly body: ErrorBody;
+  constructor(code: ErrorCode, extras: ErrorExtras = {}) {
+    super(extras.message ?? (extras.detail ? JSON.stringify(extras.detail) : code));
+    this.statusCode = errorStatus(code);
+    this.body = errorBody(code, extras);
+  }
+}
+
+/** A dependency (bus, store, bank) is down: 503 with a clear body (DESIGN "Bad input"). */
+export class DependencyDown extends Error {}
+
+/**
+ * Thrown by a handler to say "this message can never succeed" (it is not a passing outage): the bus
+ * dead-letters it at once with this reason and the partition moves on. Anything else a handler throws
+ * is retried until it succeeds.
+ */
+export class PoisonMessage extends Error {
+  constructor(reason: string, options?: { cause?: unknown }) {
+    super(reason, options);
+    this.name = new.target.name; // subclasses (ForbiddenTransition) keep their own name in logs
+  }
+}
+
+/**
+ * A transition the table does not allow. Deterministic: the same message would be refused on every
+ * redelivery, so it is a PoisonMessage (dead-lettered with this reason for an operator, who redrives it
+ * after a fix) rather than a failure that holds its partition forever.
+ */
+export class ForbiddenTransition extends PoisonMessage {
+  constructor(
+    readonly from: EstadoOrigen,
+    readonly to: EstadoTransaccion,
+    readonly trigger: TransitionCause,
+  ) {
+    super(`transition ${from ?? '(new)'} -> ${to} by ${trigger} is not allowed`);
+  }
+}

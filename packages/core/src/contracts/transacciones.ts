@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { BANCOS } from './bancos';
-import { OPERATION_KINDS } from '../operation';
+import { OPERATION_KINDS } from './requests';
 import { literals } from './fields';
 import { EstadoSchema, Resultado } from './resultado';
 

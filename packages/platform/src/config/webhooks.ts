@@ -43,6 +43,13 @@ export function destinationPolicy(s: Static<typeof DestinationSettings>, listeni
   return { allowLoopback: s.allowLoopback, allowPrivate: s.allowPrivate, ownPorts };
 }
 
+/** The strictest rule: public addresses only (a deployment's default), the switch's default ports kept out. */
+export const PUBLIC_DESTINATIONS_ONLY: DestinationPolicy = {
+  allowLoopback: false,
+  allowPrivate: false,
+  ownPorts: new Set(SWITCH_DEFAULT_PORTS),
+};
+
 /** How long a rotated webhook secret keeps signing beside the new one (docs/webhooks.md "Rotating the secret"). */
 export const RotationSettings = settings(
   {

@@ -1,5 +1,5 @@
 import type { Mode } from '@switch/core/contracts/bancos';
-import type { OperationKind } from '@switch/core/operation';
+import type { OperationKind } from '@switch/core/contracts/requests';
 
 /** Idempotency scope: merchant + mode + operation kind + key (DESIGN rule 5). */
 export interface IdempotencyClaim {

@@ -1,6 +1,7 @@
 import type { BancoId, Mode } from '@switch/core/contracts/bancos';
 import type { EstadoTransaccion } from '@switch/core/estados';
-import type { OperationKind, Transaction } from '@switch/core/operation';
+import type { OperationKind } from '@switch/core/contracts/requests';
+import type { Transaction } from '@switch/core/operation';
 import type { HourOverview } from '@switch/core/overview-hours';
 
 /**

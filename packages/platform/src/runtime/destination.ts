@@ -2,7 +2,6 @@ import { lookup as dnsLookup } from 'node:dns/promises';
 import { isIP, type LookupFunction } from 'node:net';
 import ipaddr from 'ipaddr.js';
 import { Agent, buildConnector, fetch as undiciFetch, type Dispatcher, type RequestInit, type Response } from 'undici';
-import { SWITCH_DEFAULT_PORTS } from '../config/listeners';
 
 /**
  * SSRF guard of outbound webhooks. A destination may not be any address of the special-purpose
@@ -110,13 +109,6 @@ export interface DestinationPolicy {
   ownPorts: ReadonlySet<number>;
 }
 
-/** The strictest rule: public addresses only (a deployment's default). */
-export const PUBLIC_DESTINATIONS_ONLY: DestinationPolicy = {
-  allowLoopback: false,
-  allowPrivate: false,
-  ownPorts: new Set(SWITCH_DEFAULT_PORTS),
-};
-
 /**
  * Why one address and port may not receive a webhook under `policy`, or null when it may. Pure: the
  * whole rule, tested without connecting anywhere.
@@ -164,7 +156,7 @@ export async function vettedAddresses(
  */
 export async function refusedDestination(
   url: string,
-  policy: DestinationPolicy = PUBLIC_DESTINATIONS_ONLY,
+  policy: DestinationPolicy,
   resolve: Resolver = systemResolver,
   options: { acceptUnresolvable?: boolean } = {},
 ): Promise<string | null> {
@@ -188,11 +180,7 @@ export async function refusedDestination(
  * A `lookup` for `net.connect` to `port`: resolves once, vets every address, hands over only vetted
  * ones. Works with and without `all` (Node's happy-eyeballs asks for all addresses).
  */
-export function guardedLookup(
-  resolve: Resolver = systemResolver,
-  policy: DestinationPolicy = PUBLIC_DESTINATIONS_ONLY,
-  port = 443,
-): LookupFunction {
+export function guardedLookup(policy: DestinationPolicy, resolve: Resolver = systemResolver, port = 443): LookupFunction {
   return ((hostname: string, options: { all?: boolean; family?: number | string } | number, callback: (...args: unknown[]) => void) => {
     const all = typeof options === 'object' && options !== null && options.all === true;
     vettedAddresses(hostname, port, policy, resolve).then(
@@ -210,14 +198,14 @@ export function guardedLookup(
  * socket opens, a name is resolved by `guardedLookup` inside the connection (no second resolution).
  * Keep-alive like `fetch`'s; one connector per destination port (the rule depends on the port).
  */
-export function destinationAgent(options: { resolve?: Resolver; connectTimeoutMs?: number; policy?: DestinationPolicy } = {}): Agent {
-  const policy = options.policy ?? PUBLIC_DESTINATIONS_ONLY;
+export function destinationAgent(options: { policy: DestinationPolicy; resolve?: Resolver; connectTimeoutMs?: number }): Agent {
+  const { policy } = options;
   const connectors = new Map<number, buildConnector.connector>();
   const connectorFor = (port: number) => {
     let connector = connectors.get(port);
     if (!connector) {
       connector = buildConnector({
-        lookup: guardedLookup(options.resolve, policy, port),
+        lookup: guardedLookup(policy, options.resolve, port),
         timeout: options.connectTimeoutMs ?? 10_000,
       } as buildConnector.BuildOptions);
       connectors.set(port, connector);

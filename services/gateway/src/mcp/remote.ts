@@ -1,4 +1,4 @@
-import { REPLAYED_HEADER } from '@switch/core/idempotency';
+import { REPLAYED_HEADER } from '@switch/core/contracts/requests';
 import { parseJsonBody, withQuery, type RestPort } from './rest';
 
 /**

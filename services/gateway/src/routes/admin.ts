@@ -24,7 +24,8 @@ import { switchTopics, type Topic } from '@switch/core/contracts/topics';
 import type { Bus } from '@switch/platform/ports/bus';
 import type { GatewayStore } from '../ports';
 
-import { HttpProblem, sendError } from '../problem';
+import { HttpProblem } from '@switch/core/contracts/errors';
+import { sendError } from '../errors';
 
 const ModeSchema = literals(['test', 'live'] as const);
 const MerchantParams = Type.Object({ merchantId: Type.String({ pattern: MERCHANT_ID_PATTERN }) });
@@ -52,7 +53,7 @@ export function adminRoutes(
     store: GatewayStore;
     bus: Bus;
     adminToken: string;
-    webhookDestinations?: DestinationPolicy;
+    webhookDestinations: DestinationPolicy;
     keys?: KeyCache;
     secrets: SecretBox;
     /** Topics are named to operators as on the cluster, in this namespace (`SWITCH_KAFKA_NAMESPACE`). */

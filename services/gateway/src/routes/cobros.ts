@@ -3,15 +3,13 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { CODIGO_BCV, type BancoId } from '@switch/core/contracts/bancos';
 import { bankForAccount, type RoutingTable } from '@switch/core/routing';
 import { Verificacion, VerificarBody } from '@switch/core/contracts/verificacion';
-import { httpForm } from '@switch/core/contracts/requests';
+import { httpForm, REPLAYED_HEADER } from '@switch/core/contracts/requests';
 import { PagoMovilEntrante, PagoMovilEntranteBody } from '@switch/core/contracts/sandbox-pago-movil';
 import { sandboxConcept } from '@switch/core/pago-movil';
 import type { IncomingPagoMovil, IncomingReceipt } from '@switch/connector-kit/emulator';
 import { type AccountReads, venezuelanToday } from '@switch/platform/runtime/account-reads';
 import { testAccountOfPhone, verifyPayment, type SandboxBooking, type VerificationStore } from '@switch/usecases/payment-verification';
-import { DependencyDown, HttpProblem } from '../problem';
-import { errorResponses } from '@switch/core/contracts/errors';
-import { REPLAYED_HEADER } from '@switch/core/idempotency';
+import { DependencyDown, HttpProblem, errorResponses } from '@switch/core/contracts/errors';
 
 const security = [{ switchKey: [] }];
 

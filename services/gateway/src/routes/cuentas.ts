@@ -7,9 +7,8 @@ import { catalogue, type RoutingTable } from '@switch/core/routing';
 import { NumeroCuenta } from '@switch/core/contracts/fields';
 import { sandboxFor } from '@switch/core/sandbox';
 import type { GatewayStore } from '../ports';
-import { DependencyDown, HttpProblem } from '../problem';
+import { DependencyDown, HttpProblem, errorResponses } from '@switch/core/contracts/errors';
 import type { Replies } from '../reply';
-import { errorResponses } from '@switch/core/contracts/errors';
 
 const security = [{ switchKey: [] }];
 const Fecha = Type.String({ format: 'date', description: 'YYYY-MM-DD (Venezuelan calendar day)' });

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { httpForm } from '@switch/core/contracts/requests';
+import { httpForm, REPLAYED_HEADER } from '@switch/core/contracts/requests';
 import { CobroEsperado, CobroEsperadoRequest, CobrosEsperadosPage, CobrosEsperadosQuery } from '@switch/core/contracts/esperados';
 import {
   createExpectedPayment,
@@ -13,9 +13,7 @@ import {
 } from '@switch/usecases/expected-payments';
 import { EXAMPLE_EXPECTED_ID, exampleExpected } from '../sandbox';
 import type { GatewayStore } from '../ports';
-import { HttpProblem } from '../problem';
-import { REPLAYED_HEADER } from '@switch/core/idempotency';
-import { errorResponses } from '@switch/core/contracts/errors';
+import { HttpProblem, errorResponses } from '@switch/core/contracts/errors';
 
 const security = [{ switchKey: [] }];
 const tags = ['cobros esperados'];

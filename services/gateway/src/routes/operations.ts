@@ -1,12 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type, type TSchema } from '@sinclair/typebox';
-import { CobrarBody, ConsultarBody, PagarBody, ReversoBody, TokenBody, httpForm } from '@switch/core/contracts/requests';
+import { CobrarBody, ConsultarBody, PagarBody, ReversoBody, TokenBody, httpForm, REPLAYED_HEADER } from '@switch/core/contracts/requests';
 import { Resultado } from '@switch/core/contracts/resultado';
 import type { OperationRequest } from '@switch/core/operation';
 import type { Operations } from '../operations';
 import { errorResponses } from '@switch/core/contracts/errors';
-import { REPLAYED_HEADER } from '@switch/core/idempotency';
 
 const security = [{ switchKey: [] }];
 const errors = errorResponses(400, 401, 409, 413, 415, 429, 503);

@@ -6,9 +6,8 @@ import { exportTransactions, TransaccionesExportQuery } from '@switch/usecases/t
 import { findOwnTransaction, isListProblem, listTransactions, reversoOf, toDetalle } from '@switch/usecases/transaction-list';
 import { TransaccionDetalle, TransaccionesPage, TransaccionesQuery } from '@switch/core/contracts/transacciones';
 import type { GatewayStore } from '../ports';
-import { HttpProblem } from '../problem';
+import { HttpProblem, errorResponses } from '@switch/core/contracts/errors';
 import { exampleDetail } from '../sandbox';
-import { errorResponses } from '@switch/core/contracts/errors';
 
 const security = [{ switchKey: [] }];
 

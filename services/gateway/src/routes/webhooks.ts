@@ -24,9 +24,8 @@ import {
   EndpointWithSecret,
 } from '@switch/core/contracts/webhook-endpoints';
 import type { GatewayStore } from '../ports';
-import { HttpProblem } from '../problem';
+import { HttpProblem, errorResponses } from '@switch/core/contracts/errors';
 import { exampleDeliveries, exampleEndpoint, exampleRedelivery, exampleRotation } from '../sandbox';
-import { errorResponses } from '@switch/core/contracts/errors';
 
 const security = [{ switchKey: [] }];
 const tags = ['webhooks'];

@@ -28,7 +28,7 @@ import {
   type SubscribeOptions,
   type Subscription,
 } from '../../ports/bus';
-import { PoisonMessage } from '@switch/core/poison-message';
+import { PoisonMessage } from '@switch/core/contracts/errors';
 import { deadLetterTopicName, type Payload, type Topic } from '@switch/core/contracts/topics';
 import { assertPayload } from '../schema-check';
 import { partitionOf } from '../partition';

@@ -12,12 +12,12 @@ import {
   type SubscribeOptions,
   type Subscription,
 } from '../../ports/bus';
-import { PoisonMessage } from '@switch/core/poison-message';
+import { PoisonMessage } from '@switch/core/contracts/errors';
 import { deadLetterTopicName, type Payload, type Topic } from '@switch/core/contracts/topics';
 import type { Logger } from '../../telemetry/logger';
 import { metrics } from '../../telemetry/metrics';
 import { assertPayload } from '../schema-check';
-import { clonePlain } from '@switch/core/clone';
+import { clonePlain } from './clone';
 import { partitionOf } from '../partition';
 import { Pauses } from '../pauses';
 

@@ -1,5 +1,5 @@
 import type { Mode } from '@switch/core/contracts/bancos';
-import { clonePlain } from '@switch/core/clone';
+import { clonePlain } from './clone';
 import type { HourSummary } from '@switch/core/overview-summary';
 import type { OverviewSummaryTable } from '../../ports/overview-summaries';
 

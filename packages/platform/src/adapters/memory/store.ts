@@ -1,23 +1,24 @@
 import { memorySimulatedBankLedger } from './simulated-bank-ledger';
-import type {
-  ApiKeyRecord,
-  AuditEntry,
-  PageCursor,
-  PanelInvite,
-  PanelSessionRecord,
-  PanelUser,
-  TransactionFilter,
-  BankOrderRecord,
-  ClaimResult,
-  IdempotencyClaim,
-  Merchant,
-  MerchantAccount,
-  ReversalClaim,
-  Store,
-  WebhookDelivery,
-  WebhookEndpoint,
+import {
+  DuplicateRecord,
+  laneKey,
+  type ApiKeyRecord,
+  type AuditEntry,
+  type PageCursor,
+  type PanelInvite,
+  type PanelSessionRecord,
+  type PanelUser,
+  type TransactionFilter,
+  type BankOrderRecord,
+  type ClaimResult,
+  type IdempotencyClaim,
+  type Merchant,
+  type MerchantAccount,
+  type ReversalClaim,
+  type Store,
+  type WebhookDelivery,
+  type WebhookEndpoint,
 } from '../../ports/store';
-import { DuplicateRecord, laneKey } from '../../ports/store';
 import { MemoryLeases } from './leases';
 import { MemoryOverviewSummaries } from './overview-summaries';
 import type { MovementClaim } from '../../ports/movement-claims';
@@ -29,7 +30,7 @@ import type { Transaction } from '@switch/core/operation';
 import type { DeliveryMarks, LoggedTransaction, TransactionLog } from '../../ports/transaction-log';
 import type { TransactionReads } from '../../ports/transaction-reads';
 
-import { clonePlain } from '@switch/core/clone';
+import { clonePlain } from './clone';
 import { hourFold, merchantHourKey, venezuelanHourOf } from '@switch/core/overview-hours';
 
 const copy = clonePlain;

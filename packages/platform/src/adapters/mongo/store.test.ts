@@ -6,7 +6,7 @@ import { counterContract, deliveryContract, gatewayReplicasContract, sampleDeliv
 import { merchantObjectsContract } from '../../../test/merchant-objects-contract';
 import { expectedPaymentsContract } from '../../../test/expected-payments-contract';
 import { movementClaimsContract, sampleMovement, sampleMovementClaim } from '../../../test/movement-claims-contract';
-import { idempotencyScope } from '@switch/core/idempotency';
+import { idempotencyScope } from '@switch/core/contracts/requests';
 import type { IdempotencyClaim } from '../../ports/store';
 import { MongoStore } from './store';
 import { leaseContract } from '../../../test/lease-contract';

@@ -1,13 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createHmac } from 'node:crypto';
-import {
-  newWebhookSecret,
-  signWebhook,
-  standardWebhookHeaders,
-  standardWebhookKey,
-  verifyStandardWebhook,
-  verifyWebhook,
-} from './webhook-signing';
+import { newWebhookSecret, signWebhook, standardWebhookHeaders, standardWebhookKey, verifyStandardWebhook, verifyWebhook } from './webhook';
 
 describe('webhook signatures', () => {
   const body = '{"type":"transaccion.liquidada","data":{"monto":10.5}}';

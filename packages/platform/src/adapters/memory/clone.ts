@@ -1,5 +1,6 @@
 /**
- * A deep copy of plain data (JSON-like records, messages and transaction documents): what
+ * The memory adapters' copy of what they keep and hand out (so a caller never shares a stored
+ * object): a deep copy of plain data (JSON-like records, messages and transaction documents), what
  * `structuredClone` gives for them, several times cheaper (no serialisation round trip). Anything
  * else (a Date, a Map, a typed array, a class instance) is copied by `structuredClone` itself, so the
  * isolation semantics are the same for every value. Own enumerable keys only; a `__proto__` key stays

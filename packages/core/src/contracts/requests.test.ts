@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { canonicalJson, fingerprint, idempotencyScope } from './idempotency';
+import { canonicalJson, fingerprint, idempotencyScope } from './requests';
 
 describe('canonical JSON and fingerprints', () => {
   const a = {
