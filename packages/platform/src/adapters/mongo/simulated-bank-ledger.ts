@@ -62,7 +62,10 @@ export function mongoSimulatedBankLedger(db: Db): SimulatedLedger & { ensureInde
       const counts = new Map<string, number>();
       for (const r of await receipts.find({}, { projection: { orderRef: 1 } }).toArray())
         counts.set(r.orderRef as string, (counts.get(r.orderRef as string) ?? 0) + 1);
-      return (await orders.find().sort({ at: 1, _id: 1 }).toArray()).map((r) => ({ order: fromRow(r), received: 1 + (counts.get(r._id) ?? 0) }));
+      return (await orders.find().sort({ at: 1, _id: 1 }).toArray()).map((r) => ({
+        order: fromRow(r),
+        received: 1 + (counts.get(r._id) ?? 0),
+      }));
     },
   };
 }
