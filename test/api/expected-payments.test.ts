@@ -154,6 +154,8 @@ describe('expected payments over the API (test mode, the simulated bank)', () =>
         banco_pagador: '0102',
         telefono_pagador: '04141234567',
         cobrador,
+        // Sent "now" from 23:30 Caracas on, it would be booked tomorrow, a day not read yet.
+        hora: '00:00',
       });
       expect(arrived.statusCode, arrived.body).toBe(200);
       const { referencia, fecha } = arrived.json();

@@ -130,7 +130,13 @@ describe('MCP server (Streamable HTTP at /mcp and stdio)', () => {
     const client = await connect();
     const cobrador = { tipo: 'cuenta', valor: '01910000000000000042', banco: '0191', identificacion: 'J123456789', nombre: 'Tienda' };
     const payer = { banco_pagador: '0102', telefono_pagador: '04141234567' };
-    const arrived = await t.post('/switch/v1/sandbox/pago-movil-entrante', { monto: { valor: 42.5, moneda: 'VES' }, ...payer, cobrador });
+    const arrived = await t.post('/switch/v1/sandbox/pago-movil-entrante', {
+      monto: { valor: 42.5, moneda: 'VES' },
+      ...payer,
+      cobrador,
+      // Sent "now" from 23:30 Caracas on, it would be booked tomorrow, a day not read yet.
+      hora: '00:00',
+    });
     expect(arrived.statusCode, arrived.body).toBe(200);
     const { referencia, fecha } = arrived.json();
     const args = () => ({ idempotency_key: randomUUID(), monto: { valor: 42.5, moneda: 'VES' }, ...payer, referencia, fecha, cobrador });
