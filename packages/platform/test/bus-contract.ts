@@ -3,7 +3,8 @@ import { randomUUID } from 'node:crypto';
 import { Type } from '@sinclair/typebox';
 import { metrics } from '../src/telemetry/metrics';
 import { PoisonMessage } from '@switch/core/contracts/errors';
-import { SchemaViolation, type Bus, type DeadLetter, type Delivered } from '../src/ports/bus';
+import type { Bus, DeadLetter, Delivered } from '../src/ports/bus';
+import { SchemaViolation } from '@switch/core/contracts/errors';
 import type { Topic } from '@switch/core/contracts/topics';
 
 /**

@@ -2,10 +2,17 @@
 import type { Socket } from 'node:net';
 import { STATUS_CODES } from 'node:http';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { errorStatus, DependencyDown, errorBody, HttpProblem, type ErrorCode, type ErrorExtras } from '@switch/core/contracts/errors';
+import {
+  errorStatus,
+  DependencyDown,
+  errorBody,
+  HttpProblem,
+  SchemaViolation,
+  type ErrorCode,
+  type ErrorExtras,
+} from '@switch/core/contracts/errors';
 import { HTTP_TEXT_PATTERNS, UUID_PATTERN } from '@switch/core/contracts/requests';
 import { NONBLANK_TEXT_PATTERN, TEXT_RULE } from '@switch/core/contracts/fields';
-import { SchemaViolation } from '@switch/platform/ports/bus';
 
 /** Answers an error of the catalogue: the code's status and the house body (the only way the gateway answers one). */
 export function sendError(reply: FastifyReply, code: ErrorCode, extras?: ErrorExtras): FastifyReply {

@@ -11,7 +11,7 @@ import {
   type CobrarBody as CobrarRequest,
 } from '@switch/core/contracts/requests';
 import { isReconcilable } from '@switch/core/transaction-core';
-import { SchemaViolation, type Bus } from '@switch/platform/ports/bus';
+import type { Bus } from '@switch/platform/ports/bus';
 import { settledForReply, type OperationRequest, type Transaction } from '@switch/core/operation';
 import { toResultado, type Resultado } from '@switch/core/contracts/resultado';
 import { TOPICS, type RouterInboxMessage, type TransactionEventMessage } from '@switch/core/contracts/topics';
@@ -21,7 +21,7 @@ import type { Claims } from '@switch/platform/ports/claims';
 import type { MerchantDirectory } from '@switch/platform/ports/merchant-directory';
 import type { TransactionReads } from '@switch/platform/ports/transaction-reads';
 import type { Caller } from './key-cache';
-import { DependencyDown, HttpProblem } from '@switch/core/contracts/errors';
+import { DependencyDown, HttpProblem, SchemaViolation } from '@switch/core/contracts/errors';
 import type { Replies } from './reply';
 import { exampleOperation, exampleReverse } from './sandbox';
 

@@ -256,6 +256,19 @@ export class PoisonMessage extends Error {
 }
 
 /**
+ * A message its topic's schema refuses (contracts/topics.ts): the bus checks every payload it publishes
+ * or redrives, so a writer's mistake is refused at the writer rather than read by a consumer.
+ */
+export class SchemaViolation extends Error {
+  constructor(
+    readonly topic: string,
+    readonly problems: string[],
+  ) {
+    super(`payload refused by the schema of ${topic}: ${problems.join('; ')}`);
+  }
+}
+
+/**
  * A transition the table does not allow. Deterministic: the same message would be refused on every
  * redelivery, so it is a PoisonMessage (dead-lettered with this reason for an operator, who redrives it
  * after a fix) rather than a failure that holds its partition forever.

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Type } from '@sinclair/typebox';
-import { SchemaViolation } from '../ports/bus';
+import { SchemaViolation } from '@switch/core/contracts/errors';
 import { assertPayload } from './schema-check';
 
 const topic = {

@@ -1,6 +1,6 @@
 import type { ValidateFunction } from 'ajv';
 import type { TSchema } from '@sinclair/typebox';
-import { SchemaViolation } from '../ports/bus';
+import { SchemaViolation } from '@switch/core/contracts/errors';
 import { compiledOnce, projectAjv, validatorFor } from '@switch/core/contracts/validation';
 import type { Topic } from '@switch/core/contracts/topics';
 

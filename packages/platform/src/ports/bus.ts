@@ -112,15 +112,6 @@ export interface Bus {
   close(): Promise<void>;
 }
 
-export class SchemaViolation extends Error {
-  constructor(
-    readonly topic: string,
-    readonly problems: string[],
-  ) {
-    super(`payload refused by the schema of ${topic}: ${problems.join('; ')}`);
-  }
-}
-
 /** A subscription's `key` is only served on an addressed topic: elsewhere a key is spread by the broker's own hash. */
 export function assertAddressable(topic: Topic, options: SubscribeOptions): void {
   if (options.key !== undefined && !topic.addressed) throw new Error(`${topic.name} is not addressed by key: cannot subscribe to one key`);

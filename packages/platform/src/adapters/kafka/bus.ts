@@ -19,7 +19,6 @@ import {
   assertAddressable,
   backoffMs,
   headerAccepted,
-  SchemaViolation,
   type Bus,
   type DeadLetter,
   type Delivered,
@@ -28,7 +27,7 @@ import {
   type SubscribeOptions,
   type Subscription,
 } from '../../ports/bus';
-import { PoisonMessage } from '@switch/core/contracts/errors';
+import { PoisonMessage, SchemaViolation } from '@switch/core/contracts/errors';
 import { deadLetterTopicName, type Payload, type Topic } from '@switch/core/contracts/topics';
 import { assertPayload } from '../schema-check';
 import { partitionOf } from '../partition';
