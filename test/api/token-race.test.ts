@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { MemoryStore } from '@switch/platform/adapters/memory/store';
-import type { IdempotencyClaim } from '@switch/platform/ports/store';
+import type { IdempotencyClaim } from '@switch/platform/ports/claims';
 import type { OperationKind } from '@switch/core/contracts/requests';
 import type { Resultado } from '@switch/core/contracts/resultado';
 import { cobrarBody, startTestSwitch, tokenBody, type TestSwitch } from './helpers';

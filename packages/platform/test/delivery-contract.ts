@@ -1,7 +1,8 @@
 import { storesClosedAfterEach } from './store-lifecycle';
 import { describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
-import type { Store, WebhookDelivery } from '../src/ports/store';
+import type { Store } from '../src/ports/store';
+import type { WebhookDelivery } from '../src/ports/delivery-queue';
 
 export function sampleDelivery(overrides: Partial<WebhookDelivery> = {}): WebhookDelivery {
   const txnId = `txn_${randomUUID().replace(/-/g, '')}`;

@@ -1,7 +1,9 @@
 import { storesClosedAfterEach } from './store-lifecycle';
 import { describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
-import type { PanelUser, Store, WebhookEndpoint } from '../src/ports/store';
+import type { PanelUser } from '../src/ports/panel-access';
+import type { Store } from '../src/ports/store';
+import type { WebhookEndpoint } from '../src/ports/merchant-directory';
 import { sampleTransaction, seedTransaction } from './store-contract';
 import { sampleDelivery } from './delivery-contract';
 

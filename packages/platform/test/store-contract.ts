@@ -1,7 +1,8 @@
 import { storesClosedAfterEach } from './store-lifecycle';
 import { describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
-import { DuplicateRecord, type IdempotencyClaim, type Store } from '../src/ports/store';
+import { DuplicateRecord, type Store } from '../src/ports/store';
+import type { IdempotencyClaim } from '../src/ports/claims';
 import { idempotencyScope } from '@switch/core/contracts/requests';
 import { inFlight, newTransaction, type Transaction } from '@switch/core/operation';
 import type { DeliveryMarks, TransactionLog } from '../src/ports/transaction-log';

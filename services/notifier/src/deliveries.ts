@@ -1,10 +1,9 @@
 import { context, propagation } from '@opentelemetry/api';
 import { EndpointBook } from './dispatcher';
 import { webhookEventOf, type WebhookBody } from '@switch/core/contracts/webhook';
-import type { DeliveryQueue } from '@switch/platform/ports/delivery-queue';
+import type { DeliveryQueue, WebhookDelivery } from '@switch/platform/ports/delivery-queue';
 import type { MerchantDirectory } from '@switch/platform/ports/merchant-directory';
 import type { TransactionEventMessage } from '@switch/core/contracts/topics';
-import type { WebhookDelivery } from '@switch/platform/ports/store';
 
 /**
  * Turns an announced state change into one delivery per endpoint of that merchant and mode that

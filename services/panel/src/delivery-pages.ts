@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import type { PageCursor } from '@switch/platform/ports/store';
+import type { PageCursor } from '@switch/platform/ports/transaction-reads';
 import { queryField } from './fields';
 
 /** Deliveries shown per page (an endpoint's, a transaction's): newest first, then older ones by a cursor. */

@@ -12,7 +12,7 @@ import { Eta } from 'eta';
 import { can, recordAudit, type PanelAction } from '@switch/usecases/panel-access';
 import type { AccountReads } from '@switch/platform/runtime/account-reads';
 import type { Mode } from '@switch/core/contracts/bancos';
-import type { PanelUser } from '@switch/platform/ports/store';
+import type { PanelUser } from '@switch/platform/ports/panel-access';
 import type { Sealer } from '@switch/platform/runtime/secret-box';
 import type { PanelStore } from './ports';
 import type { SandboxBooking } from '@switch/usecases/payment-verification';

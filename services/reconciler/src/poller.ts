@@ -2,9 +2,8 @@ import { metrics } from '@switch/platform/telemetry/metrics';
 import { needsReview, OPEN_STATES } from '@switch/core/transaction-core';
 import { TOPICS } from '@switch/core/contracts/topics';
 import type { Bus } from '@switch/platform/ports/bus';
-import type { DueCursor } from '@switch/platform/ports/store';
 import type { Logger } from '@switch/platform/telemetry/logger';
-import type { TransactionReads } from '@switch/platform/ports/transaction-reads';
+import type { DueCursor, TransactionReads } from '@switch/platform/ports/transaction-reads';
 import type { Transaction } from '@switch/core/operation';
 
 export interface ReconcilerConfig {

@@ -1,8 +1,7 @@
 import { ConfigError, readSettings, setting, settings, type EnvSource } from '@switch/platform/config/env';
 import type { Bus } from '@switch/platform/ports/bus';
-import type { DueCursor } from '@switch/platform/ports/store';
 import type { Logger } from '@switch/platform/telemetry/logger';
-import type { TransactionReads } from '@switch/platform/ports/transaction-reads';
+import type { DueCursor, TransactionReads } from '@switch/platform/ports/transaction-reads';
 import { observeBacklog, reconcileRound, type ReconcilerConfig, type RoundResult } from './poller';
 import type { LeaseTable } from '@switch/platform/ports/leases';
 import { LeaseKeeper, startLeasedLoop, type Fence } from '@switch/platform/runtime/leased-loop';

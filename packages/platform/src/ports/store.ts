@@ -13,16 +13,6 @@ import type { SimulatedLedger } from '@switch/connector-kit/simulated-ledger';
 import type { TransactionLog } from './transaction-log';
 import type { TransactionReads } from './transaction-reads';
 
-export type { ClaimResult, IdempotencyClaim, ReversalClaim, ReversalClaimResult } from './claims';
-export type { DeliveryAttempt, DeliveryLane, WebhookDelivery } from './delivery-queue';
-export { laneKey } from './delivery-queue';
-export type { ApiKeyRecord, Merchant, MerchantAccount, WebhookEndpoint, WebhookEndpointPatch } from './merchant-directory';
-export type { BankOrderClaim, BankOrderRecord } from './order-journal';
-export { bankOrderId } from './order-journal';
-export type { AuditEntry, AuditFilter, PanelInvite, PanelRole, PanelSessionRecord, PanelUser } from './panel-access';
-export { PANEL_ROLES } from './panel-access';
-export type { DueCursor, PageCursor, TransactionFilter } from './transaction-reads';
-
 export class DuplicateRecord extends Error {
   constructor(
     readonly collection: string,

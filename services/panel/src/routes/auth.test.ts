@@ -6,7 +6,7 @@ import { createLogger } from '@switch/platform/telemetry/logger';
 import { createMerchant } from '@switch/usecases/onboarding';
 import { MemoryStore } from '@switch/platform/adapters/memory/store';
 import { SecretBox } from '@switch/platform/runtime/secret-box';
-import type { PanelRole } from '@switch/platform/ports/store';
+import type { PanelRole } from '@switch/platform/ports/panel-access';
 import { loadPanelConfig } from '../config';
 import { panelPlugin } from '../panel';
 import { hashPassword } from '../passwords';

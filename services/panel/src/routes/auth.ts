@@ -12,7 +12,7 @@ import {
   takeInvite,
   takePasswordReset,
 } from '@switch/usecases/panel-access';
-import type { PanelUser } from '@switch/platform/ports/store';
+import type { PanelUser } from '@switch/platform/ports/panel-access';
 import type { PanelStore } from '../ports';
 import type { PanelContext } from '../context';
 import { hashPassword, passwordProblem, verifyPassword } from '../passwords';

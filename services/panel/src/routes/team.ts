@@ -10,7 +10,7 @@ import {
   pendingInvites,
   revokeInvites,
 } from '@switch/usecases/panel-access';
-import { PANEL_ROLES, type AuditFilter, type PanelRole } from '@switch/platform/ports/store';
+import { PANEL_ROLES, type AuditFilter, type PanelRole } from '@switch/platform/ports/panel-access';
 import type { PanelContext } from '../context';
 
 /** Team (owners invite) and the audit log. */

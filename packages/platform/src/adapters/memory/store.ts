@@ -1,24 +1,10 @@
 import { memorySimulatedBankLedger } from './simulated-bank-ledger';
-import {
-  DuplicateRecord,
-  laneKey,
-  type ApiKeyRecord,
-  type AuditEntry,
-  type PageCursor,
-  type PanelInvite,
-  type PanelSessionRecord,
-  type PanelUser,
-  type TransactionFilter,
-  type BankOrderRecord,
-  type ClaimResult,
-  type IdempotencyClaim,
-  type Merchant,
-  type MerchantAccount,
-  type ReversalClaim,
-  type Store,
-  type WebhookDelivery,
-  type WebhookEndpoint,
-} from '../../ports/store';
+import { DuplicateRecord, type Store } from '../../ports/store';
+import { laneKey, type WebhookDelivery } from '../../ports/delivery-queue';
+import type { ApiKeyRecord, Merchant, MerchantAccount, WebhookEndpoint } from '../../ports/merchant-directory';
+import type { AuditEntry, PanelInvite, PanelSessionRecord, PanelUser } from '../../ports/panel-access';
+import type { BankOrderRecord } from '../../ports/order-journal';
+import type { ClaimResult, IdempotencyClaim, ReversalClaim } from '../../ports/claims';
 import { MemoryLeases } from './leases';
 import { MemoryOverviewSummaries } from './overview-summaries';
 import type { MovementClaim } from '../../ports/movement-claims';
@@ -28,7 +14,7 @@ import type { Mode } from '@switch/core/contracts/bancos';
 import type { EstadoTransaccion } from '@switch/core/estados';
 import type { Transaction } from '@switch/core/operation';
 import type { DeliveryMarks, LoggedTransaction, TransactionLog } from '../../ports/transaction-log';
-import type { TransactionReads } from '../../ports/transaction-reads';
+import type { PageCursor, TransactionFilter, TransactionReads } from '../../ports/transaction-reads';
 
 import { clonePlain } from './clone';
 import { hourFold, merchantHourKey, venezuelanHourOf } from '@switch/core/overview-hours';

@@ -7,7 +7,7 @@ import { merchantObjectsContract } from '../../../test/merchant-objects-contract
 import { expectedPaymentsContract } from '../../../test/expected-payments-contract';
 import { movementClaimsContract, sampleMovement, sampleMovementClaim } from '../../../test/movement-claims-contract';
 import { idempotencyScope } from '@switch/core/contracts/requests';
-import type { IdempotencyClaim } from '../../ports/store';
+import type { IdempotencyClaim } from '../../ports/claims';
 import { MongoStore } from './store';
 import { leaseContract } from '../../../test/lease-contract';
 import { overviewSummariesContract } from '../../../test/overview-summaries-contract';

@@ -15,29 +15,15 @@ import {
 } from 'mongodb';
 import { metrics } from '../../telemetry/metrics';
 import { durableDatabase } from './concerns';
-import {
-  DuplicateRecord,
-  type ApiKeyRecord,
-  type AuditEntry,
-  type PageCursor,
-  type PanelInvite,
-  type PanelUser,
-  type TransactionFilter,
-  type BankOrderRecord,
-  type ClaimResult,
-  type IdempotencyClaim,
-  type Merchant,
-  type MerchantAccount,
-  type DueCursor,
-  type ReversalClaim,
-  type ReversalClaimResult,
-  type Store,
-  type WebhookDelivery,
-  type WebhookEndpoint,
-} from '../../ports/store';
+import { DuplicateRecord, type Store } from '../../ports/store';
+import type { ApiKeyRecord, Merchant, MerchantAccount, WebhookEndpoint } from '../../ports/merchant-directory';
+import type { AuditEntry, PanelInvite, PanelUser } from '../../ports/panel-access';
+import type { BankOrderRecord } from '../../ports/order-journal';
+import type { ClaimResult, IdempotencyClaim, ReversalClaim, ReversalClaimResult } from '../../ports/claims';
+import type { WebhookDelivery } from '../../ports/delivery-queue';
 import type { Transaction } from '@switch/core/operation';
 import type { DeliveryMarks, LoggedTransaction, TransactionLog } from '../../ports/transaction-log';
-import type { TransactionReads } from '../../ports/transaction-reads';
+import type { DueCursor, PageCursor, TransactionFilter, TransactionReads } from '../../ports/transaction-reads';
 
 /**
  * A transaction's document: the record and its delivery marks as separate fields of one document, so
