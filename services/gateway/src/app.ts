@@ -38,6 +38,7 @@ import { webhookRoutes } from './routes/webhooks';
 import type { GatewayConfig } from './config';
 import { openApiDocument, publishedDocument } from './openapi';
 import { baseUrlOf, docsPage } from './docs-page';
+import { withExampleOperations } from './sandbox';
 
 /** Believes the nearest `hops` proxies (fastify's numeric trustProxy, as a function for its types). */
 const trustHops = (hops: number) => (_address: string, hop: number) => hop < hops;
@@ -207,7 +208,7 @@ export async function buildGateway(given: GatewayDeps): Promise<Gateway> {
   let accounts: AccountReads | undefined;
   await app.register(async (api) => {
     installAuth(api, keys, throttle);
-    operationRoutes(api, operations);
+    operationRoutes(api, withExampleOperations(operations));
     accounts = accountRoutes(api, {
       routing: deps.routing,
       replies,

@@ -22,7 +22,6 @@ import type { TransactionReads } from '@switch/platform/ports/transaction-reads'
 import type { Caller } from './key-cache';
 import { DependencyDown, HttpProblem, SchemaViolation } from '@switch/core/contracts/errors';
 import type { Replies } from './reply';
-import { exampleOperation, exampleReverse } from './sandbox';
 
 const BODY_SCHEMAS = { token: TokenBody, cobrar: CobrarBody, pagar: PagarBody, reverso: ReversoBody } as const;
 
@@ -48,6 +47,9 @@ export interface Answer {
   replayed: boolean;
 }
 
+/** What the routes of the money operations call: the operations, or them behind test mode's example answers (./sandbox.ts). */
+export type MoneyOperations = Pick<Operations, 'run' | 'query'>;
+
 /**
  * The gateway's side of a money operation: claim the idempotency key, hand the operation to the
  * transaction actor, wait for its answer. A repeat of a key gets the original operation's answer,
@@ -64,11 +66,7 @@ export class Operations {
     // The key is the scope, not the identity: a repeat may spell the UUID in another case.
     const { idempotency_key: _key, ...identity } = body as typeof body & { idempotency_key: string };
     const print = fingerprint(withOtpDigest(identity, this.deps.secrets));
-    if (clean.kind === 'reverso') {
-      const example = exampleReverse(caller.mode, clean.body.id);
-      if (example) return { resultado: example, replayed: false };
-      await this.assertOwned(caller, clean.body.id);
-    }
+    if (clean.kind === 'reverso') await this.assertOwned(caller, clean.body.id);
     // Before any claim: a refused request leaves nothing behind (the cobrar's hold on its key included).
     if (caller.mode === 'live') await this.assertOwnAccounts(caller, clean);
 
@@ -164,8 +162,6 @@ export class Operations {
 
   /** Current state of a transaction, asking its bank first when the outcome is still open (SPEC 4.4). */
   async query(caller: Caller, id: string): Promise<Resultado> {
-    const example = exampleOperation(caller.mode, id);
-    if (example) return example;
     const tx = await this.assertOwned(caller, id);
     if (tx.estado === null)
       return this.awaitEvent(

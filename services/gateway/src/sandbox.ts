@@ -2,6 +2,7 @@ import type { CobroEsperado } from '@switch/core/contracts/esperados';
 import type { DeliveryView, EndpointView } from '@switch/core/contracts/webhook-endpoints';
 import type { Resultado } from '@switch/core/contracts/resultado';
 import type { TransaccionDetalle } from '@switch/core/contracts/transacciones';
+import type { MoneyOperations } from './operations';
 
 /**
  * Documented test-mode operations every test key can query (`/consultar`) and reverse (`/reverso`),
@@ -47,6 +48,21 @@ export function exampleOperation(mode: 'test' | 'live', id: string): Resultado |
 /** The answer to reversing the example operation, in test mode only. */
 export function exampleReverse(mode: 'test' | 'live', id: string): Resultado | undefined {
   return mode === 'test' && id === EXAMPLE_TXN_ID ? structuredClone(EXAMPLE_REVERSE) : undefined;
+}
+
+/**
+ * The money operations with the example operation answered in front of them: `consultar` of either
+ * example id and `reverso` of the example payout, with a test key. Anything else, and every live
+ * request, reaches the operations as it came, so the money path itself knows nothing of examples.
+ */
+export function withExampleOperations(operations: MoneyOperations): MoneyOperations {
+  return {
+    run: async (caller, request) => {
+      const example = request.kind === 'reverso' ? exampleReverse(caller.mode, request.body.id) : undefined;
+      return example ? { resultado: example, replayed: false } : operations.run(caller, request);
+    },
+    query: async (caller, id) => exampleOperation(caller.mode, id) ?? operations.query(caller, id),
+  };
 }
 
 /**

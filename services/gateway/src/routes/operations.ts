@@ -4,7 +4,7 @@ import { Type, type TSchema } from '@sinclair/typebox';
 import { CobrarBody, ConsultarBody, PagarBody, ReversoBody, TokenBody, httpForm, REPLAYED_HEADER } from '@switch/core/contracts/requests';
 import { Resultado } from '@switch/core/contracts/resultado';
 import type { OperationRequest } from '@switch/core/operation';
-import type { Operations } from '../operations';
+import type { MoneyOperations } from '../operations';
 import { errorResponses } from '@switch/core/contracts/errors';
 
 const security = [{ switchKey: [] }];
@@ -14,7 +14,7 @@ const refusedRequest = errorResponses(422);
 const resultado = { ...Resultado, description: 'Read `estado` for the money outcome; HTTP 200 only says the switch answered' };
 
 /** The money operations (SPEC 4.1–4.4, 4.8). */
-export function operationRoutes(app: FastifyInstance, operations: Operations): void {
+export function operationRoutes(app: FastifyInstance, operations: MoneyOperations): void {
   // Handlers read `request.body`, `query` and `params` as their route's schema types them.
   const routes = app.withTypeProvider<TypeBoxTypeProvider>();
   const money = (
