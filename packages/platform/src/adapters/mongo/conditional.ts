@@ -95,22 +95,6 @@ export class ConditionalCollection<T extends object> {
       yield this.codec.fromStored(row);
   }
 
-  /**
-   * Sets the derived field `field` on the records stored without it (written before it existed).
-   * Only for a field derived from fields that never change: it is set by a plain update, beside
-   * writers that may be replacing the record meanwhile. Returns how many were filled.
-   */
-  async fillDerived(field: `_${string}`): Promise<number> {
-    let filled = 0;
-    for await (const row of this.rows.find({ [field]: { $exists: false } } as Filter<Row>)) {
-      const value = this.codec.derivedOf(this.codec.fromStored(row))[field];
-      if (value === undefined) continue;
-      await this.rows.updateOne({ _id: row._id, [field]: { $exists: false } } as Filter<Row>, { $set: { [field]: value } });
-      filled += 1;
-    }
-    return filled;
-  }
-
   /** Records matching `filter` (stored field names), in `sort` order. */
   async find(filter: Filter<Document>, sort: Sort, limit?: number): Promise<T[]> {
     if (limit !== undefined && limit <= 0) return [];

@@ -57,11 +57,6 @@ export class RecordCodec<T extends object> {
     return { ...this.fieldsOf(fields), ...this.options.derived?.(record) };
   }
 
-  /** The derived `_` fields of a record, as a write stores them. */
-  derivedOf(record: T): Document {
-    return this.options.derived?.(record) ?? {};
-  }
-
   /** Record fields (all or some) in their stored form: for a plain `$set` of some of them. */
   fieldsOf(fields: Partial<T> | Record<string, unknown>): Document {
     return Object.fromEntries(

@@ -229,7 +229,6 @@ export class MongoStore implements Store {
   private readonly inviteRows: Collection<Row>;
   private readonly sessionRows: Collection<Row>;
   private readonly auditRows: Collection<Row>;
-  private readonly migrationRows: Collection<Row>;
 
   /** Not connected yet: prefer `MongoStore.connect`, which also creates the indexes. */
   constructor(options: MongoStoreOptions) {
@@ -279,7 +278,6 @@ export class MongoStore implements Store {
     this.inviteRows = db.collection('panel_invites');
     this.sessionRows = db.collection('panel_sessions');
     this.auditRows = db.collection('audit_log');
-    this.migrationRows = db.collection('store_migrations');
     this.clock = options.clock ?? Date.now;
     this.referenceRowsKept = options.referenceRowsKept ?? 1000;
     // `_due`: owed a check (nextCheckAt set). The due walk leads with this equality, which both servers
@@ -339,7 +337,6 @@ export class MongoStore implements Store {
       { key: { _merchantDay: 1, createdAt: -1, _id: -1 } },
       { key: { _merchantHour: 1 } },
     ]);
-    await this.fillMerchantDays();
     await this.overviewSummaries.ensureIndexes();
     await this.deliveryDocs.ensureIndexes([
       { key: { status: 1, nextAttemptAt: 1 } },
@@ -511,17 +508,6 @@ export class MongoStore implements Store {
     },
     streamForMerchant: (filter) => this.streamTransactions(filter),
   };
-
-  /**
-   * Transactions written before `_merchantDay` and `_merchantHour` existed get them once: a marker in
-   * `store_migrations` says the walk ran (its query is no index's, so it is not repeated at every start).
-   */
-  private async fillMerchantDays(): Promise<void> {
-    if (await this.migrationRows.findOne({ _id: 'transactions._merchantHour' })) return;
-    await this.txs.fillDerived('_merchantDay');
-    await this.txs.fillDerived('_merchantHour');
-    await insertNew(this.migrationRows, { _id: 'transactions._merchantHour', at: new Date(this.clock()).toISOString() });
-  }
 
   /**
    * An export's walk, newest first: one Venezuelan day at a time from the newest day the filter
