@@ -1,7 +1,7 @@
 import { context, propagation } from '@opentelemetry/api';
 import { EndpointBook } from './dispatcher';
 import { webhookEventOf, type WebhookBody } from '@switch/core/contracts/webhook';
-import type { DeliveryQueue, WebhookDelivery } from '@switch/platform/ports/delivery-queue';
+import { pendingDelivery, type DeliveryQueue, type WebhookDelivery } from '@switch/platform/ports/delivery-queue';
 import type { MerchantDirectory } from '@switch/platform/ports/merchant-directory';
 import type { TransactionEventMessage } from '@switch/core/contracts/topics';
 
@@ -40,21 +40,21 @@ export async function planDeliveries(
       },
     };
     const delivery: WebhookDelivery = {
-      id: `${event.txnId}.v${event.version}.${endpoint.id}`,
-      merchantId: event.merchantId,
-      mode: event.mode,
-      endpointId: endpoint.id,
-      url: endpoint.url,
-      txnId: event.txnId,
-      event: type,
-      body: JSON.stringify(body),
-      status: 'pending',
-      attempts: [],
-      nextAttemptAt: now.toISOString(),
+      ...pendingDelivery(
+        {
+          id: `${event.txnId}.v${event.version}.${endpoint.id}`,
+          merchantId: event.merchantId,
+          mode: event.mode,
+          endpointId: endpoint.id,
+          url: endpoint.url,
+          txnId: event.txnId,
+          event: type,
+          body: JSON.stringify(body),
+        },
+        now,
+      ),
       lease: leaseFor?.() ?? null,
       traceContext: traceContext(),
-      createdAt: now.toISOString(),
-      updatedAt: now.toISOString(),
     };
     if (await store.deliveries.insert(delivery)) created.push(delivery);
   }
