@@ -149,7 +149,7 @@ if (args.store === 'memory') {
     }
 } else {
   const url = process.env.MONGO_URL;
-  if (!url) throw new Error('MONGO_URL is not set (set -a; . /work/main/.cache/infra.env or your own)');
+  if (!url) throw new Error('MONGO_URL is not set (set -a; . .cache/infra.env; set +a, after npm run infra:up)');
   admin = await MongoClient.connect(url);
   const db = admin.db(args.database);
   const seeded = args.reuse ? await db.collection('bench_meta').findOne({ _id: 'seed' }) : null;
