@@ -59,7 +59,9 @@ async function liveSwitch(policy: RiskPolicy) {
     telefono: null,
     createdAt: new Date().toISOString(),
   });
-  return { bus, store, actor: new TransactionActor({ bus, store, routing: BOTH, log, risk: policy }) };
+  // One instant for every operation of a test: its hour and its Venezuelan day never roll over between them.
+  const now = () => new Date('2026-12-02T15:30:00.000Z');
+  return { bus, store, actor: new TransactionActor({ bus, store, routing: BOTH, log, risk: policy, now }) };
 }
 
 async function run(policy: RiskPolicy, mode: 'test' | 'live', requests: OperationRequest[]) {
