@@ -93,6 +93,21 @@ wait_gone() {
 # True when a TCP port on 127.0.0.1 accepts connections.
 port_open() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
 
+# The command line of a live process. A launcher in the middle of exec (a node's bash becoming its
+# java) shows an empty one for an instant, as a zombie does for good: an empty one is read again for
+# up to half a second before the process counts as gone (a cluster start once failed on that instant,
+# "kafka-2 exited" while the node was starting).
+cmdline_of() {
+  local pid="$1" cmd=""
+  for _ in 1 2 3 4 5 6 7 8 9 10; do
+    kill -0 "$pid" 2>/dev/null || return 1
+    cmd="$(tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null)" || return 1
+    [ -n "$cmd" ] && break
+    sleep 0.05
+  done
+  printf '%s' "$cmd"
+}
+
 # Pid from a pid file if that process is alive and is one of ours (its command line
 # mentions this repo's .cache dir or this instance's state dir, which guards against a recycled pid).
 live_pid() {
@@ -100,8 +115,7 @@ live_pid() {
   [ -s "$f" ] || return 1
   pid="$(head -n1 "$f")"
   [[ "$pid" =~ ^[0-9]+$ ]] || return 1
-  kill -0 "$pid" 2>/dev/null || return 1
-  cmd="$(tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null)" || return 1
+  cmd="$(cmdline_of "$pid")" || return 1
   [[ "$cmd" == *"$CACHE"* || "$cmd" == *"$INFRA_STATE_DIR"* || "$cmd" == *"$PG_HOME"* ]] || return 1
   echo "$pid"
 }

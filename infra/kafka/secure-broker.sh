@@ -32,8 +32,8 @@ STATE="$(cd "$STATE" && pwd)"
 own_pid() {   # the broker's pid when it runs and is this instance's (its command line names the state dir)
   [ -s "$PIDF" ] || return 1
   local pid; pid="$(head -n1 "$PIDF")"
-  [[ "$pid" =~ ^[0-9]+$ ]] && kill -0 "$pid" 2>/dev/null || return 1
-  tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep -qF "$STATE" || return 1
+  [[ "$pid" =~ ^[0-9]+$ ]] || return 1
+  cmdline_of "$pid" | grep -qF "$STATE" || return 1
   echo "$pid"
 }
 
