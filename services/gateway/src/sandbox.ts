@@ -46,7 +46,7 @@ export function exampleOperation(mode: 'test' | 'live', id: string): Resultado |
 }
 
 /** The answer to reversing the example operation, in test mode only. */
-export function exampleReverse(mode: 'test' | 'live', id: string): Resultado | undefined {
+function exampleReverse(mode: 'test' | 'live', id: string): Resultado | undefined {
   return mode === 'test' && id === EXAMPLE_TXN_ID ? structuredClone(EXAMPLE_REVERSE) : undefined;
 }
 
