@@ -33,7 +33,7 @@ own_pid() {   # the broker's pid when it runs and is this instance's (its comman
   [ -s "$PIDF" ] || return 1
   local pid; pid="$(head -n1 "$PIDF")"
   [[ "$pid" =~ ^[0-9]+$ ]] || return 1
-  cmdline_of "$pid" | grep -qF "$STATE" || return 1
+  [[ "$(cmdline_of "$pid")" == *"$STATE"* ]] || return 1
   echo "$pid"
 }
 
