@@ -5,16 +5,16 @@
 # leave nothing running after down.sh. The fetched servers are copied from this
 # checkout's .cache, where fetch.sh then finds them built from the same inputs: a minute, not a build.
 # As root (CI) it creates the unprivileged user `switch-ci` when missing; as any other user it runs
-# that user's case only. Ports of its own (39092, 39093, 38081, 57017, 35432): the shared instance, the
+# that user's case only. Ports of its own (23092, 23093, 23081, 23017, 23432): the shared instance, the
 # stack and the drills may be running.
 set -euo pipefail
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 for part in bin/ferretdb kafka apicurio; do
   [ -e "$repo/.cache/$part" ] || { echo "check-any-user: .cache/$part is missing: run bash infra/fetch.sh first" >&2; exit 1; }
 done
-ports=(KAFKA_PORT=39092 KAFKA_CONTROLLER_PORT=39093 SCHEMA_REGISTRY_PORT=38081 MONGO_PORT=57017 PG_PORT=35432)
+ports=(KAFKA_PORT=23092 KAFKA_CONTROLLER_PORT=23093 SCHEMA_REGISTRY_PORT=23081 MONGO_PORT=23017 PG_PORT=23432)
 # The cluster stack's three brokers (infra/kafka-cluster.sh) start beside them, in the same state dir.
-cluster_ports=(KAFKA_CLUSTER_PORTS=39301,39302,39303 KAFKA_CLUSTER_CONTROLLER_PORTS=39311,39312,39313)
+cluster_ports=(KAFKA_CLUSTER_PORTS=23301,23302,23303 KAFKA_CLUSTER_CONTROLLER_PORTS=23311,23312,23313)
 CI_USER=switch-ci
 
 # as USER CMD...: CMD as USER (this process's user: as is), with this PATH (java, mvn and go are checked).
@@ -41,7 +41,7 @@ check() {
   fi
   as "$user" bash "$clone/infra/down.sh" >"$dir/down.log" 2>&1 || tail -n 10 "$dir/down.log" >&2
   local p
-  for p in "${ports[@]#*=}" 39301 39302 39303 39311 39312 39313; do
+  for p in "${ports[@]#*=}" 23301 23302 23303 23311 23312 23313; do
     if (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null; then
       echo "check-any-user: 127.0.0.1:$p still answers after down.sh" >&2
       ok=0

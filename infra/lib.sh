@@ -26,7 +26,7 @@ KAFKA_PORT="${KAFKA_PORT:-9092}"
 KAFKA_CONTROLLER_PORT="${KAFKA_CONTROLLER_PORT:-9093}"
 SCHEMA_REGISTRY_PORT="${SCHEMA_REGISTRY_PORT:-8081}"
 MONGO_PORT="${MONGO_PORT:-27017}"
-PG_PORT="${PG_PORT:-55432}"
+PG_PORT="${PG_PORT:-27432}"
 INFRA_READY_TIMEOUT="${INFRA_READY_TIMEOUT:-120}"
 # PostgreSQL 15 from Debian's packages, run as a private cluster. PostgreSQL refuses to run as root:
 # as any other user it runs as that user, its data beside the rest of this instance's; as root it runs

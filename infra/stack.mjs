@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm run stack`: the switch as it runs in production, on one machine. Real Kafka and schema registry
 // (their own instance: ports 19092/19093, 18081, state in .cache/stack/infra) and MongoDB: a mongo:7.0
-// container where a Docker engine answers, else FerretDB on PostgreSQL (37017, 15432; STACK_DATABASE
+// container where a Docker engine answers, else FerretDB on PostgreSQL (17017, 15432; STACK_DATABASE
 // overrides, infra/README.md), then every service as its own process with prefixed logs, a demo
 // merchant and a test key.
 // `npm run stack -- --cluster`: three Kafka brokers (replication factor 3, min.insync.replicas 2) and two

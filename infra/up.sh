@@ -4,7 +4,7 @@
 # Idempotent: services left by a previous up.sh are stopped first, data dirs are wiped on every start.
 #
 # Env: KAFKA_PORT (9092), KAFKA_CONTROLLER_PORT (9093), SCHEMA_REGISTRY_PORT (8081),
-#      MONGO_PORT (27017), PG_PORT (55432), INFRA_READY_TIMEOUT (120 s per service),
+#      MONGO_PORT (27017), PG_PORT (27432), INFRA_READY_TIMEOUT (120 s per service),
 #      PG_OPTS (extra `-c name=value` for postgres),
 #      INFRA_KEEP_ON_FAILURE=1 (leave services running when one fails, for debugging),
 #      KAFKA_JAVA_OPTS / APICURIO_JAVA_OPTS (override heap etc.), FERRETDB_GOGC (2000), FERRETDB_GOMAXPROCS (1),

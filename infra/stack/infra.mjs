@@ -13,7 +13,7 @@ export const REPO = resolve(import.meta.dirname, '../..');
 /** The servers up.sh starts for a stack on this database (what is paused, resumed and stopped by name). */
 export const infraNames = (database) => (database === 'mongo' ? ['kafka', 'apicurio'] : ['kafka', 'apicurio', 'postgres', 'ferretdb']);
 
-export const DEFAULT_INFRA_PORTS = { kafka: 19092, controller: 19093, registry: 18081, mongo: 37017, postgres: 15432 };
+export const DEFAULT_INFRA_PORTS = { kafka: 19092, controller: 19093, registry: 18081, mongo: 17017, postgres: 15432 };
 
 /** The environment of up.sh and down.sh for this instance: its state dir, its ports, its database. */
 export function scriptEnv(stateDir, ports, database) {

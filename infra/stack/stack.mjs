@@ -195,7 +195,7 @@ async function admin(url, token, path, body) {
  *   host, port            the gateway's listen address (default HOST/PORT env, then 127.0.0.1:3000; port 0 = a free one)
  *   operatorPort          the gateway's operator port on 127.0.0.1 (default OPERATOR_PORT env, else a free one)
  *   stateDir              default STACK_STATE_DIR or .cache/stack: infra state (infra/), operator file (switch/admin.json)
- *   infraPorts            { kafka, controller, registry, mongo, postgres } (default 19092, 19093, 18081, 37017, 15432)
+ *   infraPorts            { kafka, controller, registry, mongo, postgres } (default 19092, 19093, 18081, 17017, 15432)
  *   database              'ferretdb' (default: FerretDB from infra/up.sh) or 'mongo' (a MongoDB container; needs Docker)
  *   database              Mongo database and Kafka topic namespace (default `switch`)
  *   merchant              demo merchant id (default `demo`)

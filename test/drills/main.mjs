@@ -49,8 +49,8 @@ const stack = await startStack({
   cluster,
   port: 0,
   stateDir,
-  // Ports of their own: `npm run stack` (19092, 18081, 37017, 15432) and the shared instance may be running.
-  infraPorts: { kafka: 29092, controller: 29093, registry: 28081, mongo: 47017, postgres: 25432 },
+  // Ports of their own: `npm run stack` (19092, 18081, 17017, 15432) and the shared instance may be running.
+  infraPorts: { kafka: 29092, controller: 29093, registry: 28081, mongo: 29017, postgres: 25432 },
   database,
   merchant: 'drills',
   sink: { write: (l) => logStream.write(`${l}\n`), colour: false },
