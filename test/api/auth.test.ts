@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMerchant, issueKey } from '@switch/usecases/onboarding';
-import { fingerprint } from '@switch/core/contracts/requests';
+import { fingerprint } from '@switch/core/contracts/operaciones';
 import { announceKeyChange } from '@switch/gateway';
 import { pagarBody, startTestSwitch, type TestSwitch } from './helpers';
 

@@ -3,7 +3,7 @@ import type { InjectOptions } from 'fastify';
 import { createLogger } from '@switch/platform/telemetry/logger';
 import { createMerchant, issueKey } from '@switch/usecases/onboarding';
 import { ERROR_CATALOGUE, type ErrorCode, HOUSE_ERROR_CODES, merchantCodesOf } from '@switch/core/contracts/errors';
-import { idempotencyScope } from '@switch/core/contracts/requests';
+import { idempotencyScope } from '@switch/core/contracts/operaciones';
 import { loadRoutingTable } from '@switch/platform/config/routing';
 import { MemoryBus } from '@switch/platform/adapters/memory/bus';
 import { MemoryStore } from '@switch/platform/adapters/memory/store';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { createMerchant, issueKey } from '@switch/usecases/onboarding';
-import { idempotencyScope } from '@switch/core/contracts/requests';
+import { idempotencyScope } from '@switch/core/contracts/operaciones';
 import { SchemaViolation } from '@switch/core/contracts/errors';
 import { TOPICS } from '@switch/core/contracts/topics';
 import { CUENTA_ORDENANTE, cobrarBody, pagarBody, startTestSwitch, tokenBody, type TestSwitch } from './helpers';

@@ -9,7 +9,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { createLogger } from '@switch/platform/telemetry/logger';
 import { createMerchant, issueKey } from '@switch/usecases/onboarding';
-import { idempotencyScope } from '@switch/core/contracts/requests';
+import { idempotencyScope } from '@switch/core/contracts/operaciones';
 import { CUENTA_ORDENANTE, pagarBody, startTestSwitch, tokenBody, type TestSwitch } from './helpers';
 
 const BIN = resolve(__dirname, '../../services/gateway/bin/switch-mcp.js');

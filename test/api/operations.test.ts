@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { CAPABILITIES } from '@switch/core/contracts/bancos';
 import { createMerchant, issueKey } from '@switch/usecases/onboarding';
-import { Resultado } from '@switch/core/contracts/resultado';
+import { Resultado } from '@switch/core/contracts/operaciones';
 import { validatorFor } from '@switch/core/contracts/validation';
 import { cobrarBody, cuenta, pagarBody, startTestSwitch, telefono, tokenBody, type TestSwitch } from './helpers';
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { createInvite } from '@switch/usecases/panel-access';
 import { TOPICS } from '@switch/core/contracts/topics';
-import type { Resultado } from '@switch/core/contracts/resultado';
+import type { Resultado } from '@switch/core/contracts/operaciones';
 import { pagarBody, startTestSwitch, type TestSwitch } from './helpers';
 
 /** DESIGN rule 9: one original, at most one reverso, whatever the keys, the timing or the replicas. */

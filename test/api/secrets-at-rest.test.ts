@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { BANCOS } from '@switch/core/contracts/bancos';
 import { bankRequests, TOPICS } from '@switch/core/contracts/topics';
 import { createLogger } from '@switch/platform/telemetry/logger';
-import { idempotencyScope } from '@switch/core/contracts/requests';
+import { idempotencyScope } from '@switch/core/contracts/operaciones';
 import { MemoryStore } from '@switch/platform/adapters/memory/store';
 import { SecretBox } from '@switch/platform/runtime/secret-box';
 import { signingSecrets } from '@switch/platform/ports/merchant-directory';

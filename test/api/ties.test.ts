@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { createMerchant, issueKey } from '@switch/usecases/onboarding';
-import type { Resultado } from '@switch/core/contracts/resultado';
+import type { Resultado } from '@switch/core/contracts/operaciones';
 import { cobrarBody, cuenta, pagarBody, startTestSwitch, telefono, tokenBody, type TestSwitch } from './helpers';
 
 /** Hardening the edge, finding 7: a collection is tied to its token, a reverse to a settled operation. */

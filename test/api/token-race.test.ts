@@ -2,8 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { MemoryStore } from '@switch/platform/adapters/memory/store';
 import type { IdempotencyClaim } from '@switch/platform/ports/claims';
-import type { OperationKind } from '@switch/core/contracts/requests';
-import type { Resultado } from '@switch/core/contracts/resultado';
+import type { OperationKind, Resultado } from '@switch/core/contracts/operaciones';
 import { cobrarBody, startTestSwitch, tokenBody, type TestSwitch } from './helpers';
 
 /**

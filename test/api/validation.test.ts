@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
-import { idempotencyScope } from '@switch/core/contracts/requests';
+import { idempotencyScope } from '@switch/core/contracts/operaciones';
 import { cobrarBody, cuenta, pagarBody, startTestSwitch, telefono, tokenBody, type Footprint, type TestSwitch } from './helpers';
 
 /**

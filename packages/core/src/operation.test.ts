@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { PagarBody } from './contracts/requests';
+import type { PagarBody } from './contracts/operaciones';
 import { newTransaction } from './operation';
 
 describe('newTransaction', () => {

@@ -1,6 +1,6 @@
 import type { BancoId, Capability, Mode } from './contracts/bancos';
 import type { EstadoOrigen, EstadoTransaccion, TransitionCause, MotivoRechazo } from './estados';
-import type { CobrarBody, OperationKind, PagarBody, ReversoBody, TokenBody } from './contracts/requests';
+import type { CobrarBody, OperationKind, PagarBody, ReversoBody, Resultado, TokenBody } from './contracts/operaciones';
 
 export type OperationRequest =
   | { kind: 'token'; body: TokenBody }
@@ -167,4 +167,20 @@ export function inFlight(tx: Pick<Transaction, 'attempts'>): boolean {
 /** Nothing is outstanding at a bank: a caller waiting on this transaction can be answered. */
 export function settledForReply(tx: Pick<Transaction, 'attempts' | 'statusQuery' | 'estado'>): boolean {
   return tx.estado !== null && !inFlight(tx) && tx.statusQuery === null;
+}
+
+/** The merchant's view of a transaction (SPEC 2.4); only for transactions with a recorded outcome. */
+export function toResultado(tx: Transaction): Resultado {
+  if (tx.estado === null) throw new Error(`transaction ${tx.id} has no outcome yet`);
+  const resultado: Resultado = {
+    id: tx.id,
+    estado: tx.estado,
+    banco_usado: tx.bancoUsado,
+    referencia_banco: tx.referenciaBanco,
+    endtoend: tx.endtoend,
+    motivo_rechazo: tx.estado === 'RECHAZADA' ? tx.motivoRechazo : null,
+    intentos: tx.attempts.length,
+  };
+  if (tx.raw) resultado.raw = tx.raw;
+  return resultado;
 }

@@ -1,7 +1,7 @@
 import type { BancoId } from './contracts/bancos';
 import type { EstadoTransaccion } from './estados';
+import type { OperationKind } from './contracts/operaciones';
 import { amountOf, type Transaction } from './operation';
-import type { OperationKind } from './contracts/requests';
 
 /**
  * How a merchant's days went (the panel's overview): operations grouped by Venezuelan day, kind,

@@ -164,13 +164,3 @@ export const SANDBOX_NOT_BY_AMOUNT: Readonly<Partial<Record<MotivoRechazo, strin
 export function sandboxFor(banco: BancoId, sandboxBanks: readonly BancoId[]): readonly SandboxValue[] | null {
   return sandboxBanks.includes(banco) && (SANDBOX_BANKS as readonly string[]).includes(banco) ? SANDBOX[banco as SandboxBank] : null;
 }
-
-/** The rows in one line, for OpenAPI descriptions: `.51 → RECHAZADA SALDO_INSUFICIENTE, .55 (cobrar) → …` (payouts unmarked). */
-export function sandboxSummary(banco: SandboxBank): string {
-  return SANDBOX[banco]
-    .map(
-      (v) =>
-        `.${v.centavos}${v.operacion === 'pagar' ? '' : ` (${v.operacion})`} → ${v.estado}${v.final ? `→${v.final}` : ''}${v.motivo_rechazo ? ` ${v.motivo_rechazo}` : ''}`,
-    )
-    .join(', ');
-}

@@ -1,10 +1,9 @@
 import type { BankRequestMessage, TransactionEventMessage, RouterInboxMessage } from './contracts/topics';
 import type { BancoId } from './contracts/bancos';
-import { settledForReply, type Transaction, type Attempt, type BankOutcome, type Rail, inFlight } from './operation';
-import { toResultado } from './contracts/resultado';
+import { tokenMismatch } from './contracts/operaciones';
+import { settledForReply, type Transaction, type Attempt, type BankOutcome, type Rail, inFlight, toResultado } from './operation';
 import { canTransition, isFinal, type EstadoTransaccion, type TransitionCause, type MotivoRechazo, type EstadoOrigen } from './estados';
 import { type RoutingTable, candidateBanks, railFor } from './routing';
-import { tokenMismatch } from './contracts/requests';
 import { ForbiddenTransition } from './contracts/errors';
 
 /** The bank-side duplicate guard of one attempt: stable across redeliveries and re-announces. */

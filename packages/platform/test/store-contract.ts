@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { DuplicateRecord, type Store } from '../src/ports/store';
 import type { IdempotencyClaim } from '../src/ports/claims';
-import { idempotencyScope } from '@switch/core/contracts/requests';
+import { idempotencyScope } from '@switch/core/contracts/operaciones';
 import { inFlight, newTransaction, type Transaction } from '@switch/core/operation';
 import type { DeliveryMarks, TransactionLog } from '../src/ports/transaction-log';
 import type { TransactionFilter } from '../src/ports/transaction-reads';

@@ -1,7 +1,7 @@
 import { createHash, randomInt } from 'node:crypto';
 import { decodeCursor, encodeCursor } from './page-cursor';
 import type { Mode } from '@switch/core/contracts/bancos';
-import { fingerprint } from '@switch/core/contracts/requests';
+import { fingerprint } from '@switch/core/contracts/operaciones';
 import { conceptoParaPagador } from '@switch/core/esperados';
 import {
   ESPERADOS_PAGE_MAX,

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { BancoId, CreditoRecibido } from '@switch/core/contracts/bancos';
 import type { Verificacion, VerificarBody } from '@switch/core/contracts/verificacion';
 import type { PagoMovilEntrante, PagoMovilEntranteBody } from '@switch/core/contracts/sandbox-pago-movil';
-import { fingerprint } from '@switch/core/contracts/requests';
+import { fingerprint } from '@switch/core/contracts/operaciones';
 import type { MotivoRechazo } from '@switch/core/estados';
 import { daysToRead, matchPayment, retryAfter } from '@switch/core/pago-movil';
 import { type AccountReadProblem, type AccountReads, type ReadCaller, venezuelanToday } from '@switch/platform/runtime/account-reads';

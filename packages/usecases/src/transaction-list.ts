@@ -9,11 +9,10 @@ import type { Claims } from '@switch/platform/ports/claims';
 import { decodeCursor, encodeCursor } from './page-cursor';
 import type { PageCursor, TransactionFilter, TransactionReads } from '@switch/platform/ports/transaction-reads';
 import type { Mode } from '@switch/core/contracts/bancos';
-import type { Transaction } from '@switch/core/operation';
+import { type Transaction, toResultado } from '@switch/core/operation';
 
 /** What a merchant's transaction list reads: the transactions, and the reverso claims (which reverso holds an original). */
 type ListStore = Pick<Claims, 'reversals'> & { transactions: TransactionReads };
-import { toResultado } from '@switch/core/contracts/resultado';
 
 /**
  * A merchant's transactions, one mode at a time: the list of GET /switch/v1/transacciones and of the

@@ -1,5 +1,5 @@
 import { amountText, caracasDate, fromDdMmYyyy, parseAmount, phone58, phoneFrom58, toDdMmYyyy } from '@switch/connector-kit/formats';
-import type { CobrarBody, PagarBody, TokenBody } from '@switch/core/contracts/requests';
+import type { CobrarBody, PagarBody, TokenBody } from '@switch/core/contracts/operaciones';
 import type { Instrumento } from '@switch/core/contracts/fields';
 import type { StatusQuery } from '@switch/connector-kit/bank-port';
 

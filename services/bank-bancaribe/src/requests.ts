@@ -1,5 +1,5 @@
 import { amountText, caracasDate, FormatError, fromDdMmYyyy, idParts, phone11, phone58, toDdMmYyyy } from '@switch/connector-kit/formats';
-import type { CobrarBody, PagarBody } from '@switch/core/contracts/requests';
+import type { CobrarBody, PagarBody } from '@switch/core/contracts/operaciones';
 
 /**
  * Bancaribe's requests: the bodies of its services built from our operations (pure: no I/O, no

@@ -2,8 +2,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { randomUUID } from 'node:crypto';
 import { Movimientos, Saldo } from '@switch/core/contracts/bancos';
 import { validatorFor } from '@switch/core/contracts/validation';
+import type { CobrarBody, PagarBody, TokenBody } from '@switch/core/contracts/operaciones';
 import type { BankOutcome, Rail } from '@switch/core/operation';
-import type { CobrarBody, PagarBody, TokenBody } from '@switch/core/contracts/requests';
 import type { ExecuteOrder, StatusQuery } from '@switch/connector-kit/bank-port';
 import type { Instrumento } from '@switch/core/contracts/fields';
 import { startEmulator, type Emulator } from '../emulator';

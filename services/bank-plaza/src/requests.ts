@@ -1,6 +1,6 @@
 import { account20, amount2, bankCode4, FormatError, phone11, text } from '@switch/connector-kit/formats';
 import { decimalReference, type ReferenceBook } from '@switch/connector-kit/references';
-import type { CobrarBody, PagarBody, TokenBody } from '@switch/core/contracts/requests';
+import type { CobrarBody, PagarBody, TokenBody } from '@switch/core/contracts/operaciones';
 import type { ExecuteOrder, StatusQuery } from '@switch/connector-kit/bank-port';
 import type { PlazaRequest } from './protocol';
 

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConsultarBody, PagarBody } from '@switch/core/contracts/requests';
+import { ConsultarBody, PagarBody } from '@switch/core/contracts/operaciones';
 import { validatorFor } from '@switch/core/contracts/validation';
 import { sendError, validationDetail } from './errors';
 

@@ -11,7 +11,7 @@ import {
   type ErrorCode,
   type ErrorExtras,
 } from '@switch/core/contracts/errors';
-import { HTTP_TEXT_PATTERNS, UUID_PATTERN } from '@switch/core/contracts/requests';
+import { HTTP_TEXT_PATTERNS, UUID_PATTERN } from '@switch/core/contracts/operaciones';
 import { NONBLANK_TEXT_PATTERN, TEXT_RULE } from '@switch/core/contracts/fields';
 
 /** Answers an error of the catalogue: the code's status and the house body (the only way the gateway answers one). */

@@ -4,7 +4,7 @@ import { WEBHOOK_EVENTS } from '@switch/core/contracts/webhook';
 import { EVENTOS_ESPERADO, type EventoEsperado } from '@switch/core/contracts/esperados';
 import { SwitchKeySecurity } from './routes/operations';
 import { OPERATION_EXAMPLES, type OperationExamples } from './examples';
-import { REPLAYED_HEADER } from '@switch/core/contracts/requests';
+import { REPLAYED_HEADER } from '@switch/core/contracts/operaciones';
 import { EXAMPLE_EXPECTED_ID, exampleExpected } from './sandbox';
 
 export const API_TITLE = 'Switch de pagos API';

@@ -9,11 +9,11 @@ import {
   ReversoBody,
   TokenBody,
   type CobrarBody as CobrarRequest,
-} from '@switch/core/contracts/requests';
+  type Resultado,
+} from '@switch/core/contracts/operaciones';
+import { settledForReply, type OperationRequest, type Transaction, toResultado } from '@switch/core/operation';
 import { isReconcilable } from '@switch/core/transaction-core';
 import type { Bus } from '@switch/platform/ports/bus';
-import { settledForReply, type OperationRequest, type Transaction } from '@switch/core/operation';
-import { toResultado, type Resultado } from '@switch/core/contracts/resultado';
 import { TOPICS, type RouterInboxMessage, type TransactionEventMessage } from '@switch/core/contracts/topics';
 import type { SecretBox } from '@switch/platform/runtime/secret-box';
 import type { Claims, ReversalClaim } from '@switch/platform/ports/claims';

@@ -1,6 +1,6 @@
 import type { CobroEsperado } from '@switch/core/contracts/esperados';
 import type { DeliveryView, EndpointView } from '@switch/core/contracts/webhook-endpoints';
-import type { Resultado } from '@switch/core/contracts/resultado';
+import type { Resultado } from '@switch/core/contracts/operaciones';
 import type { TransaccionDetalle } from '@switch/core/contracts/transacciones';
 import type { MoneyOperations } from './operations';
 

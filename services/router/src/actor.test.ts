@@ -11,14 +11,13 @@ import {
 } from '@switch/core/contracts/topics';
 import { CAPABILITIES, type BancoId } from '@switch/core/contracts/bancos';
 import { createLogger } from '@switch/platform/telemetry/logger';
-import { idempotencyScope } from '@switch/core/contracts/requests';
+import { idempotencyScope } from '@switch/core/contracts/operaciones';
+import { toResultado, newTransaction, type BankOutcome, type OperationRequest, type Transaction } from '@switch/core/operation';
 import { MemoryBus } from '@switch/platform/adapters/memory/bus';
 import { MemoryStore } from '@switch/platform/adapters/memory/store';
-import { toResultado } from '@switch/core/contracts/resultado';
 import { webhookEventOf } from '@switch/core/contracts/webhook';
 import { startBankWorker } from '@switch/platform/runtime/bank-worker';
 import { dispatch, effectsOf } from '@switch/core/transaction-core';
-import { newTransaction, type BankOutcome, type OperationRequest, type Transaction } from '@switch/core/operation';
 import type { BankConnector, ExecuteOrder } from '@switch/connector-kit/bank-port';
 import type { DeliveryMarks } from '@switch/platform/ports/transaction-log';
 import type { RoutingTable } from '@switch/core/routing';

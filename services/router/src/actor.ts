@@ -20,6 +20,7 @@ import {
   type Refusal,
   type Decision,
 } from '@switch/core/transaction-core';
+import { idempotencyScope } from '@switch/core/contracts/operaciones';
 import { type Transaction, newTransaction, settledForReply } from '@switch/core/operation';
 import { bankOrderId, type OrderJournal } from '@switch/platform/ports/order-journal';
 import type { Claims } from '@switch/platform/ports/claims';
@@ -36,7 +37,6 @@ import {
   dailyLimitKeptUntil,
   type RiskPolicy,
 } from '@switch/core/risk';
-import { idempotencyScope } from '@switch/core/contracts/requests';
 import { isFinal } from '@switch/core/estados';
 import { metrics } from '@switch/platform/telemetry/metrics';
 import type { BancoId, Mode } from '@switch/core/contracts/bancos';

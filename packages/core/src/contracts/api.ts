@@ -1,7 +1,16 @@
 import type { TSchema } from '@sinclair/typebox';
 import { Instrumento, Monto } from './fields';
-import { CobrarBody, ConsultarBody, httpForm, PagarBody, ReversoBody, TokenBody } from './requests';
-import { EstadoSchema, MotivoSchema, Resultado } from './resultado';
+import {
+  CobrarBody,
+  ConsultarBody,
+  httpForm,
+  PagarBody,
+  ReversoBody,
+  TokenBody,
+  EstadoSchema,
+  MotivoSchema,
+  Resultado,
+} from './operaciones';
 import { BancoCatalogo, Movimiento, Movimientos, Saldo } from './bancos';
 import {
   IdempotencyConflictBody,

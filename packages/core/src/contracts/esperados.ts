@@ -2,7 +2,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { BANCOS } from './bancos';
 import { ESTADOS_ESPERADO } from '../esperados';
 import { literals, CodigoBanco, Identificacion, Instrumento, NumeroCuenta, NumeroTelefono, Monto } from './fields';
-import { Concepto, IdempotencyKey } from './requests';
+import { Concepto, IdempotencyKey } from './operaciones';
 
 export const EstadoEsperado = literals(ESTADOS_ESPERADO, {
   description:

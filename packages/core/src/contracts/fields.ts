@@ -174,9 +174,9 @@ export const Monto = Type.Object({
     maximum: 999_999_999_999.99,
     [MAX_DECIMALS_KEYWORD]: 2,
     description:
-      'Positive amount with at most 2 decimals. Test mode with `banco_preferido` naming an emulated bank (`sandbox` in GET /bancos): ' +
+      'Positive amount with at most 2 decimals. Test mode with `banco_preferido` naming an emulated bank: ' +
       'the cents pick the outcome, e.g. .51 → RECHAZADA SALDO_INSUFICIENTE, .81 → DESCONOCIDA then LIQUIDADA, ' +
-      ".82 → DESCONOCIDA then RECHAZADA, .83 → slow settlement (each bank's table: `banco_preferido`, docs/sandbox.md)",
+      ".82 → DESCONOCIDA then RECHAZADA, .83 → slow settlement (each bank's table: its `sandbox` in GET /bancos, docs/sandbox.md)",
   }),
   moneda: Type.Optional(Moneda),
 });

@@ -1,7 +1,6 @@
 import { literals } from './fields';
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
-import { CobrarBody, PagarBody, ReversoBody, TokenBody } from './requests';
-import { EstadoSchema, MotivoSchema, Resultado } from './resultado';
+import { CobrarBody, PagarBody, ReversoBody, TokenBody, EstadoSchema, MotivoSchema, Resultado } from './operaciones';
 import { Movimientos, MovimientosQuery, Saldo, SaldoQuery, CreditoRecibido, CreditosQuery, BANCOS, type BancoId } from './bancos';
 import { webhookEventOf } from './webhook';
 import type { TopicKind } from './topic-kinds';

@@ -1,8 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { BANCOS } from './bancos';
-import { OPERATION_KINDS } from './requests';
+import { OPERATION_KINDS, EstadoSchema, Resultado } from './operaciones';
 import { literals } from './fields';
-import { EstadoSchema, Resultado } from './resultado';
 
 /** The wire shapes of a merchant's transaction list and detail (GET /switch/v1/transacciones and the panel). */
 

@@ -2,7 +2,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { BANCOS } from './bancos';
 import { MOTIVOS_RECHAZO } from '../estados';
 import { CodigoBanco, Identificacion, Instrumento, NumeroTelefono, literals, Monto } from './fields';
-import { IdempotencyKey } from './requests';
+import { IdempotencyKey } from './operaciones';
 
 const Fecha = Type.String({ format: 'date', description: 'YYYY-MM-DD, the day the payer sees on the receipt (Caracas time)' });
 

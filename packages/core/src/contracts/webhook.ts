@@ -1,7 +1,6 @@
 /** The webhook a merchant receives: its events, its body and its signature headers (SPEC 6 and Standard Webhooks) with the endpoint secrets that key them. */
 import { Type, type Static } from '@sinclair/typebox';
-import { EstadoSchema } from './resultado';
-import { OPERATION_KINDS } from './requests';
+import { EstadoSchema, OPERATION_KINDS } from './operaciones';
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 
 export const WEBHOOK_EVENTS = ['transaccion.aprobada', 'transaccion.liquidada', 'transaccion.rechazada'] as const;

@@ -1,5 +1,5 @@
 import type { Mode } from '@switch/core/contracts/bancos';
-import type { OperationKind } from '@switch/core/contracts/requests';
+import type { OperationKind } from '@switch/core/contracts/operaciones';
 
 /** Idempotency scope: merchant + mode + operation kind + key (DESIGN rule 5). */
 export interface IdempotencyClaim {

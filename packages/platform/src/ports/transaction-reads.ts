@@ -1,6 +1,6 @@
 import type { BancoId, Mode } from '@switch/core/contracts/bancos';
 import type { EstadoTransaccion } from '@switch/core/estados';
-import type { OperationKind } from '@switch/core/contracts/requests';
+import type { OperationKind } from '@switch/core/contracts/operaciones';
 import type { Transaction } from '@switch/core/operation';
 import type { HourOverview } from '@switch/core/overview-hours';
 

@@ -4,7 +4,7 @@ import type { Mode } from '@switch/core/contracts/bancos';
 import type { KeyCache } from '../key-cache';
 import { verifyKey } from '../auth';
 import type { Throttle } from '../throttle';
-import { REPLAYED_HEADER } from '@switch/core/contracts/requests';
+import { REPLAYED_HEADER } from '@switch/core/contracts/operaciones';
 import { parseJsonBody, withQuery, type RestPort } from './rest';
 import { createMcpServer } from './server';
 

@@ -1,4 +1,4 @@
-import { REPLAYED_HEADER } from '@switch/core/contracts/requests';
+import { REPLAYED_HEADER } from '@switch/core/contracts/operaciones';
 import { parseJsonBody, withQuery, type RestPort } from './rest';
 
 /**

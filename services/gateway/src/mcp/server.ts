@@ -9,7 +9,7 @@ import {
 import { metrics } from '@switch/platform/telemetry/metrics';
 import type { BancoCatalogo, Movimientos, Saldo, Mode } from '@switch/core/contracts/bancos';
 import type { Logger } from '@switch/platform/telemetry/logger';
-import type { Resultado } from '@switch/core/contracts/resultado';
+import type { Resultado } from '@switch/core/contracts/operaciones';
 import type { RestAnswer, RestPort } from './rest';
 import {
   resumenBancos,

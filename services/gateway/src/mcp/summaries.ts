@@ -2,7 +2,7 @@ import type { Verificacion } from '@switch/core/contracts/verificacion';
 import type { CobroEsperado } from '@switch/core/contracts/esperados';
 import type { BancoCatalogo, Movimientos, Saldo } from '@switch/core/contracts/bancos';
 import type { MotivoRechazo } from '@switch/core/estados';
-import type { Resultado } from '@switch/core/contracts/resultado';
+import type { Resultado } from '@switch/core/contracts/operaciones';
 import type { ToolName } from './tools';
 
 /**

@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { CobrarBody, ConsultarBody, PagarBody, ReversoBody, TokenBody } from '@switch/core/contracts/requests';
+import { CobrarBody, ConsultarBody, PagarBody, ReversoBody, TokenBody, Resultado } from '@switch/core/contracts/operaciones';
 import { MOTIVOS_RECHAZO } from '@switch/core/estados';
 import { MovimientosQuery, SaldoQuery } from '@switch/core/contracts/bancos';
-import { Resultado } from '@switch/core/contracts/resultado';
 import { REACCION, resumenError, resumenResultado } from './summaries';
 import { switchTools } from './tools';
 

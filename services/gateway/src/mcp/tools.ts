@@ -1,7 +1,6 @@
 import { Type, type TSchema } from '@sinclair/typebox';
 import { BancoCatalogo, Movimientos, MovimientosQuery, Saldo, SaldoQuery, type Mode } from '@switch/core/contracts/bancos';
-import { CobrarBody, ConsultarBody, PagarBody, ReversoBody, TokenBody } from '@switch/core/contracts/requests';
-import { Resultado } from '@switch/core/contracts/resultado';
+import { CobrarBody, ConsultarBody, PagarBody, ReversoBody, TokenBody, Resultado } from '@switch/core/contracts/operaciones';
 import { Verificacion, VerificarBody } from '@switch/core/contracts/verificacion';
 import { CobroEsperado, CobroEsperadoRequest } from '@switch/core/contracts/esperados';
 import type { RestRequest } from './rest';

@@ -3,7 +3,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { CODIGO_BCV, type BancoId } from '@switch/core/contracts/bancos';
 import { bankForAccount, type RoutingTable } from '@switch/core/routing';
 import { Verificacion, VerificarBody } from '@switch/core/contracts/verificacion';
-import { httpForm, REPLAYED_HEADER } from '@switch/core/contracts/requests';
+import { httpForm, REPLAYED_HEADER } from '@switch/core/contracts/operaciones';
 import { PagoMovilEntrante, PagoMovilEntranteBody } from '@switch/core/contracts/sandbox-pago-movil';
 import { sandboxConcept } from '@switch/core/pago-movil';
 import type { IncomingPagoMovil, IncomingReceipt } from '@switch/connector-kit/emulator';

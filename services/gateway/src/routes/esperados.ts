@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { httpForm, REPLAYED_HEADER } from '@switch/core/contracts/requests';
+import { httpForm, REPLAYED_HEADER } from '@switch/core/contracts/operaciones';
 import { CobroEsperado, CobroEsperadoRequest, CobrosEsperadosPage, CobrosEsperadosQuery } from '@switch/core/contracts/esperados';
 import {
   createExpectedPayment,

@@ -1,8 +1,16 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type, type TSchema } from '@sinclair/typebox';
-import { CobrarBody, ConsultarBody, PagarBody, ReversoBody, TokenBody, httpForm, REPLAYED_HEADER } from '@switch/core/contracts/requests';
-import { Resultado } from '@switch/core/contracts/resultado';
+import {
+  CobrarBody,
+  ConsultarBody,
+  PagarBody,
+  ReversoBody,
+  TokenBody,
+  httpForm,
+  REPLAYED_HEADER,
+  Resultado,
+} from '@switch/core/contracts/operaciones';
 import type { OperationRequest } from '@switch/core/operation';
 import type { MoneyOperations } from '../operations';
 import { errorResponses } from '@switch/core/contracts/errors';

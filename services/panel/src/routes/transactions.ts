@@ -8,7 +8,7 @@ import { deliveryPageOfTransaction, toDeliveryView } from '@switch/usecases/webh
 import { DELIVERIES_PAGE, deliveriesAfter, deliveryPage } from '../delivery-pages';
 import { exportTransactions } from '@switch/usecases/transaction-export';
 import { findOwnTransaction, isListProblem, listTransactions, reversoOf, toDetalle } from '@switch/usecases/transaction-list';
-import { OPERATION_KINDS } from '@switch/core/contracts/requests';
+import { OPERATION_KINDS } from '@switch/core/contracts/operaciones';
 import type { TransaccionesQuery } from '@switch/core/contracts/transacciones';
 import { venezuelanToday } from '@switch/platform/runtime/account-reads';
 import type { PanelContext } from '../context';

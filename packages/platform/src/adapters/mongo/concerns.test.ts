@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { MongoClient, type CommandStartedEvent } from 'mongodb';
-import { idempotencyScope } from '@switch/core/contracts/requests';
+import { idempotencyScope } from '@switch/core/contracts/operaciones';
 import { MongoStore } from './store';
 import { durableDatabase } from './concerns';
 

@@ -6,7 +6,7 @@ import { counterContract, deliveryContract, gatewayReplicasContract, sampleDeliv
 import { merchantObjectsContract } from '../../../test/merchant-objects-contract';
 import { expectedPaymentsContract } from '../../../test/expected-payments-contract';
 import { movementClaimsContract, sampleMovement, sampleMovementClaim } from '../../../test/movement-claims-contract';
-import { idempotencyScope } from '@switch/core/contracts/requests';
+import { idempotencyScope } from '@switch/core/contracts/operaciones';
 import type { IdempotencyClaim } from '../../ports/claims';
 import { MongoStore } from './store';
 import { leaseContract } from '../../../test/lease-contract';

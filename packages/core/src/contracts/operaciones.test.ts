@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { canonicalJson, fingerprint, idempotencyScope } from './requests';
+import { canonicalJson, fingerprint, idempotencyScope } from './operaciones';
 
 describe('canonical JSON and fingerprints', () => {
   const a = {

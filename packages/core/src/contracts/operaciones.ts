@@ -1,9 +1,14 @@
-/** What a merchant sends and what makes two requests the same: the request bodies, the idempotency key's scope, the body's fingerprint, the terms a cobrar repeats from its token and the replayed header. */
+/**
+ * The five money operations on the wire (SPEC 2.3, 2.4): what a merchant sends (token, cobrar, pagar,
+ * consultar, reverso), the `Resultado` every one of them answers, and what makes two requests the same:
+ * the idempotency key's scope, the body's fingerprint, the terms a cobrar repeats from its token and
+ * the replayed header.
+ */
 import { literals, Instrumento, NOMBRE_PATTERN, httpTextForm, NONBLANK_TEXT_PATTERN, TEXT_PATTERN, TEXT_RULE, Monto } from './fields';
 import { Type, type Static, type TProperties, type TSchema } from '@sinclair/typebox';
 import { BANCOS, type Mode } from './bancos';
-import { SANDBOX_BANKS, sandboxSummary } from '../sandbox';
 import { createHash } from 'node:crypto';
+import { ESTADOS, MOTIVOS_RECHAZO } from '../estados';
 
 /** The four money operations; token and cobrar share an idempotency key but are two operations. */
 export const OPERATION_KINDS = ['token', 'cobrar', 'pagar', 'reverso'] as const;
@@ -33,10 +38,9 @@ export const Canal = literals(CANALES, { description: 'Channel the merchant coll
 export const BancoPreferido = literals(BANCOS, {
   description:
     'Hint for the rail; honoured when that bank is enabled and able. Without it, test mode routes to `bnc`, the simulated bank, ' +
-    'whose outcome no amount changes. Test mode, where a bank answers through its emulator (`npm start`, the test deployment; ' +
-    '`sandbox` in GET /bancos): naming it here makes the cents of `monto.valor` pick the outcome, end to end. ' +
-    SANDBOX_BANKS.map((b) => `${b}: ${sandboxSummary(b)}.`).join(' ') +
-    " Other cents: the bank's ordinary answer (docs/sandbox.md).",
+    'whose outcome no amount changes. Test mode, where a bank answers through its emulator (`npm start`, the test deployment): ' +
+    "naming it here makes the cents of `monto.valor` pick the outcome, end to end; that bank's table is its `sandbox` in " +
+    'GET /bancos (docs/sandbox.md).',
 });
 
 /** Fields every money operation shares (SPEC 2.3). Unknown fields, `mode` and `test` among them, are ignored. */
@@ -144,3 +148,24 @@ export function tokenMismatch(token: CollectionTerms, cobrar: CollectionTerms): 
 export function idempotencyScope(merchantId: string, mode: Mode, kind: OperationKind, key: string): string {
   return `${merchantId}|${mode}|${kind}|${key.toLowerCase()}`;
 }
+
+export const EstadoSchema = literals(ESTADOS, {
+  description:
+    'ACEPTADA (approved, settling), PENDIENTE (in interbank settlement), LIQUIDADA (settled, final), RECHAZADA (final, reason in motivo_rechazo), DESCONOCIDA (the bank may have moved the money: query /switch/v1/consultar, never resend with a new key). ERROR is listed by the contract but never produced by this switch: its own failures are retried until they pass.',
+});
+export const MotivoSchema = literals(MOTIVOS_RECHAZO);
+
+/** Response of cobrar, cobrar/token, pagar, consultar and reverso (SPEC 2.4). */
+export const Resultado = Type.Object({
+  id: Type.String({ description: 'Transaction id, used by /consultar' }),
+  estado: EstadoSchema,
+  banco_usado: Type.Union([literals(BANCOS), Type.Null()], {
+    description: 'Bank that processed the operation; null only when no bank was able to (BANCO_NO_DISPONIBLE by routing)',
+  }),
+  referencia_banco: Type.Union([Type.String(), Type.Null()]),
+  endtoend: Type.Union([Type.String(), Type.Null()]),
+  motivo_rechazo: Type.Union([MotivoSchema, Type.Null()]),
+  intentos: Type.Integer({ minimum: 0 }),
+  raw: Type.Optional(Type.Record(Type.String(), Type.Unknown(), { description: 'Untouched bank data' })),
+});
+export type Resultado = Static<typeof Resultado>;
