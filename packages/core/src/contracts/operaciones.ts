@@ -89,6 +89,27 @@ export const ReversoBody = Type.Object({
 });
 export type ReversoBody = Static<typeof ReversoBody>;
 
+export const EstadoSchema = literals(ESTADOS, {
+  description:
+    'ACEPTADA (approved, settling), PENDIENTE (in interbank settlement), LIQUIDADA (settled, final), RECHAZADA (final, reason in motivo_rechazo), DESCONOCIDA (the bank may have moved the money: query /switch/v1/consultar, never resend with a new key). ERROR is listed by the contract but never produced by this switch: its own failures are retried until they pass.',
+});
+export const MotivoSchema = literals(MOTIVOS_RECHAZO);
+
+/** Response of cobrar, cobrar/token, pagar, consultar and reverso (SPEC 2.4). */
+export const Resultado = Type.Object({
+  id: Type.String({ description: 'Transaction id, used by /consultar' }),
+  estado: EstadoSchema,
+  banco_usado: Type.Union([literals(BANCOS), Type.Null()], {
+    description: 'Bank that processed the operation; null only when no bank was able to (BANCO_NO_DISPONIBLE by routing)',
+  }),
+  referencia_banco: Type.Union([Type.String(), Type.Null()]),
+  endtoend: Type.Union([Type.String(), Type.Null()]),
+  motivo_rechazo: Type.Union([MotivoSchema, Type.Null()]),
+  intentos: Type.Integer({ minimum: 0 }),
+  raw: Type.Optional(Type.Record(Type.String(), Type.Unknown(), { description: 'Untouched bank data' })),
+});
+export type Resultado = Static<typeof Resultado>;
+
 /**
  * The HTTP form of the contracts' text patterns (./fields.ts): `concepto` and `nombre` refuse control
  * and invisible characters at the HTTP edge, in the schema that validates the request and that the
@@ -148,24 +169,3 @@ export function tokenMismatch(token: CollectionTerms, cobrar: CollectionTerms): 
 export function idempotencyScope(merchantId: string, mode: Mode, kind: OperationKind, key: string): string {
   return `${merchantId}|${mode}|${kind}|${key.toLowerCase()}`;
 }
-
-export const EstadoSchema = literals(ESTADOS, {
-  description:
-    'ACEPTADA (approved, settling), PENDIENTE (in interbank settlement), LIQUIDADA (settled, final), RECHAZADA (final, reason in motivo_rechazo), DESCONOCIDA (the bank may have moved the money: query /switch/v1/consultar, never resend with a new key). ERROR is listed by the contract but never produced by this switch: its own failures are retried until they pass.',
-});
-export const MotivoSchema = literals(MOTIVOS_RECHAZO);
-
-/** Response of cobrar, cobrar/token, pagar, consultar and reverso (SPEC 2.4). */
-export const Resultado = Type.Object({
-  id: Type.String({ description: 'Transaction id, used by /consultar' }),
-  estado: EstadoSchema,
-  banco_usado: Type.Union([literals(BANCOS), Type.Null()], {
-    description: 'Bank that processed the operation; null only when no bank was able to (BANCO_NO_DISPONIBLE by routing)',
-  }),
-  referencia_banco: Type.Union([Type.String(), Type.Null()]),
-  endtoend: Type.Union([Type.String(), Type.Null()]),
-  motivo_rechazo: Type.Union([MotivoSchema, Type.Null()]),
-  intentos: Type.Integer({ minimum: 0 }),
-  raw: Type.Optional(Type.Record(Type.String(), Type.Unknown(), { description: 'Untouched bank data' })),
-});
-export type Resultado = Static<typeof Resultado>;
