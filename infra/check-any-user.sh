@@ -40,8 +40,8 @@ check() {
     tail -n 30 "$dir/cluster.log" >&2
   fi
   as "$user" bash "$clone/infra/down.sh" >"$dir/down.log" 2>&1 || tail -n 10 "$dir/down.log" >&2
-  local p
-  for p in "${ports[@]#*=}" 23301 23302 23303 23311 23312 23313; do
+  local p cluster_list="${cluster_ports[*]#*=}"
+  for p in "${ports[@]#*=}" ${cluster_list//,/ }; do
     if (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null; then
       echo "check-any-user: 127.0.0.1:$p still answers after down.sh" >&2
       ok=0
